@@ -1,0 +1,2 @@
+export * from './correlation.js';
+export * from './secrets.js';

@@ -1,0 +1,32 @@
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { Logger } from './logger.js';
+
+/** What the server gives a domain when it registers (once per MCP session: keep `register` cheap). */
+export interface DomainContext {
+  /** The domain's own logger (stderr, structured, correlation ids, secrets redacted). */
+  logger: Logger;
+  /** The data directory this process uses (`SWITCHYARD_DATA_DIR` or the platform's user data directory). */
+  dataDir: string;
+  /**
+   * Validate every tool output against its contract and turn a violation into an internal error (tests);
+   * otherwise a violation is logged and the output returned.
+   */
+  strictOutput: boolean;
+}
+
+/** The one seam between a domain and any server that mounts it (standalone bin or the combined server). */
+export interface DomainModule {
+  /** "transit", "launch-runs", "journey-continuity". */
+  readonly name: string;
+  /** The package's own version. */
+  readonly version: string;
+  /**
+   * Registers tools, resources and prompts on `server`. Called once per MCP session (over HTTP each session
+   * has its own McpServer), so it must only wire handlers; open databases and clients in the module factory.
+   */
+  register(server: McpServer, ctx: DomainContext): void | Promise<void>;
+  /** Whether the module can serve (databases open, migrations applied); used by `/readyz`. */
+  ready?(): boolean | Promise<boolean>;
+  /** Flush, close databases, abort background work. Called once, on shutdown. */
+  close(): Promise<void>;
+}

@@ -1,0 +1,68 @@
+import { currentCorrelationId, redactSecrets } from '@switchyard/resilience';
+
+export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
+
+const LEVEL_RANK: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
+
+export interface Logger {
+  debug(message: string, fields?: Record<string, unknown>): void;
+  info(message: string, fields?: Record<string, unknown>): void;
+  warn(message: string, fields?: Record<string, unknown>): void;
+  error(message: string, fields?: Record<string, unknown>): void;
+  /** A logger that adds `fields` to every line (e.g. `{ domain: 'transit' }`). */
+  child(fields: Record<string, unknown>): Logger;
+}
+
+export interface LoggerOptions {
+  level?: LogLevel;
+  /** Where lines go; stderr by default, since stdout is the MCP channel on stdio. */
+  write?: (line: string) => void;
+  fields?: Record<string, unknown>;
+}
+
+function levelFromEnv(): LogLevel {
+  const value = process.env.SWITCHYARD_LOG_LEVEL?.toLowerCase();
+  return value === 'debug' || value === 'info' || value === 'warn' || value === 'error' ? value : 'info';
+}
+
+function errorFields(value: unknown): unknown {
+  if (!(value instanceof Error)) return value;
+  return { name: value.name, message: value.message };
+}
+
+/**
+ * Structured JSON lines on stderr, each stamped with the current correlation id. Every line passes through
+ * `redactSecrets`, so a registered secret never reaches a log.
+ */
+export function createLogger(options: LoggerOptions = {}): Logger {
+  const threshold = LEVEL_RANK[options.level ?? levelFromEnv()];
+  const write = options.write ?? ((line: string) => process.stderr.write(line + '\n'));
+  const base = options.fields ?? {};
+  const log = (level: LogLevel, message: string, fields?: Record<string, unknown>): void => {
+    if (LEVEL_RANK[level] < threshold) return;
+    const correlationId = currentCorrelationId();
+    const entry: Record<string, unknown> = {
+      ts: new Date().toISOString(),
+      level,
+      msg: message,
+      ...base,
+      ...(correlationId === undefined ? {} : { correlationId }),
+    };
+    for (const [key, value] of Object.entries(fields ?? {})) entry[key] = errorFields(value);
+    let line: string;
+    try {
+      line = JSON.stringify(entry);
+    } catch {
+      line = JSON.stringify({ ts: entry.ts, level, msg: message, note: 'fields were not serializable' });
+    }
+    write(redactSecrets(line));
+  };
+  return {
+    debug: (m, f) => log('debug', m, f),
+    info: (m, f) => log('info', m, f),
+    warn: (m, f) => log('warn', m, f),
+    error: (m, f) => log('error', m, f),
+    child: (fields) =>
+      createLogger({ ...options, level: options.level ?? levelFromEnv(), fields: { ...base, ...fields } }),
+  };
+}

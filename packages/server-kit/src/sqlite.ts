@@ -1,0 +1,62 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { readMigrationFiles } from 'drizzle-orm/migrator';
+
+export interface OpenDatabaseOptions {
+  /** The database file; its directory is created if missing. */
+  file: string;
+  /** A drizzle-kit migrations folder (with `meta/_journal.json`), applied on open. */
+  migrationsFolder: string;
+  /** How long a writer waits for another process's lock before failing (ms). */
+  busyTimeoutMs?: number;
+}
+
+const MIGRATIONS_TABLE = '__drizzle_migrations';
+
+/**
+ * Opens a SQLite file for a domain: WAL, a busy timeout, foreign keys on, committed migrations applied.
+ * Several processes may open the same file at once.
+ */
+export function openDatabase(options: OpenDatabaseOptions): Database.Database {
+  fs.mkdirSync(path.dirname(options.file), { recursive: true });
+  const db = new Database(options.file);
+  try {
+    db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`);
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = NORMAL');
+    db.pragma('foreign_keys = ON');
+    applyMigrations(db, options.migrationsFolder);
+    return db;
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+}
+
+/**
+ * Applies drizzle-kit migrations with drizzle's bookkeeping table. drizzle's own migrator reads the last
+ * applied migration before it takes the write lock, so two processes starting together could both apply
+ * the same migration; here the read and the writes happen inside one `BEGIN IMMEDIATE` transaction.
+ */
+export function applyMigrations(db: Database.Database, migrationsFolder: string): void {
+  const migrations = readMigrationFiles({ migrationsFolder });
+  const apply = db.transaction(() => {
+    db.exec(
+      `CREATE TABLE IF NOT EXISTS "${MIGRATIONS_TABLE}" (id SERIAL PRIMARY KEY, hash text NOT NULL, created_at numeric)`,
+    );
+    const last = db
+      .prepare(`SELECT created_at FROM "${MIGRATIONS_TABLE}" ORDER BY created_at DESC LIMIT 1`)
+      .get() as { created_at: number | string } | undefined;
+    const lastMillis = last === undefined ? -Infinity : Number(last.created_at);
+    const record = db.prepare(`INSERT INTO "${MIGRATIONS_TABLE}" ("hash", "created_at") VALUES (?, ?)`);
+    for (const migration of migrations) {
+      if (migration.folderMillis <= lastMillis) continue;
+      for (const statement of migration.sql) {
+        if (statement.trim() !== '') db.exec(statement);
+      }
+      record.run(migration.hash, migration.folderMillis);
+    }
+  });
+  apply.immediate();
+}

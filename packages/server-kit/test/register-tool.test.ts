@@ -1,0 +1,131 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { SwitchyardError } from '@switchyard/contracts/errors';
+import { afterEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { createLogger, registerContractTool, type DomainContext } from '../src/index.js';
+
+const Input = z.strictObject({
+  word: z.string().min(1).describe('A word to echo.'),
+  times: z.number().int().min(1).max(3).default(1).describe('How many times.'),
+  fail: z.enum(['none', 'domain', 'crash', 'contract']).default('none').describe('Failure to simulate.'),
+});
+const Output = z.object({ echoed: z.string().describe('The echo.') });
+
+const lines: string[] = [];
+const ctx = (strictOutput: boolean): DomainContext => ({
+  logger: createLogger({ level: 'debug', write: (line) => lines.push(line) }),
+  dataDir: '/nonexistent',
+  strictOutput,
+});
+
+async function connect(strictOutput = true) {
+  const server = new McpServer({ name: 'test', version: '0.0.0' });
+  registerContractTool(server, ctx(strictOutput), {
+    name: 'echo_word',
+    title: 'Echo a word',
+    description: 'Echoes a word.',
+    input: Input,
+    output: Output,
+    annotations: { readOnlyHint: true },
+    errorPayload: (error, context) => ({
+      error: {
+        kind: error.kind,
+        code: error.code ?? null,
+        message: error.message,
+        correlationId: context.correlationId,
+      },
+    }),
+    handler: ({ word, times, fail }) => {
+      if (fail === 'domain') throw new SwitchyardError('not-found', `No such word: ${word}`);
+      if (fail === 'crash') throw new TypeError('boom');
+      if (fail === 'contract') return { echoed: 42 } as unknown as { echoed: string };
+      return { echoed: Array.from({ length: times }, () => word).join(' ') };
+    },
+  });
+  const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
+  const client = new Client({ name: 'test-client', version: '0.0.0' });
+  await Promise.all([server.connect(serverTransport), client.connect(clientTransport)]);
+  return { client, close: () => Promise.all([client.close(), server.close()]) };
+}
+
+let close: (() => Promise<unknown>) | undefined;
+afterEach(async () => {
+  await close?.();
+  lines.length = 0;
+});
+
+describe('registerContractTool', () => {
+  it('lists the contract schemas, not the lenient ones used for transport', async () => {
+    const c = await connect();
+    close = c.close;
+    const { tools } = await c.client.listTools();
+    const tool = tools.find((t) => t.name === 'echo_word');
+    expect(tool?.title).toBe('Echo a word');
+    expect(tool?.annotations).toMatchObject({ title: 'Echo a word', readOnlyHint: true });
+    expect(tool?.inputSchema).toMatchObject({
+      type: 'object',
+      required: ['word'],
+      additionalProperties: false,
+      properties: {
+        word: { type: 'string', minLength: 1, description: 'A word to echo.' },
+        times: { type: 'integer', minimum: 1, maximum: 3, default: 1 },
+      },
+    });
+    expect(tool?.outputSchema).toMatchObject({ type: 'object', required: ['echoed'] });
+  });
+
+  it('validates input with the contract schema, applies defaults and mirrors JSON in text', async () => {
+    const c = await connect();
+    close = c.close;
+    const ok = await c.client.callTool({ name: 'echo_word', arguments: { word: 'hi', times: 2 } });
+    expect(ok.isError).toBeFalsy();
+    expect(ok.structuredContent).toEqual({ echoed: 'hi hi' });
+    expect(JSON.parse((ok.content as { text: string }[])[0]!.text)).toEqual({ echoed: 'hi hi' });
+
+    const bad = await c.client.callTool({ name: 'echo_word', arguments: { word: '', times: 9, extra: 1 } });
+    expect(bad.isError).toBe(true);
+    const payload = bad.structuredContent as {
+      error: { kind: string; message: string; correlationId: string };
+    };
+    expect(payload.error.kind).toBe('validation');
+    expect(payload.error.message).toContain('word');
+    expect(payload.error.message).toContain('times');
+    expect(payload.error.message).toContain('extra');
+    expect(payload.error.correlationId).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('maps domain errors and crashes to the error payload, never a protocol error', async () => {
+    const c = await connect();
+    close = c.close;
+    const domain = await c.client.callTool({ name: 'echo_word', arguments: { word: 'x', fail: 'domain' } });
+    expect(domain.structuredContent).toMatchObject({
+      error: { kind: 'not-found', message: 'No such word: x' },
+    });
+    const crash = await c.client.callTool({ name: 'echo_word', arguments: { word: 'x', fail: 'crash' } });
+    expect(crash.isError).toBe(true);
+    expect(crash.structuredContent).toMatchObject({
+      error: { kind: 'internal', message: 'Unexpected internal failure' },
+    });
+    expect(lines.some((line) => line.includes('"level":"error"') && line.includes('boom'))).toBe(true);
+  });
+
+  it('turns a contract violation into an internal error when strict, and passes it through with a warning otherwise', async () => {
+    const strict = await connect(true);
+    const r1 = await strict.client.callTool({
+      name: 'echo_word',
+      arguments: { word: 'x', fail: 'contract' },
+    });
+    expect(r1.structuredContent).toMatchObject({ error: { kind: 'internal' } });
+    await strict.close();
+    const lenient = await connect(false);
+    close = lenient.close;
+    const r2 = await lenient.client.callTool({
+      name: 'echo_word',
+      arguments: { word: 'x', fail: 'contract' },
+    });
+    expect(r2.structuredContent).toEqual({ echoed: 42 });
+    expect(lines.some((line) => line.includes('output breaks the contract'))).toBe(true);
+  });
+});
