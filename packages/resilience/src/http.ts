@@ -1,0 +1,139 @@
+import { SwitchyardError } from '@switchyard/contracts/errors';
+import ky, { type KyInstance, type Options as KyOptions } from 'ky';
+import { classifyFailure, classifyHttpStatus, MalformedResponseError } from './classify.js';
+import { currentCorrelationId } from './correlation.js';
+import { redactError, redactText } from './redaction.js';
+import { createSecretFetch } from './secret-fetch.js';
+import { registerSecret } from './secrets.js';
+
+export interface UpstreamHttpOptions {
+  /** Display name used in messages: "TfL", "Digitransit", "GitHub". */
+  upstream: string;
+  /** e.g. https://api.tfl.gov.uk */
+  baseUrl: string;
+  /** e.g. `{ app_key: KEY }`: appended to every request URL of the base URL's origin; registered as secrets. */
+  secretQuery?: Record<string, string>;
+  /** e.g. `{ 'digitransit-subscription-key': KEY }`: sent to the base URL's origin only; registered as secrets. */
+  secretHeaders?: Record<string, string>;
+  /** Other default headers (user-agent...). Per-call headers such as accept-language go on the request. */
+  headers?: Record<string, string>;
+}
+
+/** The header that carries the call's correlation id to the upstream (and into its logs). */
+export const CORRELATION_HEADER = 'x-correlation-id';
+
+/** Bytes of an error body kept for classification; the rest is discarded unread. */
+const ERROR_BODY_LIMIT = 16 * 1024;
+
+function clientOptions(options: UpstreamHttpOptions): KyOptions {
+  for (const value of Object.values(options.secretQuery ?? {})) registerSecret(value);
+  for (const value of Object.values(options.secretHeaders ?? {})) registerSecret(value);
+  return {
+    retry: 0,
+    timeout: false,
+    throwHttpErrors: false,
+    ...(options.headers === undefined ? {} : { headers: options.headers }),
+    fetch: createSecretFetch(options),
+    hooks: {
+      beforeRequest: [
+        (request) => {
+          const correlationId = currentCorrelationId();
+          if (correlationId !== undefined) request.headers.set(CORRELATION_HEADER, correlationId);
+        },
+      ],
+      beforeError: [
+        (error) => {
+          error.message = redactText(error.message);
+          if (error.stack !== undefined) error.stack = redactText(error.stack);
+          return error;
+        },
+      ],
+    },
+  };
+}
+
+/**
+ * The ky instance for one REST upstream: `prefixUrl` = baseUrl (so request paths have no leading slash),
+ * no retries (the policy owns them), no timeout (the policy owns it), HTTP errors returned rather than thrown
+ * (use `assertOk`), secrets injected at the fetch layer, `x-correlation-id` from the current call, errors redacted.
+ */
+export function createUpstreamKy(options: UpstreamHttpOptions): KyInstance {
+  return ky.create({ ...clientOptions(options), prefixUrl: options.baseUrl });
+}
+
+/**
+ * A `fetch` over the same ky setup, for graphql-request's `fetch` option. Takes absolute URLs (relative ones
+ * resolve against baseUrl); secrets still go to the base URL's origin only.
+ */
+export function createUpstreamFetch(options: UpstreamHttpOptions): typeof fetch {
+  const client = ky.create(clientOptions(options));
+  const base = new URL(options.baseUrl.endsWith('/') ? options.baseUrl : `${options.baseUrl}/`);
+  const upstreamFetch = (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
+    const request =
+      input instanceof Request ? new Request(input, init) : new Request(new URL(input, base), init);
+    return client(request);
+  };
+  return upstreamFetch as typeof fetch;
+}
+
+/**
+ * The body as JSON. A malformed, empty or truncated body is an upstream-error ("malformed response", cause a
+ * MalformedResponseError); a connection reset while reading is a network-error.
+ */
+export async function readJson(response: Response, options: { upstream: string }): Promise<unknown> {
+  const { upstream } = options;
+  let text: string;
+  try {
+    text = await response.text();
+  } catch (error) {
+    throw classifyFailure(error, { upstream });
+  }
+  const malformed = (reason: string, cause?: unknown): SwitchyardError =>
+    new SwitchyardError('upstream-error', `${upstream} sent a malformed response (${reason})`, {
+      cause: redactError(new MalformedResponseError(reason, { cause })),
+      retryable: false,
+      upstreamStatus: response.status,
+      details: { upstream, reason },
+    });
+  if (text.trim() === '') throw malformed('empty body');
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (error) {
+    throw malformed('invalid JSON', error);
+  }
+}
+
+async function readBounded(response: Response, limit: number): Promise<string | undefined> {
+  if (response.body === null) return undefined;
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  try {
+    while (size < limit) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      chunks.push(value);
+      size += value.byteLength;
+    }
+  } catch {
+    // A body cut off while reading is still worth classifying by its status.
+  } finally {
+    reader.cancel().catch(() => undefined);
+  }
+  return new TextDecoder().decode(Buffer.concat(chunks).subarray(0, limit));
+}
+
+/**
+ * The response when it is 2xx; otherwise throws `classifyHttpStatus(...)` with the body read defensively
+ * (at most 16 KiB, redacted). Domain outcomes carried by non-2xx statuses (TfL's 300 disambiguation, 404 "no
+ * journey") must be handled before calling this.
+ */
+export async function assertOk(response: Response, options: { upstream: string }): Promise<Response> {
+  if (response.ok) return response;
+  const body = await readBounded(response, ERROR_BODY_LIMIT);
+  throw classifyHttpStatus(response.status, {
+    upstream: options.upstream,
+    headers: response.headers,
+    ...(body === undefined ? {} : { body: redactText(body) }),
+  });
+}

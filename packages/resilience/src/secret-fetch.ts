@@ -1,0 +1,108 @@
+import { SwitchyardError } from '@switchyard/contracts/errors';
+import { redactError } from './redaction.js';
+
+export interface SecretFetchOptions {
+  upstream: string;
+  baseUrl: string;
+  secretQuery?: Record<string, string>;
+  secretHeaders?: Record<string, string>;
+}
+
+const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
+const MAX_REDIRECTS = 20;
+const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304]);
+/** What the Fetch standard drops when a redirect leaves the origin. */
+const CROSS_ORIGIN_DROPPED_HEADERS = ['authorization', 'proxy-authorization', 'cookie'];
+
+type FetchLike = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
+type Dispatcher = RequestInit['dispatcher'];
+
+/** A Response without its `url` (which would carry the injected key) but with the same status, headers and body. */
+function withoutUrl(response: Response): Response {
+  return new Response(NULL_BODY_STATUSES.has(response.status) ? null : response.body, {
+    status: response.status,
+    statusText: response.statusText,
+    headers: response.headers,
+  });
+}
+
+/**
+ * The fetch under every upstream client: adds the secret query parameters and headers at the last moment
+ * (so ky's request, options and errors never hold them) and only for the base URL's origin. It follows
+ * redirects itself, so a redirect to another origin never carries the key, and it redacts every error.
+ */
+export function createSecretFetch(options: SecretFetchOptions): FetchLike {
+  const origin = new URL(options.baseUrl).origin;
+  const secretQuery = Object.entries(options.secretQuery ?? {});
+  const secretHeaders = Object.entries(options.secretHeaders ?? {});
+  const hasSecrets = secretQuery.length > 0 || secretHeaders.length > 0;
+
+  async function send(request: Request, dispatcher: Dispatcher): Promise<Response> {
+    const follow = request.redirect === 'follow';
+    let body = request.body === null ? undefined : await request.arrayBuffer();
+    let method = request.method;
+    let url = new URL(request.url);
+    const headers = new Headers(request.headers);
+    for (let hop = 0; ; hop += 1) {
+      const target = new URL(url);
+      const sent = new Headers(headers);
+      const sameOrigin = target.origin === origin;
+      if (sameOrigin) {
+        for (const [name, value] of secretQuery) target.searchParams.set(name, value);
+        for (const [name, value] of secretHeaders) sent.set(name, value);
+      }
+      const init: RequestInit = {
+        method,
+        headers: sent,
+        signal: request.signal,
+        redirect: follow ? 'manual' : request.redirect,
+        ...(body === undefined ? {} : { body }),
+        ...(dispatcher === undefined ? {} : { dispatcher }),
+      };
+      const response = await fetch(target, init);
+      const location = response.headers.get('location');
+      if (!follow || !REDIRECT_STATUSES.has(response.status) || location === null) {
+        return sameOrigin && secretQuery.length > 0 ? withoutUrl(response) : response;
+      }
+      await response.body?.cancel().catch(() => undefined);
+      if (hop >= MAX_REDIRECTS) {
+        throw new SwitchyardError(
+          'upstream-error',
+          `${options.upstream} redirected more than ${MAX_REDIRECTS} times`,
+          {
+            retryable: false,
+            details: { upstream: options.upstream },
+          },
+        );
+      }
+      const next = new URL(location, url);
+      const becomesGet =
+        (response.status === 303 && method !== 'HEAD') ||
+        ((response.status === 301 || response.status === 302) && method === 'POST');
+      if (becomesGet) {
+        method = 'GET';
+        body = undefined;
+        headers.delete('content-type');
+        headers.delete('content-length');
+      }
+      if (next.origin !== url.origin) {
+        for (const name of CROSS_ORIGIN_DROPPED_HEADERS) headers.delete(name);
+        for (const [name] of secretQuery) next.searchParams.delete(name);
+      }
+      url = next;
+    }
+  }
+
+  return async (input, init) => {
+    const request = new Request(input, init);
+    const dispatcher = init?.dispatcher;
+    try {
+      if (!hasSecrets) return await fetch(request, dispatcher === undefined ? undefined : { dispatcher });
+      return await send(request, dispatcher);
+    } catch (error) {
+      // An abort rejects with the signal's own reason; keep it as it is so callers can recognise it.
+      if (request.signal.aborted && error === request.signal.reason) throw error;
+      throw redactError(error);
+    }
+  };
+}

@@ -1,0 +1,32 @@
+// What every resolver sees: the clock, the router and the data scenario of this request.
+import type { DepartureVariant } from './departures.js';
+
+export type PlanVariant =
+  | 'mixed'
+  | 'realtime'
+  | 'scheduled'
+  | 'cancelled-leg'
+  | 'delayed'
+  | 'duplicates'
+  | 'long-walks'
+  | 'no-transit-connection'
+  | 'outside-bounds'
+  | 'location-not-found'
+  | 'disrupted-then-clear';
+
+export interface ResolverContext {
+  readonly now: Date;
+  readonly router: string;
+  readonly departures: DepartureVariant;
+  readonly plan: PlanVariant;
+  /** Index of this plan request among those of the same scenario selection (counts up on each call). */
+  nextPlanCall(): number;
+}
+
+/** A resolver stored on a source object; graphql's default field resolver calls it with (args, context). */
+export type FieldFn = (args: Record<string, unknown>, context: ResolverContext) => unknown;
+
+/** Base64 of `Type:id`, OTP's Relay global id (`Stop:HSL:1040129` -> `U3RvcDpIU0w6MTA0MDEyOQ==`). */
+export function relayId(type: string, id: string): string {
+  return Buffer.from(`${type}:${id}`, 'utf8').toString('base64');
+}

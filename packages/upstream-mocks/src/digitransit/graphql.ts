@@ -1,0 +1,80 @@
+// One GraphQL request, the way OTP handles it: parse, validate against the schema, execute.
+import { execute, GraphQLError, Kind, parse, validate } from 'graphql';
+import type { DocumentNode, OperationDefinitionNode } from 'graphql';
+import type { GraphQLRequestBody } from '../http.js';
+import type { ResolverContext } from './context.js';
+import { fieldErrors, requestErrors, syntaxError, validationErrors } from './errors.js';
+import type { OtpGraphQLError } from './errors.js';
+import { rootValue } from './resolvers.js';
+import { otpSchema } from './schema.js';
+
+/** The JSON body OTP returns: `errors` first when present; `data` absent when execution never started. */
+export interface OtpGraphQLResponse {
+  readonly errors?: readonly OtpGraphQLError[];
+  readonly data?: Record<string, unknown> | null;
+}
+
+type Parsed = { readonly document: DocumentNode } | { readonly response: OtpGraphQLResponse };
+
+function parseAndValidate(query: string): Parsed {
+  let document: DocumentNode;
+  try {
+    document = parse(query);
+  } catch (error) {
+    if (error instanceof GraphQLError) return { response: { errors: [syntaxError(error)] } };
+    throw error;
+  }
+  const problems = validate(otpSchema(), document);
+  if (problems.length > 0) return { response: { errors: validationErrors(problems, document) } };
+  return { document };
+}
+
+/** Messages of the validation errors OTP would report for this document (empty when it is valid). */
+export function validateOtpQuery(query: string): readonly string[] {
+  const parsed = parseAndValidate(query);
+  return 'response' in parsed ? (parsed.response.errors ?? []).map((e) => e.message) : [];
+}
+
+export async function runGraphQL(
+  request: GraphQLRequestBody,
+  context: ResolverContext,
+): Promise<OtpGraphQLResponse> {
+  const parsed = parseAndValidate(request.query);
+  if ('response' in parsed) return parsed.response;
+  const result = await execute({
+    schema: otpSchema(),
+    document: parsed.document,
+    rootValue: rootValue(),
+    contextValue: context,
+    variableValues: request.variables,
+    ...(request.operationName ? { operationName: request.operationName } : {}),
+  });
+  if (result.data === undefined) return { errors: requestErrors(result.errors ?? []) };
+  return {
+    ...(result.errors && result.errors.length > 0 ? { errors: fieldErrors(result.errors) } : {}),
+    data: result.data ?? null,
+  };
+}
+
+/** HTTP 200, `data: null` and one data-fetching error on the first root field (the `graphql-errors` scenario). */
+export function failedExecution(query: string, message: string): OtpGraphQLResponse {
+  const parsed = parseAndValidate(query);
+  if ('response' in parsed) return parsed.response;
+  const operation = parsed.document.definitions.find(
+    (d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION,
+  );
+  const field = operation?.selectionSet.selections.find((s) => s.kind === Kind.FIELD);
+  const key = field && field.kind === Kind.FIELD ? (field.alias?.value ?? field.name.value) : 'data';
+  const loc = field?.loc;
+  return {
+    errors: [
+      {
+        message: `Exception while fetching data (/${key}) : ${message}`,
+        ...(loc ? { locations: [{ line: loc.startToken.line, column: loc.startToken.column }] } : {}),
+        path: [key],
+        extensions: { classification: 'DataFetchingException' },
+      },
+    ],
+    data: null,
+  };
+}

@@ -1,0 +1,188 @@
+// Pelias (Digitransit geocoding) FeatureCollections for /search and /autocomplete.
+import { PELIAS_PLACES, WOF, wofId } from './data.js';
+import type { PeliasPlace } from './data.js';
+
+export type PeliasEndpoint = 'search' | 'autocomplete';
+
+export interface PeliasQuery {
+  readonly endpoint: PeliasEndpoint;
+  readonly params: Readonly<Record<string, string>>;
+  readonly acceptLanguage: string | undefined;
+  /** The key came as a query parameter, which Pelias itself flags as an unknown parameter. */
+  readonly keyInQuery: boolean;
+  readonly nowMs: number;
+  /** Answer with no features (the `geocoding-empty` scenario). */
+  readonly empty: boolean;
+}
+
+const DEFAULT_LAYERS = ['station', 'stop', 'venue', 'address', 'street'];
+const DEFAULT_SOURCES = ['openstreetmap', 'openaddresses', 'nlsfi', 'gtfshsl'];
+const MAX_SIZE = 40;
+
+const normalize = (text: string): string =>
+  text
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .trim();
+
+function label(place: PeliasPlace): string {
+  if (place.layer === 'address' || place.layer === 'street') return `${place.name}, ${place.localadmin}`;
+  if (place.layer === 'venue' && place.street) {
+    return `${place.name}, ${place.street} ${place.housenumber ?? ''}`.trimEnd() + `, ${place.localadmin}`;
+  }
+  return `${place.name}, ${place.neighbourhood}, ${place.localadmin}`;
+}
+
+function feature(place: PeliasPlace, confidence: number): Record<string, unknown> {
+  const locality = place.localadmin;
+  return {
+    type: 'Feature',
+    geometry: { type: 'Point', coordinates: [place.lon, place.lat] },
+    properties: {
+      id: place.id,
+      gid: `${place.source}:${place.layer}:${place.id}`,
+      layer: place.layer,
+      source: place.source,
+      source_id: place.id,
+      name: place.name,
+      ...(place.housenumber ? { housenumber: place.housenumber } : {}),
+      ...(place.street && place.layer !== 'street' ? { street: place.street } : {}),
+      postalcode: place.postalcode,
+      postalcode_gid: `whosonfirst:postalcode:${wofId(421400000, place.postalcode)}`,
+      confidence,
+      accuracy: place.layer === 'stop' || place.layer === 'station' ? 'centroid' : 'point',
+      region: 'Uusimaa',
+      region_gid: `whosonfirst:region:${WOF.region}`,
+      localadmin: place.localadmin,
+      localadmin_gid: `whosonfirst:localadmin:${WOF.localadmin[locality] ?? ''}`,
+      locality,
+      locality_gid: `whosonfirst:locality:${WOF.locality[locality] ?? ''}`,
+      neighbourhood: place.neighbourhood,
+      neighbourhood_gid: `whosonfirst:neighbourhood:${wofId(1108700000, place.neighbourhood)}`,
+      label: label(place),
+      ...(place.modes
+        ? {
+            addendum: {
+              GTFS: {
+                modes: place.modes,
+                ...(place.code ? { code: place.code } : {}),
+                ...(place.platform ? { platform: place.platform } : {}),
+              },
+            },
+          }
+        : {}),
+    },
+  };
+}
+
+function listParam(value: string | undefined, fallback: readonly string[]): string[] {
+  if (!value) return [...fallback];
+  return value
+    .split(',')
+    .map((v) => v.trim().toLowerCase())
+    .filter((v) => v !== '');
+}
+
+function numericParams(params: Readonly<Record<string, string>>): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const [name, value] of Object.entries(params)) {
+    if ((name.startsWith('boundary.') || name.startsWith('focus.')) && Number.isFinite(Number(value))) {
+      out[name] = Number(value);
+    }
+  }
+  return out;
+}
+
+/** The response body and status for a /search or /autocomplete request. */
+export function peliasResponse(query: PeliasQuery): { status: number; body: Record<string, unknown> } {
+  const text = query.params['text'] ?? '';
+  const preferred = query.acceptLanguage?.split(',')[0]?.split(/[-;]/)[0]?.trim().toLowerCase();
+  const lang = query.params['lang'] ?? (preferred && /^[a-z]{2}$/.test(preferred) ? preferred : 'fi');
+  const size = Math.min(MAX_SIZE, Math.max(1, Number(query.params['size'] ?? 10) || 10));
+  const layers = listParam(query.params['layers'], DEFAULT_LAYERS);
+  const sources = listParam(query.params['sources'], DEFAULT_SOURCES);
+  const warnings = query.keyInQuery ? ['Invalid Parameter: digitransit-subscription-key'] : [];
+  const engine = { name: 'Pelias', author: 'Mapzen', version: '1.0' };
+  const header = (extra: Record<string, unknown>): Record<string, unknown> => ({
+    version: '0.2',
+    attribution: 'http://pelias-api:8080/attribution',
+    ...extra,
+    ...(warnings.length > 0 ? { warnings } : {}),
+    engine,
+    timestamp: query.nowMs,
+  });
+
+  if (text.trim() === '') {
+    return {
+      status: 400,
+      body: {
+        geocoding: header({
+          query: { text, size, private: false, lang },
+          errors: ["invalid param 'text': text length, must be >0"],
+        }),
+        type: 'FeatureCollection',
+        features: [],
+      },
+    };
+  }
+
+  const needle = normalize(text);
+  const ranked = query.empty
+    ? []
+    : PELIAS_PLACES.filter((place) => layers.includes(place.layer) && sources.includes(place.source))
+        .map((place) => {
+          const name = normalize(place.name);
+          const rank =
+            name === needle
+              ? 0
+              : name.startsWith(needle)
+                ? 1
+                : normalize(label(place)).includes(needle)
+                  ? 2
+                  : 3;
+          return { place, rank };
+        })
+        .filter((entry) => entry.rank < 3)
+        .filter((entry) => query.endpoint === 'search' || entry.rank < 2 || needle.length > 3)
+        .sort(
+          (a, b) =>
+            a.rank - b.rank || DEFAULT_LAYERS.indexOf(a.place.layer) - DEFAULT_LAYERS.indexOf(b.place.layer),
+        )
+        .slice(0, size);
+  const features = ranked.map(({ place, rank }) => feature(place, [1, 0.9, 0.8][rank] ?? 0.8));
+  const queryEcho =
+    query.endpoint === 'search'
+      ? {
+          text,
+          size,
+          layers,
+          sources,
+          private: false,
+          lang,
+          querySize: size * 10,
+          parsed_text: { name: text },
+        }
+      : {
+          text,
+          parser: 'pelias',
+          parsed_text: { subject: text },
+          size,
+          layers,
+          sources,
+          private: false,
+          lang,
+          querySize: size * 10,
+        };
+  const body: Record<string, unknown> = {
+    geocoding: header({ query: { ...queryEcho, ...numericParams(query.params) } }),
+    type: 'FeatureCollection',
+    features,
+  };
+  if (ranked.length > 0) {
+    const lons = ranked.map((r) => r.place.lon);
+    const lats = ranked.map((r) => r.place.lat);
+    body['bbox'] = [Math.min(...lons), Math.min(...lats), Math.max(...lons), Math.max(...lats)];
+  }
+  return { status: 200, body };
+}

@@ -1,0 +1,189 @@
+// Loopback HTTP plumbing shared by the mocks: listen, read, record, answer, close without leaks.
+import { createServer } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import type { MockReply } from './reply.js';
+
+/** The body of a GraphQL POST, as the client sent it. */
+export interface GraphQLRequestBody {
+  readonly query: string;
+  readonly variables: Readonly<Record<string, unknown>>;
+  readonly operationName?: string;
+}
+
+/** One request as a mock received it. */
+export interface RecordedRequest {
+  /** Which route of the mock it hit. */
+  readonly endpoint: 'tfl-journey' | 'routing' | 'geocoding-search' | 'geocoding-autocomplete' | 'unknown';
+  readonly method: string;
+  /** Path and query exactly as received (still percent-encoded). */
+  readonly url: string;
+  /** Path without the query, still percent-encoded. */
+  readonly path: string;
+  /** Decoded path parameters: `from`, `to` (TfL), `router` (Digitransit). */
+  readonly params: Readonly<Record<string, string>>;
+  /** Decoded query parameters; a repeated parameter's values are joined with `,`. */
+  readonly query: Readonly<Record<string, string>>;
+  /** Lower-cased header names; repeated headers joined with `, `. */
+  readonly headers: Readonly<Record<string, string>>;
+  /** The raw body text (empty for GET). */
+  readonly body: string;
+  /** The GraphQL request when the body was one (JSON `{query, variables, operationName}` or `application/graphql`). */
+  readonly graphql?: GraphQLRequestBody;
+  readonly receivedAt: Date;
+}
+
+export interface IncomingRequest {
+  readonly method: string;
+  readonly url: URL;
+  readonly rawUrl: string;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: string;
+  readonly query: Readonly<Record<string, string>>;
+}
+
+export type RequestHandler = (request: IncomingRequest) => Promise<MockReply>;
+
+export interface LoopbackServer {
+  readonly url: string;
+  /** Schedules work that `close()` cancels. */
+  later(ms: number, fn: () => void): void;
+  close(): Promise<void>;
+}
+
+function headerRecord(req: IncomingMessage): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value === undefined) continue;
+    out[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return out;
+}
+
+export function queryRecord(url: URL): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of url.searchParams) {
+    const previous = out[name];
+    out[name] = previous === undefined ? value : `${previous},${value}`;
+  }
+  return out;
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+function writeReply(res: ServerResponse, socket: Socket, answer: MockReply): void {
+  switch (answer.kind) {
+    case 'hang':
+      return;
+    case 'json': {
+      const text = JSON.stringify(answer.body);
+      res.writeHead(answer.status, {
+        'content-type': 'application/json; charset=utf-8',
+        'content-length': String(Buffer.byteLength(text)),
+        ...answer.headers,
+      });
+      res.end(text);
+      return;
+    }
+    case 'text': {
+      const headers: Record<string, string> = {
+        'content-length': String(Buffer.byteLength(answer.body)),
+        ...answer.headers,
+      };
+      if (answer.contentType) headers['content-type'] = answer.contentType;
+      res.writeHead(answer.status, headers);
+      res.end(answer.body);
+      return;
+    }
+    case 'reset': {
+      const partial = Buffer.from(answer.partialBody, 'utf8');
+      res.writeHead(answer.status, {
+        'content-type': 'application/json; charset=utf-8',
+        // Promise more than is sent, so the client is mid-body when the connection drops.
+        'content-length': String(partial.length * 4 + 64),
+        ...answer.headers,
+      });
+      res.flushHeaders();
+      res.write(partial, () => socket.resetAndDestroy());
+      return;
+    }
+  }
+}
+
+/** Starts an HTTP server on 127.0.0.1 (port 0 = any free port). */
+export async function startLoopbackServer(handler: RequestHandler, port = 0): Promise<LoopbackServer> {
+  const sockets = new Set<Socket>();
+  const timers = new Set<NodeJS.Timeout>();
+  let closed = false;
+
+  const server: Server = createServer((req, res) => {
+    const socket = req.socket;
+    void (async () => {
+      try {
+        const body = await readBody(req);
+        const rawUrl = req.url ?? '/';
+        const url = new URL(rawUrl, 'http://127.0.0.1');
+        const answer = await handler({
+          method: (req.method ?? 'GET').toUpperCase(),
+          url,
+          rawUrl,
+          headers: headerRecord(req),
+          body,
+          query: queryRecord(url),
+        });
+        if (closed || socket.destroyed) return;
+        writeReply(res, socket, answer);
+      } catch (error) {
+        console.error('[upstream-mocks] handler failed:', error);
+        if (!res.headersSent && !socket.destroyed) {
+          res.writeHead(500, { 'content-type': 'text/plain; charset=utf-8' });
+          res.end('mock handler failed');
+        }
+      }
+    })();
+  });
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const address = server.address();
+  if (address === null || typeof address === 'string') throw new Error('loopback server has no TCP address');
+  const url = `http://127.0.0.1:${address.port}`;
+
+  return {
+    url,
+    later(ms, fn) {
+      if (closed) return;
+      const timer = setTimeout(() => {
+        timers.delete(timer);
+        fn();
+      }, ms);
+      timers.add(timer);
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      for (const timer of timers) clearTimeout(timer);
+      timers.clear();
+      const done = new Promise<void>((resolve) => server.close(() => resolve()));
+      for (const socket of sockets) socket.destroy();
+      sockets.clear();
+      await done;
+    },
+  };
+}

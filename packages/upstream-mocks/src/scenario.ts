@@ -1,0 +1,122 @@
+// Scenario selection shared by the mocks: a standing scenario, plus a queue of
+// "the next N requests answer X" entries that are consumed first.
+import type { RecordedRequest } from './http.js';
+import type { MockReply } from './reply.js';
+
+export interface ScenarioContext {
+  /** 0-based index of this request among those answered by the same `scenario()` selection. */
+  readonly callIndex: number;
+  /** 0-based index of this request among all requests the endpoint answered since start/reset. */
+  readonly requestIndex: number;
+  /** The mock's clock. */
+  readonly now: Date;
+}
+
+/**
+ * A custom scenario: return a reply, the name of a built-in scenario to answer as,
+ * or `undefined` for the default behaviour.
+ */
+export type ScenarioHandler<Name extends string> = (
+  request: RecordedRequest,
+  context: ScenarioContext,
+) => MockReply | Name | undefined | Promise<MockReply | Name | undefined>;
+
+export interface ScenarioOptions {
+  /** Answer only the next `times` requests this way, then fall back to the standing scenario. */
+  readonly times?: number;
+  /** Wait this long before answering (cancelled by `close()`). */
+  readonly delayMs?: number;
+  /** `Retry-After` value (seconds) for the rate-limited scenarios; default 1. */
+  readonly retryAfterSeconds?: number;
+}
+
+export interface ScenarioEntry<Name extends string> {
+  readonly spec: Name | ScenarioHandler<Name>;
+  readonly options: ScenarioOptions;
+  remaining: number;
+  calls: number;
+  /** Per-selection counters for scenarios that change from one call to the next. */
+  readonly counters: Map<string, number>;
+}
+
+export interface ScenarioPick<Name extends string> {
+  readonly entry: ScenarioEntry<Name>;
+  readonly callIndex: number;
+  readonly requestIndex: number;
+}
+
+export class ScenarioController<Name extends string> {
+  private standing: ScenarioEntry<Name>;
+  private readonly queue: ScenarioEntry<Name>[] = [];
+  private requestCount = 0;
+
+  constructor(
+    private readonly defaultName: Name,
+    private readonly names: readonly Name[],
+  ) {
+    this.standing = ScenarioController.entry<Name>(defaultName, {});
+  }
+
+  /** Throws on names that are not scenarios of this mock (handlers may come from untyped code). */
+  check(name: string): Name {
+    const found = this.names.find((n) => n === name);
+    if (found === undefined)
+      throw new RangeError(`unknown scenario "${name}"; expected one of: ${this.names.join(', ')}`);
+    return found;
+  }
+
+  private static entry<N extends string>(
+    spec: N | ScenarioHandler<N>,
+    options: ScenarioOptions,
+  ): ScenarioEntry<N> {
+    return { spec, options, remaining: options.times ?? Infinity, calls: 0, counters: new Map() };
+  }
+
+  /** Without `times`: the standing scenario (clears queued ones). With `times`: queued after earlier ones. */
+  set(spec: Name | ScenarioHandler<Name>, options: ScenarioOptions = {}): void {
+    if (typeof spec === 'string') this.check(spec);
+    if (options.times !== undefined) {
+      if (!Number.isInteger(options.times) || options.times < 1)
+        throw new RangeError('times must be an integer >= 1');
+      this.queue.push(ScenarioController.entry(spec, options));
+      return;
+    }
+    this.queue.length = 0;
+    this.standing = ScenarioController.entry(spec, options);
+  }
+
+  /** Picks the scenario for the next request and counts it. */
+  next(): ScenarioPick<Name> {
+    const head = this.queue[0];
+    const entry = head ?? this.standing;
+    if (head) {
+      head.remaining -= 1;
+      if (head.remaining <= 0) this.queue.shift();
+    }
+    const pick = { entry, callIndex: entry.calls, requestIndex: this.requestCount };
+    entry.calls += 1;
+    this.requestCount += 1;
+    return pick;
+  }
+
+  reset(): void {
+    this.queue.length = 0;
+    this.standing = ScenarioController.entry<Name>(this.defaultName, {});
+    this.requestCount = 0;
+  }
+}
+
+/** Resolves a pick to a built-in scenario name or a reply (custom handlers may return either). */
+export async function resolvePick<Name extends string>(
+  controller: ScenarioController<Name>,
+  pick: ScenarioPick<Name>,
+  request: RecordedRequest,
+  now: Date,
+  fallback: Name,
+): Promise<Name | MockReply> {
+  const { spec } = pick.entry;
+  if (typeof spec !== 'function') return spec;
+  const result = await spec(request, { callIndex: pick.callIndex, requestIndex: pick.requestIndex, now });
+  if (result === undefined) return fallback;
+  return typeof result === 'string' ? controller.check(result) : result;
+}

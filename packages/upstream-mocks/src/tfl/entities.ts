@@ -1,0 +1,88 @@
+// TfL's presentation entities as they appear on the wire, each with its .NET `$type`.
+import type { TflLine, TflStation } from './data.js';
+
+const ENTITIES = 'Tfl.Api.Presentation.Entities';
+
+/** `Tfl.Api.Presentation.Entities.<name>, Tfl.Api.Presentation.Entities` */
+export function tflType(name: string): string {
+  return `${ENTITIES}.${name}, ${ENTITIES}`;
+}
+
+/** A journey end point: a known station, or a coordinate / postcode / free-text location. */
+export type TflLocation =
+  | { readonly kind: 'station'; readonly station: TflStation }
+  | { readonly kind: 'point'; readonly commonName: string; readonly lat: number; readonly lon: number };
+
+export function stopPointEntity(
+  location: TflLocation,
+  side: 'from' | 'to' = 'from',
+): Record<string, unknown> {
+  if (location.kind === 'point') {
+    // Coordinates and postcodes come back as StopPoints without a NaPTAN id and with a placeholder ICS code.
+    return {
+      $type: tflType('StopPoint'),
+      platformName: '',
+      icsCode: side === 'from' ? '99999997' : '99999998',
+      individualStopId: '',
+      commonName: location.commonName,
+      placeType: 'StopPoint',
+      additionalProperties: [],
+      lat: location.lat,
+      lon: location.lon,
+    };
+  }
+  const s = location.station;
+  return {
+    $type: tflType('StopPoint'),
+    naptanId: s.naptanId,
+    platformName: '',
+    ...('stopLetter' in s && s.stopLetter ? { stopLetter: s.stopLetter } : {}),
+    icsCode: s.icsCode,
+    individualStopId: s.naptanId,
+    commonName: s.commonName,
+    placeType: 'StopPoint',
+    additionalProperties: [],
+    lat: s.lat,
+    lon: s.lon,
+  };
+}
+
+export function identifier(id: string, name: string, type: string, uri?: string): Record<string, unknown> {
+  return {
+    $type: tflType('Identifier'),
+    id,
+    name,
+    ...(uri ? { uri } : {}),
+    type,
+    ...(type === 'Line' ? { crowding: { $type: tflType('Crowding') } } : {}),
+    routeType: 'Unknown',
+    status: 'Unknown',
+  };
+}
+
+export function modeIdentifier(modeId: string): Record<string, unknown> {
+  return identifier(modeId, modeId, 'Mode');
+}
+
+export function routeOption(line: TflLine | undefined, direction: string): Record<string, unknown> {
+  if (!line) {
+    return { $type: tflType('JourneyPlanner.RouteOption'), name: '', directions: [''] };
+  }
+  return {
+    $type: tflType('JourneyPlanner.RouteOption'),
+    name: line.name,
+    directions: [direction],
+    lineIdentifier: identifier(line.id, line.name, 'Line', `/Line/${line.id}`),
+    direction: '',
+  };
+}
+
+export function locationName(location: TflLocation): string {
+  return location.kind === 'station' ? location.station.commonName : location.commonName;
+}
+
+export function locationCoords(location: TflLocation): { lat: number; lon: number } {
+  return location.kind === 'station'
+    ? { lat: location.station.lat, lon: location.station.lon }
+    : { lat: location.lat, lon: location.lon };
+}

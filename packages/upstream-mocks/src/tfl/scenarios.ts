@@ -1,0 +1,147 @@
+// What each named TfL scenario answers.
+import { reply } from '../reply.js';
+import type { MockReply } from '../reply.js';
+import { buildDisambiguationResult } from './disambiguation.js';
+import { apiError, BAD_GATEWAY_HTML, NO_JOURNEY_MESSAGE, rateLimitBody } from './errors.js';
+import { buildItineraryResult } from './journeys.js';
+import type { JourneyRequest } from './journeys.js';
+
+export const TFL_SCENARIOS = [
+  /** 200 ItineraryResult with seven journeys (the default). */
+  'default',
+  /** 300: `from` is a list of options, `to` identified. */
+  'disambiguation-from',
+  /** 300: `from` identified, `to` is a list. */
+  'disambiguation-to',
+  /** 300: both sides are lists. */
+  'disambiguation-both',
+  /** 300: `from` matched nothing (`matchStatus: "empty"`), `to` identified. */
+  'disambiguation-no-match',
+  /** 200 carrying a DisambiguationResult (both sides lists), as real TfL sometimes answers. */
+  'disambiguation-200',
+  /** 404 ApiError "No journey found for your inputs." */
+  'not-found',
+  /** 403 ApiError even though a key was sent. */
+  'forbidden',
+  /** 429 with `Retry-After` (seconds). */
+  'rate-limited',
+  /** 429 without `Retry-After`. */
+  'rate-limited-no-retry-after',
+  /** 500 ApiError whose `relativeUri` echoes the full path and query, app_key included. */
+  'server-error',
+  /** 502 with an HTML body from the gateway. */
+  'bad-gateway',
+  /** 503 ApiError. */
+  'service-unavailable',
+  /** Never answers until the server is closed. */
+  'hang',
+  /** Sends headers and part of the body, then resets the connection. */
+  'reset',
+  /** 200 `application/json` with a truncated body. */
+  'malformed-json',
+] as const;
+
+export type TflScenarioName = (typeof TFL_SCENARIOS)[number];
+
+export interface TflScenarioInput {
+  readonly journey: JourneyRequest;
+  /** Path and query exactly as received. */
+  readonly rawUrl: string;
+  readonly nowMs: number;
+  readonly retryAfterSeconds: number;
+}
+
+const JSON_HEADERS = { 'cache-control': 'public, must-revalidate, max-age=30, s-maxage=60' };
+
+export function tflScenarioReply(name: TflScenarioName, input: TflScenarioInput): MockReply {
+  const { journey, rawUrl, nowMs } = input;
+  switch (name) {
+    case 'default':
+      return reply.json(200, buildItineraryResult(journey), JSON_HEADERS);
+    case 'disambiguation-from':
+      return reply.json(300, buildDisambiguationResult(journey, { from: 'list', to: 'identified' }));
+    case 'disambiguation-to':
+      return reply.json(300, buildDisambiguationResult(journey, { from: 'identified', to: 'list' }));
+    case 'disambiguation-both':
+      return reply.json(300, buildDisambiguationResult(journey, { from: 'list', to: 'list' }));
+    case 'disambiguation-no-match':
+      return reply.json(300, buildDisambiguationResult(journey, { from: 'empty', to: 'identified' }));
+    case 'disambiguation-200':
+      return reply.json(200, buildDisambiguationResult(journey, { from: 'list', to: 'list' }), JSON_HEADERS);
+    case 'not-found':
+      return reply.json(
+        404,
+        apiError(
+          {
+            status: 404,
+            httpStatus: 'NotFound',
+            exceptionType: 'EntityNotFoundException',
+            relativeUri: rawUrl,
+            message: NO_JOURNEY_MESSAGE,
+          },
+          nowMs,
+        ),
+      );
+    case 'forbidden':
+      return forbiddenReply(rawUrl, nowMs);
+    case 'rate-limited':
+      return reply.json(429, rateLimitBody(input.retryAfterSeconds), {
+        'retry-after': String(input.retryAfterSeconds),
+      });
+    case 'rate-limited-no-retry-after':
+      return reply.json(429, rateLimitBody(undefined));
+    case 'server-error':
+      return reply.json(
+        500,
+        apiError(
+          {
+            status: 500,
+            httpStatus: 'InternalServerError',
+            exceptionType: 'HttpRequestException',
+            relativeUri: rawUrl,
+            message: 'An internal server error occurred.',
+            name: 'Internal',
+          },
+          nowMs,
+        ),
+      );
+    case 'bad-gateway':
+      return reply.text(502, BAD_GATEWAY_HTML, 'text/html');
+    case 'service-unavailable':
+      return reply.json(
+        503,
+        apiError(
+          {
+            status: 503,
+            httpStatus: 'ServiceUnavailable',
+            exceptionType: 'ServiceUnavailableException',
+            relativeUri: rawUrl,
+            message: 'The service is temporarily unavailable. Please try again later.',
+          },
+          nowMs,
+        ),
+      );
+    case 'hang':
+      return reply.hang();
+    case 'reset':
+      return reply.reset(JSON.stringify(buildItineraryResult(journey)).slice(0, 400));
+    case 'malformed-json':
+      return reply.malformedJson(buildItineraryResult(journey));
+  }
+}
+
+export function forbiddenReply(rawUrl: string, nowMs: number): MockReply {
+  return reply.json(
+    403,
+    apiError(
+      {
+        status: 403,
+        httpStatus: 'Forbidden',
+        exceptionType: 'UnauthorizedAccessException',
+        relativeUri: rawUrl,
+        message: 'Access denied: a valid app_key is required.',
+      },
+      nowMs,
+    ),
+  );
+}

@@ -1,0 +1,133 @@
+// The TfL Journey Planner mock: GET /Journey/JourneyResults/{from}/to/{to}.
+import { startLoopbackServer } from '../http.js';
+import type { IncomingRequest, RecordedRequest } from '../http.js';
+import { reply } from '../reply.js';
+import type { MockReply } from '../reply.js';
+import { resolvePick, ScenarioController } from '../scenario.js';
+import type { ScenarioHandler, ScenarioOptions } from '../scenario.js';
+import { apiError } from './errors.js';
+import { journeyRequest } from './request.js';
+import { forbiddenReply, TFL_SCENARIOS, tflScenarioReply } from './scenarios.js';
+import type { TflScenarioName } from './scenarios.js';
+
+export interface TflMockOptions {
+  /** Clock for generated times (default: the system clock). */
+  readonly now?: () => Date;
+  /** Port on 127.0.0.1 (default 0: any free port). */
+  readonly port?: number;
+  /** When given, only these `app_key` values are accepted (others get 403); by default any non-empty key is. */
+  readonly apiKeys?: readonly string[];
+}
+
+export interface TflMock {
+  /** Base URL, e.g. `http://127.0.0.1:41234` (append `/Journey/JourneyResults/...`). */
+  readonly url: string;
+  /** Every request received, in order (cleared by `reset()`). */
+  readonly requests: readonly RecordedRequest[];
+  /** Selects how the next requests are answered; see the README for the names. */
+  scenario(spec: TflScenarioName | ScenarioHandler<TflScenarioName>, options?: ScenarioOptions): void;
+  /** Back to the default scenario; forgets recorded requests. */
+  reset(): void;
+  /** Stops listening and drops every connection, hung ones included. */
+  close(): Promise<void>;
+}
+
+const JOURNEY_PATH = /^\/journey\/journeyresults\/([^/]+)\/to\/([^/]+)\/?$/i;
+
+function decodeSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
+export async function startTflMock(options: TflMockOptions = {}): Promise<TflMock> {
+  const now = options.now ?? (() => new Date());
+  const requests: RecordedRequest[] = [];
+  const scenarios = new ScenarioController<TflScenarioName>('default', TFL_SCENARIOS);
+  let delay: (ms: number) => Promise<void> = () => Promise.resolve();
+
+  const handle = async (incoming: IncomingRequest): Promise<MockReply> => {
+    const nowDate = now();
+    const nowMs = nowDate.getTime();
+    const match = JOURNEY_PATH.exec(incoming.url.pathname);
+    const params: Record<string, string> = match
+      ? { from: decodeSegment(match[1] ?? ''), to: decodeSegment(match[2] ?? '') }
+      : {};
+    const recorded: RecordedRequest = {
+      endpoint: match ? 'tfl-journey' : 'unknown',
+      method: incoming.method,
+      url: incoming.rawUrl,
+      path: incoming.url.pathname,
+      params,
+      query: incoming.query,
+      headers: incoming.headers,
+      body: incoming.body,
+      receivedAt: nowDate,
+    };
+    requests.push(recorded);
+
+    if (!match) {
+      return reply.json(
+        404,
+        apiError(
+          {
+            status: 404,
+            httpStatus: 'NotFound',
+            exceptionType: 'EntityNotFoundException',
+            relativeUri: incoming.rawUrl,
+            message: `No HTTP resource was found that matches the request URI 'https://api.tfl.gov.uk${incoming.url.pathname}'.`,
+          },
+          nowMs,
+        ),
+      );
+    }
+    if (incoming.method !== 'GET') {
+      return reply.json(
+        405,
+        apiError(
+          {
+            status: 405,
+            httpStatus: 'MethodNotAllowed',
+            exceptionType: 'HttpResponseException',
+            relativeUri: incoming.rawUrl,
+            message: `The requested resource does not support http method '${incoming.method}'.`,
+          },
+          nowMs,
+        ),
+      );
+    }
+    const key = incoming.url.searchParams.get('app_key') ?? incoming.headers['app_key'] ?? '';
+    if (key === '' || (options.apiKeys !== undefined && !options.apiKeys.includes(key))) {
+      return forbiddenReply(incoming.rawUrl, nowMs);
+    }
+
+    const pick = scenarios.next();
+    if (pick.entry.options.delayMs) await delay(pick.entry.options.delayMs);
+    const resolved = await resolvePick(scenarios, pick, recorded, nowDate, 'default');
+    if (typeof resolved !== 'string') return resolved;
+    return tflScenarioReply(resolved, {
+      journey: journeyRequest(params['from'] ?? '', params['to'] ?? '', incoming.url, incoming.query, nowMs),
+      rawUrl: incoming.rawUrl,
+      nowMs,
+      retryAfterSeconds: pick.entry.options.retryAfterSeconds ?? 1,
+    });
+  };
+
+  const server = await startLoopbackServer(handle, options.port ?? 0);
+  delay = (ms) => new Promise((resolve) => server.later(ms, resolve));
+
+  return {
+    url: server.url,
+    requests,
+    scenario(spec, scenarioOptions) {
+      scenarios.set(spec, scenarioOptions);
+    },
+    reset() {
+      scenarios.reset();
+      requests.length = 0;
+    },
+    close: () => server.close(),
+  };
+}
