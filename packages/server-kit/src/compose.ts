@@ -19,6 +19,8 @@ export interface CreateMcpServerOptions extends CompositionOptions {
   dataDir: string;
   strictOutput?: boolean;
   instructions?: string;
+  /** Passed to every domain as `ctx.shutdownSignal`. */
+  shutdownSignal?: AbortSignal;
 }
 
 /** MCP caps tool names at 64 characters (many clients reject longer ones). */
@@ -80,6 +82,13 @@ function scopedServer(
   const exposedName = (name: string): string =>
     options.toolPrefix && !name.startsWith(`${prefix}_`) ? `${prefix}_${name}` : name;
 
+  const visible = (names: readonly string[]): boolean =>
+    (options.toolsAllow === undefined || matchesAny(options.toolsAllow, names)) &&
+    !matchesAny(options.toolsDeny, names);
+  // Hidden tools are registered here instead: the domain still gets a working handle, clients never see
+  // them, and they cannot collide with another domain's tool of the same name.
+  let hiddenTools: McpServer | undefined;
+
   return new Proxy(server, {
     get(target, property, receiver) {
       if (property === 'registerTool') {
@@ -87,18 +96,20 @@ function scopedServer(
           const exposed = exposedName(name);
           if (exposed.length > MAX_TOOL_NAME_LENGTH) {
             throw new Error(
-              `Tool name "${exposed}" of domain "${domain}" exceeds ${MAX_TOOL_NAME_LENGTH} characters`,
+              `Tool name "${exposed}" of domain "${domain}" is longer than ${MAX_TOOL_NAME_LENGTH} characters`,
             );
           }
-          registry.claim('tool', exposed, domain);
-          const register = target.registerTool.bind(target) as (
+          let host = target;
+          if (visible([name, exposed])) {
+            registry.claim('tool', exposed, domain);
+          } else {
+            hiddenTools ??= new McpServer({ name: `${domain}-hidden-tools`, version: '0.0.0' });
+            host = hiddenTools;
+          }
+          const register = host.registerTool.bind(host) as (
             ...args: unknown[]
           ) => ReturnType<McpServer['registerTool']>;
-          const tool = register(exposed, ...rest);
-          const names = [name, exposed];
-          const allowed = options.toolsAllow === undefined || matchesAny(options.toolsAllow, names);
-          if (!allowed || matchesAny(options.toolsDeny, names)) tool.remove();
-          return tool;
+          return register(exposed, ...rest);
         };
       }
       if (property === 'registerResource') {
@@ -144,6 +155,7 @@ export async function createMcpServer(
       logger: options.logger.child({ domain: module.name }),
       dataDir: options.dataDir,
       strictOutput: options.strictOutput ?? false,
+      ...(options.shutdownSignal === undefined ? {} : { shutdownSignal: options.shutdownSignal }),
     };
     await module.register(scopedServer(server, module.name, registry, options), ctx);
   }

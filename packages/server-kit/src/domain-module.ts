@@ -12,6 +12,11 @@ export interface DomainContext {
    * otherwise a violation is logged and the output returned.
    */
   strictOutput: boolean;
+  /**
+   * Aborted when the server gives up waiting for in-flight calls during shutdown (the grace period is over).
+   * `registerContractTool` folds it into every call's `signal`; long work started elsewhere can watch it.
+   */
+  shutdownSignal?: AbortSignal;
 }
 
 /** The one seam between a domain and any server that mounts it (standalone bin or the combined server). */

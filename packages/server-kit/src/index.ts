@@ -6,3 +6,6 @@ export * from './register-tool.js';
 export * from './data-dir.js';
 export * from './sqlite.js';
 export * from './compose.js';
+export * from './run-server.js';
+export { checkReadiness, type ReadinessReport } from './health.js';
+export { isLoopbackHost } from './http/security.js';

@@ -1,4 +1,4 @@
-import { currentCorrelationId, redactSecrets } from '@switchyard/resilience';
+import { currentCorrelationId, redactText } from '@switchyard/resilience';
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 
@@ -32,7 +32,8 @@ function errorFields(value: unknown): unknown {
 
 /**
  * Structured JSON lines on stderr, each stamped with the current correlation id. Every line passes through
- * `redactSecrets`, so a registered secret never reaches a log.
+ * `redactText`: registered secrets, credential query parameters and JSON fields, bearer tokens and URL
+ * passwords never reach a log.
  */
 export function createLogger(options: LoggerOptions = {}): Logger {
   const threshold = LEVEL_RANK[options.level ?? levelFromEnv()];
@@ -55,7 +56,7 @@ export function createLogger(options: LoggerOptions = {}): Logger {
     } catch {
       line = JSON.stringify({ ts: entry.ts, level, msg: message, note: 'fields were not serializable' });
     }
-    write(redactSecrets(line));
+    write(redactText(line));
   };
   return {
     debug: (m, f) => log('debug', m, f),

@@ -47,23 +47,67 @@ export interface ContractToolSpec<I extends ObjectSchema, O extends ObjectSchema
   annotations: Omit<ToolAnnotations, 'title'>;
   /** Builds the contract's error payload from a domain error (validation failures included). */
   errorPayload: (error: SwitchyardError, context: ErrorPayloadContext) => Record<string, unknown>;
+  /**
+   * The contract's error payload schema (e.g. `HslErrorPayloadSchema`). It is listed in `outputSchema` next
+   * to `output`, because SDK clients check `structuredContent` against the listed schema even on
+   * `isError` results; in strict mode an error payload that breaks it fails the call loudly. Default: any
+   * object with an `error` object (the shape every Switchyard error payload has). Not needed with
+   * `isErrorOutput`, where the success envelope also carries failures.
+   */
+  errorOutput?: ObjectSchema;
   /** For contracts whose failures share the success envelope (planJourney): which outputs are errors. */
   isErrorOutput?: (output: z.output<O>) => boolean;
   handler: (input: z.output<I>, call: ToolCall) => Promise<z.input<O>> | z.input<O>;
 }
 
+type JsonSchema = Record<string, unknown>;
+
+function jsonSchemaOf(schema: ObjectSchema, io: 'input' | 'output'): JsonSchema {
+  const json = z.toJSONSchema(schema, { io, target: 'draft-7', unrepresentable: 'any' }) as JsonSchema;
+  delete json.$schema;
+  return json;
+}
+
 /**
- * A zod schema that accepts any object but lists as `schema` in `tools/list`. The SDK would otherwise
+ * A zod schema that accepts any object but lists as `json` in `tools/list`. The SDK would otherwise
  * validate arguments itself and answer bad input with a bare text error; the contracts require their own
  * validation payloads, so validation happens in the handler below, once, with the contract schema.
  */
-function listingSchema(schema: ObjectSchema, io: 'input' | 'output'): z.ZodType<Record<string, unknown>> {
-  const json = z.toJSONSchema(schema, { io, target: 'draft-7', unrepresentable: 'any' }) as Record<
-    string,
-    unknown
-  >;
-  delete json.$schema;
+function listingSchema(json: JsonSchema): z.ZodType<Record<string, unknown>> {
   return z.looseObject({}).meta(json);
+}
+
+/** Any object with an `error` object: the common shape of the HSL, launch and journey error payloads. */
+const GENERIC_ERROR_PAYLOAD: JsonSchema = {
+  type: 'object',
+  required: ['error'],
+  properties: { error: { type: 'object' } },
+};
+
+/**
+ * What `tools/list` shows as the output schema: the success payload, or either it or the error payload.
+ * Definitions move to the root, where their `$ref`s point.
+ */
+function outputListing(spec: ContractToolSpec<ObjectSchema, ObjectSchema>): JsonSchema {
+  const success = jsonSchemaOf(spec.output, 'output');
+  if (spec.isErrorOutput !== undefined && spec.errorOutput === undefined) return success;
+  const failure =
+    spec.errorOutput === undefined ? GENERIC_ERROR_PAYLOAD : jsonSchemaOf(spec.errorOutput, 'output');
+  // draft-7 output keeps shared definitions under `definitions`, referenced from the root.
+  const definitions: JsonSchema = {};
+  for (const branch of [success, failure]) {
+    const defs = branch.definitions;
+    if (defs !== undefined && typeof defs === 'object') Object.assign(definitions, defs);
+    delete branch.definitions;
+  }
+  return {
+    type: 'object',
+    // Unset what the lenient zod object would otherwise add at the root.
+    properties: undefined,
+    additionalProperties: undefined,
+    anyOf: [success, failure],
+    ...(Object.keys(definitions).length > 0 ? { definitions } : {}),
+  };
 }
 
 function toolResult(payload: Record<string, unknown>, isError: boolean): CallToolResult {
@@ -90,8 +134,8 @@ export function registerContractTool<I extends ObjectSchema, O extends ObjectSch
     {
       title: spec.title,
       description: spec.description,
-      inputSchema: listingSchema(spec.input, 'input'),
-      outputSchema: listingSchema(spec.output, 'output'),
+      inputSchema: listingSchema(jsonSchemaOf(spec.input, 'input')),
+      outputSchema: listingSchema(outputListing(spec)),
       annotations: { title: spec.title, ...spec.annotations },
     },
     async (rawArgs: Record<string, unknown>, extra: ToolExtra): Promise<CallToolResult> => {
@@ -107,7 +151,10 @@ export function registerContractTool<I extends ObjectSchema, O extends ObjectSch
           }
           const call: ToolCall = {
             correlationId,
-            signal: extra.signal,
+            signal:
+              ctx.shutdownSignal === undefined
+                ? extra.signal
+                : AbortSignal.any([extra.signal, ctx.shutdownSignal]),
             principal: callerPrincipal(extra),
             progress: createProgressReporter(extra),
             logger,
@@ -136,7 +183,17 @@ export function registerContractTool<I extends ObjectSchema, O extends ObjectSch
           const fields = { outcome: error.kind, code: error.code, durationMs: performance.now() - started };
           if (error.kind === 'internal') logger.error('tool call failed', { ...fields, cause: error.cause });
           else logger.info('tool call failed', fields);
-          return toolResult(spec.errorPayload(error, { correlationId, input: rawArgs }), true);
+          const payload = spec.errorPayload(error, { correlationId, input: rawArgs });
+          if (spec.errorOutput !== undefined) {
+            const checked = spec.errorOutput.safeParse(payload);
+            if (!checked.success) {
+              const violation = describeIssues(checked.error.issues);
+              logger.error('error payload breaks the contract', { violation });
+              // No payload to fall back on: in tests, fail the call visibly (the SDK sends a bare text error).
+              if (ctx.strictOutput) throw new Error(`Error payload breaks the contract: ${violation}`);
+            }
+          }
+          return toolResult(payload, true);
         }
       });
     },

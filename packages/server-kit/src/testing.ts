@@ -23,13 +23,14 @@ export async function connectInMemory(
   modules: readonly DomainModule[],
   options: ConnectInMemoryOptions = {},
 ): Promise<InMemoryConnection> {
+  const { dataDir, logger, strictOutput, ...composition } = options;
   const server = await createMcpServer(modules, {
+    ...composition,
     name: 'switchyard-test',
     version: '0.0.0',
-    logger: options.logger ?? createLogger({ level: 'warn' }),
-    dataDir: options.dataDir ?? process.cwd(),
-    strictOutput: options.strictOutput ?? true,
-    ...options,
+    logger: logger ?? createLogger({ level: 'warn' }),
+    dataDir: dataDir ?? process.cwd(),
+    strictOutput: strictOutput ?? true,
   });
   const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
   const client = new Client({ name: 'switchyard-test-client', version: '0.0.0' });

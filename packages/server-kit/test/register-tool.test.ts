@@ -73,7 +73,32 @@ describe('registerContractTool', () => {
         times: { type: 'integer', minimum: 1, maximum: 3, default: 1 },
       },
     });
-    expect(tool?.outputSchema).toMatchObject({ type: 'object', required: ['echoed'] });
+    // Success or the error payload: SDK clients validate structuredContent of error results too.
+    expect(tool?.outputSchema).toEqual({
+      $schema: 'http://json-schema.org/draft-07/schema#',
+      type: 'object',
+      anyOf: [
+        {
+          type: 'object',
+          properties: { echoed: { type: 'string', description: 'The echo.' } },
+          required: ['echoed'],
+          additionalProperties: false,
+        },
+        { type: 'object', required: ['error'], properties: { error: { type: 'object' } } },
+      ],
+    });
+  });
+
+  it('keeps error payloads acceptable to an SDK client that validates against the listed output schema', async () => {
+    const c = await connect();
+    close = c.close;
+    // listTools makes the client cache output validators; it then checks structuredContent of every result.
+    await c.client.listTools();
+    const ok = await c.client.callTool({ name: 'echo_word', arguments: { word: 'hi' } });
+    expect(ok.structuredContent).toEqual({ echoed: 'hi' });
+    const failed = await c.client.callTool({ name: 'echo_word', arguments: { word: 'x', fail: 'domain' } });
+    expect(failed.isError).toBe(true);
+    expect(failed.structuredContent).toMatchObject({ error: { kind: 'not-found' } });
   });
 
   it('validates input with the contract schema, applies defaults and mirrors JSON in text', async () => {
@@ -127,5 +152,92 @@ describe('registerContractTool', () => {
     });
     expect(r2.structuredContent).toEqual({ echoed: 42 });
     expect(lines.some((line) => line.includes('output breaks the contract'))).toBe(true);
+  });
+});
+
+describe('registerContractTool with a declared error payload schema', () => {
+  const ErrorPayload = z.strictObject({
+    error: z.strictObject({ code: z.string().describe('Code.'), message: z.string().describe('Message.') }),
+  });
+
+  async function connectWith(errorPayload: (error: SwitchyardError) => Record<string, unknown>) {
+    const server = new McpServer({ name: 'test', version: '0.0.0' });
+    registerContractTool(server, ctx(true), {
+      name: 'always_fails',
+      title: 'Always fails',
+      description: 'Fails with a not-found error.',
+      input: z.strictObject({}),
+      output: Output,
+      errorOutput: ErrorPayload,
+      annotations: { readOnlyHint: true },
+      errorPayload,
+      handler: () => {
+        throw new SwitchyardError('not-found', 'Nothing here');
+      },
+    });
+    const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
+    const client = new Client({ name: 'test-client', version: '0.0.0' });
+    await Promise.all([server.connect(serverTransport), client.connect(clientTransport)]);
+    return { client, close: () => Promise.all([client.close(), server.close()]) };
+  }
+
+  it('lists it beside the success schema and returns conforming payloads', async () => {
+    const c = await connectWith((error) => ({ error: { code: error.kind, message: error.message } }));
+    close = c.close;
+    const { tools } = await c.client.listTools();
+    const anyOf = (tools[0]?.outputSchema as unknown as { anyOf: unknown[] }).anyOf;
+    expect(anyOf[1]).toMatchObject({ required: ['error'], additionalProperties: false });
+    const result = await c.client.callTool({ name: 'always_fails', arguments: {} });
+    expect(result.structuredContent).toEqual({ error: { code: 'not-found', message: 'Nothing here' } });
+  });
+
+  it('fails the call visibly in strict mode when the error payload breaks its schema', async () => {
+    const c = await connectWith((error) => ({ error: { status: 404, message: error.message } }));
+    close = c.close;
+    const result = await c.client.callTool({ name: 'always_fails', arguments: {} });
+    expect(result.isError).toBe(true);
+    expect(result.structuredContent).toBeUndefined();
+    expect(JSON.stringify(result.content)).toContain('Error payload breaks the contract');
+    expect(lines.some((line) => line.includes('error payload breaks the contract'))).toBe(true);
+  });
+});
+
+describe('registerContractTool for an envelope contract (isErrorOutput)', () => {
+  it('lists only the envelope and flags failed envelopes as errors', async () => {
+    const Envelope = z.strictObject({
+      success: z.boolean().describe('Whether it worked.'),
+      code: z.string().describe('Result code.'),
+    });
+    const server = new McpServer({ name: 'test', version: '0.0.0' });
+    registerContractTool(server, ctx(true), {
+      name: 'envelope_tool',
+      title: 'Envelope tool',
+      description: 'Answers with an envelope.',
+      input: z.strictObject({ succeed: z.boolean().describe('Outcome.') }),
+      output: Envelope,
+      annotations: { readOnlyHint: true },
+      isErrorOutput: (output) => !output.success,
+      errorPayload: (error) => ({ success: false, code: error.kind.toUpperCase() }),
+      handler: ({ succeed }) => ({ success: succeed, code: succeed ? 'OK' : 'NO_RESULT' }),
+    });
+    const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
+    const client = new Client({ name: 'test-client', version: '0.0.0' });
+    await Promise.all([server.connect(serverTransport), client.connect(clientTransport)]);
+    close = () => Promise.all([client.close(), server.close()]);
+    const { tools } = await client.listTools();
+    expect(tools[0]?.outputSchema).toMatchObject({
+      required: ['success', 'code'],
+      additionalProperties: false,
+    });
+    expect(tools[0]?.outputSchema).not.toHaveProperty('anyOf');
+    const failed = await client.callTool({ name: 'envelope_tool', arguments: { succeed: false } });
+    expect(failed).toMatchObject({ isError: true, structuredContent: { success: false, code: 'NO_RESULT' } });
+    const invalid = await client.callTool({ name: 'envelope_tool', arguments: {} });
+    expect(invalid).toMatchObject({
+      isError: true,
+      structuredContent: { success: false, code: 'VALIDATION' },
+    });
+    const ok = await client.callTool({ name: 'envelope_tool', arguments: { succeed: true } });
+    expect(ok.isError).toBeFalsy();
   });
 });

@@ -1,0 +1,207 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import cors from 'cors';
+import express, { type NextFunction, type Request, type Response } from 'express';
+import type { DomainModule } from '../domain-module.js';
+import { checkReadiness } from '../health.js';
+import {
+  JSONRPC_INTERNAL_ERROR,
+  JSONRPC_PARSE_ERROR,
+  type McpServerFactory,
+  type TransportHost,
+} from '../host.js';
+import type { InFlightTracker } from '../in-flight.js';
+import type { Logger } from '../logger.js';
+import { createStatefulEndpoint, createStatelessEndpoint, type McpRequest } from './mcp-endpoint.js';
+import { sendJsonRpcError } from './responses.js';
+import { BearerTokenAuth, HostAllowList, isLoopbackHost, OriginPolicy } from './security.js';
+
+export interface HttpListenerSettings {
+  host: string;
+  port: number;
+  token: string | undefined;
+  stateless: boolean;
+  allowedHosts: readonly string[] | undefined;
+  allowedOrigins: readonly string[] | undefined;
+  maxBodyBytes: number;
+  sessionIdleTimeoutMs: number;
+}
+
+export interface HttpListenerDeps {
+  modules: readonly DomainModule[];
+  createServer: McpServerFactory;
+  logger: Logger;
+  tracker: InFlightTracker;
+}
+
+export interface HttpListener extends TransportHost {
+  /** `http://host:port/mcp`. */
+  url: string;
+}
+
+export const MCP_PATH = '/mcp';
+
+function urlHost(host: string): string {
+  return host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
+}
+
+function listen(server: http.Server, host: string, port: number): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const onError = (error: NodeJS.ErrnoException): void => {
+      server.off('listening', onListening);
+      const reason =
+        error.code === 'EADDRINUSE'
+          ? `port ${port} is already in use (set another http.port, or 0 for any free port)`
+          : error.code === 'EADDRNOTAVAIL'
+            ? `address ${host} is not available on this machine (check http.host)`
+            : error.message;
+      reject(new Error(`Cannot listen on ${urlHost(host)}:${port}: ${reason}`, { cause: error }));
+    };
+    const onListening = (): void => {
+      server.off('error', onError);
+      resolve((server.address() as AddressInfo).port);
+    };
+    server.once('error', onError);
+    server.once('listening', onListening);
+    server.listen({ host, port });
+  });
+}
+
+/**
+ * Streamable HTTP on `/mcp` plus `/healthz` and `/readyz`, behind (in this order) the shutdown gate, the
+ * Host allow-list, the Origin check, CORS for explicitly allowed origins, the bearer token and the body limit.
+ */
+export async function startHttpListener(
+  settings: HttpListenerSettings,
+  deps: HttpListenerDeps,
+): Promise<HttpListener> {
+  const { logger, tracker } = deps;
+  const auth = settings.token === undefined ? undefined : new BearerTokenAuth(settings.token);
+  const origins = new OriginPolicy(settings.allowedOrigins);
+  const explicitHosts =
+    settings.allowedHosts === undefined ? undefined : new HostAllowList(settings.allowedHosts);
+  // Known once the port is bound (port 0 picks one).
+  let hosts: HostAllowList | undefined = explicitHosts;
+  let accepting = true;
+
+  const endpoint = settings.stateless
+    ? createStatelessEndpoint(deps.createServer, logger)
+    : createStatefulEndpoint(deps.createServer, logger, settings.sessionIdleTimeoutMs);
+
+  const refuse = (req: Request, res: Response, status: number, reason: string): void => {
+    logger.info('http request refused', { status, method: req.method, path: req.path, reason });
+    sendJsonRpcError(res, status, reason);
+  };
+
+  const app = express();
+  app.disable('x-powered-by');
+
+  app.use((req, res, next) => {
+    if (accepting) return next();
+    res.setHeader('Connection', 'close');
+    refuse(req, res, 503, 'Server is shutting down');
+  });
+  app.use((req, res, next) => {
+    if (hosts === undefined || hosts.allows(req.headers.host)) return next();
+    refuse(req, res, 403, `Host "${req.headers.host ?? ''}" is not allowed (DNS-rebinding protection)`);
+  });
+  app.use((req, res, next) => {
+    if (origins.allows(req.headers.origin, req.headers.host)) return next();
+    refuse(req, res, 403, `Origin "${req.headers.origin ?? ''}" is not allowed`);
+  });
+  if (settings.allowedOrigins !== undefined) {
+    app.use(
+      cors({
+        origin: true,
+        methods: ['GET', 'POST', 'DELETE'],
+        allowedHeaders: [
+          'Content-Type',
+          'Authorization',
+          'Mcp-Session-Id',
+          'Mcp-Protocol-Version',
+          'Last-Event-ID',
+        ],
+        exposedHeaders: ['Mcp-Session-Id', 'Mcp-Protocol-Version'],
+        maxAge: 600,
+      }),
+    );
+  }
+
+  app.get('/healthz', (_req, res) => {
+    res.json({ status: 'ok' });
+  });
+  app.get('/readyz', async (_req, res) => {
+    const report = await checkReadiness(deps.modules, logger);
+    if (report.ready) res.json({ status: 'ready' });
+    else res.status(503).json({ status: 'not-ready', notReady: report.notReady });
+  });
+
+  app.all(
+    MCP_PATH,
+    (req: McpRequest, res, next) => {
+      if (auth === undefined) return next();
+      const authInfo = auth.authenticate(req.headers.authorization);
+      if (authInfo === undefined) {
+        res.setHeader('WWW-Authenticate', 'Bearer realm="switchyard"');
+        refuse(req, res, 401, 'Unauthorized: send the header "Authorization: Bearer <token>"');
+        return;
+      }
+      req.auth = authInfo;
+      next();
+    },
+    (req, res, next) => {
+      if (req.method === 'POST') res.once('close', tracker.begin());
+      next();
+    },
+    express.json({ limit: settings.maxBodyBytes, type: 'application/json' }),
+    async (req: McpRequest, res) => {
+      try {
+        await endpoint.handle(req, res);
+      } catch (error) {
+        logger.error('MCP request failed', { error });
+        sendJsonRpcError(res, 500, 'Internal server error', JSONRPC_INTERNAL_ERROR);
+      }
+    },
+  );
+
+  app.use((req, res) => {
+    res.status(404).json({ error: `Not found: ${req.path}. The MCP endpoint is ${MCP_PATH}` });
+  });
+  app.use((error: unknown, req: Request, res: Response, _next: NextFunction) => {
+    const type = (error as { type?: unknown }).type;
+    if (type === 'entity.too.large') {
+      refuse(req, res, 413, `Request body is larger than ${settings.maxBodyBytes} bytes`);
+    } else if (type === 'entity.parse.failed') {
+      sendJsonRpcError(res, 400, 'Parse error: the body is not valid JSON', JSONRPC_PARSE_ERROR);
+    } else if (type === 'encoding.unsupported' || type === 'charset.unsupported') {
+      sendJsonRpcError(res, 415, 'Unsupported body encoding: send UTF-8 JSON');
+    } else {
+      logger.error('http request failed', { error, path: req.path });
+      sendJsonRpcError(res, 500, 'Internal server error', JSONRPC_INTERNAL_ERROR);
+    }
+  });
+
+  const server = http.createServer(app);
+  const port = await listen(server, settings.host, settings.port);
+  if (hosts === undefined && isLoopbackHost(settings.host)) hosts = HostAllowList.loopback(port);
+  if (hosts === undefined) {
+    logger.warn('no Host allow-list: set http.allowedHosts to the names clients use to reach this server');
+  }
+  const closed = new Promise<void>((resolve) => server.once('close', () => resolve()));
+
+  return {
+    url: `http://${urlHost(settings.host)}:${port}${MCP_PATH}`,
+    stopAccepting() {
+      if (!accepting) return;
+      accepting = false;
+      server.close();
+      server.closeIdleConnections();
+    },
+    async closeAll() {
+      await endpoint.closeAll();
+      server.closeAllConnections();
+      if (server.listening) server.close();
+      await closed;
+    },
+  };
+}

@@ -1,0 +1,247 @@
+import { registerSecret } from '@switchyard/resilience';
+import { createMcpServer, type CompositionOptions } from './compose.js';
+import { resolveDataDir } from './data-dir.js';
+import type { DomainModule } from './domain-module.js';
+import type { McpServerFactory, TransportHost } from './host.js';
+import { startHttpListener, type HttpListenerSettings } from './http/http-server.js';
+import { isLoopbackHost } from './http/security.js';
+import { InFlightTracker } from './in-flight.js';
+import { createLogger, type Logger } from './logger.js';
+import { startStdioHost } from './stdio/stdio-host.js';
+
+export const DEFAULT_HTTP_HOST = '127.0.0.1';
+export const DEFAULT_HTTP_PORT = 3333;
+export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
+export const DEFAULT_SHUTDOWN_GRACE_MS = 10_000;
+export const DEFAULT_SESSION_IDLE_TIMEOUT_MS = 30 * 60_000;
+/** Shorter tokens are refused: a network-facing server needs a token nobody can guess. */
+export const MIN_TOKEN_LENGTH = 16;
+/** After the grace period, how long aborted calls get to send their error response before transports close. */
+const ABORT_SETTLE_MS = 1_000;
+
+export interface HttpServerOptions {
+  /** Interface to bind; default 127.0.0.1. Anything but loopback requires `token`. */
+  host?: string;
+  /** Default 3333; 0 picks any free port (read it from `RunningServer.url`). */
+  port?: number;
+  /** Bearer token: every /mcp request without `Authorization: Bearer <token>` gets 401. */
+  token?: string;
+  /** Default false: stateful sessions (Mcp-Session-Id). True: a new server and transport per request. */
+  stateless?: boolean;
+  /**
+   * Host header allow-list (`name` for any port, `name:port` for one). Default when bound to loopback:
+   * localhost, 127.0.0.1 and [::1] on the bound port; otherwise no Host check.
+   */
+  allowedHosts?: string[];
+  /**
+   * Origin allow-list for browser clients (also gets CORS headers). Default: only the server's own
+   * origin. A request with any other Origin gets 403; requests without Origin pass.
+   */
+  allowedOrigins?: string[];
+  /** Largest accepted request body; default 1 MiB, beyond it 413. */
+  maxBodyBytes?: number;
+  /**
+   * Stateful mode: a session with no open request or stream for this long (its client vanished without
+   * DELETE) is closed. Default 30 minutes; 0 keeps sessions until DELETE or shutdown.
+   */
+  sessionIdleTimeoutMs?: number;
+}
+
+export interface RunServerOptions extends CompositionOptions {
+  name: string;
+  version: string;
+  /** Default stdio. */
+  transport?: 'stdio' | 'http';
+  http?: HttpServerOptions;
+  /** Default `resolveDataDir()`. */
+  dataDir?: string;
+  /** Default `createLogger()` (JSON lines on stderr). */
+  logger?: Logger;
+  /** Turn contract violations in tool output into internal errors (tests). */
+  strictOutput?: boolean;
+  /** How long shutdown waits for in-flight calls before aborting them; default 10 000 ms. */
+  shutdownGraceMs?: number;
+  /** Default true: SIGINT/SIGTERM shut down gracefully, then the process exits (0, or 1 if a module failed to close). */
+  handleSignals?: boolean;
+  instructions?: string;
+}
+
+export interface RunningServer {
+  /** `http://HOST:PORT/mcp` when serving over HTTP. */
+  url?: string;
+  /**
+   * Stops accepting, lets in-flight calls finish within the grace period (then aborts them), closes the
+   * transports and then every module in order. Idempotent: later calls return the same promise. Rejects
+   * (after closing everything it could) when a module's `close()` failed.
+   */
+  close(): Promise<void>;
+}
+
+function fail(message: string): never {
+  throw new Error(`runServer: ${message}`);
+}
+
+function resolveHttpSettings(http: HttpServerOptions = {}): HttpListenerSettings {
+  const host = http.host?.trim() || DEFAULT_HTTP_HOST;
+  const port = http.port ?? DEFAULT_HTTP_PORT;
+  if (!Number.isInteger(port) || port < 0 || port > 65_535) {
+    fail(`http.port must be an integer from 0 to 65535 (0 = any free port), got ${String(port)}`);
+  }
+  const maxBodyBytes = http.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  if (!Number.isInteger(maxBodyBytes) || maxBodyBytes < 1) {
+    fail(`http.maxBodyBytes must be a positive whole number of bytes, got ${String(maxBodyBytes)}`);
+  }
+  const sessionIdleTimeoutMs = http.sessionIdleTimeoutMs ?? DEFAULT_SESSION_IDLE_TIMEOUT_MS;
+  if (!Number.isInteger(sessionIdleTimeoutMs) || sessionIdleTimeoutMs < 0) {
+    fail(
+      `http.sessionIdleTimeoutMs must be a whole number of milliseconds >= 0 (0 = never), got ${String(sessionIdleTimeoutMs)}`,
+    );
+  }
+  const token = http.token === undefined || http.token === '' ? undefined : http.token;
+  if (token !== undefined && (token.length < MIN_TOKEN_LENGTH || /\s/.test(token))) {
+    fail(
+      `the bearer token must be at least ${MIN_TOKEN_LENGTH} characters without spaces ` +
+        '(generate one with `openssl rand -hex 32`)',
+    );
+  }
+  if (token === undefined && !isLoopbackHost(host)) {
+    fail(
+      `refusing to listen on ${host} without a token: anyone who can reach it could call every tool. ` +
+        'Set a bearer token (http.token; SWITCHYARD_TOKEN for the switchyard server) or bind to 127.0.0.1.',
+    );
+  }
+  if (http.allowedHosts !== undefined && http.allowedHosts.length === 0) {
+    fail('http.allowedHosts is empty, so every request would be refused: list at least one host, or omit it');
+  }
+  return {
+    host,
+    port,
+    token,
+    stateless: http.stateless ?? false,
+    allowedHosts: http.allowedHosts,
+    allowedOrigins: http.allowedOrigins,
+    maxBodyBytes,
+    sessionIdleTimeoutMs,
+  };
+}
+
+async function closeModules(modules: readonly DomainModule[], logger: Logger): Promise<Error[]> {
+  const failures: Error[] = [];
+  for (const module of modules) {
+    try {
+      await module.close();
+      logger.debug('module closed', { domain: module.name });
+    } catch (error) {
+      logger.error('module failed to close', { domain: module.name, error });
+      failures.push(new Error(`module "${module.name}" failed to close`, { cause: error }));
+    }
+  }
+  return failures;
+}
+
+/**
+ * Serves `modules` over stdio or Streamable HTTP until `close()` (or a signal). A standalone bin is
+ * `runServer([createXModule(config)], ...)`, the combined server passes every module: same code path.
+ * On a startup failure (bad options, name collision, port in use) it throws and leaves the modules open.
+ */
+export async function runServer(modules: DomainModule[], options: RunServerOptions): Promise<RunningServer> {
+  const transport = options.transport ?? 'stdio';
+  if (transport !== 'stdio' && transport !== 'http') {
+    fail(`transport must be "stdio" or "http", got ${JSON.stringify(transport)}`);
+  }
+  const httpSettings = transport === 'http' ? resolveHttpSettings(options.http) : undefined;
+  const graceMs = options.shutdownGraceMs ?? DEFAULT_SHUTDOWN_GRACE_MS;
+  if (!Number.isFinite(graceMs) || graceMs < 0) {
+    fail(`shutdownGraceMs must be a number of milliseconds >= 0, got ${String(graceMs)}`);
+  }
+  registerSecret(httpSettings?.token);
+  const logger = options.logger ?? createLogger();
+  const dataDir = options.dataDir ?? resolveDataDir();
+  const tracker = new InFlightTracker();
+  const shutdown = new AbortController();
+  const createServer: McpServerFactory = () =>
+    createMcpServer(modules, {
+      name: options.name,
+      version: options.version,
+      logger,
+      dataDir,
+      ...(options.strictOutput === undefined ? {} : { strictOutput: options.strictOutput }),
+      ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
+      ...(options.toolPrefix === undefined ? {} : { toolPrefix: options.toolPrefix }),
+      ...(options.toolsAllow === undefined ? {} : { toolsAllow: options.toolsAllow }),
+      ...(options.toolsDeny === undefined ? {} : { toolsDeny: options.toolsDeny }),
+      shutdownSignal: shutdown.signal,
+    });
+
+  let closing: Promise<void> | undefined;
+  let host: TransportHost;
+  let url: string | undefined;
+
+  const close = (): Promise<void> => {
+    closing ??= (async () => {
+      logger.info('shutting down', { inFlight: tracker.count });
+      host.stopAccepting();
+      if (!(await tracker.whenIdle(graceMs))) {
+        logger.warn('grace period over: aborting calls still in flight', {
+          inFlight: tracker.count,
+          graceMs,
+        });
+        // Aborted calls still answer (a `cancelled` error payload) if they stop promptly; then the
+        // transports close regardless.
+        shutdown.abort(new Error('The server is shutting down'));
+        await tracker.whenIdle(ABORT_SETTLE_MS);
+      }
+      await host.closeAll();
+      const failures = await closeModules(modules, logger);
+      removeSignalHandlers();
+      logger.info('stopped');
+      if (failures.length > 0) throw new AggregateError(failures, failures.map((f) => f.message).join('; '));
+    })();
+    return closing;
+  };
+
+  const onSignal = (signal: NodeJS.Signals): void => {
+    if (closing !== undefined) {
+      logger.warn('second signal during shutdown: exiting now', { signal });
+      process.exit(1);
+    }
+    logger.info('signal received', { signal });
+    close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        logger.error('shutdown failed', { error });
+        process.exit(1);
+      },
+    );
+  };
+  const handleSignals = options.handleSignals ?? true;
+  const removeSignalHandlers = (): void => {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  };
+
+  if (httpSettings !== undefined) {
+    // Build one server up front so a name collision fails the start, not the first session.
+    await (await createServer()).close();
+    const listener = await startHttpListener(httpSettings, { modules, createServer, logger, tracker });
+    host = listener;
+    url = listener.url;
+    logger.info('listening', { transport: 'http', url, stateless: httpSettings.stateless });
+  } else {
+    host = await startStdioHost({
+      createServer,
+      tracker,
+      onInputEnd: () => {
+        logger.info('stdin closed');
+        close().catch((error: unknown) => logger.error('shutdown failed', { error }));
+      },
+    });
+    logger.info('serving', { transport: 'stdio' });
+  }
+  if (handleSignals) {
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
+  }
+
+  return { ...(url === undefined ? {} : { url }), close };
+}

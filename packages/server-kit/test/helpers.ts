@@ -1,0 +1,137 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createLogger, type Logger } from '../src/index.js';
+
+export const PACKAGE_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+export const FIXTURES_DIR = path.join(PACKAGE_DIR, 'test', 'fixtures');
+
+/** A logger that keeps its JSON lines in memory (tests stay quiet and can assert on logs). */
+export function memoryLogger(): { logger: Logger; lines: string[] } {
+  const lines: string[] = [];
+  return { logger: createLogger({ level: 'debug', write: (line) => lines.push(line) }), lines };
+}
+
+export function tempDir(prefix = 'server-kit-'): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+}
+
+export interface RawResponse {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  body: string;
+}
+
+/** A plain HTTP request that may set any header (fetch refuses to set Host). */
+export function rawRequest(
+  url: string,
+  options: { method?: string; headers?: Record<string, string>; body?: string | Buffer } = {},
+): Promise<RawResponse> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      url,
+      { method: options.method ?? 'GET', headers: options.headers, agent: false },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            headers: res.headers,
+            body: Buffer.concat(chunks).toString('utf8'),
+          }),
+        );
+        res.on('error', reject);
+      },
+    );
+    req.on('error', reject);
+    req.end(options.body);
+  });
+}
+
+export const INITIALIZE_BODY = {
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '0.0.0' } },
+};
+
+export const MCP_POST_HEADERS = {
+  'content-type': 'application/json',
+  accept: 'application/json, text/event-stream',
+};
+
+/** A spawned fixture process (test/fixtures/*.ts under tsx) with its stderr split into lines. */
+export interface SpawnedFixture {
+  child: ChildProcess;
+  stderrLines: string[];
+  /** Resolves with the first stderr line (past or future) that satisfies `predicate`. */
+  waitForLine(predicate: (line: string) => boolean): Promise<string>;
+  exited: Promise<number | null>;
+}
+
+export function spawnFixture(
+  script: string,
+  env: Record<string, string>,
+  args: string[] = [],
+): SpawnedFixture {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(FIXTURES_DIR, script), ...args], {
+    cwd: PACKAGE_DIR,
+    env: { ...process.env, ...env },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  const stderrLines: string[] = [];
+  const watchers: { predicate: (line: string) => boolean; resolve: (line: string) => void }[] = [];
+  let buffer = '';
+  child.stderr?.setEncoding('utf8');
+  child.stderr?.on('data', (chunk: string) => {
+    buffer += chunk;
+    let newline = buffer.indexOf('\n');
+    while (newline !== -1) {
+      const line = buffer.slice(0, newline);
+      buffer = buffer.slice(newline + 1);
+      stderrLines.push(line);
+      for (const watcher of [...watchers]) {
+        if (watcher.predicate(line)) {
+          watchers.splice(watchers.indexOf(watcher), 1);
+          watcher.resolve(line);
+        }
+      }
+      newline = buffer.indexOf('\n');
+    }
+  });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return {
+    child,
+    stderrLines,
+    exited,
+    waitForLine(predicate) {
+      const seen = stderrLines.find(predicate);
+      if (seen !== undefined) return Promise.resolve(seen);
+      return new Promise((resolve, reject) => {
+        watchers.push({ predicate, resolve });
+        void exited.then((code) =>
+          reject(new Error(`fixture exited (${String(code)}) first; stderr:\n${stderrLines.join('\n')}`)),
+        );
+      });
+    },
+  };
+}
+
+/** Parses a JSON log line, or undefined when the line is not one. */
+export function logEntry(line: string): Record<string, unknown> | undefined {
+  try {
+    const value: unknown = JSON.parse(line);
+    return typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export const hasMessage =
+  (msg: string) =>
+  (line: string): boolean =>
+    logEntry(line)?.msg === msg;
