@@ -9,3 +9,4 @@ export * from './compose.js';
 export * from './run-server.js';
 export { checkReadiness, type ReadinessReport } from './health.js';
 export { isLoopbackHost } from './http/security.js';
+export * from './standalone.js';

@@ -1,0 +1,93 @@
+import { parseArgs } from 'node:util';
+import { resolveDataDir } from './data-dir.js';
+import type { DomainModule } from './domain-module.js';
+import { createLogger, type Logger } from './logger.js';
+import { runServer } from './run-server.js';
+
+export interface StandaloneServerOptions {
+  /** The bin's name, e.g. `switchyard-transit`: the server name, log service and message prefix. */
+  name: string;
+  /** Builds the domain module once the data directory and logger are known; may throw a config error. */
+  createModule(context: { dataDir: string; logger: Logger }): DomainModule | Promise<DomainModule>;
+  /** Defaults to process.argv.slice(2) and process.env. */
+  argv?: readonly string[];
+  env?: NodeJS.ProcessEnv;
+}
+
+function usage(name: string): string {
+  return [
+    `usage: ${name} [--http [--host HOST] [--port PORT]]`,
+    '',
+    'Serves MCP over stdio by default; --http serves Streamable HTTP on /mcp (127.0.0.1:3333 by default).',
+    'SWITCHYARD_TOKEN sets the bearer token HTTP clients must send (required off loopback).',
+    'SWITCHYARD_DATA_DIR sets where data is kept (default: the platform user data directory).',
+  ].join('\n');
+}
+
+function parsePort(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const port = Number(value);
+  if (!Number.isInteger(port) || port < 0 || port > 65_535) {
+    throw new Error(`--port must be a port number from 0 to 65535 (got "${value}")`);
+  }
+  return port;
+}
+
+async function start(options: StandaloneServerOptions): Promise<void> {
+  const env = options.env ?? process.env;
+  const { values } = parseArgs({
+    args: [...(options.argv ?? process.argv.slice(2))],
+    options: {
+      http: { type: 'boolean', default: false },
+      host: { type: 'string' },
+      port: { type: 'string' },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+    strict: true,
+  });
+  if (values.help) {
+    process.stdout.write(`${usage(options.name)}\n`);
+    return;
+  }
+  const port = parsePort(values.port);
+  const logger = createLogger({ fields: { service: options.name } });
+  const dataDir = resolveDataDir(env);
+  const module = await options.createModule({ dataDir, logger: logger.child({ domain: options.name }) });
+  const token = env.SWITCHYARD_TOKEN?.trim();
+  const serve = runServer([module], {
+    name: options.name,
+    version: module.version,
+    transport: values.http ? 'http' : 'stdio',
+    dataDir,
+    logger,
+    ...(values.http
+      ? {
+          http: {
+            ...(values.host === undefined ? {} : { host: values.host }),
+            ...(port === undefined ? {} : { port }),
+            ...(token ? { token } : {}),
+          },
+        }
+      : {}),
+  });
+  // runServer leaves modules open when it cannot start; close this one so the process can exit.
+  await serve.catch(async (error: unknown) => {
+    await module.close().catch(() => undefined);
+    throw error;
+  });
+}
+
+/**
+ * The whole of a domain's standalone bin: flags, data directory, logger, runServer, and a one-line
+ * message naming the problem (a missing variable, a bad flag) with exit code 1 when it cannot start.
+ */
+export function runStandaloneServer(options: StandaloneServerOptions): void {
+  start(options).catch((error: unknown) => {
+    const message = error instanceof Error ? error.message : String(error);
+    process.stderr.write(`${options.name}: ${message}\n`);
+    const code = (error as { code?: unknown } | null)?.code;
+    if (typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS'))
+      process.stderr.write(`${usage(options.name)}\n`);
+    process.exitCode = 1;
+  });
+}
