@@ -42,7 +42,9 @@ describe('runStandaloneServer', () => {
   it('exits 1 naming the problem when a flag is wrong or the module cannot be configured', () => {
     const badPort = runBin(['--http', '--port', 'eighty']);
     expect(badPort.status).toBe(1);
-    expect(badPort.stderr).toContain('fixture-standalone: --port must be a port number from 0 to 65535 (got "eighty")');
+    expect(badPort.stderr).toContain(
+      'fixture-standalone: --port must be a port number from 0 to 65535 (got "eighty")',
+    );
 
     const unknownFlag = runBin(['--verbose']);
     expect(unknownFlag.status).toBe(1);
