@@ -1,0 +1,97 @@
+import { z } from 'zod';
+import { InstantSchema, LatitudeSchema, LongitudeSchema, WarningSchema } from './common.js';
+import { GTFS_ID_PATTERN } from './departures.js';
+
+export const SAVED_PLACE_KEY_MAX = 50;
+
+export const SavedPlaceKeySchema = z
+  .string()
+  .trim()
+  .min(1, 'key must not be blank')
+  .max(SAVED_PLACE_KEY_MAX, `key must be 1 to ${SAVED_PLACE_KEY_MAX} characters`)
+  .describe('The name you give the place, e.g. "home" or "work stop" (1..50 characters, case-sensitive).');
+
+export const SavedLocationSchema = z
+  .strictObject({
+    type: z.literal('location').describe('A location: usable as plan_trip origin or destination label.'),
+    lat: LatitudeSchema,
+    lon: LongitudeSchema,
+    name: z.string().trim().min(1).max(200).optional().describe('A display name, e.g. "Home".'),
+    address: z.string().trim().min(1).max(300).optional().describe('A street address.'),
+  })
+  .describe('A saved location.');
+
+export const SavedStopSchema = z
+  .strictObject({
+    type: z.literal('stop').describe('A stop: usable as the get_departures stop label.'),
+    stopId: z
+      .string()
+      .trim()
+      .regex(GTFS_ID_PATTERN, 'value.stopId must be a GTFS id FEED:ID, e.g. HSL:1040129 (see find_stops)')
+      .describe('GTFS stop id FEED:ID, e.g. HSL:1040129 (find_stops finds it).'),
+    name: z.string().trim().min(1).max(200).optional().describe('A display name, e.g. "Rautatientori".'),
+  })
+  .describe('A saved stop.');
+
+export const SavedPlaceValueSchema = z
+  .discriminatedUnion('type', [SavedLocationSchema, SavedStopSchema], {
+    error: (issue) => (issue.input === undefined ? undefined : "value.type must be 'location' or 'stop'"),
+  })
+  .describe("{ type:'location', lat, lon, name?, address? } or { type:'stop', stopId, name? }.");
+export type SavedPlaceValue = z.infer<typeof SavedPlaceValueSchema>;
+
+export const SavedPlaceSchema = z
+  .object({
+    key: z.string().describe('The saved place key.'),
+    value: SavedPlaceValueSchema,
+    createdAt: InstantSchema.describe('When the key was first saved.'),
+    updatedAt: InstantSchema.describe('When the value was last written.'),
+  })
+  .describe('A saved place of the caller.');
+export type SavedPlace = z.infer<typeof SavedPlaceSchema>;
+
+export const SaveUserVariableInputSchema = z
+  .strictObject({ key: SavedPlaceKeySchema, value: SavedPlaceValueSchema })
+  .describe('save_user_variable input.');
+export type SaveUserVariableInput = z.input<typeof SaveUserVariableInputSchema>;
+
+export const SaveUserVariableOutputSchema = z
+  .object({
+    saved: SavedPlaceSchema,
+    previous: SavedPlaceValueSchema.optional().describe(
+      'The value the key held before, when it was overwritten.',
+    ),
+    warnings: z.array(WarningSchema).optional().describe('key-overwritten when the key already existed.'),
+  })
+  .describe('save_user_variable result.');
+export type SaveUserVariableOutput = z.infer<typeof SaveUserVariableOutputSchema>;
+
+export const GetUserVariablesInputSchema = z
+  .strictObject({
+    key: SavedPlaceKeySchema.optional().describe('Only this key (not-found when it does not exist).'),
+    type: z
+      .enum(['location', 'stop'], { error: "type must be 'location' or 'stop'" })
+      .optional()
+      .describe('Only places of this type.'),
+  })
+  .describe('get_user_variables input: no fields lists every saved place.');
+export type GetUserVariablesInput = z.input<typeof GetUserVariablesInputSchema>;
+
+export const GetUserVariablesOutputSchema = z
+  .object({
+    variables: z.array(SavedPlaceSchema).describe('The caller’s saved places, sorted by key.'),
+  })
+  .describe('get_user_variables result.');
+export type GetUserVariablesOutput = z.infer<typeof GetUserVariablesOutputSchema>;
+
+export const DeleteUserVariableInputSchema = z
+  .strictObject({ key: SavedPlaceKeySchema })
+  .describe('delete_user_variable input.');
+export type DeleteUserVariableInput = z.input<typeof DeleteUserVariableInputSchema>;
+
+export const DeleteUserVariableOutputSchema = z
+  .object({
+    deleted: SavedPlaceSchema.describe('The saved place that was removed.'),
+  })
+  .describe('delete_user_variable result.');
+export type DeleteUserVariableOutput = z.infer<typeof DeleteUserVariableOutputSchema>;

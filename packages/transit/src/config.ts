@@ -1,0 +1,183 @@
+import { registerSecret } from '@switchyard/resilience';
+import { z } from 'zod';
+
+export const PROVIDERS = ['tfl', 'hsl'] as const;
+export type Provider = (typeof PROVIDERS)[number];
+
+export interface RegionBounds {
+  minLat: number;
+  minLon: number;
+  maxLat: number;
+  maxLon: number;
+}
+
+/**
+ * The HSL area as Digitransit's own HSL configuration bounds its searches
+ * (boundary.rect 59.9..60.45 N, 24.0..25.5 E): Helsinki, Espoo, Vantaa, Kauniainen, Kerava, Kirkkonummi,
+ * Sipoo, Siuntio and Tuusula.
+ */
+export const HSL_REGION_BOUNDS: RegionBounds = { minLat: 59.9, minLon: 24.0, maxLat: 60.45, maxLon: 25.5 };
+
+export interface TflConfig {
+  apiKey: string;
+  baseUrl: string;
+  timeoutMs: number;
+  /** planJourney calls per second before RATE_LIMIT_EXCEEDED. */
+  planJourneyTps: number;
+}
+
+export interface HslConfig {
+  subscriptionKey: string;
+  routingUrl: string;
+  geocodingUrl: string;
+  timeoutMs: number;
+  regionBounds: RegionBounds;
+}
+
+export interface TransitConfig {
+  providers: readonly Provider[];
+  /** Present when `tfl` is enabled. */
+  tfl?: TflConfig;
+  /** Present when `hsl` is enabled. */
+  hsl?: HslConfig;
+  /** Longest total wait for retries (a Retry-After included) before answering rate-limited. */
+  retryBudgetMs: number;
+}
+
+/** A configuration problem; its message names the variable and says what to set. */
+export class ConfigError extends Error {
+  constructor(
+    readonly variable: string,
+    message: string,
+  ) {
+    super(`${variable}: ${message}`);
+    this.name = 'ConfigError';
+  }
+}
+
+const DEFAULTS = {
+  TRANSIT_PROVIDERS: 'tfl,hsl',
+  TFL_API_BASE_URL: 'https://api.tfl.gov.uk',
+  DIGITRANSIT_ROUTING_URL: 'https://api.digitransit.fi/routing/v2/hsl/gtfs/v1',
+  DIGITRANSIT_GEOCODING_URL: 'https://api.digitransit.fi/geocoding/v1',
+  TFL_TIMEOUT_MS: '10000',
+  DIGITRANSIT_TIMEOUT_MS: '8000',
+  PLAN_JOURNEY_TPS: '5',
+  TRANSIT_RETRY_BUDGET_MS: '3000',
+} as const;
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+function read(env: Env, name: keyof typeof DEFAULTS): string {
+  const value = env[name]?.trim();
+  return value === undefined || value === '' ? DEFAULTS[name] : value;
+}
+
+function parseWith<T>(schema: z.ZodType<T>, variable: string, raw: string, expectation: string): T {
+  const parsed = schema.safeParse(raw);
+  if (!parsed.success) throw new ConfigError(variable, `${expectation} (got "${raw}")`);
+  return parsed.data;
+}
+
+const httpUrl = z.url({ protocol: /^https?$/ }).transform((value) => value.replace(/\/+$/, ''));
+
+function url(env: Env, name: keyof typeof DEFAULTS): string {
+  return parseWith(httpUrl, name, read(env, name), 'must be an http(s) URL');
+}
+
+function integer(env: Env, name: keyof typeof DEFAULTS, max: number, min = 1): number {
+  return parseWith(
+    z.coerce.number().int().min(min).max(max),
+    name,
+    read(env, name),
+    `must be a whole number from ${min} to ${max}`,
+  );
+}
+
+function providers(env: Env): Provider[] {
+  const raw = read(env, 'TRANSIT_PROVIDERS');
+  const names = raw
+    .split(',')
+    .map((name) => name.trim().toLowerCase())
+    .filter((name) => name !== '');
+  const unknown = names.filter((name) => !(PROVIDERS as readonly string[]).includes(name));
+  if (unknown.length > 0 || names.length === 0) {
+    throw new ConfigError(
+      'TRANSIT_PROVIDERS',
+      `must be a comma-separated list of ${PROVIDERS.join(', ')} (got "${raw}")`,
+    );
+  }
+  return [...new Set(names)] as Provider[];
+}
+
+function secret(env: Env, name: string, provider: Provider): string {
+  const value = env[name]?.trim();
+  if (value === undefined || value === '') {
+    throw new ConfigError(
+      name,
+      `is required when the "${provider}" provider is enabled; set it, or remove "${provider}" from TRANSIT_PROVIDERS`,
+    );
+  }
+  return value;
+}
+
+function regionBounds(env: Env): RegionBounds {
+  const raw = env.TRANSIT_REGION_BOUNDS?.trim();
+  if (raw === undefined || raw === '') return HSL_REGION_BOUNDS;
+  const numbers = raw.split(',').map((part) => Number(part.trim()));
+  const [minLat, minLon, maxLat, maxLon] = numbers;
+  const valid =
+    numbers.length === 4 &&
+    numbers.every(Number.isFinite) &&
+    minLat !== undefined &&
+    minLon !== undefined &&
+    maxLat !== undefined &&
+    maxLon !== undefined &&
+    minLat >= -90 &&
+    maxLat <= 90 &&
+    minLon >= -180 &&
+    maxLon <= 180 &&
+    minLat < maxLat &&
+    minLon < maxLon;
+  if (!valid) {
+    throw new ConfigError(
+      'TRANSIT_REGION_BOUNDS',
+      `must be "minLat,minLon,maxLat,maxLon" with min < max, e.g. 59.9,24.0,60.45,25.5 (got "${raw}")`,
+    );
+  }
+  return { minLat: minLat!, minLon: minLon!, maxLat: maxLat!, maxLon: maxLon! };
+}
+
+/**
+ * Reads the transit configuration from the environment (the issue's table, exactly) and registers the keys
+ * as secrets so that no log line or error can show them. Throws ConfigError naming the variable.
+ */
+export function loadConfig(env: Env = process.env): TransitConfig {
+  const enabled = providers(env);
+  const config: TransitConfig = {
+    providers: enabled,
+    retryBudgetMs: integer(env, 'TRANSIT_RETRY_BUDGET_MS', 600_000, 0),
+  };
+  if (enabled.includes('tfl')) {
+    const apiKey = secret(env, 'TFL_API_KEY', 'tfl');
+    registerSecret(apiKey);
+    config.tfl = {
+      apiKey,
+      baseUrl: url(env, 'TFL_API_BASE_URL'),
+      timeoutMs: integer(env, 'TFL_TIMEOUT_MS', 600_000),
+      planJourneyTps: integer(env, 'PLAN_JOURNEY_TPS', 10_000),
+    };
+  }
+  if (enabled.includes('hsl')) {
+    const subscriptionKey = secret(env, 'DIGITRANSIT_SUBSCRIPTION_KEY', 'hsl');
+    registerSecret(subscriptionKey);
+    config.hsl = {
+      subscriptionKey,
+      routingUrl: url(env, 'DIGITRANSIT_ROUTING_URL'),
+      geocodingUrl: url(env, 'DIGITRANSIT_GEOCODING_URL'),
+      timeoutMs: integer(env, 'DIGITRANSIT_TIMEOUT_MS', 600_000),
+      regionBounds: regionBounds(env),
+    };
+  }
+  return config;
+}

@@ -1,0 +1,100 @@
+import { SwitchyardError } from '@switchyard/contracts/errors';
+import type { Language } from '@switchyard/contracts/transit';
+import {
+  assertOk,
+  createUpstreamFetch,
+  createUpstreamPolicy,
+  graphqlErrorsToError,
+  type PolicyLogger,
+  type UpstreamPolicy,
+} from '@switchyard/resilience';
+import { ClientError, GraphQLClient } from 'graphql-request';
+import type { z } from 'zod';
+import type { HslConfig } from '../config.js';
+
+export const DIGITRANSIT = 'Digitransit';
+export const KEY_HEADER = 'digitransit-subscription-key';
+
+export interface RoutingRequest {
+  document: string;
+  variables: Record<string, unknown>;
+  language: Language;
+  signal?: AbortSignal;
+}
+
+/** Digitransit's OTP2 GTFS GraphQL endpoint. */
+export interface RoutingClient {
+  /** Runs one query and returns `data` parsed with `schema` (a different shape is an upstream-error). */
+  query<T>(request: RoutingRequest, schema: z.ZodType<T>): Promise<T>;
+}
+
+export interface RoutingClientOptions {
+  config: HslConfig;
+  retryBudgetMs: number;
+  logger?: PolicyLogger;
+  policy?: UpstreamPolicy;
+}
+
+/** A fetch that turns non-2xx answers into classified errors (429 with Retry-After, 5xx, 401/403...). */
+export function checkedFetch(upstream: string, inner: typeof fetch): typeof fetch {
+  const checked = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
+    const response = await inner(input, init);
+    return assertOk(response, { upstream });
+  };
+  return checked as typeof fetch;
+}
+
+export function malformed(upstream: string, what: string): SwitchyardError {
+  return new SwitchyardError('upstream-error', `${upstream} sent a malformed ${what}`, {
+    retryable: false,
+    details: { upstream, reason: `unexpected ${what} shape` },
+  });
+}
+
+export function createRoutingClient(options: RoutingClientOptions): RoutingClient {
+  const { config } = options;
+  const fetch = checkedFetch(
+    DIGITRANSIT,
+    createUpstreamFetch({
+      upstream: DIGITRANSIT,
+      baseUrl: config.routingUrl,
+      secretHeaders: { [KEY_HEADER]: config.subscriptionKey },
+    }),
+  );
+  const client = new GraphQLClient(config.routingUrl, { fetch, method: 'POST' });
+  const policy =
+    options.policy ??
+    createUpstreamPolicy({
+      upstream: DIGITRANSIT,
+      timeoutMs: config.timeoutMs,
+      retryBudgetMs: options.retryBudgetMs,
+      ...(options.logger === undefined ? {} : { logger: options.logger }),
+    });
+
+  return {
+    query(request, schema) {
+      return policy.execute(
+        async (signal) => {
+          let data: unknown;
+          try {
+            data = await client.request<unknown>({
+              document: request.document,
+              variables: request.variables,
+              requestHeaders: { 'accept-language': request.language },
+              signal,
+            });
+          } catch (error) {
+            if (error instanceof ClientError) {
+              throw graphqlErrorsToError(error.response.errors ?? [], { upstream: DIGITRANSIT });
+            }
+            throw error;
+          }
+          const parsed = schema.safeParse(data);
+          if (!parsed.success) throw malformed(DIGITRANSIT, 'GraphQL result');
+          return parsed.data;
+        },
+        { idempotent: true, ...(request.signal === undefined ? {} : { signal: request.signal }) },
+      );
+    },
+  };
+}

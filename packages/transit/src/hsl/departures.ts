@@ -1,0 +1,177 @@
+import { SwitchyardError } from '@switchyard/contracts/errors';
+import {
+  GTFS_ID_PATTERN,
+  type Departure,
+  type GetDeparturesOutput,
+  type GetDeparturesRequest,
+  type Warning,
+} from '@switchyard/contracts/transit';
+import { z } from 'zod';
+import { formatUtc } from '../time.js';
+import type { RoutingClient } from './client.js';
+import { STOP_DEPARTURES_QUERY } from './queries.js';
+import { dataFreshness, departureStatus, toTransitMode } from './realtime.js';
+
+const text = z.string().nullish();
+
+const RouteSchema = z.looseObject({ shortName: text, longName: text, mode: text });
+
+/** One `Stoptime` as selected by STOP_DEPARTURES_QUERY (also accepts the pattern-based route of older captures). */
+export const StoptimeSchema = z.looseObject({
+  serviceDay: z.number(),
+  scheduledDeparture: z.number(),
+  realtimeDeparture: z.number().nullish(),
+  realtime: z.boolean().nullish(),
+  realtimeState: text,
+  headsign: text,
+  stop: z.looseObject({ platformCode: text }).nullish(),
+  trip: z
+    .looseObject({
+      tripHeadsign: text,
+      route: RouteSchema.nullish(),
+      pattern: z.looseObject({ route: RouteSchema.nullish() }).nullish(),
+    })
+    .nullish(),
+});
+export type Stoptime = z.infer<typeof StoptimeSchema>;
+
+export const StopDeparturesDataSchema = z.object({
+  stop: z
+    .looseObject({
+      gtfsId: z.string(),
+      name: text,
+      platformCode: text,
+      stoptimesWithoutPatterns: z.array(StoptimeSchema.nullable()).nullish(),
+    })
+    .nullable(),
+});
+
+interface MappedDeparture {
+  departure: Departure;
+  /** Realtime time if present, else scheduled (epoch ms): the sort key of rule 4. */
+  effectiveMs: number;
+  cancelled: boolean;
+}
+
+function nonEmpty(value: string | null | undefined): string | undefined {
+  const trimmed = value?.trim();
+  return trimmed === undefined || trimmed === '' ? undefined : trimmed;
+}
+
+/** A stoptime as a Departure: absolute times from `serviceDay + seconds`, delay and status per seed 001. */
+export function toDeparture(stoptime: Stoptime): MappedDeparture {
+  const scheduledMs = (stoptime.serviceDay + stoptime.scheduledDeparture) * 1000;
+  const cancelled = stoptime.realtimeState === 'CANCELED';
+  const hasRealtime =
+    stoptime.realtime === true && !cancelled && typeof stoptime.realtimeDeparture === 'number';
+  const realtimeMs = hasRealtime ? (stoptime.serviceDay + stoptime.realtimeDeparture!) * 1000 : undefined;
+  const delaySeconds = realtimeMs === undefined ? undefined : Math.round((realtimeMs - scheduledMs) / 1000);
+  const route = stoptime.trip?.route ?? stoptime.trip?.pattern?.route;
+  const platform = nonEmpty(stoptime.stop?.platformCode);
+  const departure: Departure = {
+    line: nonEmpty(route?.shortName) ?? nonEmpty(route?.longName) ?? '',
+    mode: toTransitMode(route?.mode),
+    destination: nonEmpty(stoptime.headsign) ?? nonEmpty(stoptime.trip?.tripHeadsign) ?? '',
+    scheduledTime: formatUtc(scheduledMs),
+    ...(realtimeMs === undefined ? {} : { realtimeTime: formatUtc(realtimeMs), delaySeconds }),
+    status: departureStatus({ cancelled, delaySeconds }),
+    ...(platform === undefined ? {} : { platform }),
+  };
+  return { departure, effectiveMs: realtimeMs ?? scheduledMs, cancelled };
+}
+
+export interface DepartureBoard {
+  departures: Departure[];
+  truncated: boolean;
+  realtimeUsed: boolean;
+  dataFreshness: string;
+}
+
+/**
+ * Seed 001 rules 3 to 6 over mapped stoptimes: drop those past the window, sort by realtime-else-scheduled
+ * time, keep `limit`, flag truncation, realtimeUsed and dataFreshness.
+ */
+export function buildBoard(
+  stoptimes: readonly Stoptime[],
+  options: { limit: number; windowEndMs: number; requestReceivedMs: number },
+): DepartureBoard {
+  const mapped = stoptimes
+    .map(toDeparture)
+    .filter((item) => item.effectiveMs <= options.windowEndMs)
+    .sort((a, b) => a.effectiveMs - b.effectiveMs);
+  const kept = mapped.slice(0, options.limit);
+  return {
+    departures: kept.map((item) => item.departure),
+    truncated: mapped.length > options.limit,
+    realtimeUsed: kept.some((item) => item.cancelled || item.departure.realtimeTime !== undefined),
+    // OTP's Stoptime carries no update timestamp, so the request time is the freshness floor here.
+    dataFreshness: dataFreshness(options.requestReceivedMs, []),
+  };
+}
+
+export function parseStopId(value: string): string {
+  const id = value.trim();
+  if (!GTFS_ID_PATTERN.test(id)) {
+    throw new SwitchyardError('validation', `"${id}" is not a stop id: expected FEED:ID, e.g. HSL:1040129`, {
+      hint: 'Use find_stops to look up the stop id by name or near a coordinate.',
+    });
+  }
+  return id;
+}
+
+export interface DeparturesQuery {
+  stopId: string;
+  request: GetDeparturesRequest;
+  correlationId: string;
+  requestReceivedMs: number;
+  signal?: AbortSignal;
+}
+
+/** get_departures for a resolved stop id: one GraphQL query, then the seed's rules. */
+export async function getDepartures(
+  routing: RoutingClient,
+  query: DeparturesQuery,
+): Promise<GetDeparturesOutput> {
+  const { request, requestReceivedMs } = query;
+  const startTime = Math.floor(requestReceivedMs / 1000);
+  const timeRange = request.windowMinutes * 60;
+  const data = await routing.query(
+    {
+      document: STOP_DEPARTURES_QUERY,
+      // One more than asked for, so that "more existed than limit" can be told.
+      variables: { id: query.stopId, startTime, timeRange, numberOfDepartures: request.limit + 1 },
+      language: request.language,
+      ...(query.signal === undefined ? {} : { signal: query.signal }),
+    },
+    StopDeparturesDataSchema,
+  );
+  if (data.stop === null) {
+    throw new SwitchyardError('validation', `stop not found: ${query.stopId}`, {
+      hint: 'Check the id, or use find_stops to look it up by name or near a coordinate.',
+    });
+  }
+  const stoptimes = (data.stop.stoptimesWithoutPatterns ?? []).filter((s): s is Stoptime => s !== null);
+  const board = buildBoard(stoptimes, {
+    limit: request.limit,
+    windowEndMs: (startTime + timeRange) * 1000,
+    requestReceivedMs,
+  });
+  const warnings: Warning[] = board.truncated
+    ? [
+        {
+          code: 'truncated-results',
+          message: `More departures exist in the next ${request.windowMinutes} minutes than limit=${request.limit}; raise limit to see them.`,
+        },
+      ]
+    : [];
+  const stopName = nonEmpty(data.stop.name);
+  return {
+    stopId: data.stop.gtfsId,
+    ...(stopName === undefined ? {} : { stopName }),
+    realtimeUsed: board.realtimeUsed,
+    dataFreshness: board.dataFreshness,
+    departures: board.departures,
+    correlationId: query.correlationId,
+    ...(warnings.length === 0 ? {} : { warnings }),
+  };
+}

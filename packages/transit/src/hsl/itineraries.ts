@@ -1,0 +1,209 @@
+// planConnection itineraries as the contract's Itinerary: realtime mapping (seed 003), fingerprints, walking.
+import { createHash } from 'node:crypto';
+import {
+  DISRUPTION_DELAY_SECONDS,
+  type Itinerary,
+  type ItineraryLeg,
+  type ScheduleType,
+} from '@switchyard/contracts/transit';
+import { z } from 'zod';
+import { formatUtc } from '../time.js';
+import { departureStatus, toTransitMode } from './realtime.js';
+
+const text = z.string().nullish();
+const num = z.number().nullish();
+
+const LegTimeSchema = z.looseObject({
+  scheduledTime: z.string(),
+  estimated: z.looseObject({ time: z.string() }).nullish(),
+});
+
+const PlaceSchema = z.looseObject({
+  name: text,
+  lat: z.number(),
+  lon: z.number(),
+  stop: z.looseObject({ gtfsId: z.string(), wheelchairBoarding: text }).nullish(),
+});
+
+export const OtpLegSchema = z.looseObject({
+  mode: text,
+  transitLeg: z.boolean().nullish(),
+  realTime: z.boolean().nullish(),
+  realtimeState: text,
+  distance: num,
+  duration: num,
+  headsign: text,
+  start: LegTimeSchema,
+  end: LegTimeSchema,
+  from: PlaceSchema,
+  to: PlaceSchema,
+  route: z.looseObject({ shortName: text }).nullish(),
+  trip: z.looseObject({ gtfsId: text, wheelchairAccessible: text }).nullish(),
+});
+export type OtpLeg = z.infer<typeof OtpLegSchema>;
+
+export const OtpItinerarySchema = z.looseObject({
+  start: text,
+  end: text,
+  duration: num,
+  walkDistance: num,
+  numberOfTransfers: num,
+  legs: z.array(OtpLegSchema),
+});
+export type OtpItinerary = z.infer<typeof OtpItinerarySchema>;
+
+export const PlanConnectionDataSchema = z.object({
+  planConnection: z.looseObject({
+    routingErrors: z.array(z.looseObject({ code: z.string(), description: text })).nullish(),
+    edges: z.array(z.looseObject({ node: OtpItinerarySchema }).nullable()).nullish(),
+  }),
+});
+export type PlanConnectionData = z.infer<typeof PlanConnectionDataSchema>;
+
+/** Street modes: never transit legs, never realtime. */
+const STREET_MODES = new Set(['WALK', 'BICYCLE', 'CAR', 'SCOOTER']);
+
+/** An itinerary plus what plan_trip needs to know about it but does not return. */
+export interface Candidate {
+  itinerary: Itinerary;
+  /** A leg is cancelled or delayed by more than 300 s (seed 003 business rule 2). */
+  disrupted: boolean;
+  /** Every transit leg's trip and stops are known to be wheelchair accessible. */
+  accessibilityConfirmed: boolean;
+}
+
+function parseMs(value: string | null | undefined): number | undefined {
+  if (value == null) return undefined;
+  const ms = Date.parse(value);
+  return Number.isFinite(ms) ? ms : undefined;
+}
+
+interface MappedLeg {
+  leg: ItineraryLeg;
+  hasRealtime: boolean;
+  cancelled: boolean;
+  accessible: boolean;
+}
+
+function mapLeg(leg: OtpLeg): MappedLeg {
+  const mode = toTransitMode(leg.mode);
+  const transit = leg.transitLeg ?? !STREET_MODES.has(mode);
+  const scheduledStart = parseMs(leg.start.scheduledTime) ?? 0;
+  const scheduledEnd = parseMs(leg.end.scheduledTime) ?? scheduledStart;
+  const estimatedStart = transit ? parseMs(leg.start.estimated?.time) : undefined;
+  const estimatedEnd = transit ? parseMs(leg.end.estimated?.time) : undefined;
+  const cancelled = transit && leg.realtimeState === 'CANCELED';
+  const hasRealtime = transit && (cancelled || leg.realTime === true || estimatedStart !== undefined);
+  const delaySeconds =
+    cancelled || estimatedStart === undefined
+      ? undefined
+      : Math.round((estimatedStart - scheduledStart) / 1000);
+  const start = estimatedStart ?? scheduledStart;
+  const end = estimatedEnd ?? scheduledEnd;
+  const place = (p: OtpLeg['from'], fallback: string) => ({
+    name: p.name?.trim() || fallback,
+    lat: p.lat,
+    lon: p.lon,
+    ...(p.stop?.gtfsId ? { stopId: p.stop.gtfsId } : {}),
+  });
+  const line = leg.route?.shortName?.trim();
+  const headsign = leg.headsign?.trim();
+  const mapped: ItineraryLeg = {
+    mode,
+    transit,
+    from: place(leg.from, 'Origin'),
+    to: place(leg.to, 'Destination'),
+    startTime: formatUtc(start),
+    endTime: formatUtc(end),
+    scheduledStartTime: formatUtc(scheduledStart),
+    scheduledEndTime: formatUtc(scheduledEnd),
+    durationSeconds: Math.max(0, Math.round(leg.duration ?? (end - start) / 1000)),
+    distanceMeters: Math.max(0, leg.distance ?? 0),
+    ...(transit && line ? { line } : {}),
+    ...(transit && headsign ? { headsign } : {}),
+    status: transit ? departureStatus({ cancelled, delaySeconds }) : 'scheduled_only',
+    ...(delaySeconds === undefined ? {} : { delaySeconds }),
+  };
+  const accessible =
+    !transit ||
+    (leg.trip?.wheelchairAccessible === 'POSSIBLE' &&
+      [leg.from.stop, leg.to.stop].every((stop) => stop == null || stop.wheelchairBoarding === 'POSSIBLE'));
+  return { leg: mapped, hasRealtime, cancelled, accessible };
+}
+
+/** Seed 003 rule 4 over transit legs: all realtime, some (mixed) or none (scheduled; also without transit). */
+export function scheduleTypeOf(flags: readonly boolean[]): ScheduleType {
+  if (flags.length === 0 || flags.every((flag) => !flag)) return 'scheduled';
+  return flags.every((flag) => flag) ? 'realtime' : 'mixed';
+}
+
+/**
+ * Equal routes share a fingerprint: mode, line, boarding and alighting stop (or rounded coordinates) and the
+ * scheduled times of every leg. Realtime estimates are left out so that one trip is one route.
+ */
+export function fingerprintOf(legs: readonly ItineraryLeg[]): string {
+  const where = (p: ItineraryLeg['from']) => p.stopId ?? `${p.lat.toFixed(5)},${p.lon.toFixed(5)}`;
+  const parts = legs.map((leg) =>
+    [
+      leg.mode,
+      leg.line ?? '',
+      where(leg.from),
+      where(leg.to),
+      leg.scheduledStartTime,
+      leg.scheduledEndTime,
+    ].join('|'),
+  );
+  return `sha1:${createHash('sha1').update(parts.join('\n')).digest('hex')}`;
+}
+
+export function toCandidate(node: OtpItinerary): Candidate {
+  const mapped = node.legs.map(mapLeg);
+  const legs = mapped.map((m) => m.leg);
+  const transitLegs = mapped.filter((m) => m.leg.transit);
+  const first = legs[0];
+  const last = legs[legs.length - 1];
+  const startMs = parseMs(node.start) ?? (first ? Date.parse(first.startTime) : 0);
+  const endMs = parseMs(node.end) ?? (last ? Date.parse(last.endTime) : startMs);
+  const walked = legs.filter((leg) => leg.mode === 'WALK').reduce((sum, leg) => sum + leg.distanceMeters, 0);
+  const itinerary: Itinerary = {
+    legs,
+    startTime: formatUtc(startMs),
+    endTime: formatUtc(endMs),
+    durationSeconds: Math.max(0, Math.round(node.duration ?? (endMs - startMs) / 1000)),
+    walkDistanceMeters: Math.max(0, node.walkDistance ?? walked),
+    transfers: Math.max(0, node.numberOfTransfers ?? transitLegs.length - 1),
+    scheduleType: scheduleTypeOf(transitLegs.map((m) => m.hasRealtime)),
+    fingerprint: fingerprintOf(legs),
+    disrupted: transitLegs.some(
+      (m) =>
+        m.cancelled || (m.leg.delaySeconds !== undefined && m.leg.delaySeconds > DISRUPTION_DELAY_SECONDS),
+    ),
+    disruptionFlag: false,
+  };
+  return {
+    itinerary,
+    disrupted: itinerary.disrupted,
+    accessibilityConfirmed: transitLegs.every((m) => m.accessible),
+  };
+}
+
+/**
+ * The response's realtimeUsed (rule 4) over every transit leg of the returned itineraries: realtime when
+ * all have realtime data, scheduled when none do (or there is no transit), mixed otherwise.
+ */
+export function realtimeUsedOf(itineraries: readonly Itinerary[]): ScheduleType {
+  const withTransit = itineraries.filter((it) => it.legs.some((leg) => leg.transit));
+  if (withTransit.every((it) => it.scheduleType === 'scheduled')) return 'scheduled';
+  if (withTransit.every((it) => it.scheduleType === 'realtime')) return 'realtime';
+  return 'mixed';
+}
+
+/** Keeps the first itinerary of each fingerprint. */
+export function dedupe(candidates: readonly Candidate[]): Candidate[] {
+  const seen = new Set<string>();
+  return candidates.filter((candidate) => {
+    if (seen.has(candidate.itinerary.fingerprint)) return false;
+    seen.add(candidate.itinerary.fingerprint);
+    return true;
+  });
+}

@@ -1,0 +1,259 @@
+// plan_trip (seed 003): resolve the ends, query planConnection, then the seed's business rules in order:
+// walking limit, dedupe, disruption alternatives, accessibility and low-walking notes, limit, realtime summary.
+import { SwitchyardError } from '@switchyard/contracts/errors';
+import {
+  LOW_WALKING_DISTANCE_METERS,
+  sameCoordinates,
+  type Itinerary,
+  type LocationRef,
+  type PlanConstraints,
+  type PlanTripOutput,
+  type PlanTripRequest,
+  type Warning,
+} from '@switchyard/contracts/transit';
+import type { RegionBounds } from '../config.js';
+import type { LocationResolver } from '../places/resolve.js';
+import { resolveLocation } from '../places/resolve.js';
+import { formatUtc } from '../time.js';
+import type { RoutingClient } from './client.js';
+import type { Geocoder } from './geocoding.js';
+import {
+  dedupe,
+  PlanConnectionDataSchema,
+  realtimeUsedOf,
+  toCandidate,
+  type Candidate,
+} from './itineraries.js';
+import { planConnectionVariables, relaxConstraints, type PlanSearch } from './plan-request.js';
+import { PLAN_CONNECTION_QUERY } from './queries.js';
+import { dataFreshness } from './realtime.js';
+import { assertInRegion, unsupportedRegion } from './region.js';
+
+export const NO_ITINERARY_HINT = 'Try increasing maxWalkingDistance or adjusting departure time';
+
+export interface PlanTripDeps {
+  routing: RoutingClient;
+  geocoder?: Geocoder;
+  store: LocationResolver['store'];
+  bounds: RegionBounds;
+  /** Logs a failed disruption-alternative search (the primary result is still returned). */
+  onAlternativeFailure?: (error: SwitchyardError) => void;
+}
+
+export interface PlanTripCall {
+  principal: string;
+  correlationId: string;
+  requestReceivedMs: number;
+  signal?: AbortSignal;
+}
+
+interface SearchResult {
+  candidates: Candidate[];
+  /** How many itineraries OTP returned, duplicates included. */
+  received: number;
+}
+
+async function search(deps: PlanTripDeps, plan: PlanSearch, signal?: AbortSignal): Promise<SearchResult> {
+  const data = await deps.routing.query(
+    {
+      document: PLAN_CONNECTION_QUERY,
+      variables: planConnectionVariables(plan),
+      language: plan.constraints.language,
+      ...(signal === undefined ? {} : { signal }),
+    },
+    PlanConnectionDataSchema,
+  );
+  const { routingErrors, edges } = data.planConnection;
+  const nodes = (edges ?? []).flatMap((edge) => (edge === null ? [] : [edge.node]));
+  if (nodes.length === 0) {
+    const codes = (routingErrors ?? []).map((error) => error.code);
+    if (codes.includes('OUTSIDE_BOUNDS')) {
+      throw unsupportedRegion('The routing service cannot plan trips there: a point is outside its map data');
+    }
+    if (codes.includes('LOCATION_NOT_FOUND')) {
+      const description = routingErrors?.find((e) => e.code === 'LOCATION_NOT_FOUND')?.description;
+      throw new SwitchyardError(
+        'validation',
+        `No itinerary: the routing service could not place an end on its network${description ? ` (${description.trim()})` : ''}`,
+        {
+          code: 'no-itinerary-found',
+          hint: 'Move the point closer to a street or a stop, or pick another place.',
+        },
+      );
+    }
+  }
+  return { candidates: nodes.map(toCandidate), received: nodes.length };
+}
+
+/** Keeps itineraries that walk at most `maxWalkingDistance`; none qualifies: all of them, flagged unmet. */
+function withinWalking(
+  candidates: Candidate[],
+  maxWalkingDistance: number,
+): { kept: Candidate[]; unmet: boolean } {
+  const kept = candidates.filter((c) => c.itinerary.walkDistanceMeters <= maxWalkingDistance);
+  return kept.length > 0 || candidates.length === 0
+    ? { kept, unmet: false }
+    : { kept: candidates, unmet: true };
+}
+
+/**
+ * Each alternative takes the place of a disrupted itinerary (the one it replaces moves to the end); spare
+ * alternatives follow the primary ones. Disrupted itineraries nothing replaces keep their place: their
+ * realtime times already include the delay.
+ */
+function insertAlternatives(primary: Candidate[], alternatives: Candidate[]): Candidate[] {
+  const queue = [...alternatives];
+  const out: Candidate[] = [];
+  const replaced: Candidate[] = [];
+  for (const candidate of primary) {
+    if (candidate.disrupted && queue.length > 0) {
+      out.push(queue.shift()!);
+      replaced.push(candidate);
+    } else {
+      out.push(candidate);
+    }
+  }
+  return [...out, ...queue, ...replaced];
+}
+
+function sameConstraints(a: PlanConstraints, b: PlanConstraints): boolean {
+  return a.optimize === b.optimize && a.maxWalkingDistance === b.maxWalkingDistance;
+}
+
+function endpointLabel(ref: LocationRef, fallback: string): string {
+  return ref.name ?? ref.label ?? fallback;
+}
+
+export async function planTrip(
+  input: PlanTripRequest,
+  deps: PlanTripDeps,
+  call: PlanTripCall,
+): Promise<PlanTripOutput> {
+  const { constraints } = input;
+  const resolver: LocationResolver = {
+    store: deps.store,
+    principal: call.principal,
+    ...(deps.geocoder === undefined ? {} : { geocoder: deps.geocoder }),
+    language: constraints.language,
+    bounds: deps.bounds,
+    ...(call.signal === undefined ? {} : { signal: call.signal }),
+  };
+  const origin = await resolveLocation(input.origin, resolver);
+  const destination = await resolveLocation(input.destination, resolver);
+  if (sameCoordinates(origin.coordinate, destination.coordinate)) {
+    throw new SwitchyardError('validation', 'origin and destination must differ (they are within 1 m)', {
+      hint: 'Pick a destination that is not where you start.',
+    });
+  }
+  assertInRegion({ origin: origin.coordinate, destination: destination.coordinate }, deps.bounds);
+
+  const time =
+    input.when.time === 'now' ? formatUtc(call.requestReceivedMs) : formatUtc(Date.parse(input.when.time));
+  const plan = (c: PlanConstraints): PlanSearch => ({
+    origin: { coordinate: origin.coordinate, label: endpointLabel(origin, 'Origin') },
+    destination: { coordinate: destination.coordinate, label: endpointLabel(destination, 'Destination') },
+    type: input.when.type,
+    time,
+    constraints: c,
+  });
+  const warnings: Warning[] = [];
+  const relaxed = relaxConstraints(constraints);
+  let received = 0;
+
+  let first = await search(deps, plan(constraints), call.signal);
+  received += first.received;
+  let walkingLimit = constraints.maxWalkingDistance;
+  if (first.candidates.length === 0) {
+    // Seed 003: no-itinerary-found only after one relax attempt.
+    if (!sameConstraints(relaxed, constraints)) {
+      first = await search(deps, plan(relaxed), call.signal);
+      received += first.received;
+      walkingLimit = relaxed.maxWalkingDistance;
+    }
+    if (first.candidates.length === 0) {
+      throw new SwitchyardError('validation', 'No itineraries for given constraints', {
+        code: 'no-itinerary-found',
+        hint: NO_ITINERARY_HINT,
+      });
+    }
+    warnings.push({
+      code: 'preference-unmet',
+      message:
+        `Nothing matched the constraints as given; these itineraries come from a relaxed search ` +
+        `(optimize=balanced, maxWalkingDistance=${relaxed.maxWalkingDistance} m).`,
+    });
+  }
+
+  const unique = dedupe(first.candidates);
+  const walking = withinWalking(unique, walkingLimit);
+  if (walking.unmet) {
+    warnings.push({
+      code: 'preference-unmet',
+      message: `No itinerary walks at most ${walkingLimit} m; the best ones found are returned (they walk more).`,
+    });
+  }
+  let candidates = walking.kept;
+  let all = unique;
+
+  if (input.includeDisruptionAlt && candidates.some((c) => c.disrupted)) {
+    try {
+      const second = await search(deps, plan(relaxed), call.signal);
+      received += second.received;
+      const known = new Set(all.map((c) => c.itinerary.fingerprint));
+      const fresh = dedupe(second.candidates).filter((c) => !known.has(c.itinerary.fingerprint));
+      all = [...all, ...fresh];
+      const alternatives = withinWalking(fresh, relaxed.maxWalkingDistance)
+        .kept.filter((c) => !c.disrupted)
+        .map((c) => ({ ...c, itinerary: { ...c.itinerary, disruptionFlag: true } }));
+      candidates = insertAlternatives(candidates, alternatives);
+    } catch (error) {
+      if (!(error instanceof SwitchyardError) || error.kind === 'cancelled') throw error;
+      deps.onAlternativeFailure?.(error);
+    }
+  }
+
+  const returned = candidates.slice(0, input.limit);
+  if (candidates.length > input.limit) {
+    warnings.push({
+      code: 'truncated-results',
+      message: `${candidates.length} itineraries were found; limit=${input.limit} returned the first ${input.limit}.`,
+    });
+  }
+  if (constraints.accessibility.stepFree && returned.some((c) => !c.accessibilityConfirmed)) {
+    warnings.push({
+      code: 'unsupported-accessibility-flag',
+      message:
+        'Wheelchair-accessible routing was requested, but the timetable data does not confirm step-free access ' +
+        'for every vehicle and stop of these itineraries.',
+    });
+  }
+  const itineraries: Itinerary[] = returned.map((c) => c.itinerary);
+  if (constraints.accessibility.lowWalkingDistance) {
+    const threshold = Math.min(LOW_WALKING_DISTANCE_METERS, constraints.maxWalkingDistance);
+    for (const itinerary of itineraries)
+      itinerary.lowWalkingDistance = itinerary.walkDistanceMeters <= threshold;
+    if (itineraries.length > 0 && itineraries.every((it) => !it.lowWalkingDistance)) {
+      warnings.push({
+        code: 'preference-unmet',
+        message: `Low walking was requested, but every itinerary walks more than ${threshold} m.`,
+      });
+    }
+  }
+
+  const duplicates = received - all.length;
+  return {
+    origin,
+    destination,
+    requested: { type: input.when.type, time },
+    constraints,
+    itineraries,
+    realtimeUsed: realtimeUsedOf(itineraries),
+    dataFreshness: dataFreshness(
+      call.requestReceivedMs,
+      itineraries.flatMap((it) => it.legs.map((leg) => leg.lastRealtimeUpdate)),
+    ),
+    ...(warnings.length === 0 ? {} : { warnings }),
+    correlationId: call.correlationId,
+    ...(duplicates > 0 ? { meta: { deduplicatedFrom: received } } : {}),
+  };
+}

@@ -1,0 +1,172 @@
+// Every GraphQL document this package sends to OpenTripPlanner 2 (Digitransit). They are validated in a test
+// against the OTP schema shipped by @opentripplanner/core-utils and, when present, the upstream and HSL-fork
+// .graphqls files. Only fields that are mapped are selected.
+
+/** get_departures: one stop and its next departures, cancellations included, non-pickups left out. */
+export const STOP_DEPARTURES_QUERY = /* GraphQL */ `
+  query StopDepartures($id: String!, $startTime: Long!, $timeRange: Int!, $numberOfDepartures: Int!) {
+    stop(id: $id) {
+      gtfsId
+      name
+      platformCode
+      stoptimesWithoutPatterns(
+        startTime: $startTime
+        timeRange: $timeRange
+        numberOfDepartures: $numberOfDepartures
+        omitCanceled: false
+        omitNonPickups: true
+      ) {
+        serviceDay
+        scheduledDeparture
+        realtimeDeparture
+        realtime
+        realtimeState
+        headsign
+        stop {
+          platformCode
+        }
+        trip {
+          tripHeadsign
+          route {
+            shortName
+            longName
+            mode
+          }
+        }
+      }
+    }
+  }
+`;
+
+const PLACE_FIELDS = /* GraphQL */ `
+  name
+  lat
+  lon
+  stop {
+    gtfsId
+    wheelchairBoarding @include(if: $wheelchair)
+  }
+`;
+
+const LEG_TIME_FIELDS = /* GraphQL */ `
+  scheduledTime
+  estimated {
+    time
+  }
+`;
+
+/** plan_trip: planConnection (not the deprecated `plan`), realtime cancellations included. */
+export const PLAN_CONNECTION_QUERY = /* GraphQL */ `
+  query PlanTrip(
+    $origin: PlanLabeledLocationInput!
+    $destination: PlanLabeledLocationInput!
+    $dateTime: PlanDateTimeInput!
+    $first: Int!
+    $maximumTransfers: Int!
+    $transferCost: Cost!
+    $walkReluctance: Reluctance!
+    $wheelchair: Boolean!
+  ) {
+    planConnection(
+      origin: $origin
+      destination: $destination
+      dateTime: $dateTime
+      first: $first
+      preferences: {
+        accessibility: { wheelchair: { enabled: $wheelchair } }
+        street: { walk: { reluctance: $walkReluctance } }
+        transit: {
+          transfer: { maximumTransfers: $maximumTransfers, cost: $transferCost }
+          timetable: { includeRealTimeCancellations: true }
+        }
+      }
+    ) {
+      routingErrors {
+        code
+        description
+      }
+      edges {
+        node {
+          start
+          end
+          duration
+          walkDistance
+          numberOfTransfers
+          legs {
+            mode
+            transitLeg
+            realTime
+            realtimeState
+            distance
+            duration
+            headsign
+            start {
+              ${LEG_TIME_FIELDS}
+            }
+            end {
+              ${LEG_TIME_FIELDS}
+            }
+            from {
+              ${PLACE_FIELDS}
+            }
+            to {
+              ${PLACE_FIELDS}
+            }
+            route {
+              shortName
+            }
+            trip {
+              gtfsId
+              wheelchairAccessible @include(if: $wheelchair)
+            }
+          }
+        }
+      }
+    }
+  }
+`;
+
+/** find_stops by name or code. */
+export const STOPS_BY_NAME_QUERY = /* GraphQL */ `
+  query StopsByName($name: String!) {
+    stops(name: $name) {
+      gtfsId
+      name
+      code
+      platformCode
+      lat
+      lon
+      vehicleMode
+    }
+  }
+`;
+
+/** find_stops around a coordinate, nearest first. */
+export const STOPS_NEAR_QUERY = /* GraphQL */ `
+  query StopsNear($lat: Float!, $lon: Float!, $radius: Int!, $first: Int!) {
+    stopsByRadius(lat: $lat, lon: $lon, radius: $radius, first: $first) {
+      edges {
+        node {
+          distance
+          stop {
+            gtfsId
+            name
+            code
+            platformCode
+            lat
+            lon
+            vehicleMode
+          }
+        }
+      }
+    }
+  }
+`;
+
+/** Every document, by name: what the schema-validation test checks. */
+export const GRAPHQL_DOCUMENTS = {
+  StopDepartures: STOP_DEPARTURES_QUERY,
+  PlanTrip: PLAN_CONNECTION_QUERY,
+  StopsByName: STOPS_BY_NAME_QUERY,
+  StopsNear: STOPS_NEAR_QUERY,
+} as const;

@@ -1,0 +1,118 @@
+// find_stops: HSL stops by name/code (`stops(name:)`) or around a coordinate (`stopsByRadius`).
+import type { FindStopsOutput, FoundStop, Language, Warning } from '@switchyard/contracts/transit';
+import { z } from 'zod';
+import type { RoutingClient } from './client.js';
+import { STOPS_BY_NAME_QUERY, STOPS_NEAR_QUERY } from './queries.js';
+import { toTransitMode } from './realtime.js';
+
+const text = z.string().nullish();
+
+const StopSchema = z.looseObject({
+  gtfsId: z.string(),
+  name: z.string(),
+  code: text,
+  platformCode: text,
+  lat: z.number(),
+  lon: z.number(),
+  vehicleMode: text,
+});
+type OtpStop = z.infer<typeof StopSchema>;
+
+export const StopsByNameDataSchema = z.object({ stops: z.array(StopSchema.nullable()).nullish() });
+export const StopsNearDataSchema = z.object({
+  stopsByRadius: z
+    .looseObject({
+      edges: z
+        .array(
+          z
+            .looseObject({
+              node: z.looseObject({ distance: z.number().nullish(), stop: StopSchema.nullish() }),
+            })
+            .nullable(),
+        )
+        .nullish(),
+    })
+    .nullish(),
+});
+
+export function toFoundStop(stop: OtpStop, distance?: number | null): FoundStop {
+  const code = stop.code?.trim();
+  const platform = stop.platformCode?.trim();
+  return {
+    stopId: stop.gtfsId,
+    name: stop.name,
+    ...(code ? { code } : {}),
+    ...(platform ? { platform } : {}),
+    lat: stop.lat,
+    lon: stop.lon,
+    ...(stop.vehicleMode ? { mode: toTransitMode(stop.vehicleMode) } : {}),
+    ...(typeof distance === 'number' && distance >= 0 ? { distanceMeters: distance } : {}),
+  };
+}
+
+/** Exact name or code matches first, then names starting with the query, then the rest (OTP's order kept). */
+export function rankByName(stops: readonly FoundStop[], query: string): FoundStop[] {
+  const q = query.trim().toLocaleLowerCase();
+  const rank = (stop: FoundStop): number => {
+    const name = stop.name.toLocaleLowerCase();
+    if (name === q || stop.code?.toLocaleLowerCase() === q) return 0;
+    return name.startsWith(q) ? 1 : 2;
+  };
+  return stops
+    .map((stop, index) => ({ stop, index, rank: rank(stop) }))
+    .sort((a, b) => a.rank - b.rank || a.index - b.index)
+    .map(({ stop }) => stop);
+}
+
+export interface FindStopsQuery {
+  name?: string;
+  near?: { lat: number; lon: number };
+  radiusMeters: number;
+  limit: number;
+  language: Language;
+  signal?: AbortSignal;
+}
+
+export async function findStops(routing: RoutingClient, query: FindStopsQuery): Promise<FindStopsOutput> {
+  const signal = query.signal === undefined ? {} : { signal: query.signal };
+  let found: FoundStop[];
+  if (query.near !== undefined) {
+    const data = await routing.query(
+      {
+        document: STOPS_NEAR_QUERY,
+        variables: {
+          lat: query.near.lat,
+          lon: query.near.lon,
+          radius: query.radiusMeters,
+          first: query.limit + 1,
+        },
+        language: query.language,
+        ...signal,
+      },
+      StopsNearDataSchema,
+    );
+    found = (data.stopsByRadius?.edges ?? [])
+      .flatMap((edge) => (edge?.node.stop ? [toFoundStop(edge.node.stop, edge.node.distance)] : []))
+      .sort((a, b) => (a.distanceMeters ?? 0) - (b.distanceMeters ?? 0));
+  } else {
+    const name = query.name ?? '';
+    const data = await routing.query(
+      { document: STOPS_BY_NAME_QUERY, variables: { name }, language: query.language, ...signal },
+      StopsByNameDataSchema,
+    );
+    found = rankByName(
+      (data.stops ?? []).flatMap((stop) => (stop === null ? [] : [toFoundStop(stop)])),
+      name,
+    );
+  }
+  const warnings: Warning[] =
+    found.length > query.limit
+      ? [
+          {
+            code: 'truncated-results',
+            message: `More stops matched than limit=${query.limit}; narrow the search or raise limit.`,
+          },
+        ]
+      : [];
+  return { stops: found.slice(0, query.limit), ...(warnings.length === 0 ? {} : { warnings }) };
+}

@@ -1,0 +1,78 @@
+// Saved places as the seeds' "user variable store": labels in get_departures and plan_trip resolve here.
+import { SwitchyardError } from '@switchyard/contracts/errors';
+import type { Language, LocationRef, PlaceInput } from '@switchyard/contracts/transit';
+import type { RegionBounds } from '../config.js';
+import type { Geocoder } from '../hsl/geocoding.js';
+import type { SavedPlaceStore } from './store.js';
+
+/** get_departures' `stop.type='label'`: the stop id a saved stop holds. */
+export function resolveStopLabel(store: SavedPlaceStore, principal: string, key: string): string {
+  const place = store.get(principal, key);
+  if (place === undefined) {
+    throw new SwitchyardError('validation', `No saved place named "${key}"`, {
+      hint: 'Save the stop first with save_user_variable ({ type: "stop", stopId }), or pass stop.type "id".',
+    });
+  }
+  if (place.value.type !== 'stop') {
+    throw new SwitchyardError('validation', `The saved place "${key}" is a location, not a stop`, {
+      hint: 'Use find_stops near its coordinates to get a stop id, and save that as a stop.',
+    });
+  }
+  return place.value.stopId;
+}
+
+export interface LocationResolver {
+  store: SavedPlaceStore;
+  principal: string;
+  /** Used for labels that are not saved places; without it such labels are a validation error. */
+  geocoder?: Geocoder;
+  language: Language;
+  bounds: RegionBounds;
+  signal?: AbortSignal;
+}
+
+/** plan_trip's origin/destination as a LocationRef, enriched as seed 003 lists. */
+export async function resolveLocation(place: PlaceInput, deps: LocationResolver): Promise<LocationRef> {
+  if (place.type === 'coords') return { coordinate: place.value, rawSource: 'input' };
+  const key = place.value;
+  const saved = deps.store.get(deps.principal, key);
+  if (saved !== undefined) {
+    if (saved.value.type !== 'location') {
+      throw new SwitchyardError('validation', `The saved place "${key}" is a stop, not a location`, {
+        hint: 'plan_trip needs a saved location ({ type: "location", lat, lon }) or coordinates.',
+      });
+    }
+    const { lat, lon, name, address } = saved.value;
+    return {
+      coordinate: { lat, lon },
+      rawSource: 'variable',
+      label: key,
+      ...(name === undefined ? {} : { name }),
+      ...(address === undefined ? {} : { address }),
+    };
+  }
+  const found =
+    deps.geocoder === undefined
+      ? undefined
+      : await deps.geocoder.search(key, {
+          language: deps.language,
+          bounds: deps.bounds,
+          ...(deps.signal === undefined ? {} : { signal: deps.signal }),
+        });
+  if (found === undefined) {
+    throw new SwitchyardError(
+      'validation',
+      `"${key}" is neither a saved place nor a place the geocoder knows`,
+      {
+        hint: 'Save it with save_user_variable ({ type: "location", lat, lon }), or pass coordinates.',
+      },
+    );
+  }
+  return {
+    coordinate: found.coordinate,
+    rawSource: 'geocoder',
+    label: key,
+    ...(found.name === undefined ? {} : { name: found.name }),
+    ...(found.address === undefined ? {} : { address: found.address }),
+  };
+}

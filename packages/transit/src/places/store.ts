@@ -1,0 +1,119 @@
+import { fileURLToPath } from 'node:url';
+import path from 'node:path';
+import type Database from 'better-sqlite3';
+import { and, asc, eq } from 'drizzle-orm';
+import { drizzle, type BetterSQLite3Database } from 'drizzle-orm/better-sqlite3';
+import { SwitchyardError } from '@switchyard/contracts/errors';
+import { SavedPlaceValueSchema, type SavedPlace, type SavedPlaceValue } from '@switchyard/contracts/transit';
+import { openDatabase } from '@switchyard/server-kit';
+import { savedPlaces, type SavedPlaceRow } from '../db/schema.js';
+
+/** The committed drizzle-kit migrations, beside `dist/` in the published package. */
+export const MIGRATIONS_FOLDER = fileURLToPath(new URL('../../drizzle', import.meta.url));
+
+export interface SaveResult {
+  saved: SavedPlace;
+  /** The value the key held before, when the save overwrote it. */
+  previous?: SavedPlaceValue;
+}
+
+/** Saved places per caller, in SQLite: they survive restarts and are shared by processes on one data dir. */
+export interface SavedPlaceStore {
+  save(principal: string, key: string, value: SavedPlaceValue): SaveResult;
+  get(principal: string, key: string): SavedPlace | undefined;
+  list(principal: string, type?: SavedPlaceValue['type']): SavedPlace[];
+  /** Removes the key; returns what was removed, or undefined when there was nothing. */
+  delete(principal: string, key: string): SavedPlace | undefined;
+  close(): void;
+}
+
+function toSavedPlace(row: SavedPlaceRow): SavedPlace {
+  let json: unknown;
+  try {
+    json = JSON.parse(row.value);
+  } catch (cause) {
+    throw new SwitchyardError('internal', `The saved place "${row.key}" could not be read`, { cause });
+  }
+  const value = SavedPlaceValueSchema.safeParse(json);
+  if (!value.success) {
+    throw new SwitchyardError('internal', `The saved place "${row.key}" has an unreadable value`, {
+      details: { cause_class: 'CorruptSavedPlace' },
+    });
+  }
+  return { key: row.key, value: value.data, createdAt: row.createdAt, updatedAt: row.updatedAt };
+}
+
+function nowIso(): string {
+  return new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
+export function openSavedPlaceStore(dataDir: string): SavedPlaceStore {
+  const sqlite: Database.Database = openDatabase({
+    file: path.join(dataDir, 'transit.sqlite'),
+    migrationsFolder: MIGRATIONS_FOLDER,
+  });
+  const db: BetterSQLite3Database = drizzle(sqlite);
+  const byKey = (principal: string, key: string) =>
+    and(eq(savedPlaces.principal, principal), eq(savedPlaces.key, key));
+
+  const get = (principal: string, key: string): SavedPlace | undefined => {
+    const row = db.select().from(savedPlaces).where(byKey(principal, key)).get();
+    return row === undefined ? undefined : toSavedPlace(row);
+  };
+
+  // Read-then-write under one IMMEDIATE transaction: another process cannot slip a write in between.
+  const saveTransaction = sqlite.transaction(
+    (principal: string, key: string, value: SavedPlaceValue): SaveResult => {
+      const existing = db.select().from(savedPlaces).where(byKey(principal, key)).get();
+      const now = nowIso();
+      const row: SavedPlaceRow = {
+        principal,
+        key,
+        type: value.type,
+        value: JSON.stringify(value),
+        createdAt: existing?.createdAt ?? now,
+        updatedAt: now,
+      };
+      db.insert(savedPlaces)
+        .values(row)
+        .onConflictDoUpdate({
+          target: [savedPlaces.principal, savedPlaces.key],
+          set: { type: row.type, value: row.value, updatedAt: row.updatedAt },
+        })
+        .run();
+      const saved = toSavedPlace(row);
+      if (existing === undefined) return { saved };
+      // An unreadable earlier value is still replaced; it is just not echoed back.
+      const previous = SavedPlaceValueSchema.safeParse(safeJson(existing.value));
+      return previous.success ? { saved, previous: previous.data } : { saved };
+    },
+  );
+
+  return {
+    save: (principal, key, value) => saveTransaction.immediate(principal, key, value),
+    get,
+    list(principal, type) {
+      const where =
+        type === undefined
+          ? eq(savedPlaces.principal, principal)
+          : and(eq(savedPlaces.principal, principal), eq(savedPlaces.type, type));
+      return db.select().from(savedPlaces).where(where).orderBy(asc(savedPlaces.key)).all().map(toSavedPlace);
+    },
+    delete(principal, key) {
+      const rows = db.delete(savedPlaces).where(byKey(principal, key)).returning().all();
+      const row = rows[0];
+      return row === undefined ? undefined : toSavedPlace(row);
+    },
+    close() {
+      sqlite.close();
+    },
+  };
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}

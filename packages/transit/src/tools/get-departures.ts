@@ -1,0 +1,63 @@
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import {
+  GET_DEPARTURES_ERROR_TABLE,
+  GetDeparturesInputSchema,
+  GetDeparturesOutputSchema,
+  HslErrorPayloadSchema,
+  hslErrorPayload,
+} from '@switchyard/contracts/transit';
+import { registerContractTool, type DomainContext } from '@switchyard/server-kit';
+import { getDepartures, parseStopId } from '../hsl/departures.js';
+import { resolveStopLabel } from '../places/resolve.js';
+import type { HslServices, TransitServices } from '../services.js';
+import { withValidationHint } from './hints.js';
+
+const HINTS = {
+  stop: "Pass stop as { type: 'id', value: 'HSL:1040129' } or { type: 'label', value: '<saved stop key>' }.",
+  'stop.type': "stop.type is 'id' (a GTFS stop id) or 'label' (a saved place).",
+  'stop.value': 'Use find_stops to look up a stop id such as HSL:1040129.',
+  windowMinutes: 'windowMinutes is a whole number from 1 to 120 (default 30).',
+  limit: 'limit is a whole number from 1 to 50 (default 10).',
+  language: 'language is fi, sv or en.',
+};
+
+export function registerGetDeparturesTool(
+  server: McpServer,
+  ctx: DomainContext,
+  services: TransitServices,
+  hsl: HslServices,
+): void {
+  registerContractTool(server, ctx, {
+    name: 'get_departures',
+    title: 'Next departures at a stop (HSL)',
+    description:
+      'Lists the next departures from a Helsinki-region (HSL) stop with realtime delays and cancellations. ' +
+      "Identify the stop by GTFS id ({ type: 'id', value: 'HSL:1040129' }; find_stops finds ids) or by a saved " +
+      "stop ({ type: 'label', value: 'work stop' }). Sorted by realtime (else scheduled) time.",
+    input: GetDeparturesInputSchema,
+    output: GetDeparturesOutputSchema,
+    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+    errorOutput: HslErrorPayloadSchema,
+    errorPayload: (error, { correlationId }) =>
+      hslErrorPayload(
+        GET_DEPARTURES_ERROR_TABLE,
+        withValidationHint(error, HINTS, 'Check the stop reference and the limits.'),
+        correlationId,
+      ),
+    handler: async (input, call) => {
+      const requestReceivedMs = Date.now();
+      const stopId =
+        input.stop.type === 'id'
+          ? parseStopId(input.stop.value)
+          : resolveStopLabel(services.store, call.principal, input.stop.value);
+      await hsl.limiter.consume();
+      return getDepartures(hsl.routing, {
+        stopId,
+        request: input,
+        correlationId: call.correlationId,
+        requestReceivedMs,
+        signal: call.signal,
+      });
+    },
+  });
+}

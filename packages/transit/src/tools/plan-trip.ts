@@ -1,0 +1,82 @@
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import {
+  HslErrorPayloadSchema,
+  PLAN_TRIP_ERROR_TABLE,
+  PlanTripInputSchema,
+  PlanTripOutputSchema,
+  hslErrorPayload,
+} from '@switchyard/contracts/transit';
+import { registerContractTool, type DomainContext } from '@switchyard/server-kit';
+import { planTrip } from '../hsl/plan-trip.js';
+import type { HslServices, TransitServices } from '../services.js';
+import { withValidationHint } from './hints.js';
+
+const COORDS =
+  "{ type: 'coords', value: { lat: 60.17, lon: 24.94 } } or { type: 'label', value: '<saved place>' }";
+const HINTS = {
+  origin: `Pass origin as ${COORDS}.`,
+  destination: `Pass destination as ${COORDS}; it must differ from origin.`,
+  'when.time':
+    "Give when.time as an ISO 8601 date-time with Z or an offset, e.g. 2025-09-15T10:00:00Z; 'now' only with depart.",
+  'when.type': "when.type is 'depart' or 'arrive'.",
+  limit: 'limit is 1, 2 or 3.',
+  'constraints.maxWalkingDistance': 'maxWalkingDistance is 1..3000 metres.',
+  'constraints.maxTransfers': 'maxTransfers is a whole number from 0 to 8.',
+  'constraints.optimize': 'optimize is balanced, few_transfers or shortest_time.',
+  'constraints.language': 'language is fi, sv or en.',
+};
+
+export function registerPlanTripTool(
+  server: McpServer,
+  ctx: DomainContext,
+  services: TransitServices,
+  hsl: HslServices,
+): void {
+  registerContractTool(server, ctx, {
+    name: 'plan_trip',
+    title: 'Plan a trip in the Helsinki region (HSL)',
+    description:
+      'Plans public transport itineraries in the Helsinki region (HSL) between coordinates or saved places, ' +
+      'with realtime status per leg, walking limits, transfer limits and accessibility preferences. When a ' +
+      'route is cancelled or badly delayed it also searches for an alternative. Use get_departures for one ' +
+      "stop's departure board.",
+    input: PlanTripInputSchema,
+    output: PlanTripOutputSchema,
+    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+    errorOutput: HslErrorPayloadSchema,
+    errorPayload: (error, { correlationId }) =>
+      hslErrorPayload(
+        PLAN_TRIP_ERROR_TABLE,
+        withValidationHint(
+          error,
+          HINTS,
+          'Check origin, destination, when and constraints against the schema.',
+        ),
+        correlationId,
+      ),
+    handler: async (input, call) => {
+      const requestReceivedMs = Date.now();
+      await hsl.limiter.consume();
+      return planTrip(
+        input,
+        {
+          routing: hsl.routing,
+          geocoder: hsl.geocoder,
+          store: services.store,
+          bounds: hsl.bounds,
+          onAlternativeFailure: (error) =>
+            call.logger.warn('disruption alternative search failed; returning the primary itineraries', {
+              kind: error.kind,
+              reason: error.message,
+            }),
+        },
+        {
+          principal: call.principal,
+          correlationId: call.correlationId,
+          requestReceivedMs,
+          signal: call.signal,
+        },
+      );
+    },
+  });
+}

@@ -1,0 +1,111 @@
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { SwitchyardError } from '@switchyard/contracts/errors';
+import {
+  DeleteUserVariableInputSchema,
+  DeleteUserVariableOutputSchema,
+  GetUserVariablesInputSchema,
+  GetUserVariablesOutputSchema,
+  HslErrorPayloadSchema,
+  SaveUserVariableInputSchema,
+  SaveUserVariableOutputSchema,
+  TRANSIT_EXTRA_ERROR_TABLE,
+  hslErrorPayload,
+  type SavedPlaceValue,
+} from '@switchyard/contracts/transit';
+import { registerContractTool, type DomainContext, type ErrorPayloadContext } from '@switchyard/server-kit';
+import type { SavedPlaceStore } from '../places/store.js';
+import { withValidationHint } from './hints.js';
+
+const HINTS = {
+  key: 'key is 1 to 50 characters, e.g. "home".',
+  value:
+    "value is { type: 'location', lat, lon, name?, address? } or { type: 'stop', stopId: 'HSL:1040129', name? }.",
+  'value.type': "value.type is 'location' or 'stop'.",
+  'value.stopId': 'Use find_stops to get a stop id such as HSL:1040129.',
+};
+
+function errorPayload(error: SwitchyardError, { correlationId }: ErrorPayloadContext) {
+  return hslErrorPayload(
+    TRANSIT_EXTRA_ERROR_TABLE,
+    withValidationHint(error, HINTS, 'Check the key and the value against the schema.'),
+    correlationId,
+  );
+}
+
+function notFound(key: string): SwitchyardError {
+  return new SwitchyardError('not-found', `No saved place named "${key}"`, {
+    hint: 'get_user_variables lists your saved places.',
+  });
+}
+
+function describeValue(value: SavedPlaceValue): string {
+  return value.type === 'stop' ? `stop ${value.stopId}` : `location ${value.lat},${value.lon}`;
+}
+
+export function registerSavedPlaceTools(server: McpServer, ctx: DomainContext, store: SavedPlaceStore): void {
+  registerContractTool(server, ctx, {
+    name: 'save_user_variable',
+    title: 'Save a place or stop under a name',
+    description:
+      'Saves a named place for the caller: a location ({ type: "location", lat, lon, name?, address? }) that ' +
+      'plan_trip accepts as { type: "label" }, or a stop ({ type: "stop", stopId }) that get_departures ' +
+      'accepts as a label. Saved places persist across restarts. Saving an existing key replaces it and ' +
+      'returns the previous value with a key-overwritten warning.',
+    input: SaveUserVariableInputSchema,
+    output: SaveUserVariableOutputSchema,
+    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+    errorOutput: HslErrorPayloadSchema,
+    errorPayload,
+    handler: (input, call) => {
+      const { saved, previous } = store.save(call.principal, input.key, input.value);
+      if (previous === undefined) return { saved };
+      return {
+        saved,
+        previous,
+        warnings: [
+          {
+            code: 'key-overwritten' as const,
+            message: `"${input.key}" held ${describeValue(previous)}; it now holds ${describeValue(saved.value)}.`,
+          },
+        ],
+      };
+    },
+  });
+
+  registerContractTool(server, ctx, {
+    name: 'get_user_variables',
+    title: 'List saved places',
+    description:
+      "Lists the caller's saved places and stops (sorted by key), optionally only one key or one type. Use it " +
+      'to find the labels that plan_trip and get_departures accept.',
+    input: GetUserVariablesInputSchema,
+    output: GetUserVariablesOutputSchema,
+    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    errorOutput: HslErrorPayloadSchema,
+    errorPayload,
+    handler: (input, call) => {
+      if (input.key !== undefined) {
+        const place = store.get(call.principal, input.key);
+        if (place === undefined) throw notFound(input.key);
+        return { variables: input.type === undefined || place.value.type === input.type ? [place] : [] };
+      }
+      return { variables: store.list(call.principal, input.type) };
+    },
+  });
+
+  registerContractTool(server, ctx, {
+    name: 'delete_user_variable',
+    title: 'Delete a saved place',
+    description: "Deletes one of the caller's saved places by key and returns what was deleted.",
+    input: DeleteUserVariableInputSchema,
+    output: DeleteUserVariableOutputSchema,
+    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+    errorOutput: HslErrorPayloadSchema,
+    errorPayload,
+    handler: (input, call) => {
+      const deleted = store.delete(call.principal, input.key);
+      if (deleted === undefined) throw notFound(input.key);
+      return { deleted };
+    },
+  });
+}

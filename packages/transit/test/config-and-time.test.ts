@@ -1,0 +1,121 @@
+import { REDACTION_MARK, redactSecrets } from '@switchyard/resilience';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, HSL_REGION_BOUNDS, loadConfig } from '../src/config.js';
+import { formatZoned, londonLocalToIso, zonedLocalToEpochMs } from '../src/time.js';
+
+const KEYS = { TFL_API_KEY: 'cfg-tfl-key-0001', DIGITRANSIT_SUBSCRIPTION_KEY: 'cfg-dt-key-0002' };
+
+function configError(env: Record<string, string>): ConfigError {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    if (error instanceof ConfigError) return error;
+    throw error;
+  }
+  throw new Error('expected a ConfigError');
+}
+
+describe('loadConfig', () => {
+  it('applies the defaults of the issue table', () => {
+    const config = loadConfig(KEYS);
+    expect(config).toEqual({
+      providers: ['tfl', 'hsl'],
+      retryBudgetMs: 3000,
+      tfl: {
+        apiKey: KEYS.TFL_API_KEY,
+        baseUrl: 'https://api.tfl.gov.uk',
+        timeoutMs: 10_000,
+        planJourneyTps: 5,
+      },
+      hsl: {
+        subscriptionKey: KEYS.DIGITRANSIT_SUBSCRIPTION_KEY,
+        routingUrl: 'https://api.digitransit.fi/routing/v2/hsl/gtfs/v1',
+        geocodingUrl: 'https://api.digitransit.fi/geocoding/v1',
+        timeoutMs: 8000,
+        regionBounds: HSL_REGION_BOUNDS,
+      },
+    });
+  });
+
+  it('registers the keys as secrets', () => {
+    loadConfig(KEYS);
+    expect(redactSecrets(`key=${KEYS.TFL_API_KEY} and ${KEYS.DIGITRANSIT_SUBSCRIPTION_KEY}`)).toBe(
+      `key=${REDACTION_MARK} and ${REDACTION_MARK}`,
+    );
+  });
+
+  it('requires each enabled provider’s key, naming the variable', () => {
+    expect(configError({ DIGITRANSIT_SUBSCRIPTION_KEY: 'x1234' }).variable).toBe('TFL_API_KEY');
+    expect(configError({ TFL_API_KEY: 'x1234' }).message).toMatch(
+      /^DIGITRANSIT_SUBSCRIPTION_KEY: is required/,
+    );
+    expect(
+      loadConfig({ TRANSIT_PROVIDERS: 'hsl', DIGITRANSIT_SUBSCRIPTION_KEY: 'x1234' }).tfl,
+    ).toBeUndefined();
+    expect(loadConfig({ TRANSIT_PROVIDERS: 'tfl', TFL_API_KEY: 'x1234' }).hsl).toBeUndefined();
+  });
+
+  it.each([
+    [{ TRANSIT_PROVIDERS: 'tfl,mta' }, 'TRANSIT_PROVIDERS'],
+    [{ TRANSIT_PROVIDERS: ' , ' }, 'TRANSIT_PROVIDERS'],
+    [{ TFL_TIMEOUT_MS: 'soon' }, 'TFL_TIMEOUT_MS'],
+    [{ DIGITRANSIT_TIMEOUT_MS: '0' }, 'DIGITRANSIT_TIMEOUT_MS'],
+    [{ PLAN_JOURNEY_TPS: '2.5' }, 'PLAN_JOURNEY_TPS'],
+    [{ TRANSIT_RETRY_BUDGET_MS: '-1' }, 'TRANSIT_RETRY_BUDGET_MS'],
+    [{ TFL_API_BASE_URL: 'ftp://x' }, 'TFL_API_BASE_URL'],
+    [{ DIGITRANSIT_ROUTING_URL: 'not a url' }, 'DIGITRANSIT_ROUTING_URL'],
+    [{ TRANSIT_REGION_BOUNDS: '60,24,59,25' }, 'TRANSIT_REGION_BOUNDS'],
+    [{ TRANSIT_REGION_BOUNDS: '1,2,3' }, 'TRANSIT_REGION_BOUNDS'],
+  ])('%j fails naming %s', (env, variable) => {
+    const error = configError({ ...KEYS, ...env });
+    expect(error.variable).toBe(variable);
+    expect(error.message.startsWith(`${variable}:`)).toBe(true);
+  });
+
+  it('reads bounds, URLs (trailing slash dropped) and numbers', () => {
+    const config = loadConfig({
+      ...KEYS,
+      TRANSIT_REGION_BOUNDS: '60.0, 24.5, 60.3, 25.2',
+      TFL_API_BASE_URL: 'http://127.0.0.1:9999/',
+      TRANSIT_RETRY_BUDGET_MS: '0',
+    });
+    expect(config.hsl?.regionBounds).toEqual({ minLat: 60, minLon: 24.5, maxLat: 60.3, maxLon: 25.2 });
+    expect(config.tfl?.baseUrl).toBe('http://127.0.0.1:9999');
+    expect(config.retryBudgetMs).toBe(0);
+  });
+});
+
+describe('London local time', () => {
+  it('uses GMT in winter and BST in summer', () => {
+    expect(londonLocalToIso('2025-01-15T08:00:00')).toBe('2025-01-15T08:00:00+00:00');
+    expect(londonLocalToIso('2025-07-15T08:00:00')).toBe('2025-07-15T08:00:00+01:00');
+  });
+
+  it('when clocks go back, a repeated time is the earlier instant', () => {
+    expect(londonLocalToIso('2025-10-26T01:30:00')).toBe('2025-10-26T01:30:00+01:00');
+    expect(zonedLocalToEpochMs('2025-10-26T01:30:00', 'Europe/London')).toBe(
+      Date.parse('2025-10-26T00:30:00Z'),
+    );
+  });
+
+  it('when clocks go forward, a skipped time is read with the offset before the change', () => {
+    expect(zonedLocalToEpochMs('2025-03-30T01:30:00', 'Europe/London')).toBe(
+      Date.parse('2025-03-30T01:30:00Z'),
+    );
+    expect(londonLocalToIso('2025-03-30T01:30:00')).toBe('2025-03-30T02:30:00+01:00');
+  });
+
+  it('rejects what is not a local date-time', () => {
+    expect(londonLocalToIso('yesterday')).toBeUndefined();
+    expect(londonLocalToIso('2025-01-15T08:00:00Z')).toBeUndefined();
+  });
+
+  it('formats other zones with their offset', () => {
+    expect(formatZoned(Date.parse('2025-07-01T09:00:00Z'), 'Europe/Helsinki')).toBe(
+      '2025-07-01T12:00:00+03:00',
+    );
+    expect(formatZoned(Date.parse('2025-07-01T09:00:00Z'), 'America/St_Johns')).toBe(
+      '2025-07-01T06:30:00-02:30',
+    );
+  });
+});

@@ -1,0 +1,63 @@
+import { FindStopsOutputSchema } from '@switchyard/contracts/transit';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { hslError, startHarness, type Harness } from './helpers.js';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness();
+});
+afterAll(async () => {
+  await h.close();
+});
+beforeEach(() => {
+  h.digitransit.reset();
+});
+
+describe('find_stops', () => {
+  it('finds stops by name, exact matches first, with ids get_departures accepts', async () => {
+    const output = FindStopsOutputSchema.parse(
+      (await h.call('find_stops', { name: 'Rautatientori' })).structured,
+    );
+    expect(output.stops[0]).toMatchObject({
+      stopId: 'HSL:1020453',
+      name: 'Rautatientori',
+      code: 'H2004',
+      mode: 'BUS',
+    });
+    const departures = await h.call('get_departures', {
+      stop: { type: 'id', value: output.stops[0]!.stopId },
+    });
+    expect(departures.isError).toBe(false);
+  });
+
+  it('finds stops near a coordinate, nearest first, with distances', async () => {
+    const output = FindStopsOutputSchema.parse(
+      (await h.call('find_stops', { near: { lat: 60.17192, lon: 24.93194 }, radiusMeters: 1500 })).structured,
+    );
+    expect(output.stops[0]).toMatchObject({ stopId: 'HSL:1040129', distanceMeters: 0 });
+    const distances = output.stops.map((s) => s.distanceMeters ?? -1);
+    expect(distances).toEqual([...distances].sort((a, b) => a - b));
+    for (const d of distances) expect(d).toBeLessThanOrEqual(1500);
+  });
+
+  it('limits results with truncated-results', async () => {
+    const output = FindStopsOutputSchema.parse(
+      (await h.call('find_stops', { near: { lat: 60.17192, lon: 24.93194 }, radiusMeters: 5000, limit: 1 }))
+        .structured,
+    );
+    expect(output.stops).toHaveLength(1);
+    expect(output.warnings).toContainEqual(expect.objectContaining({ code: 'truncated-results' }));
+  });
+
+  it('needs exactly one of name or near', async () => {
+    expect(hslError(await h.call('find_stops', {}))).toMatchObject({
+      code: 'validation-error',
+      hint: expect.any(String),
+    });
+  });
+
+  it('upstream failures use the contract codes', async () => {
+    h.digitransit.scenario('graphql-errors');
+    expect(hslError(await h.call('find_stops', { name: 'Kamppi' })).code).toBe('upstream-error');
+  });
+});

@@ -1,0 +1,116 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { createLogger, type DomainModule } from '@switchyard/server-kit';
+import { connectInMemory } from '@switchyard/server-kit/testing';
+import {
+  startDigitransitMock,
+  startTflMock,
+  type DigitransitMock,
+  type TflMock,
+} from '@switchyard/upstream-mocks';
+import { createTransitModule, loadConfig, type TransitModuleOptions } from '../src/index.js';
+
+export const TEST_TFL_KEY = 'test-tfl-key-1234';
+export const TEST_DT_KEY = 'test-dt-key-5678';
+
+export interface Harness {
+  client: Client;
+  tfl: TflMock;
+  digitransit: DigitransitMock;
+  dataDir: string;
+  module: DomainModule;
+  /** Every log line written by the module and the server. */
+  logLines: string[];
+  call(name: string, args: Record<string, unknown>): Promise<ToolAnswer>;
+  /** A second connection to a fresh module on the same data dir (a restart). */
+  restart(): Promise<Harness>;
+  close(): Promise<void>;
+}
+
+export interface ToolAnswer {
+  isError: boolean;
+  structured: Record<string, unknown>;
+  text: string;
+  raw: CallToolResult;
+}
+
+export interface HarnessOptions {
+  env?: Record<string, string>;
+  module?: TransitModuleOptions;
+  tflKey?: string;
+  digitransitKey?: string;
+  /** Reuse running mocks and a data dir (restart). */
+  reuse?: { tfl: TflMock; digitransit: DigitransitMock; dataDir: string; logLines: string[] };
+}
+
+export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
+  const tfl = options.reuse?.tfl ?? (await startTflMock());
+  const digitransit = options.reuse?.digitransit ?? (await startDigitransitMock());
+  const dataDir = options.reuse?.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'transit-test-'));
+  const logLines = options.reuse?.logLines ?? [];
+  const logger = createLogger({ level: 'debug', write: (line) => logLines.push(line) });
+  const config = loadConfig({
+    TFL_API_KEY: options.tflKey ?? TEST_TFL_KEY,
+    DIGITRANSIT_SUBSCRIPTION_KEY: options.digitransitKey ?? TEST_DT_KEY,
+    TFL_API_BASE_URL: tfl.url,
+    DIGITRANSIT_ROUTING_URL: digitransit.routingUrl,
+    DIGITRANSIT_GEOCODING_URL: digitransit.geocodingUrl,
+    // Tests call faster than a person would: the limiters get their own tests with low limits.
+    PLAN_JOURNEY_TPS: '1000',
+    ...options.env,
+  });
+  const module = createTransitModule(config, {
+    dataDir,
+    logger,
+    digitransitCallsPerSecond: 1000,
+    ...options.module,
+  });
+  const connection = await connectInMemory([module], { dataDir, logger });
+  const harness: Harness = {
+    client: connection.client,
+    tfl,
+    digitransit,
+    dataDir,
+    module,
+    logLines,
+    async call(name, args) {
+      const raw = (await connection.client.callTool({ name, arguments: args })) as CallToolResult;
+      const first = raw.content[0];
+      return {
+        isError: raw.isError === true,
+        structured: (raw.structuredContent ?? {}) as Record<string, unknown>,
+        text: first?.type === 'text' ? first.text : '',
+        raw,
+      };
+    },
+    async restart() {
+      await connection.close();
+      await module.close();
+      return startHarness({ ...options, reuse: { tfl, digitransit, dataDir, logLines } });
+    },
+    async close() {
+      await connection.close();
+      await module.close();
+      if (options.reuse === undefined) {
+        await tfl.close();
+        await digitransit.close();
+        fs.rmSync(dataDir, { recursive: true, force: true });
+      }
+    },
+  };
+  return harness;
+}
+
+/** The `error` object of an HSL error payload. */
+export function hslError(answer: ToolAnswer): {
+  code: string;
+  message: string;
+  hint?: string;
+  retryAfter?: number;
+  correlationId: string;
+} {
+  return answer.structured.error as never;
+}

@@ -1,0 +1,426 @@
+import {
+  HslErrorPayloadSchema,
+  PlanTripOutputSchema,
+  type PlanTripOutput,
+} from '@switchyard/contracts/transit';
+import { reply } from '@switchyard/upstream-mocks';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { NO_ITINERARY_HINT } from '../src/hsl/plan-trip.js';
+import { hslError, startHarness, type Harness } from './helpers.js';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness();
+});
+afterAll(async () => {
+  await h.close();
+});
+beforeEach(() => {
+  h.digitransit.reset();
+});
+
+const KAMPPI = { type: 'coords', value: { lat: 60.1699, lon: 24.9384 } } as const;
+const PASILA = { type: 'coords', value: { lat: 60.1989, lon: 24.9325 } } as const;
+
+async function plan(args: Record<string, unknown>): Promise<PlanTripOutput> {
+  const answer = await h.call('plan_trip', { origin: KAMPPI, destination: PASILA, ...args });
+  if (answer.isError) throw new Error(`plan_trip failed: ${answer.text}`);
+  return PlanTripOutputSchema.parse(answer.structured);
+}
+
+function routingRequests() {
+  return h.digitransit.requests.filter((r) => r.endpoint === 'routing');
+}
+
+describe('plan_trip validation (seed 003 rules 1-6)', () => {
+  it('missing destination is a validation-error naming it, and nothing is sent upstream', async () => {
+    const error = hslError(await h.call('plan_trip', { origin: KAMPPI }));
+    expect(error).toMatchObject({
+      code: 'validation-error',
+      message: expect.stringContaining('destination'),
+    });
+    expect(error.hint).toBeTruthy();
+    expect(routingRequests()).toHaveLength(0);
+  });
+
+  it('the same coordinate as origin and destination is a validation-error', async () => {
+    const error = hslError(await h.call('plan_trip', { origin: KAMPPI, destination: KAMPPI }));
+    expect(error).toMatchObject({ code: 'validation-error', message: expect.stringMatching(/must differ/) });
+  });
+
+  it('labels resolving to the same place are rejected too', async () => {
+    await h.call('save_user_variable', {
+      key: 'here',
+      value: { type: 'location', lat: 60.1699, lon: 24.9384 },
+    });
+    const error = hslError(
+      await h.call('plan_trip', { origin: KAMPPI, destination: { type: 'label', value: 'here' } }),
+    );
+    expect(error).toMatchObject({ code: 'validation-error', message: expect.stringMatching(/must differ/) });
+  });
+
+  it('arrive without a time is a validation-error at when.time with a hint', async () => {
+    const error = hslError(
+      await h.call('plan_trip', { origin: KAMPPI, destination: PASILA, when: { type: 'arrive' } }),
+    );
+    expect(error).toMatchObject({ code: 'validation-error', message: expect.stringContaining('when.time') });
+    expect(error.hint).toMatch(/ISO 8601/);
+  });
+
+  it.each([
+    [{ limit: 4 }, 'limit'],
+    [{ limit: 0 }, 'limit'],
+    [{ constraints: { maxWalkingDistance: 3001 } }, 'maxWalkingDistance'],
+    [{ constraints: { maxTransfers: 9 } }, 'maxTransfers'],
+    [{ origin: { type: 'coords', value: { lat: 91, lon: 24 } } }, 'lat'],
+  ])('%j is rejected naming %s', async (args, field) => {
+    const answer = await h.call('plan_trip', { origin: KAMPPI, destination: PASILA, ...args });
+    const payload = HslErrorPayloadSchema.parse(answer.structured);
+    expect(payload.error.code).toBe('validation-error');
+    expect(payload.error.message).toContain(field);
+  });
+});
+
+describe('plan_trip itineraries', () => {
+  it('sends one planConnection with the mapped constraints and echoes them with defaults', async () => {
+    const output = await plan({ constraints: { maxTransfers: 2, accessibility: { stepFree: true } } });
+    const [request] = routingRequests();
+    expect(request!.graphql?.query).toMatch(/planConnection\(/);
+    expect(request!.graphql?.query).toMatch(/includeRealTimeCancellations: true/);
+    expect(request!.graphql?.variables).toMatchObject({
+      maximumTransfers: 2,
+      wheelchair: true,
+      origin: { location: { coordinate: { latitude: 60.1699, longitude: 24.9384 } } },
+      dateTime: { earliestDeparture: output.requested.time },
+    });
+    expect(output.constraints).toEqual({
+      optimize: 'balanced',
+      maxWalkingDistance: 1500,
+      maxTransfers: 2,
+      accessibility: { stepFree: true, lowWalkingDistance: false },
+      language: 'en',
+    });
+    expect(output.origin).toEqual({ coordinate: KAMPPI.value, rawSource: 'input' });
+    expect(output.requested.type).toBe('depart');
+    for (const it of output.itineraries) expect(it.transfers).toBeLessThanOrEqual(2);
+  });
+
+  it('arrive searches by latestArrival', async () => {
+    const time = new Date(Date.now() + 3_600_000).toISOString();
+    const output = await plan({ when: { type: 'arrive', time } });
+    expect(routingRequests()[0]!.graphql?.variables.dateTime).toEqual({
+      latestArrival: output.requested.time,
+    });
+    for (const it of output.itineraries) expect(Date.parse(it.endTime)).toBeLessThanOrEqual(Date.parse(time));
+  });
+
+  it('realtime: all transit legs realtime is "realtime"', async () => {
+    h.digitransit.scenario('plan-realtime');
+    const output = await plan({ limit: 3 });
+    expect(output.realtimeUsed).toBe('realtime');
+    for (const it of output.itineraries) {
+      expect(it.scheduleType).toBe('realtime');
+      for (const leg of it.legs.filter((l) => l.transit)) {
+        expect(leg.delaySeconds).toBeDefined();
+        expect(leg.status).toBe(Math.abs(leg.delaySeconds!) > 60 ? 'delayed' : 'on_time');
+      }
+    }
+  });
+
+  it('realtime: some legs realtime is "mixed"; none is "scheduled"', async () => {
+    h.digitransit.scenario('plan-mixed');
+    const mixed = await plan({ limit: 3 });
+    expect(mixed.realtimeUsed).toBe('mixed');
+    expect(mixed.itineraries.some((it) => it.scheduleType !== 'realtime')).toBe(true);
+    h.digitransit.scenario('plan-scheduled');
+    const scheduled = await plan({ limit: 3 });
+    expect(scheduled.realtimeUsed).toBe('scheduled');
+    for (const it of scheduled.itineraries) {
+      expect(it.scheduleType).toBe('scheduled');
+      for (const leg of it.legs) expect(leg.status).toBe('scheduled_only');
+    }
+  });
+
+  it('walk legs are not transit legs and never carry a delay', async () => {
+    const output = await plan({});
+    const walks = output.itineraries.flatMap((it) => it.legs).filter((leg) => leg.mode === 'WALK');
+    expect(walks.length).toBeGreaterThan(0);
+    for (const leg of walks) {
+      expect(leg.transit).toBe(false);
+      expect(leg.delaySeconds).toBeUndefined();
+    }
+  });
+
+  it('deduplication removes duplicate fingerprints and reports meta.deduplicatedFrom', async () => {
+    h.digitransit.scenario('plan-duplicates');
+    const output = await plan({ limit: 3 });
+    const fingerprints = output.itineraries.map((it) => it.fingerprint);
+    expect(new Set(fingerprints).size).toBe(fingerprints.length);
+    expect(output.meta?.deduplicatedFrom).toBe(5);
+    expect(output.itineraries).toHaveLength(3);
+    expect(output.warnings ?? []).not.toContainEqual(expect.objectContaining({ code: 'truncated-results' }));
+  });
+
+  it('limit applies after dedupe, with truncated-results when more existed', async () => {
+    const output = await plan({ limit: 1 });
+    expect(output.itineraries).toHaveLength(1);
+    expect(output.warnings).toContainEqual(expect.objectContaining({ code: 'truncated-results' }));
+    expect(output.meta).toBeUndefined();
+  });
+
+  it('disruption (delay > 300 s) triggers one relaxed alternative search; new itineraries are flagged', async () => {
+    h.digitransit.scenario('plan-disrupted-then-clear');
+    const output = await plan({ constraints: { optimize: 'few_transfers', maxWalkingDistance: 1000 } });
+    const requests = routingRequests();
+    expect(requests).toHaveLength(2);
+    const [first, second] = requests.map((r) => r.graphql!.variables);
+    // The relaxed query: optimize=balanced (no transfer cost), walking +25% (lower walk reluctance).
+    expect(first!.transferCost).toBe(600);
+    expect(second!.transferCost).toBe(0);
+    expect(Number(second!.walkReluctance)).toBeLessThan(Number(first!.walkReluctance));
+    const flagged = output.itineraries.filter((it) => it.disruptionFlag);
+    expect(flagged).toHaveLength(1);
+    expect(flagged[0]!.disrupted).toBe(false);
+    // The alternative takes the first disrupted itinerary's place.
+    expect(output.itineraries[0]!.disruptionFlag).toBe(true);
+    expect(output.itineraries.slice(1).every((it) => it.disrupted)).toBe(true);
+  });
+
+  it('a cancelled leg also triggers the alternative search, and maps to status cancelled', async () => {
+    h.digitransit.scenario('plan-cancelled-leg');
+    const output = await plan({ limit: 3 });
+    expect(routingRequests()).toHaveLength(2);
+    const withCancellation = output.itineraries.find((it) =>
+      it.legs.some((leg) => leg.status === 'cancelled'),
+    );
+    expect(withCancellation?.disrupted).toBe(true);
+    const leg = withCancellation!.legs.find((l) => l.status === 'cancelled')!;
+    expect(leg.delaySeconds).toBeUndefined();
+    expect(withCancellation!.scheduleType).not.toBe('scheduled');
+  });
+
+  it('includeDisruptionAlt=false: no second search', async () => {
+    h.digitransit.scenario('plan-delayed');
+    const output = await plan({ includeDisruptionAlt: false, limit: 3 });
+    expect(routingRequests()).toHaveLength(1);
+    expect(output.itineraries.some((it) => it.disrupted)).toBe(true);
+    expect(output.itineraries.some((it) => it.disruptionFlag)).toBe(false);
+  });
+
+  it('a delay of more than 300 s triggers the search; the delayed itinerary is marked disrupted', async () => {
+    h.digitransit.scenario('plan-delayed');
+    const output = await plan({ limit: 3 });
+    expect(routingRequests()).toHaveLength(2);
+    const delayed = output.itineraries.find((it) => it.legs.some((leg) => (leg.delaySeconds ?? 0) > 300));
+    expect(delayed?.disrupted).toBe(true);
+    expect(delayed?.legs.find((leg) => (leg.delaySeconds ?? 0) > 300)?.status).toBe('delayed');
+  });
+
+  it('maxWalkingDistance filters itineraries by walking distance', async () => {
+    h.digitransit.scenario('plan-long-walks');
+    const output = await plan({ limit: 3 });
+    expect(output.itineraries.length).toBeGreaterThan(0);
+    for (const it of output.itineraries) expect(it.walkDistanceMeters).toBeLessThanOrEqual(1500);
+    expect(output.warnings ?? []).not.toContainEqual(expect.objectContaining({ code: 'preference-unmet' }));
+  });
+
+  it('when no itinerary meets maxWalkingDistance the best are returned with preference-unmet', async () => {
+    h.digitransit.scenario('plan-long-walks');
+    const output = await plan({ limit: 3, constraints: { maxWalkingDistance: 300 } });
+    expect(output.itineraries.length).toBeGreaterThan(0);
+    expect(output.itineraries.every((it) => it.walkDistanceMeters > 300)).toBe(true);
+    expect(output.warnings).toContainEqual(expect.objectContaining({ code: 'preference-unmet' }));
+  });
+
+  it('lowWalkingDistance annotates each itinerary and raises walk reluctance', async () => {
+    h.digitransit.scenario('plan-long-walks');
+    const output = await plan({ limit: 3, constraints: { accessibility: { lowWalkingDistance: true } } });
+    for (const it of output.itineraries) expect(it.lowWalkingDistance).toBe(it.walkDistanceMeters <= 500);
+    const plain = await plan({ limit: 3 });
+    expect(plain.itineraries[0]!.lowWalkingDistance).toBeUndefined();
+    const [annotated, normal] = routingRequests().map((r) => Number(r.graphql!.variables.walkReluctance));
+    expect(annotated).toBeGreaterThan(normal!);
+  });
+
+  it('no itinerary after one relax attempt: no-itinerary-found with the seed hint', async () => {
+    h.digitransit.scenario('plan-no-transit-connection');
+    const error = hslError(await h.call('plan_trip', { origin: KAMPPI, destination: PASILA }));
+    expect(error).toMatchObject({ code: 'no-itinerary-found', hint: NO_ITINERARY_HINT });
+    expect(routingRequests()).toHaveLength(2);
+  });
+
+  it('an empty first search that the relaxed one answers returns its itineraries with preference-unmet', async () => {
+    h.digitransit.scenario('plan-no-transit-connection', { times: 1 });
+    const output = await plan({});
+    expect(output.itineraries.length).toBeGreaterThan(0);
+    expect(output.warnings).toContainEqual(expect.objectContaining({ code: 'preference-unmet' }));
+  });
+
+  it('stepFree: no warning when trips and stops are confirmed accessible', async () => {
+    const output = await plan({ constraints: { accessibility: { stepFree: true } } });
+    expect(output.warnings ?? []).not.toContainEqual(
+      expect.objectContaining({ code: 'unsupported-accessibility-flag' }),
+    );
+  });
+
+  it('stepFree: unsupported-accessibility-flag when the data cannot confirm accessibility', async () => {
+    h.digitransit.scenario(() => reply.json(200, unconfirmedAccessibilityPlan()));
+    const output = await plan({ constraints: { accessibility: { stepFree: true } } });
+    expect(output.itineraries).toHaveLength(1);
+    expect(output.warnings).toContainEqual(
+      expect.objectContaining({ code: 'unsupported-accessibility-flag' }),
+    );
+  });
+});
+
+describe('plan_trip places and regions', () => {
+  it('a saved location resolves with rawSource variable, label, name and address', async () => {
+    await h.call('save_user_variable', {
+      key: 'office',
+      value: { type: 'location', lat: 60.1989, lon: 24.9325, name: 'Office', address: 'Ratapihantie 1' },
+    });
+    const output = await plan({ destination: { type: 'label', value: 'office' } });
+    expect(output.destination).toEqual({
+      coordinate: { lat: 60.1989, lon: 24.9325 },
+      rawSource: 'variable',
+      label: 'office',
+      name: 'Office',
+      address: 'Ratapihantie 1',
+    });
+  });
+
+  it('a label that is not saved is geocoded: rawSource geocoder, name and address from Pelias', async () => {
+    const output = await plan({ destination: { type: 'label', value: 'Kiasma' } });
+    expect(output.destination).toMatchObject({ rawSource: 'geocoder', label: 'Kiasma' });
+    expect(output.destination.name).toMatch(/Kiasma/);
+    expect(output.destination.address).toBeTruthy();
+    const geocoding = h.digitransit.requests.find((r) => r.endpoint === 'geocoding-search');
+    expect(geocoding?.query.text).toBe('Kiasma');
+  });
+
+  it('a label nobody knows is a validation-error with a hint', async () => {
+    h.digitransit.geocodingScenario('geocoding-empty');
+    const error = hslError(
+      await h.call('plan_trip', { origin: KAMPPI, destination: { type: 'label', value: 'Atlantis' } }),
+    );
+    expect(error).toMatchObject({
+      code: 'validation-error',
+      hint: expect.stringMatching(/save_user_variable/),
+    });
+  });
+
+  it('coordinates outside TRANSIT_REGION_BOUNDS are unsupported-region, without asking OTP', async () => {
+    const error = hslError(
+      await h.call('plan_trip', {
+        origin: KAMPPI,
+        destination: { type: 'coords', value: { lat: 51.5, lon: -0.12 } },
+      }),
+    );
+    expect(error).toMatchObject({
+      code: 'unsupported-region',
+      message: expect.stringMatching(/destination/),
+    });
+    expect(routingRequests()).toHaveLength(0);
+  });
+
+  it('OTP OUTSIDE_BOUNDS is unsupported-region', async () => {
+    h.digitransit.scenario('plan-outside-bounds');
+    expect(hslError(await h.call('plan_trip', { origin: KAMPPI, destination: PASILA })).code).toBe(
+      'unsupported-region',
+    );
+  });
+});
+
+describe('plan_trip upstream failures', () => {
+  it('rate limit path: a 429 within the retry budget is retried and then succeeds', async () => {
+    h.digitransit.scenario('rate-limited', { times: 1, retryAfterSeconds: 1 });
+    const output = await plan({});
+    expect(output.itineraries.length).toBeGreaterThan(0);
+    expect(routingRequests()).toHaveLength(2);
+  });
+
+  it('a 429 beyond the budget is rate-limited with retryAfter', async () => {
+    h.digitransit.scenario('rate-limited', { retryAfterSeconds: 60 });
+    expect(hslError(await h.call('plan_trip', { origin: KAMPPI, destination: PASILA }))).toMatchObject({
+      code: 'rate-limited',
+      retryAfter: 60,
+    });
+  });
+
+  it.each([
+    ['graphql-errors', 'upstream-error'],
+    ['service-unavailable', 'upstream-error'],
+  ] as const)('%s -> %s', async (scenario, code) => {
+    h.digitransit.scenario(scenario);
+    expect(hslError(await h.call('plan_trip', { origin: KAMPPI, destination: PASILA })).code).toBe(code);
+  });
+
+  it('an unreachable routing URL is network-error; a hanging one is upstream-timeout', async () => {
+    const closed = await startHarness({
+      env: {
+        DIGITRANSIT_ROUTING_URL: 'http://127.0.0.1:9/routing/v2/hsl/gtfs/v1',
+        TRANSIT_RETRY_BUDGET_MS: '0',
+      },
+    });
+    const slow = await startHarness({ env: { DIGITRANSIT_TIMEOUT_MS: '200', TRANSIT_RETRY_BUDGET_MS: '0' } });
+    try {
+      expect(hslError(await closed.call('plan_trip', { origin: KAMPPI, destination: PASILA })).code).toBe(
+        'network-error',
+      );
+      slow.digitransit.scenario('hang');
+      expect(hslError(await slow.call('plan_trip', { origin: KAMPPI, destination: PASILA })).code).toBe(
+        'upstream-timeout',
+      );
+    } finally {
+      await closed.close();
+      await slow.close();
+    }
+  });
+});
+
+/** One tram itinerary whose trip has no wheelchair information (real OTP data often has none). */
+function unconfirmedAccessibilityPlan() {
+  const t = (ms: number) => new Date(Date.now() + ms).toISOString();
+  const place = (name: string, lat: number, lon: number, stop?: string) => ({
+    name,
+    lat,
+    lon,
+    stop: stop === undefined ? null : { gtfsId: stop, wheelchairBoarding: 'POSSIBLE' },
+  });
+  const time = (ms: number) => ({ scheduledTime: t(ms), estimated: null });
+  return {
+    data: {
+      planConnection: {
+        routingErrors: [],
+        edges: [
+          {
+            node: {
+              start: t(60_000),
+              end: t(900_000),
+              duration: 840,
+              walkDistance: 200,
+              numberOfTransfers: 0,
+              legs: [
+                {
+                  mode: 'TRAM',
+                  transitLeg: true,
+                  realTime: false,
+                  realtimeState: 'SCHEDULED',
+                  distance: 2400,
+                  duration: 840,
+                  headsign: 'Pasila',
+                  start: time(60_000),
+                  end: time(900_000),
+                  from: place('Ooppera', 60.181, 24.926, 'HSL:1130446'),
+                  to: place('Pasilan asema', 60.198, 24.933, 'HSL:1174403'),
+                  route: { shortName: '2' },
+                  trip: { gtfsId: 'HSL:1002_x', wheelchairAccessible: 'NO_INFORMATION' },
+                },
+              ],
+            },
+          },
+        ],
+      },
+    },
+  };
+}

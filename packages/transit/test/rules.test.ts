@@ -1,0 +1,180 @@
+// The seeds' business rules as plain functions, at their boundaries.
+import { describe, expect, it } from 'vitest';
+import { buildBoard, type Stoptime } from '../src/hsl/departures.js';
+import {
+  dedupe,
+  fingerprintOf,
+  scheduleTypeOf,
+  toCandidate,
+  type OtpItinerary,
+} from '../src/hsl/itineraries.js';
+import { relaxConstraints, walkReluctanceFor } from '../src/hsl/plan-request.js';
+import { dataFreshness, departureStatus, toTransitMode } from '../src/hsl/realtime.js';
+import type { PlanConstraints } from '@switchyard/contracts/transit';
+
+describe('departure status precedence (seed 001 rule 2)', () => {
+  it.each([
+    [{ cancelled: true, delaySeconds: 600 }, 'cancelled'],
+    [{ cancelled: true, delaySeconds: undefined }, 'cancelled'],
+    [{ cancelled: false, delaySeconds: 61 }, 'delayed'],
+    [{ cancelled: false, delaySeconds: -61 }, 'delayed'],
+    [{ cancelled: false, delaySeconds: 60 }, 'on_time'],
+    [{ cancelled: false, delaySeconds: -60 }, 'on_time'],
+    [{ cancelled: false, delaySeconds: 0 }, 'on_time'],
+    [{ cancelled: false, delaySeconds: undefined }, 'scheduled_only'],
+  ] as const)('%j -> %s', (facts, status) => {
+    expect(departureStatus(facts)).toBe(status);
+  });
+});
+
+describe('dataFreshness (seed 001 rule 6, seed 003)', () => {
+  it('is the latest realtime update, or the request time when that is later', () => {
+    const request = Date.parse('2025-09-15T10:00:00Z');
+    expect(dataFreshness(request, [])).toBe('2025-09-15T10:00:00Z');
+    expect(dataFreshness(request, ['2025-09-15T10:00:30Z', '2025-09-15T09:59:00Z', undefined])).toBe(
+      '2025-09-15T10:00:30Z',
+    );
+    expect(dataFreshness(request, ['2025-09-15T09:00:00Z'])).toBe('2025-09-15T10:00:00Z');
+  });
+});
+
+function stoptime(scheduled: number, options: { delay?: number; state?: string } = {}): Stoptime {
+  return {
+    serviceDay: 1_757_883_600,
+    scheduledDeparture: scheduled,
+    realtimeDeparture: scheduled + (options.delay ?? 0),
+    realtime: options.state !== undefined && options.state !== 'SCHEDULED',
+    realtimeState: options.state ?? 'SCHEDULED',
+    headsign: 'Kamppi',
+    trip: { route: { shortName: '20', mode: 'BUS' } },
+  };
+}
+
+describe('departure board (seed 001 rules 3-5)', () => {
+  const windowEndMs = (1_757_883_600 + 40_000) * 1000;
+
+  it('sorts by realtime else scheduled time, then applies the limit and flags truncation', () => {
+    const board = buildBoard(
+      [
+        stoptime(36_000, { delay: 600, state: 'UPDATED' }),
+        stoptime(36_300),
+        stoptime(36_100, { state: 'CANCELED' }),
+      ],
+      { limit: 2, windowEndMs, requestReceivedMs: 0 },
+    );
+    expect(board.departures.map((d) => d.status)).toEqual(['cancelled', 'scheduled_only']);
+    expect(board.truncated).toBe(true);
+    expect(board.realtimeUsed).toBe(true);
+  });
+
+  it('realtimeUsed is false without realtime times or cancellations; the window end is enforced', () => {
+    const board = buildBoard([stoptime(36_000), stoptime(39_000), stoptime(41_000)], {
+      limit: 10,
+      windowEndMs,
+      requestReceivedMs: 0,
+    });
+    expect(board.departures).toHaveLength(2);
+    expect(board).toMatchObject({ truncated: false, realtimeUsed: false });
+  });
+});
+
+describe('schedule type (seed 003 rule 4)', () => {
+  it('realtime when all transit legs have realtime, mixed when some, scheduled when none or no transit', () => {
+    expect(scheduleTypeOf([true, true])).toBe('realtime');
+    expect(scheduleTypeOf([true, false])).toBe('mixed');
+    expect(scheduleTypeOf([false, false])).toBe('scheduled');
+    expect(scheduleTypeOf([])).toBe('scheduled');
+  });
+});
+
+function itinerary(delaySeconds: number | undefined, state = 'UPDATED'): OtpItinerary {
+  const scheduled = Date.parse('2025-09-15T10:00:00Z');
+  const iso = (ms: number) => new Date(ms).toISOString();
+  const time = (ms: number) => ({
+    scheduledTime: iso(ms),
+    estimated: delaySeconds === undefined ? null : { time: iso(ms + delaySeconds * 1000) },
+  });
+  return {
+    start: iso(scheduled),
+    end: iso(scheduled + 600_000),
+    legs: [
+      {
+        mode: 'TRAM',
+        transitLeg: true,
+        realTime: delaySeconds !== undefined,
+        realtimeState: delaySeconds === undefined ? 'SCHEDULED' : state,
+        start: time(scheduled),
+        end: time(scheduled + 600_000),
+        from: { name: 'A', lat: 60.1, lon: 24.9, stop: { gtfsId: 'HSL:1' } },
+        to: { name: 'B', lat: 60.2, lon: 24.9, stop: { gtfsId: 'HSL:2' } },
+        route: { shortName: '4' },
+      },
+    ],
+  };
+}
+
+describe('itinerary realtime mapping and disruption (seed 003)', () => {
+  it.each([
+    [300, false, 'delayed'],
+    [301, true, 'delayed'],
+    [60, false, 'on_time'],
+    [-61, false, 'delayed'],
+    [undefined, false, 'scheduled_only'],
+  ])('delay %s s: disrupted %s, status %s', (delay, disrupted, status) => {
+    const candidate = toCandidate(itinerary(delay));
+    expect(candidate.disrupted).toBe(disrupted);
+    expect(candidate.itinerary.legs[0]!.status).toBe(status);
+  });
+
+  it('a cancelled leg is cancelled and disrupted', () => {
+    const candidate = toCandidate(itinerary(0, 'CANCELED'));
+    expect(candidate.itinerary.legs[0]!.status).toBe('cancelled');
+    expect(candidate.disrupted).toBe(true);
+  });
+
+  it('fingerprints ignore realtime estimates; dedupe keeps the first of each', () => {
+    const a = toCandidate(itinerary(30));
+    const b = toCandidate(itinerary(120));
+    expect(a.itinerary.fingerprint).toBe(b.itinerary.fingerprint);
+    expect(a.itinerary.fingerprint).toBe(fingerprintOf(b.itinerary.legs));
+    const other = toCandidate({
+      ...itinerary(30),
+      legs: [{ ...itinerary(30).legs[0]!, route: { shortName: '7' } }],
+    });
+    expect(other.itinerary.fingerprint).not.toBe(a.itinerary.fingerprint);
+    expect(dedupe([a, b, other])).toEqual([a, other]);
+  });
+});
+
+describe('plan request mapping', () => {
+  const base: PlanConstraints = {
+    optimize: 'balanced',
+    maxWalkingDistance: 1500,
+    maxTransfers: 4,
+    accessibility: { stepFree: false, lowWalkingDistance: false },
+    language: 'en',
+  };
+
+  it('relaxes to balanced and +25% walking, capped at 3000 m (seed 003 rule 2)', () => {
+    expect(relaxConstraints({ ...base, optimize: 'shortest_time', maxWalkingDistance: 1000 })).toMatchObject({
+      optimize: 'balanced',
+      maxWalkingDistance: 1250,
+    });
+    expect(relaxConstraints({ ...base, maxWalkingDistance: 2800 }).maxWalkingDistance).toBe(3000);
+  });
+
+  it('shorter walking limits mean higher walk reluctance', () => {
+    expect(walkReluctanceFor(base)).toBe(2);
+    expect(walkReluctanceFor({ ...base, maxWalkingDistance: 750 })).toBe(4);
+    expect(walkReluctanceFor({ ...base, maxWalkingDistance: 100 })).toBe(8);
+    expect(walkReluctanceFor({ ...base, maxWalkingDistance: 3000 })).toBe(2);
+    expect(walkReluctanceFor({ ...base, optimize: 'shortest_time' })).toBe(1);
+  });
+
+  it('maps OTP modes, unknown ones to OTHER', () => {
+    expect(toTransitMode('SUBWAY')).toBe('SUBWAY');
+    expect(toTransitMode('FLEXIBLE')).toBe('FLEX');
+    expect(toTransitMode('HOVERCRAFT')).toBe('OTHER');
+    expect(toTransitMode(null)).toBe('OTHER');
+  });
+});

@@ -1,0 +1,134 @@
+import {
+  DeleteUserVariableOutputSchema,
+  GetUserVariablesOutputSchema,
+  SaveUserVariableOutputSchema,
+} from '@switchyard/contracts/transit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { openSavedPlaceStore } from '../src/places/store.js';
+import { hslError, startHarness, type Harness } from './helpers.js';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness();
+});
+afterAll(async () => {
+  await h.close();
+});
+
+const HOME = { type: 'location', lat: 60.1699, lon: 24.9384, name: 'Home', address: 'Mannerheimintie 1' };
+const STOP = { type: 'stop', stopId: 'HSL:1040129', name: 'Arkadian puisto' };
+
+describe('saved places through an MCP client', () => {
+  it('saves, lists (sorted by key), filters by type and gets one key', async () => {
+    const saved = SaveUserVariableOutputSchema.parse(
+      (await h.call('save_user_variable', { key: 'work', value: STOP })).structured,
+    );
+    expect(saved.saved).toMatchObject({ key: 'work', value: STOP });
+    expect(saved.previous).toBeUndefined();
+    expect(saved.warnings).toBeUndefined();
+    await h.call('save_user_variable', { key: 'home', value: HOME });
+    const all = GetUserVariablesOutputSchema.parse((await h.call('get_user_variables', {})).structured);
+    expect(all.variables.map((v) => v.key)).toEqual(['home', 'work']);
+    const stops = GetUserVariablesOutputSchema.parse(
+      (await h.call('get_user_variables', { type: 'stop' })).structured,
+    );
+    expect(stops.variables.map((v) => v.key)).toEqual(['work']);
+    const one = GetUserVariablesOutputSchema.parse(
+      (await h.call('get_user_variables', { key: 'home' })).structured,
+    );
+    expect(one.variables).toHaveLength(1);
+    expect(one.variables[0]!.value).toEqual(HOME);
+  });
+
+  it('overwriting returns the previous value and a key-overwritten warning; createdAt is kept', async () => {
+    const first = SaveUserVariableOutputSchema.parse(
+      (await h.call('save_user_variable', { key: 'gym', value: HOME })).structured,
+    );
+    const second = SaveUserVariableOutputSchema.parse(
+      (await h.call('save_user_variable', { key: 'gym', value: STOP })).structured,
+    );
+    expect(second.previous).toEqual(HOME);
+    expect(second.warnings).toEqual([{ code: 'key-overwritten', message: expect.stringContaining('gym') }]);
+    expect(second.saved.value).toEqual(STOP);
+    expect(second.saved.createdAt).toBe(first.saved.createdAt);
+  });
+
+  it('deletes a key and returns it; an unknown key is not-found', async () => {
+    await h.call('save_user_variable', { key: 'temp', value: STOP });
+    const deleted = DeleteUserVariableOutputSchema.parse(
+      (await h.call('delete_user_variable', { key: 'temp' })).structured,
+    );
+    expect(deleted.deleted).toMatchObject({ key: 'temp', value: STOP });
+    expect(hslError(await h.call('delete_user_variable', { key: 'temp' }))).toMatchObject({
+      code: 'not-found',
+    });
+    expect(hslError(await h.call('get_user_variables', { key: 'temp' }))).toMatchObject({
+      code: 'not-found',
+    });
+  });
+
+  it('rejects keys over 50 characters and malformed values, naming the field', async () => {
+    const long = hslError(await h.call('save_user_variable', { key: 'k'.repeat(51), value: STOP }));
+    expect(long).toMatchObject({ code: 'validation-error', message: expect.stringContaining('key') });
+    const badStop = hslError(
+      await h.call('save_user_variable', { key: 'x', value: { type: 'stop', stopId: '123' } }),
+    );
+    expect(badStop).toMatchObject({ code: 'validation-error', hint: expect.stringMatching(/find_stops/) });
+  });
+
+  it('saved places survive a restart (same data dir, new module)', async () => {
+    const first = await startHarness();
+    try {
+      await first.call('save_user_variable', { key: 'survivor', value: HOME });
+      const restarted = await first.restart();
+      try {
+        const one = GetUserVariablesOutputSchema.parse(
+          (await restarted.call('get_user_variables', { key: 'survivor' })).structured,
+        );
+        expect(one.variables[0]!.value).toEqual(HOME);
+      } finally {
+        await restarted.close();
+      }
+    } finally {
+      await first.close();
+    }
+  });
+});
+
+describe('saved place store', () => {
+  it('keeps each principal’s places apart', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'transit-store-'));
+    const store = openSavedPlaceStore(dir);
+    try {
+      store.save('client:alice', 'home', { type: 'location', lat: 60.1, lon: 24.9 });
+      store.save('client:bob', 'home', { type: 'stop', stopId: 'HSL:1' });
+      expect(store.get('client:alice', 'home')?.value.type).toBe('location');
+      expect(store.get('client:bob', 'home')?.value.type).toBe('stop');
+      expect(store.list('client:carol')).toEqual([]);
+      expect(store.delete('client:carol', 'home')).toBeUndefined();
+      expect(store.get('client:alice', 'home')).toBeDefined();
+    } finally {
+      store.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('two stores on one file (two processes) see each other’s writes', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'transit-store-'));
+    const a = openSavedPlaceStore(dir);
+    const b = openSavedPlaceStore(dir);
+    try {
+      a.save('p', 'k', { type: 'stop', stopId: 'HSL:1' });
+      const result = b.save('p', 'k', { type: 'stop', stopId: 'HSL:2' });
+      expect(result.previous).toEqual({ type: 'stop', stopId: 'HSL:1' });
+      expect(a.get('p', 'k')?.value).toEqual({ type: 'stop', stopId: 'HSL:2' });
+    } finally {
+      a.close();
+      b.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
