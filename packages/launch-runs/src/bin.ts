@@ -1,0 +1,42 @@
+#!/usr/bin/env node
+// switchyard-launch: the launch_* tools as a standalone MCP server (stdio by default, --http for HTTP),
+// plus `--example-repos <dir>` for the README walk-through.
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { runStandaloneServer } from '@switchyard/server-kit';
+
+const NAME = 'switchyard-launch';
+
+/** Writes the example product and site repositories into `dir` and prints a run_config for them. */
+async function writeExampleRepos(argv: readonly string[]): Promise<void> {
+  const { values } = parseArgs({
+    args: [...argv],
+    options: { 'example-repos': { type: 'string' } },
+    strict: true,
+  });
+  const dir = values['example-repos'];
+  if (dir === undefined || dir === '') throw new Error('--example-repos needs a directory');
+  const { exampleRunConfig, materializeExampleRepos } = await import('./pipeline/index.js');
+  const runConfig = exampleRunConfig(await materializeExampleRepos(path.resolve(dir)));
+  process.stdout.write(JSON.stringify({ run_config: runConfig }, null, 2) + '\n');
+}
+
+const argv = process.argv.slice(2);
+if (argv.some((arg) => arg === '--example-repos' || arg.startsWith('--example-repos='))) {
+  writeExampleRepos(argv).catch((error: unknown) => {
+    process.stderr.write(`${NAME}: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exitCode = 1;
+  });
+} else {
+  runStandaloneServer({
+    name: NAME,
+    createModule: async ({ dataDir, logger }) => {
+      // Loaded once the flags are known to be good, so a usage error answers at once.
+      const [{ loadLaunchRunsConfig }, { createLaunchRunsModule }] = await Promise.all([
+        import('./config.js'),
+        import('./module.js'),
+      ]);
+      return createLaunchRunsModule({ ...loadLaunchRunsConfig(), dataDir }, { logger });
+    },
+  });
+}

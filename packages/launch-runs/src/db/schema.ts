@@ -1,0 +1,146 @@
+import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+
+/**
+ * One row per run. `state`, `section_states` and the event log change together in one transaction
+ * (see store/run-store.ts). The lease columns name the one executor allowed to work on the run.
+ */
+export const runs = sqliteTable(
+  'runs',
+  {
+    runId: text('run_id').primaryKey(),
+    productSlug: text('product_slug').notNull(),
+    /** Canonical JSON of the validated run_config (defaults applied). */
+    config: text('config').notNull(),
+    /** sha256 of `config`: idempotency compares it. */
+    configHash: text('config_hash').notNull(),
+    /** Unique: the database, not JavaScript, decides which of two concurrent starts wins. */
+    idempotencyKey: text('idempotency_key'),
+    state: text('state').notNull(),
+    /** The last stable state the run reached (resume point), null before PLAN_READY. */
+    lastStableState: text('last_stable_state'),
+    /** JSON object: section → section state. */
+    sectionStates: text('section_states').notNull(),
+    fixAttempts: integer('fix_attempts').notNull().default(0),
+    /** ok of the latest validation report; null while there is none. */
+    lastReportOk: integer('last_report_ok', { mode: 'boolean' }),
+    /** The worker executing right now (W1..W9), null between workers. */
+    activeWorker: text('active_worker'),
+    /** JSON `{ code, message, retryable, details }` of the failure that stopped the run, if any. */
+    lastError: text('last_error'),
+    /** Set when a startup found the run abandoned by a dead process; cleared by resume. */
+    interruptedAt: text('interrupted_at'),
+    sourceSha: text('source_sha'),
+    siteSha: text('site_sha'),
+    prUrl: text('pr_url'),
+    branch: text('branch'),
+    commitSha: text('commit_sha'),
+    createdAt: text('created_at').notNull(),
+    /** Milliseconds since the epoch: ordering and list cursors. */
+    createdMs: integer('created_ms').notNull(),
+    updatedAt: text('updated_at').notNull(),
+    finishedAt: text('finished_at'),
+    leaseOwner: text('lease_owner'),
+    leaseExpiresMs: integer('lease_expires_ms'),
+  },
+  (table) => [
+    uniqueIndex('runs_idempotency_key_unique').on(table.idempotencyKey),
+    index('runs_created_idx').on(table.createdMs, table.runId),
+    index('runs_product_created_idx').on(table.productSlug, table.createdMs),
+    index('runs_state_created_idx').on(table.state, table.createdMs),
+  ],
+);
+
+/** Append-only, hash-chained per run: event_hash = sha256(prev_hash + canonical event). */
+export const events = sqliteTable(
+  'events',
+  {
+    seq: integer('seq').primaryKey({ autoIncrement: true }),
+    eventId: text('event_id').notNull(),
+    runId: text('run_id')
+      .notNull()
+      .references(() => runs.runId),
+    /** 1, 2, 3, ... per run; unique, so two writers can never both append event n. */
+    runSeq: integer('run_seq').notNull(),
+    ts: text('ts').notNull(),
+    type: text('type').notNull(),
+    /** Canonical JSON. */
+    payload: text('payload').notNull(),
+    traceId: text('trace_id'),
+    spanId: text('span_id'),
+    prevHash: text('prev_hash').notNull(),
+    eventHash: text('event_hash').notNull(),
+  },
+  (table) => [
+    uniqueIndex('events_event_id_unique').on(table.eventId),
+    uniqueIndex('events_run_seq_unique').on(table.runId, table.runSeq),
+  ],
+);
+
+/** The artifact index; the bytes live under <dataDir>/launch-runs/runs/<run_id>/artifacts/<path>. */
+export const artifacts = sqliteTable(
+  'artifacts',
+  {
+    runId: text('run_id')
+      .notNull()
+      .references(() => runs.runId),
+    name: text('name').notNull(),
+    /** Relative to the run's artifacts folder (equal to the validated name). */
+    path: text('path').notNull(),
+    sha256: text('sha256').notNull(),
+    size: integer('size').notNull(),
+    contentType: text('content_type').notNull(),
+    worker: text('worker').notNull(),
+    writtenAt: text('written_at').notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.runId, table.name] })],
+);
+
+/** The issues of the latest validation report of each run, in report order. */
+export const issues = sqliteTable(
+  'issues',
+  {
+    runId: text('run_id')
+      .notNull()
+      .references(() => runs.runId),
+    ord: integer('ord').notNull(),
+    issueId: text('issue_id').notNull(),
+    gate: text('gate').notNull(),
+    severity: text('severity').notNull(),
+    errorCode: text('error_code').notNull(),
+    message: text('message').notNull(),
+    path: text('path').notNull(),
+    line: integer('line').notNull(),
+    status: text('status').notNull(),
+    suggestedFix: text('suggested_fix'),
+  },
+  (table) => [primaryKey({ columns: [table.runId, table.ord] })],
+);
+
+/** One row per finished span: every tool call, every worker execution (children of the tool call). */
+export const spans = sqliteTable(
+  'spans',
+  {
+    spanId: text('span_id').primaryKey(),
+    traceId: text('trace_id').notNull(),
+    parentSpanId: text('parent_span_id'),
+    name: text('name').notNull(),
+    /** 'tool' or 'worker'. */
+    kind: text('kind').notNull(),
+    tool: text('tool'),
+    worker: text('worker'),
+    runId: text('run_id'),
+    correlationId: text('correlation_id'),
+    startedAt: text('started_at').notNull(),
+    durationMs: real('duration_ms').notNull(),
+    /** 'ok' or 'error'. */
+    outcome: text('outcome').notNull(),
+    errorCode: text('error_code'),
+  },
+  (table) => [index('spans_run_idx').on(table.runId), index('spans_trace_idx').on(table.traceId)],
+);
+
+export type RunRow = typeof runs.$inferSelect;
+export type EventRow = typeof events.$inferSelect;
+export type ArtifactRow = typeof artifacts.$inferSelect;
+export type IssueRow = typeof issues.$inferSelect;
+export type SpanRow = typeof spans.$inferSelect;

@@ -1,0 +1,123 @@
+import { withoutCodeSpans } from './page-doc.js';
+import type { Gate, IssueDraft } from './types.js';
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** Occurrences of the product name written differently (case), outside code, URLs and markers. */
+export function productNameVariants(line: string, productName: string, allowed: readonly string[]): string[] {
+  if (!/\p{L}/u.test(productName)) return [];
+  const prose = withoutCodeSpans(line)
+    .replace(/<!--[\s\S]*?-->/g, ' ')
+    .replace(/\]\([^)]*\)/g, ']')
+    .replace(/<?https?:\/\/[^\s>]*>?/g, ' ')
+    .replace(/\/[\w./-]*\//g, ' ');
+  const pattern = new RegExp(`(?<![\\p{L}\\p{N}_/.-])${escapeRegExp(productName)}(?![\\p{L}\\p{N}_])`, 'giu');
+  return [...prose.matchAll(pattern)]
+    .map((match) => match[0])
+    .filter((found) => found !== productName && !allowed.includes(found));
+}
+
+/** URLs of a line that name the product repository but differ from the canonical URL. */
+export function repositoryVariants(line: string, canonical: string): string[] {
+  let canonicalUrl: URL;
+  try {
+    canonicalUrl = new URL(canonical);
+  } catch {
+    return [];
+  }
+  const [owner, repo] = canonicalUrl.pathname.split('/').filter((part) => part !== '');
+  if (owner === undefined || repo === undefined) return [];
+  const out: string[] = [];
+  for (const match of line.matchAll(/\b(?:https?|git\+https?|git):\/\/[^\s)<>"'`\]]+/gi)) {
+    const found = match[0].replace(/[.,;:]+$/, '');
+    let url: URL;
+    try {
+      url = new URL(found.replace(/^git\+/, ''));
+    } catch {
+      continue;
+    }
+    const [, foundRepo] = url.pathname.split('/').filter((part) => part !== '');
+    if (url.hostname.toLowerCase() !== canonicalUrl.hostname.toLowerCase() || foundRepo === undefined)
+      continue;
+    if (foundRepo.replace(/\.git$/i, '').toLowerCase() !== repo.toLowerCase()) continue;
+    const rest = found.slice(canonical.length);
+    if (!(found.startsWith(canonical) && (rest === '' || /^[/#?]/.test(rest)))) out.push(found);
+  }
+  return out;
+}
+
+const INSTALL =
+  /\b(npm (?:install|i|add)|pnpm (?:add|install|i)|yarn add|bun add|pip3? install|poetry add|uv add|cargo (?:add|install)|go (?:get|install))((?:\s+[\w@./:^~<>=*-]+)+)/g;
+
+const compact = (value: string): string => value.toLowerCase().replace(/[^a-z0-9]/g, '');
+
+/** Install commands of a line for the product's package that are not written as the canonical command. */
+export function installVariants(line: string, canonical: string, packageName: string): string[] {
+  const manager = canonical.split(' ')[0];
+  const out: string[] = [];
+  for (const match of line.matchAll(INSTALL)) {
+    const command = `${match[1]}${match[2]}`.replace(/\s+/g, ' ').trim();
+    if (command.split(' ')[0] !== manager) continue;
+    const args = match[2]!
+      .trim()
+      .split(/\s+/)
+      .filter((arg) => !arg.startsWith('-'));
+    const mentions = args.some((arg) => compact(arg.replace(/@[^/@]*$/, '')) === compact(packageName));
+    if (mentions && command !== canonical) out.push(command);
+  }
+  return out;
+}
+
+/** Consistency: the product name, repository URL and install command are written the same everywhere. */
+export const consistencyGate: Gate = {
+  name: 'Consistency',
+  run({ pages, facts, config }) {
+    const issues: IssueDraft[] = [];
+    const { package_name: packageName, repository_url: repository, install_command: install } = facts.product;
+    const allowedNames = [packageName, config.product_slug].filter((name): name is string => name !== null);
+    for (const page of pages) {
+      page.lines.forEach((line, index) => {
+        const kind = page.kinds[index];
+        if (kind === 'code' || kind === 'other') return;
+        const lineNumber = index + 1;
+        for (const variant of new Set(productNameVariants(line, config.product_name, allowedNames))) {
+          issues.push({
+            severity: 'error',
+            error_code: 'INCONSISTENT_PRODUCT_NAME',
+            message: `Product name written "${variant}"; the product is "${config.product_name}"`,
+            path: page.path,
+            line: lineNumber,
+            suggested_fix: `Write "${config.product_name}"`,
+          });
+        }
+        if (repository !== null) {
+          for (const variant of new Set(repositoryVariants(line, repository))) {
+            issues.push({
+              severity: 'error',
+              error_code: 'INCONSISTENT_REPOSITORY_URL',
+              message: `Repository URL ${variant} differs from ${repository}`,
+              path: page.path,
+              line: lineNumber,
+              suggested_fix: `Use ${repository}`,
+            });
+          }
+        }
+        if (install !== null && packageName !== null && kind !== 'front') {
+          for (const variant of new Set(installVariants(line, install, packageName))) {
+            issues.push({
+              severity: 'error',
+              error_code: 'INCONSISTENT_INSTALL_COMMAND',
+              message: `Install command "${variant}" differs from "${install}"`,
+              path: page.path,
+              line: lineNumber,
+              suggested_fix: `Use "${install}"`,
+            });
+          }
+        }
+      });
+    }
+    return issues;
+  },
+};

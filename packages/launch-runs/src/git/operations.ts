@@ -1,0 +1,71 @@
+import { SwitchyardError } from '@switchyard/contracts/errors';
+import type { SimpleGit } from 'simple-git';
+import { cancelledError } from '../pipeline/errors.js';
+import { gitFailureMessage } from './git-client.js';
+
+/** Runs one git step; an abort becomes CANCELLED, any other failure `onError(message)`. */
+export async function gitStep<T>(
+  signal: AbortSignal | undefined,
+  step: () => Promise<T>,
+  onError: (message: string, cause: unknown) => SwitchyardError,
+): Promise<T> {
+  const aborted = (): boolean => signal?.aborted === true;
+  if (aborted()) throw cancelledError();
+  try {
+    return await step();
+  } catch (error) {
+    if (aborted()) throw cancelledError();
+    if (error instanceof SwitchyardError) throw error;
+    throw onError(gitFailureMessage(error), error);
+  }
+}
+
+/** An internal git failure: INTERNAL with a cause class and a redacted message. */
+export function gitInternalError(what: string): (message: string, cause: unknown) => SwitchyardError {
+  return (message) =>
+    new SwitchyardError('internal', `git ${what} failed: ${message}`, {
+      code: 'INTERNAL',
+      details: { cause_class: 'GitError', step: what },
+    });
+}
+
+/** The commit `ref` names in a fresh clone: a remote branch, a tag, or a commit SHA; undefined if none. */
+export async function resolveCommit(git: SimpleGit, ref: string): Promise<string | undefined> {
+  const candidates = [`refs/remotes/origin/${ref}`, `refs/tags/${ref}`, ref];
+  for (const candidate of candidates) {
+    try {
+      const sha = (
+        await git.raw(['rev-parse', '--verify', '--quiet', '--end-of-options', `${candidate}^{commit}`])
+      ).trim();
+      if (/^[0-9a-f]{40,64}$/.test(sha)) return sha;
+    } catch {
+      // Not this kind of ref; try the next.
+    }
+  }
+  return undefined;
+}
+
+export async function headSha(git: SimpleGit): Promise<string> {
+  return (await git.raw(['rev-parse', '--verify', 'HEAD^{commit}'])).trim();
+}
+
+/** Tracked files of the worktree, as git lists them (NUL separated, so any file name survives). */
+export async function trackedFiles(git: SimpleGit): Promise<string[]> {
+  const out = await git.raw(['ls-files', '-z', '--cached']);
+  return out.split('\0').filter((path) => path !== '');
+}
+
+/** A file's content at a commit, or undefined when the commit has no such file. */
+export async function fileAtCommit(
+  git: SimpleGit,
+  commit: string,
+  path: string,
+): Promise<string | undefined> {
+  try {
+    const type = (await git.raw(['cat-file', '-t', `${commit}:${path}`])).trim();
+    if (type !== 'blob') return undefined;
+  } catch {
+    return undefined;
+  }
+  return git.raw(['cat-file', 'blob', `${commit}:${path}`]);
+}

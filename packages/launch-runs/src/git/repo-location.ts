@@ -1,0 +1,51 @@
+import { isAbsolute, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { SwitchyardError } from '@switchyard/contracts/errors';
+
+/** A repository as run_config names it: a local path, a file:// URL, or a network git URL. */
+export interface RepoLocation {
+  /** What git is given (an absolute path for local repositories). */
+  cloneArg: string;
+  kind: 'local' | 'file' | 'network';
+  /** Credential-free form for messages, pr.json and PR URLs. */
+  display: string;
+}
+
+const NETWORK_SCHEMES = /^(https?|ssh|git):\/\//i;
+const SCP_LIKE = /^[A-Za-z0-9._-]+@[A-Za-z0-9.-]+:(?!\/\/)/;
+
+/** Removes `user:password@` from URLs so a token pasted into a URL never reaches a message. */
+export function stripCredentials(url: string): string {
+  return url.replace(/([a-z][a-z0-9+.-]*:\/\/)[^/@\s]*@/gi, '$1');
+}
+
+export function parseRepoLocation(repo: string, field: string): RepoLocation {
+  const value = repo.trim();
+  if (value === '' || value.startsWith('-') || value.includes('\0') || /[\r\n]/.test(value)) {
+    throw new SwitchyardError('validation', `${field} must be a repository path or git URL`, {
+      code: 'INVALID_INPUT',
+      details: { field },
+    });
+  }
+  if (/^file:\/\//i.test(value)) return { cloneArg: value, kind: 'file', display: value };
+  if (NETWORK_SCHEMES.test(value) || SCP_LIKE.test(value)) {
+    return { cloneArg: value, kind: 'network', display: stripCredentials(value) };
+  }
+  if (/^[a-z][a-z0-9+.-]*::/i.test(value) || /^[a-z][a-z0-9+.-]*:\/\//i.test(value)) {
+    throw new SwitchyardError(
+      'validation',
+      `${field} uses an unsupported transport; use a path, file://, https:// or ssh://`,
+      {
+        code: 'INVALID_INPUT',
+        details: { field },
+      },
+    );
+  }
+  const absolute = isAbsolute(value) ? value : resolve(value);
+  return { cloneArg: absolute, kind: 'local', display: absolute };
+}
+
+/** A stable URL naming the repository: file:// for local paths, the credential-free URL otherwise. */
+export function repoUrl(location: RepoLocation): string {
+  return location.kind === 'local' ? pathToFileURL(location.cloneArg).href : location.display;
+}

@@ -1,0 +1,63 @@
+import type { z } from 'zod';
+import { canonicalJson } from './canonical-json.js';
+import { invalidArtifact, missingArtifact } from './errors.js';
+import type { ArtifactStore, ArtifactWriteResult } from './types.js';
+
+const decoder = new TextDecoder('utf-8', { fatal: false });
+
+export async function readTextArtifact(artifacts: ArtifactStore, name: string): Promise<string | undefined> {
+  const bytes = await artifacts.read(name);
+  return bytes === undefined ? undefined : decoder.decode(bytes);
+}
+
+/** Reads and validates a JSON artifact an earlier worker wrote; `producer` names that worker for the error. */
+export async function readJsonArtifact<S extends z.ZodType>(
+  artifacts: ArtifactStore,
+  name: string,
+  schema: S,
+  producer: string,
+): Promise<z.output<S>> {
+  const text = await readTextArtifact(artifacts, name);
+  if (text === undefined) throw missingArtifact(name, producer);
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw invalidArtifact(name, 'not valid JSON');
+  }
+  const result = schema.safeParse(parsed);
+  if (!result.success) {
+    const problems = result.error.issues
+      .slice(0, 5)
+      .map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`)
+      .join('; ');
+    throw invalidArtifact(name, problems);
+  }
+  return result.data;
+}
+
+/** Like readJsonArtifact, but undefined when the artifact does not exist. */
+export async function readOptionalJsonArtifact<S extends z.ZodType>(
+  artifacts: ArtifactStore,
+  name: string,
+  schema: S,
+): Promise<z.output<S> | undefined> {
+  if ((await artifacts.read(name)) === undefined) return undefined;
+  return readJsonArtifact(artifacts, name, schema, 'an earlier worker');
+}
+
+export function writeJsonArtifact(
+  artifacts: ArtifactStore,
+  name: string,
+  value: unknown,
+): Promise<ArtifactWriteResult> {
+  return artifacts.write(name, canonicalJson(value), { contentType: 'application/json' });
+}
+
+export function writeMarkdownArtifact(
+  artifacts: ArtifactStore,
+  name: string,
+  content: string,
+): Promise<ArtifactWriteResult> {
+  return artifacts.write(name, content, { contentType: 'text/markdown; charset=utf-8' });
+}

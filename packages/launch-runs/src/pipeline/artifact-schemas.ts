@@ -1,0 +1,183 @@
+import { SectionSchema } from '@switchyard/contracts/launch-runs';
+import { z } from 'zod';
+
+/**
+ * Schemas of the artifacts the workers hand to each other. A worker reading an earlier worker's artifact
+ * validates it here, so a damaged file is a SCHEMA_VALIDATION_FAILED error instead of a crash.
+ */
+
+const sha = z.string().regex(/^[0-9a-f]{64}$/);
+
+export const InventoryFileSchema = z.object({ path: z.string(), size: z.number().int().min(0), sha256: sha });
+export type InventoryFile = z.infer<typeof InventoryFileSchema>;
+
+export const RepoInventorySchema = z.object({
+  schema_version: z.literal('1.0'),
+  source: z.object({
+    ref: z.string().nullable(),
+    sha: z.string(),
+    committed_at: z.string(),
+    files: z.array(InventoryFileSchema),
+  }),
+  site: z.object({
+    base_ref: z.string(),
+    sha: z.string(),
+    files: z.array(InventoryFileSchema),
+  }),
+});
+export type RepoInventory = z.infer<typeof RepoInventorySchema>;
+
+export const EvidenceSchema = z.object({
+  path: z.string(),
+  line_start: z.number().int().min(1),
+  line_end: z.number().int().min(1),
+  sha256: sha,
+});
+export type Evidence = z.infer<typeof EvidenceSchema>;
+
+export const CLAIM_KINDS = [
+  'package_name',
+  'version',
+  'license',
+  'description',
+  'install',
+  'runtime',
+  'repository',
+  'homepage',
+  'command',
+  'title',
+  'summary',
+  'feature',
+  'install_note',
+  'usage',
+  'api',
+  'faq',
+  'release',
+  'change',
+] as const;
+export const ClaimKindSchema = z.enum(CLAIM_KINDS);
+export type ClaimKind = z.infer<typeof ClaimKindSchema>;
+
+export const ClaimSchema = z.object({
+  claim_id: z.string().regex(/^c_[0-9a-f]{12}$/),
+  kind: ClaimKindSchema,
+  text: z.string().min(1),
+  /** Headings above the claim in its source, from its section heading down (an API entry, a FAQ question). */
+  topics: z.array(z.string()),
+  style: z.enum(['sentence', 'bullet']),
+  source: z.object({ path: z.string(), line: z.number().int().min(1) }),
+});
+export type Claim = z.infer<typeof ClaimSchema>;
+
+export const ProductFactsSchema = z.object({
+  schema_version: z.literal('1.0'),
+  product: z.object({
+    name: z.string(),
+    slug: z.string(),
+    package_name: z.string().nullable(),
+    ecosystem: z.enum(['npm', 'pypi', 'cargo', 'go']).nullable(),
+    version: z.string().nullable(),
+    license: z.string().nullable(),
+    install_command: z.string().nullable(),
+    repository_url: z.string().nullable(),
+  }),
+  claims: z.array(ClaimSchema),
+});
+export type ProductFacts = z.infer<typeof ProductFactsSchema>;
+
+export const EvidenceMapSchema = z.object({
+  schema_version: z.literal('1.0'),
+  source_sha: z.string(),
+  claims: z.record(
+    z.string(),
+    z.object({ kind: ClaimKindSchema, text: z.string(), evidence: z.array(EvidenceSchema).min(1) }),
+  ),
+});
+export type EvidenceMap = z.infer<typeof EvidenceMapSchema>;
+
+export const SnippetSchema = z.object({
+  snippet_id: z.string().regex(/^s_[0-9a-f]{12}$/),
+  language: z.string(),
+  /** fence: the info string gave it; inferred: guessed from the content; unknown: marked `text`. */
+  language_source: z.enum(['fence', 'extension', 'inferred', 'unknown']),
+  content: z.string(),
+  /** Headings above the snippet in its source, from its section heading down. */
+  topics: z.array(z.string()),
+  section: z.string(),
+  provenance: z.array(EvidenceSchema).min(1),
+});
+export type Snippet = z.infer<typeof SnippetSchema>;
+
+export const SnippetCatalogSchema = z.object({
+  schema_version: z.literal('1.0'),
+  snippets: z.array(SnippetSchema),
+});
+export type SnippetCatalog = z.infer<typeof SnippetCatalogSchema>;
+
+export const OutlineItemSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('heading'), level: z.number().int().min(2).max(4), text: z.string() }),
+  z.object({ type: z.literal('claim'), claim_id: z.string(), style: z.enum(['paragraph', 'bullet']) }),
+  z.object({ type: z.literal('snippet'), snippet_id: z.string() }),
+  z.object({ type: z.literal('text'), text: z.string() }),
+  z.object({ type: z.literal('links'), heading: z.string(), page_ids: z.array(z.string()) }),
+]);
+export type OutlineItem = z.infer<typeof OutlineItemSchema>;
+
+export const PlannedPageSchema = z.object({
+  page_id: z.string(),
+  section: SectionSchema,
+  template: z.string(),
+  title: z.string(),
+  description: z.string(),
+  weight: z.number().int(),
+  /** Site-relative file path, e.g. content/docs/tallyho/installation.md. */
+  path: z.string(),
+  url_path: z.string(),
+  draft: z.string(),
+  claim_ids: z.array(z.string()),
+  snippet_ids: z.array(z.string()),
+  links: z.array(z.string()),
+  outline: z.array(OutlineItemSchema),
+});
+export type PlannedPage = z.infer<typeof PlannedPageSchema>;
+
+export const PagePlanSchema = z.object({
+  schema_version: z.literal('1.0'),
+  product: z.object({ slug: z.string(), name: z.string() }),
+  content_root: z.string(),
+  sections: z.array(z.object({ section: SectionSchema, page_ids: z.array(z.string()) })),
+  pages: z.array(PlannedPageSchema),
+});
+export type PagePlan = z.infer<typeof PagePlanSchema>;
+
+export const PatchSchema = z.object({
+  patch_id: z.string(),
+  op: z.enum(['create', 'update']),
+  path: z.string(),
+  page_id: z.string(),
+  base_sha256: sha.nullable(),
+  sha256: sha,
+  front_matter_keys: z.array(z.string()),
+  content: z.string(),
+});
+export type Patch = z.infer<typeof PatchSchema>;
+
+export const PatchBundleSchema = z.object({
+  schema_version: z.literal('1.0'),
+  base_sha: z.string(),
+  patches: z.array(PatchSchema),
+});
+export type PatchBundle = z.infer<typeof PatchBundleSchema>;
+
+export const PrRecordSchema = z.object({
+  schema_version: z.literal('1.0'),
+  provider: z.enum(['local', 'github']),
+  pr_url: z.string(),
+  branch: z.string(),
+  commit_sha: z.string(),
+  base_ref: z.string(),
+  base_sha: z.string(),
+  number: z.number().int().nullable(),
+  pages: z.array(z.string()),
+});
+export type PrRecord = z.infer<typeof PrRecordSchema>;

@@ -1,0 +1,65 @@
+import { readJsonArtifact, writeMarkdownArtifact } from './artifact-io.js';
+import {
+  PagePlanSchema,
+  ProductFactsSchema,
+  RepoInventorySchema,
+  SnippetCatalogSchema,
+} from './artifact-schemas.js';
+import { throwIfCancelled } from './errors.js';
+import { launchFrontMatter } from './front-matter-values.js';
+import { renderBody, renderPage } from './render.js';
+import { expectedKeys } from './site/archetypes.js';
+import type { DraftResult, SectionProgress, WorkerContext } from './types.js';
+import { workspacePaths } from './workspace.js';
+
+/**
+ * W5: one Markdown draft per planned page (`drafts/<section>/<file>.md`): YAML front matter with the keys
+ * the site's archetype expects, then the outline rendered by deterministic templates, every factual line
+ * ending with its claim marker and every code block citing its catalog snippet. Sections become DRAFTED.
+ */
+export async function draftPages(ctx: WorkerContext): Promise<DraftResult> {
+  const plan = await readJsonArtifact(ctx.artifacts, 'page_plan.json', PagePlanSchema, 'W4 (planPages)');
+  const facts = await readJsonArtifact(
+    ctx.artifacts,
+    'product_facts.json',
+    ProductFactsSchema,
+    'W2 (extractFacts)',
+  );
+  const catalog = await readJsonArtifact(
+    ctx.artifacts,
+    'snippet_catalog.json',
+    SnippetCatalogSchema,
+    'W3 (catalogSnippets)',
+  );
+  const inventory = await readJsonArtifact(
+    ctx.artifacts,
+    'repo_inventory.json',
+    RepoInventorySchema,
+    'W1 (cloneInputs)',
+  );
+  const siteRoot = workspacePaths(ctx.runDir).site;
+  const context = {
+    claims: new Map(facts.claims.map((claim) => [claim.claim_id, claim])),
+    snippets: new Map(catalog.snippets.map((snippet) => [snippet.snippet_id, snippet])),
+    pages: new Map(plan.pages.map((page) => [page.page_id, page])),
+  };
+  for (const page of plan.pages) {
+    throwIfCancelled(ctx.signal);
+    const expected = await expectedKeys(siteRoot, page.section);
+    const frontMatter = launchFrontMatter(
+      { title: page.title, description: page.description, weight: page.weight, urlPath: page.url_path },
+      expected,
+      ctx.config,
+      inventory.source.committed_at,
+    );
+    await writeMarkdownArtifact(
+      ctx.artifacts,
+      page.draft,
+      renderPage(frontMatter, renderBody(page.outline, context, page.page_id)),
+    );
+  }
+  const sections: SectionProgress = {};
+  for (const entry of plan.sections) sections[entry.section] = 'DRAFTED';
+  ctx.logger.info('W5 drafted pages', { pages: plan.pages.length });
+  return { sections };
+}

@@ -1,0 +1,487 @@
+import fs from 'node:fs/promises';
+import {
+  codeFor,
+  describeIssues,
+  LAUNCH_ERROR_TABLE,
+  retryableFor,
+  summarizeIssues,
+  SwitchyardError,
+  toSwitchyardError,
+} from '@switchyard/contracts/errors';
+import {
+  RunConfigSchema,
+  ValidationReportSchema,
+  type RunConfig,
+  type RunState,
+  type ValidationReport,
+} from '@switchyard/contracts/launch-runs';
+import { redactSecrets } from '@switchyard/resilience';
+import type { Logger } from '@switchyard/server-kit';
+import type { RunRow } from '../db/schema.js';
+import type { LaunchPipeline, SectionProgress, WorkerContext } from '../pipeline/types.js';
+import type { ArtifactRepository } from '../store/artifact-store.js';
+import { countBlocking, replaceIssues } from '../store/issue-store.js';
+import type { RunPaths } from '../store/run-paths.js';
+import {
+  runState,
+  sectionStatesOf,
+  type RunFailure,
+  type RunStore,
+  type SectionStates,
+} from '../store/run-store.js';
+import type { LaunchTelemetry } from '../telemetry/telemetry.js';
+import { LeaseLostError, runCancelled } from './errors.js';
+import type { LeaseSession } from './lease-session.js';
+import { isTerminal } from './state-machine.js';
+
+export type WorkerId = 'W1' | 'W2' | 'W3' | 'W4' | 'W5' | 'W6' | 'W7' | 'W8' | 'W9';
+
+export const WORKER_NAMES: Readonly<Record<WorkerId, string>> = {
+  W1: 'inputs',
+  W2: 'facts',
+  W3: 'snippets',
+  W4: 'plan',
+  W5: 'draft',
+  W6: 'link',
+  W7: 'validate',
+  W8: 'fix',
+  W9: 'pr',
+};
+
+/** The automatic steps: from a state, which worker runs (after entering `enter`) and where it leads. */
+interface Step {
+  worker: WorkerId;
+  enter?: RunState;
+  to: RunState;
+}
+
+const STEPS: Readonly<Partial<Record<RunState, Step>>> = {
+  CREATED: { worker: 'W1', to: 'CLONED_INPUTS' },
+  CLONED_INPUTS: { worker: 'W2', to: 'INGESTED' },
+  INGESTED: { worker: 'W3', to: 'FACTS_READY' },
+  FACTS_READY: { worker: 'W4', to: 'PLAN_READY' },
+  PLAN_READY: { worker: 'W5', enter: 'DRAFTING', to: 'DRAFT_READY' },
+  DRAFT_READY: { worker: 'W6', to: 'LINKING' },
+  LINKING: { worker: 'W7', to: 'VALIDATING' },
+};
+
+const PRECONDITION_CODES = new Set(['ILLEGAL_STATE', 'RUN_NOT_FOUND', 'CANCELLED']);
+
+/** W1..W7: the position of an automatic step, for progress (1..7 of 7). */
+export const AUTOMATIC_STEP_COUNT = 7;
+
+export interface ProgressUpdate {
+  runId: string;
+  state: RunState;
+  worker?: WorkerId;
+  /** Steps finished so far, of `total`. */
+  progress: number;
+  total: number;
+  message: string;
+}
+
+export type ProgressListener = (update: ProgressUpdate) => void;
+
+/** One holder of a run's lease doing work on it. */
+export interface Execution {
+  runId: string;
+  session: LeaseSession;
+  config: RunConfig;
+  onProgress?: ProgressListener;
+}
+
+export interface ExecutorDeps {
+  store: RunStore;
+  artifacts: ArtifactRepository;
+  paths: RunPaths;
+  pipeline: LaunchPipeline;
+  telemetry: LaunchTelemetry;
+  logger: Logger;
+  env: Readonly<Record<string, string | undefined>>;
+}
+
+export function configOf(row: RunRow): RunConfig {
+  return RunConfigSchema.parse(JSON.parse(row.config));
+}
+
+function mergeSections(row: RunRow, progress: SectionProgress): SectionStates {
+  const sections: SectionStates = { ...sectionStatesOf(row) };
+  for (const [section, state] of Object.entries(progress)) {
+    if (section in sections && state !== undefined) sections[section] = state;
+  }
+  return sections;
+}
+
+/** The failure as recorded on the run (status details.error), with every registered secret redacted. */
+export function failureOf(error: SwitchyardError): RunFailure {
+  return JSON.parse(
+    redactSecrets(
+      JSON.stringify({
+        code: codeFor(LAUNCH_ERROR_TABLE, error.kind, error.code),
+        message: error.message,
+        retryable: retryableFor(LAUNCH_ERROR_TABLE, error),
+        details: error.details ?? {},
+      }),
+    ),
+  ) as RunFailure;
+}
+
+/**
+ * Failures that leave the run where it is, to be retried once the environment is fixed (a missing site
+ * generator, a commit service that is down); any other failure fails the run.
+ */
+function isRecoverable(failure: RunFailure): boolean {
+  return failure.code === 'TOOLCHAIN_MISSING' || failure.code === 'COMMIT_SERVICE_ERROR' || failure.retryable;
+}
+
+/**
+ * Drives a run through the pipeline's workers under a lease: every worker execution is a span and emits
+ * WORK_ITEM_STARTED then WORK_ITEM_FINISHED or WORK_ITEM_FAILED; every state change is one transaction
+ * with its event. Plain TypeScript: no MCP here.
+ */
+export class RunExecutor {
+  constructor(private readonly deps: ExecutorDeps) {}
+
+  /** The error a caller sees when the work was aborted, by why it was aborted. */
+  abortError(execution: Execution): SwitchyardError {
+    const reason = execution.session.abortReason;
+    if (reason === 'cancelled') return runCancelled(execution.runId);
+    return new SwitchyardError(
+      'internal',
+      reason === 'shutdown'
+        ? 'The server shut down during this step; the run is interrupted and can be resumed with launch_resume'
+        : 'The step was interrupted before it finished; the run can be resumed with launch_resume',
+      { retryable: true, details: { cause_class: 'Interrupted', reason: reason ?? 'lease-lost' } },
+    );
+  }
+
+  private throwIfAborted(execution: Execution): void {
+    if (execution.session.signal.aborted) throw this.abortError(execution);
+  }
+
+  /** Runs one worker inside its span with the WORK_ITEM_* events around it. */
+  async runWorker<T>(
+    execution: Execution,
+    worker: WorkerId,
+    fn: (ctx: WorkerContext) => Promise<T>,
+  ): Promise<T> {
+    const { store, telemetry } = this.deps;
+    const { runId, session } = execution;
+    this.throwIfAborted(execution);
+    return telemetry.inSpan(
+      `launch.worker ${worker} ${WORKER_NAMES[worker]}`,
+      { kind: 'worker', worker, runId },
+      async () => {
+        const started = performance.now();
+        store.update(
+          runId,
+          { activeWorker: worker },
+          { type: 'WORK_ITEM_STARTED', payload: { worker, name: WORKER_NAMES[worker] } },
+          { token: session.token },
+        );
+        const runDir = this.deps.paths.runDir(runId);
+        await fs.mkdir(runDir, { recursive: true });
+        const ctx: WorkerContext = {
+          runId,
+          config: execution.config,
+          runDir,
+          artifacts: this.deps.artifacts.writer(runId, worker, {
+            token: session.token,
+            signal: session.signal,
+          }),
+          signal: session.signal,
+          logger: this.deps.logger.child({ run_id: runId, worker }),
+          env: this.deps.env,
+        };
+        try {
+          const result = await fn(ctx);
+          this.throwIfAborted(execution);
+          store.update(
+            runId,
+            { activeWorker: null },
+            {
+              type: 'WORK_ITEM_FINISHED',
+              payload: {
+                worker,
+                name: WORKER_NAMES[worker],
+                duration_ms: Math.round(performance.now() - started),
+              },
+            },
+            { token: session.token },
+          );
+          return result;
+        } catch (thrown) {
+          const error = session.signal.aborted ? this.abortError(execution) : toSwitchyardError(thrown);
+          const interrupted =
+            session.abortReason === 'shutdown' || session.abortReason === 'request-cancelled';
+          this.recordWorkerFailure(runId, worker, error, { keepActive: interrupted });
+          throw thrown instanceof LeaseLostError ? thrown : error;
+        }
+      },
+    );
+  }
+
+  private recordWorkerFailure(
+    runId: string,
+    worker: WorkerId,
+    error: SwitchyardError,
+    options: { keepActive: boolean },
+  ): void {
+    try {
+      const failure = failureOf(error);
+      this.deps.store.tx((tx) => {
+        const row = this.deps.store.requireRun(tx, runId, undefined);
+        this.deps.store.update(
+          runId,
+          options.keepActive || row.activeWorker !== worker ? {} : { activeWorker: null },
+          {
+            type: 'WORK_ITEM_FAILED',
+            payload: { worker, name: WORKER_NAMES[worker], code: failure.code, message: failure.message },
+          },
+          { tx },
+        );
+      });
+    } catch (recordError) {
+      this.deps.logger.warn('could not record a worker failure', {
+        run_id: runId,
+        worker,
+        error: recordError,
+      });
+    }
+  }
+
+  /**
+   * Runs automatic steps (W1..W7) until `stop(state, stepsDone)` says so, the run has no automatic step
+   * left (VALIDATING, READY_FOR_PR) or it ends. Returns the run row at the end.
+   */
+  async advance(
+    execution: Execution,
+    stop: (state: RunState, stepsDone: number) => boolean,
+  ): Promise<RunRow> {
+    let steps = 0;
+    for (;;) {
+      this.throwIfAborted(execution);
+      const row = this.requireRow(execution.runId);
+      const state = runState(row);
+      const step = STEPS[state];
+      if (isTerminal(state) || step === undefined || stop(state, steps)) return row;
+      await this.runStep(execution, row, state, step);
+      steps += 1;
+    }
+  }
+
+  private requireRow(runId: string): RunRow {
+    const row = this.deps.store.get(runId);
+    if (row === undefined) throw new LeaseLostError(runId);
+    return row;
+  }
+
+  private progress(
+    execution: Execution,
+    state: RunState,
+    worker: WorkerId | undefined,
+    message: string,
+  ): void {
+    const index = worker === undefined ? 0 : Math.min(Number(worker.slice(1)), AUTOMATIC_STEP_COUNT);
+    execution.onProgress?.({
+      runId: execution.runId,
+      state,
+      worker,
+      progress: index,
+      total: AUTOMATIC_STEP_COUNT,
+      message,
+    });
+  }
+
+  private async runStep(execution: Execution, row: RunRow, state: RunState, step: Step): Promise<void> {
+    const { store, pipeline } = this.deps;
+    const { runId, session } = execution;
+    let from = state;
+    if (step.enter !== undefined) {
+      store.transition(runId, from, step.enter, { token: session.token });
+      from = step.enter;
+    }
+    const token = session.token;
+    switch (step.worker) {
+      case 'W1': {
+        const inputs = await this.runWorker(execution, 'W1', (ctx) => pipeline.cloneInputs(ctx));
+        store.transition(runId, from, step.to, {
+          token,
+          patch: { sourceSha: inputs.source_sha, siteSha: inputs.site_sha },
+          payload: { source_sha: inputs.source_sha, site_sha: inputs.site_sha },
+        });
+        break;
+      }
+      case 'W2':
+        await this.runWorker(execution, 'W2', (ctx) => pipeline.extractFacts(ctx));
+        store.transition(runId, from, step.to, { token });
+        break;
+      case 'W3':
+        await this.runWorker(execution, 'W3', (ctx) => pipeline.catalogSnippets(ctx));
+        store.transition(runId, from, step.to, { token });
+        break;
+      case 'W4': {
+        const plan = await this.runWorker(execution, 'W4', (ctx) => pipeline.planPages(ctx));
+        store.transition(runId, from, step.to, {
+          token,
+          patch: { sectionStates: mergeSections(row, plan.sections) },
+        });
+        break;
+      }
+      case 'W5': {
+        const draft = await this.runWorker(execution, 'W5', (ctx) => pipeline.draftPages(ctx));
+        store.transition(runId, from, step.to, {
+          token,
+          patch: { sectionStates: mergeSections(this.requireRow(runId), draft.sections) },
+        });
+        break;
+      }
+      case 'W6': {
+        const link = await this.runWorker(execution, 'W6', (ctx) => pipeline.linkPages(ctx));
+        store.transition(runId, from, step.to, {
+          token,
+          patch: { sectionStates: mergeSections(row, link.sections) },
+          payload: { applied_patch_ids: [...link.applied_patch_ids].sort() },
+        });
+        break;
+      }
+      case 'W7':
+        await this.validate(execution);
+        break;
+      default:
+        throw new Error(`worker ${step.worker} is not an automatic step`);
+    }
+    const after = runState(this.requireRow(runId));
+    this.progress(
+      execution,
+      after,
+      step.worker,
+      `${step.worker} ${WORKER_NAMES[step.worker]} done: ${after}`,
+    );
+  }
+
+  /**
+   * W7, then records the report and moves the run: LINKING or FIXING → VALIDATING, and on to READY_FOR_PR
+   * when the report is ok; in later states the report is recorded without a state change. One transaction.
+   */
+  async validate(execution: Execution): Promise<{ report: ValidationReport; row: RunRow }> {
+    const raw = await this.runWorker(execution, 'W7', (ctx) => this.deps.pipeline.validateSite(ctx));
+    const parsed = ValidationReportSchema.safeParse(raw);
+    if (!parsed.success) {
+      throw new SwitchyardError(
+        'validation',
+        `validation_report breaks its schema: ${describeIssues(parsed.error.issues)}`,
+        {
+          code: 'SCHEMA_VALIDATION_FAILED',
+          details: { artifact: 'validation_report.json', issues: summarizeIssues(parsed.error.issues) },
+        },
+      );
+    }
+    const report = parsed.data;
+    const { store } = this.deps;
+    const { runId, session } = execution;
+    const row = store.tx((tx) => {
+      const current = store.requireRun(tx, runId, session.token);
+      const state = runState(current);
+      replaceIssues(tx, runId, report);
+      let updated = store.update(
+        runId,
+        { lastReportOk: report.ok, lastError: null },
+        {
+          type: 'VALIDATION_RECORDED',
+          payload: {
+            ok: report.ok,
+            profile: report.profile,
+            blocking: countBlocking(report),
+            issues: report.issues.length,
+            gates: report.gates.map((gate) => ({
+              name: gate.name,
+              ok: gate.ok,
+              skipped: gate.skipped ?? false,
+            })),
+          },
+        },
+        { tx },
+      );
+      let at = state;
+      if (at === 'LINKING' || at === 'FIXING') {
+        updated = store.transition(runId, at, 'VALIDATING', { tx, token: session.token });
+        at = 'VALIDATING';
+      }
+      if (at === 'VALIDATING' && report.ok) {
+        updated = store.transition(runId, at, 'READY_FOR_PR', { tx, token: session.token });
+      }
+      return updated;
+    });
+    return { report, row };
+  }
+
+  /**
+   * What a failed step leaves behind: a recoverable failure keeps the state and records the error (the
+   * step can be retried); any other failure moves the run to FAILED (sections not DONE become BLOCKED).
+   * Aborted work and lost leases leave the run alone.
+   */
+  settleFailure(execution: Execution, thrown: unknown): SwitchyardError {
+    if (thrown instanceof LeaseLostError || execution.session.signal.aborted) {
+      return execution.session.abortReason === undefined && thrown instanceof LeaseLostError
+        ? this.lostLeaseError(execution.runId)
+        : this.abortError(execution);
+    }
+    const error = toSwitchyardError(thrown);
+    const failure = failureOf(error);
+    // A refused precondition is an answer to the caller, not a failure of the run.
+    if (PRECONDITION_CODES.has(failure.code)) return error;
+    const { store } = this.deps;
+    try {
+      const row = this.requireRow(execution.runId);
+      const state = runState(row);
+      if (isTerminal(state)) return error;
+      if (isRecoverable(failure)) {
+        store.update(
+          execution.runId,
+          { lastError: JSON.stringify(failure), activeWorker: null },
+          { type: 'RUN_HALTED', payload: { state, code: failure.code, message: failure.message } },
+          { token: execution.session.token },
+        );
+      } else {
+        this.fail(execution, state, failure);
+      }
+    } catch (settleError) {
+      this.deps.logger.warn('could not record a run failure', {
+        run_id: execution.runId,
+        error: settleError,
+      });
+    }
+    return error;
+  }
+
+  /** Moves the run to FAILED with `failure` as its last error. */
+  fail(execution: Execution, state: RunState, failure: RunFailure): RunRow {
+    const row = this.requireRow(execution.runId);
+    const sections: SectionStates = Object.fromEntries(
+      Object.entries(sectionStatesOf(row)).map(
+        ([section, value]) => [section, value === 'DONE' ? value : 'BLOCKED'] as const,
+      ),
+    );
+    return this.deps.store.transition(execution.runId, state, 'FAILED', {
+      token: execution.session.token,
+      patch: { lastError: JSON.stringify(failure), activeWorker: null, sectionStates: sections },
+      payload: { reason: failure.code, message: failure.message, ...pickReason(failure) },
+    });
+  }
+
+  private lostLeaseError(runId: string): SwitchyardError {
+    const row = this.deps.store.get(runId);
+    if (row?.state === 'CANCELLED') return runCancelled(runId);
+    return new SwitchyardError('conflict', `Run ${runId} was taken over by another executor`, {
+      code: 'ILLEGAL_STATE',
+      retryable: true,
+      details: { current_state: row?.state ?? 'unknown', reason: 'lease_lost' },
+    });
+  }
+}
+
+function pickReason(failure: RunFailure): Record<string, unknown> {
+  const reason = failure.details.reason;
+  return typeof reason === 'string' ? { detail_reason: reason } : {};
+}

@@ -1,0 +1,94 @@
+import type { RunRow } from '../db/schema.js';
+import type { RunStore } from '../store/run-store.js';
+import { newLeaseToken, retireLeaseToken } from './lease.js';
+
+/** Why an execution was aborted. */
+export type AbortReason = 'cancelled' | 'shutdown' | 'lease-lost' | 'request-cancelled';
+
+/**
+ * One executor's hold on one run: the lease row is renewed while the work runs, and the session's signal
+ * aborts when the run is cancelled (here or by another process), the lease is lost, the server shuts down
+ * or the calling request is cancelled. The watcher polls a single indexed row, a few times per second,
+ * so a cancel from another process stops the work well within a second.
+ */
+export class LeaseSession {
+  private readonly controller = new AbortController();
+  private readonly timer: NodeJS.Timeout;
+  private lastRenewMs: number;
+  private released = false;
+  readonly signal: AbortSignal;
+
+  private constructor(
+    private readonly store: RunStore,
+    readonly runId: string,
+    readonly token: string,
+    private readonly leaseMs: number,
+    signals: readonly AbortSignal[],
+    private readonly now: () => number,
+  ) {
+    this.signal = AbortSignal.any([this.controller.signal, ...signals]);
+    this.lastRenewMs = now();
+    const tickMs = Math.max(50, Math.min(250, Math.floor(leaseMs / 4)));
+    this.timer = setInterval(() => this.tick(), tickMs);
+    this.timer.unref();
+  }
+
+  /** Takes the lease (or adopts one already taken with `token`); `busy` with the row when someone holds it. */
+  static acquire(
+    store: RunStore,
+    runId: string,
+    leaseMs: number,
+    options: { token?: string; signals?: readonly AbortSignal[]; now?: () => number } = {},
+  ): { session: LeaseSession; row: RunRow } | { busy: RunRow } {
+    const token = options.token ?? newLeaseToken();
+    const { row, busy } = store.acquireLease(runId, token, leaseMs);
+    if (busy || row.leaseOwner !== token) {
+      if (options.token === undefined) retireLeaseToken(token);
+      return { busy: row };
+    }
+    return {
+      session: new LeaseSession(store, runId, token, leaseMs, options.signals ?? [], options.now ?? Date.now),
+      row,
+    };
+  }
+
+  get abortReason(): AbortReason | undefined {
+    if (!this.signal.aborted) return undefined;
+    const reason: unknown = this.signal.reason;
+    return reason === 'cancelled' || reason === 'shutdown' || reason === 'lease-lost'
+      ? reason
+      : 'request-cancelled';
+  }
+
+  abort(reason: AbortReason): void {
+    if (!this.controller.signal.aborted) this.controller.abort(reason);
+  }
+
+  private tick(): void {
+    if (this.released) return;
+    try {
+      const status = this.store.leaseStatus(this.runId, this.token);
+      if (status === 'cancelled') return this.abort('cancelled');
+      if (status === 'lost') return this.abort('lease-lost');
+      if (this.now() - this.lastRenewMs >= this.leaseMs / 3) {
+        const renewed = this.store.renewLease(this.runId, this.token, this.leaseMs);
+        if (renewed !== 'renewed') return this.abort(renewed === 'cancelled' ? 'cancelled' : 'lease-lost');
+        this.lastRenewMs = this.now();
+      }
+    } catch {
+      // The database may be closing (shutdown); the next tick or the release settles it.
+    }
+  }
+
+  /** Stops renewing and frees the run for the next executor. Safe to call twice. */
+  release(): void {
+    if (this.released) return;
+    this.released = true;
+    clearInterval(this.timer);
+    try {
+      this.store.releaseLease(this.runId, this.token);
+    } finally {
+      retireLeaseToken(this.token);
+    }
+  }
+}

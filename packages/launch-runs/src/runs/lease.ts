@@ -1,0 +1,47 @@
+import { randomUUID } from 'node:crypto';
+import os from 'node:os';
+
+/**
+ * Lease tokens name the executor that may work on a run: `<host>|<pid>|<nonce>`. Tokens of executors alive
+ * in this process are kept here (process-wide, so several modules in one process agree). A token of this
+ * host whose process is gone, or of this process but not alive here, is dead at once; anything else is
+ * dead when its expiry passes.
+ */
+const liveTokens = new Set<string>();
+const HOST = os.hostname().replace(/\|/g, '_');
+
+export function newLeaseToken(): string {
+  const token = `${HOST}|${process.pid}|${randomUUID()}`;
+  liveTokens.add(token);
+  return token;
+}
+
+export function retireLeaseToken(token: string): void {
+  liveTokens.delete(token);
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+export interface LeaseColumns {
+  leaseOwner: string | null;
+  leaseExpiresMs: number | null;
+}
+
+/** Whether someone is working on the run right now. */
+export function isLeaseLive(lease: LeaseColumns, nowMs: number): boolean {
+  const owner = lease.leaseOwner;
+  if (owner === null || lease.leaseExpiresMs === null) return false;
+  if (lease.leaseExpiresMs <= nowMs) return false;
+  const [host, pidText] = owner.split('|');
+  if (host !== HOST) return true;
+  const pid = Number(pidText);
+  if (pid === process.pid) return liveTokens.has(owner);
+  return Number.isInteger(pid) && pid > 0 && processAlive(pid);
+}

@@ -1,0 +1,695 @@
+import fs from 'node:fs';
+import { SwitchyardError } from '@switchyard/contracts/errors';
+import {
+  RUN_STATES,
+  ValidationReportSchema,
+  type RunConfig,
+  type RunState,
+  type RunStatus,
+  type RunSummary,
+  type ValidationReport,
+} from '@switchyard/contracts/launch-runs';
+import type { Logger } from '@switchyard/server-kit';
+import type { RunRow } from '../db/schema.js';
+import type { LaunchPipeline, PullRequestResult } from '../pipeline/types.js';
+import type { ArtifactContent, ArtifactRepository } from '../store/artifact-store.js';
+import { canonicalJson, sha256Hex } from '../store/canonical-json.js';
+import {
+  eventsToNdjson,
+  listEvents,
+  verifyEventChain,
+  type ChainVerification,
+  type RunEvent,
+} from '../store/event-log.js';
+import { countBlocking, openIssues } from '../store/issue-store.js';
+import type { RunPaths } from '../store/run-paths.js';
+import { runState, type RunStore } from '../store/run-store.js';
+import type { LaunchTelemetry } from '../telemetry/telemetry.js';
+import { illegalState, runBusy, runCancelled, runNotFound } from './errors.js';
+import { configOf, RunExecutor, type Execution, type ProgressListener } from './executor.js';
+import { isLeaseLive, newLeaseToken, retireLeaseToken } from './lease.js';
+import { LeaseSession } from './lease-session.js';
+import { newRunId } from './run-id.js';
+import { isAtLeast, isStable, isTerminal, isTransitional, rewindTarget } from './state-machine.js';
+import { buildStatus, isInterrupted, summarize } from './status.js';
+
+const NON_TERMINAL = RUN_STATES.filter((state) => !isTerminal(state));
+/** launch_validate: "run state MUST be at least LINKING". */
+const VALIDATE_STATES: readonly RunState[] = RUN_STATES.filter((state) => isAtLeast(state, 'LINKING'));
+const PAGE_SIZE = 50;
+
+export interface RunServiceDeps {
+  store: RunStore;
+  artifacts: ArtifactRepository;
+  paths: RunPaths;
+  pipeline: LaunchPipeline;
+  telemetry: LaunchTelemetry;
+  logger: Logger;
+  env: Readonly<Record<string, string | undefined>>;
+  leaseMs: number;
+  now?: () => number;
+}
+
+export interface StartRunInput {
+  run_config: RunConfig;
+  idempotency_key?: string | undefined;
+}
+
+export interface CallOptions {
+  /** The calling request's signal: cancelling the request interrupts the step (resumable). */
+  signal?: AbortSignal;
+  onProgress?: ProgressListener;
+}
+
+export interface FixOutcome {
+  run_id: string;
+  fixed_issue_id: string;
+  applied_patch_ids: string[];
+  remaining_blockers: number;
+  validation_report: ValidationReport;
+}
+
+export interface ListRunsPage {
+  runs: RunSummary[];
+  next_cursor: string | null;
+}
+
+function encodeCursor(row: RunRow): string {
+  return Buffer.from(JSON.stringify([row.createdMs, row.runId]), 'utf8').toString('base64url');
+}
+
+function decodeCursor(cursor: string): { createdMs: number; runId: string } {
+  try {
+    const value = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as unknown;
+    if (Array.isArray(value) && Number.isInteger(value[0]) && typeof value[1] === 'string') {
+      return { createdMs: value[0] as number, runId: value[1] };
+    }
+  } catch {
+    // fall through to the validation error
+  }
+  throw new SwitchyardError('validation', 'cursor is not a next_cursor returned by launch_list_runs', {
+    code: 'INVALID_INPUT',
+    details: { reason: 'invalid_cursor' },
+  });
+}
+
+/**
+ * The launch runs: everything the tools do, as plain TypeScript over the store, the executor and the
+ * pipeline. Every mutating operation holds the run's lease while it works, so there is one executor per
+ * run at a time, in this process and across processes sharing the database.
+ */
+export class LaunchRunService {
+  private readonly executor: RunExecutor;
+  private readonly sessions = new Map<string, Set<LeaseSession>>();
+  private readonly background = new Set<Promise<void>>();
+  private readonly shutdown = new AbortController();
+  private readonly now: () => number;
+
+  constructor(private readonly deps: RunServiceDeps) {
+    this.now = deps.now ?? Date.now;
+    this.executor = new RunExecutor(deps);
+  }
+
+  // ---- queries ------------------------------------------------------------------------------------
+
+  private requireRow(runId: string): RunRow {
+    const row = this.deps.store.get(runId);
+    if (row === undefined) throw runNotFound(runId);
+    return row;
+  }
+
+  status(runId: string): RunStatus {
+    const row = this.requireRow(runId);
+    return buildStatus(
+      row,
+      this.deps.artifacts.list(runId),
+      openIssues(this.deps.store.db, runId),
+      this.now(),
+    );
+  }
+
+  async artifact(runId: string, name: string): Promise<ArtifactContent> {
+    this.requireRow(runId);
+    const content = await this.deps.artifacts.read(runId, name);
+    if (content === undefined) {
+      const available = this.deps.artifacts.list(runId).map((row) => row.name);
+      throw new SwitchyardError('validation', `Run ${runId} has no artifact named ${name}`, {
+        code: 'INVALID_INPUT',
+        hint: 'Use a name from the artifacts list of launch_get_status.',
+        details: { reason: 'artifact_not_found', artifact_name: name, available: available.slice(0, 100) },
+      });
+    }
+    return content;
+  }
+
+  list(
+    filter: { product_slug?: string; state?: RunState },
+    cursor: string | undefined,
+    limit = PAGE_SIZE,
+  ): ListRunsPage {
+    const size = Math.min(Math.max(limit, 1), PAGE_SIZE);
+    const rows = this.deps.store.list({
+      ...(filter.product_slug === undefined ? {} : { productSlug: filter.product_slug }),
+      ...(filter.state === undefined ? {} : { state: filter.state }),
+      ...(cursor === undefined ? {} : { before: decodeCursor(cursor) }),
+      limit: size + 1,
+    });
+    const page = rows.slice(0, size);
+    const last = page[page.length - 1];
+    return {
+      runs: page.map(summarize),
+      next_cursor: rows.length > size && last !== undefined ? encodeCursor(last) : null,
+    };
+  }
+
+  events(runId: string): RunEvent[] {
+    this.requireRow(runId);
+    return listEvents(this.deps.store.db, runId);
+  }
+
+  eventsNdjson(runId: string): string {
+    return eventsToNdjson(this.events(runId));
+  }
+
+  verifyEvents(runId: string): ChainVerification {
+    return verifyEventChain(this.events(runId));
+  }
+
+  // ---- launch_start_run -----------------------------------------------------------------------------
+
+  /**
+   * Records the run (CREATED) and starts the background work; returns at once. The same idempotency key
+   * with the same config hash returns the existing run (the unique index decides between concurrent
+   * callers, also across processes); with a different config it is INVALID_INPUT.
+   */
+  startRun(
+    input: StartRunInput,
+    onProgress?: ProgressListener,
+  ): { run_id: string; state: RunState; created: boolean } {
+    const config = canonicalJson(input.run_config);
+    const configHash = sha256Hex(config);
+    const key = input.idempotency_key;
+    if (key !== undefined) {
+      const existing = this.deps.store.getByIdempotencyKey(key);
+      if (existing !== undefined) return this.existingRun(existing, configHash);
+    }
+    const token = newLeaseToken();
+    const { row, created } = this.deps.store.insert({
+      runId: newRunId(this.now()),
+      productSlug: input.run_config.product_slug,
+      config,
+      configHash,
+      idempotencyKey: key,
+      sectionStates: Object.fromEntries(
+        input.run_config.required_sections.map((section) => [section, 'NOT_STARTED']),
+      ),
+      leaseOwner: token,
+      leaseMs: this.deps.leaseMs,
+    });
+    if (!created) {
+      retireLeaseToken(token);
+      return this.existingRun(row, configHash);
+    }
+    this.runInBackground(row.runId, token, onProgress);
+    return { run_id: row.runId, state: 'CREATED', created: true };
+  }
+
+  private existingRun(
+    row: RunRow,
+    configHash: string,
+  ): { run_id: string; state: RunState; created: boolean } {
+    if (row.configHash !== configHash) {
+      throw new SwitchyardError(
+        'validation',
+        'idempotency_key was already used for a run with a different run_config; use a new key or the same config',
+        { code: 'INVALID_INPUT', details: { reason: 'idempotency_key_reused', run_id: row.runId } },
+      );
+    }
+    return { run_id: row.runId, state: runState(row), created: false };
+  }
+
+  private runInBackground(runId: string, token: string, onProgress?: ProgressListener): void {
+    const job = new Promise<void>((resolve) => setImmediate(resolve))
+      .then(() => this.drive(runId, token, onProgress))
+      .catch((error: unknown) => this.deps.logger.error('background run failed', { run_id: runId, error }));
+    this.background.add(job);
+    void job.finally(() => this.background.delete(job));
+  }
+
+  /** W1..W7 in the background, stopping in VALIDATING (report not ok) or READY_FOR_PR. */
+  private async drive(runId: string, token: string, onProgress?: ProgressListener): Promise<void> {
+    const acquired = LeaseSession.acquire(this.deps.store, runId, this.deps.leaseMs, {
+      token,
+      signals: [this.shutdown.signal],
+      now: this.now,
+    });
+    if ('busy' in acquired) {
+      retireLeaseToken(token);
+      return;
+    }
+    const execution = this.execution(acquired.session, acquired.row, onProgress);
+    try {
+      const row = await this.executor.advance(execution, () => false);
+      this.deps.logger.info('run reached a stop', { run_id: runId, state: row.state });
+    } catch (thrown) {
+      const error = this.executor.settleFailure(execution, thrown);
+      this.deps.logger.info('run stopped', { run_id: runId, code: error.code, message: error.message });
+    } finally {
+      this.endSession(acquired.session);
+    }
+  }
+
+  private execution(session: LeaseSession, row: RunRow, onProgress?: ProgressListener): Execution {
+    let set = this.sessions.get(session.runId);
+    if (set === undefined) {
+      set = new Set();
+      this.sessions.set(session.runId, set);
+    }
+    set.add(session);
+    return { runId: session.runId, session, config: configOf(row), ...(onProgress ? { onProgress } : {}) };
+  }
+
+  private endSession(session: LeaseSession): void {
+    const set = this.sessions.get(session.runId);
+    set?.delete(session);
+    if (set?.size === 0) this.sessions.delete(session.runId);
+    try {
+      session.release();
+    } catch (error) {
+      this.deps.logger.warn('could not release a run lease', { run_id: session.runId, error });
+    }
+  }
+
+  /** Takes the run's lease for a tool call, or explains why not (busy: retryable; cancelled meanwhile). */
+  private acquire(runId: string, required: string, allowed: readonly RunState[], options: CallOptions) {
+    const acquired = LeaseSession.acquire(this.deps.store, runId, this.deps.leaseMs, {
+      signals: [this.shutdown.signal, ...(options.signal ? [options.signal] : [])],
+      now: this.now,
+    });
+    if ('busy' in acquired) {
+      const state = runState(acquired.busy);
+      if (state === 'CANCELLED') throw runCancelled(runId);
+      if (isTerminal(state)) throw illegalState(`Run ${runId} is ${state}`, state, required, allowed);
+      throw runBusy(state, required, allowed);
+    }
+    return {
+      session: acquired.session,
+      row: acquired.row,
+      execution: this.execution(acquired.session, acquired.row, options.onProgress),
+    };
+  }
+
+  /** Runs `work` under the lease; a failure is settled (recorded, or the run FAILED) and rethrown. */
+  private async withLease<T>(
+    runId: string,
+    required: string,
+    allowed: readonly RunState[],
+    options: CallOptions,
+    work: (execution: Execution, row: RunRow) => Promise<T>,
+  ): Promise<T> {
+    const { session, row, execution } = this.acquire(runId, required, allowed, options);
+    try {
+      return await work(execution, row);
+    } catch (thrown) {
+      throw this.executor.settleFailure(execution, thrown);
+    } finally {
+      this.endSession(session);
+    }
+  }
+
+  private rejectFinished(row: RunRow, required: string, allowed: readonly RunState[]): RunState {
+    const state = runState(row);
+    if (state === 'CANCELLED') throw runCancelled(row.runId);
+    if (state === 'FAILED') {
+      throw illegalState(`Run ${row.runId} has FAILED; start a new run`, state, required, allowed);
+    }
+    return state;
+  }
+
+  // ---- launch_validate ------------------------------------------------------------------------------
+
+  async validate(runId: string, options: CallOptions = {}): Promise<ValidationReport> {
+    const row = this.requireRow(runId);
+    const state = this.rejectFinished(row, 'LINKING', VALIDATE_STATES);
+    if (!VALIDATE_STATES.includes(state)) {
+      throw illegalState(
+        `launch_validate needs the run at LINKING or later; it is ${state}`,
+        state,
+        'LINKING',
+        VALIDATE_STATES,
+        { hint: 'Wait for the run to reach LINKING (launch_get_status), or continue it with launch_resume.' },
+      );
+    }
+    if (!fs.existsSync(this.deps.paths.siteWorktree(runId))) {
+      throw illegalState(`Run ${runId} has no site worktree to validate`, state, 'LINKING', VALIDATE_STATES, {
+        details: { reason: 'site_worktree_missing' },
+      });
+    }
+    return this.withLease(runId, 'LINKING', VALIDATE_STATES, options, async (execution, leased) => {
+      const current = runState(leased);
+      if (!VALIDATE_STATES.includes(current)) {
+        throw illegalState(
+          `launch_validate needs the run at LINKING or later; it is ${current}`,
+          current,
+          'LINKING',
+          VALIDATE_STATES,
+        );
+      }
+      const { report, row } = await this.executor.validate(execution);
+      options.onProgress?.({
+        runId,
+        state: runState(row),
+        worker: 'W7',
+        progress: 1,
+        total: 1,
+        message: `W7 validate done: report ${report.ok ? 'ok' : 'not ok'}`,
+      });
+      return report;
+    });
+  }
+
+  // ---- launch_fix_next ------------------------------------------------------------------------------
+
+  private checkFixable(row: RunRow): void {
+    const state = this.rejectFinished(row, 'VALIDATING', ['VALIDATING']);
+    if (state === 'FIXING' && isLeaseLive(row, this.now()))
+      throw runBusy(state, 'VALIDATING', ['VALIDATING']);
+    if (state !== 'VALIDATING') {
+      const interrupted = isInterrupted(row, this.now());
+      const hint =
+        state === 'READY_FOR_PR'
+          ? 'The report is ok: open the PR with launch_open_pr.'
+          : interrupted
+            ? 'The run was interrupted: continue it with launch_resume.'
+            : undefined;
+      throw illegalState(
+        `launch_fix_next needs the run in VALIDATING; it is ${state}`,
+        state,
+        'VALIDATING',
+        ['VALIDATING'],
+        {
+          ...(hint === undefined ? {} : { hint }),
+          ...(interrupted ? { details: { interrupted: true } } : {}),
+        },
+      );
+    }
+    if (row.lastReportOk !== false) {
+      throw illegalState(
+        row.lastReportOk === null
+          ? `Run ${row.runId} has no validation report yet; run launch_validate first`
+          : `The last validation report of run ${row.runId} is ok: nothing to fix`,
+        state,
+        'VALIDATING',
+        ['VALIDATING'],
+        {
+          details: {
+            reason: row.lastReportOk === null ? 'no_validation_report' : 'validation_report_ok',
+            last_report_ok: row.lastReportOk,
+          },
+        },
+      );
+    }
+  }
+
+  private async lastReport(runId: string): Promise<ValidationReport | undefined> {
+    const content = await this.deps.artifacts.read(runId, 'validation_report.json');
+    if (content === undefined) return undefined;
+    let json: unknown;
+    try {
+      json = JSON.parse(Buffer.from(content.bytes).toString('utf8'));
+    } catch {
+      json = undefined;
+    }
+    const parsed = ValidationReportSchema.safeParse(json);
+    if (!parsed.success) {
+      throw new SwitchyardError('validation', 'validation_report.json breaks its schema', {
+        code: 'SCHEMA_VALIDATION_FAILED',
+        details: { artifact: 'validation_report.json' },
+      });
+    }
+    return parsed.data;
+  }
+
+  /**
+   * One fix (W8) for the next issue of the last report, then re-validation (W7). Attempts count against
+   * max_fix_attempts: at the limit the run FAILS with FIX_EXHAUSTED; a fix that changes nothing FAILS it
+   * with details.reason = fix_no_op.
+   */
+  async fixNext(runId: string, options: CallOptions = {}): Promise<FixOutcome> {
+    this.checkFixable(this.requireRow(runId));
+    return this.withLease(runId, 'VALIDATING', ['VALIDATING'], options, async (execution, row) => {
+      this.checkFixable({ ...row, leaseOwner: null });
+      const { store, pipeline } = this.deps;
+      const max = execution.config.max_fix_attempts;
+      if (row.fixAttempts >= max) {
+        const failure = {
+          code: 'FIX_EXHAUSTED',
+          message: `max_fix_attempts (${max}) reached with blocking issues left; the run has FAILED`,
+          retryable: false,
+          details: { fix_attempts: row.fixAttempts, max_fix_attempts: max },
+        };
+        this.executor.fail(execution, 'VALIDATING', failure);
+        throw new SwitchyardError('conflict', failure.message, {
+          code: 'FIX_EXHAUSTED',
+          details: failure.details,
+        });
+      }
+      const report = await this.lastReport(runId);
+      if (report === undefined) {
+        throw illegalState(
+          `Run ${runId} has no validation_report.json`,
+          'VALIDATING',
+          'VALIDATING',
+          ['VALIDATING'],
+          {
+            details: { reason: 'no_validation_report' },
+          },
+        );
+      }
+      const attempt = row.fixAttempts + 1;
+      store.transition(runId, 'VALIDATING', 'FIXING', {
+        token: execution.session.token,
+        patch: { fixAttempts: attempt },
+        payload: { attempt, max_fix_attempts: max },
+      });
+      const fix = await this.executor.runWorker(execution, 'W8', (ctx) => pipeline.fixNext(ctx, report));
+      if (!fix.changed) {
+        const failure = {
+          code: 'FIX_EXHAUSTED',
+          message: `The fix for issue ${fix.fixed_issue_id} changed nothing; the run has FAILED`,
+          retryable: false,
+          details: { reason: 'fix_no_op', issue_id: fix.fixed_issue_id, fix_attempts: attempt },
+        };
+        this.executor.fail(execution, 'FIXING', failure);
+        throw new SwitchyardError('conflict', failure.message, {
+          code: 'FIX_EXHAUSTED',
+          details: failure.details,
+        });
+      }
+      const patchIds = [...fix.applied_patch_ids];
+      store.update(
+        runId,
+        {},
+        {
+          type: 'FIX_APPLIED',
+          payload: { issue_id: fix.fixed_issue_id, applied_patch_ids: patchIds, attempt },
+        },
+        { token: execution.session.token },
+      );
+      const { report: next } = await this.executor.validate(execution);
+      return {
+        run_id: runId,
+        fixed_issue_id: fix.fixed_issue_id,
+        applied_patch_ids: patchIds,
+        remaining_blockers: countBlocking(next),
+        validation_report: next,
+      };
+    });
+  }
+
+  // ---- launch_resume --------------------------------------------------------------------------------
+
+  /**
+   * Continues a run to its next stable boundary: an interrupted run is first rewound to its last stable
+   * state (CREATED when it reached none); a run resting in PLAN_READY or DRAFT_READY takes the next steps;
+   * VALIDATING re-validates only after an interruption (the fix loop is launch_fix_next's);
+   * READY_FOR_PR is left for launch_open_pr.
+   */
+  async resume(runId: string, options: CallOptions = {}): Promise<RunStatus> {
+    const state = this.rejectFinished(this.requireRow(runId), 'a non-terminal state', NON_TERMINAL);
+    if (state === 'DONE') {
+      throw illegalState(
+        `Run ${runId} is DONE: there is nothing to resume`,
+        state,
+        'a non-terminal state',
+        NON_TERMINAL,
+      );
+    }
+    await this.withLease(runId, 'a non-terminal state', NON_TERMINAL, options, async (execution, row) => {
+      const { store } = this.deps;
+      const token = execution.session.token;
+      let state = this.rejectFinished(row, 'a non-terminal state', NON_TERMINAL);
+      await this.deps.artifacts.reconcile(runId);
+      if (state === 'PR_OPENED') {
+        store.transition(runId, 'PR_OPENED', 'DONE', {
+          token,
+          patch: { activeWorker: null, sectionStates: this.allDone(row) },
+        });
+        return;
+      }
+      const disturbed =
+        isTransitional(state) ||
+        row.activeWorker !== null ||
+        row.interruptedAt !== null ||
+        row.lastError !== null;
+      if (disturbed) {
+        const target = rewindTarget(state, (row.lastStableState as RunState | null) ?? null);
+        store.rewind(runId, token, state, target);
+        state = target;
+      }
+      if (state === 'VALIDATING') {
+        if (disturbed) await this.executor.validate(execution);
+        return;
+      }
+      if (state === 'READY_FOR_PR') return;
+      await this.executor.advance(execution, (current, steps) => steps > 0 && isStable(current));
+    });
+    return this.status(runId);
+  }
+
+  private allDone(row: RunRow): Record<string, 'DONE'> {
+    return Object.fromEntries(
+      Object.keys(JSON.parse(row.sectionStates) as object).map((section) => [section, 'DONE' as const]),
+    );
+  }
+
+  // ---- launch_cancel --------------------------------------------------------------------------------
+
+  /** CANCELLED at once (artifacts kept); local work is aborted now, other processes' within their next tick. */
+  cancel(runId: string): { run_id: string; cancelled: true; state: 'CANCELLED' } {
+    const { store } = this.deps;
+    store.tx((tx) => {
+      const row = store.requireRun(tx, runId, undefined);
+      const state = runState(row);
+      if (state === 'CANCELLED') return;
+      if (isTerminal(state)) {
+        throw illegalState(
+          `Run ${runId} is already ${state} and cannot be cancelled`,
+          state,
+          'a non-terminal state',
+          NON_TERMINAL,
+        );
+      }
+      store.transition(runId, state, 'CANCELLED', {
+        tx,
+        patch: { activeWorker: null },
+        payload: { reason: 'launch_cancel' },
+      });
+    });
+    for (const session of this.sessions.get(runId) ?? []) session.abort('cancelled');
+    return { run_id: runId, cancelled: true, state: 'CANCELLED' };
+  }
+
+  // ---- launch_open_pr -------------------------------------------------------------------------------
+
+  private storedPr(row: RunRow): PullRequestResult | undefined {
+    if (row.prUrl === null || row.branch === null || row.commitSha === null) return undefined;
+    return { pr_url: row.prUrl, branch: row.branch, commit_sha: row.commitSha };
+  }
+
+  private checkOpenable(row: RunRow): PullRequestResult | undefined {
+    const state = this.rejectFinished(row, 'READY_FOR_PR', ['READY_FOR_PR']);
+    const stored = this.storedPr(row);
+    if ((state === 'PR_OPENED' || state === 'DONE') && stored !== undefined) return stored;
+    if (state !== 'READY_FOR_PR') {
+      throw illegalState(
+        `launch_open_pr needs the run in READY_FOR_PR; it is ${state}`,
+        state,
+        'READY_FOR_PR',
+        ['READY_FOR_PR'],
+      );
+    }
+    if (row.lastReportOk !== true) {
+      throw illegalState(
+        `The last validation report of run ${row.runId} is not ok`,
+        state,
+        'READY_FOR_PR',
+        ['READY_FOR_PR'],
+        {
+          details: { reason: 'validation_report_not_ok', last_report_ok: row.lastReportOk },
+        },
+      );
+    }
+    return undefined;
+  }
+
+  /** W9 once: a run already PR_OPENED or DONE answers with the PR it has (no second PR). */
+  async openPr(runId: string, options: CallOptions = {}): Promise<PullRequestResult & { run_id: string }> {
+    const early = this.checkOpenable(this.requireRow(runId));
+    if (early !== undefined) return { run_id: runId, ...early };
+    const pr = await this.withLease(
+      runId,
+      'READY_FOR_PR',
+      ['READY_FOR_PR'],
+      options,
+      async (execution, row) => {
+        const stored = this.checkOpenable(row);
+        if (stored !== undefined) return stored;
+        const { store, pipeline } = this.deps;
+        const token = execution.session.token;
+        const opened = await this.executor.runWorker(execution, 'W9', (ctx) => pipeline.openPullRequest(ctx));
+        store.transition(runId, 'READY_FOR_PR', 'PR_OPENED', {
+          token,
+          patch: {
+            prUrl: opened.pr_url,
+            branch: opened.branch,
+            commitSha: opened.commit_sha,
+            lastError: null,
+          },
+          payload: { pr_url: opened.pr_url, branch: opened.branch, commit_sha: opened.commit_sha },
+        });
+        store.transition(runId, 'PR_OPENED', 'DONE', { token, patch: { sectionStates: this.allDone(row) } });
+        return opened;
+      },
+    );
+    return { run_id: runId, pr_url: pr.pr_url, branch: pr.branch, commit_sha: pr.commit_sha };
+  }
+
+  // ---- lifecycle ------------------------------------------------------------------------------------
+
+  /**
+   * Startup: runs a dead process left mid-step are marked interrupted (RUN_INTERRUPTED) and their lease
+   * freed, so launch_get_status reports details.interrupted=true and launch_resume can take them.
+   */
+  sweepInterrupted(): string[] {
+    const { store } = this.deps;
+    const marked: string[] = [];
+    for (const candidate of store.unfinished()) {
+      if (candidate.interruptedAt !== null || !isInterrupted(candidate, this.now())) continue;
+      store.tx((tx) => {
+        const row = store.requireRun(tx, candidate.runId, undefined);
+        if (row.interruptedAt !== null || !isInterrupted(row, this.now())) return;
+        store.update(
+          row.runId,
+          { interruptedAt: new Date(this.now()).toISOString(), leaseOwner: null, leaseExpiresMs: null },
+          { type: 'RUN_INTERRUPTED', payload: { state: row.state, active_worker: row.activeWorker } },
+          { tx },
+        );
+        marked.push(row.runId);
+      });
+    }
+    return marked;
+  }
+
+  /** Newest runs first (for resource listings). */
+  recentRuns(limit: number): RunRow[] {
+    return this.deps.store.list({ limit });
+  }
+
+  /** Aborts background work (runs stay resumable), waits for it to settle. */
+  async close(): Promise<void> {
+    this.shutdown.abort('shutdown');
+    for (const set of this.sessions.values()) for (const session of set) session.abort('shutdown');
+    await Promise.allSettled([...this.background]);
+  }
+}

@@ -1,0 +1,68 @@
+import type { RunStatus, RunSummary } from '@switchyard/contracts/launch-runs';
+import type { ArtifactRow, IssueRow, RunRow } from '../db/schema.js';
+import { lastErrorOf, runState, sectionStatesOf } from '../store/run-store.js';
+import { isLeaseLive } from './lease.js';
+import { isTerminal, isTransitional } from './state-machine.js';
+
+/**
+ * A run a dead process left mid-step: not finished, nobody holds its lease, and either its state is
+ * transitional or a worker was running, and no recorded failure explains the stop.
+ */
+export function isInterrupted(row: RunRow, nowMs: number): boolean {
+  const state = runState(row);
+  if (isTerminal(state) || isLeaseLive(row, nowMs) || row.lastError !== null) return false;
+  return isTransitional(state) || row.activeWorker !== null;
+}
+
+function maxFixAttempts(row: RunRow): number | undefined {
+  const value = (JSON.parse(row.config) as { max_fix_attempts?: unknown }).max_fix_attempts;
+  return typeof value === 'number' ? value : undefined;
+}
+
+export function buildStatus(
+  row: RunRow,
+  artifactRows: readonly ArtifactRow[],
+  openIssues: readonly IssueRow[],
+  nowMs: number,
+): RunStatus {
+  const state = runState(row);
+  const error = lastErrorOf(row);
+  const details: Record<string, unknown> = {
+    interrupted: isInterrupted(row, nowMs),
+    busy: !isTerminal(state) && isLeaseLive(row, nowMs),
+    active_worker: row.activeWorker,
+    fix_attempts: row.fixAttempts,
+    max_fix_attempts: maxFixAttempts(row),
+    last_report_ok: row.lastReportOk,
+  };
+  if (error !== undefined) details.error = error;
+  if (row.sourceSha !== null) details.source_sha = row.sourceSha;
+  if (row.siteSha !== null) details.site_sha = row.siteSha;
+  if (row.prUrl !== null) details.pr = { pr_url: row.prUrl, branch: row.branch, commit_sha: row.commitSha };
+  return {
+    run_id: row.runId,
+    state,
+    section_states: sectionStatesOf(row),
+    open_issues: openIssues.map((issue) => ({
+      issue_id: issue.issueId,
+      severity: issue.severity as RunStatus['open_issues'][number]['severity'],
+      gate: issue.gate as RunStatus['open_issues'][number]['gate'],
+      title: issue.message,
+    })),
+    artifacts: artifactRows.map((artifact) => ({ name: artifact.name, sha256: artifact.sha256 })),
+    product_slug: row.productSlug,
+    started_at: row.createdAt,
+    updated_at: row.updatedAt,
+    details,
+  };
+}
+
+export function summarize(row: RunRow): RunSummary {
+  return {
+    run_id: row.runId,
+    product_slug: row.productSlug,
+    state: runState(row),
+    started_at: row.createdAt,
+    finished_at: row.finishedAt,
+  };
+}

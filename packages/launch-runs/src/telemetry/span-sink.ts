@@ -1,0 +1,110 @@
+import type { ReadableSpan, SpanProcessor } from '@opentelemetry/sdk-trace-node';
+import type Database from 'better-sqlite3';
+import type { spans } from '../db/schema.js';
+
+/** Attribute names Switchyard puts on its spans (also what an OTLP collector sees). */
+export const ATTR = {
+  kind: 'launch.span_kind',
+  tool: 'launch.tool',
+  worker: 'launch.worker',
+  runId: 'launch.run_id',
+  outcome: 'launch.outcome',
+  errorCode: 'launch.error_code',
+  correlationId: 'switchyard.correlation_id',
+} as const;
+
+function hrToMs([seconds, nanos]: [number, number]): number {
+  return seconds * 1000 + nanos / 1e6;
+}
+
+function text(value: unknown): string | null {
+  return typeof value === 'string' && value !== '' ? value : null;
+}
+
+type SpanInsert = typeof spans.$inferInsert;
+
+/** How often buffered spans are written (and how many trigger an early write). */
+const FLUSH_INTERVAL_MS = 250;
+const FLUSH_AT = 256;
+
+/**
+ * Writes every finished span into the `spans` table (an OpenTelemetry SpanProcessor). Spans are buffered
+ * and written in one transaction every 250 ms (or every 256 spans, and on flush/shutdown), so a read-only
+ * tool call such as launch_get_status does not pay for a write of its own. A crash loses at most the
+ * last quarter second of spans; events, runs and artifacts are written synchronously and are not affected.
+ */
+export class SqliteSpanProcessor implements SpanProcessor {
+  private closed = false;
+  private buffer: SpanInsert[] = [];
+  private timer: NodeJS.Timeout | undefined;
+  /**
+   * A raw prepared statement (columns as in db/schema.ts): a batch of a few hundred spans is written in
+   * about a millisecond, where building each insert through the query builder would stall the event loop.
+   */
+  private readonly insert: Database.Statement;
+  private readonly insertAll: (rows: SpanInsert[]) => void;
+
+  constructor(
+    sqlite: Database.Database,
+    private readonly onError: (error: unknown) => void,
+  ) {
+    this.insert = sqlite.prepare(
+      `INSERT OR IGNORE INTO spans (span_id, trace_id, parent_span_id, name, kind, tool, worker, run_id, correlation_id,
+         started_at, duration_ms, outcome, error_code)
+       VALUES (@spanId, @traceId, @parentSpanId, @name, @kind, @tool, @worker, @runId, @correlationId,
+         @startedAt, @durationMs, @outcome, @errorCode)`,
+    );
+    this.insertAll = sqlite.transaction((rows: SpanInsert[]) => {
+      for (const row of rows) this.insert.run(row);
+    });
+  }
+
+  onStart(): void {}
+
+  onEnd(span: ReadableSpan): void {
+    if (this.closed) return;
+    const attributes = span.attributes;
+    this.buffer.push({
+      spanId: span.spanContext().spanId,
+      traceId: span.spanContext().traceId,
+      parentSpanId: span.parentSpanContext?.spanId ?? null,
+      name: span.name,
+      kind: text(attributes[ATTR.kind]) ?? 'internal',
+      tool: text(attributes[ATTR.tool]),
+      worker: text(attributes[ATTR.worker]),
+      runId: text(attributes[ATTR.runId]),
+      correlationId: text(attributes[ATTR.correlationId]),
+      startedAt: new Date(hrToMs(span.startTime)).toISOString(),
+      durationMs: hrToMs(span.duration),
+      outcome: text(attributes[ATTR.outcome]) ?? 'ok',
+      errorCode: text(attributes[ATTR.errorCode]),
+    });
+    if (this.buffer.length >= FLUSH_AT) this.write();
+    else if (this.timer === undefined) {
+      this.timer = setTimeout(() => this.write(), FLUSH_INTERVAL_MS);
+      this.timer.unref();
+    }
+  }
+
+  private write(): void {
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    this.timer = undefined;
+    const rows = this.buffer;
+    this.buffer = [];
+    if (rows.length === 0) return;
+    try {
+      this.insertAll(rows);
+    } catch (error) {
+      this.onError(error);
+    }
+  }
+
+  async forceFlush(): Promise<void> {
+    this.write();
+  }
+
+  async shutdown(): Promise<void> {
+    this.write();
+    this.closed = true;
+  }
+}

@@ -1,0 +1,29 @@
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { LaunchFixNextInputSchema, LaunchFixNextOutputSchema } from '@switchyard/contracts/launch-runs';
+import type { DomainContext } from '@switchyard/server-kit';
+import { registerLaunchTool, type LaunchToolDeps } from './launch-tool.js';
+
+export function registerFixNextTool(server: McpServer, ctx: DomainContext, deps: LaunchToolDeps): void {
+  registerLaunchTool(server, ctx, deps, {
+    name: 'launch_fix_next',
+    title: 'Fix the next validation issue',
+    description:
+      'Fixes exactly one issue of the last failing validation report (the first open blocker/error, chosen ' +
+      'deterministically) with the smallest change, then re-validates. Needs the run in VALIDATING with a ' +
+      'report that is not ok. Each call counts against max_fix_attempts (FIX_EXHAUSTED at the limit). Call ' +
+      'it repeatedly until the run reaches READY_FOR_PR.',
+    input: LaunchFixNextInputSchema,
+    output: LaunchFixNextOutputSchema,
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+    handler: async (input, call) => {
+      await call.progress.report(0, 2, 'W8 fix');
+      const outcome = await deps.service.fixNext(input.run_id, { signal: call.signal });
+      await call.progress.report(
+        2,
+        2,
+        `fixed ${outcome.fixed_issue_id}; ${outcome.remaining_blockers} blocking issues left`,
+      );
+      return { ok: true as const, ...outcome };
+    },
+  });
+}

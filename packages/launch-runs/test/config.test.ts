@@ -1,0 +1,53 @@
+import fs from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { loadLaunchRunsConfig } from '../src/config.js';
+import { tempDir } from './support/harness.js';
+
+describe('loadLaunchRunsConfig', () => {
+  it('reads the data dir, lease and OTLP endpoint from the environment', () => {
+    const dir = tempDir('config');
+    try {
+      expect(loadLaunchRunsConfig({ SWITCHYARD_DATA_DIR: dir })).toEqual({
+        dataDir: dir,
+        leaseMs: 30_000,
+        serviceName: 'switchyard-launch',
+      });
+      expect(
+        loadLaunchRunsConfig({
+          SWITCHYARD_DATA_DIR: dir,
+          LAUNCH_LEASE_MS: '5000',
+          OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4318/',
+          OTEL_SERVICE_NAME: 'launch-prod',
+        }),
+      ).toEqual({
+        dataDir: dir,
+        leaseMs: 5000,
+        otlpTracesUrl: 'http://127.0.0.1:4318/v1/traces',
+        serviceName: 'launch-prod',
+      });
+      expect(
+        loadLaunchRunsConfig({
+          SWITCHYARD_DATA_DIR: dir,
+          OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4318',
+          OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://collector:4318/custom/traces',
+        }).otlpTracesUrl,
+      ).toBe('http://collector:4318/custom/traces');
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it.each([
+    [{ LAUNCH_LEASE_MS: 'soon' }, 'LAUNCH_LEASE_MS'],
+    [{ LAUNCH_LEASE_MS: '10' }, 'LAUNCH_LEASE_MS'],
+    [{ OTEL_EXPORTER_OTLP_ENDPOINT: 'not a url' }, 'OTEL_EXPORTER_OTLP_ENDPOINT'],
+    [{ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'ftp://x' }, 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT'],
+  ])('fails fast naming the variable (%j)', (env, variable) => {
+    const dir = tempDir('config');
+    try {
+      expect(() => loadLaunchRunsConfig({ SWITCHYARD_DATA_DIR: dir, ...env })).toThrow(variable);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,0 +1,209 @@
+import fs from 'node:fs';
+import {
+  LaunchCancelOutputSchema,
+  LaunchResumeOutputSchema,
+  RunStatusSchema,
+} from '@switchyard/contracts/launch-runs';
+import { afterEach, describe, expect, it } from 'vitest';
+import { FakePipeline } from './support/fake-pipeline.js';
+import {
+  atRest,
+  errorOf,
+  runConfig,
+  startAndSettle,
+  startHarness,
+  tempDir,
+  waitForStatus,
+  type Harness,
+} from './support/harness.js';
+
+const open: Harness[] = [];
+const dirs: string[] = [];
+async function harness(options: Parameters<typeof startHarness>[0]): Promise<Harness> {
+  const h = await startHarness(options);
+  open.push(h);
+  return h;
+}
+function dataDir(): string {
+  const dir = tempDir('resume');
+  dirs.push(dir);
+  return dir;
+}
+afterEach(async () => {
+  for (const h of open.splice(0)) await h.close();
+  for (const dir of dirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+type Status = {
+  state: string;
+  details: Record<string, unknown>;
+  artifacts: { name: string; sha256: string }[];
+};
+const statusOf = async (h: Harness, runId: string) =>
+  (await h.call('launch_get_status', { run_id: runId })).status as Status;
+
+/** Starts a run, stops the server while `worker` runs, and returns a fresh server on the same data. */
+async function interruptedAt(worker: 'W2' | 'W5' | 'W8', options: { seededProblems?: number } = {}) {
+  const dir = dataDir();
+  const firstPipeline = new FakePipeline(options);
+  const first = await harness({ pipeline: firstPipeline, dataDir: dir });
+  let runId: string;
+  if (worker === 'W8') {
+    ({ runId } = await startAndSettle(first));
+    const held = firstPipeline.hold('W8');
+    const fix = first.call('launch_fix_next', { run_id: runId });
+    await held.reached;
+    await first.module.close();
+    await fix;
+  } else {
+    const held = firstPipeline.hold(worker);
+    runId = (await first.call('launch_start_run', { run_config: runConfig() })).run_id as string;
+    await held.reached;
+    await first.module.close();
+  }
+  const pipeline = new FakePipeline(options);
+  const second = await harness({ pipeline, dataDir: dir });
+  return { runId, second, pipeline };
+}
+
+describe('interruption and launch_resume', () => {
+  it('a run left mid-step is reported interrupted after a restart, then resumed from its last stable state', async () => {
+    const { runId, second, pipeline } = await interruptedAt('W5');
+    expect(second.module.interruptedAtStartup).toEqual([runId]);
+    const status = await statusOf(second, runId);
+    expect(status.state).toBe('DRAFTING');
+    expect(status.details).toMatchObject({ interrupted: true, busy: false, active_worker: 'W5' });
+    const before = status.artifacts;
+
+    const resumed = LaunchResumeOutputSchema.parse(await second.call('launch_resume', { run_id: runId }));
+    expect(resumed.status.state).toBe('DRAFT_READY');
+    expect(resumed.status.details).toMatchObject({ interrupted: false, active_worker: null });
+    expect(pipeline.calls).toEqual(['W5']);
+    const events = second.module.runs.events(runId);
+    expect(events.map((e) => e.type)).toContain('RUN_INTERRUPTED');
+    expect(events.find((e) => e.type === 'RUN_REWOUND')?.payload).toEqual({
+      from: 'DRAFTING',
+      to: 'PLAN_READY',
+    });
+    // Artifacts written before the interruption are still indexed, unchanged.
+    for (const artifact of before) expect(resumed.status.artifacts).toContainEqual(artifact);
+
+    const next = LaunchResumeOutputSchema.parse(await second.call('launch_resume', { run_id: runId }));
+    expect(next.status.state).toBe('VALIDATING');
+    expect(pipeline.calls).toEqual(['W5', 'W6', 'W7']);
+    expect(second.module.runs.verifyEvents(runId).ok).toBe(true);
+  });
+
+  it('reports progress per step to a client that sent a progress token', async () => {
+    const { runId, second } = await interruptedAt('W5');
+    const progress: { progress: number; total?: number; message?: string }[] = [];
+    await second.client.callTool({ name: 'launch_resume', arguments: { run_id: runId } }, undefined, {
+      onprogress: (update) => progress.push(update),
+    });
+    expect(progress).toEqual([{ progress: 5, total: 7, message: 'W5 draft done: DRAFT_READY' }]);
+  });
+
+  it('a run interrupted before any stable state restarts from CREATED and stops at PLAN_READY', async () => {
+    const { runId, second, pipeline } = await interruptedAt('W2');
+    expect((await statusOf(second, runId)).details.interrupted).toBe(true);
+    const resumed = LaunchResumeOutputSchema.parse(await second.call('launch_resume', { run_id: runId }));
+    expect(resumed.status.state).toBe('PLAN_READY');
+    expect(pipeline.calls).toEqual(['W1', 'W2', 'W3', 'W4']);
+    const names = resumed.status.artifacts.map((a) => a.name);
+    expect(new Set(names).size).toBe(names.length);
+  });
+
+  it('a fix interrupted mid-way rewinds to VALIDATING and re-validates the worktree', async () => {
+    const { runId, second, pipeline } = await interruptedAt('W8', { seededProblems: 2 });
+    const status = await statusOf(second, runId);
+    expect(status).toMatchObject({ state: 'FIXING', details: { interrupted: true, fix_attempts: 1 } });
+    const resumed = LaunchResumeOutputSchema.parse(await second.call('launch_resume', { run_id: runId }));
+    expect(resumed.status.state).toBe('VALIDATING');
+    expect(pipeline.calls).toEqual(['W7']);
+    expect((await second.call('launch_fix_next', { run_id: runId })).ok).toBe(true);
+  });
+
+  it('resuming a run resting in VALIDATING or READY_FOR_PR does no work and returns its status', async () => {
+    const pipeline = new FakePipeline({ seededProblems: 1 });
+    const h = await harness({ pipeline });
+    const { runId } = await startAndSettle(h);
+    const resumed = LaunchResumeOutputSchema.parse(await h.call('launch_resume', { run_id: runId }));
+    expect(RunStatusSchema.parse(resumed.status).state).toBe('VALIDATING');
+    expect(pipeline.calls).toHaveLength(7);
+  });
+
+  it('resume while the run is being worked on is ILLEGAL_STATE retryable; on a finished run ILLEGAL_STATE', async () => {
+    const pipeline = new FakePipeline({ seededProblems: 0 });
+    const held = pipeline.hold('W3');
+    const h = await harness({ pipeline });
+    const runId = (await h.call('launch_start_run', { run_config: runConfig() })).run_id as string;
+    await held.reached;
+    const busy = errorOf(await h.call('launch_resume', { run_id: runId }), 'ILLEGAL_STATE');
+    expect(busy.retryable).toBe(true);
+    expect(busy.details).toMatchObject({ current_state: 'INGESTED', reason: 'run_busy' });
+    held.release();
+    await waitForStatus(h, runId, atRest);
+    await h.call('launch_open_pr', { run_id: runId });
+    const done = errorOf(await h.call('launch_resume', { run_id: runId }), 'ILLEGAL_STATE');
+    expect(done.retryable).toBe(false);
+    expect(done.details).toMatchObject({ current_state: 'DONE', required_state: 'a non-terminal state' });
+  });
+});
+
+describe('launch_cancel', () => {
+  it('aborts the background work, sets CANCELLED, keeps the artifacts; later mutating calls answer CANCELLED', async () => {
+    const pipeline = new FakePipeline();
+    const held = pipeline.hold('W4');
+    const h = await harness({ pipeline });
+    const runId = (await h.call('launch_start_run', { run_config: runConfig() })).run_id as string;
+    await held.reached;
+    const before = (await statusOf(h, runId)).artifacts;
+    expect(before.map((a) => a.name)).toContain('product_facts.json');
+
+    const cancelled = await h.call('launch_cancel', { run_id: runId });
+    expect(LaunchCancelOutputSchema.parse(cancelled)).toEqual({
+      ok: true,
+      run_id: runId,
+      cancelled: true,
+      state: 'CANCELLED',
+    });
+    // The held worker saw its signal abort (it never finished on its own: it was never released).
+    expect(await held.aborted).toBe('cancelled');
+    const status = await waitForStatus(h, runId, atRest);
+    expect(status.state).toBe('CANCELLED');
+    expect(status.artifacts).toEqual(before);
+    expect(pipeline.calls).toEqual(['W1', 'W2', 'W3', 'W4']);
+    const lastTransition = h.module.runs
+      .events(runId)
+      .filter((e) => e.type === 'STATE_CHANGED')
+      .at(-1);
+    expect(lastTransition?.payload).toMatchObject({ from: 'FACTS_READY', to: 'CANCELLED' });
+    expect(h.module.runs.events(runId).at(-1)).toMatchObject({
+      type: 'WORK_ITEM_FAILED',
+      payload: { worker: 'W4', code: 'CANCELLED' },
+    });
+
+    expect(await h.call('launch_cancel', { run_id: runId })).toEqual(cancelled);
+    for (const tool of ['launch_validate', 'launch_fix_next', 'launch_resume', 'launch_open_pr']) {
+      const error = errorOf(await h.call(tool, { run_id: runId }), 'CANCELLED');
+      expect(error.retryable).toBe(false);
+    }
+    expect(
+      (await h.call('launch_get_artifact', { run_id: runId, artifact_name: 'product_facts.json' })).ok,
+    ).toBe(true);
+    expect((await h.call('launch_list_runs', { filter: { state: 'CANCELLED' } })).runs).toHaveLength(1);
+    expect(h.module.runs.verifyEvents(runId).ok).toBe(true);
+  });
+
+  it('cancels a run resting in VALIDATING; a finished run cannot be cancelled; unknown runs are RUN_NOT_FOUND', async () => {
+    const h = await harness({ pipeline: new FakePipeline({ seededProblems: 1 }) });
+    const { runId } = await startAndSettle(h);
+    expect((await h.call('launch_cancel', { run_id: runId })).state).toBe('CANCELLED');
+    const other = await startAndSettle(h, runConfig({ product_slug: 'other-product' }));
+    await h.call('launch_fix_next', { run_id: other.runId });
+    await h.call('launch_open_pr', { run_id: other.runId });
+    const error = errorOf(await h.call('launch_cancel', { run_id: other.runId }), 'ILLEGAL_STATE');
+    expect(error.details).toMatchObject({ current_state: 'DONE' });
+    errorOf(await h.call('launch_cancel', { run_id: 'r_2026-01-01T00-00-00Z_00000000' }), 'RUN_NOT_FOUND');
+  });
+});

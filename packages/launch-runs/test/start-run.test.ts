@@ -1,0 +1,233 @@
+import { LaunchErrorPayloadSchema, LaunchStartRunOutputSchema } from '@switchyard/contracts/launch-runs';
+import { SwitchyardError } from '@switchyard/contracts/errors';
+import { afterEach, describe, expect, it } from 'vitest';
+import { RUN_ID_PATTERN } from '../src/runs/run-id.js';
+import { FakePipeline } from './support/fake-pipeline.js';
+import {
+  atRest,
+  errorOf,
+  runConfig,
+  startAndSettle,
+  startHarness,
+  waitForStatus,
+  type Harness,
+} from './support/harness.js';
+
+let h: Harness | undefined;
+afterEach(async () => {
+  await h?.close();
+  h = undefined;
+});
+
+describe('launch_start_run', () => {
+  it('returns CREATED at once with a run id of the design format; the run continues to VALIDATING', async () => {
+    const pipeline = new FakePipeline({ seededProblems: 2 });
+    const held = pipeline.hold('W1');
+    h = await startHarness({ pipeline });
+    const started = await h.call('launch_start_run', { run_config: runConfig() });
+    expect(LaunchStartRunOutputSchema.parse(started)).toMatchObject({ ok: true, state: 'CREATED' });
+    expect(started.run_id).toMatch(RUN_ID_PATTERN);
+    await held.reached;
+    // The call returned while W1 was still held: the work is in the background.
+    const during = await h.call('launch_get_status', { run_id: started.run_id });
+    expect(during.status).toMatchObject({
+      state: 'CREATED',
+      details: { busy: true, active_worker: 'W1', interrupted: false },
+    });
+    held.release();
+    const status = await waitForStatus(h, started.run_id as string, atRest);
+    expect(status.state).toBe('VALIDATING');
+    expect(status.section_states).toEqual({ products: 'MERGED_IN_WORKTREE', docs: 'MERGED_IN_WORKTREE' });
+    expect((status.open_issues as unknown[]).length).toBe(2);
+    expect(pipeline.calls).toEqual(['W1', 'W2', 'W3', 'W4', 'W5', 'W6', 'W7']);
+  });
+
+  it('stops in READY_FOR_PR when the first report is ok', async () => {
+    h = await startHarness({ pipeline: new FakePipeline({ seededProblems: 0 }) });
+    const { status } = await startAndSettle(h);
+    expect(status.state).toBe('READY_FOR_PR');
+    expect(status.details.last_report_ok).toBe(true);
+    expect(status.open_issues).toEqual([]);
+  });
+
+  it('walks the states in order, one STATE_CHANGED event per transition', async () => {
+    h = await startHarness({ pipeline: new FakePipeline({ seededProblems: 0 }) });
+    const { runId } = await startAndSettle(h);
+    const transitions = h.module.runs
+      .events(runId)
+      .filter((event) => event.type === 'STATE_CHANGED')
+      .map((event) => `${String(event.payload.from)}>${String(event.payload.to)}`);
+    expect(transitions).toEqual([
+      'CREATED>CLONED_INPUTS',
+      'CLONED_INPUTS>INGESTED',
+      'INGESTED>FACTS_READY',
+      'FACTS_READY>PLAN_READY',
+      'PLAN_READY>DRAFTING',
+      'DRAFTING>DRAFT_READY',
+      'DRAFT_READY>LINKING',
+      'LINKING>VALIDATING',
+      'VALIDATING>READY_FOR_PR',
+    ]);
+    const workItems = h.module.runs.events(runId).filter((event) => event.type.startsWith('WORK_ITEM_'));
+    expect(workItems.map((event) => `${event.type}:${String(event.payload.worker)}`)).toEqual(
+      ['W1', 'W2', 'W3', 'W4', 'W5', 'W6', 'W7'].flatMap((w) => [
+        `WORK_ITEM_STARTED:${w}`,
+        `WORK_ITEM_FINISHED:${w}`,
+      ]),
+    );
+    const written = h.module.runs.events(runId).filter((event) => event.type === 'ARTIFACT_WRITTEN');
+    const status = h.module.runs.status(runId);
+    for (const artifact of status.artifacts) {
+      expect(
+        written.some(
+          (event) => event.payload.name === artifact.name && event.payload.sha256 === artifact.sha256,
+        ),
+      ).toBe(true);
+    }
+    expect(h.module.runs.verifyEvents(runId)).toEqual({
+      ok: true,
+      count: h.module.runs.events(runId).length,
+    });
+  });
+
+  it.each([
+    [{ ...runConfig(), product_slug: 'Not A Slug' }, 'run_config.product_slug'],
+    [{ ...runConfig(), max_fix_attempts: 99 }, 'run_config.max_fix_attempts'],
+    [{ ...runConfig(), allowed_paths: ['../outside/**'] }, 'run_config.allowed_paths[0]'],
+    [{ ...runConfig(), required_sections: ['docs', 'docs'] }, 'run_config.required_sections'],
+    [{ ...runConfig(), surprise: true }, 'run_config.surprise'],
+    [{ ...runConfig(), pr: { provider: 'github' } }, 'run_config.pr.github'],
+    [{ schema_version: '1.0' }, 'run_config.product_slug'],
+  ])('an invalid run_config is SCHEMA_VALIDATION_FAILED with details.issues (%#)', async (config, path) => {
+    h = await startHarness({ pipeline: new FakePipeline() });
+    const payload = await h.call('launch_start_run', { run_config: config });
+    expect(LaunchErrorPayloadSchema.parse(payload).ok).toBe(false);
+    const error = errorOf(payload, 'SCHEMA_VALIDATION_FAILED');
+    expect(error.retryable).toBe(false);
+    const issues = error.details.issues as { path: string; message: string }[];
+    expect(issues.map((issue) => issue.path)).toContain(path);
+    for (const issue of issues) expect(issue.message.length).toBeGreaterThan(0);
+    expect(error.message).toContain('run_config');
+    expect((await h.call('launch_list_runs', {})).runs).toEqual([]);
+  });
+
+  it.each([
+    [{}, 'run_config'],
+    [{ run_config: 'yes' }, 'run_config'],
+    [{ run_config: [] }, 'run_config'],
+    [{ run_config: runConfig(), idempotency_key: '' }, 'idempotency_key'],
+    [{ run_config: runConfig(), idempotency_key: 42 }, 'idempotency_key'],
+    [{ run_config: runConfig(), unexpected: 1 }, ''],
+  ])('a request without a usable run_config or with bad fields is INVALID_INPUT (%#)', async (args, path) => {
+    h = await startHarness({ pipeline: new FakePipeline() });
+    const error = errorOf(await h.call('launch_start_run', args), 'INVALID_INPUT');
+    expect((error.details.issues as { path: string }[]).map((issue) => issue.path)).toContain(path);
+  });
+
+  it('a worker failure that is not recoverable FAILS the run and says why', async () => {
+    const pipeline = new FakePipeline({
+      fail: {
+        W1: () =>
+          new SwitchyardError('validation', 'source.repo /nope does not exist', { code: 'INVALID_INPUT' }),
+      },
+    });
+    h = await startHarness({ pipeline });
+    const { status } = await startAndSettle(h);
+    expect(status.state).toBe('FAILED');
+    expect(status.details.error).toMatchObject({
+      code: 'INVALID_INPUT',
+      message: 'source.repo /nope does not exist',
+    });
+    expect(status.section_states).toEqual({ products: 'BLOCKED', docs: 'BLOCKED' });
+    expect(status.details.interrupted).toBe(false);
+  });
+
+  it('sends a progress notification to a client that sent a progress token, then step log messages', async () => {
+    h = await startHarness({ pipeline: new FakePipeline({ seededProblems: 0 }) });
+    const progress: { progress: number; total?: number; message?: string }[] = [];
+    const messages: unknown[] = [];
+    const { LoggingMessageNotificationSchema } = await import('@modelcontextprotocol/sdk/types.js');
+    h.client.setNotificationHandler(LoggingMessageNotificationSchema, (notification) => {
+      messages.push(notification.params.data);
+    });
+    const result = await h.client.callTool(
+      { name: 'launch_start_run', arguments: { run_config: runConfig() } },
+      undefined,
+      { onprogress: (update) => progress.push(update) },
+    );
+    const runId = (result.structuredContent as { run_id: string }).run_id;
+    expect(progress).toHaveLength(1);
+    expect(progress[0]).toMatchObject({ progress: 0, total: 7 });
+    await waitForStatus(h, runId, atRest);
+    await new Promise((resolve) => setImmediate(resolve));
+    const steps = messages.filter((m) => (m as { event?: string }).event === 'run_progress') as {
+      worker: string;
+      progress: number;
+    }[];
+    expect(steps.map((step) => step.worker)).toEqual(['W1', 'W2', 'W3', 'W4', 'W5', 'W6', 'W7']);
+    expect(steps.at(-1)).toMatchObject({ progress: 7, total: 7, state: 'READY_FOR_PR' });
+  });
+
+  it('a client without a progress token gets no notifications', async () => {
+    h = await startHarness({ pipeline: new FakePipeline({ seededProblems: 0 }) });
+    const messages: unknown[] = [];
+    const { LoggingMessageNotificationSchema } = await import('@modelcontextprotocol/sdk/types.js');
+    h.client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => {
+      messages.push(n.params.data);
+    });
+    await startAndSettle(h);
+    expect(messages).toEqual([]);
+  });
+});
+
+describe('idempotency', () => {
+  it('same key and same config return the existing run (defaults written out count as the same config)', async () => {
+    const pipeline = new FakePipeline({ seededProblems: 0 });
+    h = await startHarness({ pipeline });
+    const first = await startAndSettle(h, runConfig(), 'key-1');
+    const again = await h.call('launch_start_run', {
+      run_config: {
+        ...runConfig(),
+        max_fix_attempts: 3,
+        validation_profile: 'local',
+        required_sections: ['products', 'docs'],
+      },
+      idempotency_key: 'key-1',
+    });
+    expect(again).toEqual({ ok: true, run_id: first.runId, state: 'READY_FOR_PR' });
+    expect(pipeline.calls.filter((w) => w === 'W1')).toHaveLength(1);
+    const other = await h.call('launch_start_run', { run_config: runConfig(), idempotency_key: 'key-2' });
+    expect(other.run_id).not.toBe(first.runId);
+  });
+
+  it('same key with a different config is INVALID_INPUT with details.reason=idempotency_key_reused', async () => {
+    h = await startHarness({ pipeline: new FakePipeline() });
+    const first = await h.call('launch_start_run', { run_config: runConfig(), idempotency_key: 'key-1' });
+    const error = errorOf(
+      await h.call('launch_start_run', {
+        run_config: runConfig({ product_name: 'Other' }),
+        idempotency_key: 'key-1',
+      }),
+      'INVALID_INPUT',
+    );
+    expect(error.details).toMatchObject({ reason: 'idempotency_key_reused', run_id: first.run_id });
+    expect(error.retryable).toBe(false);
+  });
+
+  it('two concurrent starts with one key give one run', async () => {
+    const pipeline = new FakePipeline({ seededProblems: 0 });
+    h = await startHarness({ pipeline });
+    const harness = h;
+    const results = await Promise.all(
+      Array.from({ length: 5 }, () =>
+        harness.call('launch_start_run', { run_config: runConfig(), idempotency_key: 'same' }),
+      ),
+    );
+    const ids = new Set(results.map((r) => r.run_id));
+    expect(ids.size).toBe(1);
+    const [runId] = [...ids] as string[];
+    await waitForStatus(harness, runId as string, atRest);
+    expect((await harness.call('launch_list_runs', {})).runs).toHaveLength(1);
+    expect(pipeline.calls.filter((w) => w === 'W1')).toHaveLength(1);
+  });
+});

@@ -1,0 +1,87 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { PausePoint } from './pausing-pipeline.js';
+import type { Payload } from './harness.js';
+
+const packageDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const fixture = path.join(packageDir, 'test', 'fixtures', 'server.ts');
+
+export interface ChildServer {
+  pid: number;
+  call(name: string, args?: Record<string, unknown>): Promise<Payload>;
+  /** SIGKILL: no shutdown, no cleanup, exactly like a crash. */
+  kill(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** A launch-runs server in its own process (node + tsx over the sources), spoken to over stdio. */
+export async function startChildServer(options: {
+  dataDir: string;
+  pipeline: 'fake' | 'real';
+  pause?: PausePoint;
+  env?: Record<string, string>;
+}): Promise<ChildServer> {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: ['--import', 'tsx', fixture],
+    cwd: packageDir,
+    env: {
+      ...(process.env as Record<string, string>),
+      SWITCHYARD_DATA_DIR: options.dataDir,
+      SWITCHYARD_LOG_LEVEL: 'error',
+      LAUNCH_TEST_PIPELINE: options.pipeline,
+      ...(options.pause ? { LAUNCH_TEST_PAUSE: JSON.stringify(options.pause) } : {}),
+      ...options.env,
+    },
+    stderr: 'pipe',
+  });
+  const stderr: string[] = [];
+  transport.stderr?.on('data', (chunk: Buffer) => stderr.push(chunk.toString()));
+  const client = new Client({ name: 'launch-child-test', version: '0.0.0' });
+  try {
+    await client.connect(transport);
+  } catch (error) {
+    throw new Error(`child server did not start: ${String(error)}\n${stderr.join('')}`);
+  }
+  const pid = transport.pid;
+  if (pid === null) throw new Error('child server has no pid');
+  let exited = false;
+  const exit = new Promise<void>((resolve) => {
+    transport.onclose = () => {
+      exited = true;
+      resolve();
+    };
+  });
+  return {
+    pid,
+    async call(name, args = {}) {
+      const result = (await client.callTool({ name, arguments: args }, undefined, {
+        timeout: 120_000,
+      })) as CallToolResult;
+      return result.structuredContent as Payload;
+    },
+    async kill() {
+      if (!exited) process.kill(pid, 'SIGKILL');
+      await Promise.race([exit, new Promise((resolve) => setTimeout(resolve, 5000))]);
+      await client.close().catch(() => undefined);
+    },
+    async close() {
+      await client.close();
+      await exit;
+    },
+  };
+}
+
+export async function waitForFile(file: string): Promise<string> {
+  const fs = await import('node:fs');
+  for (;;) {
+    if (fs.existsSync(file)) {
+      const text = fs.readFileSync(file, 'utf8');
+      if (text !== '') return text;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}

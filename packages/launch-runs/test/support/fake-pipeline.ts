@@ -1,0 +1,248 @@
+import { createHash } from 'node:crypto';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { SwitchyardError } from '@switchyard/contracts/errors';
+import type { ValidationIssue, ValidationReport } from '@switchyard/contracts/launch-runs';
+import type { LaunchPipeline, WorkerContext } from '../../src/pipeline/types.js';
+import type { WorkerId } from '../../src/runs/executor.js';
+
+/**
+ * A small deterministic LaunchPipeline for runtime tests: each worker writes its declared artifacts from
+ * the run config alone; W6 writes pages with `seededProblems` `__FIXME__` tokens into the site worktree,
+ * W7 reports each token as a TemplateTokens blocker, W8 removes the first one. Tests can hold a worker
+ * (it waits until released or aborted), make one fail, or make fixes no-ops.
+ */
+export interface FakePipelineOptions {
+  seededProblems?: number;
+  noOpFix?: boolean;
+  fail?: Partial<Record<WorkerId, () => unknown>>;
+  /** A binary artifact W3 writes as well (get_artifact base64). */
+  binaryArtifact?: boolean;
+  /** False: workers write no artifacts (cheap runs for listing tests). */
+  writeArtifacts?: boolean;
+}
+
+interface Hold {
+  reached: Promise<void>;
+  /** Resolves with the abort reason when the held worker saw its signal abort. */
+  aborted: Promise<unknown>;
+  release(): void;
+}
+
+const sha = (text: string) => createHash('sha256').update(text).digest('hex');
+const json = (value: unknown) => JSON.stringify(value, null, 2) + '\n';
+
+export class FakePipeline implements LaunchPipeline {
+  readonly calls: WorkerId[] = [];
+  readonly prsOpened: string[] = [];
+  private readonly holds = new Map<
+    WorkerId,
+    { hold: Hold; arrive: () => void; wait: Promise<void>; onAbort: (r: unknown) => void }
+  >();
+
+  constructor(private readonly options: FakePipelineOptions = {}) {}
+
+  /** The next execution of `worker` waits until `release()` (or its signal aborts). */
+  hold(worker: WorkerId): Hold {
+    let arrive!: () => void;
+    let release!: () => void;
+    let onAbort!: (reason: unknown) => void;
+    const reached = new Promise<void>((resolve) => (arrive = resolve));
+    const wait = new Promise<void>((resolve) => (release = resolve));
+    const aborted = new Promise<unknown>((resolve) => (onAbort = resolve));
+    const hold: Hold = { reached, aborted, release };
+    this.holds.set(worker, { hold, arrive, wait, onAbort });
+    return hold;
+  }
+
+  private async enter(worker: WorkerId, ctx: WorkerContext): Promise<void> {
+    this.calls.push(worker);
+    if (this.options.writeArtifacts === false) {
+      Object.assign(ctx, {
+        artifacts: {
+          write: async (name: string) => ({ name, sha256: '0'.repeat(64) }),
+          read: async () => undefined,
+        },
+      });
+    }
+    const held = this.holds.get(worker);
+    if (held !== undefined) {
+      this.holds.delete(worker);
+      held.arrive();
+      await new Promise<void>((resolve, reject) => {
+        const onAbort = () => {
+          held.onAbort(ctx.signal.reason);
+          reject(new SwitchyardError('cancelled', 'aborted while held', { code: 'CANCELLED' }));
+        };
+        if (ctx.signal.aborted) return onAbort();
+        ctx.signal.addEventListener('abort', onAbort, { once: true });
+        void held.wait.then(() => {
+          ctx.signal.removeEventListener('abort', onAbort);
+          resolve();
+        });
+      });
+    }
+    const failure = this.options.fail?.[worker];
+    if (failure !== undefined) throw failure();
+  }
+
+  private site(ctx: WorkerContext): string {
+    return path.join(ctx.runDir, 'workspace', 'site');
+  }
+
+  async cloneInputs(ctx: WorkerContext) {
+    await this.enter('W1', ctx);
+    await fs.mkdir(this.site(ctx), { recursive: true });
+    await ctx.artifacts.write(
+      'repo_inventory.json',
+      json({
+        source: ctx.config.source.repo,
+        site: ctx.config.site.repo,
+        files: ['README.md', 'package.json'],
+      }),
+    );
+    return {
+      source_sha: sha('source:' + ctx.config.source.repo).slice(0, 40),
+      site_sha: sha('site:' + ctx.config.site.repo).slice(0, 40),
+    };
+  }
+
+  async extractFacts(ctx: WorkerContext) {
+    await this.enter('W2', ctx);
+    await ctx.artifacts.write(
+      'product_facts.json',
+      json({ product: ctx.config.product_name, claims: ['c_000000000001'] }),
+    );
+    await ctx.artifacts.write(
+      'evidence_map.json',
+      json({ c_000000000001: { path: 'README.md', lines: [1, 1] } }),
+    );
+  }
+
+  async catalogSnippets(ctx: WorkerContext) {
+    await this.enter('W3', ctx);
+    await ctx.artifacts.write('snippet_catalog.json', json({ snippets: [] }));
+    if (this.options.binaryArtifact) {
+      await ctx.artifacts.write(
+        'logo.png',
+        new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0xff, 0x00]),
+      );
+    }
+  }
+
+  async planPages(ctx: WorkerContext) {
+    await this.enter('W4', ctx);
+    const pages = ctx.config.required_sections.map((section) => ({
+      section,
+      url_path: `/${section}/${ctx.config.product_slug}/`,
+    }));
+    await ctx.artifacts.write('page_plan.json', json({ pages }));
+    return {
+      sections: Object.fromEntries(ctx.config.required_sections.map((s) => [s, 'OUTLINED' as const])),
+    };
+  }
+
+  async draftPages(ctx: WorkerContext) {
+    await this.enter('W5', ctx);
+    for (const section of ctx.config.required_sections) {
+      await ctx.artifacts.write(
+        `drafts/${section}/${ctx.config.product_slug}.md`,
+        `# ${ctx.config.product_name} ${section}\n`,
+      );
+    }
+    return { sections: Object.fromEntries(ctx.config.required_sections.map((s) => [s, 'DRAFTED' as const])) };
+  }
+
+  private pageFile(ctx: WorkerContext, section: string): string {
+    return path.join(this.site(ctx), ctx.config.site.content_root, section, `${ctx.config.product_slug}.md`);
+  }
+
+  async linkPages(ctx: WorkerContext) {
+    await this.enter('W6', ctx);
+    const problems = this.options.seededProblems ?? 2;
+    const sections = ctx.config.required_sections;
+    for (const [index, section] of sections.entries()) {
+      const file = this.pageFile(ctx, section);
+      await fs.mkdir(path.dirname(file), { recursive: true });
+      const lines = [`# ${ctx.config.product_name} ${section}`];
+      for (let p = index; p < problems; p += sections.length) lines.push(`Line ${p} __FIXME__`);
+      await fs.writeFile(file, lines.join('\n') + '\n');
+    }
+    await ctx.artifacts.write('patch_bundle.json', json({ patches: sections.map((s) => `patch_${s}`) }));
+    await ctx.artifacts.write('diff_report.md', sections.map((s) => `- ${s}`).join('\n') + '\n');
+    return {
+      sections: Object.fromEntries(sections.map((s) => [s, 'MERGED_IN_WORKTREE' as const])),
+      applied_patch_ids: sections.map((s) => `patch_${s}`),
+    };
+  }
+
+  private async scan(ctx: WorkerContext): Promise<ValidationIssue[]> {
+    const issues: ValidationIssue[] = [];
+    for (const section of ctx.config.required_sections) {
+      const file = this.pageFile(ctx, section);
+      const rel = path.relative(this.site(ctx), file).split(path.sep).join('/');
+      const text = await fs.readFile(file, 'utf8').catch(() => '');
+      text.split('\n').forEach((line, index) => {
+        if (!line.includes('__FIXME__')) return;
+        issues.push({
+          issue_id: 'iss_' + sha(`TemplateTokens|UNRESOLVED_TOKEN|${rel}|${index + 1}`).slice(0, 12),
+          gate: 'TemplateTokens',
+          severity: 'blocker',
+          error_code: 'UNRESOLVED_TOKEN',
+          message: `Unresolved template token __FIXME__ in ${rel}`,
+          location: { path: rel, line: index + 1 },
+          status: 'OPEN',
+          suggested_fix: 'Remove the token',
+        });
+      });
+    }
+    return issues.sort(
+      (a, b) => a.location.path.localeCompare(b.location.path) || a.location.line - b.location.line,
+    );
+  }
+
+  async validateSite(ctx: WorkerContext): Promise<ValidationReport> {
+    await this.enter('W7', ctx);
+    const issues = await this.scan(ctx);
+    const report: ValidationReport = {
+      schema_version: '1.0',
+      ok: issues.length === 0,
+      profile: ctx.config.validation_profile,
+      gates: [{ name: 'TemplateTokens', ok: issues.length === 0, duration_ms: 0 }],
+      issues,
+    };
+    await ctx.artifacts.write('validation_report.json', json(report));
+    return report;
+  }
+
+  async fixNext(ctx: WorkerContext, report: ValidationReport) {
+    await this.enter('W8', ctx);
+    const issue = report.issues.find((candidate) => candidate.status === 'OPEN');
+    if (issue === undefined) throw new SwitchyardError('internal', 'nothing to fix');
+    await ctx.artifacts.write(`fix_${issue.issue_id}.json`, json({ issue_id: issue.issue_id }));
+    if (this.options.noOpFix)
+      return { fixed_issue_id: issue.issue_id, applied_patch_ids: [], changed: false };
+    const file = path.join(this.site(ctx), ...issue.location.path.split('/'));
+    const lines = (await fs.readFile(file, 'utf8')).split('\n');
+    lines[issue.location.line - 1] = (lines[issue.location.line - 1] ?? '').replace(' __FIXME__', '');
+    await fs.writeFile(file, lines.join('\n'));
+    return {
+      fixed_issue_id: issue.issue_id,
+      applied_patch_ids: [`patch_fix_${issue.issue_id}`],
+      changed: true,
+    };
+  }
+
+  async openPullRequest(ctx: WorkerContext) {
+    await this.enter('W9', ctx);
+    const branch = `launch/${ctx.runId}/${ctx.config.product_slug}`;
+    this.prsOpened.push(branch);
+    const pr = {
+      pr_url: `file://${ctx.config.site.repo}#${branch}`,
+      branch,
+      commit_sha: sha(branch).slice(0, 40),
+    };
+    await ctx.artifacts.write('pr.json', json(pr));
+    return pr;
+  }
+}

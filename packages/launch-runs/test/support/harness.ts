@@ -1,0 +1,130 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { RunConfigInput } from '@switchyard/contracts/launch-runs';
+import { createLogger } from '@switchyard/server-kit';
+import { connectInMemory } from '@switchyard/server-kit/testing';
+import { createLaunchRunsModule, type LaunchRunsModule } from '../../src/index.js';
+import type { LaunchPipeline } from '../../src/pipeline/types.js';
+
+export type Payload = Record<string, unknown> & {
+  ok?: boolean;
+  error?: { code: string; message: string; retryable: boolean; details: Record<string, unknown> };
+};
+
+export interface Harness {
+  module: LaunchRunsModule;
+  client: Client;
+  dataDir: string;
+  /** Calls a tool and returns its structured content (success or the standard error shape). */
+  call(name: string, args?: Record<string, unknown>): Promise<Payload>;
+  raw(name: string, args?: Record<string, unknown>): Promise<CallToolResult>;
+  close(): Promise<void>;
+}
+
+export function tempDir(prefix: string): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), `launch-${prefix}-`));
+}
+
+export async function startHarness(
+  options: {
+    pipeline?: LaunchPipeline;
+    dataDir?: string;
+    leaseMs?: number;
+    otlpTracesUrl?: string;
+    keepDataDir?: boolean;
+  } = {},
+): Promise<Harness> {
+  const dataDir = options.dataDir ?? tempDir('data');
+  const module = createLaunchRunsModule(
+    {
+      dataDir,
+      ...(options.leaseMs === undefined ? {} : { leaseMs: options.leaseMs }),
+      ...(options.otlpTracesUrl === undefined ? {} : { otlpTracesUrl: options.otlpTracesUrl }),
+    },
+    { ...(options.pipeline ? { pipeline: options.pipeline } : {}), logger: createLogger({ level: 'error' }) },
+  );
+  const connection = await connectInMemory([module], { dataDir, logger: createLogger({ level: 'error' }) });
+  const raw = (name: string, args: Record<string, unknown> = {}) =>
+    connection.client.callTool({ name, arguments: args }) as Promise<CallToolResult>;
+  return {
+    module,
+    client: connection.client,
+    dataDir,
+    raw,
+    async call(name, args = {}) {
+      const result = await raw(name, args);
+      return result.structuredContent as Payload;
+    },
+    async close() {
+      await connection.close();
+      await module.close();
+      if (!options.keepDataDir && options.dataDir === undefined)
+        fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export function runConfig(overrides: Partial<RunConfigInput> = {}): RunConfigInput {
+  return {
+    schema_version: '1.0',
+    product_slug: 'example-product',
+    product_name: 'Example Product',
+    source: { repo: '/tmp/example-source' },
+    site: { repo: '/tmp/example-site' },
+    allowed_paths: ['content/**'],
+    ...overrides,
+  };
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Polls launch_get_status until `done(status)`; the test's own timeout bounds the wait. */
+export async function waitForStatus(
+  harness: Pick<Harness, 'call'>,
+  runId: string,
+  done: (status: Record<string, unknown> & { state: string }) => boolean,
+): Promise<Record<string, unknown> & { state: string; details: Record<string, unknown> }> {
+  for (;;) {
+    const payload = await harness.call('launch_get_status', { run_id: runId });
+    const status = payload.status as Record<string, unknown> & {
+      state: string;
+      details: Record<string, unknown>;
+    };
+    if (status === undefined) throw new Error(`launch_get_status failed: ${JSON.stringify(payload)}`);
+    if (done(status)) return status;
+    await sleep(10);
+  }
+}
+
+/** Nobody works on the run and it stopped where the background work stops (or halted on an error). */
+export const atRest = (status: { state: string; details?: Record<string, unknown> }) =>
+  status.details?.busy === false &&
+  (['VALIDATING', 'READY_FOR_PR', 'DONE', 'FAILED', 'CANCELLED'].includes(status.state) ||
+    status.details.error !== undefined ||
+    status.details.interrupted === true);
+
+/** Asserts the standard error shape with `code` and returns its error. */
+export function errorOf(payload: Payload, code: string): NonNullable<Payload['error']> {
+  if (payload.ok !== false || payload.error === undefined) {
+    throw new Error(`expected error ${code}, got ${JSON.stringify(payload).slice(0, 500)}`);
+  }
+  if (payload.error.code !== code) {
+    throw new Error(`expected error ${code}, got ${payload.error.code}: ${payload.error.message}`);
+  }
+  return payload.error;
+}
+
+/** Starts a run and waits until the background work rests (VALIDATING, READY_FOR_PR or an end). */
+export async function startAndSettle(harness: Harness, config: RunConfigInput = runConfig(), key?: string) {
+  const started = await harness.call('launch_start_run', {
+    run_config: config,
+    ...(key === undefined ? {} : { idempotency_key: key }),
+  });
+  if (started.ok !== true) throw new Error(`start failed: ${JSON.stringify(started)}`);
+  const runId = started.run_id as string;
+  const status = await waitForStatus(harness, runId, atRest);
+  return { runId, status };
+}

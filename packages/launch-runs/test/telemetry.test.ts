@@ -1,0 +1,130 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { openLaunchDatabase } from '../src/db/open.js';
+import { spans, type SpanRow } from '../src/db/schema.js';
+import { FakePipeline } from './support/fake-pipeline.js';
+import {
+  errorOf,
+  runConfig,
+  startAndSettle,
+  startHarness,
+  tempDir,
+  type Harness,
+} from './support/harness.js';
+
+let h: Harness | undefined;
+const cleanups: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  await h?.close();
+  h = undefined;
+  for (const cleanup of cleanups.splice(0)) await cleanup();
+});
+
+function spanRows(dataDir: string): SpanRow[] {
+  const database = openLaunchDatabase(dataDir);
+  try {
+    return database.db.select().from(spans).all();
+  } finally {
+    database.sqlite.close();
+  }
+}
+
+describe('telemetry', () => {
+  it('records a span per tool call (rejected calls too) and per worker, children of the tool call', async () => {
+    h = await startHarness({ pipeline: new FakePipeline({ seededProblems: 1 }) });
+    const { runId } = await startAndSettle(h);
+    await h.call('launch_fix_next', { run_id: runId });
+    errorOf(await h.call('launch_get_status', { run_id: 'bad' }), 'INVALID_INPUT');
+    errorOf(await h.call('launch_open_pr', { run_id: 'r_2026-01-01T00-00-00Z_00000000' }), 'RUN_NOT_FOUND');
+    await h.module.flushTelemetry();
+    const rows = spanRows(h.dataDir);
+
+    const start = rows.find((row) => row.tool === 'launch_start_run');
+    expect(start).toMatchObject({ kind: 'tool', runId, outcome: 'ok', errorCode: null });
+    const backgroundWorkers = rows.filter(
+      (row) => row.kind === 'worker' && row.parentSpanId === start?.spanId,
+    );
+    expect(backgroundWorkers.map((row) => row.worker).sort()).toEqual([
+      'W1',
+      'W2',
+      'W3',
+      'W4',
+      'W5',
+      'W6',
+      'W7',
+    ]);
+    for (const worker of backgroundWorkers) {
+      expect(worker).toMatchObject({ traceId: start?.traceId, runId, outcome: 'ok' });
+      expect(worker.durationMs).toBeGreaterThanOrEqual(0);
+    }
+
+    const fix = rows.find((row) => row.tool === 'launch_fix_next');
+    expect(rows.filter((row) => row.parentSpanId === fix?.spanId).map((row) => row.worker)).toEqual([
+      'W8',
+      'W7',
+    ]);
+
+    const rejected = rows.find((row) => row.tool === 'launch_get_status' && row.outcome === 'error');
+    expect(rejected).toMatchObject({ errorCode: 'INVALID_INPUT', runId: null });
+    expect(rows.find((row) => row.tool === 'launch_open_pr')).toMatchObject({
+      outcome: 'error',
+      errorCode: 'RUN_NOT_FOUND',
+    });
+    const statusCalls = rows.filter((row) => row.tool === 'launch_get_status');
+    expect(statusCalls.length).toBeGreaterThan(1);
+    for (const row of rows) {
+      expect(row.traceId).toMatch(/^[0-9a-f]{32}$/);
+      expect(row.spanId).toMatch(/^[0-9a-f]{16}$/);
+    }
+
+    // Events carry the trace/span ids of the span they happened in.
+    const events = h.module.runs.events(runId);
+    const spanIds = new Set(rows.map((row) => row.spanId));
+    expect(events.every((event) => event.trace_id !== null && spanIds.has(event.span_id ?? ''))).toBe(true);
+    const w1Started = events.find(
+      (event) => event.type === 'WORK_ITEM_STARTED' && event.payload.worker === 'W1',
+    );
+    expect(w1Started?.span_id).toBe(backgroundWorkers.find((row) => row.worker === 'W1')?.spanId);
+  });
+
+  it('exports spans over OTLP/HTTP through the OpenTelemetry SDK when an endpoint is configured', async () => {
+    const received: { url: string; contentType: string; body: string }[] = [];
+    const collector = http.createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (chunk: Buffer) => chunks.push(chunk));
+      req.on('end', () => {
+        received.push({
+          url: req.url ?? '',
+          contentType: String(req.headers['content-type']),
+          body: Buffer.concat(chunks).toString('utf8'),
+        });
+        res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+      });
+    });
+    await new Promise<void>((resolve) => collector.listen(0, '127.0.0.1', resolve));
+    cleanups.push(() => new Promise<void>((resolve) => collector.close(() => resolve())));
+    const port = (collector.address() as AddressInfo).port;
+    const dataDir = tempDir('otlp');
+    cleanups.push(() => import('node:fs').then((fs) => fs.rmSync(dataDir, { recursive: true, force: true })));
+
+    const local = await startHarness({
+      pipeline: new FakePipeline({ seededProblems: 0 }),
+      dataDir,
+      otlpTracesUrl: `http://127.0.0.1:${port}/v1/traces`,
+    });
+    const { runId } = await startAndSettle(local, runConfig());
+    await local.close(); // shutdown flushes the batch exporter
+
+    expect(received.length).toBeGreaterThan(0);
+    expect(received.every((request) => request.url === '/v1/traces')).toBe(true);
+    expect(received[0]?.contentType).toContain('application/json');
+    const body = received.map((request) => request.body).join('\n');
+    expect(body).toContain('launch.tool launch_start_run');
+    expect(body).toContain('launch.worker W1 inputs');
+    expect(body).toContain(runId);
+    expect(body).toContain('switchyard-launch');
+    const stored = spanRows(dataDir).find((row) => row.tool === 'launch_start_run');
+    expect(body).toContain(stored?.traceId);
+  });
+});
