@@ -1,1 +1,24 @@
-export {};
+export { createJourneyModule, JOURNEY_TOOL_NAMES } from './module.js';
+export {
+  ConfigError,
+  DEFAULT_BUSY_TIMEOUT_MS,
+  DEFAULT_MAX_DOCUMENT_BYTES,
+  loadJourneyConfig,
+  type JourneyConfig,
+} from './config.js';
+export { DATABASE_FILE_NAME, MIGRATIONS_FOLDER } from './db/database.js';
+export { MAX_METADATA_BYTES, MAX_SUMMARY_BYTES, MAX_TITLE_CHARS } from './journeys/limits.js';
+export { MAX_QUERY_PHRASES } from './journeys/fts-query.js';
+export { VERSION } from './version.js';
+export type {
+  AddDocumentToJourneyInput,
+  AddDocumentToJourneyOutput,
+  DeleteJourneyInput,
+  DeleteJourneyOutput,
+  GetOrCreateJourneyInput,
+  GetOrCreateJourneyOutput,
+  QueryJourneyHistoryInput,
+  QueryJourneyHistoryOutput,
+  RecordSessionInput,
+  RecordSessionOutput,
+} from '@switchyard/contracts/journey';

@@ -1,0 +1,161 @@
+// Benchmark of the journey tools at scale, through a real MCP Client, against the floor: the same
+// domain call (the same SQL) without MCP. Not part of the test suite.
+//   pnpm bench                                    10k journeys, 1M sessions
+//   BENCH_SESSIONS=100000 BENCH_JOURNEYS=1000 pnpm bench
+// Other knobs: BENCH_ITERATIONS (default 400), BENCH_DIR (keep the corpus there and reuse it next run).
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { connectInMemory } from '@switchyard/server-kit/testing';
+import { createLogger } from '@switchyard/server-kit';
+import { openJourneyDatabase, DATABASE_FILE_NAME } from '../src/db/database.js';
+import { SESSION_FTS_SHARDS, sessionFtsTable } from '../src/db/fts.js';
+import { JourneyService } from '../src/journeys/journey-service.js';
+import { toMillisRange } from '../src/journeys/time.js';
+import { createJourneyModule } from '../src/index.js';
+import { BENCH_QUERIES, generateCorpus, verifyIndex, type Corpus } from './corpus.js';
+import { measure, type Stats } from './stats.js';
+
+const int = (name: string, fallback: number) => {
+  const value = Number(process.env[name] ?? fallback);
+  if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a positive integer`);
+  return value;
+};
+const JOURNEYS = int('BENCH_JOURNEYS', 10_000);
+const SESSIONS = int('BENCH_SESSIONS', 1_000_000);
+const ITERATIONS = int('BENCH_ITERATIONS', 400);
+const dataDir = process.env.BENCH_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), 'journey-bench-'));
+const corpusFile = path.join(dataDir, `corpus-${JOURNEYS}-${SESSIONS}.json`);
+
+function buildCorpus(): Corpus {
+  if (fs.existsSync(corpusFile)) {
+    console.log(`reusing the corpus in ${dataDir}`);
+    return JSON.parse(fs.readFileSync(corpusFile, 'utf8')) as Corpus;
+  }
+  fs.rmSync(path.join(dataDir, DATABASE_FILE_NAME), { force: true });
+  const { sqlite } = openJourneyDatabase({ dataDir });
+  // Bulk load settings for this one connection: no fsync, a large page cache.
+  sqlite.pragma('synchronous = OFF');
+  sqlite.pragma('cache_size = -1000000');
+  const started = performance.now();
+  const corpus = generateCorpus(sqlite, JOURNEYS, SESSIONS);
+  const generated = performance.now() - started;
+  const merging = performance.now();
+  for (let shard = 0; shard < SESSION_FTS_SHARDS; shard++) {
+    const table = sessionFtsTable(shard);
+    sqlite.prepare(`INSERT INTO ${table}(${table}) VALUES ('optimize')`).run();
+  }
+  const merged = performance.now() - merging;
+  const checking = performance.now();
+  verifyIndex(sqlite);
+  const checked = performance.now() - checking;
+  sqlite.pragma('wal_checkpoint(TRUNCATE)');
+  sqlite.close();
+  const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+  console.log(
+    `generated ${JOURNEYS} journeys and ${SESSIONS} sessions in ${seconds(generated)} ` +
+      `(${Math.round(SESSIONS / (generated / 1000))} sessions/s); FTS5 optimize ${seconds(merged)}, ` +
+      `integrity-check ${seconds(checked)}`,
+  );
+  fs.writeFileSync(corpusFile, JSON.stringify(corpus));
+  return corpus;
+}
+
+interface Row {
+  operation: string;
+  target: string;
+  client: Stats;
+  floor: Stats;
+}
+
+async function main(): Promise<void> {
+  const corpus = buildCorpus();
+  const module = createJourneyModule({ dataDir, maxDocumentBytes: 1024 * 1024, busyTimeoutMs: 5000 });
+  const { client, close } = await connectInMemory([module], {
+    dataDir,
+    logger: createLogger({ level: 'error' }),
+  });
+  const floorDb = openJourneyDatabase({ dataDir });
+  const floor = new JourneyService(floorDb, { maxDocumentBytes: 1024 * 1024 });
+  const journey = (i: number) => corpus.journeyIds[(i * 7919) % corpus.journeyIds.length]!;
+  const user = (i: number) => corpus.userIds[(i * 104_729) % corpus.userIds.length]!;
+  const query = (i: number) => BENCH_QUERIES[i % BENCH_QUERIES.length]!;
+  const call = async (name: string, args: Record<string, unknown>) => {
+    const result = await client.callTool({ name, arguments: args });
+    if (result.isError) throw new Error(`${name} failed: ${JSON.stringify(result.structuredContent)}`);
+    return result;
+  };
+  const everything = toMillisRange();
+
+  const rows: Row[] = [];
+  rows.push({
+    operation: 'query_journey_history + query',
+    target: 'p95 <= 5 ms',
+    client: await measure(ITERATIONS, (i) =>
+      call('query_journey_history', { journey_id: journey(i), query: query(i) }),
+    ),
+    floor: await measure(ITERATIONS, (i) =>
+      floor.queryHistory({
+        journeyId: journey(i),
+        text: query(i),
+        range: everything,
+        limit: 10,
+        includeDocuments: false,
+      }),
+    ),
+  });
+  rows.push({
+    operation: 'query_journey_history, newest first',
+    target: 'p95 <= 5 ms',
+    client: await measure(ITERATIONS, (i) => call('query_journey_history', { journey_id: journey(i) })),
+    floor: await measure(ITERATIONS, (i) =>
+      floor.queryHistory({ journeyId: journey(i), range: everything, limit: 10, includeDocuments: false }),
+    ),
+  });
+  rows.push({
+    operation: 'query_journey_history, 100 newest',
+    target: 'seed: < 200 ms',
+    client: await measure(ITERATIONS, (i) =>
+      call('query_journey_history', { journey_id: journey(i), limit: 100 }),
+    ),
+    floor: await measure(ITERATIONS, (i) =>
+      floor.queryHistory({ journeyId: journey(i), range: everything, limit: 100, includeDocuments: false }),
+    ),
+  });
+  rows.push({
+    operation: 'get_or_create_journey, existing user',
+    target: 'p95 <= 2 ms',
+    client: await measure(ITERATIONS, (i) => call('get_or_create_journey', { user_id: user(i) })),
+    floor: await measure(ITERATIONS, (i) => floor.getOrCreateJourney(user(i))),
+  });
+  rows.push({
+    operation: 'get_or_create_journey, new user',
+    target: 'p95 <= 2 ms (seed: < 50 ms)',
+    client: await measure(ITERATIONS, () => call('get_or_create_journey', { user_id: randomUUID() })),
+    floor: await measure(ITERATIONS, () => floor.getOrCreateJourney(randomUUID())),
+  });
+
+  await close();
+  await module.close();
+  floorDb.sqlite.close();
+
+  const ms = (value: number) => value.toFixed(3).padStart(8);
+  console.log(
+    `\n${JOURNEYS} journeys, ${SESSIONS} sessions, ${ITERATIONS} timed calls each (milliseconds)\n`,
+  );
+  console.log(
+    `${'operation'.padEnd(38)} ${'p50'.padStart(8)} ${'p95'.padStart(8)} ${'floor50'.padStart(8)} ${'floor95'.padStart(8)} ${'x50'.padStart(6)}  target`,
+  );
+  for (const row of rows) {
+    console.log(
+      `${row.operation.padEnd(38)} ${ms(row.client.p50)} ${ms(row.client.p95)} ${ms(row.floor.p50)} ${ms(row.floor.p95)} ${(row.client.p50 / row.floor.p50).toFixed(1).padStart(6)}  ${row.target}`,
+    );
+  }
+  if (process.env.BENCH_DIR === undefined) fs.rmSync(dataDir, { recursive: true, force: true });
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exitCode = 1;
+});

@@ -1,0 +1,51 @@
+import { resolveDataDir } from '@switchyard/server-kit';
+import { z } from 'zod';
+
+export interface JourneyConfig {
+  /** Where `journey-continuity.sqlite` lives (SWITCHYARD_DATA_DIR or the platform's user data directory). */
+  dataDir: string;
+  /** Largest document content in UTF-8 bytes (JOURNEY_MAX_DOCUMENT_BYTES, default 1 MiB). */
+  maxDocumentBytes: number;
+  /** How long a write waits for another process's lock (JOURNEY_BUSY_TIMEOUT_MS, default 5000). */
+  busyTimeoutMs: number;
+}
+
+export const DEFAULT_MAX_DOCUMENT_BYTES = 1024 * 1024;
+export const DEFAULT_BUSY_TIMEOUT_MS = 5000;
+
+/** A configuration problem; its message names the variable and says what to set. */
+export class ConfigError extends Error {
+  constructor(
+    readonly variable: string,
+    message: string,
+  ) {
+    super(`${variable}: ${message}`);
+    this.name = 'ConfigError';
+  }
+}
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name]?.trim();
+  if (raw === undefined || raw === '') return fallback;
+  const parsed = z.coerce.number().int().min(min).max(max).safeParse(raw);
+  if (!parsed.success)
+    throw new ConfigError(name, `must be a whole number from ${min} to ${max} (got "${raw}")`);
+  return parsed.data;
+}
+
+/** Reads the journey configuration from the environment; throws ConfigError naming the variable. */
+export function loadJourneyConfig(env: Env = process.env): JourneyConfig {
+  return {
+    maxDocumentBytes: integer(
+      env,
+      'JOURNEY_MAX_DOCUMENT_BYTES',
+      DEFAULT_MAX_DOCUMENT_BYTES,
+      1,
+      64 * 1024 * 1024,
+    ),
+    busyTimeoutMs: integer(env, 'JOURNEY_BUSY_TIMEOUT_MS', DEFAULT_BUSY_TIMEOUT_MS, 0, 600_000),
+    dataDir: resolveDataDir(env as NodeJS.ProcessEnv),
+  };
+}

@@ -1,0 +1,38 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { openDatabase } from '@switchyard/server-kit';
+import type Database from 'better-sqlite3';
+import { drizzle, type BetterSQLite3Database } from 'drizzle-orm/better-sqlite3';
+import * as schema from './schema.js';
+
+export type JourneyDb = BetterSQLite3Database<typeof schema>;
+
+/** The committed drizzle-kit migrations: `drizzle/` beside `src/` and `dist/` (it ships in the package). */
+export const MIGRATIONS_FOLDER = fileURLToPath(new URL('../../drizzle', import.meta.url));
+
+export const DATABASE_FILE_NAME = 'journey-continuity.sqlite';
+
+export interface JourneyDatabase {
+  sqlite: Database.Database;
+  db: JourneyDb;
+  file: string;
+}
+
+export interface OpenJourneyDatabaseOptions {
+  dataDir: string;
+  /** How long a write waits for another process's lock before failing with "database is busy". */
+  busyTimeoutMs?: number;
+}
+
+/** `<dataDir>/journey-continuity.sqlite`, migrated; several processes may open it at once. */
+export function openJourneyDatabase(options: OpenJourneyDatabaseOptions): JourneyDatabase {
+  const file = path.join(options.dataDir, DATABASE_FILE_NAME);
+  const sqlite = openDatabase({
+    file,
+    migrationsFolder: MIGRATIONS_FOLDER,
+    ...(options.busyTimeoutMs === undefined ? {} : { busyTimeoutMs: options.busyTimeoutMs }),
+  });
+  // Freed pages are overwritten, so deleted journeys do not linger in the file.
+  sqlite.pragma('secure_delete = ON');
+  return { sqlite, db: drizzle(sqlite, { schema }), file };
+}

@@ -1,0 +1,40 @@
+/** At most this many distinct words or word groups of a query are searched (FTS5 bounds expression depth). */
+export const MAX_QUERY_PHRASES = 32;
+
+// What the unicode61 tokenizer treats as word characters (letters, digits, private use), plus combining
+// marks so that a decomposed accent stays inside its word.
+const WORD = /[\p{L}\p{N}\p{M}\p{Co}]+/gu;
+
+/**
+ * Turns any text into an FTS5 expression that can only mean "these words": each whitespace-separated
+ * chunk becomes one quoted phrase of its words (`knee-injury` -> "knee injury"), so operators (AND, OR,
+ * NOT, NEAR), quotes, `*`, `^`, `-`, `:`, parentheses and SQL are searched as plain words or ignored,
+ * never parsed. Returns the phrases, which FTS5 ANDs when joined by spaces; empty when the text has no
+ * words at all.
+ */
+export function toFtsPhrases(text: string): string[] {
+  const phrases: string[] = [];
+  const seen = new Set<string>();
+  for (const chunk of text.normalize('NFC').split(/\s+/u)) {
+    const words = chunk.match(WORD);
+    if (words === null) continue;
+    const phrase = words.join(' ');
+    const key = phrase.toLowerCase();
+    if (seen.has(key)) continue;
+    seen.add(key);
+    // WORD never matches a double quote, so the phrase needs no escaping.
+    phrases.push(`"${phrase}"`);
+    if (phrases.length === MAX_QUERY_PHRASES) break;
+  }
+  return phrases;
+}
+
+/** The MATCH expression for some columns of one journey's rows: `jkey : "<key>" AND {cols} : (<phrases>)`. */
+export function journeyMatch(
+  journeyKey: string,
+  columns: readonly string[],
+  phrases: readonly string[],
+): string {
+  const target = columns.length === 1 ? columns[0] : `{${columns.join(' ')}}`;
+  return `jkey : "${journeyKey}" AND ${target} : (${phrases.join(' ')})`;
+}

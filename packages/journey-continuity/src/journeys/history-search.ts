@@ -1,0 +1,197 @@
+import type Database from 'better-sqlite3';
+import { DOCUMENTS_FTS_TABLE, journeyKey, sessionFtsTable, sessionShardOf } from '../db/fts.js';
+import { journeyMatch, toFtsPhrases } from './fts-query.js';
+import type { MillisRange } from './time.js';
+
+export interface HistoryQuery {
+  journeyId: string;
+  /** Free text; blank or absent lists sessions newest first. */
+  text?: string;
+  range: MillisRange;
+  limit: number;
+  includeDocuments: boolean;
+}
+
+export interface SessionHit {
+  id: string;
+  createdAt: number;
+  summary: string;
+  hasDiagnosis: boolean;
+  /** With text only: bm25 scaled to (0, 1] against the best match. */
+  relevance?: number;
+  snippet?: string;
+}
+
+export interface DocumentHit {
+  id: string;
+  documentType: string;
+  title: string | null;
+  createdAt: number;
+  snippet?: string;
+}
+
+export interface HistoryResult {
+  sessions: SessionHit[];
+  /** Matching sessions before `limit`. */
+  total: number;
+  /** Present when documents were asked for. */
+  documents?: DocumentHit[];
+}
+
+// Matches are shown in markdown bold; the snippet keeps about this many words around them.
+const MARK = '**';
+const ELLIPSIS = '…';
+const SNIPPET_TOKENS = 16;
+
+interface SessionRow {
+  id: string;
+  createdAt: number;
+  summary: string;
+  hasDiagnosis: number;
+}
+interface RankedSessionRow extends SessionRow {
+  score: number;
+  snippet: string | null;
+  total: number;
+}
+interface DocumentRow {
+  id: string;
+  documentType: string;
+  title: string | null;
+  createdAt: number;
+}
+interface MatchedDocumentRow extends DocumentRow {
+  titleSnippet: string | null;
+  contentSnippet: string | null;
+}
+
+/**
+ * Searches one journey's history. With text, FTS5 matches inside the journey's own rows (its key is part
+ * of the MATCH, so the index seeks straight to them) in the journey's shard, ranked by bm25 with the
+ * summary weighted 1 and the journey key 0; ties go to the newest session.
+ */
+export class HistorySearch {
+  private readonly rankedSessions = new Map<number, Database.Statement<unknown[], RankedSessionRow>>();
+  private readonly listSessions;
+  private readonly countSessions;
+  private readonly listDocuments;
+  private readonly matchDocuments;
+
+  constructor(private readonly sqlite: Database.Database) {
+    this.listSessions = sqlite.prepare<unknown[], SessionRow>(
+      `SELECT id, created_at AS createdAt, summary, diagnosis IS NOT NULL AS hasDiagnosis
+         FROM sessions
+        WHERE journey_id = @journeyId AND created_at BETWEEN @from AND @to
+        ORDER BY created_at DESC, seq DESC
+        LIMIT @limit`,
+    );
+    this.countSessions = sqlite
+      .prepare<unknown[], number>(
+        `SELECT count(*) FROM sessions WHERE journey_id = @journeyId AND created_at BETWEEN @from AND @to`,
+      )
+      .pluck();
+    this.listDocuments = sqlite.prepare<unknown[], DocumentRow>(
+      `SELECT id, document_type AS documentType, title, created_at AS createdAt
+         FROM documents
+        WHERE journey_id = @journeyId AND created_at BETWEEN @from AND @to
+        ORDER BY created_at DESC, seq DESC
+        LIMIT @limit`,
+    );
+    this.matchDocuments = sqlite.prepare<unknown[], MatchedDocumentRow>(matchedDocumentsSql());
+  }
+
+  search(query: HistoryQuery): HistoryResult {
+    const journeyId = query.journeyId.toLowerCase();
+    const base = { journeyId, from: query.range.from, to: query.range.to, limit: query.limit };
+    const text = query.text?.trim() ? query.text : undefined;
+    if (text === undefined) {
+      const sessions = this.listSessions.all(base).map(toSessionHit);
+      const total = this.countSessions.get(base) ?? 0;
+      return {
+        sessions,
+        total,
+        ...(query.includeDocuments ? { documents: this.listDocuments.all(base).map(toDocumentHit) } : {}),
+      };
+    }
+    const phrases = toFtsPhrases(text);
+    if (phrases.length === 0) {
+      // Nothing searchable (only punctuation or symbols): nothing can match.
+      return { sessions: [], total: 0, ...(query.includeDocuments ? { documents: [] } : {}) };
+    }
+    const key = journeyKey(journeyId);
+    const snippetArgs = { mark: MARK, ellipsis: ELLIPSIS, tokens: SNIPPET_TOKENS };
+    const rows = this.rankedSessionsIn(sessionShardOf(journeyId)).all({
+      ...base,
+      ...snippetArgs,
+      match: journeyMatch(key, ['summary'], phrases),
+    });
+    // bm25() is negative and more negative is better; every matched term adds a positive weight, so the
+    // best score is never 0 and each row's share of it lies in (0, 1].
+    const best = rows[0]?.score ?? -1;
+    const sessions = rows.map((row): SessionHit => ({
+      ...toSessionHit(row),
+      relevance: row.score / best,
+      ...(row.snippet === null ? {} : { snippet: row.snippet }),
+    }));
+    const result: HistoryResult = { sessions, total: rows[0]?.total ?? 0 };
+    if (query.includeDocuments) {
+      result.documents = this.matchDocuments
+        .all({ ...base, ...snippetArgs, match: journeyMatch(key, ['title', 'content'], phrases) })
+        .map((row) => {
+          const snippet = [row.contentSnippet, row.titleSnippet].find((s) => s?.includes(MARK));
+          return { ...toDocumentHit(row), ...(snippet ? { snippet } : {}) };
+        });
+    }
+    return result;
+  }
+
+  private rankedSessionsIn(shard: number): Database.Statement<unknown[], RankedSessionRow> {
+    let statement = this.rankedSessions.get(shard);
+    if (statement === undefined) {
+      statement = this.sqlite.prepare<unknown[], RankedSessionRow>(rankedSessionsSql(sessionFtsTable(shard)));
+      this.rankedSessions.set(shard, statement);
+    }
+    return statement;
+  }
+}
+
+/**
+ * A journey's sessions matching @match, best bm25 first (ties newest first), with a snippet each and the
+ * number of matches before @limit. The full-text table must drive the join (CROSS JOIN fixes the order):
+ * driven from the sessions index instead, SQLite runs the MATCH once per session and bm25() recounts its
+ * term statistics each time. FTS5's auxiliary functions only run in a plain query over the FTS table, so
+ * the matches are materialized first and counted outside.
+ */
+export function rankedSessionsSql(f: string): string {
+  return `WITH matches AS MATERIALIZED (
+      SELECT s.seq, s.id, s.created_at AS createdAt, s.summary, s.diagnosis IS NOT NULL AS hasDiagnosis,
+             bm25(${f}, 0.0, 1.0) AS score,
+             snippet(${f}, 1, @mark, @mark, @ellipsis, @tokens) AS snippet
+        FROM ${f} CROSS JOIN sessions s ON s.seq = ${f}.rowid
+       WHERE ${f} MATCH @match AND s.journey_id = @journeyId AND s.created_at BETWEEN @from AND @to
+    )
+    SELECT id, createdAt, summary, hasDiagnosis, score, snippet, count(*) OVER () AS total
+      FROM matches
+     ORDER BY score, createdAt DESC, seq DESC
+     LIMIT @limit`;
+}
+
+/** A journey's documents matching @match in title or content, newest first, with snippets. */
+export function matchedDocumentsSql(): string {
+  const f = DOCUMENTS_FTS_TABLE;
+  return `SELECT d.id, d.document_type AS documentType, d.title, d.created_at AS createdAt,
+           snippet(${f}, 1, @mark, @mark, @ellipsis, @tokens) AS titleSnippet,
+           snippet(${f}, 2, @mark, @mark, @ellipsis, @tokens) AS contentSnippet
+      FROM ${f} CROSS JOIN documents d ON d.seq = ${f}.rowid
+     WHERE ${f} MATCH @match AND d.journey_id = @journeyId AND d.created_at BETWEEN @from AND @to
+     ORDER BY d.created_at DESC, d.seq DESC
+     LIMIT @limit`;
+}
+
+function toSessionHit(row: SessionRow): SessionHit {
+  return { id: row.id, createdAt: row.createdAt, summary: row.summary, hasDiagnosis: row.hasDiagnosis === 1 };
+}
+
+function toDocumentHit(row: DocumentRow): DocumentHit {
+  return { id: row.id, documentType: row.documentType, title: row.title, createdAt: row.createdAt };
+}

@@ -1,0 +1,51 @@
+import type { JourneyDatabase } from '../db/database.js';
+import { withDatabaseErrors } from './database-errors.js';
+import { HistorySearch, type HistoryQuery, type HistoryResult } from './history-search.js';
+import { JourneyStore, type JourneyStoreOptions } from './journey-store.js';
+
+export type { HistoryQuery, HistoryResult } from './history-search.js';
+export type {
+  AddedDocument,
+  DeletedJourney,
+  JourneySummary,
+  NewDocument,
+  NewSession,
+  RecordedSession,
+} from './journey-store.js';
+
+/** The journey domain as the tools see it: plain inputs and outputs, SwitchyardErrors on failure. */
+export class JourneyService {
+  private readonly store: JourneyStore;
+  private readonly history: HistorySearch;
+
+  constructor(database: JourneyDatabase, options: JourneyStoreOptions) {
+    this.store = new JourneyStore(database, options);
+    this.history = new HistorySearch(database.sqlite);
+  }
+
+  getOrCreateJourney(userId?: string) {
+    return this.store.getOrCreate(userId);
+  }
+
+  /** 404 for an unknown journey; the check and the search read one snapshot. */
+  queryHistory(query: HistoryQuery): HistoryResult {
+    return withDatabaseErrors('Failed to query history', () =>
+      this.store.read(() => {
+        this.store.assertExists(query.journeyId);
+        return this.history.search(query);
+      }),
+    );
+  }
+
+  addDocument(...args: Parameters<JourneyStore['addDocument']>) {
+    return this.store.addDocument(...args);
+  }
+
+  recordSession(...args: Parameters<JourneyStore['recordSession']>) {
+    return this.store.recordSession(...args);
+  }
+
+  deleteJourney(journeyId: string) {
+    return this.store.deleteJourney(journeyId);
+  }
+}

@@ -1,0 +1,287 @@
+import { randomUUID } from 'node:crypto';
+import { SwitchyardError } from '@switchyard/contracts/errors';
+import { count, eq, sql } from 'drizzle-orm';
+import type { JourneyDatabase } from '../db/database.js';
+import { documents, journeys, sessions } from '../db/schema.js';
+import { withDatabaseErrors } from './database-errors.js';
+import {
+  assertMaxBytes,
+  assertMaxChars,
+  MAX_METADATA_BYTES,
+  MAX_SUMMARY_BYTES,
+  MAX_TITLE_CHARS,
+} from './limits.js';
+import type { DocumentType } from '@switchyard/contracts/journey';
+
+export interface JourneySummary {
+  id: string;
+  userId: string | null;
+  createdAt: number;
+  sessionCount: number;
+  isNew: boolean;
+}
+
+export interface NewSession {
+  journeyId: string;
+  summary: string;
+  messages?: unknown[];
+  diagnosis?: Record<string, unknown>;
+  confidenceScore?: number;
+  /** Milliseconds since the epoch; default now. */
+  createdAt?: number;
+}
+
+export interface RecordedSession {
+  id: string;
+  journeyId: string;
+  createdAt: number;
+  hasDiagnosis: boolean;
+  confidenceScore: number | null;
+  sessionCount: number;
+}
+
+export interface NewDocument {
+  journeyId: string;
+  documentType: DocumentType;
+  title?: string;
+  content?: string;
+  metadata?: Record<string, unknown>;
+}
+
+export interface AddedDocument {
+  id: string;
+  journeyId: string;
+  documentType: DocumentType;
+  title: string | null;
+  contentBytes: number;
+  metadata: Record<string, unknown>;
+  createdAt: number;
+}
+
+export interface DeletedJourney {
+  id: string;
+  sessionsDeleted: number;
+  documentsDeleted: number;
+}
+
+export interface JourneyStoreOptions {
+  /** Largest document content, in UTF-8 bytes (also bounds a session's messages and diagnosis as JSON). */
+  maxDocumentBytes: number;
+  now?: () => number;
+}
+
+export function journeyNotFound(journeyId: string): SwitchyardError {
+  return new SwitchyardError('not-found', `Journey ${journeyId} not found`);
+}
+
+/**
+ * Journeys, their sessions and documents. Every write that depends on what is already stored runs in one
+ * IMMEDIATE transaction, so concurrent processes sharing the file cannot interleave inside it.
+ */
+export class JourneyStore {
+  private readonly now: () => number;
+  private readonly queries;
+
+  constructor(
+    private readonly database: JourneyDatabase,
+    private readonly options: JourneyStoreOptions,
+  ) {
+    this.now = options.now ?? Date.now;
+    const { db } = database;
+    const p = sql.placeholder;
+    this.queries = {
+      journeyById: db
+        .select({ id: journeys.id, userId: journeys.userId, createdAt: journeys.createdAt })
+        .from(journeys)
+        .where(eq(journeys.id, p('id')))
+        .prepare(),
+      journeyByUser: db
+        .select({ id: journeys.id, userId: journeys.userId, createdAt: journeys.createdAt })
+        .from(journeys)
+        .where(eq(journeys.userId, p('userId')))
+        .prepare(),
+      insertJourney: db
+        .insert(journeys)
+        .values({ id: p('id'), userId: p('userId'), createdAt: p('now'), updatedAt: p('now') })
+        .onConflictDoNothing({ target: journeys.userId })
+        .prepare(),
+      touchJourney: db
+        .update(journeys)
+        .set({ updatedAt: sql`max(${journeys.updatedAt}, ${p('now')})` })
+        .where(eq(journeys.id, p('id')))
+        .prepare(),
+      deleteJourney: db
+        .delete(journeys)
+        .where(eq(journeys.id, p('id')))
+        .prepare(),
+      sessionCount: db
+        .select({ n: count() })
+        .from(sessions)
+        .where(eq(sessions.journeyId, p('id')))
+        .prepare(),
+      documentCount: db
+        .select({ n: count() })
+        .from(documents)
+        .where(eq(documents.journeyId, p('id')))
+        .prepare(),
+      insertSession: db
+        .insert(sessions)
+        .values({
+          id: p('id'),
+          journeyId: p('journeyId'),
+          createdAt: p('createdAt'),
+          summary: p('summary'),
+          messages: p('messages'),
+          diagnosis: p('diagnosis'),
+          confidenceScore: p('confidenceScore'),
+        })
+        .prepare(),
+      insertDocument: db
+        .insert(documents)
+        .values({
+          id: p('id'),
+          journeyId: p('journeyId'),
+          documentType: p('documentType'),
+          title: p('title'),
+          content: p('content'),
+          metadata: p('metadata'),
+          createdAt: p('createdAt'),
+        })
+        .prepare(),
+    };
+  }
+
+  /** The journey of `userId` (created if it has none), or a new anonymous journey without one. */
+  getOrCreate(userId?: string): JourneySummary {
+    return withDatabaseErrors('Failed to access journey', () => {
+      const user = userId?.toLowerCase();
+      if (user !== undefined) {
+        // Most calls find the journey: answer them without taking the write lock.
+        const existing = this.read(() => this.withCount(this.queries.journeyByUser.get({ userId: user })));
+        if (existing !== undefined) return { ...existing, isNew: false };
+      }
+      return this.write(() => {
+        const id = randomUUID();
+        const inserted = this.queries.insertJourney.run({ id, userId: user ?? null, now: this.now() });
+        const row =
+          user === undefined
+            ? this.queries.journeyById.get({ id })
+            : this.queries.journeyByUser.get({ userId: user });
+        const journey = this.withCount(row);
+        if (journey === undefined) throw new Error('journey vanished inside its own transaction');
+        return { ...journey, isNew: inserted.changes === 1 };
+      });
+    });
+  }
+
+  /** 404 unless the journey exists. */
+  assertExists(journeyId: string): void {
+    if (this.queries.journeyById.get({ id: journeyId.toLowerCase() }) === undefined) {
+      throw journeyNotFound(journeyId);
+    }
+  }
+
+  recordSession(input: NewSession): RecordedSession {
+    assertMaxBytes('summary', input.summary, MAX_SUMMARY_BYTES);
+    const messages = input.messages === undefined ? null : JSON.stringify(input.messages);
+    const diagnosis = input.diagnosis === undefined ? null : JSON.stringify(input.diagnosis);
+    if (messages !== null) assertMaxBytes('messages', messages, this.options.maxDocumentBytes);
+    if (diagnosis !== null) assertMaxBytes('diagnosis', diagnosis, this.options.maxDocumentBytes);
+    return withDatabaseErrors('Failed to record session', () =>
+      this.write(() => {
+        const journeyId = input.journeyId.toLowerCase();
+        this.assertExists(journeyId);
+        const id = randomUUID();
+        const now = this.now();
+        const createdAt = input.createdAt ?? now;
+        this.queries.insertSession.run({
+          id,
+          journeyId,
+          createdAt,
+          summary: input.summary,
+          messages,
+          diagnosis,
+          confidenceScore: input.confidenceScore ?? null,
+        });
+        this.queries.touchJourney.run({ id: journeyId, now });
+        return {
+          id,
+          journeyId,
+          createdAt,
+          hasDiagnosis: diagnosis !== null,
+          confidenceScore: input.confidenceScore ?? null,
+          sessionCount: this.sessionCount(journeyId),
+        };
+      }),
+    );
+  }
+
+  addDocument(input: NewDocument): AddedDocument {
+    if (input.title !== undefined) assertMaxChars('title', input.title, MAX_TITLE_CHARS);
+    if (input.content !== undefined) assertMaxBytes('content', input.content, this.options.maxDocumentBytes);
+    const metadata = input.metadata ?? {};
+    const metadataJson = JSON.stringify(metadata);
+    assertMaxBytes('metadata', metadataJson, MAX_METADATA_BYTES);
+    return withDatabaseErrors('Failed to add document', () =>
+      this.write(() => {
+        const journeyId = input.journeyId.toLowerCase();
+        this.assertExists(journeyId);
+        const id = randomUUID();
+        const createdAt = this.now();
+        this.queries.insertDocument.run({
+          id,
+          journeyId,
+          documentType: input.documentType,
+          title: input.title ?? null,
+          content: input.content ?? null,
+          metadata: metadataJson,
+          createdAt,
+        });
+        this.queries.touchJourney.run({ id: journeyId, now: createdAt });
+        return {
+          id,
+          journeyId,
+          documentType: input.documentType,
+          title: input.title ?? null,
+          contentBytes: input.content === undefined ? 0 : Buffer.byteLength(input.content, 'utf8'),
+          metadata: JSON.parse(metadataJson) as Record<string, unknown>,
+          createdAt,
+        };
+      }),
+    );
+  }
+
+  /** Deletes the journey; its sessions, documents and their index entries go with it (cascade, triggers). */
+  deleteJourney(journeyId: string): DeletedJourney {
+    return withDatabaseErrors('Failed to delete journey', () =>
+      this.write(() => {
+        const id = journeyId.toLowerCase();
+        this.assertExists(id);
+        const sessionsDeleted = this.sessionCount(id);
+        const documentsDeleted = this.queries.documentCount.get({ id })?.n ?? 0;
+        this.queries.deleteJourney.run({ id });
+        return { id, sessionsDeleted, documentsDeleted };
+      }),
+    );
+  }
+
+  /** Runs `work` in one read transaction: every statement sees the same snapshot. */
+  read<T>(work: () => T): T {
+    return this.database.sqlite.transaction(work).deferred();
+  }
+
+  private write<T>(work: () => T): T {
+    return this.database.sqlite.transaction(work).immediate();
+  }
+
+  private sessionCount(journeyId: string): number {
+    return this.queries.sessionCount.get({ id: journeyId })?.n ?? 0;
+  }
+
+  private withCount(
+    row: { id: string; userId: string | null; createdAt: number } | undefined,
+  ): Omit<JourneySummary, 'isNew'> | undefined {
+    if (row === undefined) return undefined;
+    return { ...row, sessionCount: this.sessionCount(row.id) };
+  }
+}

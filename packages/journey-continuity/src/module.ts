@@ -1,0 +1,47 @@
+import type { DomainModule } from '@switchyard/server-kit';
+import { loadJourneyConfig, type JourneyConfig } from './config.js';
+import { openJourneyDatabase } from './db/database.js';
+import { JourneyService } from './journeys/journey-service.js';
+import { registerAddDocumentToJourneyTool } from './tools/add-document-to-journey.js';
+import { registerDeleteJourneyTool } from './tools/delete-journey.js';
+import { registerGetOrCreateJourneyTool } from './tools/get-or-create-journey.js';
+import { registerQueryJourneyHistoryTool } from './tools/query-journey-history.js';
+import { registerRecordSessionTool } from './tools/record-session.js';
+import { VERSION } from './version.js';
+
+export const JOURNEY_TOOL_NAMES = [
+  'get_or_create_journey',
+  'query_journey_history',
+  'add_document_to_journey',
+  'record_session',
+  'delete_journey',
+] as const;
+
+/**
+ * The journey-continuity domain: opens (and migrates) `<dataDir>/journey-continuity.sqlite` now, registers
+ * the five journey tools on every MCP session, closes the database on `close()`.
+ */
+export function createJourneyModule(config: JourneyConfig = loadJourneyConfig()): DomainModule {
+  const database = openJourneyDatabase({ dataDir: config.dataDir, busyTimeoutMs: config.busyTimeoutMs });
+  const service = new JourneyService(database, { maxDocumentBytes: config.maxDocumentBytes });
+  let closed = false;
+  return {
+    name: 'journey-continuity',
+    version: VERSION,
+    register(server, ctx) {
+      registerGetOrCreateJourneyTool(server, ctx, service);
+      registerQueryJourneyHistoryTool(server, ctx, service);
+      registerAddDocumentToJourneyTool(server, ctx, service, config.maxDocumentBytes);
+      registerRecordSessionTool(server, ctx, service);
+      registerDeleteJourneyTool(server, ctx, service);
+    },
+    ready() {
+      return !closed && database.sqlite.open;
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      database.sqlite.close();
+    },
+  };
+}

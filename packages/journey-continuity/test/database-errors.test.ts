@@ -1,0 +1,111 @@
+import { randomUUID } from 'node:crypto';
+import Database from 'better-sqlite3';
+import { afterEach, describe, expect, it } from 'vitest';
+import { sessionFtsTable, sessionShardOf } from '../src/db/fts.js';
+import { describeDatabaseFailure } from '../src/journeys/database-errors.js';
+import { newJourney, record, startHarness, type Harness, type JourneyOut } from './helpers.js';
+
+let h: Harness | undefined;
+afterEach(async () => {
+  await h?.stop();
+  h = undefined;
+});
+
+/** Another process's connection holding the write lock until released. */
+function holdWriteLock(file: string): () => void {
+  const other = new Database(file);
+  other.exec('BEGIN IMMEDIATE');
+  return () => {
+    other.exec('COMMIT');
+    other.close();
+  };
+}
+
+function expectSafeDetail(message: string): void {
+  expect(message).not.toMatch(/SELECT|INSERT|UPDATE|DELETE|sqlite|\/|\\|journey-continuity|sessions_fts/i);
+}
+
+describe('database failures', () => {
+  it('a busy database is a 500 with the seed message per tool; the server keeps serving afterwards', async () => {
+    h = await startHarness({ config: { busyTimeoutMs: 20 } });
+    const user = randomUUID();
+    const journeyId = await newJourney(h, user);
+    const release = holdWriteLock(h.dbFile);
+    try {
+      const cases: [string, Record<string, unknown>, string][] = [
+        ['get_or_create_journey', { user_id: randomUUID() }, 'Failed to access journey: database is busy'],
+        ['get_or_create_journey', {}, 'Failed to access journey: database is busy'],
+        [
+          'add_document_to_journey',
+          { journey_id: journeyId, document_type: 'note' },
+          'Failed to add document: database is busy',
+        ],
+        [
+          'record_session',
+          { journey_id: journeyId, summary: 'x' },
+          'Failed to record session: database is busy',
+        ],
+        ['delete_journey', { journey_id: journeyId }, 'Failed to delete journey: database is busy'],
+      ];
+      for (const [tool, args, message] of cases) {
+        expect(await h.fails(tool, args)).toEqual({ status: 500, code: 'DATABASE_ERROR', message });
+      }
+      // Readers are not blocked by a writer (WAL): an existing user's journey and the history still answer.
+      const existing = await h.ok<JourneyOut>('get_or_create_journey', { user_id: user });
+      expect(existing.journey_id).toBe(journeyId);
+      await h.ok('query_journey_history', { journey_id: journeyId, query: 'anything' });
+    } finally {
+      release();
+    }
+    await record(h, journeyId, 'after the lock');
+    expect((await h.ok<JourneyOut>('get_or_create_journey', { user_id: user })).session_count).toBe(1);
+  });
+
+  it('a damaged index is a 500 "Failed to query history: …" without internals; other journeys still answer', async () => {
+    h = await startHarness();
+    const journeyId = await newJourney(h);
+    await record(h, journeyId, 'text to search');
+    const other = new Database(h.dbFile);
+    other.exec(`DROP TABLE ${sessionFtsTable(sessionShardOf(journeyId))}`);
+    other.close();
+    const error = await h.fails('query_journey_history', { journey_id: journeyId, query: 'text' });
+    expect(error).toEqual({
+      status: 500,
+      code: 'DATABASE_ERROR',
+      message: 'Failed to query history: unexpected database error',
+    });
+    expectSafeDetail(error.message);
+    await h.ok('query_journey_history', { journey_id: journeyId });
+  });
+
+  it('a closed database answers 500 instead of crashing', async () => {
+    h = await startHarness();
+    const journeyId = await newJourney(h);
+    await h.module.close();
+    for (const [tool, args, step] of [
+      ['get_or_create_journey', {}, 'Failed to access journey'],
+      ['query_journey_history', { journey_id: journeyId }, 'Failed to query history'],
+    ] as const) {
+      expect(await h.fails(tool, args)).toEqual({
+        status: 500,
+        code: 'DATABASE_ERROR',
+        message: `${step}: database is closed`,
+      });
+    }
+    expect(await h.module.ready?.()).toBe(false);
+  });
+
+  it('maps SQLite result codes to short, non-internal details', () => {
+    const detail = (code: string) => describeDatabaseFailure(Object.assign(new Error('x'), { code })).detail;
+    expect(detail('SQLITE_BUSY')).toBe('database is busy');
+    expect(detail('SQLITE_BUSY_SNAPSHOT')).toBe('database is busy');
+    expect(detail('SQLITE_LOCKED')).toBe('database is busy');
+    expect(detail('SQLITE_FULL')).toBe('disk is full');
+    expect(detail('SQLITE_READONLY_DBMOVED')).toBe('database is read-only');
+    expect(detail('SQLITE_CORRUPT')).toBe('database file is damaged');
+    expect(detail('SQLITE_NOTADB')).toBe('database file is damaged');
+    expect(detail('SQLITE_IOERR_WRITE')).toBe('disk I/O error');
+    expect(detail('SQLITE_CANTOPEN')).toBe('database cannot be opened');
+    expect(detail('SQLITE_ERROR')).toBe('unexpected database error');
+  });
+});

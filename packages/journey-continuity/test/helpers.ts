@@ -1,0 +1,152 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { JourneyErrorPayloadSchema } from '@switchyard/contracts/journey';
+import { createLogger, type DomainModule } from '@switchyard/server-kit';
+import { connectInMemory } from '@switchyard/server-kit/testing';
+import { afterAll, expect } from 'vitest';
+import { createJourneyModule, DATABASE_FILE_NAME, type JourneyConfig } from '../src/index.js';
+
+export interface ToolResult {
+  isError: boolean;
+  data: Record<string, unknown>;
+}
+
+export interface Harness {
+  dataDir: string;
+  dbFile: string;
+  module: DomainModule;
+  client: Client;
+  call(name: string, args?: Record<string, unknown>): Promise<ToolResult>;
+  /** Calls a tool that must succeed; returns its structured content. */
+  ok<T = Record<string, unknown>>(name: string, args?: Record<string, unknown>): Promise<T>;
+  /** Calls a tool that must fail with the journey error shape; returns `error`. */
+  fails(
+    name: string,
+    args: Record<string, unknown>,
+  ): Promise<{ status: number; code: string; message: string }>;
+  /** Closes the client and the module (the data directory stays). */
+  stop(): Promise<void>;
+}
+
+/** Every log line the harnesses wrote (for assertions about what logs contain). */
+export const logLines: string[] = [];
+
+const tempDirs: string[] = [];
+// Registered for every test file that imports these helpers; runs after that file's own afterAll hooks.
+afterAll(() => {
+  for (const dir of tempDirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+/** A fresh data directory, removed after the test file. */
+export function tempDataDir(): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'journey-test-'));
+  tempDirs.push(dir);
+  return dir;
+}
+
+/** A journey module on `dataDir` (a new temp dir by default) behind a real MCP Client. */
+export async function startHarness(
+  options: { dataDir?: string; config?: Partial<JourneyConfig> } = {},
+): Promise<Harness> {
+  const dataDir = options.dataDir ?? tempDataDir();
+  const module = createJourneyModule({
+    dataDir,
+    maxDocumentBytes: 1024 * 1024,
+    busyTimeoutMs: 5000,
+    ...options.config,
+  });
+  // Failures are logged at error level by design; keep them out of the test output.
+  const logger = createLogger({ level: 'error', write: (line) => logLines.push(line) });
+  const { client, close } = await connectInMemory([module], { dataDir, logger });
+  const call = async (name: string, args: Record<string, unknown> = {}): Promise<ToolResult> => {
+    const result = await client.callTool({ name, arguments: args });
+    const data = result.structuredContent as Record<string, unknown>;
+    const text = (result.content as { type: string; text: string }[])[0]?.text;
+    expect(JSON.parse(text ?? 'null')).toEqual(data);
+    return { isError: result.isError === true, data };
+  };
+  let stopped = false;
+  return {
+    dataDir,
+    dbFile: path.join(dataDir, DATABASE_FILE_NAME),
+    module,
+    client,
+    call,
+    async ok<T>(name: string, args: Record<string, unknown> = {}) {
+      const result = await call(name, args);
+      if (result.isError) throw new Error(`${name} failed: ${JSON.stringify(result.data)}`);
+      return result.data as T;
+    },
+    async fails(name, args) {
+      const result = await call(name, args);
+      expect(result.isError, `${name} should fail: ${JSON.stringify(result.data)}`).toBe(true);
+      return JourneyErrorPayloadSchema.parse(result.data).error;
+    },
+    async stop() {
+      if (stopped) return;
+      stopped = true;
+      await close();
+      await module.close();
+    },
+  };
+}
+
+export interface JourneyOut {
+  journey_id: string;
+  user_id?: string | null;
+  created_at: string;
+  session_count: number;
+  is_new: boolean;
+}
+
+export interface SessionOut {
+  session_id: string;
+  created_at: string;
+  summary: string;
+  has_diagnosis: boolean;
+  relevance_score?: number;
+  snippet?: string;
+}
+
+export interface DocumentOut {
+  document_id: string;
+  document_type: string;
+  title?: string;
+  created_at: string;
+  snippet?: string;
+}
+
+export interface HistoryOut {
+  journey_id: string;
+  sessions: SessionOut[];
+  documents?: DocumentOut[];
+  total_results: number;
+}
+
+export async function newJourney(h: Harness, userId?: string): Promise<string> {
+  const journey = await h.ok<JourneyOut>(
+    'get_or_create_journey',
+    userId === undefined ? {} : { user_id: userId },
+  );
+  return journey.journey_id;
+}
+
+export async function record(
+  h: Harness,
+  journeyId: string,
+  summary: string,
+  extra: Record<string, unknown> = {},
+): Promise<string> {
+  const session = await h.ok<{ session_id: string }>('record_session', {
+    journey_id: journeyId,
+    summary,
+    ...extra,
+  });
+  return session.session_id;
+}
+
+export function history(h: Harness, args: Record<string, unknown>): Promise<HistoryOut> {
+  return h.ok<HistoryOut>('query_journey_history', args);
+}
