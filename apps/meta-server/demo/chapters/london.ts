@@ -1,0 +1,62 @@
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { PlanJourneyOutputSchema, type JourneyOptionSummary } from '@switchyard/contracts/transit';
+import type { TflMock } from '@switchyard/upstream-mocks';
+import { callTool } from '../call.js';
+import { chapter, clock, line, pence, step } from '../print.js';
+
+function describeOption(option: JourneyOptionSummary, index: number): void {
+  const disrupted = option.isDisrupted ? '  ⚠ disrupted' : '';
+  line(
+    `${index + 1}. ${clock(option.startDateTime)} → ${clock(option.arrivalDateTime)}  ` +
+      `${option.durationMinutes} min, ${option.legCount} legs, ${pence(option.farePence)}${disrupted}`,
+  );
+  for (const leg of option.legs) line(`- ${leg.summary} (${leg.durationMinutes} min)`, 3);
+}
+
+/** planJourney with a disambiguation round: TfL knows several places called "Victoria". */
+export async function londonJourney(client: Client, tfl: TflMock): Promise<void> {
+  chapter(
+    '1. London: plan a journey with TfL',
+    'A rider asks for "Victoria" to King\'s Cross. TfL knows several places by that name, so the first\n' +
+      'answer asks which one; the client picks a suggestion and asks again.',
+  );
+  // The mock plays TfL's answer for an ambiguous origin once; the retry resolves normally.
+  tfl.scenario('disambiguation-from', { times: 1 });
+
+  step('planJourney', 'from "Victoria" to "King\'s Cross"');
+  const first = await callTool(
+    client,
+    'planJourney',
+    { from: 'Victoria', to: "King's Cross" },
+    PlanJourneyOutputSchema,
+    { envelope: true },
+  );
+  line(`${first.code}: ${first.message}`);
+  const suggestions = first.fromLocationDisambiguation ?? [];
+  for (const suggestion of suggestions.slice(0, 4)) {
+    const quality = suggestion.matchQuality === null ? '' : ` (match ${suggestion.matchQuality})`;
+    line(
+      `- ${suggestion.name}, ${suggestion.placeType ?? 'place'}${quality}: "${suggestion.parameterValue}"`,
+      2,
+    );
+  }
+  // A rider going by train means the station, not the museum that matches the name best.
+  const chosen = suggestions.find((suggestion) => suggestion.placeType === 'StopPoint') ?? suggestions[0];
+  if (first.code !== 'DISAMBIGUATION_REQUIRED' || chosen === undefined) {
+    throw new Error(`expected DISAMBIGUATION_REQUIRED with suggestions, got ${first.code}`);
+  }
+
+  step('planJourney', `from "${chosen.parameterValue}" (${chosen.name}) to "King's Cross"`);
+  const second = await callTool(
+    client,
+    'planJourney',
+    { from: chosen.parameterValue, to: "King's Cross" },
+    PlanJourneyOutputSchema,
+    { envelope: true },
+  );
+  line(`${second.code}: ${second.message}`);
+  if (!second.success || second.topJourneys === null)
+    throw new Error(`expected journeys, got ${second.code}`);
+  line('The fastest options, quickest first:');
+  second.topJourneys.slice(0, 3).forEach(describeOption);
+}

@@ -1,0 +1,80 @@
+// pnpm demo: the whole of Switchyard, offline. Starts the TfL and Digitransit stand-ins from
+// @switchyard/upstream-mocks, spawns the built `switchyard` bin over stdio pointed at them, and drives a real
+// MCP client through four short stories.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { startDigitransitMock, startTflMock } from '@switchyard/upstream-mocks';
+import { helsinkiTrip } from './chapters/helsinki.js';
+import { journeyHistory } from './chapters/journey.js';
+import { launchRun } from './chapters/launch.js';
+import { londonJourney } from './chapters/london.js';
+import { ToolError } from './call.js';
+import { line } from './print.js';
+
+const BIN = fileURLToPath(new URL('../dist/bin.js', import.meta.url));
+const DEMO_KEYS = { TFL_API_KEY: 'demo-tfl-key', DIGITRANSIT_SUBSCRIPTION_KEY: 'demo-digitransit-key' };
+
+async function main(): Promise<void> {
+  if (!fs.existsSync(BIN)) throw new Error(`${BIN} is missing: run the build first (pnpm build)`);
+  const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'switchyard-demo-'));
+  const tfl = await startTflMock();
+  const digitransit = await startDigitransitMock();
+  let serverLog = '';
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [BIN],
+    env: {
+      ...getDefaultEnvironment(),
+      ...DEMO_KEYS,
+      TFL_API_BASE_URL: tfl.url,
+      DIGITRANSIT_ROUTING_URL: digitransit.routingUrl,
+      DIGITRANSIT_GEOCODING_URL: digitransit.geocodingUrl,
+      SWITCHYARD_DATA_DIR: path.join(workDir, 'data'),
+      SWITCHYARD_LOG_LEVEL: 'warn',
+    },
+    stderr: 'pipe',
+  });
+  transport.stderr?.on('data', (chunk: Buffer) => (serverLog += chunk.toString('utf8')));
+  const client = new Client({ name: 'switchyard-demo', version: '1.0.0' });
+
+  console.log('Switchyard demo: everything runs on this machine, against stand-ins for TfL and Digitransit.');
+  console.log(`Mocks: TfL ${tfl.url}, Digitransit ${digitransit.url}; data in ${workDir}`);
+  try {
+    await client.connect(transport);
+    const server = client.getServerVersion();
+    const { tools } = await client.listTools();
+    console.log(`Connected to ${server?.name} ${server?.version} over stdio: ${tools.length} tools.`);
+    for (const text of serverLog.split('\n').filter((entry) => /^\s+(mounted|skipped) /.test(entry))) {
+      line(text.trim());
+    }
+
+    await londonJourney(client, tfl);
+    await helsinkiTrip(client);
+    await journeyHistory(client);
+    await launchRun(client, path.join(workDir, 'launch'));
+    console.log(
+      '\nThat was every domain of Switchyard through one MCP server. Next: README.md, "Connect a client".',
+    );
+  } finally {
+    await client.close().catch(() => {});
+    await tfl.close();
+    await digitransit.close();
+  }
+  fs.rmSync(workDir, { recursive: true, force: true });
+}
+
+main().catch((error: unknown) => {
+  if (error instanceof ToolError) {
+    console.error(`\nThe demo stopped: ${error.tool} answered with an error:`);
+    console.error(JSON.stringify(error.payload, null, 2));
+  } else {
+    console.error(
+      `\nThe demo stopped: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+    );
+  }
+  process.exitCode = 1;
+});

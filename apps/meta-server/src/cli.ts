@@ -1,0 +1,192 @@
+import { Command, CommanderError, Option } from 'commander';
+import {
+  DEFAULT_HOST,
+  DEFAULT_PORT,
+  DOMAIN_NAMES,
+  parseBoolean,
+  parseDomains,
+  parseHost,
+  parseNonEmptyList,
+  parsePort,
+  SettingsError,
+  type SwitchyardSettings,
+} from './settings.js';
+import { VERSION } from './version.js';
+
+export type Env = Readonly<Record<string, string | undefined>>;
+
+/** Each flag and the variable that sets the same thing when the flag is absent. */
+export const ENVIRONMENT_OF = {
+  http: 'SWITCHYARD_HTTP',
+  host: 'SWITCHYARD_HOST',
+  port: 'SWITCHYARD_PORT',
+  domains: 'SWITCHYARD_DOMAINS',
+  toolsAllow: 'SWITCHYARD_TOOLS_ALLOW',
+  toolsDeny: 'SWITCHYARD_TOOLS_DENY',
+  toolPrefix: 'SWITCHYARD_TOOL_PREFIX',
+  dataDir: 'SWITCHYARD_DATA_DIR',
+  allowedHosts: 'SWITCHYARD_ALLOWED_HOSTS',
+  allowedOrigins: 'SWITCHYARD_ALLOWED_ORIGINS',
+} as const;
+type SettingKey = keyof typeof ENVIRONMENT_OF;
+
+const FLAG_OF: Record<SettingKey, string> = {
+  http: '--http',
+  host: '--host',
+  port: '--port',
+  domains: '--domains',
+  toolsAllow: '--tools-allow',
+  toolsDeny: '--tools-deny',
+  toolPrefix: '--tool-prefix',
+  dataDir: '--data-dir',
+  allowedHosts: '--allowed-hosts',
+  allowedOrigins: '--allowed-origins',
+};
+
+const HELP_AFTER = `
+Every flag can also be set by its environment variable (the flag wins):
+  SWITCHYARD_HTTP, SWITCHYARD_HOST, SWITCHYARD_PORT, SWITCHYARD_DOMAINS, SWITCHYARD_TOOLS_ALLOW,
+  SWITCHYARD_TOOLS_DENY, SWITCHYARD_TOOL_PREFIX, SWITCHYARD_DATA_DIR, SWITCHYARD_ALLOWED_HOSTS,
+  SWITCHYARD_ALLOWED_ORIGINS.
+  SWITCHYARD_TOKEN   bearer token HTTP clients must send (required to listen on anything but loopback)
+  SWITCHYARD_LOG_LEVEL  debug | info (default) | warn | error
+
+Domains: journey-continuity and launch-runs always run (embedded SQLite in the data directory).
+transit is mounted with the providers whose keys are set: TFL_API_KEY (London, planJourney) and/or
+DIGITRANSIT_SUBSCRIPTION_KEY (Helsinki, get_departures, plan_trip, find_stops). Naming transit in
+--domains makes its keys required.
+
+Examples:
+  switchyard                                   stdio, for a client that starts the server itself
+  switchyard --http                            Streamable HTTP on http://127.0.0.1:3333/mcp
+  switchyard --domains journey,launch --tools-deny 'launch_cancel'
+  SWITCHYARD_TOKEN=$(openssl rand -hex 32) switchyard --http --host 0.0.0.0
+`;
+
+function buildProgram(): Command {
+  return new Command()
+    .name('switchyard')
+    .description(
+      'One MCP server for transit (London and Helsinki), documentation launch runs and journey continuity.',
+    )
+    .version(VERSION, '-v, --version', 'print the version and exit')
+    .helpOption('-h, --help', 'show this help and exit')
+    .addOption(new Option('--http', 'serve Streamable HTTP on /mcp instead of stdio'))
+    .addOption(new Option('--no-http', 'serve stdio even when SWITCHYARD_HTTP is set').hideHelp())
+    .addOption(new Option('--host <host>', `interface to listen on with --http (default: ${DEFAULT_HOST})`))
+    .addOption(
+      new Option('--port <port>', `port to listen on with --http, 0 = any (default: ${DEFAULT_PORT})`),
+    )
+    .addOption(new Option('--domains <list>', `comma-separated domains to mount: ${DOMAIN_NAMES.join(', ')}`))
+    .addOption(
+      new Option('--tools-allow <list>', 'only these tools are visible (comma-separated, * wildcards)'),
+    )
+    .addOption(
+      new Option('--tools-deny <list>', 'hide these tools (comma-separated, * wildcards; wins over allow)'),
+    )
+    .addOption(
+      new Option('--tool-prefix', 'prefix tool names with their domain: transit_, launch_, journey_'),
+    )
+    .addOption(new Option('--no-tool-prefix', 'no prefix even when SWITCHYARD_TOOL_PREFIX is set').hideHelp())
+    .addOption(
+      new Option('--data-dir <dir>', 'where the SQLite databases live (default: the user data directory)'),
+    )
+    .addOption(
+      new Option('--allowed-hosts <list>', 'Host headers accepted over HTTP (default: loopback names)'),
+    )
+    .addOption(
+      new Option(
+        '--allowed-origins <list>',
+        'browser origins accepted over HTTP (default: the server itself)',
+      ),
+    )
+    .addHelpText('after', HELP_AFTER)
+    .showHelpAfterError('(run `switchyard --help` for usage)')
+    .allowExcessArguments(false)
+    .exitOverride();
+}
+
+/** The raw value of one setting: the flag when given on the command line, else its variable, else undefined. */
+function rawSetting(
+  program: Command,
+  env: Env,
+  key: SettingKey,
+): { value: string | boolean; source: string } | undefined {
+  if (program.getOptionValueSource(key) === 'cli') {
+    return { value: program.getOptionValue(key) as string | boolean, source: FLAG_OF[key] };
+  }
+  const variable = ENVIRONMENT_OF[key];
+  const value = env[variable];
+  return value === undefined || value.trim() === '' ? undefined : { value, source: variable };
+}
+
+function stringSetting<T>(
+  program: Command,
+  env: Env,
+  key: SettingKey,
+  parse: (raw: string, source: string) => T,
+): T | undefined {
+  const raw = rawSetting(program, env, key);
+  return raw === undefined ? undefined : parse(String(raw.value), raw.source);
+}
+
+function booleanSetting(program: Command, env: Env, key: SettingKey): boolean {
+  const raw = rawSetting(program, env, key);
+  if (raw === undefined) return false;
+  return typeof raw.value === 'boolean' ? raw.value : parseBoolean(raw.value, raw.source);
+}
+
+function settingsFrom(program: Command, env: Env): SwitchyardSettings {
+  const token = env.SWITCHYARD_TOKEN?.trim();
+  const domains = stringSetting(program, env, 'domains', parseDomains);
+  const toolsAllow = stringSetting(program, env, 'toolsAllow', parseNonEmptyList);
+  const toolsDeny = stringSetting(program, env, 'toolsDeny', parseNonEmptyList);
+  const allowedHosts = stringSetting(program, env, 'allowedHosts', parseNonEmptyList);
+  const allowedOrigins = stringSetting(program, env, 'allowedOrigins', parseNonEmptyList);
+  const dataDir = stringSetting(program, env, 'dataDir', (raw) => raw.trim());
+  return {
+    transport: booleanSetting(program, env, 'http') ? 'http' : 'stdio',
+    host: stringSetting(program, env, 'host', parseHost) ?? DEFAULT_HOST,
+    port: stringSetting(program, env, 'port', parsePort) ?? DEFAULT_PORT,
+    toolPrefix: booleanSetting(program, env, 'toolPrefix'),
+    ...(token ? { token } : {}),
+    ...(domains === undefined ? {} : { domains }),
+    ...(toolsAllow === undefined ? {} : { toolsAllow }),
+    ...(toolsDeny === undefined ? {} : { toolsDeny }),
+    ...(allowedHosts === undefined ? {} : { allowedHosts }),
+    ...(allowedOrigins === undefined ? {} : { allowedOrigins }),
+    ...(dataDir ? { dataDir } : {}),
+  };
+}
+
+export type CliOutcome =
+  | { action: 'run'; settings: SwitchyardSettings }
+  /** --help, --version or a usage error: print `output` (stdout when exitCode is 0, else stderr). */
+  | { action: 'exit'; exitCode: number; output: string };
+
+/** Parses `argv` (without node and the script) and `env` into settings, or what to print and exit with. */
+export function parseCommandLine(argv: readonly string[], env: Env): CliOutcome {
+  let output = '';
+  const program = buildProgram().configureOutput({
+    writeOut: (text) => {
+      output += text;
+    },
+    writeErr: (text) => {
+      output += text;
+    },
+  });
+  try {
+    program.parse([...argv], { from: 'user' });
+  } catch (error) {
+    if (error instanceof CommanderError) return { action: 'exit', exitCode: error.exitCode, output };
+    throw error;
+  }
+  try {
+    return { action: 'run', settings: settingsFrom(program, env) };
+  } catch (error) {
+    if (error instanceof SettingsError) {
+      return { action: 'exit', exitCode: 1, output: `switchyard: ${error.message}\n` };
+    }
+    throw error;
+  }
+}

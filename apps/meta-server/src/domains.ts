@@ -1,0 +1,199 @@
+import type { DomainModule, Logger } from '@switchyard/server-kit';
+import type { Provider } from '@switchyard/transit';
+import type { Env } from './cli.js';
+import { DOMAIN_NAMES, SettingsError, type DomainName } from './settings.js';
+
+/** The variable that holds each transit provider's key. */
+export const PROVIDER_KEYS: Record<Provider, string> = {
+  tfl: 'TFL_API_KEY',
+  hsl: 'DIGITRANSIT_SUBSCRIPTION_KEY',
+};
+const PROVIDER_PLACES: Record<Provider, string> = { tfl: 'London', hsl: 'Helsinki' };
+
+export interface MountedDomain {
+  name: DomainName;
+  mount: true;
+  /** Why and how it is mounted, for the start-up report. */
+  reason: string;
+  /** Opens the module (databases, clients); its configuration was read and checked already. */
+  open(logger: Logger): DomainModule;
+}
+
+export interface SkippedDomain {
+  name: DomainName;
+  mount: false;
+  reason: string;
+}
+
+export type DomainDecision = MountedDomain | SkippedDomain;
+
+export interface PlanRequest {
+  /** Domains named with --domains; undefined means the defaults. */
+  domains?: readonly DomainName[];
+  env: Env;
+  /** The data directory every domain uses (resolved already). */
+  dataDir: string;
+}
+
+function isSet(env: Env, name: string): boolean {
+  const value = env[name];
+  return value !== undefined && value.trim() !== '';
+}
+
+/** Runs a domain's own configuration loader, turning its error into a SettingsError that names the domain. */
+function loadFor<T>(domain: DomainName, load: () => T): T {
+  try {
+    return load();
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    throw new SettingsError(`cannot mount ${domain}: ${message}`, { cause: error });
+  }
+}
+
+/**
+ * transit: when named explicitly, its own rules hold (TRANSIT_PROVIDERS, default both, and every enabled
+ * provider's key is required). Otherwise TRANSIT_PROVIDERS when set, else the providers whose key is present,
+ * else transit is skipped.
+ */
+async function planTransit(request: PlanRequest, explicit: boolean): Promise<DomainDecision> {
+  const { env, dataDir } = request;
+  const chosen = env.TRANSIT_PROVIDERS?.trim();
+  let transitEnv: Env = env;
+  let why: string;
+  if (explicit) {
+    why = 'named in --domains';
+  } else if (chosen) {
+    why = `TRANSIT_PROVIDERS=${chosen}`;
+  } else {
+    const keyed = (Object.keys(PROVIDER_KEYS) as Provider[]).filter((p) => isSet(env, PROVIDER_KEYS[p]));
+    if (keyed.length === 0) {
+      return {
+        name: 'transit',
+        mount: false,
+        reason:
+          `neither ${PROVIDER_KEYS.tfl} (London) nor ${PROVIDER_KEYS.hsl} (Helsinki) is set; ` +
+          'set one or both to add the transit tools',
+      };
+    }
+    transitEnv = { ...env, TRANSIT_PROVIDERS: keyed.join(',') };
+    why = keyed.map((p) => `${PROVIDER_KEYS[p]} is set`).join(', ');
+  }
+  // Each domain package is loaded only when it is mounted: a skipped domain costs no start-up time.
+  const { createTransitModule, loadConfig } = await import('@switchyard/transit');
+  const config = loadFor('transit', () => loadConfig(transitEnv));
+  const providers = config.providers.map((p) => `${p} (${PROVIDER_PLACES[p]})`).join(' and ');
+  return {
+    name: 'transit',
+    mount: true,
+    reason: `providers ${providers}: ${why}`,
+    open: (logger) => createTransitModule(config, { dataDir, logger: logger.child({ domain: 'transit' }) }),
+  };
+}
+
+async function planJourney(request: PlanRequest): Promise<DomainDecision> {
+  const { createJourneyModule, loadJourneyConfig } = await import('@switchyard/journey-continuity');
+  const config = loadFor('journey-continuity', () => loadJourneyConfig(request.env));
+  return {
+    name: 'journey-continuity',
+    mount: true,
+    reason: `embedded SQLite in ${request.dataDir}`,
+    open: () => createJourneyModule({ ...config, dataDir: request.dataDir }),
+  };
+}
+
+async function planLaunchRuns(request: PlanRequest): Promise<DomainDecision> {
+  const { createLaunchRunsModule, loadLaunchRunsConfig } = await import('@switchyard/launch-runs');
+  const config = loadFor('launch-runs', () => loadLaunchRunsConfig({ ...request.env }));
+  return {
+    name: 'launch-runs',
+    mount: true,
+    reason: `embedded SQLite in ${request.dataDir}`,
+    open: (logger) =>
+      createLaunchRunsModule(
+        { ...config, dataDir: request.dataDir },
+        { env: request.env, logger: logger.child({ domain: 'launch-runs' }) },
+      ),
+  };
+}
+
+/**
+ * Starts loading the packages of the domains that may be mounted, all at once: their file reads overlap,
+ * which shortens the start. The planners below await the same (cached) imports; errors surface there.
+ */
+function prefetchDomainPackages(request: PlanRequest): void {
+  const wanted = (name: DomainName): boolean =>
+    request.domains === undefined || request.domains.includes(name);
+  const ignore = (): void => {};
+  const transitPossible =
+    request.domains?.includes('transit') === true ||
+    isSet(request.env, 'TRANSIT_PROVIDERS') ||
+    Object.values(PROVIDER_KEYS).some((key) => isSet(request.env, key));
+  if (wanted('transit') && transitPossible) import('@switchyard/transit').catch(ignore);
+  if (wanted('launch-runs')) import('@switchyard/launch-runs').catch(ignore);
+  if (wanted('journey-continuity')) import('@switchyard/journey-continuity').catch(ignore);
+}
+
+/**
+ * Decides, for every domain, whether it is mounted and why; reads and checks each mounted domain's
+ * configuration now, so a wrong variable fails the start before anything is opened.
+ */
+export async function planDomains(request: PlanRequest): Promise<DomainDecision[]> {
+  prefetchDomainPackages(request);
+  // The domains' own loaders read the data directory from the environment too: point them at ours.
+  const env: Env = { ...request.env, SWITCHYARD_DATA_DIR: request.dataDir };
+  const scoped: PlanRequest = { ...request, env };
+  const decisions: DomainDecision[] = [];
+  for (const name of DOMAIN_NAMES) {
+    const named = request.domains?.includes(name);
+    if (request.domains !== undefined && !named) {
+      decisions.push({ name, mount: false, reason: 'not listed in --domains / SWITCHYARD_DOMAINS' });
+      continue;
+    }
+    switch (name) {
+      case 'transit':
+        decisions.push(await planTransit(scoped, named === true));
+        break;
+      case 'launch-runs':
+        decisions.push(await planLaunchRuns(scoped));
+        break;
+      case 'journey-continuity':
+        decisions.push(await planJourney(scoped));
+        break;
+    }
+  }
+  return decisions;
+}
+
+/** Opens the mounted domains in order; if one fails, the ones already open are closed again. */
+export async function openDomains(
+  decisions: readonly DomainDecision[],
+  logger: Logger,
+): Promise<DomainModule[]> {
+  const opened: DomainModule[] = [];
+  try {
+    for (const decision of decisions) {
+      if (!decision.mount) continue;
+      try {
+        opened.push(decision.open(logger));
+      } catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
+        throw new Error(`cannot open ${decision.name}: ${message}`, { cause: error });
+      }
+    }
+    return opened;
+  } catch (error) {
+    await closeModules(opened, logger);
+    throw error;
+  }
+}
+
+/** Closes modules in order, logging (not throwing) failures: used when a start is abandoned. */
+export async function closeModules(modules: readonly DomainModule[], logger: Logger): Promise<void> {
+  for (const module of modules) {
+    try {
+      await module.close();
+    } catch (error) {
+      logger.error('module failed to close', { domain: module.name, error });
+    }
+  }
+}

@@ -1,0 +1,36 @@
+import { parseCommandLine, type Env } from './cli.js';
+
+/** server-kit names its options (`http.port`); a person running the bin knows the flags. */
+const OPTION_NAMES: [RegExp, string][] = [
+  [/^runServer: /, ''],
+  [/\bhttp\.port\b/g, '--port (SWITCHYARD_PORT)'],
+  [/\bhttp\.host\b/g, '--host (SWITCHYARD_HOST)'],
+  [/\bhttp\.allowedHosts\b/g, '--allowed-hosts (SWITCHYARD_ALLOWED_HOSTS)'],
+  [/\bhttp\.allowedOrigins\b/g, '--allowed-origins (SWITCHYARD_ALLOWED_ORIGINS)'],
+];
+
+function forPeople(message: string): string {
+  return OPTION_NAMES.reduce((text, [pattern, name]) => text.replace(pattern, name), message);
+}
+
+/**
+ * The `switchyard` command: parse flags and environment, then serve until a signal (or the end of stdin).
+ * Returns the exit code to use once the event loop drains; usage and start-up errors print one line.
+ */
+export async function main(argv: readonly string[], env: Env): Promise<number> {
+  const outcome = parseCommandLine(argv, env);
+  if (outcome.action === 'exit') {
+    (outcome.exitCode === 0 ? process.stdout : process.stderr).write(outcome.output);
+    return outcome.exitCode;
+  }
+  try {
+    // Loaded only now, so --help, --version and usage errors answer at once.
+    const { startSwitchyard } = await import('./index.js');
+    await startSwitchyard({ ...outcome.settings, env });
+    return 0;
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    process.stderr.write(`switchyard: ${forPeople(message)}\n`);
+    return 1;
+  }
+}

@@ -1,0 +1,93 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import {
+  ALL_TOOLS,
+  connectHttp,
+  connectStdio,
+  DUMMY_KEYS,
+  expectCompleteListing,
+  JOURNEY_TOOLS,
+  LAUNCH_TOOLS,
+  rawRequest,
+  spawnHttpServer,
+  tempDir,
+} from './helpers.js';
+
+describe('the built switchyard bin', () => {
+  it('over stdio lists every tool of every domain once, complete, and keeps stdout for the protocol', async () => {
+    const dataDir = tempDir();
+    const connection = await connectStdio({ ...DUMMY_KEYS, SWITCHYARD_DATA_DIR: dataDir });
+    try {
+      const { tools } = await connection.client.listTools();
+      expectCompleteListing(tools, ALL_TOOLS);
+      expect(connection.client.getServerVersion()).toMatchObject({ name: 'switchyard' });
+
+      const journey = await connection.client.callTool({ name: 'get_or_create_journey', arguments: {} });
+      expect(journey.isError).not.toBe(true);
+      expect(journey.structuredContent).toMatchObject({ is_new: true, session_count: 0 });
+    } finally {
+      await connection.close();
+    }
+    // One data directory, one database per domain.
+    expect(
+      fs
+        .readdirSync(dataDir)
+        .filter((name) => name.endsWith('.sqlite'))
+        .sort(),
+    ).toEqual(['journey-continuity.sqlite', 'launch-runs.sqlite', 'transit.sqlite']);
+    expect(connection.stderr()).toMatch(/mounted transit\s+providers tfl \(London\) and hsl \(Helsinki\)/);
+  });
+
+  it('without transit keys mounts journey-continuity and launch-runs and says why transit was skipped', async () => {
+    const connection = await connectStdio({ SWITCHYARD_DATA_DIR: tempDir() });
+    try {
+      const { tools } = await connection.client.listTools();
+      expectCompleteListing(tools, [...LAUNCH_TOOLS, ...JOURNEY_TOOLS]);
+    } finally {
+      await connection.close();
+    }
+    expect(connection.stderr()).toMatch(
+      /skipped transit\s+neither TFL_API_KEY \(London\) nor DIGITRANSIT_SUBSCRIPTION_KEY \(Helsinki\) is set/,
+    );
+    expect(connection.stderr()).toMatch(/mounted launch-runs/);
+    expect(connection.stderr()).toMatch(/mounted journey-continuity/);
+  });
+
+  it('over HTTP lists every tool once, prints the URL and a client configuration, and answers health checks', async () => {
+    const dataDir = tempDir();
+    const server = await spawnHttpServer({ ...DUMMY_KEYS, SWITCHYARD_DATA_DIR: dataDir });
+    try {
+      expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
+      const printed = /paste this into your MCP client configuration:\n(\{[\s\S]*?\n\})\n/.exec(
+        server.stderr(),
+      );
+      expect(JSON.parse(printed?.[1] ?? 'null')).toEqual({ mcpServers: { switchyard: { url: server.url } } });
+
+      const client = await connectHttp(server.url);
+      try {
+        const { tools } = await client.listTools();
+        expectCompleteListing(tools, ALL_TOOLS);
+        const saved = await client.callTool({
+          name: 'save_user_variable',
+          arguments: { key: 'home', value: { type: 'location', lat: 60.1699, lon: 24.9384 } },
+        });
+        expect(saved.isError).not.toBe(true);
+      } finally {
+        await client.close();
+      }
+
+      const origin = new URL(server.url).origin;
+      const healthz = await rawRequest(`${origin}/healthz`);
+      expect(healthz.status).toBe(200);
+      const readyz = await rawRequest(`${origin}/readyz`);
+      expect({ status: readyz.status, body: JSON.parse(readyz.body) as unknown }).toEqual({
+        status: 200,
+        body: { status: 'ready' },
+      });
+    } finally {
+      expect(await server.stop()).toBe(0);
+    }
+    expect(fs.existsSync(path.join(dataDir, 'transit.sqlite'))).toBe(true);
+  });
+});

@@ -1,0 +1,161 @@
+import { describe, expect, it } from 'vitest';
+import { parseCommandLine, type CliOutcome } from '../src/cli.js';
+import type { SwitchyardSettings } from '../src/settings.js';
+import { VERSION } from '../src/version.js';
+
+function settings(argv: string[], env: Record<string, string> = {}): SwitchyardSettings {
+  const outcome = parseCommandLine(argv, env);
+  if (outcome.action !== 'run')
+    throw new Error(`expected settings, got exit ${outcome.exitCode}: ${outcome.output}`);
+  return outcome.settings;
+}
+
+function exit(argv: string[], env: Record<string, string> = {}): Extract<CliOutcome, { action: 'exit' }> {
+  const outcome = parseCommandLine(argv, env);
+  if (outcome.action !== 'exit') throw new Error(`expected an exit, got ${JSON.stringify(outcome.settings)}`);
+  return outcome;
+}
+
+describe('switchyard command line', () => {
+  it('defaults to stdio, 127.0.0.1:3333, no prefix and the default domains', () => {
+    expect(settings([])).toEqual({ transport: 'stdio', host: '127.0.0.1', port: 3333, toolPrefix: false });
+  });
+
+  it('reads every flag', () => {
+    expect(
+      settings([
+        '--http',
+        '--host',
+        '0.0.0.0',
+        '--port',
+        '8080',
+        '--domains',
+        'journey, launch-runs',
+        '--tools-allow',
+        'get_*,launch_*',
+        '--tools-deny',
+        'launch_cancel',
+        '--tool-prefix',
+        '--data-dir',
+        '/tmp/sy',
+        '--allowed-hosts',
+        'mcp.example.com',
+        '--allowed-origins',
+        'https://app.example.com',
+      ]),
+    ).toEqual({
+      transport: 'http',
+      host: '0.0.0.0',
+      port: 8080,
+      domains: ['journey-continuity', 'launch-runs'],
+      toolsAllow: ['get_*', 'launch_*'],
+      toolsDeny: ['launch_cancel'],
+      toolPrefix: true,
+      dataDir: '/tmp/sy',
+      allowedHosts: ['mcp.example.com'],
+      allowedOrigins: ['https://app.example.com'],
+    });
+  });
+
+  it('reads the same settings from the environment', () => {
+    expect(
+      settings([], {
+        SWITCHYARD_HTTP: 'true',
+        SWITCHYARD_HOST: '::1',
+        SWITCHYARD_PORT: '0',
+        SWITCHYARD_DOMAINS: 'transit',
+        SWITCHYARD_TOOLS_ALLOW: 'plan*',
+        SWITCHYARD_TOOLS_DENY: 'planJourney',
+        SWITCHYARD_TOOL_PREFIX: '1',
+        SWITCHYARD_DATA_DIR: '/data',
+        SWITCHYARD_TOKEN: '  secret-token-of-enough-length  ',
+      }),
+    ).toEqual({
+      transport: 'http',
+      host: '::1',
+      port: 0,
+      domains: ['transit'],
+      toolsAllow: ['plan*'],
+      toolsDeny: ['planJourney'],
+      toolPrefix: true,
+      dataDir: '/data',
+      token: 'secret-token-of-enough-length',
+    });
+  });
+
+  it('lets a flag win over its variable, booleans included', () => {
+    const env = {
+      SWITCHYARD_HTTP: 'yes',
+      SWITCHYARD_PORT: '4000',
+      SWITCHYARD_DOMAINS: 'transit',
+      SWITCHYARD_TOOL_PREFIX: 'on',
+    };
+    expect(
+      settings(['--port', '5000', '--domains', 'launch', '--no-http', '--no-tool-prefix'], env),
+    ).toMatchObject({
+      transport: 'stdio',
+      port: 5000,
+      domains: ['launch-runs'],
+      toolPrefix: false,
+    });
+    expect(settings([], { SWITCHYARD_HTTP: '0', SWITCHYARD_TOOL_PREFIX: 'false' })).toMatchObject({
+      transport: 'stdio',
+      toolPrefix: false,
+    });
+  });
+
+  it('treats a blank variable as unset', () => {
+    expect(settings([], { SWITCHYARD_PORT: '  ', SWITCHYARD_DOMAINS: '' })).toEqual(settings([]));
+  });
+
+  it('names the flag or the variable that has a wrong value', () => {
+    expect(exit(['--port', '70000'])).toEqual({
+      action: 'exit',
+      exitCode: 1,
+      output: 'switchyard: --port must be a port number from 0 to 65535 (0 = any free port), got "70000"\n',
+    });
+    expect(exit([], { SWITCHYARD_PORT: '-1' }).output).toContain('SWITCHYARD_PORT must be a port number');
+    expect(exit([], { SWITCHYARD_HTTP: 'maybe' }).output).toContain(
+      'SWITCHYARD_HTTP must be true or false (or 1 / 0), got "maybe"',
+    );
+    expect(exit(['--domains', 'transit,weather']).output).toContain(
+      '--domains: unknown domain "weather"; use a comma-separated list of transit, launch-runs, journey-continuity',
+    );
+    expect(exit([], { SWITCHYARD_DOMAINS: ' , ' }).output).toContain(
+      'SWITCHYARD_DOMAINS must name at least one',
+    );
+    expect(exit(['--tools-deny', ',']).output).toContain('--tools-deny must be a comma-separated list');
+    expect(exit(['--http', '--host', ' ']).output).toContain('--host must be a host name or IP address');
+  });
+
+  it('prints help and the version on stdout with exit code 0', () => {
+    const help = exit(['--help']);
+    expect(help.exitCode).toBe(0);
+    expect(help.output).toContain('Usage: switchyard [options]');
+    for (const flag of [
+      '--http',
+      '--host',
+      '--port',
+      '--domains',
+      '--tools-allow',
+      '--tools-deny',
+      '--tool-prefix',
+    ]) {
+      expect(help.output).toContain(flag);
+    }
+    expect(help.output).toContain('SWITCHYARD_TOKEN');
+    expect(exit(['--version'])).toEqual({ action: 'exit', exitCode: 0, output: `${VERSION}\n` });
+  });
+
+  it('rejects unknown options and stray arguments', () => {
+    const unknown = exit(['--verbose']);
+    expect(unknown.exitCode).toBe(1);
+    expect(unknown.output).toContain("unknown option '--verbose'");
+    expect(exit(['serve']).exitCode).toBe(1);
+    expect(exit(['--port']).output).toContain("option '--port <port>' argument missing");
+  });
+
+  it('never takes the token from a flag (it would show in the process list)', () => {
+    expect(exit(['--token', 'abc']).output).toContain("unknown option '--token'");
+  });
+});

@@ -1,0 +1,41 @@
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { PACKAGE_DIR, requireBuiltBin } from './helpers.js';
+
+function runDemo(): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  requireBuiltBin();
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join('demo', 'run.ts')], {
+    cwd: PACKAGE_DIR,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+  return new Promise((resolve) => child.once('exit', (code) => resolve({ code, stdout, stderr })));
+}
+
+describe('pnpm demo', () => {
+  it('runs every story end to end, offline, and tells it in plain lines', async () => {
+    const { code, stdout, stderr } = await runDemo();
+    expect(code, stderr).toBe(0);
+    // London: a disambiguation round, then journeys.
+    expect(stdout).toContain('DISAMBIGUATION_REQUIRED');
+    expect(stdout).toMatch(/▶ planJourney: from "\d+" \(Victoria\)/);
+    expect(stdout).toMatch(/OK: \d fastest journeys/);
+    // Helsinki: departures by saved label and a trip from a saved place.
+    expect(stdout).toMatch(/▶ get_departures[\s\S]*Rautatientori: with realtime data/);
+    expect(stdout).toMatch(/▶ plan_trip[\s\S]*from Home; realtime: \w+\n\s+1\. \d\d:\d\d → \d\d:\d\d/);
+    // Journey: the same journey comes back, and the search finds the Helsinki sessions only.
+    expect(stdout).toContain('same journey: yes, 3 sessions so far');
+    expect(stdout).toContain('2 matching sessions, most relevant first:');
+    // Launch: the run rests in VALIDATING, one fix, then the PR.
+    expect(stdout).toContain('→ VALIDATING');
+    expect(stdout).toContain('report ok: nothing blocks the pull request');
+    expect(stdout).toMatch(/PR\s+file:\/\/\S+site\.git#launch\/r_\S+\/tallyho/);
+    expect(stdout).toMatch(/- r_\S+ DONE/);
+    // Readable output, not JSON dumps.
+    expect(stdout).not.toMatch(/^\s*[{[]\s*$/m);
+  }, 240_000);
+});

@@ -1,0 +1,226 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import { expect } from 'vitest';
+
+export const PACKAGE_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+export const REPO_ROOT = path.resolve(PACKAGE_DIR, '..', '..');
+/** The built bin: these tests check what users run, so they need `npx tsc -p tsconfig.build.json` first. */
+export const BIN = path.join(PACKAGE_DIR, 'dist', 'bin.js');
+
+export function requireBuiltBin(): string {
+  if (!fs.existsSync(BIN)) throw new Error(`${BIN} is missing: build @switchyard/server first (pnpm build)`);
+  return BIN;
+}
+
+export function tempDir(prefix = 'switchyard-server-'): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+}
+
+/** Keys that let transit mount both providers; no test here calls the real upstreams. */
+export const DUMMY_KEYS = {
+  TFL_API_KEY: 'dummy-tfl-key-for-tests',
+  DIGITRANSIT_SUBSCRIPTION_KEY: 'dummy-digitransit-key-for-tests',
+};
+
+/** Every tool of every domain, by contract name. */
+export const TRANSIT_TOOLS = [
+  'planJourney',
+  'get_departures',
+  'plan_trip',
+  'find_stops',
+  'save_user_variable',
+  'get_user_variables',
+  'delete_user_variable',
+];
+export const LAUNCH_TOOLS = [
+  'launch_start_run',
+  'launch_get_status',
+  'launch_get_artifact',
+  'launch_validate',
+  'launch_fix_next',
+  'launch_resume',
+  'launch_cancel',
+  'launch_open_pr',
+  'launch_list_runs',
+];
+export const JOURNEY_TOOLS = [
+  'get_or_create_journey',
+  'query_journey_history',
+  'add_document_to_journey',
+  'record_session',
+  'delete_journey',
+];
+export const ALL_TOOLS = [...TRANSIT_TOOLS, ...LAUNCH_TOOLS, ...JOURNEY_TOOLS];
+
+/** An environment for the bin with nothing from the developer's shell that could change what mounts. */
+export function cleanEnv(extra: Record<string, string>): Record<string, string> {
+  return { ...getDefaultEnvironment(), SWITCHYARD_LOG_LEVEL: 'warn', ...extra };
+}
+
+/** Asserts the listing carries everything a client needs for each tool, and that no name appears twice. */
+export function expectCompleteListing(tools: readonly Tool[], expectedNames: readonly string[]): void {
+  const names = tools.map((tool) => tool.name);
+  expect([...names].sort()).toEqual([...expectedNames].sort());
+  expect(new Set(names).size).toBe(names.length);
+  for (const tool of tools) {
+    expect(tool.title, `${tool.name} title`).toEqual(expect.any(String));
+    expect(tool.description?.length ?? 0, `${tool.name} description`).toBeGreaterThan(20);
+    expect(tool.inputSchema.type, `${tool.name} inputSchema`).toBe('object');
+    expect(tool.outputSchema?.type, `${tool.name} outputSchema`).toBe('object');
+    expect(tool.annotations, `${tool.name} annotations`).toMatchObject({
+      readOnlyHint: expect.any(Boolean),
+      openWorldHint: expect.any(Boolean),
+    });
+    // The spec gives destructive/idempotent hints meaning only for tools that write.
+    if (tool.annotations?.readOnlyHint === false) {
+      expect(tool.annotations, `${tool.name} annotations`).toMatchObject({
+        destructiveHint: expect.any(Boolean),
+        idempotentHint: expect.any(Boolean),
+      });
+    }
+  }
+}
+
+export interface StdioConnection {
+  client: Client;
+  stderr(): string;
+  close(): Promise<void>;
+}
+
+export async function connectStdio(
+  env: Record<string, string>,
+  args: string[] = [],
+): Promise<StdioConnection> {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [requireBuiltBin(), ...args],
+    env: cleanEnv(env),
+    stderr: 'pipe',
+  });
+  let stderr = '';
+  transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+  const client = new Client({ name: 'switchyard-test', version: '0.0.0' });
+  await client.connect(transport);
+  return { client, stderr: () => stderr, close: () => client.close() };
+}
+
+export interface SpawnedServer {
+  child: ChildProcess;
+  url: string;
+  stderr(): string;
+  /** SIGTERM, then the exit code. */
+  stop(): Promise<number | null>;
+}
+
+const URL_LINE = /serving MCP over Streamable HTTP at (\S+)/;
+
+/** Starts the built bin over HTTP on a free port and waits until it prints its URL. */
+export function spawnHttpServer(env: Record<string, string>, args: string[] = []): Promise<SpawnedServer> {
+  const child = spawn(process.execPath, [requireBuiltBin(), '--http', '--port', '0', ...args], {
+    env: cleanEnv(env),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return new Promise((resolve, reject) => {
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString('utf8');
+      const match = URL_LINE.exec(stderr);
+      if (match?.[1] !== undefined) {
+        resolve({
+          child,
+          url: match[1],
+          stderr: () => stderr,
+          stop: async () => {
+            if (child.exitCode === null) child.kill('SIGTERM');
+            return exited;
+          },
+        });
+      }
+    });
+    void exited.then((code) =>
+      reject(new Error(`switchyard exited with ${code} before listening:\n${stderr}`)),
+    );
+  });
+}
+
+/** Runs the bin to completion (for starts that must fail) and returns its exit code and output. */
+export function runBin(
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, [requireBuiltBin(), ...args], {
+    env: cleanEnv(env),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+  return new Promise((resolve) => child.once('exit', (code) => resolve({ code, stdout, stderr })));
+}
+
+export async function connectHttp(url: string, token?: string): Promise<Client> {
+  const transport = new StreamableHTTPClientTransport(new URL(url), {
+    ...(token === undefined ? {} : { requestInit: { headers: { Authorization: `Bearer ${token}` } } }),
+  });
+  const client = new Client({ name: 'switchyard-test', version: '0.0.0' });
+  await client.connect(transport);
+  return client;
+}
+
+export interface RawResponse {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  body: string;
+}
+
+/** A plain HTTP request that may set any header (fetch refuses to set Host). */
+export function rawRequest(
+  url: string,
+  options: { method?: string; headers?: Record<string, string>; body?: string } = {},
+): Promise<RawResponse> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      url,
+      { method: options.method ?? 'GET', headers: options.headers, agent: false },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            headers: res.headers,
+            body: Buffer.concat(chunks).toString('utf8'),
+          }),
+        );
+        res.on('error', reject);
+      },
+    );
+    req.on('error', reject);
+    req.end(options.body);
+  });
+}
+
+export const INITIALIZE_REQUEST = {
+  method: 'POST',
+  headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+  body: JSON.stringify({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'initialize',
+    params: {
+      protocolVersion: '2025-06-18',
+      capabilities: {},
+      clientInfo: { name: 'raw', version: '0.0.0' },
+    },
+  }),
+};
