@@ -36,7 +36,7 @@ function tflServices(config: TransitConfig, logger: Logger): TflServices | undef
     logger,
   });
   return {
-    client: createTflClient({ config: config.tfl, retryBudgetMs: config.retryBudgetMs, policy }),
+    client: createTflClient({ config: config.tfl, policy }),
     limiter: createCallLimiter({ name: 'planJourney', points: config.tfl.planJourneyTps, durationMs: 1000 }),
   };
 }
@@ -47,12 +47,8 @@ function hslServices(config: TransitConfig, logger: Logger, callsPerSecond: numb
   const policy = (upstream: string) =>
     createUpstreamPolicy({ upstream, timeoutMs: hsl.timeoutMs, retryBudgetMs: config.retryBudgetMs, logger });
   return {
-    routing: createRoutingClient({
-      config: hsl,
-      retryBudgetMs: config.retryBudgetMs,
-      policy: policy(DIGITRANSIT),
-    }),
-    geocoder: createGeocoder({ config: hsl, retryBudgetMs: config.retryBudgetMs, policy: policy(GEOCODING) }),
+    routing: createRoutingClient({ config: hsl, policy: policy(DIGITRANSIT) }),
+    geocoder: createGeocoder({ config: hsl, policy: policy(GEOCODING) }),
     limiter: createCallLimiter({ name: 'Digitransit', points: callsPerSecond, durationMs: 1000 }),
     bounds: hsl.regionBounds,
   };

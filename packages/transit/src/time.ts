@@ -1,94 +1,60 @@
-// Time-zone conversions with the platform's own tz database (Intl): TfL answers in London wall-clock time
-// without an offset; callers get ISO 8601 instants with the offset that was in force.
+// Time-zone conversions with date-fns and @date-fns/tz (the IANA rules come from the platform's tz database):
+// TfL answers in London wall-clock time without an offset; callers get ISO 8601 instants with the offset that
+// was in force.
+import { TZDate, tzOffset } from '@date-fns/tz';
+import { format } from 'date-fns';
 
 export const LONDON = 'Europe/London';
 
-interface WallClock {
-  year: number;
-  month: number;
-  day: number;
-  hour: number;
-  minute: number;
-  second: number;
-}
-
-const formatters = new Map<string, Intl.DateTimeFormat>();
-
-function formatter(timeZone: string): Intl.DateTimeFormat {
-  let format = formatters.get(timeZone);
-  if (format === undefined) {
-    format = new Intl.DateTimeFormat('en-GB', {
-      timeZone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      second: '2-digit',
-    });
-    formatters.set(timeZone, format);
-  }
-  return format;
-}
-
-function wallClockAt(epochMs: number, timeZone: string): WallClock {
-  const parts = formatter(timeZone).formatToParts(new Date(epochMs));
-  const get = (type: Intl.DateTimeFormatPartTypes): number =>
-    Number(parts.find((part) => part.type === type)?.value ?? NaN);
-  return {
-    year: get('year'),
-    month: get('month'),
-    day: get('day'),
-    hour: get('hour'),
-    minute: get('minute'),
-    second: get('second'),
-  };
-}
-
 /** The zone's offset from UTC at an instant, in minutes (60 for BST). */
 export function offsetMinutesAt(epochMs: number, timeZone: string): number {
-  const wall = wallClockAt(epochMs, timeZone);
-  const asUtc = Date.UTC(wall.year, wall.month - 1, wall.day, wall.hour, wall.minute, wall.second);
-  return Math.round((asUtc - Math.floor(epochMs / 1000) * 1000) / 60_000);
+  return tzOffset(timeZone, new Date(epochMs));
 }
 
 const LOCAL_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?$/;
 
+/** False for a date-time that does not exist in the calendar (2025-02-30, 24:00), which Date would roll over. */
+function sameWallClock(asUtc: Date, parts: readonly number[]): boolean {
+  const actual = [
+    asUtc.getUTCFullYear(),
+    asUtc.getUTCMonth() + 1,
+    asUtc.getUTCDate(),
+    asUtc.getUTCHours(),
+    asUtc.getUTCMinutes(),
+    asUtc.getUTCSeconds(),
+  ];
+  return actual.every((value, index) => value === parts[index]);
+}
+
 /**
- * The instant of a wall-clock time in `timeZone` ("2015-10-21T16:30:00" in London is 15:30Z). Like
- * Temporal's "compatible" disambiguation: a time repeated when clocks go back is the earlier instant, a
- * time skipped when clocks go forward is read with the offset before the change. Undefined when unparseable.
+ * The instant of a wall-clock time in `timeZone` ("2015-10-21T16:30:00" in London is 15:30Z), with Temporal's
+ * "compatible" disambiguation: a time repeated when clocks go back is the earlier instant, a time skipped
+ * when clocks go forward is read with the offset before the change. Undefined when unparseable.
  */
 export function zonedLocalToEpochMs(local: string, timeZone: string): number | undefined {
   const match = LOCAL_DATE_TIME.exec(local);
   if (match === null) return undefined;
-  const [, y, mo, d, h, mi, s] = match;
-  const asUtc = Date.UTC(Number(y), Number(mo) - 1, Number(d), Number(h), Number(mi), Number(s ?? 0));
-  if (Number.isNaN(asUtc)) return undefined;
-  // The two offsets in force around that wall-clock time (equal away from a change).
-  const before = offsetMinutesAt(asUtc - 86_400_000, timeZone);
-  const after = offsetMinutesAt(asUtc + 86_400_000, timeZone);
-  const candidates = [...new Set([before, after])]
-    .map((offset) => asUtc - offset * 60_000)
-    .filter((epoch) => offsetMinutesAt(epoch, timeZone) * 60_000 === asUtc - epoch)
-    .sort((a, b) => a - b);
-  return candidates[0] ?? asUtc - before * 60_000;
+  const [year, month, day, hour, minute, second] = match.slice(1, 7).map((part) => Number(part ?? 0)) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
+  const wallAsUtc = Date.UTC(year, month - 1, day, hour, minute, second);
+  if (!sameWallClock(new Date(wallAsUtc), [year, month, day, hour, minute, second])) return undefined;
+  // TZDate resolves a skipped time as "compatible" does, but a repeated one to the later instant.
+  const resolved = +new TZDate(year, month - 1, day, hour, minute, second, timeZone);
+  const offsetBefore = offsetMinutesAt(resolved - 86_400_000, timeZone);
+  const earlier = wallAsUtc - offsetBefore * 60_000;
+  const repeated = earlier < resolved && offsetMinutesAt(earlier, timeZone) === offsetBefore;
+  return repeated ? earlier : resolved;
 }
 
-function pad(value: number, width = 2): string {
-  return String(Math.abs(value)).padStart(width, '0');
-}
-
-/** ISO 8601 with the zone's offset, seconds precision: `2015-10-21T16:30:00+01:00`. */
+/** ISO 8601 with the zone's offset, seconds precision: `2015-10-21T16:30:00+01:00` (`+00:00`, never `Z`). */
 export function formatZoned(epochMs: number, timeZone: string): string {
-  const offset = offsetMinutesAt(epochMs, timeZone);
-  const wall = wallClockAt(epochMs, timeZone);
-  const sign = offset < 0 ? '-' : '+';
-  return (
-    `${pad(wall.year, 4)}-${pad(wall.month)}-${pad(wall.day)}T${pad(wall.hour)}:${pad(wall.minute)}:` +
-    `${pad(wall.second)}${sign}${pad(Math.trunc(Math.abs(offset) / 60))}:${pad(Math.abs(offset) % 60)}`
-  );
+  return format(new TZDate(Math.floor(epochMs / 1000) * 1000, timeZone), "yyyy-MM-dd'T'HH:mm:ssxxx");
 }
 
 /** ISO 8601 in UTC, seconds precision: `2025-09-15T10:05:00Z`. */
@@ -96,8 +62,20 @@ export function formatUtc(epochMs: number): string {
   return new Date(Math.floor(epochMs / 1000) * 1000).toISOString().replace('.000Z', 'Z');
 }
 
-/** London wall-clock time from TfL as an ISO 8601 instant with the London offset. */
-export function londonLocalToIso(local: string): string | undefined {
-  const epoch = zonedLocalToEpochMs(local, LONDON);
+/**
+ * A TfL date-time as an ISO 8601 instant with the London offset. TfL sends London wall-clock time
+ * (`2025-07-15T08:00:00`); a value that already carries `Z` or an offset is read as the instant it names.
+ */
+export function londonLocalToIso(value: string): string | undefined {
+  const text = value.trim();
+  const epoch = LOCAL_DATE_TIME.test(text) ? zonedLocalToEpochMs(text, LONDON) : instantWithZone(text);
   return epoch === undefined ? undefined : formatZoned(epoch, LONDON);
+}
+
+const ZONED_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})$/i;
+
+function instantWithZone(text: string): number | undefined {
+  if (!ZONED_DATE_TIME.test(text)) return undefined;
+  const epoch = Date.parse(text);
+  return Number.isNaN(epoch) ? undefined : epoch;
 }

@@ -105,9 +105,24 @@ describe('London local time', () => {
     expect(londonLocalToIso('2025-03-30T01:30:00')).toBe('2025-03-30T02:30:00+01:00');
   });
 
-  it('rejects what is not a local date-time', () => {
+  it('rejects what is not a date-time, or not a day of the calendar', () => {
     expect(londonLocalToIso('yesterday')).toBeUndefined();
-    expect(londonLocalToIso('2025-01-15T08:00:00Z')).toBeUndefined();
+    expect(londonLocalToIso('2025-02-30T08:00:00')).toBeUndefined();
+    expect(londonLocalToIso('2025-01-15T24:00:00')).toBeUndefined();
+    expect(londonLocalToIso('2025-01-15T08:00:00+25:00')).toBeUndefined();
+  });
+
+  it('reads a time that already carries Z or an offset as the instant it names', () => {
+    expect(londonLocalToIso('2025-01-15T08:00:00Z')).toBe('2025-01-15T08:00:00+00:00');
+    expect(londonLocalToIso('2025-07-15T09:00:00+02:00')).toBe('2025-07-15T08:00:00+01:00');
+    expect(londonLocalToIso('2025-07-15T08:00:00.000')).toBe('2025-07-15T08:00:00+01:00');
+  });
+
+  it('keeps the earlier instant for a repeated time in zones with half-hour changes too', () => {
+    // Lord Howe Island goes back 30 minutes at 02:00 on 2025-04-06: 01:45 happens twice.
+    expect(zonedLocalToEpochMs('2025-04-06T01:45:00', 'Australia/Lord_Howe')).toBe(
+      Date.parse('2025-04-05T14:45:00Z'),
+    );
   });
 
   it('formats other zones with their offset', () => {

@@ -1,17 +1,8 @@
 import { FindStopsOutputSchema } from '@switchyard/contracts/transit';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { hslError, startHarness, type Harness } from './helpers.js';
+import { describe, expect, it } from 'vitest';
+import { hslError, useHarness } from './helpers.js';
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startHarness();
-});
-afterAll(async () => {
-  await h.close();
-});
-beforeEach(() => {
-  h.digitransit.reset();
-});
+const h = useHarness();
 
 describe('find_stops', () => {
   it('finds stops by name, exact matches first, with ids get_departures accepts', async () => {

@@ -3,19 +3,10 @@ import {
   HslErrorPayloadSchema,
   type Departure,
 } from '@switchyard/contracts/transit';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { hslError, startHarness, type Harness } from './helpers.js';
+import { describe, expect, it } from 'vitest';
+import { hslError, startHarness, useHarness } from './helpers.js';
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startHarness();
-});
-afterAll(async () => {
-  await h.close();
-});
-beforeEach(() => {
-  h.digitransit.reset();
-});
+const h = useHarness();
 
 const STOP = { type: 'id', value: 'HSL:1040129' } as const;
 

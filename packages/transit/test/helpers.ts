@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { createLogger, type DomainModule } from '@switchyard/server-kit';
+import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { connectInMemory } from '@switchyard/server-kit/testing';
 import {
   startDigitransitMock,
@@ -113,4 +114,49 @@ export function hslError(answer: ToolAnswer): {
   correlationId: string;
 } {
   return answer.structured.error as never;
+}
+
+/**
+ * One harness for a test file: started before its tests, closed after them, the mocks reset (default
+ * scenarios, no recorded requests) before each test. The returned object forwards to it.
+ */
+export function useHarness(options: HarnessOptions = {}): Harness {
+  let current: Harness | undefined;
+  const started = (): Harness => {
+    if (current === undefined) throw new Error('the harness is used before beforeAll started it');
+    return current;
+  };
+  beforeAll(async () => {
+    current = await startHarness(options);
+  });
+  afterAll(async () => {
+    await current?.close();
+  });
+  beforeEach(() => {
+    current?.tfl.reset();
+    current?.digitransit.reset();
+  });
+  return {
+    get client() {
+      return started().client;
+    },
+    get tfl() {
+      return started().tfl;
+    },
+    get digitransit() {
+      return started().digitransit;
+    },
+    get dataDir() {
+      return started().dataDir;
+    },
+    get module() {
+      return started().module;
+    },
+    get logLines() {
+      return started().logLines;
+    },
+    call: (name, args) => started().call(name, args),
+    restart: () => started().restart(),
+    close: () => started().close(),
+  };
 }

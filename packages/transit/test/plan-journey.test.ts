@@ -1,18 +1,9 @@
 import { PlanJourneyOutputSchema, type JourneyOptionSummary } from '@switchyard/contracts/transit';
 import { createLogger, type DomainModule } from '@switchyard/server-kit';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startHarness, type Harness } from './helpers.js';
+import { describe, expect, it } from 'vitest';
+import { startHarness, useHarness } from './helpers.js';
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startHarness();
-});
-afterAll(async () => {
-  await h.close();
-});
-beforeEach(() => {
-  h.tfl.reset();
-});
+const h = useHarness();
 
 const OFFSET_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}[+-]\d{2}:\d{2}$/;
 

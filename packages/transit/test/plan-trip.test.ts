@@ -4,20 +4,11 @@ import {
   type PlanTripOutput,
 } from '@switchyard/contracts/transit';
 import { reply } from '@switchyard/upstream-mocks';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { NO_ITINERARY_HINT } from '../src/hsl/plan-trip.js';
-import { hslError, startHarness, type Harness } from './helpers.js';
+import { describe, expect, it } from 'vitest';
+import { NO_ITINERARY_HINT } from '../src/hsl/routing-errors.js';
+import { hslError, startHarness, useHarness } from './helpers.js';
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startHarness();
-});
-afterAll(async () => {
-  await h.close();
-});
-beforeEach(() => {
-  h.digitransit.reset();
-});
+const h = useHarness();
 
 const KAMPPI = { type: 'coords', value: { lat: 60.1699, lon: 24.9384 } } as const;
 const PASILA = { type: 'coords', value: { lat: 60.1989, lon: 24.9325 } } as const;

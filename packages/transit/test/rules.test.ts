@@ -1,11 +1,12 @@
 // The seeds' business rules as plain functions, at their boundaries.
 import { describe, expect, it } from 'vitest';
-import { buildBoard, type Stoptime } from '../src/hsl/departures.js';
+import { buildBoard, StoptimeSchema, type Stoptime } from '../src/hsl/departures.js';
 import {
   dedupe,
   fingerprintOf,
   scheduleTypeOf,
   toCandidate,
+  OtpItinerarySchema,
   type OtpItinerary,
 } from '../src/hsl/itineraries.js';
 import { relaxConstraints, walkReluctanceFor } from '../src/hsl/plan-request.js';
@@ -94,7 +95,7 @@ function itinerary(delaySeconds: number | undefined, state = 'UPDATED'): OtpItin
     scheduledTime: iso(ms),
     estimated: delaySeconds === undefined ? null : { time: iso(ms + delaySeconds * 1000) },
   });
-  return {
+  return OtpItinerarySchema.parse({
     start: iso(scheduled),
     end: iso(scheduled + 600_000),
     legs: [
@@ -110,7 +111,7 @@ function itinerary(delaySeconds: number | undefined, state = 'UPDATED'): OtpItin
         route: { shortName: '4' },
       },
     ],
-  };
+  });
 }
 
 describe('itinerary realtime mapping and disruption (seed 003)', () => {
@@ -176,5 +177,28 @@ describe('plan request mapping', () => {
     expect(toTransitMode('FLEXIBLE')).toBe('FLEX');
     expect(toTransitMode('HOVERCRAFT')).toBe('OTHER');
     expect(toTransitMode(null)).toBe('OTHER');
+  });
+});
+
+describe('unreadable upstream values are left out, not crashed on', () => {
+  it('a stoptime with an absurd service day or offset is not a departure', () => {
+    const base = { serviceDay: 1_757_883_600, scheduledDeparture: 36_000, realtimeState: 'SCHEDULED' };
+    expect(StoptimeSchema.safeParse(base).success).toBe(true);
+    expect(StoptimeSchema.safeParse({ ...base, serviceDay: 1e20 }).success).toBe(false);
+    expect(StoptimeSchema.safeParse({ ...base, scheduledDeparture: 9e15 }).success).toBe(false);
+    // An unreadable realtime value only loses the realtime part.
+    expect(StoptimeSchema.parse({ ...base, realtimeDeparture: 9e15 }).realtimeDeparture).toBeUndefined();
+  });
+
+  it('an itinerary leg whose scheduled time is not a date-time makes the itinerary unreadable', () => {
+    const leg = (scheduledTime: string) => ({
+      mode: 'BUS',
+      start: { scheduledTime },
+      end: { scheduledTime: '2025-09-15T10:10:00Z' },
+      from: { lat: 60.1, lon: 24.9 },
+      to: { lat: 60.2, lon: 24.9 },
+    });
+    expect(OtpItinerarySchema.safeParse({ legs: [leg('2025-09-15T10:00:00Z')] }).success).toBe(true);
+    expect(OtpItinerarySchema.safeParse({ legs: [leg('soon')] }).success).toBe(false);
   });
 });

@@ -3,20 +3,14 @@ import {
   GetUserVariablesOutputSchema,
   SaveUserVariableOutputSchema,
 } from '@switchyard/contracts/transit';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { openSavedPlaceStore } from '../src/places/store.js';
-import { hslError, startHarness, type Harness } from './helpers.js';
+import { hslError, startHarness, useHarness } from './helpers.js';
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startHarness();
-});
-afterAll(async () => {
-  await h.close();
-});
+const h = useHarness();
 
 const HOME = { type: 'location', lat: 60.1699, lon: 24.9384, name: 'Home', address: 'Mannerheimintie 1' };
 const STOP = { type: 'stop', stopId: 'HSL:1040129', name: 'Arkadian puisto' };

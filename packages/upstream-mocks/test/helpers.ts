@@ -2,7 +2,9 @@
 import { existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { DigitransitMock } from '../src/index.js';
+import { afterAll, beforeAll } from 'vitest';
+import { startDigitransitMock, startTflMock } from '../src/index.js';
+import type { DigitransitMock, TflMock } from '../src/index.js';
 
 /** Monday 2 June 2025, 08:15:30 in Helsinki (05:15:30Z), 06:15:30 in London. */
 export const FIXED_NOW = new Date('2025-06-02T05:15:30Z');
@@ -62,4 +64,38 @@ export function obj(value: unknown): Record<string, Json> {
 export function arr(value: unknown): Json[] {
   if (!Array.isArray(value)) throw new Error(`expected an array, got ${JSON.stringify(value)}`);
   return value as Json[];
+}
+
+export interface FixedClockMocks {
+  readonly tfl: TflMock;
+  readonly dt: DigitransitMock;
+  /** GET a TfL path (with its query) and parse the JSON answer. */
+  tflGet(path: string): Promise<unknown>;
+}
+
+/** Both mocks on the fixed clock, started before the suite's tests and closed after them. */
+export function useFixedClockMocks(): FixedClockMocks {
+  let tfl: TflMock | undefined;
+  let dt: DigitransitMock | undefined;
+  beforeAll(async () => {
+    tfl = await startTflMock({ now: fixedClock });
+    dt = await startDigitransitMock({ now: fixedClock });
+  });
+  afterAll(async () => {
+    await tfl?.close();
+    await dt?.close();
+  });
+  const started = <T>(mock: T | undefined): T => {
+    if (mock === undefined) throw new Error('the mocks are used before beforeAll started them');
+    return mock;
+  };
+  return {
+    get tfl() {
+      return started(tfl);
+    },
+    get dt() {
+      return started(dt);
+    },
+    tflGet: async (path) => (await fetch(`${started(tfl).url}${path}`)).json(),
+  };
 }

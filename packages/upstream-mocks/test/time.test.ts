@@ -7,6 +7,7 @@ import {
   offsetDateTime,
   serviceDayStart,
 } from '../src/index.js';
+import { compactDate, zonedParts, zonedToEpochMs } from '../src/time.js';
 
 describe('time helpers', () => {
   it('prints OTP durations', () => {
@@ -33,5 +34,27 @@ describe('time helpers', () => {
     expect(serviceDayStart(Date.parse('2025-03-30T12:00:00Z'), HELSINKI)).toBe(
       Date.parse('2025-03-29T22:00:00Z') / 1000,
     );
+  });
+
+  it('keeps local midnight as the service day when the clocks go back', () => {
+    expect(serviceDayStart(Date.parse('2025-10-26T12:00:00Z'), HELSINKI)).toBe(
+      Date.parse('2025-10-25T21:00:00Z') / 1000,
+    );
+  });
+
+  it('reads and writes wall-clock fields in the zone, weekday included', () => {
+    const ms = Date.parse('2025-06-01T22:30:00Z');
+    expect(zonedParts(ms, HELSINKI)).toEqual({
+      year: 2025,
+      month: 6,
+      day: 2,
+      hour: 1,
+      minute: 30,
+      second: 0,
+      weekday: 1,
+    });
+    expect(compactDate(ms, HELSINKI)).toBe('20250602');
+    expect(compactDate(ms, LONDON)).toBe('20250601');
+    expect(zonedToEpochMs({ year: 2025, month: 6, day: 2, hour: 1, minute: 30 }, HELSINKI)).toBe(ms);
   });
 });

@@ -4,11 +4,10 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { buildSchema, parse, validate } from 'graphql';
 import type { GraphQLObjectType } from 'graphql';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { otpSchema, startDigitransitMock, startTflMock } from '../src/index.js';
-import type { DigitransitMock, TflMock } from '../src/index.js';
+import { describe, expect, it } from 'vitest';
+import { otpSchema } from '../src/index.js';
 import { VALID_DOCUMENTS } from './documents.js';
-import { arr, fixedClock, hasUpstream, KEY, obj, postGraphQL, UPSTREAM_DIR } from './helpers.js';
+import { arr, hasUpstream, KEY, obj, postGraphQL, UPSTREAM_DIR, useFixedClockMocks } from './helpers.js';
 import { selectionFromSample, shapeDifferences, stripUnknownFields } from './shape.js';
 
 const readText = (name: string): string => readFileSync(resolve(UPSTREAM_DIR, name), 'utf8');
@@ -16,19 +15,7 @@ const readJson = (name: string): unknown => JSON.parse(readText(name)) as unknow
 const sample = (name: string): unknown => readJson(`samples/${name}`);
 
 describe.skipIf(!hasUpstream)('fidelity to the real upstream captures', () => {
-  let tfl: TflMock;
-  let dt: DigitransitMock;
-
-  beforeAll(async () => {
-    tfl = await startTflMock({ now: fixedClock });
-    dt = await startDigitransitMock({ now: fixedClock });
-  });
-  afterAll(async () => {
-    await tfl.close();
-    await dt.close();
-  });
-
-  const tflGet = async (path: string): Promise<unknown> => (await fetch(`${tfl.url}${path}`)).json();
+  const mocks = useFixedClockMocks();
 
   it('validates every document the tests send against both OTP schema files', () => {
     for (const file of ['otp-gtfs-schema.graphqls', 'otp-gtfs-schema.hsl-fork-2024-10.graphqls']) {
@@ -40,7 +27,7 @@ describe.skipIf(!hasUpstream)('fidelity to the real upstream captures', () => {
   });
 
   it('TfL ItineraryResult has the keys, kinds and formats of the real capture', async () => {
-    const ours = obj(await tflGet('/Journey/JourneyResults/1000013/to/1000146?app_key=k'));
+    const ours = obj(await mocks.tflGet('/Journey/JourneyResults/1000013/to/1000146?app_key=k'));
     const real = obj(sample('tfl-itinerary-walking-leg-real-2015.trimmed.json'));
     // Compare the capture's walking-only journey with ours (the fifth).
     const journeys = arr(ours['journeys']);
@@ -49,8 +36,8 @@ describe.skipIf(!hasUpstream)('fidelity to the real upstream captures', () => {
   });
 
   it('TfL DisambiguationResult has the keys of the portal example and of the Highgate capture', async () => {
-    tfl.scenario('disambiguation-both', { times: 2 });
-    const ours = obj(await tflGet('/Journey/JourneyResults/Victoria/to/Highgate?app_key=k'));
+    mocks.tfl.scenario('disambiguation-both', { times: 2 });
+    const ours = obj(await mocks.tflGet('/Journey/JourneyResults/Victoria/to/Highgate?app_key=k'));
     const portal = obj(sample('tfl-disambiguation-300-apiportal-example.json'));
     // The portal example's placeholder strings ("string") say nothing about formats; compare keys and kinds.
     const stopOption = (side: string) =>
@@ -70,7 +57,7 @@ describe.skipIf(!hasUpstream)('fidelity to the real upstream captures', () => {
     };
     expect(shapeDifferences(comparable, portal, '$', ['$.searchCriteria.dateTime'])).toEqual([]);
     const highgate = obj(sample('tfl-disambiguation-300-fixture-highgate.json'));
-    const ourHighgate = obj(await tflGet('/Journey/JourneyResults/SE192XE/to/Highgate?app_key=k'));
+    const ourHighgate = obj(await mocks.tflGet('/Journey/JourneyResults/SE192XE/to/Highgate?app_key=k'));
     const to = obj(ourHighgate['toLocationDisambiguation']);
     const stop = arr(to['disambiguationOptions'])
       .map(obj)
@@ -84,13 +71,15 @@ describe.skipIf(!hasUpstream)('fidelity to the real upstream captures', () => {
   });
 
   it('TfL ApiErrors have exactly the keys of the real 404 and 500', async () => {
-    tfl.scenario('not-found', { times: 1 });
-    const notFound = obj(await tflGet('/Journey/JourneyResults/a/to/b?app_key=k'));
+    mocks.tfl.scenario('not-found', { times: 1 });
+    const notFound = obj(await mocks.tflGet('/Journey/JourneyResults/a/to/b?app_key=k'));
     expect(Object.keys(notFound).sort()).toEqual(
       Object.keys(obj(sample('tfl-apierror-404-official-example.json'))).sort(),
     );
-    tfl.scenario('server-error', { times: 1 });
-    const serverError = obj(await tflGet('/Journey/JourneyResults/940GZZLUMHL/to/940GZZLUWRR?app_key=k'));
+    mocks.tfl.scenario('server-error', { times: 1 });
+    const serverError = obj(
+      await mocks.tflGet('/Journey/JourneyResults/940GZZLUMHL/to/940GZZLUWRR?app_key=k'),
+    );
     const observed = obj(sample('tfl-apierror-500-journeyresults-observed-2026.json'));
     expect(Object.keys(serverError)).toEqual(Object.keys(observed));
     expect(shapeDifferences(serverError, observed)).toEqual([]);
@@ -104,7 +93,7 @@ describe.skipIf(!hasUpstream)('fidelity to the real upstream captures', () => {
     const stoptime = schema.getType('Stoptime') as GraphQLObjectType;
     const selection = selectionFromSample(schema, stoptime, obj(arr(real['stoptimes'])[0]));
     const query = `{ stop(id: "HSL:2431252") { url id stoptimes: stoptimesWithoutPatterns(numberOfDepartures: 4) ${selection} } }`;
-    const { body } = await postGraphQL(dt, query);
+    const { body } = await postGraphQL(mocks.dt, query);
     expect(body.errors).toBeUndefined();
     const ours = obj(obj(body.data)['stop']);
     expect(arr(ours['stoptimes'])).toHaveLength(4);
@@ -118,8 +107,8 @@ describe.skipIf(!hasUpstream)('fidelity to the real upstream captures', () => {
     )
       .replace('latitude: 45.5552, longitude: -122.6534', 'latitude: 60.1719, longitude: 24.9314')
       .replace('latitude: 45.4908, longitude: -122.5519', 'latitude: 60.1989, longitude: 24.9335');
-    dt.scenario('plan-realtime', { times: 1 });
-    const { body } = await postGraphQL(dt, query);
+    mocks.dt.scenario('plan-realtime', { times: 1 });
+    const { body } = await postGraphQL(mocks.dt, query);
     expect(body.errors).toBeUndefined();
     // Place.viaLocationType is newer than the schema core-utils ships; the query above no longer asks for it.
     const expected = JSON.parse(
@@ -130,7 +119,7 @@ describe.skipIf(!hasUpstream)('fidelity to the real upstream captures', () => {
     ) as unknown;
     expect(shapeDifferences(body.data, expected)).toEqual([]);
     const legacy = await postGraphQL(
-      dt,
+      mocks.dt,
       readText('samples/otp-plan-legacy.query.graphql')
         .replace('52.3092, lon: 13.0291', '60.1719, lon: 24.9314')
         .replace('52.5147, lon: 13.3927', '60.1989, lon: 24.9335'),
@@ -144,7 +133,9 @@ describe.skipIf(!hasUpstream)('fidelity to the real upstream captures', () => {
   it('Pelias features have the keys of the real station, venue and stop features', async () => {
     const get = async (query: string) =>
       obj(
-        await (await fetch(`${dt.geocodingUrl}/search?${query}&digitransit-subscription-key=${KEY}`)).json(),
+        await (
+          await fetch(`${mocks.dt.geocodingUrl}/search?${query}&digitransit-subscription-key=${KEY}`)
+        ).json(),
       );
     const real = obj(sample('digitransit-geocoding-search-airport-real.trimmed.json'));
     const [realStation, realVenue] = arr(real['features']);

@@ -56,9 +56,17 @@ export type DepartureStatus = z.infer<typeof DepartureStatusSchema>;
 
 export const DepartureSchema = z
   .object({
-    line: z.string().describe('Line (route short name), e.g. "7", "550", "M1".'),
+    line: z
+      .string()
+      .describe(
+        'Line (route short name, else long name), e.g. "7", "550", "M1"; empty when the provider names no route.',
+      ),
     mode: TransitModeSchema,
-    destination: z.string().describe('Headsign shown on the vehicle at this stop.'),
+    destination: z
+      .string()
+      .describe(
+        'Headsign shown on the vehicle at this stop (else the trip headsign); empty when none is given.',
+      ),
     scheduledTime: InstantSchema.describe('Scheduled departure (ISO 8601, UTC).'),
     realtimeTime: InstantSchema.optional().describe(
       'Realtime estimate of the departure (ISO 8601, UTC); absent without realtime data or when cancelled.',

@@ -74,7 +74,9 @@ export const JourneyOptionSummarySchema = z
       .int()
       .nonnegative()
       .optional()
-      .describe('Total adult pay-as-you-go fare in pence, when TfL gives one.'),
+      .describe(
+        'Total adult pay-as-you-go fare in pence, when TfL gives one (its `totalCost`, else the sum of its `fares`).',
+      ),
     isDisrupted: z.boolean().describe('True when any leg is disrupted.'),
   })
   .describe('JourneyOptionSummary: one journey option.');

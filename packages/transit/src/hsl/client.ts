@@ -1,16 +1,14 @@
-import { SwitchyardError } from '@switchyard/contracts/errors';
 import type { Language } from '@switchyard/contracts/transit';
 import {
   assertOk,
   createUpstreamFetch,
-  createUpstreamPolicy,
   graphqlErrorsToError,
-  type PolicyLogger,
   type UpstreamPolicy,
 } from '@switchyard/resilience';
 import { ClientError, GraphQLClient } from 'graphql-request';
 import type { z } from 'zod';
 import type { HslConfig } from '../config.js';
+import { malformed } from '../upstream.js';
 
 export const DIGITRANSIT = 'Digitransit';
 export const KEY_HEADER = 'digitransit-subscription-key';
@@ -30,9 +28,8 @@ export interface RoutingClient {
 
 export interface RoutingClientOptions {
   config: HslConfig;
-  retryBudgetMs: number;
-  logger?: PolicyLogger;
-  policy?: UpstreamPolicy;
+  /** The Digitransit routing policy, shared by every session. */
+  policy: UpstreamPolicy;
 }
 
 /** A fetch that turns non-2xx answers into classified errors (429 with Retry-After, 5xx, 401/403...). */
@@ -42,13 +39,6 @@ export function checkedFetch(upstream: string, inner: typeof fetch): typeof fetc
     return assertOk(response, { upstream });
   };
   return checked as typeof fetch;
-}
-
-export function malformed(upstream: string, what: string): SwitchyardError {
-  return new SwitchyardError('upstream-error', `${upstream} sent a malformed ${what}`, {
-    retryable: false,
-    details: { upstream, reason: `unexpected ${what} shape` },
-  });
 }
 
 export function createRoutingClient(options: RoutingClientOptions): RoutingClient {
@@ -62,14 +52,7 @@ export function createRoutingClient(options: RoutingClientOptions): RoutingClien
     }),
   );
   const client = new GraphQLClient(config.routingUrl, { fetch, method: 'POST' });
-  const policy =
-    options.policy ??
-    createUpstreamPolicy({
-      upstream: DIGITRANSIT,
-      timeoutMs: config.timeoutMs,
-      retryBudgetMs: options.retryBudgetMs,
-      ...(options.logger === undefined ? {} : { logger: options.logger }),
-    });
+  const { policy } = options;
 
   return {
     query(request, schema) {

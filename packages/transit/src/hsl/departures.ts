@@ -8,40 +8,46 @@ import {
 } from '@switchyard/contracts/transit';
 import { z } from 'zod';
 import { formatUtc } from '../time.js';
+import { lenientList, nonEmpty, optionalBoolean, optionalObject, optionalText, wireNumber } from '../wire.js';
 import type { RoutingClient } from './client.js';
 import { STOP_DEPARTURES_QUERY } from './queries.js';
-import { dataFreshness, departureStatus, toTransitMode } from './realtime.js';
+import { dataFreshness, departureStatus, REALTIME_STATES, toTransitMode } from './realtime.js';
 
-const text = z.string().nullish();
+const RouteSchema = z.looseObject({ shortName: optionalText, longName: optionalText, mode: optionalText });
 
-const RouteSchema = z.looseObject({ shortName: text, longName: text, mode: text });
+/** Epoch seconds of a service day: 1970 to 2100 (anything else is not a time this server can show). */
+const serviceDaySeconds = wireNumber.pipe(z.number().min(0).max(4_102_444_800));
+/** Seconds from the service day's start: GTFS allows beyond 24 h (trips after midnight), not beyond days. */
+const daySeconds = wireNumber.pipe(z.number().min(-172_800).max(345_600));
 
-/** One `Stoptime` as selected by STOP_DEPARTURES_QUERY (also accepts the pattern-based route of older captures). */
+/**
+ * One `Stoptime` as selected by STOP_DEPARTURES_QUERY (also accepts the pattern-based route of older
+ * captures). Without `serviceDay` and `scheduledDeparture` a stoptime cannot be placed in time, and is left out.
+ */
 export const StoptimeSchema = z.looseObject({
-  serviceDay: z.number(),
-  scheduledDeparture: z.number(),
-  realtimeDeparture: z.number().nullish(),
-  realtime: z.boolean().nullish(),
-  realtimeState: text,
-  headsign: text,
-  stop: z.looseObject({ platformCode: text }).nullish(),
-  trip: z
-    .looseObject({
-      tripHeadsign: text,
-      route: RouteSchema.nullish(),
-      pattern: z.looseObject({ route: RouteSchema.nullish() }).nullish(),
-    })
-    .nullish(),
+  serviceDay: serviceDaySeconds,
+  scheduledDeparture: daySeconds,
+  realtimeDeparture: daySeconds.optional().catch(undefined),
+  realtime: optionalBoolean,
+  realtimeState: optionalText,
+  headsign: optionalText,
+  stop: optionalObject(z.looseObject({ platformCode: optionalText })),
+  trip: optionalObject(
+    z.looseObject({
+      tripHeadsign: optionalText,
+      route: optionalObject(RouteSchema),
+      pattern: optionalObject(z.looseObject({ route: optionalObject(RouteSchema) })),
+    }),
+  ),
 });
 export type Stoptime = z.infer<typeof StoptimeSchema>;
 
 export const StopDeparturesDataSchema = z.object({
   stop: z
     .looseObject({
-      gtfsId: z.string(),
-      name: text,
-      platformCode: text,
-      stoptimesWithoutPatterns: z.array(StoptimeSchema.nullable()).nullish(),
+      gtfsId: optionalText,
+      name: optionalText,
+      stoptimesWithoutPatterns: lenientList(StoptimeSchema),
     })
     .nullable(),
 });
@@ -53,18 +59,23 @@ interface MappedDeparture {
   cancelled: boolean;
 }
 
-function nonEmpty(value: string | null | undefined): string | undefined {
-  const trimmed = value?.trim();
-  return trimmed === undefined || trimmed === '' ? undefined : trimmed;
+/**
+ * Whether OTP has realtime data for the stoptime: its `realtime` flag, or (when a provider leaves the flag
+ * out) a realtime state other than SCHEDULED: UPDATED, ADDED (an extra trip) or MODIFIED (a changed one).
+ */
+function hasRealtimeData(stoptime: Stoptime): boolean {
+  if (stoptime.realtime !== undefined) return stoptime.realtime;
+  const state = stoptime.realtimeState?.toUpperCase();
+  return state !== undefined && REALTIME_STATES.has(state);
 }
 
 /** A stoptime as a Departure: absolute times from `serviceDay + seconds`, delay and status per seed 001. */
 export function toDeparture(stoptime: Stoptime): MappedDeparture {
   const scheduledMs = (stoptime.serviceDay + stoptime.scheduledDeparture) * 1000;
-  const cancelled = stoptime.realtimeState === 'CANCELED';
-  const hasRealtime =
-    stoptime.realtime === true && !cancelled && typeof stoptime.realtimeDeparture === 'number';
-  const realtimeMs = hasRealtime ? (stoptime.serviceDay + stoptime.realtimeDeparture!) * 1000 : undefined;
+  const cancelled = stoptime.realtimeState?.toUpperCase() === 'CANCELED';
+  const realtimeSeconds = hasRealtimeData(stoptime) && !cancelled ? stoptime.realtimeDeparture : undefined;
+  const realtimeMs =
+    realtimeSeconds === undefined ? undefined : (stoptime.serviceDay + realtimeSeconds) * 1000;
   const delaySeconds = realtimeMs === undefined ? undefined : Math.round((realtimeMs - scheduledMs) / 1000);
   const route = stoptime.trip?.route ?? stoptime.trip?.pattern?.route;
   const platform = nonEmpty(stoptime.stop?.platformCode);
@@ -150,8 +161,7 @@ export async function getDepartures(
       hint: 'Check the id, or use find_stops to look it up by name or near a coordinate.',
     });
   }
-  const stoptimes = (data.stop.stoptimesWithoutPatterns ?? []).filter((s): s is Stoptime => s !== null);
-  const board = buildBoard(stoptimes, {
+  const board = buildBoard(data.stop.stoptimesWithoutPatterns, {
     limit: request.limit,
     windowEndMs: (startTime + timeRange) * 1000,
     requestReceivedMs,
@@ -166,7 +176,7 @@ export async function getDepartures(
     : [];
   const stopName = nonEmpty(data.stop.name);
   return {
-    stopId: data.stop.gtfsId,
+    stopId: nonEmpty(data.stop.gtfsId) ?? query.stopId,
     ...(stopName === undefined ? {} : { stopName }),
     realtimeUsed: board.realtimeUsed,
     dataFreshness: board.dataFreshness,

@@ -1,30 +1,25 @@
 // Digitransit geocoding (Pelias): a place name as a coordinate, for plan_trip labels that are not saved places.
 import type { Coordinate, Language } from '@switchyard/contracts/transit';
-import {
-  assertOk,
-  createUpstreamKy,
-  createUpstreamPolicy,
-  readJson,
-  type PolicyLogger,
-  type UpstreamPolicy,
-} from '@switchyard/resilience';
+import { assertOk, readJson, type UpstreamPolicy } from '@switchyard/resilience';
 import { z } from 'zod';
 import type { HslConfig, RegionBounds } from '../config.js';
-import { KEY_HEADER, malformed } from './client.js';
+import { createUpstreamGet, malformed } from '../upstream.js';
+import { listOf, nonEmpty, optionalObject, optionalText, wireNumber } from '../wire.js';
+import { KEY_HEADER } from './client.js';
 
 export const GEOCODING = 'Digitransit geocoding';
 
-const text = z.string().nullish();
+const longitude = wireNumber.pipe(z.number().min(-180).max(180));
+const latitude = wireNumber.pipe(z.number().min(-90).max(90));
 
-/** A Pelias FeatureCollection (the parts read): coordinates are [lon, lat]. */
-export const PeliasResponseSchema = z.looseObject({
-  features: z.array(
-    z.looseObject({
-      geometry: z.looseObject({ coordinates: z.array(z.number()).min(2) }),
-      properties: z.looseObject({ name: text, label: text, layer: text, id: text }).nullish(),
-    }),
-  ),
+/** A GeoJSON point feature: `[lon, lat]` (a third, altitude, value is ignored). */
+const PeliasFeatureSchema = z.looseObject({
+  geometry: z.looseObject({ coordinates: z.tuple([longitude, latitude]).rest(z.unknown()) }),
+  properties: optionalObject(z.looseObject({ name: optionalText, label: optionalText })),
 });
+
+/** A Pelias FeatureCollection (the parts read). Features without a usable point are left out. */
+export const PeliasResponseSchema = z.looseObject({ features: listOf(PeliasFeatureSchema) });
 
 export interface GeocodedPlace {
   coordinate: Coordinate;
@@ -41,62 +36,51 @@ export interface Geocoder {
   ): Promise<GeocodedPlace | undefined>;
 }
 
+/**
+ * The first usable feature. Pelias always gives `name` and `label` in its own API, but not every deployment
+ * or layer does: without `label` the address is left out; without `name` the label's first part names it.
+ */
 export function firstPlace(body: unknown): GeocodedPlace | undefined {
   const parsed = PeliasResponseSchema.safeParse(body);
   if (!parsed.success) throw malformed(GEOCODING, 'geocoding result');
-  const feature = parsed.data.features[0];
+  const [feature] = parsed.data.features;
   if (feature === undefined) return undefined;
-  const [lon, lat] = feature.geometry.coordinates as [number, number];
-  const name = feature.properties?.name?.trim();
-  const address = feature.properties?.label?.trim();
+  const [lon, lat] = feature.geometry.coordinates;
+  const address = nonEmpty(feature.properties?.label);
+  const name = nonEmpty(feature.properties?.name) ?? nonEmpty(address?.split(',')[0]);
   return {
     coordinate: { lat, lon },
-    ...(name ? { name } : {}),
-    ...(address ? { address } : {}),
+    ...(name === undefined ? {} : { name }),
+    ...(address === undefined ? {} : { address }),
   };
 }
 
-export function createGeocoder(options: {
-  config: HslConfig;
-  retryBudgetMs: number;
-  logger?: PolicyLogger;
-  policy?: UpstreamPolicy;
-}): Geocoder {
+export function createGeocoder(options: { config: HslConfig; policy: UpstreamPolicy }): Geocoder {
   const { config } = options;
-  const http = createUpstreamKy({
+  const get = createUpstreamGet({
     upstream: GEOCODING,
     baseUrl: config.geocodingUrl,
+    policy: options.policy,
     secretHeaders: { [KEY_HEADER]: config.subscriptionKey },
-    headers: { accept: 'application/json' },
   });
-  const policy =
-    options.policy ??
-    createUpstreamPolicy({
-      upstream: GEOCODING,
-      timeoutMs: config.timeoutMs,
-      retryBudgetMs: options.retryBudgetMs,
-      ...(options.logger === undefined ? {} : { logger: options.logger }),
-    });
   return {
     search(textQuery, { language, bounds, signal }) {
-      return policy.execute(
-        async (attemptSignal) => {
-          const response = await http.get('search', {
-            signal: attemptSignal,
-            searchParams: {
-              text: textQuery,
-              size: 1,
-              lang: language,
-              'boundary.rect.min_lat': bounds.minLat,
-              'boundary.rect.min_lon': bounds.minLon,
-              'boundary.rect.max_lat': bounds.maxLat,
-              'boundary.rect.max_lon': bounds.maxLon,
-            },
-          });
+      return get(
+        'search',
+        {
+          text: textQuery,
+          size: 1,
+          lang: language,
+          'boundary.rect.min_lat': bounds.minLat,
+          'boundary.rect.min_lon': bounds.minLon,
+          'boundary.rect.max_lat': bounds.maxLat,
+          'boundary.rect.max_lon': bounds.maxLon,
+        },
+        async (response) => {
           await assertOk(response, { upstream: GEOCODING });
           return firstPlace(await readJson(response, { upstream: GEOCODING }));
         },
-        { idempotent: true, ...(signal === undefined ? {} : { signal }) },
+        signal,
       );
     },
   };

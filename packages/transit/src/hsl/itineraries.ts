@@ -8,57 +8,93 @@ import {
 } from '@switchyard/contracts/transit';
 import { z } from 'zod';
 import { formatUtc } from '../time.js';
+import {
+  lenientList,
+  nonEmpty,
+  optionalBoolean,
+  optionalNumber,
+  optionalObject,
+  optionalText,
+  wireNumber,
+} from '../wire.js';
 import { departureStatus, toTransitMode } from './realtime.js';
 
-const text = z.string().nullish();
-const num = z.number().nullish();
-
+/** `LegTime`: without a readable scheduled time a leg cannot be placed, and its itinerary is left out. */
 const LegTimeSchema = z.looseObject({
-  scheduledTime: z.string(),
-  estimated: z.looseObject({ time: z.string() }).nullish(),
+  scheduledTime: z.string().refine((value) => Number.isFinite(Date.parse(value))),
+  estimated: optionalObject(z.looseObject({ time: optionalText })),
 });
 
+/** `Place`: OTP always gives coordinates; a place without them makes its itinerary unusable. */
 const PlaceSchema = z.looseObject({
-  name: text,
-  lat: z.number(),
-  lon: z.number(),
-  stop: z.looseObject({ gtfsId: z.string(), wheelchairBoarding: text }).nullish(),
+  name: optionalText,
+  lat: wireNumber,
+  lon: wireNumber,
+  stop: optionalObject(z.looseObject({ gtfsId: optionalText, wheelchairBoarding: optionalText })),
 });
 
+/**
+ * A leg as PLAN_CONNECTION_QUERY selects it. Street legs have `route: null` and `trip: null`; so may
+ * transit legs of some feeds (flex, added trips), which then have no line.
+ */
 export const OtpLegSchema = z.looseObject({
-  mode: text,
-  transitLeg: z.boolean().nullish(),
-  realTime: z.boolean().nullish(),
-  realtimeState: text,
-  distance: num,
-  duration: num,
-  headsign: text,
+  mode: optionalText,
+  transitLeg: optionalBoolean,
+  realTime: optionalBoolean,
+  realtimeState: optionalText,
+  distance: optionalNumber,
+  duration: optionalNumber,
+  headsign: optionalText,
   start: LegTimeSchema,
   end: LegTimeSchema,
   from: PlaceSchema,
   to: PlaceSchema,
-  route: z.looseObject({ shortName: text }).nullish(),
-  trip: z.looseObject({ gtfsId: text, wheelchairAccessible: text }).nullish(),
+  route: optionalObject(z.looseObject({ shortName: optionalText })),
+  trip: optionalObject(z.looseObject({ gtfsId: optionalText, wheelchairAccessible: optionalText })),
 });
 export type OtpLeg = z.infer<typeof OtpLegSchema>;
 
 export const OtpItinerarySchema = z.looseObject({
-  start: text,
-  end: text,
-  duration: num,
-  walkDistance: num,
-  numberOfTransfers: num,
-  legs: z.array(OtpLegSchema),
+  start: optionalText,
+  end: optionalText,
+  duration: optionalNumber,
+  walkDistance: optionalNumber,
+  numberOfTransfers: optionalNumber,
+  legs: z.array(OtpLegSchema).min(1),
 });
 export type OtpItinerary = z.infer<typeof OtpItinerarySchema>;
 
+/** `RoutingError`: `code` is an open set (NO_TRANSIT_CONNECTION, OUTSIDE_BOUNDS, ... and later ones). */
+const RoutingErrorSchema = z.looseObject({
+  code: z.string(),
+  description: optionalText,
+  inputField: optionalText,
+});
+export type RoutingError = z.infer<typeof RoutingErrorSchema>;
+
 export const PlanConnectionDataSchema = z.object({
   planConnection: z.looseObject({
-    routingErrors: z.array(z.looseObject({ code: z.string(), description: text })).nullish(),
-    edges: z.array(z.looseObject({ node: OtpItinerarySchema }).nullable()).nullish(),
+    routingErrors: lenientList(RoutingErrorSchema),
+    /** Every edge OTP sent, unread: each is parsed on its own (see itineraryNodes). */
+    edges: z.array(z.unknown()).nullish(),
   }),
 });
 export type PlanConnectionData = z.infer<typeof PlanConnectionDataSchema>;
+
+const EdgeSchema = z.looseObject({ node: OtpItinerarySchema });
+
+/** The itineraries of planConnection's edges that can be read, and how many edges there were. */
+export function itineraryNodes(edges: readonly unknown[] | null | undefined): {
+  nodes: OtpItinerary[];
+  received: number;
+} {
+  const nodes: OtpItinerary[] = [];
+  for (const edge of edges ?? []) {
+    const parsed = EdgeSchema.safeParse(edge);
+    if (parsed.success) nodes.push(parsed.data.node);
+  }
+  return { nodes, received: (edges ?? []).length };
+}
 
 /** Street modes: never transit legs, never realtime. */
 const STREET_MODES = new Set(['WALK', 'BICYCLE', 'CAR', 'SCOOTER']);
@@ -90,24 +126,28 @@ function mapLeg(leg: OtpLeg): MappedLeg {
   const transit = leg.transitLeg ?? !STREET_MODES.has(mode);
   const scheduledStart = parseMs(leg.start.scheduledTime) ?? 0;
   const scheduledEnd = parseMs(leg.end.scheduledTime) ?? scheduledStart;
-  const estimatedStart = transit ? parseMs(leg.start.estimated?.time) : undefined;
-  const estimatedEnd = transit ? parseMs(leg.end.estimated?.time) : undefined;
-  const cancelled = transit && leg.realtimeState === 'CANCELED';
-  const hasRealtime = transit && (cancelled || leg.realTime === true || estimatedStart !== undefined);
+  const cancelled = transit && leg.realtimeState?.toUpperCase() === 'CANCELED';
+  // A leg OTP marks realTime without an estimate runs as scheduled, by realtime data.
+  const confirmedOnTime = transit && leg.realTime === true;
+  const estimatedStart = transit
+    ? (parseMs(leg.start.estimated?.time) ?? (confirmedOnTime ? scheduledStart : undefined))
+    : undefined;
+  const estimatedEnd = transit
+    ? (parseMs(leg.end.estimated?.time) ?? (confirmedOnTime ? scheduledEnd : undefined))
+    : undefined;
+  const hasRealtime = transit && (cancelled || estimatedStart !== undefined);
   const delaySeconds =
     cancelled || estimatedStart === undefined
       ? undefined
       : Math.round((estimatedStart - scheduledStart) / 1000);
   const start = estimatedStart ?? scheduledStart;
   const end = estimatedEnd ?? scheduledEnd;
-  const place = (p: OtpLeg['from'], fallback: string) => ({
-    name: p.name?.trim() || fallback,
-    lat: p.lat,
-    lon: p.lon,
-    ...(p.stop?.gtfsId ? { stopId: p.stop.gtfsId } : {}),
-  });
-  const line = leg.route?.shortName?.trim();
-  const headsign = leg.headsign?.trim();
+  const place = (p: OtpLeg['from'], fallback: string) => {
+    const stopId = nonEmpty(p.stop?.gtfsId);
+    return { name: nonEmpty(p.name) ?? fallback, lat: p.lat, lon: p.lon, ...(stopId ? { stopId } : {}) };
+  };
+  const line = nonEmpty(leg.route?.shortName);
+  const headsign = nonEmpty(leg.headsign);
   const mapped: ItineraryLeg = {
     mode,
     transit,

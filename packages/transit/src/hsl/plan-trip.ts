@@ -15,21 +15,23 @@ import type { RegionBounds } from '../config.js';
 import type { LocationResolver } from '../places/resolve.js';
 import { resolveLocation } from '../places/resolve.js';
 import { formatUtc } from '../time.js';
-import type { RoutingClient } from './client.js';
+import { malformed } from '../upstream.js';
+import { DIGITRANSIT, type RoutingClient } from './client.js';
 import type { Geocoder } from './geocoding.js';
 import {
   dedupe,
+  itineraryNodes,
   PlanConnectionDataSchema,
   realtimeUsedOf,
   toCandidate,
   type Candidate,
+  type RoutingError,
 } from './itineraries.js';
 import { planConnectionVariables, relaxConstraints, type PlanSearch } from './plan-request.js';
 import { PLAN_CONNECTION_QUERY } from './queries.js';
 import { dataFreshness } from './realtime.js';
-import { assertInRegion, unsupportedRegion } from './region.js';
-
-export const NO_ITINERARY_HINT = 'Try increasing maxWalkingDistance or adjusting departure time';
+import { assertInRegion } from './region.js';
+import { noItineraryHint, throwIfUnroutable } from './routing-errors.js';
 
 export interface PlanTripDeps {
   routing: RoutingClient;
@@ -51,6 +53,7 @@ interface SearchResult {
   candidates: Candidate[];
   /** How many itineraries OTP returned, duplicates included. */
   received: number;
+  routingErrors: RoutingError[];
 }
 
 async function search(deps: PlanTripDeps, plan: PlanSearch, signal?: AbortSignal): Promise<SearchResult> {
@@ -64,25 +67,10 @@ async function search(deps: PlanTripDeps, plan: PlanSearch, signal?: AbortSignal
     PlanConnectionDataSchema,
   );
   const { routingErrors, edges } = data.planConnection;
-  const nodes = (edges ?? []).flatMap((edge) => (edge === null ? [] : [edge.node]));
-  if (nodes.length === 0) {
-    const codes = (routingErrors ?? []).map((error) => error.code);
-    if (codes.includes('OUTSIDE_BOUNDS')) {
-      throw unsupportedRegion('The routing service cannot plan trips there: a point is outside its map data');
-    }
-    if (codes.includes('LOCATION_NOT_FOUND')) {
-      const description = routingErrors?.find((e) => e.code === 'LOCATION_NOT_FOUND')?.description;
-      throw new SwitchyardError(
-        'validation',
-        `No itinerary: the routing service could not place an end on its network${description ? ` (${description.trim()})` : ''}`,
-        {
-          code: 'no-itinerary-found',
-          hint: 'Move the point closer to a street or a stop, or pick another place.',
-        },
-      );
-    }
-  }
-  return { candidates: nodes.map(toCandidate), received: nodes.length };
+  const { nodes, received } = itineraryNodes(edges);
+  if (received > 0 && nodes.length === 0) throw malformed(DIGITRANSIT, 'itinerary');
+  if (nodes.length === 0) throwIfUnroutable(routingErrors);
+  return { candidates: nodes.map(toCandidate), received: nodes.length, routingErrors };
 }
 
 /** Keeps itineraries that walk at most `maxWalkingDistance`; none qualifies: all of them, flagged unmet. */
@@ -161,6 +149,7 @@ export async function planTrip(
   let received = 0;
 
   let first = await search(deps, plan(constraints), call.signal);
+  const routingErrors = first.routingErrors;
   received += first.received;
   let walkingLimit = constraints.maxWalkingDistance;
   if (first.candidates.length === 0) {
@@ -173,7 +162,7 @@ export async function planTrip(
     if (first.candidates.length === 0) {
       throw new SwitchyardError('validation', 'No itineraries for given constraints', {
         code: 'no-itinerary-found',
-        hint: NO_ITINERARY_HINT,
+        hint: noItineraryHint([...routingErrors, ...first.routingErrors]),
       });
     }
     warnings.push({

@@ -126,17 +126,22 @@ export const PLAN_CONNECTION_QUERY = /* GraphQL */ `
   }
 `;
 
+/** What find_stops reads of a stop. */
+const FOUND_STOP_FIELDS = /* GraphQL */ `
+  gtfsId
+  name
+  code
+  platformCode
+  lat
+  lon
+  vehicleMode
+`;
+
 /** find_stops by name or code. */
 export const STOPS_BY_NAME_QUERY = /* GraphQL */ `
   query StopsByName($name: String!) {
     stops(name: $name) {
-      gtfsId
-      name
-      code
-      platformCode
-      lat
-      lon
-      vehicleMode
+      ${FOUND_STOP_FIELDS}
     }
   }
 `;
@@ -149,13 +154,7 @@ export const STOPS_NEAR_QUERY = /* GraphQL */ `
         node {
           distance
           stop {
-            gtfsId
-            name
-            code
-            platformCode
-            lat
-            lon
-            vehicleMode
+            ${FOUND_STOP_FIELDS}
           }
         }
       }

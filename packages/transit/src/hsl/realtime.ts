@@ -2,6 +2,9 @@
 import { TRANSIT_MODES, type DepartureStatus, type TransitMode } from '@switchyard/contracts/transit';
 import { formatUtc } from '../time.js';
 
+/** OTP realtime states that mean realtime data exists for a trip (CANCELED is handled on its own). */
+export const REALTIME_STATES: ReadonlySet<string> = new Set(['UPDATED', 'ADDED', 'MODIFIED']);
+
 /** Beyond this many seconds either way a departure is `delayed` (seed 001 rule 2, seed 003 realtime mapping). */
 export const ON_TIME_TOLERANCE_SECONDS = 60;
 
@@ -36,7 +39,7 @@ const KNOWN_MODES = new Set<string>(TRANSIT_MODES);
 
 /** An OTP mode as the contract's TransitMode (a mode this contract does not know is OTHER). */
 export function toTransitMode(mode: string | null | undefined): TransitMode {
-  const upper = mode?.toUpperCase();
+  const upper = mode?.trim().toUpperCase();
   if (upper === 'FLEXIBLE') return 'FLEX';
   return upper !== undefined && KNOWN_MODES.has(upper) ? (upper as TransitMode) : 'OTHER';
 }

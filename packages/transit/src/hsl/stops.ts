@@ -1,46 +1,40 @@
 // find_stops: HSL stops by name/code (`stops(name:)`) or around a coordinate (`stopsByRadius`).
 import type { FindStopsOutput, FoundStop, Language, Warning } from '@switchyard/contracts/transit';
 import { z } from 'zod';
+import { lenientList, nonEmpty, optionalNumber, optionalObject, optionalText, wireNumber } from '../wire.js';
 import type { RoutingClient } from './client.js';
 import { STOPS_BY_NAME_QUERY, STOPS_NEAR_QUERY } from './queries.js';
 import { toTransitMode } from './realtime.js';
 
-const text = z.string().nullish();
-
+/** A stop; OTP's `lat`/`lon` are nullable, and a stop without them (or without an id) is left out. */
 const StopSchema = z.looseObject({
-  gtfsId: z.string(),
-  name: z.string(),
-  code: text,
-  platformCode: text,
-  lat: z.number(),
-  lon: z.number(),
-  vehicleMode: text,
+  gtfsId: z.string().min(1),
+  name: optionalText,
+  code: optionalText,
+  platformCode: optionalText,
+  lat: wireNumber,
+  lon: wireNumber,
+  vehicleMode: optionalText,
 });
 type OtpStop = z.infer<typeof StopSchema>;
 
-export const StopsByNameDataSchema = z.object({ stops: z.array(StopSchema.nullable()).nullish() });
+export const StopsByNameDataSchema = z.object({ stops: lenientList(StopSchema) });
 export const StopsNearDataSchema = z.object({
-  stopsByRadius: z
-    .looseObject({
-      edges: z
-        .array(
-          z
-            .looseObject({
-              node: z.looseObject({ distance: z.number().nullish(), stop: StopSchema.nullish() }),
-            })
-            .nullable(),
-        )
-        .nullish(),
-    })
-    .nullish(),
+  stopsByRadius: optionalObject(
+    z.looseObject({
+      edges: lenientList(
+        z.looseObject({ node: z.looseObject({ distance: optionalNumber, stop: StopSchema }) }),
+      ),
+    }),
+  ),
 });
 
-export function toFoundStop(stop: OtpStop, distance?: number | null): FoundStop {
-  const code = stop.code?.trim();
-  const platform = stop.platformCode?.trim();
+export function toFoundStop(stop: OtpStop, distance?: number): FoundStop {
+  const code = nonEmpty(stop.code);
+  const platform = nonEmpty(stop.platformCode);
   return {
     stopId: stop.gtfsId,
-    name: stop.name,
+    name: nonEmpty(stop.name) ?? code ?? stop.gtfsId,
     ...(code ? { code } : {}),
     ...(platform ? { platform } : {}),
     lat: stop.lat,
@@ -92,7 +86,7 @@ export async function findStops(routing: RoutingClient, query: FindStopsQuery): 
       StopsNearDataSchema,
     );
     found = (data.stopsByRadius?.edges ?? [])
-      .flatMap((edge) => (edge?.node.stop ? [toFoundStop(edge.node.stop, edge.node.distance)] : []))
+      .map((edge) => toFoundStop(edge.node.stop, edge.node.distance))
       .sort((a, b) => (a.distanceMeters ?? 0) - (b.distanceMeters ?? 0));
   } else {
     const name = query.name ?? '';
@@ -101,7 +95,7 @@ export async function findStops(routing: RoutingClient, query: FindStopsQuery): 
       StopsByNameDataSchema,
     );
     found = rankByName(
-      (data.stops ?? []).flatMap((stop) => (stop === null ? [] : [toFoundStop(stop)])),
+      data.stops.map((stop) => toFoundStop(stop)),
       name,
     );
   }

@@ -1,15 +1,10 @@
 import { SwitchyardError } from '@switchyard/contracts/errors';
-import {
-  assertOk,
-  createUpstreamKy,
-  createUpstreamPolicy,
-  readJson,
-  type PolicyLogger,
-  type UpstreamPolicy,
-} from '@switchyard/resilience';
+import { assertOk, readJson, type UpstreamPolicy } from '@switchyard/resilience';
 import type { z } from 'zod';
 import type { TflConfig } from '../config.js';
+import { createUpstreamGet, malformed } from '../upstream.js';
 import {
+  apiErrorMessage,
   DisambiguationResultSchema,
   isDisambiguationBody,
   ItineraryResultSchema,
@@ -38,20 +33,13 @@ export interface TflClient {
 
 export interface TflClientOptions {
   config: TflConfig;
-  retryBudgetMs: number;
-  logger?: PolicyLogger;
-  /** Shared policy (one per upstream); created from the config when absent. */
-  policy?: UpstreamPolicy;
+  /** The TfL policy, shared by every session. */
+  policy: UpstreamPolicy;
 }
 
 function parse<T>(schema: z.ZodType<T>, body: unknown, what: string): T {
   const parsed = schema.safeParse(body);
-  if (!parsed.success) {
-    throw new SwitchyardError('upstream-error', `${TFL} sent a malformed ${what}`, {
-      retryable: false,
-      details: { upstream: TFL, reason: `unexpected ${what} shape` },
-    });
-  }
+  if (!parsed.success) throw malformed(TFL, what);
   return parsed.data;
 }
 
@@ -60,53 +48,44 @@ export function journeyResultsPath(from: string, to: string): string {
   return `Journey/JourneyResults/${encodeURIComponent(from)}/to/${encodeURIComponent(to)}`;
 }
 
+/** A 2xx or 300 body as the outcome it describes (a 300 is always a disambiguation). */
+function outcomeOf(status: number, body: unknown): JourneyResultsOutcome {
+  if (status === 300 || isDisambiguationBody(body)) {
+    return { kind: 'disambiguation', result: parse(DisambiguationResultSchema, body, 'disambiguation') };
+  }
+  const apiError = apiErrorMessage(body);
+  if (apiError !== undefined) {
+    throw new SwitchyardError('upstream-error', `TfL answered with an error: ${apiError}`, {
+      retryable: false,
+      details: { upstream: TFL, reason: 'ApiError with a success status' },
+    });
+  }
+  return { kind: 'journeys', result: parse(ItineraryResultSchema, body, 'journey result') };
+}
+
 export function createTflClient(options: TflClientOptions): TflClient {
   const { config } = options;
-  const http = createUpstreamKy({
+  const get = createUpstreamGet({
     upstream: TFL,
     baseUrl: config.baseUrl,
+    policy: options.policy,
     secretQuery: { app_key: config.apiKey },
-    headers: { accept: 'application/json' },
   });
-  const policy =
-    options.policy ??
-    createUpstreamPolicy({
-      upstream: TFL,
-      timeoutMs: config.timeoutMs,
-      retryBudgetMs: options.retryBudgetMs,
-      ...(options.logger === undefined ? {} : { logger: options.logger }),
-    });
 
   return {
     journeyResults(query, signal) {
-      return policy.execute(
-        async (attemptSignal) => {
-          const response = await http.get(journeyResultsPath(query.from, query.to), {
-            signal: attemptSignal,
-            searchParams: query.stepFree ? { accessibilityPreference: 'StepFreeToPlatform' } : {},
-          });
+      return get<JourneyResultsOutcome>(
+        journeyResultsPath(query.from, query.to),
+        query.stepFree ? { accessibilityPreference: 'StepFreeToPlatform' } : {},
+        async (response) => {
           if (response.status === 404) {
             await response.body?.cancel().catch(() => undefined);
             return { kind: 'no-journey' };
           }
-          if (response.status === 300) {
-            const body = await readJson(response, { upstream: TFL });
-            return {
-              kind: 'disambiguation',
-              result: parse(DisambiguationResultSchema, body, 'disambiguation'),
-            };
-          }
-          await assertOk(response, { upstream: TFL });
-          const body = await readJson(response, { upstream: TFL });
-          if (isDisambiguationBody(body)) {
-            return {
-              kind: 'disambiguation',
-              result: parse(DisambiguationResultSchema, body, 'disambiguation'),
-            };
-          }
-          return { kind: 'journeys', result: parse(ItineraryResultSchema, body, 'journey result') };
+          if (response.status !== 300) await assertOk(response, { upstream: TFL });
+          return outcomeOf(response.status, await readJson(response, { upstream: TFL }));
         },
-        { idempotent: true, ...(signal === undefined ? {} : { signal }) },
+        signal,
       );
     },
   };

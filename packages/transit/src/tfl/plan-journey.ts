@@ -10,8 +10,10 @@ import {
 } from '@switchyard/contracts/transit';
 import type { CallLimiter } from '@switchyard/resilience';
 import { londonLocalToIso } from '../time.js';
-import type { TflClient } from './client.js';
-import type { Disambiguation, DisambiguationResult, TflJourney, TflLeg } from './wire.js';
+import { malformed } from '../upstream.js';
+import { nonEmpty } from '../wire.js';
+import { TFL, type TflClient } from './client.js';
+import type { Disambiguation, DisambiguationResult, TflFare, TflJourney, TflLeg } from './wire.js';
 
 export interface PlanJourneyDeps {
   tfl: TflClient;
@@ -19,61 +21,85 @@ export interface PlanJourneyDeps {
   limiter: CallLimiter;
 }
 
-function malformedTime(what: string): SwitchyardError {
-  return new SwitchyardError('upstream-error', `TfL sent a journey with an unreadable ${what}`, {
-    retryable: false,
-    details: { upstream: 'TfL', reason: `unreadable ${what}` },
-  });
+/** A TfL date-time as an instant with the London offset; undefined when absent or unreadable. */
+function instant(value: string | undefined): string | undefined {
+  return value === undefined ? undefined : londonLocalToIso(value);
 }
 
-function instant(local: string | null | undefined, what: string): string {
-  const iso = local == null ? undefined : londonLocalToIso(local);
-  if (iso === undefined) throw malformedTime(what);
-  return iso;
+function minutesBetween(fromIso: string, toIso: string): number {
+  return Math.round((Date.parse(toIso) - Date.parse(fromIso)) / 60_000);
 }
 
-function nonEmpty(value: string | null | undefined): string | undefined {
-  const trimmed = value?.trim();
-  return trimmed === undefined || trimmed === '' ? undefined : trimmed;
+/** A whole, non-negative number of minutes, or the fallback when TfL's value is missing or odd. */
+function minutes(value: number | undefined, fallback: number): number {
+  const chosen = value !== undefined && value >= 0 ? value : fallback;
+  return Math.max(0, Math.round(chosen));
 }
 
-function toLeg(leg: TflLeg, journey: TflJourney): JourneyLegSummary {
-  const line = leg.routeOptions?.map((option) => nonEmpty(option.name)).find((name) => name !== undefined);
+interface JourneyTimes {
+  start: string;
+  arrival: string;
+}
+
+function toLeg(leg: TflLeg, journey: JourneyTimes): JourneyLegSummary {
+  const line = leg.routeOptions.map((option) => nonEmpty(option.name)).find((name) => name !== undefined);
   const from = nonEmpty(leg.departurePoint?.commonName) ?? 'start';
   const to = nonEmpty(leg.arrivalPoint?.commonName) ?? 'destination';
   const mode = nonEmpty(leg.mode?.id) ?? nonEmpty(leg.mode?.name) ?? 'unknown';
+  // A leg without readable times (rare) is placed at the journey's ends.
+  const departureTime = instant(leg.departureTime) ?? journey.start;
+  const arrivalTime = instant(leg.arrivalTime) ?? journey.arrival;
   return {
     mode,
     ...(line === undefined ? {} : { line }),
     summary: nonEmpty(leg.instruction?.summary) ?? `${mode} from ${from} to ${to}`,
     from,
     to,
-    departureTime: instant(leg.departureTime ?? journey.startDateTime, 'leg departure time'),
-    arrivalTime: instant(leg.arrivalTime ?? journey.arrivalDateTime, 'leg arrival time'),
-    durationMinutes: Math.max(0, Math.round(leg.duration ?? 0)),
-    ...(typeof leg.distance === 'number' && leg.distance >= 0 ? { distanceMeters: leg.distance } : {}),
+    departureTime,
+    arrivalTime,
+    durationMinutes: minutes(leg.duration, minutesBetween(departureTime, arrivalTime)),
+    ...(leg.distance !== undefined && leg.distance >= 0 ? { distanceMeters: leg.distance } : {}),
     isDisrupted: leg.isDisrupted === true,
   };
 }
 
-export function toJourneyOption(journey: TflJourney): JourneyOptionSummary {
-  const legs = (journey.legs ?? []).map((leg) => toLeg(leg, journey));
-  const fare = journey.fare?.totalCost;
+/** Pence: `totalCost`, else the sum of the single fares when every one has a cost. */
+function farePence(fare: TflFare | undefined): number | undefined {
+  const costs = fare?.fares.map((single) => single.cost) ?? [];
+  const summed =
+    costs.length > 0 && costs.every((cost) => cost !== undefined)
+      ? costs.reduce<number>((sum, cost) => sum + cost!, 0)
+      : undefined;
+  const pence = fare?.totalCost ?? summed;
+  return pence !== undefined && Number.isInteger(pence) && pence >= 0 ? pence : undefined;
+}
+
+/** A journey as the contract's summary; undefined when its start or arrival time cannot be read. */
+export function toJourneyOption(journey: TflJourney): JourneyOptionSummary | undefined {
+  const start = instant(journey.startDateTime);
+  const arrival = instant(journey.arrivalDateTime);
+  if (start === undefined || arrival === undefined) return undefined;
+  const legs = journey.legs.map((leg) => toLeg(leg, { start, arrival }));
+  const pence = farePence(journey.fare);
   return {
-    durationMinutes: Math.max(0, Math.round(journey.duration)),
-    startDateTime: instant(journey.startDateTime, 'start time'),
-    arrivalDateTime: instant(journey.arrivalDateTime, 'arrival time'),
+    durationMinutes: minutes(journey.duration, minutesBetween(start, arrival)),
+    startDateTime: start,
+    arrivalDateTime: arrival,
     legCount: legs.length,
     legs,
-    ...(typeof fare === 'number' && Number.isInteger(fare) && fare >= 0 ? { farePence: fare } : {}),
+    ...(pence === undefined ? {} : { farePence: pence }),
     isDisrupted: legs.some((leg) => leg.isDisrupted),
   };
 }
 
-/** Fastest first; equal durations: the earlier arrival first. At most five. */
+/**
+ * Fastest first; equal durations: the earlier arrival first. At most five. Journeys whose times cannot be
+ * read are left out; when that is all of them, TfL's answer is malformed.
+ */
 export function topJourneys(journeys: readonly TflJourney[]): JourneyOptionSummary[] {
-  return journeys
-    .map(toJourneyOption)
+  const options = journeys.flatMap((journey) => toJourneyOption(journey) ?? []);
+  if (journeys.length > 0 && options.length === 0) throw malformed(TFL, 'journey result (no readable times)');
+  return options
     .sort(
       (a, b) =>
         a.durationMinutes - b.durationMinutes ||
@@ -82,22 +108,40 @@ export function topJourneys(journeys: readonly TflJourney[]): JourneyOptionSumma
     .slice(0, MAX_TOP_JOURNEYS);
 }
 
-/** Suggestions for one side when TfL asks the user to choose (`matchStatus` list); null otherwise. */
-export function suggestionsFor(
-  side: Disambiguation | null | undefined,
-): JourneyDisambiguationSuggestion[] | null {
-  if (side?.matchStatus?.toLowerCase() !== 'list') return null;
-  const suggestions = (side.disambiguationOptions ?? []).flatMap((option) => {
+/**
+ * How TfL resolved one side. `list`: the user must choose (also a side with options but no `matchStatus`);
+ * `identified`: resolved; `unmatched`: nothing found (`notidentified`, `empty`, or a list with no usable
+ * option); `absent`: TfL said nothing about the side.
+ */
+type SideState = 'list' | 'identified' | 'unmatched' | 'absent';
+
+function statusOf(side: Disambiguation): string | undefined {
+  return nonEmpty(side.matchStatus)?.toLowerCase();
+}
+
+function stateOf(side: Disambiguation | undefined): SideState {
+  if (side === undefined) return 'absent';
+  if (statusOf(side) === 'identified') return 'identified';
+  return suggestionsFor(side) === null ? 'unmatched' : 'list';
+}
+
+/** Suggestions for one side when TfL asks the user to choose; null otherwise. */
+export function suggestionsFor(side: Disambiguation | undefined): JourneyDisambiguationSuggestion[] | null {
+  if (side === undefined) return null;
+  const status = statusOf(side);
+  if (status !== 'list' && status !== undefined) return null;
+  const suggestions = side.disambiguationOptions.flatMap((option) => {
     const parameterValue = nonEmpty(option.parameterValue);
     if (parameterValue === undefined) return [];
     const place = option.place;
+    const placeType = nonEmpty(place?.placeType);
     const suggestion: JourneyDisambiguationSuggestion = {
       parameterValue,
-      matchQuality: typeof option.matchQuality === 'number' ? option.matchQuality : null,
+      matchQuality: option.matchQuality ?? null,
       name: nonEmpty(place?.commonName) ?? parameterValue,
-      ...(nonEmpty(place?.placeType) === undefined ? {} : { placeType: nonEmpty(place?.placeType)! }),
-      ...(typeof place?.lat === 'number' ? { lat: place.lat } : {}),
-      ...(typeof place?.lon === 'number' ? { lon: place.lon } : {}),
+      ...(placeType === undefined ? {} : { placeType }),
+      ...(place?.lat === undefined ? {} : { lat: place.lat }),
+      ...(place?.lon === undefined ? {} : { lon: place.lon }),
     };
     return [suggestion];
   });
@@ -108,38 +152,38 @@ export function suggestionsFor(
     .slice(0, MAX_DISAMBIGUATION_SUGGESTIONS);
 }
 
-function describeAmbiguity(input: JourneyPlanRequest, from: unknown[] | null, to: unknown[] | null): string {
-  const sides = [
-    from !== null ? `from "${input.from}"` : undefined,
-    to !== null ? `to "${input.to}"` : undefined,
-  ]
+const UNMATCHED_ADVICE = 'check the spelling, or use a postcode, a stop code or "lat,lon"';
+
+function sideNames(input: JourneyPlanRequest, from: boolean, to: boolean): string {
+  return [from ? `from "${input.from}"` : undefined, to ? `to "${input.to}"` : undefined]
     .filter((side) => side !== undefined)
     .join(' and ');
-  return (
-    `TfL could not uniquely identify ${sides}. Retry planJourney with one of the suggested ` +
-    '`parameterValue` values as `from`/`to`.'
-  );
 }
 
 function disambiguationOutcome(input: JourneyPlanRequest, result: DisambiguationResult): PlanJourneyOutput {
   const from = suggestionsFor(result.fromLocationDisambiguation);
   const to = suggestionsFor(result.toLocationDisambiguation);
+  const unmatched = sideNames(
+    input,
+    stateOf(result.fromLocationDisambiguation) === 'unmatched',
+    stateOf(result.toLocationDisambiguation) === 'unmatched',
+  );
   if (from === null && to === null) {
-    // Nothing to choose from: TfL found no place at all for a side (matchStatus "empty").
-    const unknown = [
-      result.fromLocationDisambiguation?.matchStatus !== 'identified' ? `from "${input.from}"` : undefined,
-      result.toLocationDisambiguation?.matchStatus !== 'identified' ? `to "${input.to}"` : undefined,
-    ].filter((side) => side !== undefined);
+    // Nothing to choose from: TfL found no place at all for a side.
     throw new SwitchyardError(
       'validation',
-      `TfL found no place matching ${unknown.join(' and ') || 'the request'}; ` +
-        'check the spelling, or use a postcode, a stop code or "lat,lon"',
+      unmatched === ''
+        ? `TfL could not resolve the places of this journey; ${UNMATCHED_ADVICE}`
+        : `TfL found no place matching ${unmatched}; ${UNMATCHED_ADVICE}`,
     );
   }
   return {
     success: false,
     code: 'DISAMBIGUATION_REQUIRED',
-    message: describeAmbiguity(input, from, to),
+    message:
+      `TfL could not uniquely identify ${sideNames(input, from !== null, to !== null)}. Retry planJourney ` +
+      'with one of the suggested `parameterValue` values as `from`/`to`.' +
+      (unmatched === '' ? '' : ` TfL also found no place matching ${unmatched}; ${UNMATCHED_ADVICE}.`),
     topJourneys: null,
     fromLocationDisambiguation: from,
     toLocationDisambiguation: to,

@@ -2,14 +2,12 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import {
   FindStopsInputSchema,
   FindStopsOutputSchema,
-  HslErrorPayloadSchema,
   TRANSIT_EXTRA_ERROR_TABLE,
-  hslErrorPayload,
 } from '@switchyard/contracts/transit';
 import { registerContractTool, type DomainContext } from '@switchyard/server-kit';
 import { findStops } from '../hsl/stops.js';
 import type { HslServices } from '../services.js';
-import { withValidationHint } from './hints.js';
+import { hslErrors, READS_UPSTREAM } from './hints.js';
 
 export function registerFindStopsTool(server: McpServer, ctx: DomainContext, hsl: HslServices): void {
   registerContractTool(server, ctx, {
@@ -20,18 +18,12 @@ export function registerFindStopsTool(server: McpServer, ctx: DomainContext, hsl
       'nearest first). Returns the stop ids that get_departures takes and that save_user_variable can save.',
     input: FindStopsInputSchema,
     output: FindStopsOutputSchema,
-    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
-    errorOutput: HslErrorPayloadSchema,
-    errorPayload: (error, { correlationId }) =>
-      hslErrorPayload(
-        TRANSIT_EXTRA_ERROR_TABLE,
-        withValidationHint(
-          error,
-          {},
-          "Give either name (e.g. 'Rautatientori') or near ({ lat, lon }), not both.",
-        ),
-        correlationId,
-      ),
+    annotations: READS_UPSTREAM,
+    ...hslErrors(
+      TRANSIT_EXTRA_ERROR_TABLE,
+      {},
+      "Give either name (e.g. 'Rautatientori') or near ({ lat, lon }), not both.",
+    ),
     handler: async (input, call) => {
       await hsl.limiter.consume();
       return findStops(hsl.routing, {

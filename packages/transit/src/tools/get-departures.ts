@@ -3,14 +3,12 @@ import {
   GET_DEPARTURES_ERROR_TABLE,
   GetDeparturesInputSchema,
   GetDeparturesOutputSchema,
-  HslErrorPayloadSchema,
-  hslErrorPayload,
 } from '@switchyard/contracts/transit';
 import { registerContractTool, type DomainContext } from '@switchyard/server-kit';
 import { getDepartures, parseStopId } from '../hsl/departures.js';
 import { resolveStopLabel } from '../places/resolve.js';
 import type { HslServices, TransitServices } from '../services.js';
-import { withValidationHint } from './hints.js';
+import { hslErrors, READS_UPSTREAM } from './hints.js';
 
 const HINTS = {
   stop: "Pass stop as { type: 'id', value: 'HSL:1040129' } or { type: 'label', value: '<saved stop key>' }.",
@@ -36,14 +34,8 @@ export function registerGetDeparturesTool(
       "stop ({ type: 'label', value: 'work stop' }). Sorted by realtime (else scheduled) time.",
     input: GetDeparturesInputSchema,
     output: GetDeparturesOutputSchema,
-    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
-    errorOutput: HslErrorPayloadSchema,
-    errorPayload: (error, { correlationId }) =>
-      hslErrorPayload(
-        GET_DEPARTURES_ERROR_TABLE,
-        withValidationHint(error, HINTS, 'Check the stop reference and the limits.'),
-        correlationId,
-      ),
+    annotations: READS_UPSTREAM,
+    ...hslErrors(GET_DEPARTURES_ERROR_TABLE, HINTS, 'Check the stop reference and the limits.'),
     handler: async (input, call) => {
       const requestReceivedMs = Date.now();
       const stopId =

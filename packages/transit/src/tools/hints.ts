@@ -1,4 +1,6 @@
 import { SwitchyardError } from '@switchyard/contracts/errors';
+import { HslErrorPayloadSchema, hslErrorPayload } from '@switchyard/contracts/transit';
+import type { ErrorPayloadContext } from '@switchyard/server-kit';
 
 /**
  * A hint for a schema validation failure, chosen by the first issue path that has one. Semantic checks in
@@ -25,3 +27,26 @@ export function withValidationHint(
     cause: error,
   });
 }
+
+/** Parameters of `hslErrorPayload`'s code table. */
+type HslErrorTable = Parameters<typeof hslErrorPayload>[0];
+
+/**
+ * The error side of an HSL-style tool's registration (`{ error: { code, message, hint?, ... } }`): the
+ * payload schema, and the payload built from the tool's code table with a hint for schema failures.
+ */
+export function hslErrors(table: HslErrorTable, hints: Readonly<Record<string, string>>, fallback: string) {
+  return {
+    errorOutput: HslErrorPayloadSchema,
+    errorPayload: (error: SwitchyardError, { correlationId }: ErrorPayloadContext) =>
+      hslErrorPayload(table, withValidationHint(error, hints, fallback), correlationId),
+  };
+}
+
+/** Annotations of the tools that only read from an upstream. */
+export const READS_UPSTREAM = {
+  readOnlyHint: true,
+  destructiveHint: false,
+  idempotentHint: true,
+  openWorldHint: true,
+} as const;

@@ -6,6 +6,7 @@ import {
 } from '@switchyard/contracts/transit';
 import { registerContractTool, type DomainContext } from '@switchyard/server-kit';
 import type { TflServices } from '../services.js';
+import { READS_UPSTREAM } from './hints.js';
 import { planJourney } from '../tfl/plan-journey.js';
 
 export function registerPlanJourneyTool(server: McpServer, ctx: DomainContext, tfl: TflServices): void {
@@ -19,7 +20,7 @@ export function registerPlanJourneyTool(server: McpServer, ctx: DomainContext, t
       "with a suggestion's `parameterValue`. Set needAccessibleRoute for step-free routes.",
     input: PlanJourneyInputSchema,
     output: PlanJourneyOutputSchema,
-    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+    annotations: READS_UPSTREAM,
     errorPayload: (error) => planJourneyErrorEnvelope(error),
     isErrorOutput: (output) => !output.success,
     handler: (input, call) => planJourney(input, { tfl: tfl.client, limiter: tfl.limiter }, call.signal),

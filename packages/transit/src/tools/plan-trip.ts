@@ -1,15 +1,13 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import {
-  HslErrorPayloadSchema,
   PLAN_TRIP_ERROR_TABLE,
   PlanTripInputSchema,
   PlanTripOutputSchema,
-  hslErrorPayload,
 } from '@switchyard/contracts/transit';
 import { registerContractTool, type DomainContext } from '@switchyard/server-kit';
 import { planTrip } from '../hsl/plan-trip.js';
 import type { HslServices, TransitServices } from '../services.js';
-import { withValidationHint } from './hints.js';
+import { hslErrors, READS_UPSTREAM } from './hints.js';
 
 const COORDS =
   "{ type: 'coords', value: { lat: 60.17, lon: 24.94 } } or { type: 'label', value: '<saved place>' }";
@@ -42,18 +40,12 @@ export function registerPlanTripTool(
       "stop's departure board.",
     input: PlanTripInputSchema,
     output: PlanTripOutputSchema,
-    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
-    errorOutput: HslErrorPayloadSchema,
-    errorPayload: (error, { correlationId }) =>
-      hslErrorPayload(
-        PLAN_TRIP_ERROR_TABLE,
-        withValidationHint(
-          error,
-          HINTS,
-          'Check origin, destination, when and constraints against the schema.',
-        ),
-        correlationId,
-      ),
+    annotations: READS_UPSTREAM,
+    ...hslErrors(
+      PLAN_TRIP_ERROR_TABLE,
+      HINTS,
+      'Check origin, destination, when and constraints against the schema.',
+    ),
     handler: async (input, call) => {
       const requestReceivedMs = Date.now();
       await hsl.limiter.consume();

@@ -5,16 +5,14 @@ import {
   DeleteUserVariableOutputSchema,
   GetUserVariablesInputSchema,
   GetUserVariablesOutputSchema,
-  HslErrorPayloadSchema,
   SaveUserVariableInputSchema,
   SaveUserVariableOutputSchema,
   TRANSIT_EXTRA_ERROR_TABLE,
-  hslErrorPayload,
   type SavedPlaceValue,
 } from '@switchyard/contracts/transit';
-import { registerContractTool, type DomainContext, type ErrorPayloadContext } from '@switchyard/server-kit';
+import { registerContractTool, type DomainContext } from '@switchyard/server-kit';
 import type { SavedPlaceStore } from '../places/store.js';
-import { withValidationHint } from './hints.js';
+import { hslErrors } from './hints.js';
 
 const HINTS = {
   key: 'key is 1 to 50 characters, e.g. "home".',
@@ -24,13 +22,7 @@ const HINTS = {
   'value.stopId': 'Use find_stops to get a stop id such as HSL:1040129.',
 };
 
-function errorPayload(error: SwitchyardError, { correlationId }: ErrorPayloadContext) {
-  return hslErrorPayload(
-    TRANSIT_EXTRA_ERROR_TABLE,
-    withValidationHint(error, HINTS, 'Check the key and the value against the schema.'),
-    correlationId,
-  );
-}
+const ERRORS = hslErrors(TRANSIT_EXTRA_ERROR_TABLE, HINTS, 'Check the key and the value against the schema.');
 
 function notFound(key: string): SwitchyardError {
   return new SwitchyardError('not-found', `No saved place named "${key}"`, {
@@ -54,8 +46,7 @@ export function registerSavedPlaceTools(server: McpServer, ctx: DomainContext, s
     input: SaveUserVariableInputSchema,
     output: SaveUserVariableOutputSchema,
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
-    errorOutput: HslErrorPayloadSchema,
-    errorPayload,
+    ...ERRORS,
     handler: (input, call) => {
       const { saved, previous } = store.save(call.principal, input.key, input.value);
       if (previous === undefined) return { saved };
@@ -81,8 +72,7 @@ export function registerSavedPlaceTools(server: McpServer, ctx: DomainContext, s
     input: GetUserVariablesInputSchema,
     output: GetUserVariablesOutputSchema,
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-    errorOutput: HslErrorPayloadSchema,
-    errorPayload,
+    ...ERRORS,
     handler: (input, call) => {
       if (input.key !== undefined) {
         const place = store.get(call.principal, input.key);
@@ -100,8 +90,7 @@ export function registerSavedPlaceTools(server: McpServer, ctx: DomainContext, s
     input: DeleteUserVariableInputSchema,
     output: DeleteUserVariableOutputSchema,
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
-    errorOutput: HslErrorPayloadSchema,
-    errorPayload,
+    ...ERRORS,
     handler: (input, call) => {
       const deleted = store.delete(call.principal, input.key);
       if (deleted === undefined) throw notFound(input.key);

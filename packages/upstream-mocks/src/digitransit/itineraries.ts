@@ -67,6 +67,20 @@ function tram(departIn: number, realtime: LegRealtime, walkIn = 4, walkOut = 3):
   };
 }
 
+/** The I train from Helsinki to Pasila, 5 minutes. */
+function railHelsinkiPasila(realtime: LegRealtime): LegSpec {
+  return {
+    mode: 'RAIL',
+    from: HELSINKI_PLATFORM,
+    to: PASILA_PLATFORM,
+    minutes: 5,
+    distance: 3140,
+    route: 'HSL:3001I',
+    directionId: '0',
+    realtime,
+  };
+}
+
 function train(departIn: number, realtime: LegRealtime, walkIn = 6, walkOut = 4): ItinerarySpec {
   return {
     departIn,
@@ -78,16 +92,7 @@ function train(departIn: number, realtime: LegRealtime, walkIn = 6, walkOut = 4)
         minutes: walkIn,
         distance: Math.round(walkIn * 79.5),
       },
-      {
-        mode: 'RAIL',
-        from: HELSINKI_PLATFORM,
-        to: PASILA_PLATFORM,
-        minutes: 5,
-        distance: 3140,
-        route: 'HSL:3001I',
-        directionId: '0',
-        realtime,
-      },
+      railHelsinkiPasila(realtime),
       {
         mode: 'WALK',
         from: PASILA_PLATFORM,
@@ -115,17 +120,7 @@ function busThenTrain(departIn: number, bus: LegRealtime, rail: LegRealtime): It
         realtime: bus,
       },
       { mode: 'WALK', from: RAUTATIENTORI, to: HELSINKI_PLATFORM, minutes: 2, distance: 150 },
-      {
-        mode: 'RAIL',
-        from: HELSINKI_PLATFORM,
-        to: PASILA_PLATFORM,
-        minutes: 5,
-        distance: 3140,
-        route: 'HSL:3001I',
-        directionId: '0',
-        realtime: rail,
-        waitBefore: 3,
-      },
+      { ...railHelsinkiPasila(rail), waitBefore: 3 },
       { mode: 'WALK', from: PASILA_PLATFORM, to: 'destination', minutes: 4, distance: 300 },
     ],
   };

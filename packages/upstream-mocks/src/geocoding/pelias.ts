@@ -151,29 +151,12 @@ export function peliasResponse(query: PeliasQuery): { status: number; body: Reco
         )
         .slice(0, size);
   const features = ranked.map(({ place, rank }) => feature(place, [1, 0.9, 0.8][rank] ?? 0.8));
+  // Pelias echoes the query; search puts its parse last, autocomplete names its parser first.
+  const echoed = { size, layers, sources, private: false, lang, querySize: size * 10 };
   const queryEcho =
     query.endpoint === 'search'
-      ? {
-          text,
-          size,
-          layers,
-          sources,
-          private: false,
-          lang,
-          querySize: size * 10,
-          parsed_text: { name: text },
-        }
-      : {
-          text,
-          parser: 'pelias',
-          parsed_text: { subject: text },
-          size,
-          layers,
-          sources,
-          private: false,
-          lang,
-          querySize: size * 10,
-        };
+      ? { text, ...echoed, parsed_text: { name: text } }
+      : { text, parser: 'pelias', parsed_text: { subject: text }, ...echoed };
   const body: Record<string, unknown> = {
     geocoding: header({ query: { ...queryEcho, ...numericParams(query.params) } }),
     type: 'FeatureCollection',

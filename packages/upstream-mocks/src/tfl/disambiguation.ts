@@ -3,7 +3,7 @@ import { localDateTime, LONDON } from '../time.js';
 import { HIGHGATE_OPTIONS, VICTORIA_OPTIONS } from './data.js';
 import type { TflDisambiguationCandidate } from './data.js';
 import { tflType } from './entities.js';
-import { journeyUri } from './journeys.js';
+import { journeyUri, journeyVector } from './journeys.js';
 import type { JourneyRequest } from './journeys.js';
 
 export type MatchStatus = 'list' | 'identified' | 'empty';
@@ -74,12 +74,6 @@ export function buildDisambiguationResult(
       dateTime: localDateTime(request.dateTimeMs, LONDON),
       dateTimeType: request.timeIs,
     },
-    journeyVector: {
-      $type: tflType('JourneyPlanner.JourneyVector'),
-      from: request.fromText,
-      to: request.toText,
-      via: '',
-      uri: journeyUri(request.fromText, request.toText, request.queryWithoutKey),
-    },
+    journeyVector: journeyVector(request),
   };
 }

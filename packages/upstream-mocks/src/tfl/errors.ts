@@ -27,6 +27,14 @@ export function apiError(input: ApiErrorInput, nowMs: number): Record<string, un
 
 export const NO_JOURNEY_MESSAGE = 'No journey found for your inputs.';
 
+/** A 404 `ApiError` (EntityNotFoundException) for the request `relativeUri`. */
+export function notFoundError(relativeUri: string, message: string, nowMs: number): Record<string, unknown> {
+  return apiError(
+    { status: 404, httpStatus: 'NotFound', exceptionType: 'EntityNotFoundException', relativeUri, message },
+    nowMs,
+  );
+}
+
 /** The API gateway's 429 body (the API documents none; `Retry-After` is what matters). */
 export function rateLimitBody(retryAfterSeconds: number | undefined): Record<string, unknown> {
   return {

@@ -350,12 +350,17 @@ export function buildItineraryResult(
         latest: timeAdjustment(t + 8 * 3600_000, 'Departing', request),
       },
     },
-    journeyVector: {
-      $type: tflType('JourneyPlanner.JourneyVector'),
-      from: request.fromText,
-      to: request.toText,
-      via: '',
-      uri: journeyUri(request.fromText, request.toText, request.queryWithoutKey),
-    },
+    journeyVector: journeyVector(request),
+  };
+}
+
+/** The `journeyVector` both result kinds end with: the request as TfL understood it. */
+export function journeyVector(request: JourneyRequest): Record<string, unknown> {
+  return {
+    $type: tflType('JourneyPlanner.JourneyVector'),
+    from: request.fromText,
+    to: request.toText,
+    via: '',
+    uri: journeyUri(request.fromText, request.toText, request.queryWithoutKey),
   };
 }

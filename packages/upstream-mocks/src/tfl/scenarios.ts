@@ -2,7 +2,7 @@
 import { reply } from '../reply.js';
 import type { MockReply } from '../reply.js';
 import { buildDisambiguationResult } from './disambiguation.js';
-import { apiError, BAD_GATEWAY_HTML, NO_JOURNEY_MESSAGE, rateLimitBody } from './errors.js';
+import { apiError, BAD_GATEWAY_HTML, NO_JOURNEY_MESSAGE, notFoundError, rateLimitBody } from './errors.js';
 import { buildItineraryResult } from './journeys.js';
 import type { JourneyRequest } from './journeys.js';
 
@@ -69,19 +69,7 @@ export function tflScenarioReply(name: TflScenarioName, input: TflScenarioInput)
     case 'disambiguation-200':
       return reply.json(200, buildDisambiguationResult(journey, { from: 'list', to: 'list' }), JSON_HEADERS);
     case 'not-found':
-      return reply.json(
-        404,
-        apiError(
-          {
-            status: 404,
-            httpStatus: 'NotFound',
-            exceptionType: 'EntityNotFoundException',
-            relativeUri: rawUrl,
-            message: NO_JOURNEY_MESSAGE,
-          },
-          nowMs,
-        ),
-      );
+      return reply.json(404, notFoundError(rawUrl, NO_JOURNEY_MESSAGE, nowMs));
     case 'forbidden':
       return forbiddenReply(rawUrl, nowMs);
     case 'rate-limited':

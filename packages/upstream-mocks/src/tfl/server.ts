@@ -5,7 +5,7 @@ import { reply } from '../reply.js';
 import type { MockReply } from '../reply.js';
 import { resolvePick, ScenarioController } from '../scenario.js';
 import type { ScenarioHandler, ScenarioOptions } from '../scenario.js';
-import { apiError } from './errors.js';
+import { apiError, notFoundError } from './errors.js';
 import { journeyRequest } from './request.js';
 import { forbiddenReply, TFL_SCENARIOS, tflScenarioReply } from './scenarios.js';
 import type { TflScenarioName } from './scenarios.js';
@@ -69,19 +69,8 @@ export async function startTflMock(options: TflMockOptions = {}): Promise<TflMoc
     requests.push(recorded);
 
     if (!match) {
-      return reply.json(
-        404,
-        apiError(
-          {
-            status: 404,
-            httpStatus: 'NotFound',
-            exceptionType: 'EntityNotFoundException',
-            relativeUri: incoming.rawUrl,
-            message: `No HTTP resource was found that matches the request URI 'https://api.tfl.gov.uk${incoming.url.pathname}'.`,
-          },
-          nowMs,
-        ),
-      );
+      const message = `No HTTP resource was found that matches the request URI 'https://api.tfl.gov.uk${incoming.url.pathname}'.`;
+      return reply.json(404, notFoundError(incoming.rawUrl, message, nowMs));
     }
     if (incoming.method !== 'GET') {
       return reply.json(

@@ -1,0 +1,51 @@
+// What the upstream clients share: an HTTP GET client under the upstream's resilience policy (TfL and
+// Digitransit geocoding), and the error for a body whose shape cannot be read.
+import { SwitchyardError } from '@switchyard/contracts/errors';
+import { createUpstreamKy, type UpstreamPolicy } from '@switchyard/resilience';
+
+export type SearchParams = Record<string, string | number | boolean>;
+
+export interface UpstreamGetOptions {
+  upstream: string;
+  baseUrl: string;
+  /** The upstream's policy (timeouts, retries, breaker), shared by every session. */
+  policy: UpstreamPolicy;
+  /** Query parameters that carry a key: added to each request, redacted everywhere else. */
+  secretQuery?: Record<string, string>;
+  /** Headers that carry a key: added to each request, redacted everywhere else. */
+  secretHeaders?: Record<string, string>;
+}
+
+/**
+ * GET `path` under the policy; `read` turns each attempt's response into the result (and throws classified
+ * errors, which the policy retries when they are retryable).
+ */
+export type UpstreamGet = <T>(
+  path: string,
+  searchParams: SearchParams,
+  read: (response: Response) => Promise<T>,
+  signal?: AbortSignal,
+) => Promise<T>;
+
+export function createUpstreamGet(options: UpstreamGetOptions): UpstreamGet {
+  const http = createUpstreamKy({
+    upstream: options.upstream,
+    baseUrl: options.baseUrl,
+    ...(options.secretQuery === undefined ? {} : { secretQuery: options.secretQuery }),
+    ...(options.secretHeaders === undefined ? {} : { secretHeaders: options.secretHeaders }),
+    headers: { accept: 'application/json' },
+  });
+  return (path, searchParams, read, signal) =>
+    options.policy.execute(
+      async (attemptSignal) => read(await http.get(path, { signal: attemptSignal, searchParams })),
+      { idempotent: true, ...(signal === undefined ? {} : { signal }) },
+    );
+}
+
+/** An upstream answered with a body this server cannot read: upstream-error, not retried. */
+export function malformed(upstream: string, what: string): SwitchyardError {
+  return new SwitchyardError('upstream-error', `${upstream} sent a malformed ${what}`, {
+    retryable: false,
+    details: { upstream, reason: `unexpected ${what} shape` },
+  });
+}
