@@ -389,6 +389,9 @@ describe('planJourney', () => {
     expectRejectedAt(PlanJourneyInputSchema, { from: 'x' }, 'to');
     expectRejectedAt(PlanJourneyInputSchema, { from: '   ', to: 'x' }, 'from');
     expectRejectedAt(PlanJourneyInputSchema, { from: 'x', to: 'y'.repeat(201) }, 'to');
+    expectRejectedAt(PlanJourneyInputSchema, { from: 'Water\udfffloo', to: 'Bank' }, 'from');
+    expectRejectedAt(PlanJourneyInputSchema, { from: 'Bank', to: 'Mile \ud83d End' }, 'to');
+    expect(PlanJourneyInputSchema.parse({ from: 'Café 🚇', to: 'Bank' }).from).toBe('Café 🚇');
     expectRejectedAt(
       PlanJourneyInputSchema,
       { from: 'x', to: 'y', needAccessibleRoute: 'yes' },

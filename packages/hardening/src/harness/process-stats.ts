@@ -1,0 +1,21 @@
+import fs from 'node:fs';
+
+/** Resident set size of a live process in KiB, from /proc (Linux); undefined when it cannot be read. */
+export function rssKib(pid: number): number | undefined {
+  try {
+    const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+    const match = /VmRSS:\s+(\d+)\s+kB/.exec(status);
+    return match?.[1] === undefined ? undefined : Number(match[1]);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Open file descriptors of a live process (Linux), to spot leaked sockets; undefined when unreadable. */
+export function openFileCount(pid: number): number | undefined {
+  try {
+    return fs.readdirSync(`/proc/${pid}/fd`).length;
+  } catch {
+    return undefined;
+  }
+}

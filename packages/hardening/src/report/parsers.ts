@@ -1,0 +1,176 @@
+/** One measured operation of a package's own benchmark, read from its printed output. */
+export interface BenchRow {
+  operation: string;
+  p50: number;
+  p95: number;
+  floorLabel: string;
+  floorP50: number;
+  /** Undefined when the benchmark prints no p95 for its floor. */
+  floorP95: number | undefined;
+}
+
+/** A benchmark's output did not have the shape its parser knows: the report fails rather than guess. */
+export class BenchParseError extends Error {}
+
+const num = (text: string | undefined): number => {
+  const value = Number(text);
+  if (text === undefined || !Number.isFinite(value))
+    throw new BenchParseError(`not a number: ${String(text)}`);
+  return value;
+};
+
+function requireRows(name: string, rows: BenchRow[], output: string): BenchRow[] {
+  if (rows.length === 0) {
+    throw new BenchParseError(
+      `no result rows found in the output of the ${name} benchmark:\n${output.slice(-2000)}`,
+    );
+  }
+  return rows;
+}
+
+/** packages/transit bench/run.ts: `tool direct p50 … | bare p50 … p95 … | tool p50 … p95 … | tool/bare …`. */
+export function parseTransitBench(output: string): BenchRow[] {
+  const rows: BenchRow[] = [];
+  const pattern =
+    /^(\S+)\s+direct p50\s+([\d.]+) p95\s+([\d.]+) \| bare p50\s+([\d.]+) p95\s+([\d.]+) \| tool p50\s+([\d.]+) p95\s+([\d.]+)/;
+  for (const line of output.split('\n')) {
+    const m = pattern.exec(line.trim());
+    if (m === null) continue;
+    rows.push({
+      operation: `${m[1]!} (stdio)`,
+      p50: num(m[6]),
+      p95: num(m[7]),
+      floorLabel: 'bare SDK tool making the same upstream request',
+      floorP50: num(m[4]),
+      floorP95: num(m[5]),
+    });
+  }
+  return requireRows('transit', rows, output);
+}
+
+/** packages/journey-continuity bench/run.ts: `operation  p50 p95 floor50 floor95 x50  target` (ms, 3 decimals). */
+export function parseJourneyBench(output: string): BenchRow[] {
+  const rows: BenchRow[] = [];
+  const pattern = /^(\S.*?)\s+(\d+\.\d{3})\s+(\d+\.\d{3})\s+(\d+\.\d{3})\s+(\d+\.\d{3})\s+([\d.]+)\s+(.*)$/;
+  for (const line of output.split('\n')) {
+    const m = pattern.exec(line.trim());
+    if (m === null) continue;
+    rows.push({
+      operation: m[1]!.trim(),
+      p50: num(m[2]),
+      p95: num(m[3]),
+      floorLabel: 'the same domain call without MCP',
+      floorP50: num(m[4]),
+      floorP95: num(m[5]),
+    });
+  }
+  return requireRows('journey-continuity', rows, output);
+}
+
+/** packages/launch-runs bench/run.ts: a floors line, then `name n=… p50 … ms p95 … ms (… of FLOOR)`. */
+export function parseLaunchBench(output: string): BenchRow[] {
+  const floors =
+    /floors \(p50\): MCP ping ([\d.]+) ms \(p95 ([\d.]+) ms[^)]*\), git clone ×2 ([\d.]+) ms, launch_validate ([\d.]+) ms/.exec(
+      output,
+    );
+  if (floors === null)
+    throw new BenchParseError(`no floors line in the launch-runs benchmark output:\n${output.slice(-2000)}`);
+  const floorOf: Record<string, [number, number | undefined]> = {
+    'MCP ping': [num(floors[1]), num(floors[2])],
+    'git clone ×2': [num(floors[3]), undefined],
+    launch_validate: [num(floors[4]), undefined],
+  };
+  const rows: BenchRow[] = [];
+  const pattern =
+    /^(\S.*?)\s+n=\s*(\d+)\s+p50\s+([\d.]+) ms\s+p95\s+([\d.]+) ms\s+\(p50 ×[\d.]+ \/ p95 ×[\d.]+ of (.+?)\)/;
+  for (const line of output.split('\n')) {
+    const m = pattern.exec(line.trim());
+    if (m === null) continue;
+    const floor = floorOf[m[5]!];
+    if (floor === undefined) throw new BenchParseError(`unknown floor "${m[5]!}" in: ${line}`);
+    rows.push({
+      operation: m[1]!.trim(),
+      p50: num(m[3]),
+      p95: num(m[4]),
+      floorLabel: m[5]!,
+      floorP50: floor[0],
+      floorP95: floor[1],
+    });
+  }
+  return requireRows('launch-runs', rows, output);
+}
+
+/** apps/meta-server bench/run.ts: cold start and HTTP tool calls, each against the bare SDK server. */
+export function parseMetaServerBench(output: string): BenchRow[] {
+  const pair = (bare: RegExp, own: RegExp) => {
+    const b = bare.exec(output);
+    const o = own.exec(output);
+    return b === null || o === null ? undefined : { b, o };
+  };
+  const rows: BenchRow[] = [];
+  const cold = pair(
+    /bare SDK server\s+p50 ([\d.]+) ms\s+p95 ([\d.]+) ms/,
+    /switchyard\s+p50 ([\d.]+) ms\s+p95 ([\d.]+) ms/,
+  );
+  if (cold !== undefined) {
+    rows.push({
+      operation: 'cold start, spawn to initialize (stdio)',
+      p50: num(cold.o[1]),
+      p95: num(cold.o[2]),
+      floorLabel: 'bare SDK server',
+      floorP50: num(cold.b[1]),
+      floorP95: num(cold.b[2]),
+    });
+  }
+  const calls = pair(
+    /bare echo\s+[\d.]+ calls\/s\s+p50 ([\d.]+) ms\s+p95 ([\d.]+) ms/,
+    /switchyard (\S+)\s+[\d.]+ calls\/s\s+p50 ([\d.]+) ms\s+p95 ([\d.]+) ms/,
+  );
+  if (calls !== undefined) {
+    rows.push({
+      operation: `${calls.o[1]!} over HTTP, 16 concurrent clients`,
+      p50: num(calls.o[2]),
+      p95: num(calls.o[3]),
+      floorLabel: 'bare SDK echo tool, same clients',
+      floorP50: num(calls.b[1]),
+      floorP95: num(calls.b[2]),
+    });
+  }
+  return requireRows('meta-server', rows, output);
+}
+
+/** The per-tool benchmark of this package: its BENCH_RESULT_JSON line. */
+export interface ToolBenchResult {
+  iterations: number;
+  warmup: number;
+  rows: {
+    tool: string;
+    domain: string;
+    note: string;
+    n: number;
+    p50: number;
+    p95: number;
+    floorP50: number;
+    floorP95: number;
+  }[];
+}
+
+export function parseToolBench(output: string): ToolBenchResult {
+  const line = output.split('\n').find((l) => l.startsWith('BENCH_RESULT_JSON '));
+  if (line === undefined)
+    throw new BenchParseError(
+      `no BENCH_RESULT_JSON line in the hardening benchmark output:\n${output.slice(-2000)}`,
+    );
+  const result = JSON.parse(line.slice('BENCH_RESULT_JSON '.length)) as ToolBenchResult;
+  if (!Array.isArray(result.rows) || result.rows.length === 0)
+    throw new BenchParseError('the hardening benchmark reported no rows');
+  return result;
+}
+
+/** Which parser reads which package's benchmark (by package name). */
+export const PARSERS: Readonly<Record<string, (output: string) => BenchRow[]>> = {
+  '@switchyard/transit': parseTransitBench,
+  '@switchyard/journey-continuity': parseJourneyBench,
+  '@switchyard/launch-runs': parseLaunchBench,
+  '@switchyard/server': parseMetaServerBench,
+};

@@ -1,0 +1,151 @@
+import { describe, expect, it } from 'vitest';
+import { renderReport } from '../src/report/markdown.js';
+import {
+  BenchParseError,
+  parseJourneyBench,
+  parseLaunchBench,
+  parseMetaServerBench,
+  parseToolBench,
+  parseTransitBench,
+} from '../src/report/parsers.js';
+import { overheadChart } from '../src/report/svg.js';
+
+/**
+ * The report reads what each package's benchmark prints. These outputs are built with the same format
+ * strings the bench scripts use; if a script changes its format, the parser must fail loudly (the report is
+ * never written with guessed numbers).
+ */
+describe('parsing each package benchmark', () => {
+  it('transit: tool vs the bare SDK tool making the same request', () => {
+    const fmt = (ms: number) => ms.toFixed(2).padStart(7);
+    const line =
+      `${'get_departures'.padEnd(15)} direct p50 ${fmt(1.2)} p95 ${fmt(2.5)} | bare p50 ${fmt(2.01)} ` +
+      `p95 ${fmt(3.4)} | tool p50 ${fmt(2.9)} p95 ${fmt(4.75)} | tool/bare p50 1.44x p95 1.40x`;
+    expect(parseTransitBench(`transit bench: 400 calls\n${line}\ntarget: met`)).toEqual([
+      {
+        operation: 'get_departures (stdio)',
+        p50: 2.9,
+        p95: 4.75,
+        floorLabel: 'bare SDK tool making the same upstream request',
+        floorP50: 2.01,
+        floorP95: 3.4,
+      },
+    ]);
+  });
+
+  it('journey-continuity: operations with spaces and commas', () => {
+    const ms = (v: number) => v.toFixed(3).padStart(8);
+    const row = `${'query_journey_history, newest first'.padEnd(38)} ${ms(0.31)} ${ms(0.48)} ${ms(0.12)} ${ms(0.15)} ${'2.6'.padStart(6)}  p95 <= 5 ms`;
+    const header = `${'operation'.padEnd(38)} ${'p50'.padStart(8)} ${'p95'.padStart(8)} ${'floor50'.padStart(8)}`;
+    const rows = parseJourneyBench(`\n${header}\n${row}\n`);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({
+      operation: 'query_journey_history, newest first',
+      p50: 0.31,
+      floorP95: 0.15,
+    });
+  });
+
+  it('launch-runs: each row against its named floor', () => {
+    const output = [
+      'launch-runs benchmark: 5 runs, 2000 status calls, node v20.20.2, 2 cpus',
+      'floors (p50): MCP ping 0.21 ms (p95 0.40 ms: scheduler noise of this machine), git clone ×2 41.5 ms, launch_validate 35.2 ms',
+      `${'full run (start → READY_FOR_PR)'.padEnd(46)} n=    5  p50  1800.20 ms  p95  1900.00 ms  (p50 ×43.4 / p95 ×45.8 of git clone ×2)  target p50 < 3000 ms: met`,
+      `${'launch_get_status (4 callers, idle server)'.padEnd(46)} n= 2000  p50     0.90 ms  p95     2.10 ms  (p50 ×4.3 / p95 ×10.0 of MCP ping)`,
+    ].join('\n');
+    const rows = parseLaunchBench(output);
+    expect(rows.map((r) => [r.operation, r.floorP50, r.floorP95])).toEqual([
+      ['full run (start → READY_FOR_PR)', 41.5, undefined],
+      ['launch_get_status (4 callers, idle server)', 0.21, 0.4],
+    ]);
+  });
+
+  it('meta-server: cold start and HTTP calls against the bare server', () => {
+    const output = [
+      'cold start, spawn to initialize answered (10 runs each)',
+      '  bare SDK server  p50 120.0 ms  p95 140.5 ms',
+      '  switchyard       p50 170.2 ms  p95 199.9 ms',
+      '  bare echo                         2400 calls/s  p50 6.1 ms  p95 9.0 ms',
+      '  switchyard query_journey_history  1900 calls/s  p50 7.9 ms  p95 12.2 ms',
+    ].join('\n');
+    expect(parseMetaServerBench(output).map((r) => [r.operation, r.p50, r.floorP50])).toEqual([
+      ['cold start, spawn to initialize (stdio)', 170.2, 120],
+      ['query_journey_history over HTTP, 16 concurrent clients', 7.9, 6.1],
+    ]);
+  });
+
+  it('refuses output it cannot read instead of inventing numbers', () => {
+    expect(() => parseTransitBench('something else entirely')).toThrow(BenchParseError);
+    expect(() => parseLaunchBench('no floors here')).toThrow(BenchParseError);
+    expect(() => parseToolBench('no json line')).toThrow(BenchParseError);
+  });
+});
+
+describe('writing the report', () => {
+  const tools = parseToolBench(
+    `table...\nBENCH_RESULT_JSON ${JSON.stringify({
+      iterations: 10,
+      warmup: 2,
+      rows: [
+        {
+          tool: 'get_departures',
+          domain: 'transit',
+          note: '',
+          n: 10,
+          p50: 3,
+          p95: 6,
+          floorP50: 1.5,
+          floorP95: 2,
+        },
+      ],
+    })}`,
+  );
+
+  it('states the machine and Node, a row per tool with floor and ratio, and links the chart', () => {
+    const markdown = renderReport({
+      generatedAt: new Date('2026-01-01T00:00:00Z'),
+      quick: false,
+      machineStart: {
+        cpuModel: 'Test CPU',
+        cores: 2,
+        memoryGiB: 24,
+        node: 'v20.20.2',
+        os: 'Linux',
+        loadAverage: [1, 1, 1],
+      },
+      loadAverageEnd: [2, 2, 2],
+      tools,
+      toolSection: {
+        packageName: '@switchyard/hardening',
+        command: 'pnpm bench',
+        settings: {},
+        seconds: 3,
+        output: '',
+      },
+      packages: [],
+      chartFile: 'benchmarks.svg',
+    });
+    expect(markdown).toContain('Test CPU, 2 cores, 24.0 GiB RAM');
+    expect(markdown).toContain('Node v20.20.2');
+    expect(markdown).toContain(
+      '| `get_departures` | transit |  | 3.00 | 6.00 | 1.50 | 2.00 | 2.00x | 3.00x |',
+    );
+    expect(markdown).toContain('](benchmarks.svg)');
+  });
+
+  it('draws one bar per tool, longest for the largest overhead', () => {
+    const svg = overheadChart(
+      [
+        { label: 'a', overheadMs: 1, ratio: 1.5 },
+        { label: 'b', overheadMs: 4, ratio: 3 },
+      ],
+      'title',
+    );
+    const widths = [...svg.matchAll(/<rect x="\d+(?:\.\d+)?" y="[\d.]+" width="([\d.]+)"/g)].map((m) =>
+      Number(m[1]),
+    );
+    expect(widths).toHaveLength(2);
+    expect(widths[1]!).toBeGreaterThan(widths[0]!);
+    expect(svg).toContain('4.0 ms (3.00x)');
+  });
+});

@@ -1,0 +1,81 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { MemoryAfterGc } from '../../src/harness/switchyard.js';
+import { startWorld, type World } from '../../src/harness/world.js';
+import { currentProfile } from '../../src/profile.js';
+import { failingCalls, serverFiles, untilHealthy } from '../../src/soak.js';
+
+/**
+ * Memory under failure (pnpm hardening only): 10,000 failing calls over the four transit tools, every upstream
+ * fault of the issue in turn on both upstreams, 16 concurrent sessions. Memory is measured after 1,000
+ * warm-up calls and after every further 2,000, each time after a full GC in the server (SIGUSR2 to the
+ * preloaded probe), so garbage not yet collected does not count as a leak:
+ * - the live JS heap after GC may grow by at most HEAP_GROWTH_BOUND_MIB over the 10,000 calls (a leak of
+ *   840 bytes per failing call would exceed it), and RSS after GC by at most RSS_GROWTH_BOUND_MIB (RSS moves
+ *   by ±15 MiB between checkpoints with the allocator's arenas even when the heap is flat; a leak of 3.4 KiB
+ *   per call would exceed it);
+ * - open file descriptors (sockets to the upstreams) must not pile up.
+ */
+const RSS_GROWTH_BOUND_MIB = 32;
+const HEAP_GROWTH_BOUND_MIB = 8;
+const FD_GROWTH_BOUND = 32;
+const CHECKPOINT_CALLS = 2000;
+const profile = currentProfile();
+let world: World;
+let clients: Client[];
+
+beforeAll(async () => {
+  world = await startWorld({ name: 'soak', entry: 'lifted', upstreamTimeoutMs: 200 });
+  clients = await Promise.all(Array.from({ length: 16 }, () => world.connect()));
+});
+
+afterAll(async () => {
+  await world?.close();
+});
+
+const mib = (bytes: number) => bytes / 1024 / 1024;
+
+describe('memory across failing calls', () => {
+  it.runIf(profile.soakFailingCalls > 0)(
+    `${profile.soakFailingCalls} failing calls: memory flat after GC, every answer a contract error`,
+    async () => {
+      const warmup = await failingCalls(world, clients, { calls: 1000, phase: 100 });
+      expect(warmup.unexpected).toEqual([]);
+      await untilHealthy(world, world.client);
+      const checkpoints: MemoryAfterGc[] = [await world.server.memoryAfterGc()];
+      const rawRssBefore = world.server.rssKib()!;
+      const filesBefore = serverFiles(world)!;
+      const codes: Record<string, number> = {};
+      let calls = 0;
+      while (calls < profile.soakFailingCalls) {
+        const chunk = Math.min(CHECKPOINT_CALLS, profile.soakFailingCalls - calls);
+        const soak = await failingCalls(world, clients, { calls: chunk, phase: 250 });
+        expect(soak.unexpected).toEqual([]);
+        for (const [code, n] of Object.entries(soak.codes)) codes[code] = (codes[code] ?? 0) + n;
+        calls += soak.calls;
+        checkpoints.push(await world.server.memoryAfterGc());
+      }
+      const rawRssAfter = world.server.rssKib()!;
+      const filesAfter = serverFiles(world)!;
+      const first = checkpoints[0]!;
+      const last = checkpoints.at(-1)!;
+      const rssGrowth = mib(last.rss - first.rss);
+      const heapGrowth = mib(last.heapUsed - first.heapUsed);
+      console.log(
+        `soak: ${calls} failing calls, codes ${JSON.stringify(codes)}\n` +
+          `  RSS after GC (MiB) at 0, 2k, ... calls: ${checkpoints.map((c) => mib(c.rss).toFixed(1)).join(', ')}\n` +
+          `  heap used after GC (MiB): ${checkpoints.map((c) => mib(c.heapUsed).toFixed(1)).join(', ')}\n` +
+          `  growth: RSS ${rssGrowth.toFixed(1)} MiB (bound ${RSS_GROWTH_BOUND_MIB}), heap ${heapGrowth.toFixed(1)} MiB (bound ${HEAP_GROWTH_BOUND_MIB}); ` +
+          `RSS without GC ${(rawRssBefore / 1024).toFixed(1)} -> ${(rawRssAfter / 1024).toFixed(1)} MiB; open files ${filesBefore} -> ${filesAfter}`,
+      );
+      expect(calls).toBe(profile.soakFailingCalls);
+      expect(rssGrowth).toBeLessThan(RSS_GROWTH_BOUND_MIB);
+      expect(heapGrowth).toBeLessThan(HEAP_GROWTH_BOUND_MIB);
+      expect(filesAfter - filesBefore).toBeLessThan(FD_GROWTH_BOUND);
+      await untilHealthy(world, world.client);
+      world.assertHealthy();
+      world.scanLogs();
+      expect(world.scanner.found()).toEqual([]);
+    },
+  );
+});
