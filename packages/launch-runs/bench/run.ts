@@ -10,7 +10,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { createLogger } from '@switchyard/server-kit';
 import { connectInMemory } from '@switchyard/server-kit/testing';
 import { createLaunchRunsModule } from '../src/index.js';
-import { materializeExampleRepos } from '../src/pipeline/index.js';
+import { exampleRunConfig, materializeExampleRepos } from '../src/pipeline/index.js';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const STATUS_CALLS = Number(process.env.BENCH_STATUS_CALLS ?? 2000);
@@ -64,15 +64,7 @@ async function main(): Promise<void> {
     { logger: createLogger({ level: 'error' }) },
   );
   const { client, close } = await connectInMemory([module], { logger: createLogger({ level: 'error' }) });
-  const config = {
-    schema_version: '1.0',
-    product_slug: 'tallyho',
-    product_name: 'Tallyho',
-    source: { repo: repos.sourceRepo },
-    site: { repo: repos.siteRepo },
-    required_sections: ['products', 'docs'],
-    allowed_paths: ['content/products/**', 'content/docs/**'],
-  };
+  const config = exampleRunConfig(repos);
   try {
     // Floors, measured here: an MCP round trip, and the two clones W1 cannot avoid.
     const pings: number[] = [];

@@ -18,7 +18,9 @@ export { verifyEventChain, type RunEvent, type ChainVerification } from './store
 export type * from './pipeline/types.js';
 export {
   createLaunchPipeline,
+  exampleRunConfig,
   materializeExampleRepos,
   type LaunchPipelineOptions,
   type ExampleRepos,
+  type MaterializeOptions,
 } from './pipeline/index.js';

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { LaunchOpenPrOutputSchema, ValidationReportSchema } from '@switchyard/contracts/launch-runs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLaunchPipeline, materializeExampleRepos, type ExampleRepos } from '../src/pipeline/index.js';
+import { ARTIFACTS_THROUGH_VALIDATION } from './pipeline/helpers.js';
 import { atRest, startHarness, tempDir, waitForStatus, type Harness } from './support/harness.js';
 import {
   artifactText,
@@ -52,18 +53,7 @@ describe('a launch on the example repositories', { timeout: 120_000 }, () => {
     const names = (
       (await h.call('launch_get_status', { run_id: runId })).status as { artifacts: { name: string }[] }
     ).artifacts.map((a) => a.name);
-    expect(names).toEqual(
-      expect.arrayContaining([
-        'repo_inventory.json',
-        'product_facts.json',
-        'evidence_map.json',
-        'snippet_catalog.json',
-        'page_plan.json',
-        'patch_bundle.json',
-        'diff_report.md',
-        'validation_report.json',
-      ]),
-    );
+    expect(names).toEqual(expect.arrayContaining(ARTIFACTS_THROUGH_VALIDATION));
     expect(names.some((name) => name.startsWith('drafts/products/'))).toBe(true);
     expect(names.some((name) => name.startsWith('drafts/docs/'))).toBe(true);
   });

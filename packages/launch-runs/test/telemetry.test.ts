@@ -1,8 +1,10 @@
+import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openLaunchDatabase } from '../src/db/open.js';
 import { spans, type SpanRow } from '../src/db/schema.js';
+import { LaunchTelemetry } from '../src/telemetry/telemetry.js';
 import { FakePipeline } from './support/fake-pipeline.js';
 import {
   errorOf,
@@ -29,6 +31,9 @@ function spanRows(dataDir: string): SpanRow[] {
     database.sqlite.close();
   }
 }
+
+/** A module that does not exist: importing it fails the way a missing dependency does. */
+const NOT_INSTALLED = './support/not-installed.js';
 
 describe('telemetry', () => {
   it('records a span per tool call (rejected calls too) and per worker, children of the tool call', async () => {
@@ -126,5 +131,61 @@ describe('telemetry', () => {
     expect(body).toContain('switchyard-launch');
     const stored = spanRows(dataDir).find((row) => row.tool === 'launch_start_run');
     expect(body).toContain(stored?.traceId);
+  });
+
+  it('keeps storing spans, and says so once, when the OpenTelemetry SDK cannot be loaded for export', async () => {
+    const dataDir = tempDir('otel-missing');
+    const database = openLaunchDatabase(dataDir);
+    cleanups.push(() => {
+      database.sqlite.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    });
+    const errors: string[] = [];
+    const telemetry = new LaunchTelemetry({
+      sqlite: database.sqlite,
+      serviceName: 'switchyard-launch',
+      serviceVersion: '0.0.0',
+      otlpTracesUrl: 'http://127.0.0.1:9/v1/traces',
+      errorCodeOf: () => 'INTERNAL',
+      onError: (message) => errors.push(message),
+      loadOpenTelemetry: () => import(NOT_INSTALLED),
+    });
+    await telemetry.inSpan(
+      'launch.tool launch_list_runs',
+      { kind: 'tool', tool: 'launch_list_runs' },
+      async () => {
+        await telemetry.inSpan(
+          'launch.worker W1 inputs',
+          { kind: 'worker', worker: 'W1' },
+          async () => undefined,
+        );
+      },
+    );
+    telemetry.recordRejected(
+      'launch.tool launch_get_status',
+      { kind: 'tool', tool: 'launch_get_status' },
+      'INVALID_INPUT',
+    );
+    await telemetry.flush();
+    await telemetry.shutdown();
+
+    expect(errors).toEqual(['OpenTelemetry could not be loaded: spans are stored but not exported']);
+    const rows = database.db.select().from(spans).all();
+    expect(rows.map((row) => row.name).sort()).toEqual([
+      'launch.tool launch_get_status',
+      'launch.tool launch_list_runs',
+      'launch.worker W1 inputs',
+    ]);
+    const tool = rows.find((row) => row.tool === 'launch_list_runs');
+    expect(rows.find((row) => row.worker === 'W1')).toMatchObject({
+      traceId: tool?.traceId,
+      parentSpanId: tool?.spanId,
+      outcome: 'ok',
+    });
+    expect(rows.find((row) => row.tool === 'launch_get_status')).toMatchObject({
+      outcome: 'error',
+      errorCode: 'INVALID_INPUT',
+      parentSpanId: null,
+    });
   });
 });

@@ -10,3 +10,4 @@ export * from './run-server.js';
 export { checkReadiness, type ReadinessReport } from './health.js';
 export { isLoopbackHost } from './http/security.js';
 export * from './standalone.js';
+export { lazy } from './lazy.js';

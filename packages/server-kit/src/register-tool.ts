@@ -62,10 +62,24 @@ export interface ContractToolSpec<I extends ObjectSchema, O extends ObjectSchema
 
 type JsonSchema = Record<string, unknown>;
 
+/**
+ * Converting a contract schema takes milliseconds and every MCP session registers every tool again (over
+ * HTTP, one McpServer per session), so each schema is converted once per process. Callers get a copy:
+ * `outputListing` rearranges what it is given.
+ */
+const convertedSchemas = {
+  input: new WeakMap<ObjectSchema, JsonSchema>(),
+  output: new WeakMap<ObjectSchema, JsonSchema>(),
+};
+
 function jsonSchemaOf(schema: ObjectSchema, io: 'input' | 'output'): JsonSchema {
-  const json = z.toJSONSchema(schema, { io, target: 'draft-7', unrepresentable: 'any' }) as JsonSchema;
-  delete json.$schema;
-  return json;
+  let json = convertedSchemas[io].get(schema);
+  if (json === undefined) {
+    json = z.toJSONSchema(schema, { io, target: 'draft-7', unrepresentable: 'any' }) as JsonSchema;
+    delete json.$schema;
+    convertedSchemas[io].set(schema, json);
+  }
+  return structuredClone(json);
 }
 
 /**

@@ -3,9 +3,10 @@ import { createMcpServer, type CompositionOptions } from './compose.js';
 import { resolveDataDir } from './data-dir.js';
 import type { DomainModule } from './domain-module.js';
 import type { McpServerFactory, TransportHost } from './host.js';
-import { startHttpListener, type HttpListenerSettings } from './http/http-server.js';
+import type { HttpListenerSettings } from './http/http-server.js';
 import { isLoopbackHost } from './http/security.js';
 import { InFlightTracker } from './in-flight.js';
+import { lazy } from './lazy.js';
 import { createLogger, type Logger } from './logger.js';
 import { startStdioHost } from './stdio/stdio-host.js';
 
@@ -18,6 +19,8 @@ export const DEFAULT_SESSION_IDLE_TIMEOUT_MS = 30 * 60_000;
 export const MIN_TOKEN_LENGTH = 16;
 /** After the grace period, how long aborted calls get to send their error response before transports close. */
 const ABORT_SETTLE_MS = 1_000;
+/** express, cors and the SDK's HTTP transport: loaded only when serving HTTP (stdio never needs them). */
+const loadHttpListener = lazy(() => import('./http/http-server.js'));
 
 export interface HttpServerOptions {
   /** Interface to bind; default 127.0.0.1. Anything but loopback requires `token`. */
@@ -223,6 +226,7 @@ export async function runServer(modules: DomainModule[], options: RunServerOptio
   if (httpSettings !== undefined) {
     // Build one server up front so a name collision fails the start, not the first session.
     await (await createServer()).close();
+    const { startHttpListener } = await loadHttpListener();
     const listener = await startHttpListener(httpSettings, { modules, createServer, logger, tracker });
     host = listener;
     url = listener.url;

@@ -43,3 +43,5 @@ export async function connectInMemory(
     },
   };
 }
+
+export { recordPackageImports, type PackageImportLog } from './package-imports.js';

@@ -20,34 +20,41 @@ const ctx = (strictOutput: boolean): DomainContext => ({
   strictOutput,
 });
 
-async function connect(strictOutput = true) {
+/** A real SDK client connected to a new server on which `register` registered its tool. */
+async function connectTool(register: (server: McpServer) => void) {
   const server = new McpServer({ name: 'test', version: '0.0.0' });
-  registerContractTool(server, ctx(strictOutput), {
-    name: 'echo_word',
-    title: 'Echo a word',
-    description: 'Echoes a word.',
-    input: Input,
-    output: Output,
-    annotations: { readOnlyHint: true },
-    errorPayload: (error, context) => ({
-      error: {
-        kind: error.kind,
-        code: error.code ?? null,
-        message: error.message,
-        correlationId: context.correlationId,
-      },
-    }),
-    handler: ({ word, times, fail }) => {
-      if (fail === 'domain') throw new SwitchyardError('not-found', `No such word: ${word}`);
-      if (fail === 'crash') throw new TypeError('boom');
-      if (fail === 'contract') return { echoed: 42 } as unknown as { echoed: string };
-      return { echoed: Array.from({ length: times }, () => word).join(' ') };
-    },
-  });
+  register(server);
   const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
   const client = new Client({ name: 'test-client', version: '0.0.0' });
   await Promise.all([server.connect(serverTransport), client.connect(clientTransport)]);
   return { client, close: () => Promise.all([client.close(), server.close()]) };
+}
+
+function connect(strictOutput = true) {
+  return connectTool((server) =>
+    registerContractTool(server, ctx(strictOutput), {
+      name: 'echo_word',
+      title: 'Echo a word',
+      description: 'Echoes a word.',
+      input: Input,
+      output: Output,
+      annotations: { readOnlyHint: true },
+      errorPayload: (error, context) => ({
+        error: {
+          kind: error.kind,
+          code: error.code ?? null,
+          message: error.message,
+          correlationId: context.correlationId,
+        },
+      }),
+      handler: ({ word, times, fail }) => {
+        if (fail === 'domain') throw new SwitchyardError('not-found', `No such word: ${word}`);
+        if (fail === 'crash') throw new TypeError('boom');
+        if (fail === 'contract') return { echoed: 42 } as unknown as { echoed: string };
+        return { echoed: Array.from({ length: times }, () => word).join(' ') };
+      },
+    }),
+  );
 }
 
 let close: (() => Promise<unknown>) | undefined;
@@ -160,25 +167,22 @@ describe('registerContractTool with a declared error payload schema', () => {
     error: z.strictObject({ code: z.string().describe('Code.'), message: z.string().describe('Message.') }),
   });
 
-  async function connectWith(errorPayload: (error: SwitchyardError) => Record<string, unknown>) {
-    const server = new McpServer({ name: 'test', version: '0.0.0' });
-    registerContractTool(server, ctx(true), {
-      name: 'always_fails',
-      title: 'Always fails',
-      description: 'Fails with a not-found error.',
-      input: z.strictObject({}),
-      output: Output,
-      errorOutput: ErrorPayload,
-      annotations: { readOnlyHint: true },
-      errorPayload,
-      handler: () => {
-        throw new SwitchyardError('not-found', 'Nothing here');
-      },
-    });
-    const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
-    const client = new Client({ name: 'test-client', version: '0.0.0' });
-    await Promise.all([server.connect(serverTransport), client.connect(clientTransport)]);
-    return { client, close: () => Promise.all([client.close(), server.close()]) };
+  function connectWith(errorPayload: (error: SwitchyardError) => Record<string, unknown>) {
+    return connectTool((server) =>
+      registerContractTool(server, ctx(true), {
+        name: 'always_fails',
+        title: 'Always fails',
+        description: 'Fails with a not-found error.',
+        input: z.strictObject({}),
+        output: Output,
+        errorOutput: ErrorPayload,
+        annotations: { readOnlyHint: true },
+        errorPayload,
+        handler: () => {
+          throw new SwitchyardError('not-found', 'Nothing here');
+        },
+      }),
+    );
   }
 
   it('lists it beside the success schema and returns conforming payloads', async () => {
@@ -208,22 +212,20 @@ describe('registerContractTool for an envelope contract (isErrorOutput)', () => 
       success: z.boolean().describe('Whether it worked.'),
       code: z.string().describe('Result code.'),
     });
-    const server = new McpServer({ name: 'test', version: '0.0.0' });
-    registerContractTool(server, ctx(true), {
-      name: 'envelope_tool',
-      title: 'Envelope tool',
-      description: 'Answers with an envelope.',
-      input: z.strictObject({ succeed: z.boolean().describe('Outcome.') }),
-      output: Envelope,
-      annotations: { readOnlyHint: true },
-      isErrorOutput: (output) => !output.success,
-      errorPayload: (error) => ({ success: false, code: error.kind.toUpperCase() }),
-      handler: ({ succeed }) => ({ success: succeed, code: succeed ? 'OK' : 'NO_RESULT' }),
-    });
-    const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
-    const client = new Client({ name: 'test-client', version: '0.0.0' });
-    await Promise.all([server.connect(serverTransport), client.connect(clientTransport)]);
-    close = () => Promise.all([client.close(), server.close()]);
+    const { client, close: closeEnvelope } = await connectTool((server) =>
+      registerContractTool(server, ctx(true), {
+        name: 'envelope_tool',
+        title: 'Envelope tool',
+        description: 'Answers with an envelope.',
+        input: z.strictObject({ succeed: z.boolean().describe('Outcome.') }),
+        output: Envelope,
+        annotations: { readOnlyHint: true },
+        isErrorOutput: (output) => !output.success,
+        errorPayload: (error) => ({ success: false, code: error.kind.toUpperCase() }),
+        handler: ({ succeed }) => ({ success: succeed, code: succeed ? 'OK' : 'NO_RESULT' }),
+      }),
+    );
+    close = closeEnvelope;
     const { tools } = await client.listTools();
     expect(tools[0]?.outputSchema).toMatchObject({
       required: ['success', 'code'],
@@ -239,5 +241,48 @@ describe('registerContractTool for an envelope contract (isErrorOutput)', () => 
     });
     const ok = await client.callTool({ name: 'envelope_tool', arguments: { succeed: true } });
     expect(ok.isError).toBeFalsy();
+  });
+});
+
+describe('registerContractTool in every session', () => {
+  // A recursive schema: its JSON Schema keeps the shared part under `definitions`, which the listing moves.
+  const Category = z.object({
+    name: z.string().describe('Name.'),
+    get children() {
+      return z.array(Category).describe('Sub-categories.');
+    },
+  });
+  const TreeOutput = z.object({ root: Category.describe('The tree.') });
+
+  async function session() {
+    const { client, close: closeSession } = await connectTool((server) =>
+      registerContractTool(server, ctx(true), {
+        name: 'category_tree',
+        title: 'Category tree',
+        description: 'Returns a tree.',
+        input: Input,
+        output: TreeOutput,
+        annotations: { readOnlyHint: true },
+        errorPayload: (error) => ({ error: { message: error.message } }),
+        handler: () => ({ root: { name: 'all', children: [{ name: 'trams', children: [] }] } }),
+      }),
+    );
+    const { tools } = await client.listTools();
+    const called = await client.callTool({ name: 'category_tree', arguments: { word: 'x' } });
+    await closeSession();
+    return { tool: tools[0], called };
+  }
+
+  it('lists the same schemas each time a server registers the tool again (a new session)', async () => {
+    const first = await session();
+    const second = await session();
+    const third = await session();
+    expect(first.tool?.outputSchema).toHaveProperty('definitions');
+    expect(second.tool).toEqual(first.tool);
+    expect(third.tool).toEqual(first.tool);
+    expect(third.called.isError).toBeUndefined();
+    expect(third.called.structuredContent).toEqual({
+      root: { name: 'all', children: [{ name: 'trams', children: [] }] },
+    });
   });
 });

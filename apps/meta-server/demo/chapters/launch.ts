@@ -9,7 +9,7 @@ import {
   LaunchValidateOutputSchema,
   type ValidationReport,
 } from '@switchyard/contracts/launch-runs';
-import { materializeExampleRepos } from '@switchyard/launch-runs';
+import { exampleRunConfig, materializeExampleRepos } from '@switchyard/launch-runs';
 import { callTool } from '../call.js';
 import { chapter, line, step } from '../print.js';
 
@@ -37,23 +37,13 @@ export async function launchRun(client: Client, workDir: string): Promise<void> 
   const repos = await materializeExampleRepos(workDir);
   line(`source ${repos.sourceRepo}`);
   line(`site   ${repos.siteRepo}`);
+  const runConfig = exampleRunConfig(repos);
 
   step('launch_start_run', 'product tallyho, sections products and docs');
   const started = await callTool(
     client,
     'launch_start_run',
-    {
-      run_config: {
-        schema_version: '1.0',
-        product_slug: 'tallyho',
-        product_name: 'Tallyho',
-        source: { repo: repos.sourceRepo },
-        site: { repo: repos.siteRepo },
-        required_sections: ['products', 'docs'],
-        allowed_paths: ['content/products/**', 'content/docs/**'],
-      },
-      idempotency_key: 'demo-tallyho-1',
-    },
+    { run_config: runConfig, idempotency_key: 'demo-tallyho-1' },
     LaunchStartRunOutputSchema,
   );
   const runId = started.run_id;
@@ -105,11 +95,11 @@ export async function launchRun(client: Client, workDir: string): Promise<void> 
   line(`commit ${pr.commit_sha.slice(0, 12)}`);
   line(`PR     ${pr.pr_url}`);
 
-  step('launch_list_runs', 'runs of tallyho');
+  step('launch_list_runs', `runs of ${runConfig.product_slug}`);
   const list = await callTool(
     client,
     'launch_list_runs',
-    { filter: { product_slug: 'tallyho' } },
+    { filter: { product_slug: runConfig.product_slug } },
     LaunchListRunsOutputSchema,
   );
   for (const run of list.runs) line(`- ${run.run_id} ${run.state} (started ${run.started_at})`);

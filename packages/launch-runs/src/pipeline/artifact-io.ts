@@ -36,16 +36,6 @@ export async function readJsonArtifact<S extends z.ZodType>(
   return result.data;
 }
 
-/** Like readJsonArtifact, but undefined when the artifact does not exist. */
-export async function readOptionalJsonArtifact<S extends z.ZodType>(
-  artifacts: ArtifactStore,
-  name: string,
-  schema: S,
-): Promise<z.output<S> | undefined> {
-  if ((await artifacts.read(name)) === undefined) return undefined;
-  return readJsonArtifact(artifacts, name, schema, 'an earlier worker');
-}
-
 export function writeJsonArtifact(
   artifacts: ArtifactStore,
   name: string,

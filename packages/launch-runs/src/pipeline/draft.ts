@@ -1,15 +1,10 @@
-import { readJsonArtifact, writeMarkdownArtifact } from './artifact-io.js';
-import {
-  PagePlanSchema,
-  ProductFactsSchema,
-  RepoInventorySchema,
-  SnippetCatalogSchema,
-} from './artifact-schemas.js';
+import { writeMarkdownArtifact } from './artifact-io.js';
 import { throwIfCancelled } from './errors.js';
 import { launchFrontMatter } from './front-matter-values.js';
 import { renderBody, renderPage } from './render.js';
 import { expectedKeys } from './site/archetypes.js';
 import type { DraftResult, SectionProgress, WorkerContext } from './types.js';
+import { readPlanningInputs, readWorkerArtifact } from './worker-artifacts.js';
 import { workspacePaths } from './workspace.js';
 
 /**
@@ -18,25 +13,9 @@ import { workspacePaths } from './workspace.js';
  * ending with its claim marker and every code block citing its catalog snippet. Sections become DRAFTED.
  */
 export async function draftPages(ctx: WorkerContext): Promise<DraftResult> {
-  const plan = await readJsonArtifact(ctx.artifacts, 'page_plan.json', PagePlanSchema, 'W4 (planPages)');
-  const facts = await readJsonArtifact(
-    ctx.artifacts,
-    'product_facts.json',
-    ProductFactsSchema,
-    'W2 (extractFacts)',
-  );
-  const catalog = await readJsonArtifact(
-    ctx.artifacts,
-    'snippet_catalog.json',
-    SnippetCatalogSchema,
-    'W3 (catalogSnippets)',
-  );
-  const inventory = await readJsonArtifact(
-    ctx.artifacts,
-    'repo_inventory.json',
-    RepoInventorySchema,
-    'W1 (cloneInputs)',
-  );
+  const plan = await readWorkerArtifact(ctx.artifacts, 'page_plan.json');
+  const { facts, catalog } = await readPlanningInputs(ctx.artifacts);
+  const inventory = await readWorkerArtifact(ctx.artifacts, 'repo_inventory.json');
   const siteRoot = workspacePaths(ctx.runDir).site;
   const context = {
     claims: new Map(facts.claims.map((claim) => [claim.claim_id, claim])),

@@ -2,7 +2,10 @@ import { cp, mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { RunConfigInput } from '@switchyard/contracts/launch-runs';
-import { gitClient } from '../git/git-client.js';
+import { lazy } from '@switchyard/server-kit';
+
+/** simple-git, only when example repositories are actually written (the package index re-exports this file). */
+const loadGitClient = lazy(() => import('../git/git-client.js'));
 
 /** The package's `examples/` folder (the same relative place from src/ and dist/). */
 export const EXAMPLES_DIR = fileURLToPath(new URL('../../examples/', import.meta.url));
@@ -33,6 +36,7 @@ const EXAMPLE_COMMIT_ENV = {
 };
 
 async function commitFolder(dir: string, message: string, gitBinary: string | undefined): Promise<void> {
+  const { gitClient } = await loadGitClient();
   const git = gitClient(dir, {
     ...(gitBinary === undefined ? {} : { binary: gitBinary }),
     env: EXAMPLE_COMMIT_ENV,
@@ -63,6 +67,7 @@ export async function materializeExampleRepos(
   }
   await commitFolder(sourceRepo, 'Tallyho 1.4.0', options.gitBinary);
   await commitFolder(siteWorkingCopy, 'Site skeleton', options.gitBinary);
+  const { gitClient } = await loadGitClient();
   const git = gitClient(targetDir, options.gitBinary === undefined ? {} : { binary: options.gitBinary });
   await git.raw(['clone', '--quiet', '--bare', '--', siteWorkingCopy, siteRepo]);
   return { sourceRepo, siteRepo, siteWorkingCopy };

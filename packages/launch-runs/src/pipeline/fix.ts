@@ -2,13 +2,13 @@ import { SwitchyardError } from '@switchyard/contracts/errors';
 import type { ValidationReport } from '@switchyard/contracts/launch-runs';
 import { applyFix, selectNextIssue } from '../fixes/index.js';
 import { parsePage } from '../gates/page-doc.js';
-import { readJsonArtifact, writeJsonArtifact } from './artifact-io.js';
-import { PagePlanSchema, RepoInventorySchema } from './artifact-schemas.js';
+import { writeJsonArtifact } from './artifact-io.js';
 import { throwIfCancelled } from './errors.js';
 import { patchId, sha256Hex } from './hashing.js';
 import { assertAllowed, readSiteFile, UnsafeSitePathError, writeSiteFile } from './site-files.js';
 import type { FixResult, WorkerContext } from './types.js';
 import { loadGateContext } from './validate.js';
+import { readWorkerArtifact } from './worker-artifacts.js';
 
 /**
  * W8: fixes exactly the next issue of `report` (first open blocker/error in report order) with the smallest
@@ -31,13 +31,8 @@ export async function fixNext(ctx: WorkerContext, report: ValidationReport): Pro
       details: { issue_id: issue.issue_id.slice(0, 80) },
     });
   }
-  const plan = await readJsonArtifact(ctx.artifacts, 'page_plan.json', PagePlanSchema, 'W4 (planPages)');
-  const inventory = await readJsonArtifact(
-    ctx.artifacts,
-    'repo_inventory.json',
-    RepoInventorySchema,
-    'W1 (cloneInputs)',
-  );
+  const plan = await readWorkerArtifact(ctx.artifacts, 'page_plan.json');
+  const inventory = await readWorkerArtifact(ctx.artifacts, 'repo_inventory.json');
   const gates = await loadGateContext(ctx);
   const path = issue.location.path;
 

@@ -2,13 +2,8 @@ import { createTwoFilesPatch } from 'diff';
 import { SwitchyardError } from '@switchyard/contracts/errors';
 import { gitClient } from '../git/git-client.js';
 import { fileAtCommit, gitInternalError, gitStep } from '../git/operations.js';
-import {
-  readJsonArtifact,
-  readTextArtifact,
-  writeJsonArtifact,
-  writeMarkdownArtifact,
-} from './artifact-io.js';
-import { PagePlanSchema, RepoInventorySchema, type Patch, type PatchBundle } from './artifact-schemas.js';
+import { readTextArtifact, writeJsonArtifact, writeMarkdownArtifact } from './artifact-io.js';
+import type { Patch, PatchBundle } from './artifact-schemas.js';
 import { allowedPathsViolation, invalidArtifact, missingArtifact, throwIfCancelled } from './errors.js';
 import { patchId, sha256Hex } from './hashing.js';
 import { splitFrontMatter } from './markdown/front-matter.js';
@@ -23,6 +18,7 @@ import {
   writeSiteFile,
 } from './site-files.js';
 import type { LinkResult, SectionProgress, WorkerContext } from './types.js';
+import { readWorkerArtifact } from './worker-artifacts.js';
 import { workspacePaths } from './workspace.js';
 
 /**
@@ -78,13 +74,8 @@ function diffReport(bundle: PatchBundle, bases: ReadonlyMap<string, string>): st
  * worktree, so a re-run produces the same bundle and applying it again changes nothing.
  */
 export async function linkPages(ctx: WorkerContext, options: ResolvedPipelineOptions): Promise<LinkResult> {
-  const plan = await readJsonArtifact(ctx.artifacts, 'page_plan.json', PagePlanSchema, 'W4 (planPages)');
-  const inventory = await readJsonArtifact(
-    ctx.artifacts,
-    'repo_inventory.json',
-    RepoInventorySchema,
-    'W1 (cloneInputs)',
-  );
+  const plan = await readWorkerArtifact(ctx.artifacts, 'page_plan.json');
+  const inventory = await readWorkerArtifact(ctx.artifacts, 'repo_inventory.json');
   const siteRoot = workspacePaths(ctx.runDir).site;
   const allowed = allowedPathsMatcher(ctx.config.allowed_paths);
 

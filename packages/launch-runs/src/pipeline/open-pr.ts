@@ -1,4 +1,3 @@
-import { ValidationReportSchema } from '@switchyard/contracts/launch-runs';
 import { GithubPullRequests } from '../commit/github-provider.js';
 import { commitServiceError } from '../commit/errors.js';
 import { commitLaunch } from '../commit/launch-commit.js';
@@ -9,12 +8,13 @@ import { gitClient } from '../git/git-client.js';
 import { gitStep } from '../git/operations.js';
 import { parseRepoLocation, type RepoLocation } from '../git/repo-location.js';
 import { markerIds } from '../gates/factual.js';
-import { readJsonArtifact, readOptionalJsonArtifact, writeJsonArtifact } from './artifact-io.js';
-import { PagePlanSchema, PrRecordSchema, RepoInventorySchema, type PrRecord } from './artifact-schemas.js';
+import { writeJsonArtifact } from './artifact-io.js';
+import type { PrRecord } from './artifact-schemas.js';
 import { throwIfCancelled } from './errors.js';
 import type { ResolvedPipelineOptions } from './options.js';
 import { readSiteFile } from './site-files.js';
 import type { PullRequestResult, WorkerContext } from './types.js';
+import { readOptionalWorkerArtifact, readWorkerArtifact } from './worker-artifacts.js';
 import { launchBranch, workspacePaths } from './workspace.js';
 
 const NETWORK_FAILURE =
@@ -39,26 +39,14 @@ export async function openPullRequest(
   options: ResolvedPipelineOptions,
 ): Promise<PullRequestResult> {
   const branch = launchBranch(ctx.runId, ctx.config.product_slug);
-  const done = await readOptionalJsonArtifact(ctx.artifacts, 'pr.json', PrRecordSchema).catch(
-    () => undefined,
-  );
+  const done = await readOptionalWorkerArtifact(ctx.artifacts, 'pr.json').catch(() => undefined);
   if (done !== undefined && done.branch === branch)
     return { pr_url: done.pr_url, branch: done.branch, commit_sha: done.commit_sha };
 
   const { config } = ctx;
-  const inventory = await readJsonArtifact(
-    ctx.artifacts,
-    'repo_inventory.json',
-    RepoInventorySchema,
-    'W1 (cloneInputs)',
-  );
-  const plan = await readJsonArtifact(ctx.artifacts, 'page_plan.json', PagePlanSchema, 'W4 (planPages)');
-  const report = await readJsonArtifact(
-    ctx.artifacts,
-    'validation_report.json',
-    ValidationReportSchema,
-    'W7 (validateSite)',
-  );
+  const inventory = await readWorkerArtifact(ctx.artifacts, 'repo_inventory.json');
+  const plan = await readWorkerArtifact(ctx.artifacts, 'page_plan.json');
+  const report = await readWorkerArtifact(ctx.artifacts, 'validation_report.json');
   const remote = parseRepoLocation(
     config.pr.remote ?? config.site.repo,
     config.pr.remote === undefined ? 'site.repo' : 'pr.remote',

@@ -1,17 +1,12 @@
 import { SECTIONS, type Section } from '@switchyard/contracts/launch-runs';
-import { readJsonArtifact, writeJsonArtifact } from './artifact-io.js';
-import {
-  ProductFactsSchema,
-  SnippetCatalogSchema,
-  type OutlineItem,
-  type PagePlan,
-  type PlannedPage,
-} from './artifact-schemas.js';
+import { writeJsonArtifact } from './artifact-io.js';
+import type { OutlineItem, PagePlan, PlannedPage } from './artifact-schemas.js';
 import { compareCodePoints } from './canonical-json.js';
 import { throwIfCancelled } from './errors.js';
 import { pagesFor } from './page-templates.js';
 import { FactIndex, type PlanInputs } from './plan-outline.js';
 import type { PlanResult, SectionProgress, WorkerContext } from './types.js';
+import { readPlanningInputs } from './worker-artifacts.js';
 
 export { snippetUsable } from './plan-outline.js';
 
@@ -76,18 +71,7 @@ export function contentRootOf(value: string): string {
 
 /** W4: the page plan per required section. Sections become OUTLINED. */
 export async function planPages(ctx: WorkerContext): Promise<PlanResult> {
-  const facts = await readJsonArtifact(
-    ctx.artifacts,
-    'product_facts.json',
-    ProductFactsSchema,
-    'W2 (extractFacts)',
-  );
-  const catalog = await readJsonArtifact(
-    ctx.artifacts,
-    'snippet_catalog.json',
-    SnippetCatalogSchema,
-    'W3 (catalogSnippets)',
-  );
+  const { facts, catalog } = await readPlanningInputs(ctx.artifacts);
   throwIfCancelled(ctx.signal);
   const plan = buildPagePlan(
     {

@@ -1,6 +1,6 @@
 import { parse as parseYaml } from 'yaml';
-import { readJsonArtifact, writeJsonArtifact } from './artifact-io.js';
-import { RepoInventorySchema, type Snippet, type SnippetCatalog } from './artifact-schemas.js';
+import { writeJsonArtifact } from './artifact-io.js';
+import type { Snippet, SnippetCatalog } from './artifact-schemas.js';
 import { compareCodePoints } from './canonical-json.js';
 import { throwIfCancelled } from './errors.js';
 import { README_PATTERNS } from './facts/readme.js';
@@ -9,6 +9,7 @@ import { SourceFiles } from './facts/source-files.js';
 import { linesSha256, snippetId } from './hashing.js';
 import { parseMarkdown } from './markdown/document.js';
 import type { WorkerContext } from './types.js';
+import { readWorkerArtifact } from './worker-artifacts.js';
 import { workspacePaths } from './workspace.js';
 
 const EXAMPLE_FOLDERS = ['example', 'examples', 'docs'];
@@ -171,12 +172,7 @@ function markdownFences(path: string, text: string, collector: SnippetCollector,
  * provenance (path, lines, sha256). Snippet id = content hash. Writes snippet_catalog.json.
  */
 export async function catalogSnippets(ctx: WorkerContext): Promise<void> {
-  const inventory = await readJsonArtifact(
-    ctx.artifacts,
-    'repo_inventory.json',
-    RepoInventorySchema,
-    'W1 (cloneInputs)',
-  );
+  const inventory = await readWorkerArtifact(ctx.artifacts, 'repo_inventory.json');
   const files = new SourceFiles(workspacePaths(ctx.runDir).source, inventory.source.files);
   const collector = new SnippetCollector();
 

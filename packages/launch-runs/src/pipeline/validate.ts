@@ -1,9 +1,8 @@
-import {
-  ValidationReportSchema,
-  type GateName,
-  type GateResult,
-  type ValidationIssue,
-  type ValidationReport,
+import type {
+  GateName,
+  GateResult,
+  ValidationIssue,
+  ValidationReport,
 } from '@switchyard/contracts/launch-runs';
 import { consistencyGate } from '../gates/consistency.js';
 import { frontMatterGate } from '../gates/front-matter-gate.js';
@@ -17,12 +16,12 @@ import { snippetsGate } from '../gates/snippets-gate.js';
 import { templateTokensGate } from '../gates/template-tokens.js';
 import { truthLockGate } from '../gates/truth-lock.js';
 import type { Gate, GateContext } from '../gates/types.js';
-import { readJsonArtifact, readOptionalJsonArtifact, writeJsonArtifact } from './artifact-io.js';
-import { EvidenceMapSchema, ProductFactsSchema, SnippetCatalogSchema } from './artifact-schemas.js';
+import { writeJsonArtifact } from './artifact-io.js';
 import { throwIfCancelled } from './errors.js';
 import type { ResolvedPipelineOptions } from './options.js';
 import { contentRootOf } from './plan.js';
 import type { WorkerContext } from './types.js';
+import { readOptionalWorkerArtifact, readPlanningInputs, readWorkerArtifact } from './worker-artifacts.js';
 import { workspacePaths } from './workspace.js';
 
 /** Gates that need an external toolchain: run under ci and prod only (design). */
@@ -40,24 +39,8 @@ const CONTENT_GATES: readonly Gate[] = [
 
 /** Everything the gates read: the worktree (read-only) and the facts, evidence and snippet artifacts. */
 export async function loadGateContext(ctx: WorkerContext): Promise<GateContext> {
-  const evidence = await readJsonArtifact(
-    ctx.artifacts,
-    'evidence_map.json',
-    EvidenceMapSchema,
-    'W2 (extractFacts)',
-  );
-  const facts = await readJsonArtifact(
-    ctx.artifacts,
-    'product_facts.json',
-    ProductFactsSchema,
-    'W2 (extractFacts)',
-  );
-  const catalog = await readJsonArtifact(
-    ctx.artifacts,
-    'snippet_catalog.json',
-    SnippetCatalogSchema,
-    'W3 (catalogSnippets)',
-  );
+  const evidence = await readWorkerArtifact(ctx.artifacts, 'evidence_map.json');
+  const { facts, catalog } = await readPlanningInputs(ctx.artifacts);
   const siteRoot = workspacePaths(ctx.runDir).site;
   const contentRoot = contentRootOf(ctx.config.site.content_root);
   const site = await SiteIndex.load(siteRoot, contentRoot);
@@ -153,11 +136,9 @@ export async function validateSite(
   throwIfCancelled(ctx.signal);
 
   // A previous report only contributes RESOLVED entries; a damaged one is ignored rather than fatal.
-  const previous = await readOptionalJsonArtifact(
-    ctx.artifacts,
-    'validation_report.json',
-    ValidationReportSchema,
-  ).catch(() => undefined);
+  const previous = await readOptionalWorkerArtifact(ctx.artifacts, 'validation_report.json').catch(
+    () => undefined,
+  );
   const report = buildReport(profile, results, found, previous);
   await writeJsonArtifact(ctx.artifacts, 'validation_report.json', report);
   ctx.logger.info('W7 validated site', {

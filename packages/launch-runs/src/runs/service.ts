@@ -9,10 +9,9 @@ import {
   type RunSummary,
   type ValidationReport,
 } from '@switchyard/contracts/launch-runs';
-import type { Logger } from '@switchyard/server-kit';
 import type { RunRow } from '../db/schema.js';
-import type { LaunchPipeline, PullRequestResult } from '../pipeline/types.js';
-import type { ArtifactContent, ArtifactRepository } from '../store/artifact-store.js';
+import type { PullRequestResult } from '../pipeline/types.js';
+import type { ArtifactContent } from '../store/artifact-store.js';
 import { canonicalJson, sha256Hex } from '../store/canonical-json.js';
 import {
   eventsToNdjson,
@@ -22,11 +21,15 @@ import {
   type RunEvent,
 } from '../store/event-log.js';
 import { countBlocking, openIssues } from '../store/issue-store.js';
-import type { RunPaths } from '../store/run-paths.js';
-import { runState, type RunStore } from '../store/run-store.js';
-import type { LaunchTelemetry } from '../telemetry/telemetry.js';
+import { runState } from '../store/run-store.js';
 import { illegalState, runBusy, runCancelled, runNotFound } from './errors.js';
-import { configOf, RunExecutor, type Execution, type ProgressListener } from './executor.js';
+import {
+  configOf,
+  RunExecutor,
+  type Execution,
+  type ExecutorDeps,
+  type ProgressListener,
+} from './executor.js';
 import { isLeaseLive, newLeaseToken, retireLeaseToken } from './lease.js';
 import { LeaseSession } from './lease-session.js';
 import { newRunId } from './run-id.js';
@@ -38,14 +41,7 @@ const NON_TERMINAL = RUN_STATES.filter((state) => !isTerminal(state));
 const VALIDATE_STATES: readonly RunState[] = RUN_STATES.filter((state) => isAtLeast(state, 'LINKING'));
 const PAGE_SIZE = 50;
 
-export interface RunServiceDeps {
-  store: RunStore;
-  artifacts: ArtifactRepository;
-  paths: RunPaths;
-  pipeline: LaunchPipeline;
-  telemetry: LaunchTelemetry;
-  logger: Logger;
-  env: Readonly<Record<string, string | undefined>>;
+export interface RunServiceDeps extends ExecutorDeps {
   leaseMs: number;
   now?: () => number;
 }
@@ -328,33 +324,29 @@ export class LaunchRunService {
 
   // ---- launch_validate ------------------------------------------------------------------------------
 
+  /** launch_validate's state rule: checked before taking the lease and again under it. */
+  private checkValidatable(state: RunState): void {
+    if (VALIDATE_STATES.includes(state)) return;
+    throw illegalState(
+      `launch_validate needs the run at LINKING or later; it is ${state}`,
+      state,
+      'LINKING',
+      VALIDATE_STATES,
+      { hint: 'Wait for the run to reach LINKING (launch_get_status), or continue it with launch_resume.' },
+    );
+  }
+
   async validate(runId: string, options: CallOptions = {}): Promise<ValidationReport> {
     const row = this.requireRow(runId);
     const state = this.rejectFinished(row, 'LINKING', VALIDATE_STATES);
-    if (!VALIDATE_STATES.includes(state)) {
-      throw illegalState(
-        `launch_validate needs the run at LINKING or later; it is ${state}`,
-        state,
-        'LINKING',
-        VALIDATE_STATES,
-        { hint: 'Wait for the run to reach LINKING (launch_get_status), or continue it with launch_resume.' },
-      );
-    }
+    this.checkValidatable(state);
     if (!fs.existsSync(this.deps.paths.siteWorktree(runId))) {
       throw illegalState(`Run ${runId} has no site worktree to validate`, state, 'LINKING', VALIDATE_STATES, {
         details: { reason: 'site_worktree_missing' },
       });
     }
     return this.withLease(runId, 'LINKING', VALIDATE_STATES, options, async (execution, leased) => {
-      const current = runState(leased);
-      if (!VALIDATE_STATES.includes(current)) {
-        throw illegalState(
-          `launch_validate needs the run at LINKING or later; it is ${current}`,
-          current,
-          'LINKING',
-          VALIDATE_STATES,
-        );
-      }
+      this.checkValidatable(runState(leased));
       const { report, row } = await this.executor.validate(execution);
       options.onProgress?.({
         runId,

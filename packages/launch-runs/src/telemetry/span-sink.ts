@@ -1,6 +1,6 @@
-import type { ReadableSpan, SpanProcessor } from '@opentelemetry/sdk-trace-node';
 import type Database from 'better-sqlite3';
 import type { spans } from '../db/schema.js';
+import type { FinishedSpan } from './span.js';
 
 /** Attribute names Switchyard puts on its spans (also what an OTLP collector sees). */
 export const ATTR = {
@@ -13,27 +13,42 @@ export const ATTR = {
   correlationId: 'switchyard.correlation_id',
 } as const;
 
-function hrToMs([seconds, nanos]: [number, number]): number {
-  return seconds * 1000 + nanos / 1e6;
-}
-
-function text(value: unknown): string | null {
-  return typeof value === 'string' && value !== '' ? value : null;
+function text(value: string | undefined): string | null {
+  return value === undefined || value === '' ? null : value;
 }
 
 type SpanInsert = typeof spans.$inferInsert;
+
+function toRow(span: FinishedSpan): SpanInsert {
+  const attributes = span.attributes;
+  return {
+    spanId: span.spanId,
+    traceId: span.traceId,
+    parentSpanId: span.parentSpanId ?? null,
+    name: span.name,
+    kind: text(attributes[ATTR.kind]) ?? 'internal',
+    tool: text(attributes[ATTR.tool]),
+    worker: text(attributes[ATTR.worker]),
+    runId: text(attributes[ATTR.runId]),
+    correlationId: text(attributes[ATTR.correlationId]),
+    startedAt: new Date(span.startMs).toISOString(),
+    durationMs: span.endMs - span.startMs,
+    outcome: text(attributes[ATTR.outcome]) ?? 'ok',
+    errorCode: text(attributes[ATTR.errorCode]),
+  };
+}
 
 /** How often buffered spans are written (and how many trigger an early write). */
 const FLUSH_INTERVAL_MS = 250;
 const FLUSH_AT = 256;
 
 /**
- * Writes every finished span into the `spans` table (an OpenTelemetry SpanProcessor). Spans are buffered
- * and written in one transaction every 250 ms (or every 256 spans, and on flush/shutdown), so a read-only
- * tool call such as launch_get_status does not pay for a write of its own. A crash loses at most the
- * last quarter second of spans; events, runs and artifacts are written synchronously and are not affected.
+ * Writes every finished span into the `spans` table. Spans are buffered and written in one transaction
+ * every 250 ms (or every 256 spans, and on flush/shutdown), so a read-only tool call such as
+ * launch_get_status does not pay for a write of its own. A crash loses at most the last quarter second of
+ * spans; events, runs and artifacts are written synchronously and are not affected.
  */
-export class SqliteSpanProcessor implements SpanProcessor {
+export class SqliteSpanSink {
   private closed = false;
   private buffer: SpanInsert[] = [];
   private timer: NodeJS.Timeout | undefined;
@@ -59,26 +74,9 @@ export class SqliteSpanProcessor implements SpanProcessor {
     });
   }
 
-  onStart(): void {}
-
-  onEnd(span: ReadableSpan): void {
+  add(span: FinishedSpan): void {
     if (this.closed) return;
-    const attributes = span.attributes;
-    this.buffer.push({
-      spanId: span.spanContext().spanId,
-      traceId: span.spanContext().traceId,
-      parentSpanId: span.parentSpanContext?.spanId ?? null,
-      name: span.name,
-      kind: text(attributes[ATTR.kind]) ?? 'internal',
-      tool: text(attributes[ATTR.tool]),
-      worker: text(attributes[ATTR.worker]),
-      runId: text(attributes[ATTR.runId]),
-      correlationId: text(attributes[ATTR.correlationId]),
-      startedAt: new Date(hrToMs(span.startTime)).toISOString(),
-      durationMs: hrToMs(span.duration),
-      outcome: text(attributes[ATTR.outcome]) ?? 'ok',
-      errorCode: text(attributes[ATTR.errorCode]),
-    });
+    this.buffer.push(toRow(span));
     if (this.buffer.length >= FLUSH_AT) this.write();
     else if (this.timer === undefined) {
       this.timer = setTimeout(() => this.write(), FLUSH_INTERVAL_MS);
@@ -99,11 +97,12 @@ export class SqliteSpanProcessor implements SpanProcessor {
     }
   }
 
-  async forceFlush(): Promise<void> {
+  flush(): void {
     this.write();
   }
 
-  async shutdown(): Promise<void> {
+  /** Writes what is buffered; spans that end later are dropped (the database is about to close). */
+  shutdown(): void {
     this.write();
     this.closed = true;
   }

@@ -1,11 +1,9 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { ROOT_CONTEXT, SpanStatusCode, trace, type Span, type Tracer } from '@opentelemetry/api';
-import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
-import { resourceFromAttributes } from '@opentelemetry/resources';
-import { BatchSpanProcessor, NodeTracerProvider, type SpanProcessor } from '@opentelemetry/sdk-trace-node';
 import type Database from 'better-sqlite3';
 import type { TraceIds } from '../store/event-log.js';
-import { ATTR, SqliteSpanProcessor } from './span-sink.js';
+import { OtlpSpanExport, type OtlpExportOptions } from './otlp-export.js';
+import { LiveSpan, type FinishedSpan } from './span.js';
+import { ATTR, SqliteSpanSink } from './span-sink.js';
 
 export interface TelemetryOptions {
   sqlite: Database.Database;
@@ -16,6 +14,8 @@ export interface TelemetryOptions {
   /** The wire error code of anything thrown inside a span. */
   errorCodeOf: (error: unknown) => string;
   onError: (message: string, error: unknown) => void;
+  /** How the OpenTelemetry SDK is loaded for OTLP export (tests); the real packages by default. */
+  loadOpenTelemetry?: OtlpExportOptions['load'];
 }
 
 export interface SpanFields {
@@ -33,51 +33,43 @@ export interface ActiveSpan {
 }
 
 /**
- * Spans through OpenTelemetry's SDK (own provider, never registered globally, so a host application's
- * tracing is untouched): every span is stored in SQLite and, when an OTLP endpoint is configured,
- * exported over OTLP/HTTP too. The current span travels in an AsyncLocalStorage, so worker spans become
- * children of the tool call that triggered them, also when the work continues in the background.
+ * Spans for every tool call and worker execution: each is stored in SQLite and, when an OTLP endpoint is
+ * configured, exported over OTLP/HTTP through OpenTelemetry's SDK too (loaded only then; never registered
+ * globally, so a host application's tracing is untouched). The current span travels in an
+ * AsyncLocalStorage, so worker spans become children of the tool call that triggered them, also when the
+ * work continues in the background.
  */
 export class LaunchTelemetry {
-  private readonly provider: NodeTracerProvider;
-  private readonly tracer: Tracer;
-  private readonly active = new AsyncLocalStorage<Span>();
+  private readonly active = new AsyncLocalStorage<LiveSpan>();
+  private readonly sink: SqliteSpanSink;
+  private readonly otlp: OtlpSpanExport | undefined;
   readonly exportsOtlp: boolean;
 
   constructor(private readonly options: TelemetryOptions) {
-    const processors: SpanProcessor[] = [
-      new SqliteSpanProcessor(options.sqlite, (error) => options.onError('could not store a span', error)),
-    ];
-    if (options.otlpTracesUrl !== undefined) {
-      processors.push(
-        new BatchSpanProcessor(new OTLPTraceExporter({ url: options.otlpTracesUrl }), {
-          scheduledDelayMillis: 1000,
-        }),
-      );
-    }
-    this.exportsOtlp = options.otlpTracesUrl !== undefined;
-    this.provider = new NodeTracerProvider({
-      resource: resourceFromAttributes({
-        'service.name': options.serviceName,
-        'service.version': options.serviceVersion,
-      }),
-      spanProcessors: processors,
-    });
-    this.tracer = this.provider.getTracer('@switchyard/launch-runs', options.serviceVersion);
+    this.sink = new SqliteSpanSink(options.sqlite, (error) =>
+      options.onError('could not store a span', error),
+    );
+    this.otlp =
+      options.otlpTracesUrl === undefined
+        ? undefined
+        : new OtlpSpanExport({
+            url: options.otlpTracesUrl,
+            serviceName: options.serviceName,
+            serviceVersion: options.serviceVersion,
+            onError: options.onError,
+            ...(options.loadOpenTelemetry === undefined ? {} : { load: options.loadOpenTelemetry }),
+          });
+    this.exportsOtlp = this.otlp !== undefined;
   }
 
   /** Trace and span id of the span the caller runs in, if any (stamped on events). */
   current(): TraceIds | undefined {
     const span = this.active.getStore();
-    if (span === undefined) return undefined;
-    const { traceId, spanId } = span.spanContext();
-    return { traceId, spanId };
+    return span === undefined ? undefined : { traceId: span.traceId, spanId: span.spanId };
   }
 
-  private start(name: string, fields: SpanFields): Span {
-    const parent = this.active.getStore();
-    const context = parent === undefined ? ROOT_CONTEXT : trace.setSpan(ROOT_CONTEXT, parent);
-    const span = this.tracer.startSpan(name, {}, context);
+  private start(name: string, fields: SpanFields): LiveSpan {
+    const span = new LiveSpan(name, this.active.getStore());
     span.setAttribute(ATTR.kind, fields.kind);
     if (fields.tool !== undefined) span.setAttribute(ATTR.tool, fields.tool);
     if (fields.worker !== undefined) span.setAttribute(ATTR.worker, fields.worker);
@@ -86,46 +78,46 @@ export class LaunchTelemetry {
     return span;
   }
 
-  private static finish(span: Span, errorCode: string | undefined): void {
+  private finish(span: LiveSpan, errorCode: string | undefined): void {
     span.setAttribute(ATTR.outcome, errorCode === undefined ? 'ok' : 'error');
-    if (errorCode !== undefined) {
-      span.setAttribute(ATTR.errorCode, errorCode);
-      span.setStatus({ code: SpanStatusCode.ERROR, message: errorCode });
-    } else {
-      span.setStatus({ code: SpanStatusCode.OK });
-    }
-    span.end();
+    if (errorCode !== undefined) span.setAttribute(ATTR.errorCode, errorCode);
+    const finished: FinishedSpan = span.end(errorCode);
+    this.sink.add(finished);
+    this.otlp?.export(finished);
   }
 
   /** Runs `fn` in a new span (child of the current one); records outcome and error code. */
   async inSpan<T>(name: string, fields: SpanFields, fn: (span: ActiveSpan) => Promise<T>): Promise<T> {
     const span = this.start(name, fields);
     const handle: ActiveSpan = {
-      ids: { traceId: span.spanContext().traceId, spanId: span.spanContext().spanId },
+      ids: { traceId: span.traceId, spanId: span.spanId },
       setRunId: (runId) => span.setAttribute(ATTR.runId, runId),
     };
     try {
       const result = await this.active.run(span, () => fn(handle));
-      LaunchTelemetry.finish(span, undefined);
+      this.finish(span, undefined);
       return result;
     } catch (error) {
-      LaunchTelemetry.finish(span, this.options.errorCodeOf(error));
+      this.finish(span, this.options.errorCodeOf(error));
       throw error;
     }
   }
 
   /** A call that failed before any work started (input validation): a span with its error code. */
   recordRejected(name: string, fields: SpanFields, errorCode: string): void {
-    LaunchTelemetry.finish(this.start(name, fields), errorCode);
+    this.finish(this.start(name, fields), errorCode);
   }
 
+  /** Writes buffered spans to SQLite and hands queued ones to the OTLP exporter now. */
   async flush(): Promise<void> {
-    await this.provider.forceFlush();
+    this.sink.flush();
+    await this.otlp?.flush();
   }
 
   async shutdown(): Promise<void> {
+    this.sink.shutdown();
     try {
-      await this.provider.shutdown();
+      await this.otlp?.shutdown();
     } catch (error) {
       this.options.onError('could not flush spans on shutdown', error);
     }

@@ -2,7 +2,13 @@ import { join } from 'node:path';
 import type { ValidationReport } from '@switchyard/contracts/launch-runs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLaunchPipeline, exampleRunConfig, materializeExampleRepos } from '../../src/pipeline/index.js';
-import { tempDir, workerContext, type TestContext } from './helpers.js';
+import {
+  ARTIFACTS_THROUGH_VALIDATION,
+  runWorkersThrough,
+  tempDir,
+  workerContext,
+  type TestContext,
+} from './helpers.js';
 
 let dir: { path: string; cleanup: () => Promise<void> };
 beforeAll(async () => {
@@ -23,12 +29,7 @@ async function run(name: string, runId: string): Promise<TestContext> {
     runDir: join(dir.path, `${name}-run`),
   });
   const pipeline = createLaunchPipeline();
-  await pipeline.cloneInputs(ctx);
-  await pipeline.extractFacts(ctx);
-  await pipeline.catalogSnippets(ctx);
-  await pipeline.planPages(ctx);
-  await pipeline.draftPages(ctx);
-  await pipeline.linkPages(ctx);
+  await runWorkersThrough(pipeline, ctx, 'link');
   const report = await pipeline.validateSite(ctx);
   await pipeline.fixNext(ctx, report);
   await pipeline.validateSite(ctx);
@@ -46,18 +47,7 @@ describe('determinism', () => {
     const a = await run('a', 'r_2026-01-21T10-00-00Z_aaaaaaaa');
     const b = await run('b', 'r_2026-02-02T08-30-00Z_bbbbbbbb');
     expect(b.artifacts.names()).toEqual(a.artifacts.names());
-    expect(a.artifacts.names()).toEqual(
-      expect.arrayContaining([
-        'repo_inventory.json',
-        'product_facts.json',
-        'evidence_map.json',
-        'snippet_catalog.json',
-        'page_plan.json',
-        'patch_bundle.json',
-        'diff_report.md',
-        'validation_report.json',
-      ]),
-    );
+    expect(a.artifacts.names()).toEqual(expect.arrayContaining(ARTIFACTS_THROUGH_VALIDATION));
     expect(a.artifacts.names().some((name) => name.startsWith('fix_iss_'))).toBe(true);
     expect(a.artifacts.names().filter((name) => name.startsWith('drafts/'))).toHaveLength(7);
     for (const name of a.artifacts.names()) {

@@ -8,6 +8,7 @@ import type { ExampleRepos } from '../../src/pipeline/examples.js';
 import type {
   ArtifactStore,
   ArtifactWriteResult,
+  LaunchPipeline,
   WorkerContext,
   WorkerLogger,
 } from '../../src/pipeline/types.js';
@@ -73,6 +74,32 @@ export function workerContext(input: {
     logger: silentLogger,
     env: input.env ?? {},
   };
+}
+
+/** The artifacts W1..W7 write: everything a run has when it reaches VALIDATING. */
+export const ARTIFACTS_THROUGH_VALIDATION = [
+  'repo_inventory.json',
+  'product_facts.json',
+  'evidence_map.json',
+  'snippet_catalog.json',
+  'page_plan.json',
+  'patch_bundle.json',
+  'diff_report.md',
+  'validation_report.json',
+];
+
+/** W1..W5 (`draft`) or W1..W6 (`link`) in order on one context, as the runtime runs a new run's steps. */
+export async function runWorkersThrough(
+  pipeline: LaunchPipeline,
+  ctx: WorkerContext,
+  through: 'draft' | 'link',
+): Promise<void> {
+  await pipeline.cloneInputs(ctx);
+  await pipeline.extractFacts(ctx);
+  await pipeline.catalogSnippets(ctx);
+  await pipeline.planPages(ctx);
+  await pipeline.draftPages(ctx);
+  if (through === 'link') await pipeline.linkPages(ctx);
 }
 
 /** A temp folder removed by the returned cleanup. */
@@ -158,13 +185,8 @@ export async function prepareExampleRun(options: {
     runDir: join(dir.path, 'run'),
   });
   const pipeline = createLaunchPipeline();
-  await pipeline.cloneInputs(ctx);
-  await pipeline.extractFacts(ctx);
-  await pipeline.catalogSnippets(ctx);
-  await pipeline.planPages(ctx);
-  await pipeline.draftPages(ctx);
   const through = options.through ?? 'link';
-  if (through !== 'draft') await pipeline.linkPages(ctx);
+  await runWorkersThrough(pipeline, ctx, through === 'draft' ? 'draft' : 'link');
   if (through === 'validate') await pipeline.validateSite(ctx);
   return { root: dir.path, repos, ctx, cleanup: dir.cleanup };
 }

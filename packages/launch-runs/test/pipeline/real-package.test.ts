@@ -13,6 +13,7 @@ import {
   gitRepoFrom,
   installedPackageDir,
   readSitePage,
+  runWorkersThrough,
   tempDir,
   workerContext,
 } from './helpers.js';
@@ -41,12 +42,7 @@ async function launch(pkg: string, productName: string) {
     runDir: join(dir.path, `${pkg}-run`),
   });
   const pipeline = createLaunchPipeline();
-  await pipeline.cloneInputs(ctx);
-  await pipeline.extractFacts(ctx);
-  await pipeline.catalogSnippets(ctx);
-  await pipeline.planPages(ctx);
-  await pipeline.draftPages(ctx);
-  await pipeline.linkPages(ctx);
+  await runWorkersThrough(pipeline, ctx, 'link');
   let report: ValidationReport = await pipeline.validateSite(ctx);
   let fixes = 0;
   while (!report.ok && fixes < 10) {

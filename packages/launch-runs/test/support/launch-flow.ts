@@ -3,23 +3,15 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { RunConfigInput, ValidationReport } from '@switchyard/contracts/launch-runs';
+import { exampleRunConfig } from '../../src/pipeline/index.js';
 import { errorOf, type Harness } from './harness.js';
 
-/** The run_config of the README walk-through, for repositories made by materializeExampleRepos. */
+/** The run_config of the README walk-through (exampleRunConfig), with `overrides`. */
 export function exampleConfig(
   repos: { sourceRepo: string; siteRepo: string },
   overrides: Partial<RunConfigInput> = {},
 ): RunConfigInput {
-  return {
-    schema_version: '1.0',
-    product_slug: 'tallyho',
-    product_name: 'Tallyho',
-    source: { repo: repos.sourceRepo },
-    site: { repo: repos.siteRepo },
-    required_sections: ['products', 'docs'],
-    allowed_paths: ['content/products/**', 'content/docs/**'],
-    ...overrides,
-  };
+  return { ...exampleRunConfig(repos), ...overrides };
 }
 
 export function git(cwd: string, ...args: string[]): string {

@@ -1,9 +1,10 @@
-import { readJsonArtifact, writeJsonArtifact } from '../artifact-io.js';
-import { RepoInventorySchema, type EvidenceMap, type ProductFacts } from '../artifact-schemas.js';
+import { writeJsonArtifact } from '../artifact-io.js';
+import type { EvidenceMap, ProductFacts } from '../artifact-schemas.js';
 import { compareCodePoints } from '../canonical-json.js';
 import { throwIfCancelled } from '../errors.js';
 import { escapeMarkdownText } from '../markdown/inline.js';
 import type { WorkerContext } from '../types.js';
+import { readWorkerArtifact } from '../worker-artifacts.js';
 import { workspacePaths } from '../workspace.js';
 import { changelogClaims, CHANGELOG_PATTERNS } from './changelog.js';
 import { ClaimCollector } from './claim-collector.js';
@@ -25,12 +26,7 @@ const LICENSE_PATTERNS = [
  * evidence, the file TruthLock resolves markers against).
  */
 export async function extractFacts(ctx: WorkerContext): Promise<void> {
-  const inventory = await readJsonArtifact(
-    ctx.artifacts,
-    'repo_inventory.json',
-    RepoInventorySchema,
-    'W1 (cloneInputs)',
-  );
+  const inventory = await readWorkerArtifact(ctx.artifacts, 'repo_inventory.json');
   const files = new SourceFiles(workspacePaths(ctx.runDir).source, inventory.source.files);
   const product = ctx.config.product_name;
 

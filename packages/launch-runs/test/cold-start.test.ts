@@ -1,0 +1,109 @@
+import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { recordPackageImports, type PackageImportLog } from '@switchyard/server-kit/testing';
+import { afterEach, describe, expect, it } from 'vitest';
+import { atRest, runConfig, tempDir, waitForStatus, type Harness, type Payload } from './support/harness.js';
+
+const packageDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const bin = path.join(packageDir, 'src', 'bin.ts');
+
+/** What the workers use: loaded when a run first executes a worker, never to answer initialize. */
+const PIPELINE_PACKAGES = [
+  'markdownlint',
+  'markdown-it',
+  'yaml',
+  'simple-git',
+  'smol-toml',
+  'jsonc-parser',
+  'diff',
+  'picomatch',
+];
+/** Loaded only when an OTLP endpoint is configured, with the first span to export. */
+const OPENTELEMETRY_PACKAGES = [
+  '@opentelemetry/api',
+  '@opentelemetry/resources',
+  '@opentelemetry/sdk-trace-node',
+  '@opentelemetry/exporter-trace-otlp-http',
+];
+
+const cleanups: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+/** The standalone bin over stdio, recording the packages it imports. */
+async function startBin(env: Record<string, string> = {}): Promise<{
+  harness: Pick<Harness, 'call'>;
+  imports: PackageImportLog;
+  close(): Promise<void>;
+}> {
+  const dir = tempDir('cold');
+  cleanups.push(() => fs.rmSync(dir, { recursive: true, force: true }));
+  const imports = recordPackageImports(path.join(dir, 'imports.log'));
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: ['--import', 'tsx', ...imports.execArgv, bin],
+    cwd: packageDir,
+    env: {
+      ...(process.env as Record<string, string>),
+      SWITCHYARD_DATA_DIR: path.join(dir, 'data'),
+      SWITCHYARD_LOG_LEVEL: 'error',
+      ...env,
+    },
+    stderr: 'ignore',
+  });
+  const client = new Client({ name: 'cold-start-test', version: '0.0.0' });
+  await client.connect(transport);
+  expect((await client.listTools()).tools).toHaveLength(9);
+  const close = () => client.close();
+  cleanups.push(close);
+  const harness = {
+    call: async (name: string, args: Record<string, unknown> = {}) =>
+      (await client.callTool({ name, arguments: args })).structuredContent as Payload,
+  };
+  return { harness, imports, close };
+}
+
+describe('cold start of switchyard-launch', { timeout: 180_000 }, () => {
+  it('answers initialize, tools/list and queries without loading the pipeline or OpenTelemetry', async () => {
+    const { harness, imports, close } = await startBin();
+    expect((await harness.call('launch_list_runs')).ok).toBe(true);
+    expect((await harness.call('launch_get_status', { run_id: 'nope' })).ok).toBe(false);
+    await close();
+    const loaded = imports.packages();
+    expect(loaded).toContain('@modelcontextprotocol/sdk');
+    for (const name of [...PIPELINE_PACKAGES, ...OPENTELEMETRY_PACKAGES, 'express', 'cors']) {
+      expect(loaded).not.toContain(name);
+    }
+  });
+
+  it('loads the pipeline when a run executes its first worker, OpenTelemetry when it has spans to export', async () => {
+    const collector = http.createServer((req, res) => {
+      req.resume();
+      req.on('end', () => res.writeHead(200, { 'content-type': 'application/json' }).end('{}'));
+    });
+    await new Promise<void>((resolve) => collector.listen(0, '127.0.0.1', resolve));
+    cleanups.push(() => new Promise<void>((resolve) => collector.close(() => resolve())));
+    const { port } = collector.address() as AddressInfo;
+    const { harness, imports, close } = await startBin({
+      OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${port}`,
+    });
+    // Repositories that do not exist: W1 runs (and fails) without touching the network.
+    const missing = path.join(packageDir, 'test', 'no-such-repository');
+    const started = await harness.call('launch_start_run', {
+      run_config: runConfig({ source: { repo: missing }, site: { repo: missing } }),
+    });
+    expect(started).toMatchObject({ ok: true, state: 'CREATED' });
+    const status = await waitForStatus(harness, started.run_id as string, atRest);
+    expect(status.state).toBe('FAILED');
+    await close();
+    expect(imports.packages()).toEqual(
+      expect.arrayContaining([...PIPELINE_PACKAGES, ...OPENTELEMETRY_PACKAGES]),
+    );
+  });
+});

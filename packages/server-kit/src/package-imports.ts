@@ -1,0 +1,47 @@
+import fs from 'node:fs';
+
+/**
+ * A module resolve hook (it runs on Node's loader thread): appends every bare specifier an ES module of the
+ * process imports (a package; not a relative path, a URL or a node: builtin) to the file in `data.file`.
+ */
+const RESOLVE_HOOK = `
+import { appendFileSync } from 'node:fs';
+let file;
+export function initialize(data) { file = data.file; }
+export async function resolve(specifier, context, next) {
+  if (!/^([./]|[a-z]+:)/.test(specifier)) appendFileSync(file, specifier + '\\n');
+  return next(specifier, context);
+}`;
+
+const dataUrl = (source: string): string => `data:text/javascript,${encodeURIComponent(source)}`;
+
+/** `@scope/name/sub/path.js` → `@scope/name`; `name/sub` → `name`. */
+function packageName(specifier: string): string {
+  const parts = specifier.split('/');
+  return (specifier.startsWith('@') ? parts.slice(0, 2) : parts.slice(0, 1)).join('/');
+}
+
+export interface PackageImportLog {
+  /** Node options for the child process, before its script (after `--import tsx` when it uses tsx). */
+  execArgv: string[];
+  /** The packages the process has imported so far, sorted, each once. */
+  packages(): string[];
+}
+
+/**
+ * Records which packages a child process loads, for tests that keep startup lean ("stdio never loads
+ * express"). Only ES module imports are seen; that is every import our packages make.
+ */
+export function recordPackageImports(logFile: string): PackageImportLog {
+  fs.writeFileSync(logFile, '');
+  const registerHook =
+    "import { register } from 'node:module';" +
+    `register(${JSON.stringify(dataUrl(RESOLVE_HOOK))}, { data: { file: ${JSON.stringify(logFile)} } });`;
+  return {
+    execArgv: ['--import', dataUrl(registerHook)],
+    packages() {
+      const specifiers = fs.readFileSync(logFile, 'utf8').split('\n').filter(Boolean);
+      return [...new Set(specifiers.map(packageName))].sort();
+    },
+  };
+}
