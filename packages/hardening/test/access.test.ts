@@ -79,7 +79,8 @@ describe('HTTP access', () => {
       jsonrpc: '2.0',
       id: 1,
       method: 'tools/call',
-      params: { name: 'record_session', arguments: { summary: 'x'.repeat(2 * 1024 * 1024) } },
+      // Far over the limit (1 MiB, raised to what journey documents need: about 7 MiB).
+      params: { name: 'record_session', arguments: { summary: 'x'.repeat(16 * 1024 * 1024) } },
     });
     const answer = scanned(
       'oversized body',
@@ -97,12 +98,9 @@ describe('HTTP access', () => {
 });
 
 describe('limits that meet at the HTTP layer', () => {
-  // BUG (apps/meta-server + server-kit): JOURNEY_MAX_DOCUMENT_BYTES defaults to 1 MiB (the journey contract
-  // accepts a document of exactly that size), but the HTTP body limit (server-kit's DEFAULT_MAX_BODY_BYTES,
-  // 1 MiB, not configurable through switchyard) counts the JSON-RPC framing too, so over HTTP the largest
-  // document the contract allows is refused with HTTP 413 before the tool sees it: the client gets a
-  // transport error instead of a stored document (or, just over the limit, instead of the contract's 400).
-  it.fails('stores a document of exactly JOURNEY_MAX_DOCUMENT_BYTES over HTTP', async () => {
+  // The HTTP body limit once stopped the largest document the journey contract allows (1 MiB) at 413; the
+  // journey module now declares its largest request and server-kit raises the limit to it.
+  it('stores a document of exactly JOURNEY_MAX_DOCUMENT_BYTES over HTTP', async () => {
     const journey = await callTool(world.client, 'get_or_create_journey', {});
     const answer = await callTool(world.client, 'add_document_to_journey', {
       journey_id: journey.structured?.journey_id,
@@ -112,6 +110,18 @@ describe('limits that meet at the HTTP layer', () => {
     });
     expect(answer.isError).toBe(false);
     expect(answer.structured?.content_bytes).toBe(1024 * 1024);
+  });
+
+  it("answers one byte more with the contract's 400, not an HTTP 413", async () => {
+    const journey = await callTool(world.client, 'get_or_create_journey', {});
+    const answer = await callTool(world.client, 'add_document_to_journey', {
+      journey_id: journey.structured?.journey_id,
+      document_type: 'file_upload',
+      title: 'one byte too many',
+      content: 'd'.repeat(1024 * 1024 + 1),
+    });
+    expect(answer.isError).toBe(true);
+    expect(answer.structured).toMatchObject({ error: { status: 400, code: 'VALIDATION_ERROR' } });
   });
 });
 

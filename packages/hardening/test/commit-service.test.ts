@@ -69,20 +69,16 @@ describe('launch_open_pr against GitHub failures', () => {
     });
   }
 
-  // BUG (launch-runs, src/commit/github-provider.ts, GithubPullRequests.open): GitHub's primary rate limit
-  // is a 403 with x-ratelimit-remaining: 0 (resilience's classifyHttpStatus knows it as rate-limited), but
-  // open() only treats 429 and 408 as retryable, so an exhausted quota is reported as retryable: false.
-  it.fails(
-    'a 403 with x-ratelimit-remaining: 0 (GitHub quota) is COMMIT_SERVICE_ERROR with retryable true',
-    async () => {
-      world.upstreams.github.fault('rate-limited');
-      const outcome = await openPr();
-      expect(outcome.kind).toBe('error');
-      if (outcome.kind !== 'error') return;
-      expect(outcome.code).toBe('COMMIT_SERVICE_ERROR');
-      expect(outcome.retryable).toBe(true);
-    },
-  );
+  // GitHub's primary rate limit is a 403 with x-ratelimit-remaining: 0; it was once reported as a refusal
+  // (retryable: false). The provider now classifies refusals through resilience's classifyHttpStatus.
+  it('a 403 with x-ratelimit-remaining: 0 (GitHub quota) is COMMIT_SERVICE_ERROR with retryable true', async () => {
+    world.upstreams.github.fault('rate-limited');
+    const outcome = await openPr();
+    expect(outcome.kind).toBe('error');
+    if (outcome.kind !== 'error') return;
+    expect(outcome.code).toBe('COMMIT_SERVICE_ERROR');
+    expect(outcome.retryable).toBe(true);
+  });
 
   it('then opens the pull request once; a repeated call answers the same PR', async () => {
     const first = await openPr();

@@ -2,6 +2,7 @@ import type { DomainModule } from '@switchyard/server-kit';
 import { loadJourneyConfig, type JourneyConfig } from './config.js';
 import { openJourneyDatabase } from './db/database.js';
 import { JourneyService } from './journeys/journey-service.js';
+import { largestRequestBytes } from './journeys/limits.js';
 import { registerAddDocumentToJourneyTool } from './tools/add-document-to-journey.js';
 import { registerDeleteJourneyTool } from './tools/delete-journey.js';
 import { registerGetOrCreateJourneyTool } from './tools/get-or-create-journey.js';
@@ -28,6 +29,7 @@ export function createJourneyModule(config: JourneyConfig = loadJourneyConfig())
   return {
     name: 'journey-continuity',
     version: VERSION,
+    maxRequestBytes: largestRequestBytes(config.maxDocumentBytes),
     register(server, ctx) {
       registerGetOrCreateJourneyTool(server, ctx, service);
       registerQueryJourneyHistoryTool(server, ctx, service);

@@ -30,6 +30,11 @@ export interface DomainModule {
    * has its own McpServer), so it must only wire handlers; open databases and clients in the module factory.
    */
   register(server: McpServer, ctx: DomainContext): void | Promise<void>;
+  /**
+   * The largest request body (bytes, JSON-RPC framing and escaping included) its tools legitimately accept,
+   * when that exceeds the server's default body limit; the HTTP limit is raised to it.
+   */
+  readonly maxRequestBytes?: number;
   /** Whether the module can serve (databases open, migrations applied); used by `/readyz`. */
   ready?(): boolean | Promise<boolean>;
   /** Flush, close databases, abort background work. Called once, on shutdown. */

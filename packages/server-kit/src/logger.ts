@@ -1,4 +1,4 @@
-import { currentCorrelationId, redactText } from '@switchyard/resilience';
+import { currentCorrelationId, redactText } from '@switchyard/resilience/context';
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 

@@ -7,7 +7,7 @@ import {
   SwitchyardError,
   toSwitchyardError,
 } from '@switchyard/contracts/errors';
-import { newCorrelationId, withCorrelationId } from '@switchyard/resilience';
+import { newCorrelationId, withCorrelationId } from '@switchyard/resilience/context';
 import { z } from 'zod';
 import type { DomainContext } from './domain-module.js';
 import type { Logger } from './logger.js';

@@ -1,4 +1,4 @@
-import { registerSecret } from '@switchyard/resilience';
+import { registerSecret } from '@switchyard/resilience/context';
 import { createMcpServer, type CompositionOptions } from './compose.js';
 import { resolveDataDir } from './data-dir.js';
 import type { DomainModule } from './domain-module.js';
@@ -41,7 +41,10 @@ export interface HttpServerOptions {
    * origin. A request with any other Origin gets 403; requests without Origin pass.
    */
   allowedOrigins?: string[];
-  /** Largest accepted request body; default 1 MiB, beyond it 413. */
+  /**
+   * Largest accepted request body, beyond it 413. Default 1 MiB, or the largest `maxRequestBytes` a
+   * mounted module declares, whichever is larger.
+   */
   maxBodyBytes?: number;
   /**
    * Stateful mode: a session with no open request or stream for this long (its client vanished without
@@ -84,13 +87,25 @@ function fail(message: string): never {
   throw new Error(`runServer: ${message}`);
 }
 
-function resolveHttpSettings(http: HttpServerOptions = {}): HttpListenerSettings {
+/**
+ * The body limit: the option when given, else the default raised to what the modules say their tools
+ * accept (a journey document of the largest allowed size must reach its tool, not stop at HTTP 413).
+ */
+function bodyLimit(http: HttpServerOptions, modules: readonly DomainModule[]): number {
+  if (http.maxBodyBytes !== undefined) return http.maxBodyBytes;
+  return Math.max(DEFAULT_MAX_BODY_BYTES, ...modules.map((module) => module.maxRequestBytes ?? 0));
+}
+
+function resolveHttpSettings(
+  http: HttpServerOptions,
+  modules: readonly DomainModule[],
+): HttpListenerSettings {
   const host = http.host?.trim() || DEFAULT_HTTP_HOST;
   const port = http.port ?? DEFAULT_HTTP_PORT;
   if (!Number.isInteger(port) || port < 0 || port > 65_535) {
     fail(`http.port must be an integer from 0 to 65535 (0 = any free port), got ${String(port)}`);
   }
-  const maxBodyBytes = http.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const maxBodyBytes = bodyLimit(http, modules);
   if (!Number.isInteger(maxBodyBytes) || maxBodyBytes < 1) {
     fail(`http.maxBodyBytes must be a positive whole number of bytes, got ${String(maxBodyBytes)}`);
   }
@@ -152,7 +167,7 @@ export async function runServer(modules: DomainModule[], options: RunServerOptio
   if (transport !== 'stdio' && transport !== 'http') {
     fail(`transport must be "stdio" or "http", got ${JSON.stringify(transport)}`);
   }
-  const httpSettings = transport === 'http' ? resolveHttpSettings(options.http) : undefined;
+  const httpSettings = transport === 'http' ? resolveHttpSettings(options.http ?? {}, modules) : undefined;
   const graceMs = options.shutdownGraceMs ?? DEFAULT_SHUTDOWN_GRACE_MS;
   if (!Number.isFinite(graceMs) || graceMs < 0) {
     fail(`shutdownGraceMs must be a number of milliseconds >= 0, got ${String(graceMs)}`);

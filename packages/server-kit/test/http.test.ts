@@ -316,6 +316,33 @@ describe('request body limit', () => {
     expect(big.status).toBe(413);
     expect((await initialize(url)).status).toBe(200);
   });
+
+  it('rises to the largest request a module declares, and an explicit maxBodyBytes still wins', async () => {
+    const big = { ...createEchoModule(), maxRequestBytes: 2 * 1024 * 1024 };
+    const { url } = await start([createQuietModule('small'), big]);
+    const body = JSON.stringify(INITIALIZE_BODY);
+    const padded = (size: number) => body + ' '.repeat(size - Buffer.byteLength(body));
+    const accepted = await rawRequest(url, {
+      method: 'POST',
+      headers: MCP_POST_HEADERS,
+      body: padded(2 * 1024 * 1024),
+    });
+    expect(accepted.status).toBe(200);
+    const refused = await rawRequest(url, {
+      method: 'POST',
+      headers: MCP_POST_HEADERS,
+      body: padded(2 * 1024 * 1024 + 1),
+    });
+    expect(refused.status).toBe(413);
+
+    const capped = await start([big], { maxBodyBytes: 4096 });
+    const tooBig = await rawRequest(capped.url, {
+      method: 'POST',
+      headers: MCP_POST_HEADERS,
+      body: padded(8192),
+    });
+    expect(tooBig.status).toBe(413);
+  });
 });
 
 describe('startup checks', () => {

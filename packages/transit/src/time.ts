@@ -2,7 +2,7 @@
 // TfL answers in London wall-clock time without an offset; callers get ISO 8601 instants with the offset that
 // was in force.
 import { TZDate, tzOffset } from '@date-fns/tz';
-import { format } from 'date-fns';
+import { format } from 'date-fns/format';
 
 export const LONDON = 'Europe/London';
 

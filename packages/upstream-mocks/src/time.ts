@@ -3,7 +3,8 @@
 // TfL: London local time without an offset. OTP: ISO offset date-times in the feed's zone, service days as
 // epoch seconds of local midnight, durations as ISO-8601 strings.
 import { TZDate } from '@date-fns/tz';
-import { format, startOfDay } from 'date-fns';
+import { format } from 'date-fns/format';
+import { startOfDay } from 'date-fns/startOfDay';
 
 export const LONDON = 'Europe/London';
 export const HELSINKI = 'Europe/Helsinki';

@@ -28,3 +28,18 @@ export function assertMaxChars(field: string, text: string, max: number): void {
     );
   }
 }
+
+/** JSON writes a control character as six bytes (`\u0001`): the most a field can grow on the wire. */
+const JSON_ESCAPE_FACTOR = 6;
+/** Room for the JSON-RPC envelope and the other fields of a call. */
+const REQUEST_FRAMING_BYTES = 64 * 1024;
+
+/**
+ * The largest MCP request body a caller may need to send: a document of the largest allowed size with
+ * the largest metadata and title, every character escaped. The HTTP body limit is raised to it.
+ */
+export function largestRequestBytes(maxDocumentBytes: number): number {
+  return (
+    JSON_ESCAPE_FACTOR * (maxDocumentBytes + MAX_METADATA_BYTES + MAX_TITLE_CHARS) + REQUEST_FRAMING_BYTES
+  );
+}

@@ -1,5 +1,5 @@
 import { SwitchyardError } from '@switchyard/contracts/errors';
-import { redactSecrets } from '@switchyard/resilience';
+import { redactSecrets } from '@switchyard/resilience/context';
 
 /** COMMIT_SERVICE_ERROR with a truthful `retryable` and a redacted message. */
 export function commitServiceError(

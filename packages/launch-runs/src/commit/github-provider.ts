@@ -1,6 +1,7 @@
-import { SwitchyardError } from '@switchyard/contracts/errors';
+import { RETRYABLE_BY_KIND, SwitchyardError } from '@switchyard/contracts/errors';
 import {
   assertOk,
+  classifyHttpStatus,
   createUpstreamKy,
   createUpstreamPolicy,
   redactSecrets,
@@ -23,6 +24,7 @@ export interface GithubTarget {
 
 interface Answer {
   status: number;
+  headers: Headers;
   body: string;
 }
 
@@ -100,7 +102,7 @@ export class GithubPullRequests implements PullRequestProvider {
         async (attempt) => {
           const response = await send(attempt);
           if (response.status >= 500) await assertOk(response, { upstream: 'GitHub' });
-          return { status: response.status, body: await response.text() };
+          return { status: response.status, headers: response.headers, body: await response.text() };
         },
         { signal, idempotent: true },
       );
@@ -146,10 +148,19 @@ export class GithubPullRequests implements PullRequestProvider {
     }
     const message = githubMessage(created.body);
     if (created.status === 422 && /already exists/i.test(message)) return this.existing(request);
+    // GitHub's quota is a 403 (or 429) with x-ratelimit-remaining: 0 or Retry-After: resilience tells a
+    // quota from a refusal, and how long to wait.
+    const refusal = classifyHttpStatus(created.status, { upstream: 'GitHub', headers: created.headers });
+    const retryAfterS =
+      refusal.retryAfterMs === undefined ? undefined : Math.ceil(refusal.retryAfterMs / 1000);
     throw commitServiceError(
       `GitHub refused the pull request (${created.status})${message === '' ? '' : `: ${message}`}`,
-      created.status === 429 || created.status === 408,
-      { provider: 'github', status: created.status },
+      refusal.retryable ?? RETRYABLE_BY_KIND[refusal.kind],
+      {
+        provider: 'github',
+        status: created.status,
+        ...(retryAfterS === undefined ? {} : { retry_after_s: retryAfterS }),
+      },
     );
   }
 

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { SwitchyardError } from '@switchyard/contracts/errors';
-import { redactSecrets } from '@switchyard/resilience';
+import { redactSecrets } from '@switchyard/resilience/context';
 import type { SiteBuildCommand } from '../pipeline/options.js';
 import type { IssueDraft } from './types.js';
 

@@ -1,5 +1,5 @@
 import { devNull } from 'node:os';
-import { redactSecrets } from '@switchyard/resilience';
+import { redactSecrets } from '@switchyard/resilience/context';
 import { simpleGit, type SimpleGit } from 'simple-git';
 import { stripCredentials } from './repo-location.js';
 

@@ -15,7 +15,7 @@ import {
   type RunState,
   type ValidationReport,
 } from '@switchyard/contracts/launch-runs';
-import { redactSecrets } from '@switchyard/resilience';
+import { redactSecrets } from '@switchyard/resilience/context';
 import type { Logger } from '@switchyard/server-kit';
 import type { RunRow } from '../db/schema.js';
 import type { LaunchPipeline, SectionProgress, WorkerContext } from '../pipeline/types.js';

@@ -7,7 +7,7 @@ import {
   type LaunchErrorPayload,
 } from '@switchyard/contracts/launch-runs';
 import { describeIssues, SwitchyardError, toSwitchyardError } from '@switchyard/contracts/errors';
-import { redactSecrets } from '@switchyard/resilience';
+import { redactSecrets } from '@switchyard/resilience/context';
 import { registerContractTool, type DomainContext, type ToolCall } from '@switchyard/server-kit';
 import type { z } from 'zod';
 import type { LaunchRunService } from '../runs/service.js';

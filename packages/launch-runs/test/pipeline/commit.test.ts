@@ -200,6 +200,26 @@ describe('W9 github commit service (loopback mock of the pulls endpoint)', () =>
     expect(launchErrorPayload(error).error).toMatchObject({ code: 'COMMIT_SERVICE_ERROR', retryable: true });
   });
 
+  it('a 403 for an exhausted quota is retryable with the wait; a 403 refusal is not', async () => {
+    const ctx = await githubRun('gh-403-quota');
+    const reset = String(Math.floor(Date.now() / 1000) + 30);
+    mock.posts.push({
+      status: 403,
+      body: { message: 'API rate limit exceeded' },
+      headers: { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': reset },
+    });
+    const quota = launchErrorPayload(await failure(pipeline.openPullRequest(ctx))).error;
+    expect(mock.requests).toHaveLength(1);
+    expect(quota).toMatchObject({ code: 'COMMIT_SERVICE_ERROR', retryable: true });
+    expect(quota.details.retry_after_s).toBeGreaterThanOrEqual(25);
+    expect(quota.details.retry_after_s).toBeLessThanOrEqual(31);
+
+    mock.posts.push({ status: 403, body: { message: 'Resource not accessible by integration' } });
+    const refusal = launchErrorPayload(await failure(pipeline.openPullRequest(ctx))).error;
+    expect(refusal).toMatchObject({ code: 'COMMIT_SERVICE_ERROR', retryable: false });
+    expect(refusal.details).not.toHaveProperty('retry_after_s');
+  });
+
   it('5xx on every attempt gives up after maxAttempts with a retryable error', async () => {
     const ctx = await githubRun('gh-503');
     for (let index = 0; index < 3; index += 1)

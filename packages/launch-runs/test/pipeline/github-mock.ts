@@ -11,6 +11,7 @@ export interface RecordedRequest {
 export interface MockAnswer {
   status: number;
   body: unknown;
+  headers?: Record<string, string>;
 }
 
 /**
@@ -36,7 +37,7 @@ export class GithubPullsMock {
         });
         const queue = request.method === 'POST' ? this.posts : this.gets;
         const answer = queue.shift() ?? { status: 500, body: { message: 'no answer queued' } };
-        response.writeHead(answer.status, { 'content-type': 'application/json' });
+        response.writeHead(answer.status, { 'content-type': 'application/json', ...answer.headers });
         response.end(JSON.stringify(answer.body));
       });
     });
