@@ -1,7 +1,6 @@
-import type { DomainModule } from '@switchyard/server-kit';
+import { lazy, type DomainModule } from '@switchyard/server-kit';
 import { loadJourneyConfig, type JourneyConfig } from './config.js';
 import { openJourneyDatabase } from './db/database.js';
-import { JourneyService } from './journeys/journey-service.js';
 import { largestRequestBytes } from './journeys/limits.js';
 import { registerAddDocumentToJourneyTool } from './tools/add-document-to-journey.js';
 import { registerDeleteJourneyTool } from './tools/delete-journey.js';
@@ -20,22 +19,26 @@ export const JOURNEY_TOOL_NAMES = [
 
 /**
  * The journey-continuity domain: opens (and migrates) `<dataDir>/journey-continuity.sqlite` now, registers
- * the five journey tools on every MCP session, closes the database on `close()`.
+ * the five journey tools on every MCP session, closes the database on `close()`. The journey service and
+ * drizzle's query builder under it load with the first tool call that needs them, not at start.
  */
 export function createJourneyModule(config: JourneyConfig = loadJourneyConfig()): DomainModule {
   const database = openJourneyDatabase({ dataDir: config.dataDir, busyTimeoutMs: config.busyTimeoutMs });
-  const service = new JourneyService(database, { maxDocumentBytes: config.maxDocumentBytes });
+  const loadService = lazy(async () => {
+    const { JourneyService } = await import('./journeys/journey-service.js');
+    return new JourneyService(database, { maxDocumentBytes: config.maxDocumentBytes });
+  });
   let closed = false;
   return {
     name: 'journey-continuity',
     version: VERSION,
     maxRequestBytes: largestRequestBytes(config.maxDocumentBytes),
     register(server, ctx) {
-      registerGetOrCreateJourneyTool(server, ctx, service);
-      registerQueryJourneyHistoryTool(server, ctx, service);
-      registerAddDocumentToJourneyTool(server, ctx, service, config.maxDocumentBytes);
-      registerRecordSessionTool(server, ctx, service);
-      registerDeleteJourneyTool(server, ctx, service);
+      registerGetOrCreateJourneyTool(server, ctx, loadService);
+      registerQueryJourneyHistoryTool(server, ctx, loadService);
+      registerAddDocumentToJourneyTool(server, ctx, loadService, config.maxDocumentBytes);
+      registerRecordSessionTool(server, ctx, loadService);
+      registerDeleteJourneyTool(server, ctx, loadService);
     },
     ready() {
       return !closed && database.sqlite.open;

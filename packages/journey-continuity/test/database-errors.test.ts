@@ -1,9 +1,14 @@
 import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { journeyErrorPayload, SwitchyardError } from '@switchyard/contracts/errors';
+import { lazy } from '@switchyard/server-kit';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { sessionFtsTable, sessionShardOf } from '../src/db/fts.js';
-import { describeDatabaseFailure } from '../src/journeys/database-errors.js';
-import { newJourney, record, startHarness, type Harness, type JourneyOut } from './helpers.js';
+import { describeDatabaseFailure, withStoreLoaded } from '../src/journeys/database-errors.js';
+import { newJourney, record, startHarness, tempDataDir, type Harness, type JourneyOut } from './helpers.js';
 
 let h: Harness | undefined;
 afterEach(async () => {
@@ -93,6 +98,43 @@ describe('database failures', () => {
       });
     }
     expect(await h.module.ready?.()).toBe(false);
+  });
+
+  it('a store that cannot be set up on its first use answers each tool’s 500, not a crash', async () => {
+    // Closed before any tool call: the service (loaded with the first call) fails to prepare its statements.
+    h = await startHarness();
+    await h.module.close();
+    const journeyId = randomUUID();
+    for (const [tool, args, step] of [
+      ['get_or_create_journey', {}, 'Failed to access journey'],
+      ['query_journey_history', { journey_id: journeyId }, 'Failed to query history'],
+      ['add_document_to_journey', { journey_id: journeyId, document_type: 'note' }, 'Failed to add document'],
+      ['record_session', { journey_id: journeyId, summary: 'x' }, 'Failed to record session'],
+      ['delete_journey', { journey_id: journeyId }, 'Failed to delete journey'],
+    ] as const) {
+      expect(await h.fails(tool, args)).toEqual({
+        status: 500,
+        code: 'DATABASE_ERROR',
+        message: `${step}: database is closed`,
+      });
+    }
+  });
+
+  it('store code that fails to import is a retryable 500 without the path; the next call imports again', async () => {
+    const file = path.join(tempDataDir(), 'store.js');
+    const load = lazy(() => import(pathToFileURL(file).href) as Promise<{ store: string }>);
+    const failure = await withStoreLoaded('Failed to add document', load).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(SwitchyardError);
+    expect(failure).toMatchObject({ retryable: true });
+    expect(journeyErrorPayload(failure as SwitchyardError)).toEqual({
+      error: {
+        status: 500,
+        code: 'DATABASE_ERROR',
+        message: 'Failed to add document: journey store could not be loaded',
+      },
+    });
+    fs.writeFileSync(file, "export const store = 'loaded';\n");
+    expect((await withStoreLoaded('Failed to add document', load)).store).toBe('loaded');
   });
 
   it('maps SQLite result codes to short, non-internal details', () => {

@@ -5,16 +5,18 @@ export {
   type LaunchRunsConfig,
   type LaunchRunsConfigInput,
 } from './config.js';
-export {
+// Types only from the run store's modules: importing the package must not load drizzle (see module.ts).
+export type {
   LaunchRunService,
-  type FixOutcome,
-  type ListRunsPage,
-  type StartRunInput,
-  type CallOptions,
+  FixOutcome,
+  ListRunsPage,
+  StartRunInput,
+  CallOptions,
 } from './runs/service.js';
-export { type ProgressUpdate, type ProgressListener, type WorkerId, WORKER_NAMES } from './runs/executor.js';
+export type { ProgressUpdate, ProgressListener } from './runs/executor.js';
+export { type WorkerId, WORKER_NAMES } from './runs/worker-ids.js';
 export { canTransition, isStable, isTerminal, isTransitional } from './runs/state-machine.js';
-export { verifyEventChain, type RunEvent, type ChainVerification } from './store/event-log.js';
+export { verifyEventChain, type RunEvent, type ChainVerification } from './store/event-chain.js';
 export type * from './pipeline/types.js';
 export {
   createLaunchPipeline,

@@ -23,6 +23,8 @@ const PIPELINE_PACKAGES = [
   'diff',
   'picomatch',
 ];
+/** drizzle's query builder: loaded with the run store, by the first call that needs it. */
+const DRIZZLE_QUERY_BUILDER = ['drizzle-orm', 'drizzle-orm/sqlite-core', 'drizzle-orm/better-sqlite3'];
 /** Loaded only when an OTLP endpoint is configured, with the first span to export. */
 const OPENTELEMETRY_PACKAGES = [
   '@opentelemetry/api',
@@ -70,10 +72,18 @@ async function startBin(env: Record<string, string> = {}): Promise<{
 }
 
 describe('cold start of switchyard-launch', { timeout: 180_000 }, () => {
-  it('answers initialize, tools/list and queries without loading the pipeline or OpenTelemetry', async () => {
+  it("loads drizzle's query builder with the first call that needs runs, never the pipeline or OpenTelemetry to answer queries", async () => {
     const { harness, imports, close } = await startBin();
+    // Opening and migrating the database needs drizzle's migrator only.
+    expect(imports.specifiers()).toContain('drizzle-orm/migrator');
+    // A call rejected at input validation does not need the run store either.
+    expect(await harness.call('launch_get_status', { run_id: 'nope' })).toMatchObject({
+      ok: false,
+      error: { code: 'INVALID_INPUT' },
+    });
+    for (const specifier of DRIZZLE_QUERY_BUILDER) expect(imports.specifiers()).not.toContain(specifier);
     expect((await harness.call('launch_list_runs')).ok).toBe(true);
-    expect((await harness.call('launch_get_status', { run_id: 'nope' })).ok).toBe(false);
+    expect(imports.specifiers()).toContain('drizzle-orm');
     await close();
     const loaded = imports.packages();
     expect(loaded).toContain('@modelcontextprotocol/sdk');

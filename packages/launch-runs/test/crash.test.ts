@@ -2,10 +2,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { RunConfigInput } from '@switchyard/contracts/launch-runs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchDb } from '../src/db/drizzle.js';
 import { openLaunchDatabase } from '../src/db/open.js';
 import { materializeExampleRepos } from '../src/pipeline/index.js';
 import { sha256Hex } from '../src/store/canonical-json.js';
-import { listEvents, verifyEventChain } from '../src/store/event-log.js';
+import { verifyEventChain } from '../src/store/event-chain.js';
+import { listEvents } from '../src/store/event-log.js';
 import { ArtifactRepository } from '../src/store/artifact-store.js';
 import { RunPaths } from '../src/store/run-paths.js';
 import { RunStore } from '../src/store/run-store.js';
@@ -68,7 +70,7 @@ async function finish(server: ChildServer, runId: string): Promise<void> {
 function artifactsOf(runId: string): Map<string, string> {
   const database = openLaunchDatabase(dataDir);
   try {
-    const store = new RunStore(database.db, () => undefined);
+    const store = new RunStore(launchDb(database.sqlite), () => undefined);
     const repo = new ArtifactRepository(store, new RunPaths(dataDir));
     return new Map(repo.list(runId).map((row) => [row.name, row.sha256]));
   } finally {
@@ -120,7 +122,7 @@ describe('crash and resume', () => {
     const database = openLaunchDatabase(dataDir);
     try {
       for (const { name, runId } of [...crashed, { name: 'reference', runId: reference }]) {
-        const events = listEvents(database.db, runId);
+        const events = listEvents(launchDb(database.sqlite), runId);
         expect(verifyEventChain(events), name).toEqual({ ok: true, count: events.length });
         if (runId !== reference) {
           expect(

@@ -69,7 +69,7 @@ async function interruptedAt(worker: 'W2' | 'W5' | 'W8', options: { seededProble
 describe('interruption and launch_resume', () => {
   it('a run left mid-step is reported interrupted after a restart, then resumed from its last stable state', async () => {
     const { runId, second, pipeline } = await interruptedAt('W5');
-    expect(second.module.interruptedAtStartup).toEqual([runId]);
+    expect(await second.module.interruptedAtStartup()).toEqual([runId]);
     const status = await statusOf(second, runId);
     expect(status.state).toBe('DRAFTING');
     expect(status.details).toMatchObject({ interrupted: true, busy: false, active_worker: 'W5' });
@@ -79,7 +79,7 @@ describe('interruption and launch_resume', () => {
     expect(resumed.status.state).toBe('DRAFT_READY');
     expect(resumed.status.details).toMatchObject({ interrupted: false, active_worker: null });
     expect(pipeline.calls).toEqual(['W5']);
-    const events = second.module.runs.events(runId);
+    const events = (await second.module.runs()).events(runId);
     expect(events.map((e) => e.type)).toContain('RUN_INTERRUPTED');
     expect(events.find((e) => e.type === 'RUN_REWOUND')?.payload).toEqual({
       from: 'DRAFTING',
@@ -91,7 +91,7 @@ describe('interruption and launch_resume', () => {
     const next = LaunchResumeOutputSchema.parse(await second.call('launch_resume', { run_id: runId }));
     expect(next.status.state).toBe('VALIDATING');
     expect(pipeline.calls).toEqual(['W5', 'W6', 'W7']);
-    expect(second.module.runs.verifyEvents(runId).ok).toBe(true);
+    expect((await second.module.runs()).verifyEvents(runId).ok).toBe(true);
   });
 
   it('reports progress per step to a client that sent a progress token', async () => {
@@ -173,12 +173,12 @@ describe('launch_cancel', () => {
     expect(status.state).toBe('CANCELLED');
     expect(status.artifacts).toEqual(before);
     expect(pipeline.calls).toEqual(['W1', 'W2', 'W3', 'W4']);
-    const lastTransition = h.module.runs
+    const lastTransition = (await h.module.runs())
       .events(runId)
       .filter((e) => e.type === 'STATE_CHANGED')
       .at(-1);
     expect(lastTransition?.payload).toMatchObject({ from: 'FACTS_READY', to: 'CANCELLED' });
-    expect(h.module.runs.events(runId).at(-1)).toMatchObject({
+    expect((await h.module.runs()).events(runId).at(-1)).toMatchObject({
       type: 'WORK_ITEM_FAILED',
       payload: { worker: 'W4', code: 'CANCELLED' },
     });
@@ -192,7 +192,7 @@ describe('launch_cancel', () => {
       (await h.call('launch_get_artifact', { run_id: runId, artifact_name: 'product_facts.json' })).ok,
     ).toBe(true);
     expect((await h.call('launch_list_runs', { filter: { state: 'CANCELLED' } })).runs).toHaveLength(1);
-    expect(h.module.runs.verifyEvents(runId).ok).toBe(true);
+    expect((await h.module.runs()).verifyEvents(runId).ok).toBe(true);
   });
 
   it('cancels a run resting in VALIDATING; a finished run cannot be cancelled; unknown runs are RUN_NOT_FOUND', async () => {

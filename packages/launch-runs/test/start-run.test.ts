@@ -53,7 +53,7 @@ describe('launch_start_run', () => {
   it('walks the states in order, one STATE_CHANGED event per transition', async () => {
     h = await startHarness({ pipeline: new FakePipeline({ seededProblems: 0 }) });
     const { runId } = await startAndSettle(h);
-    const transitions = h.module.runs
+    const transitions = (await h.module.runs())
       .events(runId)
       .filter((event) => event.type === 'STATE_CHANGED')
       .map((event) => `${String(event.payload.from)}>${String(event.payload.to)}`);
@@ -68,15 +68,19 @@ describe('launch_start_run', () => {
       'LINKING>VALIDATING',
       'VALIDATING>READY_FOR_PR',
     ]);
-    const workItems = h.module.runs.events(runId).filter((event) => event.type.startsWith('WORK_ITEM_'));
+    const workItems = (await h.module.runs())
+      .events(runId)
+      .filter((event) => event.type.startsWith('WORK_ITEM_'));
     expect(workItems.map((event) => `${event.type}:${String(event.payload.worker)}`)).toEqual(
       ['W1', 'W2', 'W3', 'W4', 'W5', 'W6', 'W7'].flatMap((w) => [
         `WORK_ITEM_STARTED:${w}`,
         `WORK_ITEM_FINISHED:${w}`,
       ]),
     );
-    const written = h.module.runs.events(runId).filter((event) => event.type === 'ARTIFACT_WRITTEN');
-    const status = h.module.runs.status(runId);
+    const written = (await h.module.runs())
+      .events(runId)
+      .filter((event) => event.type === 'ARTIFACT_WRITTEN');
+    const status = (await h.module.runs()).status(runId);
     for (const artifact of status.artifacts) {
       expect(
         written.some(
@@ -84,9 +88,9 @@ describe('launch_start_run', () => {
         ),
       ).toBe(true);
     }
-    expect(h.module.runs.verifyEvents(runId)).toEqual({
+    expect((await h.module.runs()).verifyEvents(runId)).toEqual({
       ok: true,
-      count: h.module.runs.events(runId).length,
+      count: (await h.module.runs()).events(runId).length,
     });
   });
 

@@ -1,19 +1,22 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { launchDb, type LaunchDb } from '../src/db/drizzle.js';
 import { openLaunchDatabase, type LaunchDatabase } from '../src/db/open.js';
 import { artifacts, events } from '../src/db/schema.js';
 import { newLeaseToken, retireLeaseToken } from '../src/runs/lease.js';
 import { artifactNameProblem } from '../src/store/artifact-names.js';
 import { ArtifactRepository } from '../src/store/artifact-store.js';
 import { canonicalJson, sha256Hex } from '../src/store/canonical-json.js';
-import { listEvents, verifyEventChain } from '../src/store/event-log.js';
+import { verifyEventChain } from '../src/store/event-chain.js';
+import { listEvents } from '../src/store/event-log.js';
 import { RunPaths } from '../src/store/run-paths.js';
 import { RunStore } from '../src/store/run-store.js';
 import { tempDir } from './support/harness.js';
 
 let dir: string;
 let database: LaunchDatabase;
+let db: LaunchDb;
 let store: RunStore;
 let repo: ArtifactRepository;
 let paths: RunPaths;
@@ -35,7 +38,8 @@ function insertRun(runId = RUN, key?: string, hash = 'h1', token = newLeaseToken
 beforeEach(() => {
   dir = tempDir('store');
   database = openLaunchDatabase(dir);
-  store = new RunStore(database.db, () => ({ traceId: 'a'.repeat(32), spanId: 'b'.repeat(16) }));
+  db = launchDb(database.sqlite);
+  store = new RunStore(db, () => ({ traceId: 'a'.repeat(32), spanId: 'b'.repeat(16) }));
   paths = new RunPaths(dir);
   repo = new ArtifactRepository(store, paths);
 });
@@ -59,7 +63,7 @@ describe('runs and the event chain', () => {
     insertRun(RUN, undefined, 'h1', token);
     store.transition(RUN, 'CREATED', 'CLONED_INPUTS', { token, patch: { sourceSha: 'abc' } });
     expect(store.get(RUN)).toMatchObject({ state: 'CLONED_INPUTS', sourceSha: 'abc' });
-    const list = listEvents(database.db, RUN);
+    const list = listEvents(db, RUN);
     expect(list.map((e) => e.type)).toEqual(['RUN_CREATED', 'STATE_CHANGED']);
     expect(list[1]).toMatchObject({
       seq: 2,
@@ -78,7 +82,7 @@ describe('runs and the event chain', () => {
       'Illegal run state transition',
     );
     expect(store.get(RUN)?.state).toBe('CREATED');
-    expect(listEvents(database.db, RUN)).toHaveLength(1);
+    expect(listEvents(db, RUN)).toHaveLength(1);
     retireLeaseToken(token);
   });
 
@@ -87,7 +91,7 @@ describe('runs and the event chain', () => {
     insertRun(RUN, undefined, 'h1', token);
     store.transition(RUN, 'CREATED', 'CLONED_INPUTS', { token });
     store.transition(RUN, 'CLONED_INPUTS', 'INGESTED', { token });
-    const list = listEvents(database.db, RUN);
+    const list = listEvents(db, RUN);
     expect(verifyEventChain(list).ok).toBe(true);
     expect(verifyEventChain([list[0]!, list[2]!])).toMatchObject({
       ok: false,
@@ -104,9 +108,9 @@ describe('runs and the event chain', () => {
       broken_at: { seq: 3, reason: 'prev_hash' },
     });
     // The database refuses a second event with the same sequence number (no forked chain).
-    const first = database.db.select().from(events).all()[1]!;
+    const first = db.select().from(events).all()[1]!;
     expect(() =>
-      database.db
+      db
         .insert(events)
         .values({ ...first, seq: undefined, eventId: 'dup' })
         .run(),
@@ -154,7 +158,7 @@ describe('artifacts', () => {
     expect(result).toEqual({ name: 'drafts/docs/index.md', sha256: sha256Hex('# Hello\n') });
     expect(Buffer.from((await writer.read('drafts/docs/index.md')) ?? []).toString()).toBe('# Hello\n');
     expect(await writer.read('missing.md')).toBeUndefined();
-    const rows = database.db.select().from(artifacts).all();
+    const rows = db.select().from(artifacts).all();
     expect(rows).toEqual([
       expect.objectContaining({
         name: 'drafts/docs/index.md',
@@ -167,8 +171,8 @@ describe('artifacts', () => {
       '# Hello\n',
     );
     await writer.write('drafts/docs/index.md', '# Hello again\n');
-    expect(database.db.select().from(artifacts).all()).toHaveLength(1);
-    const written = listEvents(database.db, RUN).filter((e) => e.type === 'ARTIFACT_WRITTEN');
+    expect(db.select().from(artifacts).all()).toHaveLength(1);
+    const written = listEvents(db, RUN).filter((e) => e.type === 'ARTIFACT_WRITTEN');
     expect(written.map((e) => e.payload.sha256)).toEqual([
       sha256Hex('# Hello\n'),
       sha256Hex('# Hello again\n'),
@@ -204,8 +208,7 @@ describe('artifacts', () => {
     const finalFile = path.join(paths.artifactsDir(RUN), 'page_plan.json');
     const v2 = '{"v":2}';
     fs.writeFileSync(`${finalFile}.${sha256Hex(v2)}.pending`, v2);
-    database.db
-      .update(artifacts)
+    db.update(artifacts)
       .set({ sha256: sha256Hex(v2), size: 7 })
       .run();
     fs.writeFileSync(`${finalFile}.${sha256Hex('{"v":3}')}.pending`, '{"v":3}');

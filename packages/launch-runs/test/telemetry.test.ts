@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
+import { launchDb } from '../src/db/drizzle.js';
 import { openLaunchDatabase } from '../src/db/open.js';
 import { spans, type SpanRow } from '../src/db/schema.js';
 import { LaunchTelemetry } from '../src/telemetry/telemetry.js';
@@ -26,7 +27,7 @@ afterEach(async () => {
 function spanRows(dataDir: string): SpanRow[] {
   const database = openLaunchDatabase(dataDir);
   try {
-    return database.db.select().from(spans).all();
+    return launchDb(database.sqlite).select().from(spans).all();
   } finally {
     database.sqlite.close();
   }
@@ -84,7 +85,7 @@ describe('telemetry', () => {
     }
 
     // Events carry the trace/span ids of the span they happened in.
-    const events = h.module.runs.events(runId);
+    const events = (await h.module.runs()).events(runId);
     const spanIds = new Set(rows.map((row) => row.spanId));
     expect(events.every((event) => event.trace_id !== null && spanIds.has(event.span_id ?? ''))).toBe(true);
     const w1Started = events.find(
@@ -170,7 +171,7 @@ describe('telemetry', () => {
     await telemetry.shutdown();
 
     expect(errors).toEqual(['OpenTelemetry could not be loaded: spans are stored but not exported']);
-    const rows = database.db.select().from(spans).all();
+    const rows = launchDb(database.sqlite).select().from(spans).all();
     expect(rows.map((row) => row.name).sort()).toEqual([
       'launch.tool launch_get_status',
       'launch.tool launch_list_runs',

@@ -26,6 +26,8 @@ export interface PackageImportLog {
   execArgv: string[];
   /** The packages the process has imported so far, sorted, each once. */
   packages(): string[];
+  /** The bare specifiers (`drizzle-orm/migrator`), sorted, each once: for packages with heavy subpaths. */
+  specifiers(): string[];
 }
 
 /**
@@ -37,11 +39,10 @@ export function recordPackageImports(logFile: string): PackageImportLog {
   const registerHook =
     "import { register } from 'node:module';" +
     `register(${JSON.stringify(dataUrl(RESOLVE_HOOK))}, { data: { file: ${JSON.stringify(logFile)} } });`;
+  const specifiers = () => [...new Set(fs.readFileSync(logFile, 'utf8').split('\n').filter(Boolean))].sort();
   return {
     execArgv: ['--import', dataUrl(registerHook)],
-    packages() {
-      const specifiers = fs.readFileSync(logFile, 'utf8').split('\n').filter(Boolean);
-      return [...new Set(specifiers.map(packageName))].sort();
-    },
+    packages: () => [...new Set(specifiers().map(packageName))].sort(),
+    specifiers,
   };
 }

@@ -1,10 +1,13 @@
 import { createRequire } from 'node:module';
+import type Database from 'better-sqlite3';
+import { SwitchyardError } from '@switchyard/contracts/errors';
 import { createCallLimiter, createUpstreamPolicy } from '@switchyard/resilience';
-import { createLogger, resolveDataDir, type DomainModule, type Logger } from '@switchyard/server-kit';
+import { createLogger, lazy, resolveDataDir, type DomainModule, type Logger } from '@switchyard/server-kit';
 import type { TransitConfig } from './config.js';
 import { createRoutingClient, DIGITRANSIT } from './hsl/client.js';
 import { createGeocoder, GEOCODING } from './hsl/geocoding.js';
-import { openSavedPlaceStore } from './places/store.js';
+import { openSavedPlaceDatabase } from './places/database.js';
+import type { LoadSavedPlaceStore } from './places/store.js';
 import type { HslServices, TflServices, TransitServices } from './services.js';
 import { createTflClient, TFL } from './tfl/client.js';
 import { registerFindStopsTool } from './tools/find-stops.js';
@@ -55,12 +58,33 @@ function hslServices(config: TransitConfig, logger: Logger, callsPerSecond: numb
 }
 
 /**
+ * The saved-place store over the open database, loaded by the first tool call that touches saved places:
+ * drizzle's query builder (over a hundred module files) is not needed to start. A failed load is the
+ * calling tool's internal error; the next call retries.
+ */
+function lazySavedPlaceStore(database: Database.Database): LoadSavedPlaceStore {
+  return lazy(async () => {
+    try {
+      const { createSavedPlaceStore } = await import('./places/store.js');
+      return createSavedPlaceStore(database);
+    } catch (cause) {
+      throw new SwitchyardError('internal', 'Saved places are unavailable: their store could not be loaded', {
+        hint: 'Try again; if this keeps happening, reinstall @switchyard/transit.',
+        cause,
+      });
+    }
+  });
+}
+
+/**
  * The transit DomainModule: planJourney (TfL) when `tfl` is enabled; get_departures, plan_trip and
- * find_stops (HSL) when `hsl` is; the saved-place tools always. Opens transit.sqlite at once.
+ * find_stops (HSL) when `hsl` is; the saved-place tools always. Opens and migrates transit.sqlite at once
+ * (a bad or locked file fails the start); the store's query code loads with the first call that needs it.
  */
 export function createTransitModule(config: TransitConfig, options: TransitModuleOptions = {}): DomainModule {
   const logger = options.logger ?? createLogger({ fields: { domain: 'transit' } });
-  const store = openSavedPlaceStore(options.dataDir ?? resolveDataDir());
+  const database = openSavedPlaceDatabase(options.dataDir ?? resolveDataDir());
+  const savedPlaces = lazySavedPlaceStore(database);
   const tfl = tflServices(config, logger);
   const hsl = hslServices(
     config,
@@ -68,7 +92,7 @@ export function createTransitModule(config: TransitConfig, options: TransitModul
     options.digitransitCallsPerSecond ?? DEFAULT_DIGITRANSIT_CALLS_PER_SECOND,
   );
   const services: TransitServices = {
-    store,
+    savedPlaces,
     logger,
     ...(tfl === undefined ? {} : { tfl }),
     ...(hsl === undefined ? {} : { hsl }),
@@ -85,7 +109,7 @@ export function createTransitModule(config: TransitConfig, options: TransitModul
         registerPlanTripTool(server, ctx, services, hsl);
         registerFindStopsTool(server, ctx, hsl);
       }
-      registerSavedPlaceTools(server, ctx, store);
+      registerSavedPlaceTools(server, ctx, savedPlaces);
     },
     ready() {
       return !closed;
@@ -93,7 +117,7 @@ export function createTransitModule(config: TransitConfig, options: TransitModul
     async close() {
       if (closed) return;
       closed = true;
-      store.close();
+      database.close();
     },
   };
 }

@@ -5,7 +5,7 @@ import type { Logger } from '@switchyard/server-kit';
 import type { RegionBounds } from './config.js';
 import type { RoutingClient } from './hsl/client.js';
 import type { Geocoder } from './hsl/geocoding.js';
-import type { SavedPlaceStore } from './places/store.js';
+import type { LoadSavedPlaceStore } from './places/store.js';
 import type { TflClient } from './tfl/client.js';
 
 export interface TflServices {
@@ -23,7 +23,8 @@ export interface HslServices {
 }
 
 export interface TransitServices {
-  store: SavedPlaceStore;
+  /** Saved places, loaded with the first call that touches them (drizzle is not needed to start). */
+  savedPlaces: LoadSavedPlaceStore;
   tfl?: TflServices;
   hsl?: HslServices;
   logger: Logger;

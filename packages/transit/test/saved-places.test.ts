@@ -3,11 +3,12 @@ import {
   GetUserVariablesOutputSchema,
   SaveUserVariableOutputSchema,
 } from '@switchyard/contracts/transit';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { openSavedPlaceStore } from '../src/places/store.js';
+import { openSavedPlaceDatabase } from '../src/places/database.js';
+import { createSavedPlaceStore, type SavedPlaceStore } from '../src/places/store.js';
 import { hslError, startHarness, useHarness } from './helpers.js';
 
 const h = useHarness();
@@ -93,36 +94,40 @@ describe('saved places through an MCP client', () => {
 });
 
 describe('saved place store', () => {
-  it('keeps each principal’s places apart', () => {
+  const cleanups: (() => void)[] = [];
+  afterEach(() => {
+    for (const cleanup of cleanups.splice(0).reverse()) cleanup();
+  });
+  function tempDir(): string {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'transit-store-'));
-    const store = openSavedPlaceStore(dir);
-    try {
-      store.save('client:alice', 'home', { type: 'location', lat: 60.1, lon: 24.9 });
-      store.save('client:bob', 'home', { type: 'stop', stopId: 'HSL:1' });
-      expect(store.get('client:alice', 'home')?.value.type).toBe('location');
-      expect(store.get('client:bob', 'home')?.value.type).toBe('stop');
-      expect(store.list('client:carol')).toEqual([]);
-      expect(store.delete('client:carol', 'home')).toBeUndefined();
-      expect(store.get('client:alice', 'home')).toBeDefined();
-    } finally {
-      store.close();
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
+    cleanups.push(() => fs.rmSync(dir, { recursive: true, force: true }));
+    return dir;
+  }
+  /** A store on its own connection to `dir`'s transit.sqlite (as a separate process would have). */
+  function openStore(dir: string): SavedPlaceStore {
+    const database = openSavedPlaceDatabase(dir);
+    cleanups.push(() => database.close());
+    return createSavedPlaceStore(database);
+  }
+
+  it('keeps each principal’s places apart', () => {
+    const store = openStore(tempDir());
+    store.save('client:alice', 'home', { type: 'location', lat: 60.1, lon: 24.9 });
+    store.save('client:bob', 'home', { type: 'stop', stopId: 'HSL:1' });
+    expect(store.get('client:alice', 'home')?.value.type).toBe('location');
+    expect(store.get('client:bob', 'home')?.value.type).toBe('stop');
+    expect(store.list('client:carol')).toEqual([]);
+    expect(store.delete('client:carol', 'home')).toBeUndefined();
+    expect(store.get('client:alice', 'home')).toBeDefined();
   });
 
   it('two stores on one file (two processes) see each other’s writes', () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'transit-store-'));
-    const a = openSavedPlaceStore(dir);
-    const b = openSavedPlaceStore(dir);
-    try {
-      a.save('p', 'k', { type: 'stop', stopId: 'HSL:1' });
-      const result = b.save('p', 'k', { type: 'stop', stopId: 'HSL:2' });
-      expect(result.previous).toEqual({ type: 'stop', stopId: 'HSL:1' });
-      expect(a.get('p', 'k')?.value).toEqual({ type: 'stop', stopId: 'HSL:2' });
-    } finally {
-      a.close();
-      b.close();
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
+    const dir = tempDir();
+    const a = openStore(dir);
+    const b = openStore(dir);
+    a.save('p', 'k', { type: 'stop', stopId: 'HSL:1' });
+    const result = b.save('p', 'k', { type: 'stop', stopId: 'HSL:2' });
+    expect(result.previous).toEqual({ type: 'stop', stopId: 'HSL:1' });
+    expect(a.get('p', 'k')?.value).toEqual({ type: 'stop', stopId: 'HSL:2' });
   });
 });

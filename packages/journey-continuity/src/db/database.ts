@@ -2,19 +2,18 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openDatabase } from '@switchyard/server-kit';
 import type Database from 'better-sqlite3';
-import { drizzle, type BetterSQLite3Database } from 'drizzle-orm/better-sqlite3';
-import * as schema from './schema.js';
-
-export type JourneyDb = BetterSQLite3Database<typeof schema>;
 
 /** The committed drizzle-kit migrations: `drizzle/` beside `src/` and `dist/` (it ships in the package). */
 export const MIGRATIONS_FOLDER = fileURLToPath(new URL('../../drizzle', import.meta.url));
 
 export const DATABASE_FILE_NAME = 'journey-continuity.sqlite';
 
+/**
+ * The open, migrated database: raw better-sqlite3, so opening it at start does not load drizzle's query
+ * builder (the store wraps it with drizzle when the first tool call needs it).
+ */
 export interface JourneyDatabase {
   sqlite: Database.Database;
-  db: JourneyDb;
   file: string;
 }
 
@@ -34,5 +33,5 @@ export function openJourneyDatabase(options: OpenJourneyDatabaseOptions): Journe
   });
   // Freed pages are overwritten, so deleted journeys do not linger in the file.
   sqlite.pragma('secure_delete = ON');
-  return { sqlite, db: drizzle(sqlite, { schema }), file };
+  return { sqlite, file };
 }

@@ -1,5 +1,16 @@
 import { SwitchyardError } from '@switchyard/contracts/errors';
 
+/** Each operation's words for its failures: `<step>: <detail>` (seed 004's messages). */
+export const FAILED_STEP = {
+  getOrCreateJourney: 'Failed to access journey',
+  queryHistory: 'Failed to query history',
+  addDocument: 'Failed to add document',
+  recordSession: 'Failed to record session',
+  deleteJourney: 'Failed to delete journey',
+} as const;
+
+const UNEXPECTED_DATABASE_ERROR = 'unexpected database error';
+
 /** What a caller may be told about a database failure: short, no SQL, no file paths. */
 export function describeDatabaseFailure(error: unknown): { detail: string; retryable: boolean } {
   const code =
@@ -17,7 +28,16 @@ export function describeDatabaseFailure(error: unknown): { detail: string; retry
   if (error instanceof TypeError && /database connection is not open/i.test(error.message)) {
     return { detail: 'database is closed', retryable: false };
   }
-  return { detail: 'unexpected database error', retryable: false };
+  return { detail: UNEXPECTED_DATABASE_ERROR, retryable: false };
+}
+
+/** The contract's 500 for a failed step: `<step>: <detail>` with code DATABASE_ERROR. */
+function databaseError(step: string, failure: { detail: string; retryable: boolean }, cause: unknown) {
+  return new SwitchyardError('internal', `${step}: ${failure.detail}`, {
+    code: 'DATABASE_ERROR',
+    retryable: failure.retryable,
+    cause,
+  });
 }
 
 /**
@@ -29,11 +49,27 @@ export function withDatabaseErrors<T>(step: string, work: () => T): T {
     return work();
   } catch (error) {
     if (error instanceof SwitchyardError) throw error;
-    const { detail, retryable } = describeDatabaseFailure(error);
-    throw new SwitchyardError('internal', `${step}: ${detail}`, {
-      code: 'DATABASE_ERROR',
-      retryable,
-      cause: error,
-    });
+    throw databaseError(step, describeDatabaseFailure(error), error);
+  }
+}
+
+/**
+ * Awaits the store, which loads on the first call that needs it. A SQLite failure while setting it up
+ * (e.g. the database was closed) is described as usual; anything else means its code could not be loaded
+ * ("journey store could not be loaded"), retryable because the next call loads it again.
+ */
+export async function withStoreLoaded<T>(step: string, load: () => Promise<T>): Promise<T> {
+  try {
+    return await load();
+  } catch (error) {
+    if (error instanceof SwitchyardError) throw error;
+    const failure = describeDatabaseFailure(error);
+    throw databaseError(
+      step,
+      failure.detail === UNEXPECTED_DATABASE_ERROR
+        ? { detail: 'journey store could not be loaded', retryable: true }
+        : failure,
+      error,
+    );
   }
 }

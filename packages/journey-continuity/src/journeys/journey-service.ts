@@ -1,5 +1,5 @@
 import type { JourneyDatabase } from '../db/database.js';
-import { withDatabaseErrors } from './database-errors.js';
+import { FAILED_STEP, withDatabaseErrors } from './database-errors.js';
 import { HistorySearch, type HistoryQuery, type HistoryResult } from './history-search.js';
 import { JourneyStore, type JourneyStoreOptions } from './journey-store.js';
 
@@ -29,7 +29,7 @@ export class JourneyService {
 
   /** 404 for an unknown journey; the check and the search read one snapshot. */
   queryHistory(query: HistoryQuery): HistoryResult {
-    return withDatabaseErrors('Failed to query history', () =>
+    return withDatabaseErrors(FAILED_STEP.queryHistory, () =>
       this.store.read(() => {
         this.store.assertExists(query.journeyId);
         return this.history.search(query);

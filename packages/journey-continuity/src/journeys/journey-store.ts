@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { SwitchyardError } from '@switchyard/contracts/errors';
 import { count, eq, sql } from 'drizzle-orm';
+import { drizzle } from 'drizzle-orm/better-sqlite3';
 import type { JourneyDatabase } from '../db/database.js';
 import { documents, journeys, sessions } from '../db/schema.js';
-import { withDatabaseErrors } from './database-errors.js';
+import { FAILED_STEP, withDatabaseErrors } from './database-errors.js';
 import {
   assertMaxBytes,
   assertMaxChars,
@@ -87,7 +88,8 @@ export class JourneyStore {
     private readonly options: JourneyStoreOptions,
   ) {
     this.now = options.now ?? Date.now;
-    const { db } = database;
+    // The store only runs the prepared statements below (no relational `db.query`), so no schema is passed.
+    const db = drizzle(database.sqlite);
     const p = sql.placeholder;
     this.queries = {
       journeyById: db
@@ -153,7 +155,7 @@ export class JourneyStore {
 
   /** The journey of `userId` (created if it has none), or a new anonymous journey without one. */
   getOrCreate(userId?: string): JourneySummary {
-    return withDatabaseErrors('Failed to access journey', () => {
+    return withDatabaseErrors(FAILED_STEP.getOrCreateJourney, () => {
       const user = userId?.toLowerCase();
       if (user !== undefined) {
         // Most calls find the journey: answer them without taking the write lock.
@@ -187,7 +189,7 @@ export class JourneyStore {
     const diagnosis = input.diagnosis === undefined ? null : JSON.stringify(input.diagnosis);
     if (messages !== null) assertMaxBytes('messages', messages, this.options.maxDocumentBytes);
     if (diagnosis !== null) assertMaxBytes('diagnosis', diagnosis, this.options.maxDocumentBytes);
-    return withDatabaseErrors('Failed to record session', () =>
+    return withDatabaseErrors(FAILED_STEP.recordSession, () =>
       this.write(() => {
         const journeyId = input.journeyId.toLowerCase();
         this.assertExists(journeyId);
@@ -222,7 +224,7 @@ export class JourneyStore {
     const metadata = input.metadata ?? {};
     const metadataJson = JSON.stringify(metadata);
     assertMaxBytes('metadata', metadataJson, MAX_METADATA_BYTES);
-    return withDatabaseErrors('Failed to add document', () =>
+    return withDatabaseErrors(FAILED_STEP.addDocument, () =>
       this.write(() => {
         const journeyId = input.journeyId.toLowerCase();
         this.assertExists(journeyId);
@@ -253,7 +255,7 @@ export class JourneyStore {
 
   /** Deletes the journey; its sessions, documents and their index entries go with it (cascade, triggers). */
   deleteJourney(journeyId: string): DeletedJourney {
-    return withDatabaseErrors('Failed to delete journey', () =>
+    return withDatabaseErrors(FAILED_STEP.deleteJourney, () =>
       this.write(() => {
         const id = journeyId.toLowerCase();
         this.assertExists(id);

@@ -4,14 +4,13 @@ import {
   AddDocumentToJourneyOutputSchema,
 } from '@switchyard/contracts/journey';
 import { registerContractTool, type DomainContext } from '@switchyard/server-kit';
-import type { JourneyService } from '../journeys/journey-service.js';
 import { toIso } from '../journeys/time.js';
-import { errorPayload } from './shared.js';
+import { errorPayload, serviceFor, type LoadJourneyService } from './shared.js';
 
 export function registerAddDocumentToJourneyTool(
   server: McpServer,
   ctx: DomainContext,
-  service: JourneyService,
+  loadService: LoadJourneyService,
   maxDocumentBytes: number,
 ) {
   return registerContractTool(server, ctx, {
@@ -26,7 +25,8 @@ export function registerAddDocumentToJourneyTool(
     output: AddDocumentToJourneyOutputSchema,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     errorPayload,
-    handler: (input) => {
+    handler: async (input) => {
+      const service = await serviceFor('addDocument', loadService);
       const document = service.addDocument({
         journeyId: input.journey_id,
         documentType: input.document_type,

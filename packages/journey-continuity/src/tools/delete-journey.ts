@@ -1,10 +1,13 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { DeleteJourneyInputSchema, DeleteJourneyOutputSchema } from '@switchyard/contracts/journey';
 import { registerContractTool, type DomainContext } from '@switchyard/server-kit';
-import type { JourneyService } from '../journeys/journey-service.js';
-import { errorPayload } from './shared.js';
+import { errorPayload, serviceFor, type LoadJourneyService } from './shared.js';
 
-export function registerDeleteJourneyTool(server: McpServer, ctx: DomainContext, service: JourneyService) {
+export function registerDeleteJourneyTool(
+  server: McpServer,
+  ctx: DomainContext,
+  loadService: LoadJourneyService,
+) {
   return registerContractTool(server, ctx, {
     name: 'delete_journey',
     title: 'Delete a journey',
@@ -16,7 +19,8 @@ export function registerDeleteJourneyTool(server: McpServer, ctx: DomainContext,
     output: DeleteJourneyOutputSchema,
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
     errorPayload,
-    handler: ({ journey_id }) => {
+    handler: async ({ journey_id }) => {
+      const service = await serviceFor('deleteJourney', loadService);
       const deleted = service.deleteJourney(journey_id);
       return {
         journey_id: deleted.id,

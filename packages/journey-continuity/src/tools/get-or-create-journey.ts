@@ -1,14 +1,13 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { GetOrCreateJourneyInputSchema, GetOrCreateJourneyOutputSchema } from '@switchyard/contracts/journey';
 import { registerContractTool, type DomainContext } from '@switchyard/server-kit';
-import type { JourneyService } from '../journeys/journey-service.js';
 import { toIso } from '../journeys/time.js';
-import { errorPayload } from './shared.js';
+import { errorPayload, serviceFor, type LoadJourneyService } from './shared.js';
 
 export function registerGetOrCreateJourneyTool(
   server: McpServer,
   ctx: DomainContext,
-  service: JourneyService,
+  loadService: LoadJourneyService,
 ) {
   return registerContractTool(server, ctx, {
     name: 'get_or_create_journey',
@@ -23,7 +22,8 @@ export function registerGetOrCreateJourneyTool(
     // With a user_id repeating the call changes nothing; without one every call creates a journey.
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     errorPayload,
-    handler: ({ user_id }) => {
+    handler: async ({ user_id }) => {
+      const service = await serviceFor('getOrCreateJourney', loadService);
       const journey = service.getOrCreateJourney(user_id);
       return {
         journey_id: journey.id,

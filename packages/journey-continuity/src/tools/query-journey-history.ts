@@ -4,14 +4,13 @@ import {
   QueryJourneyHistoryOutputSchema,
 } from '@switchyard/contracts/journey';
 import { registerContractTool, type DomainContext } from '@switchyard/server-kit';
-import type { JourneyService } from '../journeys/journey-service.js';
 import { toIso, toMillisRange } from '../journeys/time.js';
-import { errorPayload } from './shared.js';
+import { errorPayload, serviceFor, type LoadJourneyService } from './shared.js';
 
 export function registerQueryJourneyHistoryTool(
   server: McpServer,
   ctx: DomainContext,
-  service: JourneyService,
+  loadService: LoadJourneyService,
 ) {
   return registerContractTool(server, ctx, {
     name: 'query_journey_history',
@@ -26,14 +25,15 @@ export function registerQueryJourneyHistoryTool(
     output: QueryJourneyHistoryOutputSchema,
     annotations: { readOnlyHint: true, openWorldHint: false },
     errorPayload,
-    handler: (input) => {
-      const result = service.queryHistory({
+    handler: async (input) => {
+      const query = {
         journeyId: input.journey_id,
         ...(input.query === undefined ? {} : { text: input.query }),
         range: toMillisRange(input.from_date, input.to_date),
         limit: input.limit,
         includeDocuments: input.include_documents,
-      });
+      };
+      const result = (await serviceFor('queryHistory', loadService)).queryHistory(query);
       return {
         journey_id: input.journey_id.toLowerCase(),
         sessions: result.sessions.map((session) => ({

@@ -1,11 +1,14 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { RecordSessionInputSchema, RecordSessionOutputSchema } from '@switchyard/contracts/journey';
 import { registerContractTool, type DomainContext } from '@switchyard/server-kit';
-import type { JourneyService } from '../journeys/journey-service.js';
 import { toIso, toMillis } from '../journeys/time.js';
-import { errorPayload } from './shared.js';
+import { errorPayload, serviceFor, type LoadJourneyService } from './shared.js';
 
-export function registerRecordSessionTool(server: McpServer, ctx: DomainContext, service: JourneyService) {
+export function registerRecordSessionTool(
+  server: McpServer,
+  ctx: DomainContext,
+  loadService: LoadJourneyService,
+) {
   return registerContractTool(server, ctx, {
     name: 'record_session',
     title: 'Record a session',
@@ -18,15 +21,16 @@ export function registerRecordSessionTool(server: McpServer, ctx: DomainContext,
     output: RecordSessionOutputSchema,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     errorPayload,
-    handler: (input) => {
-      const session = service.recordSession({
+    handler: async (input) => {
+      const newSession = {
         journeyId: input.journey_id,
         summary: input.summary,
         ...(input.messages === undefined ? {} : { messages: input.messages }),
         ...(input.diagnosis === undefined ? {} : { diagnosis: input.diagnosis }),
         ...(input.confidence_score === undefined ? {} : { confidenceScore: input.confidence_score }),
         ...(input.created_at === undefined ? {} : { createdAt: toMillis(input.created_at) }),
-      });
+      };
+      const session = (await serviceFor('recordSession', loadService)).recordSession(newSession);
       return {
         session_id: session.id,
         journey_id: session.journeyId,

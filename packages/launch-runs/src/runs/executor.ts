@@ -33,20 +33,7 @@ import type { LaunchTelemetry } from '../telemetry/telemetry.js';
 import { LeaseLostError, runCancelled } from './errors.js';
 import type { LeaseSession } from './lease-session.js';
 import { isTerminal } from './state-machine.js';
-
-export type WorkerId = 'W1' | 'W2' | 'W3' | 'W4' | 'W5' | 'W6' | 'W7' | 'W8' | 'W9';
-
-export const WORKER_NAMES: Readonly<Record<WorkerId, string>> = {
-  W1: 'inputs',
-  W2: 'facts',
-  W3: 'snippets',
-  W4: 'plan',
-  W5: 'draft',
-  W6: 'link',
-  W7: 'validate',
-  W8: 'fix',
-  W9: 'pr',
-};
+import { AUTOMATIC_STEP_COUNT, WORKER_NAMES, type WorkerId } from './worker-ids.js';
 
 /** The automatic steps: from a state, which worker runs (after entering `enter`) and where it leads. */
 interface Step {
@@ -66,9 +53,6 @@ const STEPS: Readonly<Partial<Record<RunState, Step>>> = {
 };
 
 const PRECONDITION_CODES = new Set(['ILLEGAL_STATE', 'RUN_NOT_FOUND', 'CANCELLED']);
-
-/** W1..W7: the position of an automatic step, for progress (1..7 of 7). */
-export const AUTOMATIC_STEP_COUNT = 7;
 
 export interface ProgressUpdate {
   runId: string;

@@ -15,11 +15,11 @@ import type { ArtifactContent } from '../store/artifact-store.js';
 import { canonicalJson, sha256Hex } from '../store/canonical-json.js';
 import {
   eventsToNdjson,
-  listEvents,
   verifyEventChain,
   type ChainVerification,
   type RunEvent,
-} from '../store/event-log.js';
+} from '../store/event-chain.js';
+import { listEvents } from '../store/event-log.js';
 import { countBlocking, openIssues } from '../store/issue-store.js';
 import { runState } from '../store/run-store.js';
 import { illegalState, runBusy, runCancelled, runNotFound } from './errors.js';

@@ -1,6 +1,6 @@
 import type { ValidationReport } from '@switchyard/contracts/launch-runs';
 import { and, asc, eq, sql } from 'drizzle-orm';
-import type { DbOrTx, LaunchDb } from '../db/open.js';
+import type { DbOrTx, LaunchDb } from '../db/drizzle.js';
 import { issues, type IssueRow } from '../db/schema.js';
 
 /** Open blockers and errors: what keeps a report from ok. */

@@ -6,12 +6,13 @@ import {
   type SectionState,
 } from '@switchyard/contracts/launch-runs';
 import { and, desc, eq, lt, notInArray, or, sql, type SQL } from 'drizzle-orm';
-import type { DbOrTx, LaunchDb, LaunchTx } from '../db/open.js';
+import type { DbOrTx, LaunchDb, LaunchTx } from '../db/drizzle.js';
 import { runs, type RunRow } from '../db/schema.js';
 import { LeaseLostError } from '../runs/errors.js';
 import { isLeaseLive } from '../runs/lease.js';
 import { assertTransition, isStable, isTerminal } from '../runs/state-machine.js';
-import { appendEvent, type EventType, type RunEvent, type TraceIds } from './event-log.js';
+import type { EventType, RunEvent, TraceIds } from './event-chain.js';
+import { appendEvent } from './event-log.js';
 
 export type SectionStates = Record<string, SectionState>;
 

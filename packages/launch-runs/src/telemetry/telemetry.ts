@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type Database from 'better-sqlite3';
-import type { TraceIds } from '../store/event-log.js';
+import type { TraceIds } from '../store/event-chain.js';
 import { OtlpSpanExport, type OtlpExportOptions } from './otlp-export.js';
 import { LiveSpan, type FinishedSpan } from './span.js';
 import { ATTR, SqliteSpanSink } from './span-sink.js';

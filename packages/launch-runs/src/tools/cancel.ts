@@ -13,6 +13,6 @@ export function registerCancelTool(server: McpServer, ctx: DomainContext, deps: 
     input: LaunchCancelInputSchema,
     output: LaunchCancelOutputSchema,
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
-    handler: (input) => ({ ok: true as const, ...deps.service.cancel(input.run_id) }),
+    handler: async (input) => ({ ok: true as const, ...(await deps.service()).cancel(input.run_id) }),
   });
 }

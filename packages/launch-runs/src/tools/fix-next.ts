@@ -16,8 +16,9 @@ export function registerFixNextTool(server: McpServer, ctx: DomainContext, deps:
     output: LaunchFixNextOutputSchema,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     handler: async (input, call) => {
+      const service = await deps.service();
       await call.progress.report(0, 2, 'W8 fix');
-      const outcome = await deps.service.fixNext(input.run_id, { signal: call.signal });
+      const outcome = await service.fixNext(input.run_id, { signal: call.signal });
       await call.progress.report(
         2,
         2,

@@ -42,7 +42,7 @@ export function registerGetArtifactTool(server: McpServer, ctx: DomainContext, d
     handler: async (input) => ({
       ok: true as const,
       run_id: input.run_id,
-      artifact: encodeArtifact(await deps.service.artifact(input.run_id, input.artifact_name)),
+      artifact: encodeArtifact(await (await deps.service()).artifact(input.run_id, input.artifact_name)),
     }),
   });
 }

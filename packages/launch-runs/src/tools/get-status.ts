@@ -13,6 +13,6 @@ export function registerGetStatusTool(server: McpServer, ctx: DomainContext, dep
     input: LaunchGetStatusInputSchema,
     output: LaunchGetStatusOutputSchema,
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-    handler: (input) => ({ ok: true as const, status: deps.service.status(input.run_id) }),
+    handler: async (input) => ({ ok: true as const, status: (await deps.service()).status(input.run_id) }),
   });
 }

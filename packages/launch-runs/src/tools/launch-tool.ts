@@ -14,7 +14,8 @@ import type { LaunchRunService } from '../runs/service.js';
 import type { ActiveSpan, LaunchTelemetry } from '../telemetry/telemetry.js';
 
 export interface LaunchToolDeps {
-  service: LaunchRunService;
+  /** The run service, loaded with the first call that needs it (rejects with INTERNAL if it cannot be). */
+  service: () => Promise<LaunchRunService>;
   telemetry: LaunchTelemetry;
 }
 

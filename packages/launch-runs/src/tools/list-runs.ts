@@ -13,9 +13,9 @@ export function registerListRunsTool(server: McpServer, ctx: DomainContext, deps
     input: LaunchListRunsInputSchema,
     output: LaunchListRunsOutputSchema,
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-    handler: (input) => ({
+    handler: async (input) => ({
       ok: true as const,
-      ...deps.service.list(input.filter ?? {}, input.cursor, input.limit),
+      ...(await deps.service()).list(input.filter ?? {}, input.cursor, input.limit),
     }),
   });
 }

@@ -16,7 +16,7 @@ export function registerOpenPrTool(server: McpServer, ctx: DomainContext, deps: 
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
     handler: async (input, call) => ({
       ok: true as const,
-      ...(await deps.service.openPr(input.run_id, { signal: call.signal })),
+      ...(await (await deps.service()).openPr(input.run_id, { signal: call.signal })),
     }),
   });
 }

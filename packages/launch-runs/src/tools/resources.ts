@@ -60,19 +60,29 @@ function asMcpError(error: unknown): McpError {
  * each run's events as NDJSON at `launch://runs/{run_id}/events.ndjson`. Names are checked and looked up
  * in the run's artifact index before any file is touched.
  */
-export function registerLaunchResources(server: McpServer, service: LaunchRunService): void {
+export function registerLaunchResources(
+  server: McpServer,
+  loadService: () => Promise<LaunchRunService>,
+): void {
   server.registerResource(
     'launch-run-artifact',
     new ResourceTemplate('launch://runs/{run_id}/artifacts/{+name}', {
-      list: () => ({
-        resources: service.recentRuns(LISTED_RUNS).flatMap((run) =>
-          service.status(run.runId).artifacts.map((artifact): Resource => ({
-            uri: artifactUri(run.runId, artifact.name),
-            name: `${run.runId}/${artifact.name}`,
-            title: `${artifact.name} of run ${run.runId}`,
-          })),
-        ),
-      }),
+      list: async () => {
+        try {
+          const service = await loadService();
+          return {
+            resources: service.recentRuns(LISTED_RUNS).flatMap((run) =>
+              service.status(run.runId).artifacts.map((artifact): Resource => ({
+                uri: artifactUri(run.runId, artifact.name),
+                name: `${run.runId}/${artifact.name}`,
+                title: `${artifact.name} of run ${run.runId}`,
+              })),
+            ),
+          };
+        } catch (error) {
+          throw asMcpError(error);
+        }
+      },
     }),
     {
       title: 'Launch run artifact',
@@ -88,7 +98,7 @@ export function registerLaunchResources(server: McpServer, service: LaunchRunSer
             code: 'INVALID_INPUT',
           });
         }
-        const artifact = encodeArtifact(await service.artifact(runId, name));
+        const artifact = encodeArtifact(await (await loadService()).artifact(runId, name));
         const base = { uri: uri.href, mimeType: artifact.content_type.replace(/;base64$/, '') };
         return {
           contents: [
@@ -106,26 +116,31 @@ export function registerLaunchResources(server: McpServer, service: LaunchRunSer
   server.registerResource(
     'launch-run-events',
     new ResourceTemplate('launch://runs/{run_id}/events.ndjson', {
-      list: () => ({
-        resources: service.recentRuns(LISTED_RUNS).map((run): Resource => ({
-          uri: eventsUri(run.runId),
-          name: `${run.runId}/events.ndjson`,
-          title: `Events of run ${run.runId}`,
-          mimeType: 'application/x-ndjson',
-        })),
-      }),
+      list: async () => {
+        try {
+          return {
+            resources: (await loadService()).recentRuns(LISTED_RUNS).map((run): Resource => ({
+              uri: eventsUri(run.runId),
+              name: `${run.runId}/events.ndjson`,
+              title: `Events of run ${run.runId}`,
+              mimeType: 'application/x-ndjson',
+            })),
+          };
+        } catch (error) {
+          throw asMcpError(error);
+        }
+      },
     }),
     {
       title: 'Launch run events',
       description: "A run's hash-chained event log as NDJSON, oldest first.",
       mimeType: 'application/x-ndjson',
     },
-    (uri, variables): ReadResourceResult => {
+    async (uri, variables): Promise<ReadResourceResult> => {
       try {
         const runId = checkedRunId(variable(variables.run_id));
-        return {
-          contents: [{ uri: uri.href, mimeType: 'application/x-ndjson', text: service.eventsNdjson(runId) }],
-        };
+        const text = (await loadService()).eventsNdjson(runId);
+        return { contents: [{ uri: uri.href, mimeType: 'application/x-ndjson', text }] };
       } catch (error) {
         throw asMcpError(error);
       }

@@ -17,7 +17,9 @@ export function registerResumeTool(server: McpServer, ctx: DomainContext, deps: 
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
     handler: async (input, call) => {
       const onProgress = progressOf(call);
-      const status = await deps.service.resume(input.run_id, {
+      const status = await (
+        await deps.service()
+      ).resume(input.run_id, {
         signal: call.signal,
         ...(onProgress ? { onProgress } : {}),
       });

@@ -1,7 +1,8 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { LaunchStartRunInputSchema, LaunchStartRunOutputSchema } from '@switchyard/contracts/launch-runs';
 import type { DomainContext } from '@switchyard/server-kit';
-import { AUTOMATIC_STEP_COUNT, type ProgressListener } from '../runs/executor.js';
+import type { ProgressListener } from '../runs/executor.js';
+import { AUTOMATIC_STEP_COUNT } from '../runs/worker-ids.js';
 import { registerLaunchTool, type LaunchToolDeps } from './launch-tool.js';
 
 export function registerStartRunTool(server: McpServer, ctx: DomainContext, deps: LaunchToolDeps): void {
@@ -32,7 +33,7 @@ export function registerStartRunTool(server: McpServer, ctx: DomainContext, deps
             .catch(() => undefined);
         };
       }
-      const started = deps.service.startRun(
+      const started = (await deps.service()).startRun(
         { run_config: input.run_config, idempotency_key: input.idempotency_key },
         onProgress,
       );

@@ -17,7 +17,9 @@ export function registerValidateTool(server: McpServer, ctx: DomainContext, deps
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     handler: async (input, call) => {
       const onProgress = progressOf(call);
-      const report = await deps.service.validate(input.run_id, {
+      const report = await (
+        await deps.service()
+      ).validate(input.run_id, {
         signal: call.signal,
         ...(onProgress ? { onProgress } : {}),
       });

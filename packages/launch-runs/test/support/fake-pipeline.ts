@@ -4,7 +4,7 @@ import path from 'node:path';
 import { SwitchyardError } from '@switchyard/contracts/errors';
 import type { ValidationIssue, ValidationReport } from '@switchyard/contracts/launch-runs';
 import type { LaunchPipeline, WorkerContext } from '../../src/pipeline/types.js';
-import type { WorkerId } from '../../src/runs/executor.js';
+import type { WorkerId } from '../../src/runs/worker-ids.js';
 
 /**
  * A small deterministic LaunchPipeline for runtime tests: each worker writes its declared artifacts from

@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { RunConfigInput } from '@switchyard/contracts/launch-runs';
-import { createLogger } from '@switchyard/server-kit';
+import { createLogger, type Logger } from '@switchyard/server-kit';
 import { connectInMemory } from '@switchyard/server-kit/testing';
 import { createLaunchRunsModule, type LaunchRunsModule } from '../../src/index.js';
 import type { LaunchPipeline } from '../../src/pipeline/types.js';
@@ -35,6 +35,8 @@ export async function startHarness(
     leaseMs?: number;
     otlpTracesUrl?: string;
     keepDataDir?: boolean;
+    /** The module's logger (background work, start-up recovery); quiet by default. */
+    logger?: Logger;
   } = {},
 ): Promise<Harness> {
   const dataDir = options.dataDir ?? tempDir('data');
@@ -44,7 +46,10 @@ export async function startHarness(
       ...(options.leaseMs === undefined ? {} : { leaseMs: options.leaseMs }),
       ...(options.otlpTracesUrl === undefined ? {} : { otlpTracesUrl: options.otlpTracesUrl }),
     },
-    { ...(options.pipeline ? { pipeline: options.pipeline } : {}), logger: createLogger({ level: 'error' }) },
+    {
+      ...(options.pipeline ? { pipeline: options.pipeline } : {}),
+      logger: options.logger ?? createLogger({ level: 'error' }),
+    },
   );
   const connection = await connectInMemory([module], { dataDir, logger: createLogger({ level: 'error' }) });
   const raw = (name: string, args: Record<string, unknown> = {}) =>

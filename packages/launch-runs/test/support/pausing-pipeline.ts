@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import type { LaunchPipeline, WorkerContext } from '../../src/pipeline/types.js';
-import type { WorkerId } from '../../src/runs/executor.js';
+import type { WorkerId } from '../../src/runs/worker-ids.js';
 
 /** Where a crash test wants the child process to stop (and be killed). */
 export interface PausePoint {

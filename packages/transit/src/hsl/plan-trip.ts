@@ -36,7 +36,7 @@ import { noItineraryHint, throwIfUnroutable } from './routing-errors.js';
 export interface PlanTripDeps {
   routing: RoutingClient;
   geocoder?: Geocoder;
-  store: LocationResolver['store'];
+  savedPlaces: LocationResolver['savedPlaces'];
   bounds: RegionBounds;
   /** Logs a failed disruption-alternative search (the primary result is still returned). */
   onAlternativeFailure?: (error: SwitchyardError) => void;
@@ -119,7 +119,7 @@ export async function planTrip(
 ): Promise<PlanTripOutput> {
   const { constraints } = input;
   const resolver: LocationResolver = {
-    store: deps.store,
+    savedPlaces: deps.savedPlaces,
     principal: call.principal,
     ...(deps.geocoder === undefined ? {} : { geocoder: deps.geocoder }),
     language: constraints.language,

@@ -3,7 +3,7 @@ import { SwitchyardError } from '@switchyard/contracts/errors';
 import type { Language, LocationRef, PlaceInput } from '@switchyard/contracts/transit';
 import type { RegionBounds } from '../config.js';
 import type { Geocoder } from '../hsl/geocoding.js';
-import type { SavedPlaceStore } from './store.js';
+import type { LoadSavedPlaceStore, SavedPlaceStore } from './store.js';
 
 /** get_departures' `stop.type='label'`: the stop id a saved stop holds. */
 export function resolveStopLabel(store: SavedPlaceStore, principal: string, key: string): string {
@@ -22,7 +22,8 @@ export function resolveStopLabel(store: SavedPlaceStore, principal: string, key:
 }
 
 export interface LocationResolver {
-  store: SavedPlaceStore;
+  /** Loaded only for a label: coordinates never touch saved places. */
+  savedPlaces: LoadSavedPlaceStore;
   principal: string;
   /** Used for labels that are not saved places; without it such labels are a validation error. */
   geocoder?: Geocoder;
@@ -35,7 +36,7 @@ export interface LocationResolver {
 export async function resolveLocation(place: PlaceInput, deps: LocationResolver): Promise<LocationRef> {
   if (place.type === 'coords') return { coordinate: place.value, rawSource: 'input' };
   const key = place.value;
-  const saved = deps.store.get(deps.principal, key);
+  const saved = (await deps.savedPlaces()).get(deps.principal, key);
   if (saved !== undefined) {
     if (saved.value.type !== 'location') {
       throw new SwitchyardError('validation', `The saved place "${key}" is a stop, not a location`, {

@@ -1,15 +1,11 @@
-import { fileURLToPath } from 'node:url';
-import path from 'node:path';
+// The drizzle-backed store. Loaded with the first tool call that touches saved places (see module.ts), so
+// drizzle's query builder stays off the start path.
 import type Database from 'better-sqlite3';
 import { and, asc, eq } from 'drizzle-orm';
 import { drizzle, type BetterSQLite3Database } from 'drizzle-orm/better-sqlite3';
 import { SwitchyardError } from '@switchyard/contracts/errors';
 import { SavedPlaceValueSchema, type SavedPlace, type SavedPlaceValue } from '@switchyard/contracts/transit';
-import { openDatabase } from '@switchyard/server-kit';
 import { savedPlaces, type SavedPlaceRow } from '../db/schema.js';
-
-/** The committed drizzle-kit migrations, beside `dist/` in the published package. */
-export const MIGRATIONS_FOLDER = fileURLToPath(new URL('../../drizzle', import.meta.url));
 
 export interface SaveResult {
   saved: SavedPlace;
@@ -24,8 +20,10 @@ export interface SavedPlaceStore {
   list(principal: string, type?: SavedPlaceValue['type']): SavedPlace[];
   /** Removes the key; returns what was removed, or undefined when there was nothing. */
   delete(principal: string, key: string): SavedPlace | undefined;
-  close(): void;
 }
+
+/** How callers reach the store: it loads on first use (a failed load is an `internal` error, retried next time). */
+export type LoadSavedPlaceStore = () => Promise<SavedPlaceStore>;
 
 function toSavedPlace(row: SavedPlaceRow): SavedPlace {
   let json: unknown;
@@ -47,11 +45,8 @@ function nowIso(): string {
   return new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
 
-export function openSavedPlaceStore(dataDir: string): SavedPlaceStore {
-  const sqlite: Database.Database = openDatabase({
-    file: path.join(dataDir, 'transit.sqlite'),
-    migrationsFolder: MIGRATIONS_FOLDER,
-  });
+/** The store over an open, migrated transit.sqlite (`openSavedPlaceDatabase`); closing it is the opener's job. */
+export function createSavedPlaceStore(sqlite: Database.Database): SavedPlaceStore {
   const db: BetterSQLite3Database = drizzle(sqlite);
   const byKey = (principal: string, key: string) =>
     and(eq(savedPlaces.principal, principal), eq(savedPlaces.key, key));
@@ -103,9 +98,6 @@ export function openSavedPlaceStore(dataDir: string): SavedPlaceStore {
       const rows = db.delete(savedPlaces).where(byKey(principal, key)).returning().all();
       const row = rows[0];
       return row === undefined ? undefined : toSavedPlace(row);
-    },
-    close() {
-      sqlite.close();
     },
   };
 }

@@ -41,7 +41,7 @@ export function registerGetDeparturesTool(
       const stopId =
         input.stop.type === 'id'
           ? parseStopId(input.stop.value)
-          : resolveStopLabel(services.store, call.principal, input.stop.value);
+          : resolveStopLabel(await services.savedPlaces(), call.principal, input.stop.value);
       await hsl.limiter.consume();
       return getDepartures(hsl.routing, {
         stopId,

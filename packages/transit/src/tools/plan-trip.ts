@@ -54,7 +54,7 @@ export function registerPlanTripTool(
         {
           routing: hsl.routing,
           geocoder: hsl.geocoder,
-          store: services.store,
+          savedPlaces: services.savedPlaces,
           bounds: hsl.bounds,
           onAlternativeFailure: (error) =>
             call.logger.warn('disruption alternative search failed; returning the primary itineraries', {

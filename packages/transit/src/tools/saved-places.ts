@@ -11,7 +11,7 @@ import {
   type SavedPlaceValue,
 } from '@switchyard/contracts/transit';
 import { registerContractTool, type DomainContext } from '@switchyard/server-kit';
-import type { SavedPlaceStore } from '../places/store.js';
+import type { LoadSavedPlaceStore } from '../places/store.js';
 import { hslErrors } from './hints.js';
 
 const HINTS = {
@@ -34,7 +34,11 @@ function describeValue(value: SavedPlaceValue): string {
   return value.type === 'stop' ? `stop ${value.stopId}` : `location ${value.lat},${value.lon}`;
 }
 
-export function registerSavedPlaceTools(server: McpServer, ctx: DomainContext, store: SavedPlaceStore): void {
+export function registerSavedPlaceTools(
+  server: McpServer,
+  ctx: DomainContext,
+  savedPlaces: LoadSavedPlaceStore,
+): void {
   registerContractTool(server, ctx, {
     name: 'save_user_variable',
     title: 'Save a place or stop under a name',
@@ -47,7 +51,8 @@ export function registerSavedPlaceTools(server: McpServer, ctx: DomainContext, s
     output: SaveUserVariableOutputSchema,
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
     ...ERRORS,
-    handler: (input, call) => {
+    handler: async (input, call) => {
+      const store = await savedPlaces();
       const { saved, previous } = store.save(call.principal, input.key, input.value);
       if (previous === undefined) return { saved };
       return {
@@ -73,7 +78,8 @@ export function registerSavedPlaceTools(server: McpServer, ctx: DomainContext, s
     output: GetUserVariablesOutputSchema,
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     ...ERRORS,
-    handler: (input, call) => {
+    handler: async (input, call) => {
+      const store = await savedPlaces();
       if (input.key !== undefined) {
         const place = store.get(call.principal, input.key);
         if (place === undefined) throw notFound(input.key);
@@ -91,7 +97,8 @@ export function registerSavedPlaceTools(server: McpServer, ctx: DomainContext, s
     output: DeleteUserVariableOutputSchema,
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
     ...ERRORS,
-    handler: (input, call) => {
+    handler: async (input, call) => {
+      const store = await savedPlaces();
       const deleted = store.delete(call.principal, input.key);
       if (deleted === undefined) throw notFound(input.key);
       return { deleted };

@@ -1,0 +1,146 @@
+// What loads when: drizzle's query builder stays off the start path and loads with the first call that
+// touches saved places; a failed load is the calling tool's internal error, and the next call retries.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import Database from 'better-sqlite3';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { HslErrorPayloadSchema } from '@switchyard/contracts/transit';
+import { recordPackageImports } from '@switchyard/server-kit/testing';
+import { startDigitransitMock, startTflMock } from '@switchyard/upstream-mocks';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { hslError, startHarness } from './helpers.js';
+
+const packageDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const bin = path.join(packageDir, 'src', 'bin.ts');
+
+/** drizzle's query builder; `drizzle-orm/migrator` (reading the migration files at start) is not one of them. */
+const DRIZZLE_QUERY_BUILDER = ['drizzle-orm', 'drizzle-orm/better-sqlite3', 'drizzle-orm/sqlite-core'];
+
+const STOP_ID = { type: 'id', value: 'HSL:1040129' } as const;
+const KAMPPI = { type: 'coords', value: { lat: 60.1699, lon: 24.9384 } } as const;
+const PASILA = { type: 'coords', value: { lat: 60.1989, lon: 24.9325 } } as const;
+const HOME = { type: 'location', lat: 60.1699, lon: 24.9384 } as const;
+
+const cleanups: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+function tempDir(): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'transit-cold-'));
+  cleanups.push(() => fs.rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+function tablesIn(file: string): string[] {
+  const db = new Database(file, { readonly: true });
+  try {
+    const rows = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as {
+      name: string;
+    }[];
+    return rows.map((row) => row.name);
+  } finally {
+    db.close();
+  }
+}
+
+describe('cold start of switchyard-transit', { timeout: 120_000 }, () => {
+  it('starts with transit.sqlite migrated but without drizzle, which loads with the first saved-place call', async () => {
+    const tfl = await startTflMock();
+    cleanups.push(() => tfl.close());
+    const digitransit = await startDigitransitMock();
+    cleanups.push(() => digitransit.close());
+    const dir = tempDir();
+    const dataDir = path.join(dir, 'data');
+    const imports = recordPackageImports(path.join(dir, 'imports.log'));
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: ['--import', 'tsx', ...imports.execArgv, bin],
+      cwd: packageDir,
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: process.env.HOME ?? dir,
+        TFL_API_KEY: 'cold-tfl-key-1234',
+        DIGITRANSIT_SUBSCRIPTION_KEY: 'cold-dt-key-1234',
+        TFL_API_BASE_URL: tfl.url,
+        DIGITRANSIT_ROUTING_URL: digitransit.routingUrl,
+        DIGITRANSIT_GEOCODING_URL: digitransit.geocodingUrl,
+        SWITCHYARD_DATA_DIR: dataDir,
+        SWITCHYARD_LOG_LEVEL: 'error',
+      },
+      stderr: 'ignore',
+    });
+    const client = new Client({ name: 'cold-start-test', version: '0.0.0' });
+    await client.connect(transport);
+    cleanups.push(() => client.close());
+    const call = async (name: string, args: Record<string, unknown>) => {
+      const result = await client.callTool({ name, arguments: args });
+      return {
+        isError: result.isError === true,
+        structured: result.structuredContent as Record<string, unknown>,
+      };
+    };
+    const queryBuilderLoaded = () => imports.specifiers().filter((s) => DRIZZLE_QUERY_BUILDER.includes(s));
+
+    expect((await client.listTools()).tools).toHaveLength(7);
+    // Readiness still means an open, migrated database.
+    expect(tablesIn(path.join(dataDir, 'transit.sqlite'))).toContain('saved_places');
+    expect(queryBuilderLoaded()).toEqual([]);
+
+    // Calls that involve no saved place: ids, coordinates, free text, and input the schema rejects.
+    expect(await call('planJourney', { from: 'Bank', to: 'Mile End' })).toMatchObject({
+      structured: { success: true },
+    });
+    expect((await call('get_departures', { stop: STOP_ID })).isError).toBe(false);
+    expect((await call('plan_trip', { origin: KAMPPI, destination: PASILA })).isError).toBe(false);
+    const invalid = await call('save_user_variable', { key: 'k'.repeat(51), value: HOME });
+    expect(invalid).toMatchObject({ isError: true, structured: { error: { code: 'validation-error' } } });
+    expect(queryBuilderLoaded()).toEqual([]);
+
+    expect((await call('save_user_variable', { key: 'home', value: HOME })).isError).toBe(false);
+    expect(queryBuilderLoaded()).toEqual(DRIZZLE_QUERY_BUILDER);
+  });
+});
+
+describe('a saved-place store that fails to load', () => {
+  it('answers each tool’s internal-error, keeps serving, and loads on a later call', async () => {
+    const h = await startHarness();
+    cleanups.push(() => h.close());
+    cleanups.push(() => vi.doUnmock('../src/places/store.js'));
+    vi.doMock('../src/places/store.js', () => {
+      throw new Error('simulated broken install');
+    });
+
+    const calls: [string, Record<string, unknown>][] = [
+      ['save_user_variable', { key: 'home', value: HOME }],
+      ['get_user_variables', {}],
+      ['delete_user_variable', { key: 'home' }],
+      ['get_departures', { stop: { type: 'label', value: 'work stop' } }],
+      ['plan_trip', { origin: { type: 'label', value: 'home' }, destination: PASILA }],
+    ];
+    for (const [name, args] of calls) {
+      const answer = await h.call(name, args);
+      expect(answer.isError, name).toBe(true);
+      const error = HslErrorPayloadSchema.parse(answer.structured).error;
+      expect(error, name).toMatchObject({
+        code: 'internal-error',
+        message: expect.stringContaining('could not be loaded'),
+        hint: expect.stringContaining('Try again'),
+      });
+      expect(answer.text, name).not.toContain('simulated broken install');
+    }
+    // Calls that need no saved place are unaffected.
+    expect((await h.call('get_departures', { stop: STOP_ID })).isError).toBe(false);
+
+    vi.doUnmock('../src/places/store.js');
+    expect((await h.call('save_user_variable', { key: 'home', value: HOME })).isError).toBe(false);
+    const listed = await h.call('get_user_variables', {});
+    expect(listed.structured).toMatchObject({ variables: [{ key: 'home', value: HOME }] });
+    expect(hslError(await h.call('delete_user_variable', { key: 'gone' }))).toMatchObject({
+      code: 'not-found',
+    });
+  });
+});
