@@ -65,12 +65,14 @@ describe('parsing each package benchmark', () => {
       'cold start, spawn to initialize answered (10 runs each)',
       '  bare SDK server  p50 120.0 ms  p95 140.5 ms',
       '  switchyard       p50 170.2 ms  p95 199.9 ms',
-      '  bare echo                         2400 calls/s  p50 6.1 ms  p95 9.0 ms',
-      '  switchyard query_journey_history  1900 calls/s  p50 7.9 ms  p95 12.2 ms',
+      '  bare echo                                            2400 calls/s  p50 6.1 ms  p95 9.0 ms',
+      '  switchyard query_journey_history, newest first       2000 calls/s  p50 7.1 ms  p95 11.0 ms  share 83%',
+      '  switchyard query_journey_history, keyword search     1900 calls/s  p50 7.9 ms  p95 12.2 ms  share 79%',
     ].join('\n');
     expect(parseMetaServerBench(output).map((r) => [r.operation, r.p50, r.floorP50])).toEqual([
       ['cold start, spawn to initialize (stdio)', 170.2, 120],
-      ['query_journey_history over HTTP, 16 concurrent clients', 7.9, 6.1],
+      ['query_journey_history, newest first over HTTP, 16 concurrent clients', 7.1, 6.1],
+      ['query_journey_history, keyword search over HTTP, 16 concurrent clients', 7.9, 6.1],
     ]);
   });
 

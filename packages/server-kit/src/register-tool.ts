@@ -7,6 +7,7 @@ import {
   SwitchyardError,
   toSwitchyardError,
 } from '@switchyard/contracts/errors';
+import { listingJsonSchema, type JsonSchema } from '@switchyard/contracts/json-schema';
 import { newCorrelationId, withCorrelationId } from '@switchyard/resilience/context';
 import { z } from 'zod';
 import type { DomainContext } from './domain-module.js';
@@ -60,28 +61,6 @@ export interface ContractToolSpec<I extends ObjectSchema, O extends ObjectSchema
   handler: (input: z.output<I>, call: ToolCall) => Promise<z.input<O>> | z.input<O>;
 }
 
-type JsonSchema = Record<string, unknown>;
-
-/**
- * Converting a contract schema takes milliseconds and every MCP session registers every tool again (over
- * HTTP, one McpServer per session), so each schema is converted once per process. Callers get a copy:
- * `outputListing` rearranges what it is given.
- */
-const convertedSchemas = {
-  input: new WeakMap<ObjectSchema, JsonSchema>(),
-  output: new WeakMap<ObjectSchema, JsonSchema>(),
-};
-
-function jsonSchemaOf(schema: ObjectSchema, io: 'input' | 'output'): JsonSchema {
-  let json = convertedSchemas[io].get(schema);
-  if (json === undefined) {
-    json = z.toJSONSchema(schema, { io, target: 'draft-7', unrepresentable: 'any' }) as JsonSchema;
-    delete json.$schema;
-    convertedSchemas[io].set(schema, json);
-  }
-  return structuredClone(json);
-}
-
 /**
  * A zod schema that accepts any object but lists as `json` in `tools/list`. The SDK would otherwise
  * validate arguments itself and answer bad input with a bare text error; the contracts require their own
@@ -103,10 +82,10 @@ const GENERIC_ERROR_PAYLOAD: JsonSchema = {
  * Definitions move to the root, where their `$ref`s point.
  */
 function outputListing(spec: ContractToolSpec<ObjectSchema, ObjectSchema>): JsonSchema {
-  const success = jsonSchemaOf(spec.output, 'output');
+  const success = listingJsonSchema(spec.output, 'output');
   if (spec.isErrorOutput !== undefined && spec.errorOutput === undefined) return success;
   const failure =
-    spec.errorOutput === undefined ? GENERIC_ERROR_PAYLOAD : jsonSchemaOf(spec.errorOutput, 'output');
+    spec.errorOutput === undefined ? GENERIC_ERROR_PAYLOAD : listingJsonSchema(spec.errorOutput, 'output');
   // draft-7 output keeps shared definitions under `definitions`, referenced from the root.
   const definitions: JsonSchema = {};
   for (const branch of [success, failure]) {
@@ -148,7 +127,7 @@ export function registerContractTool<I extends ObjectSchema, O extends ObjectSch
     {
       title: spec.title,
       description: spec.description,
-      inputSchema: listingSchema(jsonSchemaOf(spec.input, 'input')),
+      inputSchema: listingSchema(listingJsonSchema(spec.input, 'input')),
       outputSchema: listingSchema(outputListing(spec)),
       annotations: { title: spec.title, ...spec.annotations },
     },

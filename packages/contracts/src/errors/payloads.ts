@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { nameContractSchema } from '../schema-names.js';
 import { RETRYABLE_BY_KIND } from './kinds.js';
 import type { SwitchyardError } from './switchyard-error.js';
 import {
@@ -32,6 +33,7 @@ export const HslErrorPayloadSchema = z
       .describe('The error.'),
   })
   .describe('Error payload of the Digitransit (HSL) transit tools.');
+nameContractSchema(HslErrorPayloadSchema, 'hsl-error');
 export type HslErrorPayload = z.infer<typeof HslErrorPayloadSchema>;
 
 const launchCodes = Object.keys(LAUNCH_ERROR_TABLE.codes) as [
@@ -56,6 +58,7 @@ export const LaunchErrorPayloadSchema = z
       .describe('The error.'),
   })
   .describe('Error response of every launch_* tool.');
+nameContractSchema(LaunchErrorPayloadSchema, 'launch-error');
 export type LaunchErrorPayload = z.infer<typeof LaunchErrorPayloadSchema>;
 
 const journeyCodes = Object.keys(JOURNEY_ERROR_TABLE.codes) as [
@@ -77,6 +80,7 @@ export const JourneyErrorPayloadSchema = z
       .describe('The error.'),
   })
   .describe('Error payload of the journey-continuity tools.');
+nameContractSchema(JourneyErrorPayloadSchema, 'journey-error');
 export type JourneyErrorPayload = z.infer<typeof JourneyErrorPayloadSchema>;
 
 /** The retryable flag a caller sees: the error's own, else the code's, else the kind's. */

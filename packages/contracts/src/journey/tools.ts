@@ -7,6 +7,7 @@ import {
   TimestampSchema,
   uuidField,
 } from './fields.js';
+import { nameToolSchemas } from '../schema-names.js';
 
 const JourneyIdSchema = uuidField('journey_id');
 const DOCUMENT_TYPE_MESSAGE = `document_type must be one of: ${DOCUMENT_TYPES.join(', ')}`;
@@ -208,6 +209,7 @@ export const JOURNEY_TOOL_SCHEMAS = {
   record_session: { input: RecordSessionInputSchema, output: RecordSessionOutputSchema },
   delete_journey: { input: DeleteJourneyInputSchema, output: DeleteJourneyOutputSchema },
 } as const;
+nameToolSchemas(JOURNEY_TOOL_SCHEMAS);
 
 export type GetOrCreateJourneyInput = z.input<typeof GetOrCreateJourneyInputSchema>;
 export type GetOrCreateJourneyOutput = z.output<typeof GetOrCreateJourneyOutputSchema>;

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { RunConfigSchema } from './run-config.js';
 import { RunIdSchema, RunStateSchema, RunStatusSchema } from './status.js';
 import { ValidationReportSchema } from './validation.js';
+import { nameToolSchemas } from '../schema-names.js';
 
 const ok = z.literal(true).describe('True: the tool executed successfully.');
 
@@ -172,6 +173,7 @@ export const LAUNCH_TOOL_SCHEMAS = {
   launch_open_pr: { input: LaunchOpenPrInputSchema, output: LaunchOpenPrOutputSchema },
   launch_list_runs: { input: LaunchListRunsInputSchema, output: LaunchListRunsOutputSchema },
 } as const;
+nameToolSchemas(LAUNCH_TOOL_SCHEMAS);
 
 export type LaunchStartRunInput = z.input<typeof LaunchStartRunInputSchema>;
 export type LaunchStartRunOutput = z.output<typeof LaunchStartRunOutputSchema>;

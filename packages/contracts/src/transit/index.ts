@@ -10,6 +10,7 @@ import {
   SaveUserVariableOutputSchema,
 } from './saved-places.js';
 import { FindStopsInputSchema, FindStopsOutputSchema } from './stops.js';
+import { nameToolSchemas } from '../schema-names.js';
 
 export * from './common.js';
 export * from './plan-journey.js';
@@ -38,4 +39,5 @@ export const TRANSIT_TOOL_SCHEMAS = {
   get_user_variables: { input: GetUserVariablesInputSchema, output: GetUserVariablesOutputSchema },
   delete_user_variable: { input: DeleteUserVariableInputSchema, output: DeleteUserVariableOutputSchema },
 } as const;
+nameToolSchemas(TRANSIT_TOOL_SCHEMAS);
 export type TransitToolName = keyof typeof TRANSIT_TOOL_SCHEMAS;

@@ -122,18 +122,16 @@ export function parseMetaServerBench(output: string): BenchRow[] {
       floorP95: num(cold.b[2]),
     });
   }
-  const calls = pair(
-    /bare echo\s+[\d.]+ calls\/s\s+p50 ([\d.]+) ms\s+p95 ([\d.]+) ms/,
-    /switchyard (\S+)\s+[\d.]+ calls\/s\s+p50 ([\d.]+) ms\s+p95 ([\d.]+) ms/,
-  );
-  if (calls !== undefined) {
+  const bareCalls = /bare echo\s+[\d.]+ calls\/s\s+p50 ([\d.]+) ms\s+p95 ([\d.]+) ms/.exec(output);
+  const ownCalls = /switchyard (\S.*?)\s+[\d.]+ calls\/s\s+p50 ([\d.]+) ms\s+p95 ([\d.]+) ms/g;
+  for (const own of bareCalls === null ? [] : output.matchAll(ownCalls)) {
     rows.push({
-      operation: `${calls.o[1]!} over HTTP, 16 concurrent clients`,
-      p50: num(calls.o[2]),
-      p95: num(calls.o[3]),
+      operation: `${own[1]!} over HTTP, 16 concurrent clients`,
+      p50: num(own[2]),
+      p95: num(own[3]),
       floorLabel: 'bare SDK echo tool, same clients',
-      floorP50: num(calls.b[1]),
-      floorP95: num(calls.b[2]),
+      floorP50: num(bareCalls![1]),
+      floorP95: num(bareCalls![2]),
     });
   }
   return requireRows('meta-server', rows, output);
