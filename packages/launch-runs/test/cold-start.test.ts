@@ -87,7 +87,7 @@ describe('cold start of switchyard-launch', { timeout: 180_000 }, () => {
     await close();
     const loaded = imports.packages();
     expect(loaded).toContain('@modelcontextprotocol/sdk');
-    for (const name of [...PIPELINE_PACKAGES, ...OPENTELEMETRY_PACKAGES, 'express', 'cors']) {
+    for (const name of [...PIPELINE_PACKAGES, ...OPENTELEMETRY_PACKAGES, 'body-parser', 'cors']) {
       expect(loaded).not.toContain(name);
     }
   });

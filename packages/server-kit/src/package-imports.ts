@@ -32,7 +32,7 @@ export interface PackageImportLog {
 
 /**
  * Records which packages a child process loads, for tests that keep startup lean ("stdio never loads
- * express"). Only ES module imports are seen; that is every import our packages make.
+ * body-parser"). Only ES module imports are seen; that is every import our packages make.
  */
 export function recordPackageImports(logFile: string): PackageImportLog {
   fs.writeFileSync(logFile, '');

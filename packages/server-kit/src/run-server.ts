@@ -19,7 +19,7 @@ export const DEFAULT_SESSION_IDLE_TIMEOUT_MS = 30 * 60_000;
 export const MIN_TOKEN_LENGTH = 16;
 /** After the grace period, how long aborted calls get to send their error response before transports close. */
 const ABORT_SETTLE_MS = 1_000;
-/** express, cors and the SDK's HTTP transport: loaded only when serving HTTP (stdio never needs them). */
+/** body-parser, cors and the SDK's HTTP transport: loaded only when serving HTTP (stdio never needs them). */
 const loadHttpListener = lazy(() => import('./http/http-server.js'));
 
 export interface HttpServerOptions {

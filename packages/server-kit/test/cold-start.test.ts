@@ -7,10 +7,10 @@ import { recordPackageImports } from '../src/testing.js';
 import { FIXTURES_DIR, hasMessage, PACKAGE_DIR, spawnFixture, tempDir } from './helpers.js';
 
 /** What only the Streamable HTTP transport needs. */
-const HTTP_ONLY = ['express', 'cors'];
+const HTTP_ONLY = ['body-parser', 'cors'];
 
 describe('startup loads only what the transport needs', { timeout: 60_000 }, () => {
-  it('stdio: initialize and tools/list without loading express or cors', async () => {
+  it('stdio: initialize and tools/list without loading body-parser or cors', async () => {
     const dir = tempDir();
     onTestFinished(() => fs.rmSync(dir, { recursive: true, force: true }));
     const imports = recordPackageImports(path.join(dir, 'imports.log'));

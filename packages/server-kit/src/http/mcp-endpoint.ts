@@ -1,14 +1,17 @@
 import { randomUUID } from 'node:crypto';
+import type http from 'node:http';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
-import type { Request, Response } from 'express';
+import typeis from 'type-is';
 import type { McpServerFactory } from '../host.js';
 import type { Logger } from '../logger.js';
 import { sendJsonRpcError } from './responses.js';
 
-export type McpRequest = Request & { auth?: AuthInfo };
+/** A request on `/mcp`: `auth` set by the bearer token check, `body` by the JSON body parser. */
+export type McpRequest = http.IncomingMessage & { auth?: AuthInfo; body?: unknown };
+type Response = http.ServerResponse;
 
 export interface McpEndpoint {
   /** Serves one request on `/mcp` (POST, GET or DELETE). */
@@ -29,13 +32,13 @@ interface Session {
   lastActive: number;
 }
 
-function sessionIdOf(req: Request): string | undefined {
+function sessionIdOf(req: McpRequest): string | undefined {
   const value = req.headers[SESSION_HEADER];
   return typeof value === 'string' && value !== '' ? value : undefined;
 }
 
-function isJsonPost(req: Request): boolean {
-  return typeof req.is('application/json') === 'string';
+function isJsonPost(req: McpRequest): boolean {
+  return typeof typeis(req, ['application/json']) === 'string';
 }
 
 function methodNotAllowed(res: Response, allow: string): void {
