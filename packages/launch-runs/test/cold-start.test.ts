@@ -3,9 +3,11 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { recordPackageImports, type PackageImportLog } from '@switchyard/server-kit/testing';
+import {
+  connectRecordingImports,
+  DRIZZLE_QUERY_BUILDER,
+  type PackageImportLog,
+} from '@switchyard/server-kit/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { atRest, runConfig, tempDir, waitForStatus, type Harness, type Payload } from './support/harness.js';
 
@@ -23,8 +25,6 @@ const PIPELINE_PACKAGES = [
   'diff',
   'picomatch',
 ];
-/** drizzle's query builder: loaded with the run store, by the first call that needs it. */
-const DRIZZLE_QUERY_BUILDER = ['drizzle-orm', 'drizzle-orm/sqlite-core', 'drizzle-orm/better-sqlite3'];
 /** Loaded only when an OTLP endpoint is configured, with the first span to export. */
 const OPENTELEMETRY_PACKAGES = [
   '@opentelemetry/api',
@@ -46,21 +46,17 @@ async function startBin(env: Record<string, string> = {}): Promise<{
 }> {
   const dir = tempDir('cold');
   cleanups.push(() => fs.rmSync(dir, { recursive: true, force: true }));
-  const imports = recordPackageImports(path.join(dir, 'imports.log'));
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: ['--import', 'tsx', ...imports.execArgv, bin],
+  const { client, imports } = await connectRecordingImports({
+    bin,
     cwd: packageDir,
+    logFile: path.join(dir, 'imports.log'),
     env: {
       ...(process.env as Record<string, string>),
       SWITCHYARD_DATA_DIR: path.join(dir, 'data'),
       SWITCHYARD_LOG_LEVEL: 'error',
       ...env,
     },
-    stderr: 'ignore',
   });
-  const client = new Client({ name: 'cold-start-test', version: '0.0.0' });
-  await client.connect(transport);
   expect((await client.listTools()).tools).toHaveLength(9);
   const close = () => client.close();
   cleanups.push(close);

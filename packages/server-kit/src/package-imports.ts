@@ -1,4 +1,6 @@
 import fs from 'node:fs';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 
 /**
  * A module resolve hook (it runs on Node's loader thread): appends every bare specifier an ES module of the
@@ -45,4 +47,38 @@ export function recordPackageImports(logFile: string): PackageImportLog {
     packages: () => [...new Set(specifiers().map(packageName))].sort(),
     specifiers,
   };
+}
+
+/** drizzle's query builder: a server opens its databases without it (raw better-sqlite3 and the migrator). */
+export const DRIZZLE_QUERY_BUILDER = ['drizzle-orm', 'drizzle-orm/better-sqlite3', 'drizzle-orm/sqlite-core'];
+
+export interface StdioBinOptions {
+  /** The bin's TypeScript entry, run through tsx. */
+  bin: string;
+  cwd: string;
+  /** Where the import log goes (a fresh temp file). */
+  logFile: string;
+  /** The child's whole environment. */
+  env: Record<string, string>;
+}
+
+export interface RecordedStdioBin {
+  client: Client;
+  imports: PackageImportLog;
+  close(): Promise<void>;
+}
+
+/** Spawns a bin over stdio with its package imports recorded, and connects a real SDK client to it. */
+export async function connectRecordingImports(options: StdioBinOptions): Promise<RecordedStdioBin> {
+  const imports = recordPackageImports(options.logFile);
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: ['--import', 'tsx', ...imports.execArgv, options.bin],
+    cwd: options.cwd,
+    env: options.env,
+    stderr: 'ignore',
+  });
+  const client = new Client({ name: 'cold-start-test', version: '0.0.0' });
+  await client.connect(transport);
+  return { client, imports, close: () => client.close() };
 }

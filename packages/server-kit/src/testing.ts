@@ -44,4 +44,11 @@ export async function connectInMemory(
   };
 }
 
-export { recordPackageImports, type PackageImportLog } from './package-imports.js';
+export {
+  connectRecordingImports,
+  DRIZZLE_QUERY_BUILDER,
+  recordPackageImports,
+  type PackageImportLog,
+  type RecordedStdioBin,
+  type StdioBinOptions,
+} from './package-imports.js';

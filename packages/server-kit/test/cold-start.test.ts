@@ -1,9 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { recordPackageImports } from '../src/testing.js';
+import { connectRecordingImports, recordPackageImports } from '../src/testing.js';
 import { FIXTURES_DIR, hasMessage, PACKAGE_DIR, spawnFixture, tempDir } from './helpers.js';
 
 /** What only the Streamable HTTP transport needs. */
@@ -13,16 +12,12 @@ describe('startup loads only what the transport needs', { timeout: 60_000 }, () 
   it('stdio: initialize and tools/list without loading body-parser or cors', async () => {
     const dir = tempDir();
     onTestFinished(() => fs.rmSync(dir, { recursive: true, force: true }));
-    const imports = recordPackageImports(path.join(dir, 'imports.log'));
-    const transport = new StdioClientTransport({
-      command: process.execPath,
-      args: ['--import', 'tsx', ...imports.execArgv, path.join(FIXTURES_DIR, 'serve.ts')],
+    const { client, imports } = await connectRecordingImports({
+      bin: path.join(FIXTURES_DIR, 'serve.ts'),
       cwd: PACKAGE_DIR,
+      logFile: path.join(dir, 'imports.log'),
       env: { ...getDefaultEnvironment(), FIXTURE_TRANSPORT: 'stdio', SWITCHYARD_DATA_DIR: dir },
-      stderr: 'ignore',
     });
-    const client = new Client({ name: 'cold-start-test', version: '0.0.0' });
-    await client.connect(transport);
     await client.listTools();
     await client.callTool({ name: 'echo_text', arguments: { text: 'hi' } });
     await client.close();

@@ -5,19 +5,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { HslErrorPayloadSchema } from '@switchyard/contracts/transit';
-import { recordPackageImports } from '@switchyard/server-kit/testing';
+import { connectRecordingImports, DRIZZLE_QUERY_BUILDER } from '@switchyard/server-kit/testing';
 import { startDigitransitMock, startTflMock } from '@switchyard/upstream-mocks';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { hslError, startHarness } from './helpers.js';
 
 const packageDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const bin = path.join(packageDir, 'src', 'bin.ts');
-
-/** drizzle's query builder; `drizzle-orm/migrator` (reading the migration files at start) is not one of them. */
-const DRIZZLE_QUERY_BUILDER = ['drizzle-orm', 'drizzle-orm/better-sqlite3', 'drizzle-orm/sqlite-core'];
 
 const STOP_ID = { type: 'id', value: 'HSL:1040129' } as const;
 const KAMPPI = { type: 'coords', value: { lat: 60.1699, lon: 24.9384 } } as const;
@@ -55,11 +50,10 @@ describe('cold start of switchyard-transit', { timeout: 120_000 }, () => {
     cleanups.push(() => digitransit.close());
     const dir = tempDir();
     const dataDir = path.join(dir, 'data');
-    const imports = recordPackageImports(path.join(dir, 'imports.log'));
-    const transport = new StdioClientTransport({
-      command: process.execPath,
-      args: ['--import', 'tsx', ...imports.execArgv, bin],
+    const { client, imports } = await connectRecordingImports({
+      bin,
       cwd: packageDir,
+      logFile: path.join(dir, 'imports.log'),
       env: {
         PATH: process.env.PATH ?? '',
         HOME: process.env.HOME ?? dir,
@@ -71,10 +65,7 @@ describe('cold start of switchyard-transit', { timeout: 120_000 }, () => {
         SWITCHYARD_DATA_DIR: dataDir,
         SWITCHYARD_LOG_LEVEL: 'error',
       },
-      stderr: 'ignore',
     });
-    const client = new Client({ name: 'cold-start-test', version: '0.0.0' });
-    await client.connect(transport);
     cleanups.push(() => client.close());
     const call = async (name: string, args: Record<string, unknown>) => {
       const result = await client.callTool({ name, arguments: args });
