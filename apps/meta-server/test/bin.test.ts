@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { rawHttpRequest } from '@switchyard/server-kit/testing';
 import {
   ALL_TOOLS,
   connectHttp,
@@ -9,7 +10,6 @@ import {
   expectCompleteListing,
   JOURNEY_TOOLS,
   LAUNCH_TOOLS,
-  rawRequest,
   spawnHttpServer,
   tempDir,
 } from './helpers.js';
@@ -78,9 +78,9 @@ describe('the built switchyard bin', () => {
       }
 
       const origin = new URL(server.url).origin;
-      const healthz = await rawRequest(`${origin}/healthz`);
+      const healthz = await rawHttpRequest(`${origin}/healthz`);
       expect(healthz.status).toBe(200);
-      const readyz = await rawRequest(`${origin}/readyz`);
+      const readyz = await rawHttpRequest(`${origin}/readyz`);
       expect({ status: readyz.status, body: JSON.parse(readyz.body) as unknown }).toEqual({
         status: 200,
         body: { status: 'ready' },

@@ -1,10 +1,10 @@
 import fs from 'node:fs';
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rawHttpRequest } from '@switchyard/server-kit/testing';
 import {
   connectHttp,
   INITIALIZE_REQUEST,
-  rawRequest,
   runBin,
   spawnHttpServer,
   tempDir,
@@ -23,10 +23,10 @@ describe('switchyard --http with SWITCHYARD_TOKEN', () => {
   });
 
   it('answers 401 to MCP requests without the token or with a wrong one', async () => {
-    const missing = await rawRequest(server.url, INITIALIZE_REQUEST);
+    const missing = await rawHttpRequest(server.url, INITIALIZE_REQUEST);
     expect(missing.status).toBe(401);
     expect(missing.headers['www-authenticate']).toMatch(/^Bearer/);
-    const wrong = await rawRequest(server.url, {
+    const wrong = await rawHttpRequest(server.url, {
       ...INITIALIZE_REQUEST,
       headers: { ...INITIALIZE_REQUEST.headers, authorization: 'Bearer not-the-token-at-all-0000' },
     });
@@ -52,17 +52,17 @@ describe('switchyard --http with SWITCHYARD_TOKEN', () => {
   it('refuses a foreign Host header (DNS rebinding) and a foreign Origin with 403', async () => {
     const port = new URL(server.url).port;
     const authorized = { ...INITIALIZE_REQUEST.headers, authorization: `Bearer ${TOKEN}` };
-    const foreignHost = await rawRequest(server.url, {
+    const foreignHost = await rawHttpRequest(server.url, {
       ...INITIALIZE_REQUEST,
       headers: { ...authorized, host: `evil.example:${port}` },
     });
     expect(foreignHost.status).toBe(403);
-    const foreignOrigin = await rawRequest(server.url, {
+    const foreignOrigin = await rawHttpRequest(server.url, {
       ...INITIALIZE_REQUEST,
       headers: { ...authorized, origin: 'https://evil.example' },
     });
     expect(foreignOrigin.status).toBe(403);
-    const ownOrigin = await rawRequest(server.url, {
+    const ownOrigin = await rawHttpRequest(server.url, {
       ...INITIALIZE_REQUEST,
       headers: { ...authorized, origin: new URL(server.url).origin },
     });
@@ -87,7 +87,7 @@ describe('switchyard refusing to start', () => {
     ]);
     try {
       const url = server.url.replace('0.0.0.0', '127.0.0.1');
-      const missing = await rawRequest(url, INITIALIZE_REQUEST);
+      const missing = await rawHttpRequest(url, INITIALIZE_REQUEST);
       expect(missing.status).toBe(401);
       const client = await connectHttp(url, TOKEN);
       await client.close();

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callTool, connectHttp } from '../src/harness/mcp-client.js';
-import { initializeBody, MCP_HEADERS, rawRequest } from '../src/harness/raw-http.js';
+import { rawHttpRequest } from '@switchyard/server-kit/testing';
+import { initializeBody, MCP_HEADERS } from '../src/harness/raw-http.js';
 import { spawnSwitchyard, type SpawnedSwitchyard } from '../src/harness/switchyard.js';
 import { startWorld, type World } from '../src/harness/world.js';
 import { classify } from '../src/outcome.js';
@@ -37,13 +38,18 @@ describe('HTTP access', () => {
   it('answers 401 without a token and with a wrong one, naming the header to send', async () => {
     const missing = scanned(
       'no token',
-      await rawRequest(world.server.url, { headers: MCP_HEADERS, body: initializeBody() }),
+      await rawHttpRequest(world.server.url, {
+        method: 'POST',
+        headers: MCP_HEADERS,
+        body: initializeBody(),
+      }),
     );
     expect(missing.status).toBe(401);
     expect(missing.headers['www-authenticate']).toMatch(/^Bearer/);
     const wrong = scanned(
       'wrong token',
-      await rawRequest(world.server.url, {
+      await rawHttpRequest(world.server.url, {
+        method: 'POST',
         headers: { ...MCP_HEADERS, authorization: `Bearer ${SENTINELS.switchyardToken}x` },
         body: initializeBody(),
       }),
@@ -51,7 +57,8 @@ describe('HTTP access', () => {
     expect(wrong.status).toBe(401);
     const otherServersToken = scanned(
       'token of another server',
-      await rawRequest(world.server.url, {
+      await rawHttpRequest(world.server.url, {
+        method: 'POST',
         headers: { ...MCP_HEADERS, authorization: `Bearer ${OTHER_TOKEN}` },
         body: initializeBody(),
       }),
@@ -62,7 +69,8 @@ describe('HTTP access', () => {
   it('answers 403 to a foreign Origin even with the right token', async () => {
     const foreign = scanned(
       'foreign origin',
-      await rawRequest(world.server.url, {
+      await rawHttpRequest(world.server.url, {
+        method: 'POST',
         headers: {
           ...MCP_HEADERS,
           authorization: `Bearer ${SENTINELS.switchyardToken}`,
@@ -84,7 +92,8 @@ describe('HTTP access', () => {
     });
     const answer = scanned(
       'oversized body',
-      await rawRequest(world.server.url, {
+      await rawHttpRequest(world.server.url, {
+        method: 'POST',
         headers: { ...MCP_HEADERS, authorization: `Bearer ${SENTINELS.switchyardToken}` },
         body: huge,
       }),

@@ -52,3 +52,4 @@ export {
   type RecordedStdioBin,
   type StdioBinOptions,
 } from './package-imports.js';
+export { rawHttpRequest, type RawHttpRequest, type RawHttpResponse } from './raw-http.js';

@@ -3,8 +3,9 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { Progress } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runServer, type DomainModule, type RunServerOptions, type RunningServer } from '../src/index.js';
+import { rawHttpRequest } from '../src/testing.js';
 import { createEchoModule, createQuietModule } from './fixtures/echo-module.js';
-import { INITIALIZE_BODY, MCP_POST_HEADERS, memoryLogger, rawRequest, tempDir } from './helpers.js';
+import { INITIALIZE_BODY, MCP_POST_HEADERS, memoryLogger, tempDir } from './helpers.js';
 
 const TOKEN = 'test-token-0123456789abcdef';
 
@@ -51,7 +52,7 @@ async function connectClient(url: string, token?: string) {
 }
 
 function initialize(url: string, headers: Record<string, string> = {}) {
-  return rawRequest(url, {
+  return rawHttpRequest(url, {
     method: 'POST',
     headers: { ...MCP_POST_HEADERS, ...headers },
     body: JSON.stringify(INITIALIZE_BODY),
@@ -96,7 +97,7 @@ describe('runServer over Streamable HTTP (stateful)', () => {
 
     const sessionId = first.transport.sessionId!;
     await first.transport.terminateSession();
-    const afterDelete = await rawRequest(url, {
+    const afterDelete = await rawHttpRequest(url, {
       method: 'POST',
       headers: { ...MCP_POST_HEADERS, 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-06-18' },
       body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }),
@@ -107,28 +108,32 @@ describe('runServer over Streamable HTTP (stateful)', () => {
 
   it('answers 400 to a non-initialize request without a session and 404 to an unknown session', async () => {
     const { url } = await start([createEchoModule()]);
-    const noSession = await rawRequest(url, {
+    const noSession = await rawHttpRequest(url, {
       method: 'POST',
       headers: MCP_POST_HEADERS,
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
     });
     expect(noSession.status).toBe(400);
     expect(JSON.parse(noSession.body)).toMatchObject({ jsonrpc: '2.0', error: { code: -32000 } });
-    const unknown = await rawRequest(url, {
+    const unknown = await rawHttpRequest(url, {
       method: 'GET',
       headers: { 'mcp-session-id': 'no-such-session' },
     });
     expect(unknown.status).toBe(404);
-    const wrongMethod = await rawRequest(url, { method: 'PUT' });
+    const wrongMethod = await rawHttpRequest(url, { method: 'PUT' });
     expect(wrongMethod.status).toBe(405);
     expect(wrongMethod.headers.allow).toBe('GET, POST, DELETE');
-    const notJson = await rawRequest(url, {
+    const notJson = await rawHttpRequest(url, {
       method: 'POST',
       headers: { 'content-type': 'text/plain' },
       body: 'hi',
     });
     expect(notJson.status).toBe(415);
-    const badJson = await rawRequest(url, { method: 'POST', headers: MCP_POST_HEADERS, body: '{"jsonrpc":' });
+    const badJson = await rawHttpRequest(url, {
+      method: 'POST',
+      headers: MCP_POST_HEADERS,
+      body: '{"jsonrpc":',
+    });
     expect(badJson.status).toBe(400);
     expect(JSON.parse(badJson.body)).toMatchObject({ error: { code: -32700 } });
   });
@@ -138,7 +143,7 @@ describe('runServer over Streamable HTTP (stateful)', () => {
     const opened = await initialize(url); // a client that vanishes after initialize
     const sessionId = opened.headers['mcp-session-id'] as string;
     const list = () =>
-      rawRequest(url, {
+      rawHttpRequest(url, {
         method: 'POST',
         headers: { ...MCP_POST_HEADERS, 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-06-18' },
         body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }),
@@ -164,7 +169,7 @@ describe('runServer over Streamable HTTP (stateless)', () => {
     const result = await client.callTool({ name: 'echo_text', arguments: { text: 'stateless' } });
     expect(result.structuredContent).toMatchObject({ text: 'stateless' });
     expect(echo.stats.registrations).toBe(before + 1);
-    const get = await rawRequest(url, { method: 'GET', headers: { accept: 'text/event-stream' } });
+    const get = await rawHttpRequest(url, { method: 'GET', headers: { accept: 'text/event-stream' } });
     expect(get.status).toBe(405);
     expect(get.headers.allow).toBe('POST');
   });
@@ -183,14 +188,14 @@ describe('health endpoints', () => {
         },
       }),
     ]);
-    expect(await rawRequest(`${base}/healthz`)).toMatchObject({ status: 200, body: '{"status":"ok"}' });
-    expect(await rawRequest(`${base}/readyz`)).toMatchObject({ status: 200, body: '{"status":"ready"}' });
+    expect(await rawHttpRequest(`${base}/healthz`)).toMatchObject({ status: 200, body: '{"status":"ok"}' });
+    expect(await rawHttpRequest(`${base}/readyz`)).toMatchObject({ status: 200, body: '{"status":"ready"}' });
     betaReady = false;
-    const notReady = await rawRequest(`${base}/readyz`);
+    const notReady = await rawHttpRequest(`${base}/readyz`);
     expect(notReady.status).toBe(503);
     expect(JSON.parse(notReady.body)).toEqual({ status: 'not-ready', notReady: ['beta', 'gamma'] });
-    expect((await rawRequest(`${base}/healthz`)).status).toBe(200);
-    const unknown = await rawRequest(`${base}/metrics`);
+    expect((await rawHttpRequest(`${base}/healthz`)).status).toBe(200);
+    const unknown = await rawHttpRequest(`${base}/metrics`);
     expect(unknown.status).toBe(404);
     expect(unknown.body).toContain('/mcp');
   });
@@ -200,7 +205,7 @@ describe('DNS-rebinding protection', () => {
   it('accepts only the loopback names on the bound port by default', async () => {
     const { url, base, port } = await start([createEchoModule()]);
     for (const host of [`localhost:${port}`, `127.0.0.1:${port}`, `[::1]:${port}`, `LOCALHOST:${port}`]) {
-      expect((await rawRequest(`${base}/healthz`, { headers: { host } })).status).toBe(200);
+      expect((await rawHttpRequest(`${base}/healthz`, { headers: { host } })).status).toBe(200);
     }
     for (const host of [
       'evil.example',
@@ -208,7 +213,7 @@ describe('DNS-rebinding protection', () => {
       `localhost:${Number(port) + 1}`,
       'localhost',
     ]) {
-      const refused = await rawRequest(`${base}/healthz`, { headers: { host } });
+      const refused = await rawHttpRequest(`${base}/healthz`, { headers: { host } });
       expect(refused.status).toBe(403);
       expect(JSON.parse(refused.body).error.message).toContain('not allowed');
     }
@@ -237,7 +242,7 @@ describe('DNS-rebinding protection', () => {
     expect(allowed.status).toBe(200);
     expect(allowed.headers['access-control-allow-origin']).toBe('https://app.example');
     expect(allowed.headers['access-control-expose-headers']).toContain('Mcp-Session-Id');
-    const preflight = await rawRequest(url, {
+    const preflight = await rawHttpRequest(url, {
       method: 'OPTIONS',
       headers: {
         origin: 'https://app.example',
@@ -269,7 +274,7 @@ describe('bearer token', () => {
     expect(principal).not.toContain(TOKEN);
 
     // Health stays open (it reveals nothing secret); the token never reaches a log line.
-    expect((await rawRequest(`${base}/healthz`)).status).toBe(200);
+    expect((await rawHttpRequest(`${base}/healthz`)).status).toBe(200);
     expect(lines.join('\n')).not.toContain(TOKEN);
   });
 
@@ -291,13 +296,13 @@ describe('request body limit', () => {
   it('defaults to 1 MiB: just under passes, just over gets 413', async () => {
     const { url } = await start([createEchoModule()]);
     const body = JSON.stringify(INITIALIZE_BODY);
-    const under = await rawRequest(url, {
+    const under = await rawHttpRequest(url, {
       method: 'POST',
       headers: MCP_POST_HEADERS,
       body: body + ' '.repeat(1024 * 1024 - Buffer.byteLength(body)),
     });
     expect(under.status).toBe(200);
-    const over = await rawRequest(url, {
+    const over = await rawHttpRequest(url, {
       method: 'POST',
       headers: MCP_POST_HEADERS,
       body: body + ' '.repeat(1024 * 1024 + 1 - Buffer.byteLength(body)),
@@ -308,7 +313,7 @@ describe('request body limit', () => {
 
   it('honours maxBodyBytes', async () => {
     const { url } = await start([createEchoModule()], { maxBodyBytes: 2048 });
-    const big = await rawRequest(url, {
+    const big = await rawHttpRequest(url, {
       method: 'POST',
       headers: MCP_POST_HEADERS,
       body: JSON.stringify({ ...INITIALIZE_BODY, padding: 'x'.repeat(3000) }),
@@ -322,13 +327,13 @@ describe('request body limit', () => {
     const { url } = await start([createQuietModule('small'), big]);
     const body = JSON.stringify(INITIALIZE_BODY);
     const padded = (size: number) => body + ' '.repeat(size - Buffer.byteLength(body));
-    const accepted = await rawRequest(url, {
+    const accepted = await rawHttpRequest(url, {
       method: 'POST',
       headers: MCP_POST_HEADERS,
       body: padded(2 * 1024 * 1024),
     });
     expect(accepted.status).toBe(200);
-    const refused = await rawRequest(url, {
+    const refused = await rawHttpRequest(url, {
       method: 'POST',
       headers: MCP_POST_HEADERS,
       body: padded(2 * 1024 * 1024 + 1),
@@ -336,7 +341,7 @@ describe('request body limit', () => {
     expect(refused.status).toBe(413);
 
     const capped = await start([big], { maxBodyBytes: 4096 });
-    const tooBig = await rawRequest(capped.url, {
+    const tooBig = await rawHttpRequest(capped.url, {
       method: 'POST',
       headers: MCP_POST_HEADERS,
       body: padded(8192),
@@ -426,7 +431,7 @@ describe('graceful close', () => {
 
     const closing = server.close();
     expect(server.close()).toBe(closing);
-    const refused = await rawRequest(`${base}/healthz`).then(
+    const refused = await rawHttpRequest(`${base}/healthz`).then(
       (response) => response.status,
       () => 'connection refused',
     );
@@ -438,7 +443,7 @@ describe('graceful close', () => {
     expect(result.structuredContent).toEqual({ waitedMs: 400 });
     await closing;
     expect(closed).toEqual(['echo', 'second', 'third']);
-    await expect(rawRequest(`${base}/healthz`)).rejects.toThrow();
+    await expect(rawHttpRequest(`${base}/healthz`)).rejects.toThrow();
   });
 
   it('aborts calls still running when the grace period ends, and they answer with an error', async () => {

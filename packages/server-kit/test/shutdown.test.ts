@@ -3,7 +3,8 @@ import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { describe, expect, it } from 'vitest';
-import { hasMessage, logEntry, rawRequest, spawnFixture, tempDir } from './helpers.js';
+import { rawHttpRequest } from '../src/testing.js';
+import { hasMessage, logEntry, spawnFixture, tempDir } from './helpers.js';
 
 describe('SIGTERM on an HTTP server process', () => {
   it('lets the in-flight call finish, refuses new work, closes modules in order and exits 0', async () => {
@@ -25,7 +26,7 @@ describe('SIGTERM on an HTTP server process', () => {
       fixture.child.kill('SIGTERM');
       await fixture.waitForLine(hasMessage('shutting down'));
 
-      const refused = await rawRequest(url.replace(/\/mcp$/, '/healthz')).then(
+      const refused = await rawHttpRequest(url.replace(/\/mcp$/, '/healthz')).then(
         (response) => response.status,
         () => 'connection refused',
       );
