@@ -1,4 +1,7 @@
-// A vitest reporter that ends the run with one plain line, `N passed, N failed`, which CI reads.
+// A vitest reporter that ends the run with one plain line, `N passed, N failed`, which CI reads. With
+// SWITCHYARD_TEST_TALLY set it also appends `passed failed` to that file, so .ci/run can total several runs.
+import { appendFileSync } from 'node:fs';
+
 export default class SummaryReporter {
   onTestRunEnd(testModules, unhandledErrors) {
     let passed = 0;
@@ -15,5 +18,7 @@ export default class SummaryReporter {
     failed += unhandledErrors?.length ?? 0;
     // Printed after the default reporter's summary so it is the last line of the run.
     process.stdout.write(`\n${passed} passed, ${failed} failed\n`);
+    const tally = process.env.SWITCHYARD_TEST_TALLY;
+    if (tally) appendFileSync(tally, `${passed} ${failed}\n`);
   }
 }

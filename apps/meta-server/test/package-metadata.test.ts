@@ -29,7 +29,7 @@ describe('what every published package ships', () => {
 
     it('lists its files, README and CHANGELOG, and the engines it runs on', () => {
       expect(manifest.files).toEqual(expect.arrayContaining(['dist', 'README.md', 'CHANGELOG.md']));
-      expect(manifest.engines?.node).toBe('>=20.19');
+      expect(manifest.engines?.node).toBe('>=22');
       expect(fs.existsSync(path.join(dir, 'README.md')), `${name} README.md`).toBe(true);
       expect(fs.existsSync(path.join(dir, 'CHANGELOG.md')), `${name} CHANGELOG.md`).toBe(true);
     });
