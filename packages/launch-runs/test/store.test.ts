@@ -127,6 +127,30 @@ describe('runs and the event chain', () => {
     retireLeaseToken(other);
   });
 
+  it('runs started within one millisecond list newest first in the order they were started', () => {
+    const frozen = new RunStore(db, () => undefined, () => Date.parse('2026-01-21T10:00:00.000Z'));
+    // Run ids sort the other way round from their start order, so a tie broken by run_id would show.
+    const ids = ['r_2026-01-21T10-00-00Z_ffff0003', 'r_2026-01-21T10-00-00Z_bbbb0002', RUN];
+    for (const runId of ids) {
+      frozen.insert({
+        runId,
+        productSlug: 'p',
+        config: '{}',
+        configHash: runId,
+        sectionStates: { docs: 'NOT_STARTED' },
+        leaseOwner: newLeaseToken(),
+        leaseMs: 30_000,
+      });
+    }
+    const listed = frozen.list({ limit: 10 });
+    expect(listed.map((row) => row.runId)).toEqual([...ids].reverse());
+    expect(listed.map((row) => row.createdAt)).toEqual([
+      '2026-01-21T10:00:00.002Z',
+      '2026-01-21T10:00:00.001Z',
+      '2026-01-21T10:00:00.000Z',
+    ]);
+  });
+
   it('the unique index keeps one run per idempotency key', () => {
     const first = insertRun(RUN, 'k');
     const second = insertRun('r_2026-01-21T10-00-01Z_00000001', 'k');

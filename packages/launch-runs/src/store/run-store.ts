@@ -124,7 +124,10 @@ export class RunStore {
         const existing = tx.select().from(runs).where(eq(runs.idempotencyKey, run.idempotencyKey)).get();
         if (existing !== undefined) return { row: existing, created: false };
       }
-      const nowMs = this.now();
+      // Creation times strictly increase (a run started in the same millisecond as the newest one is dated a
+      // millisecond later), so "newest first" is the order the runs were started in, not a tie on run_id.
+      const newest = tx.select({ createdMs: sql<number | null>`max(${runs.createdMs})` }).from(runs).get();
+      const nowMs = Math.max(this.now(), (newest?.createdMs ?? -1) + 1);
       const iso = new Date(nowMs).toISOString();
       const inserted = tx
         .insert(runs)
