@@ -24,14 +24,68 @@ export function clientConfiguration(url: string, hasToken: boolean): Record<stri
   };
 }
 
-export function describeHttpStart(url: string, hasToken: boolean): string {
-  const config = JSON.stringify(clientConfiguration(url, hasToken), null, 2);
+/** How the person who started the server reaches it from one client. */
+export interface ClientSetup {
+  client: string;
+  /** Where the snippet goes (a file, a command line, a screen). */
+  where: string;
+  snippet: string;
+}
+
+/** A stdio command line that starts this same server: what clients that launch servers themselves need. */
+export interface StdioCommand {
+  command: string;
+  args: readonly string[];
+}
+
+const AUTHORIZATION = `Authorization: Bearer ${TOKEN_PLACEHOLDER}`;
+
+/**
+ * One line per client people use, each in the form that client reads. Claude Desktop's config file only
+ * starts local servers over stdio (its remote connectors are reached from Anthropic's cloud, which cannot see
+ * a loopback URL), so it gets the stdio command of this very server instead of the URL.
+ */
+export function clientSetups(url: string, hasToken: boolean, stdio: StdioCommand): ClientSetup[] {
+  const headers = hasToken ? { headers: { Authorization: `Bearer ${TOKEN_PLACEHOLDER}` } } : {};
+  return [
+    {
+      client: 'Claude Code',
+      where: 'a terminal',
+      snippet: `claude mcp add --transport http switchyard ${url}${hasToken ? ` --header "${AUTHORIZATION}"` : ''}`,
+    },
+    {
+      client: 'Cursor',
+      where: '~/.cursor/mcp.json',
+      snippet: JSON.stringify(clientConfiguration(url, hasToken)),
+    },
+    {
+      client: 'VS Code',
+      where: '.vscode/mcp.json',
+      snippet: JSON.stringify({ servers: { switchyard: { type: 'http', url, ...headers } } }),
+    },
+    {
+      client: 'Claude Desktop',
+      where: 'claude_desktop_config.json (it starts its own copy over stdio; add your keys under "env")',
+      snippet: JSON.stringify({ mcpServers: { switchyard: { command: stdio.command, args: stdio.args } } }),
+    },
+    {
+      client: 'MCP Inspector',
+      where: 'a terminal (Node 22.19 or later)',
+      snippet: `npx -y @modelcontextprotocol/inspector --transport http --server-url ${url}${hasToken ? ` --header "${AUTHORIZATION}"` : ''}`,
+    },
+  ];
+}
+
+export function describeHttpStart(url: string, hasToken: boolean, stdio: StdioCommand): string {
   const origin = new URL(url).origin;
   return [
     `switchyard: serving MCP over Streamable HTTP at ${url}`,
     `switchyard: health ${origin}/healthz, readiness ${origin}/readyz`,
-    'switchyard: paste this into your MCP client configuration:',
-    config,
+    'switchyard: connect a client:',
+    ...clientSetups(url, hasToken, stdio).map(
+      (setup) => `  ${setup.client}, in ${setup.where}:
+    ${setup.snippet}`,
+    ),
     ...(hasToken ? [`switchyard: replace ${TOKEN_PLACEHOLDER} with the value of SWITCHYARD_TOKEN.`] : []),
     'switchyard: press Ctrl-C to stop.',
     '',

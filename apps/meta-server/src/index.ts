@@ -21,7 +21,13 @@ export {
   type MountedDomain,
   type SkippedDomain,
 } from './domains.js';
-export { clientConfiguration, TOKEN_PLACEHOLDER } from './announce.js';
+export {
+  clientConfiguration,
+  clientSetups,
+  TOKEN_PLACEHOLDER,
+  type ClientSetup,
+  type StdioCommand,
+} from './announce.js';
 export {
   DEFAULT_HOST,
   DEFAULT_PORT,
@@ -140,7 +146,11 @@ export async function startSwitchyard(options: SwitchyardOptions = {}): Promise<
     await server.close();
     throw error;
   }
-  if (running.url !== undefined) announce(describeHttpStart(running.url, options.token !== undefined));
+  if (running.url !== undefined) {
+    // The stdio form of this same server, for clients that start their own copy (the entry script that runs).
+    const stdio = { command: process.execPath, args: process.argv.slice(1, 2) };
+    announce(describeHttpStart(running.url, options.token !== undefined, stdio));
+  }
   return {
     ...server,
     ...(running.url === undefined ? {} : { url: running.url }),

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { rawHttpRequest } from '@switchyard/server-kit/testing';
 import {
   ALL_TOOLS,
+  BIN,
   connectHttp,
   connectStdio,
   DUMMY_KEYS,
@@ -59,10 +60,18 @@ describe('the built switchyard bin', () => {
     const server = await spawnHttpServer({ ...DUMMY_KEYS, SWITCHYARD_DATA_DIR: dataDir });
     try {
       expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
-      const printed = /paste this into your MCP client configuration:\n(\{[\s\S]*?\n\})\n/.exec(
-        server.stderr(),
-      );
-      expect(JSON.parse(printed?.[1] ?? 'null')).toEqual({ mcpServers: { switchyard: { url: server.url } } });
+      const printed = server.stderr();
+      const snippetFor = (client: string): string =>
+        new RegExp(`  ${client}, in [^\\n]*:\\n    ([^\\n]+)\\n`).exec(printed)?.[1] ?? '';
+      expect(snippetFor('Claude Code')).toBe(`claude mcp add --transport http switchyard ${server.url}`);
+      expect(JSON.parse(snippetFor('Cursor'))).toEqual({ mcpServers: { switchyard: { url: server.url } } });
+      expect(JSON.parse(snippetFor('VS Code'))).toEqual({
+        servers: { switchyard: { type: 'http', url: server.url } },
+      });
+      // Claude Desktop starts servers itself over stdio: the same bin, with the same Node.
+      expect(JSON.parse(snippetFor('Claude Desktop'))).toEqual({
+        mcpServers: { switchyard: { command: process.execPath, args: [BIN] } },
+      });
 
       const client = await connectHttp(server.url);
       try {

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { REPO_ROOT } from './helpers.js';
 import { LIBRARY_PACKAGES, publishedPackages, SERVER_PACKAGES } from './published-packages.js';
 
 const packages = publishedPackages();
@@ -27,20 +28,39 @@ describe('what every published package ships', () => {
       }
     });
 
-    it('lists its files, README and CHANGELOG, and the engines it runs on', () => {
-      expect(manifest.files).toEqual(expect.arrayContaining(['dist', 'README.md', 'CHANGELOG.md']));
+    it('lists its files, README, CHANGELOG and LICENSE, and the engines it runs on', () => {
+      // src ships too: the source maps and declaration maps in dist point at it.
+      expect(manifest.files).toEqual(
+        expect.arrayContaining(['dist', 'src', 'README.md', 'CHANGELOG.md', 'LICENSE']),
+      );
       expect(manifest.engines?.node).toBe('>=22');
       expect(fs.existsSync(path.join(dir, 'README.md')), `${name} README.md`).toBe(true);
       expect(fs.existsSync(path.join(dir, 'CHANGELOG.md')), `${name} CHANGELOG.md`).toBe(true);
+      expect(fs.readFileSync(path.join(dir, 'LICENSE'), 'utf8'), `${name} LICENSE`).toBe(
+        fs.readFileSync(path.join(REPO_ROOT, 'LICENSE'), 'utf8'),
+      );
+    });
+
+    it('says where it lives, where to report bugs, and what it is about', () => {
+      expect(manifest.homepage).toMatch(/^https:\/\/github\.com\/switchyard-mcp\/switchyard\//);
+      expect(manifest.bugs?.url).toBe('https://github.com/switchyard-mcp/switchyard/issues');
+      expect(manifest.keywords).toEqual(expect.arrayContaining(['mcp', 'model-context-protocol']));
     });
 
     const server = SERVER_PACKAGES[name];
     if (server !== undefined) {
       it(`has the bin ${server.bin}, and a server.json for the MCP registry`, () => {
-        expect(manifest.bin).toEqual({ [server.bin]: './dist/bin.js' });
+        // The bin file exists before a build (so installing a clone links it quietly) and starts dist/bin.js.
+        expect(manifest.bin).toEqual({ [server.bin]: `./bin/${server.bin}.js` });
+        expect(fs.readFileSync(path.join(dir, 'bin', `${server.bin}.js`), 'utf8')).toContain(
+          "import '../dist/bin.js';",
+        );
+        expect(manifest.files).toContain('bin');
         const serverJson = JSON.parse(
           fs.readFileSync(path.join(dir, '..', '..', server.serverJson), 'utf8'),
-        ) as { packages: { identifier: string; version: string }[] };
+        ) as { version: string; packages: { identifier: string; version: string }[] };
+        // `pnpm version-packages` keeps these in step (scripts/sync-server-json.mjs).
+        expect(serverJson.version).toBe(manifest.version);
         expect(serverJson.packages[0]).toMatchObject({ identifier: name, version: manifest.version });
       });
     } else {

@@ -11,6 +11,9 @@ export interface PackageJson {
   files?: string[];
   engines?: { node?: string };
   mcpName?: string;
+  keywords?: string[];
+  homepage?: string;
+  bugs?: { url?: string };
 }
 
 export interface WorkspacePackage {

@@ -44,9 +44,14 @@ describe('switchyard --http with SWITCHYARD_TOKEN', () => {
     }
   });
 
-  it('prints a client configuration with the Authorization header masked, never the token', () => {
-    expect(server.stderr()).toContain('"Authorization": "Bearer <SWITCHYARD_TOKEN>"');
-    expect(server.stderr()).not.toContain(TOKEN);
+  it('prints each client setup with the Authorization header masked, never the token', () => {
+    const printed = server.stderr();
+    expect(printed).toContain('"Authorization":"Bearer <SWITCHYARD_TOKEN>"');
+    expect(printed).toContain(`switchyard ${server.url} --header "Authorization: Bearer <SWITCHYARD_TOKEN>"`);
+    expect(printed).toContain(
+      `--server-url ${server.url} --header "Authorization: Bearer <SWITCHYARD_TOKEN>"`,
+    );
+    expect(printed).not.toContain(TOKEN);
   });
 
   it('refuses a foreign Host header (DNS rebinding) and a foreign Origin with 403', async () => {

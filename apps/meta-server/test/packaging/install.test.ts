@@ -87,15 +87,38 @@ describe('what a user gets from the registry', () => {
     );
   }, 15 * 60_000);
 
-  it('packs each package with its manifest rewritten for the registry (no workspace: ranges)', () => {
+  it('packs each package with its manifest rewritten for the registry, and no development fields', () => {
     for (const [name, file] of tarballs) {
       const manifest = JSON.parse(
         execFileSync('tar', ['-xzOf', file, 'package/package.json'], { encoding: 'utf8' }),
       ) as PackageJson & { dependencies?: Record<string, string> };
       expect(manifest.name).toBe(name);
       expect(JSON.stringify(manifest.dependencies ?? {})).not.toContain('workspace:');
+      // .pnpmfile.cjs drops them: a published manifest never names the private workspace packages.
+      expect(Object.keys(manifest), name).not.toEqual(expect.arrayContaining(['devDependencies']));
+      expect(Object.keys(manifest), name).not.toEqual(expect.arrayContaining(['scripts']));
+      expect(JSON.stringify(manifest)).not.toMatch(/upstream-mocks|@switchyard\/hardening/);
       const listing = execFileSync('tar', ['-tzf', file], { encoding: 'utf8' }).split('\n');
-      expect(listing, name).toEqual(expect.arrayContaining(['package/README.md', 'package/dist/index.d.ts']));
+      expect(listing, name).toEqual(
+        expect.arrayContaining(['package/README.md', 'package/LICENSE', 'package/dist/index.d.ts']),
+      );
+    }
+  });
+
+  it('ships source maps whose every source is a file in the same tarball', () => {
+    for (const [name, file] of tarballs) {
+      const listing = new Set(execFileSync('tar', ['-tzf', file], { encoding: 'utf8' }).split('\n'));
+      const maps = [...listing].filter((entry) => entry.endsWith('.map'));
+      expect(maps.length, name).toBeGreaterThan(0);
+      for (const map of maps) {
+        const { sources } = JSON.parse(execFileSync('tar', ['-xzOf', file, map], { encoding: 'utf8' })) as {
+          sources: string[];
+        };
+        for (const source of sources) {
+          const target = path.posix.normalize(path.posix.join(path.posix.dirname(map), source));
+          expect(listing.has(target), `${name}: ${map} points at ${source}`).toBe(true);
+        }
+      }
     }
   });
 
