@@ -11,6 +11,8 @@ import {
   PlanTripOutputSchema,
   FindStopsInputSchema,
   SaveUserVariableInputSchema,
+  DeleteUserVariableInputSchema,
+  GetUserVariablesInputSchema,
   TRANSIT_TOOL_SCHEMAS,
   sameCoordinates,
 } from '../src/transit/index.js';
@@ -482,6 +484,34 @@ describe('additive tools', () => {
       SaveUserVariableInputSchema.safeParse({ key: 'a', value: { type: 'stop', stopId: 'HSL:1040129' } })
         .success,
     ).toBe(true);
+  });
+
+  it('saved-place keys: NFC and NFD spellings are one key; an unpaired surrogate is rejected, saying why', () => {
+    const stop = { type: 'stop', stopId: 'HSL:1040129' };
+    const nfc = 'caf\u00e9';
+    const nfd = 'cafe\u0301';
+    for (const key of [nfc, nfd, ` ${nfd} `]) {
+      expect(SaveUserVariableInputSchema.parse({ key, value: stop }).key).toBe(nfc);
+      expect(GetUserVariablesInputSchema.parse({ key }).key).toBe(nfc);
+      expect(DeleteUserVariableInputSchema.parse({ key }).key).toBe(nfc);
+    }
+    // The length limit counts the normalised key: 49 letters plus a combining accent is 50 characters.
+    expect(
+      SaveUserVariableInputSchema.safeParse({ key: `${'k'.repeat(49)}e\u0301`, value: stop }).success,
+    ).toBe(true);
+    for (const key of ['home\ud800', '\udc00', 'a\udfffb', '\ud83d']) {
+      const parsed = SaveUserVariableInputSchema.safeParse({ key, value: stop });
+      expect(parsed.success).toBe(false);
+      expect(parsed.error?.issues.map((issue) => [issue.path.join('.'), issue.message])).toEqual([
+        ['key', expect.stringMatching(/^key must be well-formed Unicode text: .*unpaired UTF-16 surrogate/)],
+      ]);
+      expectRejectedAt(DeleteUserVariableInputSchema, { key }, 'key');
+      expectRejectedAt(GetUserVariablesInputSchema, { key }, 'key');
+    }
+    // A paired surrogate (an emoji) is text.
+    expect(SaveUserVariableInputSchema.safeParse({ key: 'home \ud83c\udfe0', value: stop }).success).toBe(
+      true,
+    );
   });
 
   it('find_stops: exactly one of name or near', () => {

@@ -4,12 +4,13 @@ import {
   SaveUserVariableOutputSchema,
 } from '@switchyard/contracts/transit';
 import { afterEach, describe, expect, it } from 'vitest';
+import Database from 'better-sqlite3';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { openSavedPlaceDatabase } from '../src/places/database.js';
 import { createSavedPlaceStore, type SavedPlaceStore } from '../src/places/store.js';
-import { hslError, startHarness, useHarness } from './helpers.js';
+import { hslError, startHarness, useHarness, type Harness } from './helpers.js';
 
 const h = useHarness();
 
@@ -73,6 +74,96 @@ describe('saved places through an MCP client', () => {
     );
     expect(badStop).toMatchObject({ code: 'validation-error', hint: expect.stringMatching(/find_stops/) });
   });
+
+  it('NFC and NFD spellings of a key are one key (saved in NFC)', async () => {
+    const nfc = 'caf\u00e9';
+    const nfd = 'cafe\u0301';
+    const first = SaveUserVariableOutputSchema.parse(
+      (await h.call('save_user_variable', { key: nfd, value: HOME })).structured,
+    );
+    expect(first.saved.key).toBe(nfc);
+    const second = SaveUserVariableOutputSchema.parse(
+      (await h.call('save_user_variable', { key: nfc, value: STOP })).structured,
+    );
+    expect(second.previous).toEqual(HOME);
+    expect(second.warnings?.[0]?.code).toBe('key-overwritten');
+    const all = GetUserVariablesOutputSchema.parse((await h.call('get_user_variables', {})).structured);
+    expect(all.variables.map((v) => v.key).filter((key) => key.startsWith('caf'))).toEqual([nfc]);
+    const one = GetUserVariablesOutputSchema.parse(
+      (await h.call('get_user_variables', { key: nfd })).structured,
+    );
+    expect(one.variables[0]?.value).toEqual(STOP);
+    const deleted = DeleteUserVariableOutputSchema.parse(
+      (await h.call('delete_user_variable', { key: nfd })).structured,
+    );
+    expect(deleted.deleted.key).toBe(nfc);
+  });
+
+  it('a key with an unpaired surrogate is a validation error saying what to fix, and nothing is stored', async () => {
+    const list = async () =>
+      GetUserVariablesOutputSchema.parse((await h.call('get_user_variables', {})).structured).variables;
+    const before = await list();
+    for (const tool of ['save_user_variable', 'get_user_variables', 'delete_user_variable']) {
+      const args = tool === 'save_user_variable' ? { key: 'home\ud800', value: STOP } : { key: 'home\ud800' };
+      expect(hslError(await h.call(tool, args))).toMatchObject({
+        code: 'validation-error',
+        message: expect.stringMatching(/key must be well-formed Unicode text.*unpaired UTF-16 surrogate/),
+        hint: expect.stringContaining('well-formed'),
+      });
+    }
+    expect(await list()).toEqual(before);
+  });
+
+  it('a key stored in NFD before keys were normalised stays listable, usable and deletable', async () => {
+    const own = await startHarness();
+    try {
+      await legacyKeysStayReachable(own);
+    } finally {
+      await own.close();
+    }
+  });
+
+  async function legacyKeysStayReachable(own: Harness): Promise<void> {
+    // Written the way an earlier version stored it: the key exactly as the caller sent it.
+    await own.call('save_user_variable', { key: 'marker', value: STOP });
+    const sqlite = new Database(path.join(own.dataDir, 'transit.sqlite'));
+    try {
+      const { principal } = sqlite.prepare('SELECT principal FROM saved_places').get() as {
+        principal: string;
+      };
+      const stamp = '2024-01-01T00:00:00Z';
+      sqlite
+        .prepare('INSERT INTO saved_places VALUES (?, ?, ?, ?, ?, ?)')
+        .run(principal, 'Kamppi\u0301', 'stop', JSON.stringify(STOP), stamp, stamp);
+      sqlite
+        .prepare('INSERT INTO saved_places VALUES (?, ?, ?, ?, ?, ?)')
+        .run(principal, 'cafe\u0301', 'location', JSON.stringify(HOME), stamp, stamp);
+    } finally {
+      sqlite.close();
+    }
+    const listed = GetUserVariablesOutputSchema.parse((await own.call('get_user_variables', {})).structured);
+    const keys = listed.variables.map((v) => v.key);
+    expect(keys).toEqual(['Kamppi\u0301', 'cafe\u0301', 'marker']);
+
+    // A label names it in either form; delete takes the key exactly as listed.
+    const departures = await own.call('get_departures', { stop: { type: 'label', value: 'Kampp\u00ed' } });
+    expect(departures.isError, departures.text).toBe(false);
+    const deleted = DeleteUserVariableOutputSchema.parse(
+      (await own.call('delete_user_variable', { key: keys[0]! })).structured,
+    );
+    expect(deleted.deleted).toMatchObject({ key: 'Kamppi\u0301', value: STOP });
+
+    // Saving the key again moves the place to its NFC key, keeping createdAt.
+    const moved = SaveUserVariableOutputSchema.parse(
+      (await own.call('save_user_variable', { key: 'caf\u00e9', value: STOP })).structured,
+    );
+    expect(moved).toMatchObject({
+      saved: { key: 'caf\u00e9', createdAt: '2024-01-01T00:00:00Z' },
+      previous: HOME,
+    });
+    const after = GetUserVariablesOutputSchema.parse((await own.call('get_user_variables', {})).structured);
+    expect(after.variables.map((v) => v.key)).toEqual(['caf\u00e9', 'marker']);
+  }
 
   it('saved places survive a restart (same data dir, new module)', async () => {
     const first = await startHarness();

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { PLAN_JOURNEY_ERROR_TABLE, type PlanJourneyErrorCode } from '../errors/index.js';
-import { InstantSchema } from './common.js';
+import { InstantSchema, isWellFormedText } from './common.js';
 
 /** Longest `from`/`to` accepted: far above any place name, postcode or stop code TfL resolves. */
 export const MAX_PLACE_QUERY_LENGTH = 200;
@@ -9,16 +9,13 @@ export const MAX_PLACE_QUERY_LENGTH = 200;
 export const MAX_TOP_JOURNEYS = 5;
 export const MAX_DISAMBIGUATION_SUGGESTIONS = 5;
 
-/** A UTF-16 surrogate without its pair: valid in JSON, but no text (and not encodable in a URL). */
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-
 function placeQuery(field: 'from' | 'to', what: string) {
   return z
     .string()
     .trim()
     .min(1, `${field} must not be blank`)
     .max(MAX_PLACE_QUERY_LENGTH, `${field} must be at most ${MAX_PLACE_QUERY_LENGTH} characters`)
-    .refine((value) => !LONE_SURROGATE.test(value), `${field} must be well-formed Unicode text`)
+    .refine(isWellFormedText, `${field} must be well-formed Unicode text`)
     .describe(
       `${what}: a place name, postcode, "lat,lon", a NaPTAN or ICS stop code, or a \`parameterValue\` from an ` +
         'earlier DISAMBIGUATION_REQUIRED answer. Surrounding whitespace is ignored.',

@@ -1,15 +1,34 @@
 import { z } from 'zod';
-import { InstantSchema, LatitudeSchema, LongitudeSchema, WarningSchema } from './common.js';
+import { InstantSchema, isWellFormedText, LatitudeSchema, LongitudeSchema, WarningSchema } from './common.js';
 import { GTFS_ID_PATTERN } from './departures.js';
 
 export const SAVED_PLACE_KEY_MAX = 50;
 
+/**
+ * The form keys are compared and stored in: "café" typed as one code point (NFC) or as "e" plus a combining
+ * accent (NFD) looks the same, so it is one key.
+ */
+export const SAVED_PLACE_KEY_FORM = 'NFC';
+
+/** A saved-place key as stored and compared: trimmed, in Unicode NFC. */
+export function canonicalSavedPlaceKey(key: string): string {
+  return key.trim().normalize(SAVED_PLACE_KEY_FORM);
+}
+
 export const SavedPlaceKeySchema = z
   .string()
-  .trim()
+  .overwrite(canonicalSavedPlaceKey)
   .min(1, 'key must not be blank')
   .max(SAVED_PLACE_KEY_MAX, `key must be 1 to ${SAVED_PLACE_KEY_MAX} characters`)
-  .describe('The name you give the place, e.g. "home" or "work stop" (1..50 characters, case-sensitive).');
+  .refine(
+    isWellFormedText,
+    'key must be well-formed Unicode text: it has an unpaired UTF-16 surrogate (\\uD800-\\uDFFF); ' +
+      'remove it or send the whole character',
+  )
+  .describe(
+    'The name you give the place, e.g. "home" or "work stop" (1..50 characters, case-sensitive; ' +
+      'compared in Unicode NFC, so "café" is one key however its accent is typed).',
+  );
 
 export const SavedLocationSchema = z
   .strictObject({

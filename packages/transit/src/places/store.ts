@@ -4,7 +4,12 @@ import type Database from 'better-sqlite3';
 import { and, asc, eq } from 'drizzle-orm';
 import { drizzle, type BetterSQLite3Database } from 'drizzle-orm/better-sqlite3';
 import { SwitchyardError } from '@switchyard/contracts/errors';
-import { SavedPlaceValueSchema, type SavedPlace, type SavedPlaceValue } from '@switchyard/contracts/transit';
+import {
+  canonicalSavedPlaceKey,
+  SavedPlaceValueSchema,
+  type SavedPlace,
+  type SavedPlaceValue,
+} from '@switchyard/contracts/transit';
 import { savedPlaces, type SavedPlaceRow } from '../db/schema.js';
 
 export interface SaveResult {
@@ -13,7 +18,10 @@ export interface SaveResult {
   previous?: SavedPlaceValue;
 }
 
-/** Saved places per caller, in SQLite: they survive restarts and are shared by processes on one data dir. */
+/**
+ * Saved places per caller, in SQLite: they survive restarts and are shared by processes on one data dir.
+ * Keys are compared in the contract's form (NFC): every method normalises the key it is given.
+ */
 export interface SavedPlaceStore {
   save(principal: string, key: string, value: SavedPlaceValue): SaveResult;
   get(principal: string, key: string): SavedPlace | undefined;
@@ -51,31 +59,47 @@ export function createSavedPlaceStore(sqlite: Database.Database): SavedPlaceStor
   const byKey = (principal: string, key: string) =>
     and(eq(savedPlaces.principal, principal), eq(savedPlaces.key, key));
 
+  const rowAt = (principal: string, key: string): SavedPlaceRow | undefined =>
+    db.select().from(savedPlaces).where(byKey(principal, key)).get();
+
+  /**
+   * The row `key` names: the one under its NFC form, else one saved in another form (NFD...) before keys
+   * were normalised, which stays reachable (and deletable) by its NFC form until it is saved again.
+   */
+  const storedRow = (principal: string, key: string): SavedPlaceRow | undefined => {
+    const canonical = canonicalSavedPlaceKey(key);
+    const exact = rowAt(principal, canonical);
+    if (exact !== undefined) return exact;
+    const legacy = db
+      .select({ key: savedPlaces.key })
+      .from(savedPlaces)
+      .where(eq(savedPlaces.principal, principal))
+      .all()
+      .find((row) => canonicalSavedPlaceKey(row.key) === canonical);
+    return legacy === undefined ? undefined : rowAt(principal, legacy.key);
+  };
+
   const get = (principal: string, key: string): SavedPlace | undefined => {
-    const row = db.select().from(savedPlaces).where(byKey(principal, key)).get();
+    const row = storedRow(principal, key);
     return row === undefined ? undefined : toSavedPlace(row);
   };
 
   // Read-then-write under one IMMEDIATE transaction: another process cannot slip a write in between.
   const saveTransaction = sqlite.transaction(
     (principal: string, key: string, value: SavedPlaceValue): SaveResult => {
-      const existing = db.select().from(savedPlaces).where(byKey(principal, key)).get();
+      const existing = storedRow(principal, key);
       const now = nowIso();
       const row: SavedPlaceRow = {
         principal,
-        key,
+        key: canonicalSavedPlaceKey(key),
         type: value.type,
         value: JSON.stringify(value),
         createdAt: existing?.createdAt ?? now,
         updatedAt: now,
       };
-      db.insert(savedPlaces)
-        .values(row)
-        .onConflictDoUpdate({
-          target: [savedPlaces.principal, savedPlaces.key],
-          set: { type: row.type, value: row.value, updatedAt: row.updatedAt },
-        })
-        .run();
+      // Saving over a key stored in another form moves the place to the NFC key.
+      if (existing === undefined) db.insert(savedPlaces).values(row).run();
+      else db.update(savedPlaces).set(row).where(byKey(principal, existing.key)).run();
       const saved = toSavedPlace(row);
       if (existing === undefined) return { saved };
       // An unreadable earlier value is still replaced; it is just not echoed back.
@@ -95,8 +119,9 @@ export function createSavedPlaceStore(sqlite: Database.Database): SavedPlaceStor
       return db.select().from(savedPlaces).where(where).orderBy(asc(savedPlaces.key)).all().map(toSavedPlace);
     },
     delete(principal, key) {
-      const rows = db.delete(savedPlaces).where(byKey(principal, key)).returning().all();
-      const row = rows[0];
+      const stored = storedRow(principal, key);
+      if (stored === undefined) return undefined;
+      const [row] = db.delete(savedPlaces).where(byKey(principal, stored.key)).returning().all();
       return row === undefined ? undefined : toSavedPlace(row);
     },
   };

@@ -15,7 +15,7 @@ import type { LoadSavedPlaceStore } from '../places/store.js';
 import { hslErrors } from './hints.js';
 
 const HINTS = {
-  key: 'key is 1 to 50 characters, e.g. "home".',
+  key: 'key is 1 to 50 characters of well-formed text, e.g. "home".',
   value:
     "value is { type: 'location', lat, lon, name?, address? } or { type: 'stop', stopId: 'HSL:1040129', name? }.",
   'value.type': "value.type is 'location' or 'stop'.",
