@@ -6,6 +6,8 @@ import { redactError, redactText } from './redaction.js';
 import { createSecretFetch } from './secret-fetch.js';
 import { registerSecret } from './secrets.js';
 
+export { DEFAULT_MAX_RESPONSE_BYTES } from './body-limit.js';
+
 export interface UpstreamHttpOptions {
   /** Display name used in messages: "TfL", "Digitransit", "GitHub". */
   upstream: string;
@@ -17,6 +19,12 @@ export interface UpstreamHttpOptions {
   secretHeaders?: Record<string, string>;
   /** Other default headers (user-agent...). Per-call headers such as accept-language go on the request. */
   headers?: Record<string, string>;
+  /**
+   * Largest response body read, in bytes (default `DEFAULT_MAX_RESPONSE_BYTES`, 8 MiB). Reading past it fails
+   * with upstream-error "response too large" and aborts the connection; a larger Content-Length is refused
+   * before reading.
+   */
+  maxResponseBytes?: number;
 }
 
 /** The header that carries the call's correlation id to the upstream (and into its logs). */
@@ -78,7 +86,8 @@ export function createUpstreamFetch(options: UpstreamHttpOptions): typeof fetch 
 
 /**
  * The body as JSON. A malformed, empty or truncated body is an upstream-error ("malformed response", cause a
- * MalformedResponseError); a connection reset while reading is a network-error.
+ * MalformedResponseError); a connection reset while reading is a network-error; a body past the client's
+ * `maxResponseBytes` is the upstream-error "response too large".
  */
 export async function readJson(response: Response, options: { upstream: string }): Promise<unknown> {
   const { upstream } = options;

@@ -148,6 +148,7 @@ export function createUpstreamPolicy(options: UpstreamPolicyOptions): UpstreamPo
   ): Promise<T> {
     let waitedMs = 0;
     let backoff: IBackoff<unknown> | undefined;
+    let lastFailure: SwitchyardError | undefined;
     for (let attempt = 1; ; attempt += 1) {
       let error: SwitchyardError;
       try {
@@ -155,6 +156,10 @@ export function createUpstreamPolicy(options: UpstreamPolicyOptions): UpstreamPo
       } catch (thrown) {
         error = classifyFailure(thrown, { upstream });
       }
+      // The circuit opening during this call's retries is not what happened to this call: it answers with its
+      // own last failure (a timeout stays a timeout). Only a call refused before any attempt says "circuit open".
+      if (isCircuitOpenError(error) && lastFailure !== undefined) throw lastFailure;
+      lastFailure = error;
       if (callSignal.aborted || !idempotent || attempt >= maxAttempts || !isRetryable(error)) throw error;
       let delayMs: number;
       if (error.kind === 'rate-limited' && error.retryAfterMs !== undefined) {

@@ -1,4 +1,5 @@
 import { SwitchyardError } from '@switchyard/contracts/errors';
+import { DEFAULT_MAX_RESPONSE_BYTES, limitResponseBody } from './body-limit.js';
 import { redactError } from './redaction.js';
 
 export interface SecretFetchOptions {
@@ -6,32 +7,31 @@ export interface SecretFetchOptions {
   baseUrl: string;
   secretQuery?: Record<string, string>;
   secretHeaders?: Record<string, string>;
+  /** Largest body a response may have (default DEFAULT_MAX_RESPONSE_BYTES); see `limitResponseBody`. */
+  maxResponseBytes?: number;
 }
 
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 const MAX_REDIRECTS = 20;
-const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304]);
 /** What the Fetch standard drops when a redirect leaves the origin. */
 const CROSS_ORIGIN_DROPPED_HEADERS = ['authorization', 'proxy-authorization', 'cookie'];
 
 type FetchLike = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
 type Dispatcher = RequestInit['dispatcher'];
 
-/** A Response without its `url` (which would carry the injected key) but with the same status, headers and body. */
-function withoutUrl(response: Response): Response {
-  return new Response(NULL_BODY_STATUSES.has(response.status) ? null : response.body, {
-    status: response.status,
-    statusText: response.statusText,
-    headers: response.headers,
-  });
-}
-
 /**
  * The fetch under every upstream client: adds the secret query parameters and headers at the last moment
  * (so ky's request, options and errors never hold them) and only for the base URL's origin. It follows
  * redirects itself, so a redirect to another origin never carries the key, and it redacts every error.
+ * Every response it returns has its body bounded to `maxResponseBytes` and no `url` (which would carry
+ * the injected key).
  */
 export function createSecretFetch(options: SecretFetchOptions): FetchLike {
+  const maxBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+  if (!Number.isSafeInteger(maxBytes) || maxBytes < 1) {
+    throw new RangeError(`maxResponseBytes must be a whole number >= 1 (got ${maxBytes})`);
+  }
+  const limit = { upstream: options.upstream, maxBytes };
   const origin = new URL(options.baseUrl).origin;
   const secretQuery = Object.entries(options.secretQuery ?? {});
   const secretHeaders = Object.entries(options.secretHeaders ?? {});
@@ -61,9 +61,7 @@ export function createSecretFetch(options: SecretFetchOptions): FetchLike {
       };
       const response = await fetch(target, init);
       const location = response.headers.get('location');
-      if (!follow || !REDIRECT_STATUSES.has(response.status) || location === null) {
-        return sameOrigin && secretQuery.length > 0 ? withoutUrl(response) : response;
-      }
+      if (!follow || !REDIRECT_STATUSES.has(response.status) || location === null) return response;
       await response.body?.cancel().catch(() => undefined);
       if (hop >= MAX_REDIRECTS) {
         throw new SwitchyardError(
@@ -97,8 +95,10 @@ export function createSecretFetch(options: SecretFetchOptions): FetchLike {
     const request = new Request(input, init);
     const dispatcher = init?.dispatcher;
     try {
-      if (!hasSecrets) return await fetch(request, dispatcher === undefined ? undefined : { dispatcher });
-      return await send(request, dispatcher);
+      const response = hasSecrets
+        ? await send(request, dispatcher)
+        : await fetch(request, dispatcher === undefined ? undefined : { dispatcher });
+      return limitResponseBody(response, limit);
     } catch (error) {
       // An abort rejects with the signal's own reason; keep it as it is so callers can recognise it.
       if (request.signal.aborted && error === request.signal.reason) throw error;

@@ -1,4 +1,3 @@
-import { SwitchyardError } from '@switchyard/contracts/errors';
 import { GraphQLClient } from 'graphql-request';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
@@ -12,6 +11,7 @@ import {
 } from '../src/index.js';
 import { sendJson, startServer, type Handler, type TestServer } from './helpers/server.js';
 import { eventually } from './helpers/wait.js';
+import { rejection } from './helpers/rejection.js';
 
 const servers: TestServer[] = [];
 
@@ -25,15 +25,6 @@ afterEach(async () => {
   vi.useRealTimers();
   await Promise.all(servers.splice(0).map((server) => server.close()));
 });
-
-async function rejection(promise: Promise<unknown>): Promise<SwitchyardError> {
-  const error = await promise.then(
-    () => undefined,
-    (thrown: unknown) => thrown,
-  );
-  expect(error).toBeInstanceOf(SwitchyardError);
-  return error as SwitchyardError;
-}
 
 const KEY = 'http-test-key-5551234';
 

@@ -1,15 +1,6 @@
-import { SwitchyardError } from '@switchyard/contracts/errors';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createCallLimiter } from '../src/index.js';
-
-async function rejectionOf(promise: Promise<unknown>): Promise<SwitchyardError> {
-  const error = await promise.then(
-    () => undefined,
-    (thrown: unknown) => thrown,
-  );
-  expect(error).toBeInstanceOf(SwitchyardError);
-  return error as SwitchyardError;
-}
+import { rejection } from './helpers/rejection.js';
 
 describe('createCallLimiter', () => {
   beforeEach(() => {
@@ -24,13 +15,13 @@ describe('createCallLimiter', () => {
     for (let call = 0; call < 5; call += 1) await expect(limiter.consume()).resolves.toBeUndefined();
 
     await vi.advanceTimersByTimeAsync(600);
-    const error = await rejectionOf(limiter.consume());
+    const error = await rejection(limiter.consume());
     expect(error.kind).toBe('rate-limited');
     expect(error.retryAfterMs).toBe(400);
     expect(error.message).toBe('planJourney is limited to 5 calls per second; retry after 0.4 s');
 
     await vi.advanceTimersByTimeAsync(399);
-    expect((await rejectionOf(limiter.consume())).retryAfterMs).toBe(1);
+    expect((await rejection(limiter.consume())).retryAfterMs).toBe(1);
     await vi.advanceTimersByTimeAsync(1);
     await expect(limiter.consume()).resolves.toBeUndefined();
   });
@@ -39,7 +30,7 @@ describe('createCallLimiter', () => {
     const limiter = createCallLimiter({ name: 'get_departures', points: 1, durationMs: 60_000 });
     await limiter.consume('alice');
     await expect(limiter.consume('bob')).resolves.toBeUndefined();
-    const error = await rejectionOf(limiter.consume('alice'));
+    const error = await rejection(limiter.consume('alice'));
     expect(error.message).toBe('get_departures is limited to 1 call per minute; retry after 60 s');
     expect(error.retryAfterMs).toBe(60_000);
   });
@@ -48,7 +39,7 @@ describe('createCallLimiter', () => {
     const limiter = createCallLimiter({ name: 'plan_trip', points: 2, durationMs: 2500 });
     await limiter.consume();
     await limiter.consume();
-    expect((await rejectionOf(limiter.consume())).message).toBe(
+    expect((await rejection(limiter.consume())).message).toBe(
       'plan_trip is limited to 2 calls per 2500 ms; retry after 2.5 s',
     );
   });

@@ -9,7 +9,7 @@ import {
   type UpstreamPolicyOptions,
 } from '../src/index.js';
 import { closedPort, sendJson, startServer, type Handler, type TestServer } from './helpers/server.js';
-import { eventually } from './helpers/wait.js';
+import { eventually, realDelay } from './helpers/wait.js';
 
 const UPSTREAM = 'TfL';
 
@@ -205,6 +205,42 @@ describe('createUpstreamPolicy with fake timers', () => {
     expect(policy.breakerState).toBe('closed');
     // The probe went alone; the concurrent call only followed once the probe had closed the circuit.
     expect(target.requests).toHaveLength(7);
+  });
+
+  it('a call whose own retries open the circuit answers its own last failure, not "circuit open"', async () => {
+    // Three 500s (one call), then a hang: the hanging call's two timeouts are failures four and five, so the
+    // circuit opens before its third attempt. That call timed out; only the next call is refused by the circuit.
+    const target = await serve((_req, res, _seen, index) => {
+      if (index < 3) sendJson(res, 500, {});
+    });
+    const policy = policyFor({
+      timeoutMs: 1000,
+      retryBudgetMs: 10_000,
+      breaker: { consecutiveFailures: 5, halfOpenAfterMs: 60_000 },
+    });
+    /** Lets fake time pass (backoff waits, attempt timeouts) until the call settles. */
+    const settle = async (call: Promise<SwitchyardError>): Promise<SwitchyardError> => {
+      let settled = false;
+      void call.finally(() => (settled = true));
+      while (!settled) {
+        await realDelay(5);
+        await vi.advanceTimersByTimeAsync(100);
+      }
+      return call;
+    };
+    expect((await settle(rejection(policy.execute(getJson(target.url))))).upstreamStatus).toBe(500);
+    expect(target.requests).toHaveLength(3);
+
+    const timedOut = await settle(rejection(policy.execute(getJson(target.url))));
+    expect(policy.breakerState).toBe('open');
+    expect(target.requests).toHaveLength(5);
+    expect(timedOut.kind).toBe('upstream-timeout');
+    expect(timedOut.message).toBe('TfL did not answer within 1000 ms');
+
+    const refused = await rejection(policy.execute(getJson(target.url)));
+    expect(refused.kind).toBe('upstream-error');
+    expect(refused.message).toBe('TfL is temporarily unavailable (circuit open)');
+    expect(target.requests).toHaveLength(5);
   });
 
   it('re-opens the breaker when the half-open probe fails', async () => {

@@ -1,4 +1,4 @@
-import { SwitchyardError } from '@switchyard/contracts/errors';
+import type { SwitchyardError } from '@switchyard/contracts/errors';
 import { ClientError, GraphQLClient } from 'graphql-request';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
@@ -11,6 +11,7 @@ import {
   type PolicyLogger,
 } from '../src/index.js';
 import { sendJson, startServer, type TestServer } from './helpers/server.js';
+import { rejection } from './helpers/rejection.js';
 
 const SENTINEL = 'SENTINEL-KEY-1234567890';
 
@@ -76,15 +77,6 @@ function expectClean(error: SwitchyardError, lines: string[]): void {
   for (const line of lines) expect(line).not.toContain(SENTINEL);
 }
 
-async function caught(promise: Promise<unknown>): Promise<SwitchyardError> {
-  const error = await promise.then(
-    () => undefined,
-    (thrown: unknown) => thrown,
-  );
-  expect(error).toBeInstanceOf(SwitchyardError);
-  return error as SwitchyardError;
-}
-
 describe('the sentinel key never leaks', () => {
   it('through a REST call whose 500 body echoes the URL and headers (retried, logged)', async () => {
     const server = await echoingServer();
@@ -103,7 +95,7 @@ describe('the sentinel key never leaks', () => {
       backoff: { initialDelayMs: 1, maxDelayMs: 5 },
       logger,
     });
-    const error = await caught(
+    const error = await rejection(
       policy.execute(async (signal) => {
         const response = await client.get('Journey/JourneyResults/1000129/to/940GZZLUBNK?mode=tube', {
           signal,
@@ -133,7 +125,7 @@ describe('the sentinel key never leaks', () => {
       secretQuery: { app_key: SENTINEL },
     });
     const policy = createUpstreamPolicy({ upstream: 'TfL', timeoutMs: 5000, retryBudgetMs: 0, logger });
-    const error = await caught(
+    const error = await rejection(
       policy.execute(async (signal) => {
         const response = await client.get('StopPoint', { signal });
         const text = await response.text();
@@ -176,7 +168,7 @@ describe('the sentinel key never leaks', () => {
       retryBudgetMs: 0,
       logger,
     });
-    const error = await caught(policy.execute(() => client.request('{ stop(id: "HSL:1") { name } }')));
+    const error = await rejection(policy.execute(() => client.request('{ stop(id: "HSL:1") { name } }')));
     logger.error('get_departures failed', { error });
     expect(error.kind).toBe('upstream-error');
     expect(error.upstreamStatus).toBe(500);
@@ -195,7 +187,7 @@ describe('the sentinel key never leaks', () => {
       secretHeaders: { authorization: `token ${SENTINEL}` },
     });
     const policy = createUpstreamPolicy({ upstream: 'GitHub', timeoutMs: 5000, retryBudgetMs: 0 });
-    const error = await caught(
+    const error = await rejection(
       policy.execute((signal) => client.get('repos/a/b', { signal }).then((r) => r.json())),
     );
     captureLogger(lines).error('failed', { error });

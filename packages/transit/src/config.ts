@@ -1,4 +1,4 @@
-import { registerSecret } from '@switchyard/resilience';
+import { DEFAULT_MAX_RESPONSE_BYTES, registerSecret } from '@switchyard/resilience';
 import { z } from 'zod';
 
 export const PROVIDERS = ['tfl', 'hsl'] as const;
@@ -22,6 +22,8 @@ export interface TflConfig {
   apiKey: string;
   baseUrl: string;
   timeoutMs: number;
+  /** Largest TfL response body read; a larger one is UPSTREAM_ERROR "response too large". */
+  maxResponseBytes: number;
   /** planJourney calls per second before RATE_LIMIT_EXCEEDED. */
   planJourneyTps: number;
 }
@@ -31,6 +33,8 @@ export interface HslConfig {
   routingUrl: string;
   geocodingUrl: string;
   timeoutMs: number;
+  /** Largest Digitransit (routing or geocoding) response body read; a larger one is upstream-error. */
+  maxResponseBytes: number;
   regionBounds: RegionBounds;
 }
 
@@ -62,9 +66,14 @@ const DEFAULTS = {
   DIGITRANSIT_GEOCODING_URL: 'https://api.digitransit.fi/geocoding/v1',
   TFL_TIMEOUT_MS: '10000',
   DIGITRANSIT_TIMEOUT_MS: '8000',
+  TFL_MAX_RESPONSE_BYTES: String(DEFAULT_MAX_RESPONSE_BYTES),
+  DIGITRANSIT_MAX_RESPONSE_BYTES: String(DEFAULT_MAX_RESPONSE_BYTES),
   PLAN_JOURNEY_TPS: '5',
   TRANSIT_RETRY_BUDGET_MS: '3000',
 } as const;
+
+/** The most a response-size setting may allow: 1 GiB (one answer buffered in memory at most this big). */
+const MAX_RESPONSE_BYTES_CEILING = 1024 * 1024 * 1024;
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -165,6 +174,7 @@ export function loadConfig(env: Env = process.env): TransitConfig {
       apiKey,
       baseUrl: url(env, 'TFL_API_BASE_URL'),
       timeoutMs: integer(env, 'TFL_TIMEOUT_MS', 600_000),
+      maxResponseBytes: integer(env, 'TFL_MAX_RESPONSE_BYTES', MAX_RESPONSE_BYTES_CEILING, 1024),
       planJourneyTps: integer(env, 'PLAN_JOURNEY_TPS', 10_000),
     };
   }
@@ -176,6 +186,7 @@ export function loadConfig(env: Env = process.env): TransitConfig {
       routingUrl: url(env, 'DIGITRANSIT_ROUTING_URL'),
       geocodingUrl: url(env, 'DIGITRANSIT_GEOCODING_URL'),
       timeoutMs: integer(env, 'DIGITRANSIT_TIMEOUT_MS', 600_000),
+      maxResponseBytes: integer(env, 'DIGITRANSIT_MAX_RESPONSE_BYTES', MAX_RESPONSE_BYTES_CEILING, 1024),
       regionBounds: regionBounds(env),
     };
   }

@@ -14,6 +14,8 @@ export interface UpstreamGetOptions {
   secretQuery?: Record<string, string>;
   /** Headers that carry a key: added to each request, redacted everywhere else. */
   secretHeaders?: Record<string, string>;
+  /** Largest response body read (the provider's *_MAX_RESPONSE_BYTES). */
+  maxResponseBytes: number;
 }
 
 /**
@@ -34,6 +36,7 @@ export function createUpstreamGet(options: UpstreamGetOptions): UpstreamGet {
     ...(options.secretQuery === undefined ? {} : { secretQuery: options.secretQuery }),
     ...(options.secretHeaders === undefined ? {} : { secretHeaders: options.secretHeaders }),
     headers: { accept: 'application/json' },
+    maxResponseBytes: options.maxResponseBytes,
   });
   return (path, searchParams, read, signal) =>
     options.policy.execute(

@@ -25,6 +25,7 @@ describe('loadConfig', () => {
         apiKey: KEYS.TFL_API_KEY,
         baseUrl: 'https://api.tfl.gov.uk',
         timeoutMs: 10_000,
+        maxResponseBytes: 8 * 1024 * 1024,
         planJourneyTps: 5,
       },
       hsl: {
@@ -32,6 +33,7 @@ describe('loadConfig', () => {
         routingUrl: 'https://api.digitransit.fi/routing/v2/hsl/gtfs/v1',
         geocodingUrl: 'https://api.digitransit.fi/geocoding/v1',
         timeoutMs: 8000,
+        maxResponseBytes: 8 * 1024 * 1024,
         regionBounds: HSL_REGION_BOUNDS,
       },
     });
@@ -66,6 +68,9 @@ describe('loadConfig', () => {
     [{ DIGITRANSIT_ROUTING_URL: 'not a url' }, 'DIGITRANSIT_ROUTING_URL'],
     [{ TRANSIT_REGION_BOUNDS: '60,24,59,25' }, 'TRANSIT_REGION_BOUNDS'],
     [{ TRANSIT_REGION_BOUNDS: '1,2,3' }, 'TRANSIT_REGION_BOUNDS'],
+    [{ TFL_MAX_RESPONSE_BYTES: '8MiB' }, 'TFL_MAX_RESPONSE_BYTES'],
+    [{ TFL_MAX_RESPONSE_BYTES: '1023' }, 'TFL_MAX_RESPONSE_BYTES'],
+    [{ DIGITRANSIT_MAX_RESPONSE_BYTES: String(2 ** 30 + 1) }, 'DIGITRANSIT_MAX_RESPONSE_BYTES'],
   ])('%j fails naming %s', (env, variable) => {
     const error = configError({ ...KEYS, ...env });
     expect(error.variable).toBe(variable);
@@ -78,7 +83,11 @@ describe('loadConfig', () => {
       TRANSIT_REGION_BOUNDS: '60.0, 24.5, 60.3, 25.2',
       TFL_API_BASE_URL: 'http://127.0.0.1:9999/',
       TRANSIT_RETRY_BUDGET_MS: '0',
+      TFL_MAX_RESPONSE_BYTES: '1048576',
+      DIGITRANSIT_MAX_RESPONSE_BYTES: '2097152',
     });
+    expect(config.tfl?.maxResponseBytes).toBe(1_048_576);
+    expect(config.hsl?.maxResponseBytes).toBe(2_097_152);
     expect(config.hsl?.regionBounds).toEqual({ minLat: 60, minLon: 24.5, maxLat: 60.3, maxLon: 25.2 });
     expect(config.tfl?.baseUrl).toBe('http://127.0.0.1:9999');
     expect(config.retryBudgetMs).toBe(0);

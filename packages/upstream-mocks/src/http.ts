@@ -2,6 +2,7 @@
 import { createServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
+import { repeatedJsonLength, writeRepeatedJson } from './oversized.js';
 import type { MockReply } from './reply.js';
 
 /** The body of a GraphQL POST, as the client sent it. */
@@ -112,6 +113,17 @@ function writeReply(res: ServerResponse, socket: Socket, answer: MockReply): voi
       });
       res.flushHeaders();
       res.write(partial, () => socket.resetAndDestroy());
+      return;
+    }
+    case 'repeated-json': {
+      // An endless body (count Infinity) can only be sent chunked.
+      const length = repeatedJsonLength(answer.body);
+      res.writeHead(answer.status, {
+        'content-type': 'application/json; charset=utf-8',
+        ...(answer.announceLength && Number.isFinite(length) ? { 'content-length': String(length) } : {}),
+        ...answer.headers,
+      });
+      writeRepeatedJson(res, answer.body);
       return;
     }
   }

@@ -1,4 +1,5 @@
 // What a mock answers: a body with a status, or a misbehaving connection.
+import { DEFAULT_OVERSIZED_BYTES, repeatedJson, type RepeatedJson } from './oversized.js';
 
 export type MockReply =
   | { readonly kind: 'json'; readonly status: number; readonly body: unknown; readonly headers?: HeaderMap }
@@ -16,6 +17,14 @@ export type MockReply =
       readonly kind: 'reset';
       readonly status: number;
       readonly partialBody: string;
+      readonly headers?: HeaderMap;
+    }
+  /** A huge JSON body generated while it is sent (chunked, or with its Content-Length announced). */
+  | {
+      readonly kind: 'repeated-json';
+      readonly status: number;
+      readonly body: RepeatedJson;
+      readonly announceLength: boolean;
       readonly headers?: HeaderMap;
     };
 
@@ -39,6 +48,22 @@ export const reply = {
   },
   reset(partialBody = '{"data":{"stop":{"gtfsId":"HSL:', status = 200, headers?: HeaderMap): MockReply {
     return { kind: 'reset', status, partialBody, ...(headers ? { headers } : {}) };
+  },
+  /**
+   * HTTP 200 `application/json`: `normalBody` with its first list grown to `bytes` (default 200 MiB), generated
+   * while sent, never held in memory. `announceLength` sends the true Content-Length; otherwise chunked.
+   */
+  oversized(
+    normalBody: unknown,
+    options: { bytes?: number; announceLength?: boolean; status?: number; headers?: HeaderMap } = {},
+  ): MockReply {
+    return {
+      kind: 'repeated-json',
+      status: options.status ?? 200,
+      body: repeatedJson(normalBody, options.bytes ?? DEFAULT_OVERSIZED_BYTES),
+      announceLength: options.announceLength ?? false,
+      ...(options.headers ? { headers: options.headers } : {}),
+    };
   },
   /** HTTP 200 `application/json` whose body is cut short: valid headers, unparseable JSON. */
   malformedJson(fullBody: unknown, status = 200, headers?: HeaderMap): MockReply {

@@ -28,6 +28,8 @@ export interface ScenarioOptions {
   readonly delayMs?: number;
   /** `Retry-After` value (seconds) for the rate-limited scenarios; default 1. */
   readonly retryAfterSeconds?: number;
+  /** Body size of the `oversized-*` scenarios in bytes; default 200 MiB (`Infinity`: endless, chunked). */
+  readonly bodyBytes?: number;
 }
 
 export interface ScenarioEntry<Name extends string> {

@@ -14,3 +14,8 @@ export async function eventually(check: () => void, timeoutMs = 5000): Promise<v
     }
   }
 }
+
+/** Waits on the real clock (lets real I/O happen between fake-timer advances). */
+export function realDelay(ms: number): Promise<void> {
+  return new Promise((resolve) => realSetTimeout(resolve, ms));
+}

@@ -49,6 +49,7 @@ export function createRoutingClient(options: RoutingClientOptions): RoutingClien
       upstream: DIGITRANSIT,
       baseUrl: config.routingUrl,
       secretHeaders: { [KEY_HEADER]: config.subscriptionKey },
+      maxResponseBytes: config.maxResponseBytes,
     }),
   );
   // graphql-request brings graphql (~100 ms to load): loaded with the first query, not at server start.

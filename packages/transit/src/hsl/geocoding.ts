@@ -62,6 +62,7 @@ export function createGeocoder(options: { config: HslConfig; policy: UpstreamPol
     baseUrl: config.geocodingUrl,
     policy: options.policy,
     secretHeaders: { [KEY_HEADER]: config.subscriptionKey },
+    maxResponseBytes: config.maxResponseBytes,
   });
   return {
     search(textQuery, { language, bounds, signal }) {

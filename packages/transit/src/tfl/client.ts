@@ -70,6 +70,7 @@ export function createTflClient(options: TflClientOptions): TflClient {
     baseUrl: config.baseUrl,
     policy: options.policy,
     secretQuery: { app_key: config.apiKey },
+    maxResponseBytes: config.maxResponseBytes,
   });
 
   return {

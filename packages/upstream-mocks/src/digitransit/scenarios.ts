@@ -1,6 +1,7 @@
 // Named Digitransit scenarios: data scenarios (the query still executes) and transport scenarios.
 import { reply } from '../reply.js';
 import type { MockReply } from '../reply.js';
+import type { ScenarioOptions } from '../scenario.js';
 import type { PlanVariant } from './context.js';
 import type { DepartureVariant } from './departures.js';
 import { gatewayError, invalidKey, NGINX_BAD_GATEWAY, quotaExceeded, rateLimited } from './gateway.js';
@@ -59,6 +60,10 @@ export const TRANSPORT_SCENARIOS = [
   'reset',
   /** 200 `application/json` with a truncated body. */
   'malformed-json',
+  /** 200: the normal answer with its first list repeated until the body is `bodyBytes` (200 MiB), chunked. */
+  'oversized-body',
+  /** As `oversized-body`, with the true Content-Length announced. */
+  'oversized-content-length',
 ] as const;
 
 export const DIGITRANSIT_SCENARIOS = [
@@ -98,9 +103,10 @@ export function dataVariants(name: DataScenarioName): { plan: PlanVariant; depar
  */
 export async function transportReply(
   name: TransportScenarioName,
-  retryAfterSeconds: number,
+  options: ScenarioOptions,
   body: () => Promise<unknown>,
 ): Promise<MockReply> {
+  const retryAfterSeconds = options.retryAfterSeconds ?? 1;
   switch (name) {
     case 'unauthorized':
       return invalidKey();
@@ -122,5 +128,11 @@ export async function transportReply(
       return reply.reset(JSON.stringify(await body()).slice(0, 200));
     case 'malformed-json':
       return reply.malformedJson(await body());
+    case 'oversized-body':
+    case 'oversized-content-length':
+      return reply.oversized(await body(), {
+        announceLength: name === 'oversized-content-length',
+        ...(options.bodyBytes === undefined ? {} : { bytes: options.bodyBytes }),
+      });
   }
 }

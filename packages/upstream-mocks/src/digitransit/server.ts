@@ -149,7 +149,7 @@ export async function startDigitransitMock(options: DigitransitMockOptions = {})
     const resolved = await resolvePick(routing, pick, recorded, nowDate, 'default');
     if (typeof resolved !== 'string') return resolved;
     if (isTransport(resolved)) {
-      return transportReply(resolved, pick.entry.options.retryAfterSeconds ?? 1, async () => {
+      return transportReply(resolved, pick.entry.options, async () => {
         if ('error' in read) return {};
         const normal = await executeWith('default', read.graphql, router, nowDate, pick.entry);
         return normal.kind === 'json' ? normal.body : {};
@@ -187,9 +187,7 @@ export async function startDigitransitMock(options: DigitransitMockOptions = {})
         empty,
       });
     if (resolved !== 'default' && resolved !== 'geocoding-empty') {
-      return transportReply(resolved, pick.entry.options.retryAfterSeconds ?? 1, () =>
-        Promise.resolve(answer(false).body),
-      );
+      return transportReply(resolved, pick.entry.options, () => Promise.resolve(answer(false).body));
     }
     const { status, body } = answer(resolved === 'geocoding-empty');
     return reply.json(status, body);

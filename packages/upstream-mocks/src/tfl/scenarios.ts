@@ -39,6 +39,10 @@ export const TFL_SCENARIOS = [
   'reset',
   /** 200 `application/json` with a truncated body. */
   'malformed-json',
+  /** 200 ItineraryResult whose `journeys` repeat until the body is `bodyBytes` (200 MiB), chunked. */
+  'oversized-body',
+  /** As `oversized-body`, with the true Content-Length announced. */
+  'oversized-content-length',
 ] as const;
 
 export type TflScenarioName = (typeof TFL_SCENARIOS)[number];
@@ -49,6 +53,8 @@ export interface TflScenarioInput {
   readonly rawUrl: string;
   readonly nowMs: number;
   readonly retryAfterSeconds: number;
+  /** Size of the `oversized-*` bodies. */
+  readonly bodyBytes?: number;
 }
 
 const JSON_HEADERS = { 'cache-control': 'public, must-revalidate, max-age=30, s-maxage=60' };
@@ -115,6 +121,13 @@ export function tflScenarioReply(name: TflScenarioName, input: TflScenarioInput)
       return reply.reset(JSON.stringify(buildItineraryResult(journey)).slice(0, 400));
     case 'malformed-json':
       return reply.malformedJson(buildItineraryResult(journey));
+    case 'oversized-body':
+    case 'oversized-content-length':
+      return reply.oversized(buildItineraryResult(journey), {
+        announceLength: name === 'oversized-content-length',
+        ...(input.bodyBytes === undefined ? {} : { bytes: input.bodyBytes }),
+        headers: JSON_HEADERS,
+      });
   }
 }
 

@@ -101,6 +101,7 @@ export async function startTflMock(options: TflMockOptions = {}): Promise<TflMoc
       rawUrl: incoming.rawUrl,
       nowMs,
       retryAfterSeconds: pick.entry.options.retryAfterSeconds ?? 1,
+      ...(pick.entry.options.bodyBytes === undefined ? {} : { bodyBytes: pick.entry.options.bodyBytes }),
     });
   };
 
