@@ -50,6 +50,11 @@ Every flag can also be set by its environment variable (the flag wins):
   SWITCHYARD_ALLOWED_ORIGINS.
   SWITCHYARD_TOKEN   bearer token HTTP clients must send (required to listen on anything but loopback)
   SWITCHYARD_LOG_LEVEL  debug | info (default) | warn | error
+  Resource bounds (sessions, connections, timeouts, message sizes, argument nesting):
+  SWITCHYARD_HTTP_MAX_SESSIONS, SWITCHYARD_HTTP_SESSION_IDLE_MS, SWITCHYARD_HTTP_MAX_CONNECTIONS,
+  SWITCHYARD_HTTP_HEADERS_TIMEOUT_MS, SWITCHYARD_HTTP_REQUEST_TIMEOUT_MS, SWITCHYARD_HTTP_KEEP_ALIVE_TIMEOUT_MS,
+  SWITCHYARD_HTTP_MAX_BODY_BYTES, SWITCHYARD_STDIO_MAX_MESSAGE_BYTES, SWITCHYARD_MAX_ARGUMENT_DEPTH
+  (defaults and meanings: the README's configuration section).
 
 Domains: journey-continuity and launch-runs always run (embedded SQLite in the data directory).
 transit is mounted with the providers whose keys are set: TFL_API_KEY (London, planJourney) and/or

@@ -40,7 +40,7 @@ export {
 export const SERVER_NAME = 'switchyard';
 
 export interface SwitchyardOptions extends Partial<SwitchyardSettings> {
-  /** Where domain variables (keys, URLs, limits) are read from; default `process.env`. */
+  /** Where domain variables (keys, URLs, limits) and server-kit's bounds are read from; default `process.env`. */
   env?: Env;
   /** Default JSON lines on stderr. */
   logger?: Logger;
@@ -126,6 +126,8 @@ export async function startSwitchyard(options: SwitchyardOptions = {}): Promise<
       transport,
       dataDir: server.dataDir,
       logger,
+      // The SWITCHYARD_* resource bounds (sessions, connections, timeouts, sizes, nesting) are read there.
+      env: options.env ?? process.env,
       instructions: instructionsFor(server.modules),
       ...(options.toolPrefix === undefined ? {} : { toolPrefix: options.toolPrefix }),
       ...(options.toolsAllow === undefined ? {} : { toolsAllow: options.toolsAllow }),

@@ -21,6 +21,8 @@ export interface CreateMcpServerOptions extends CompositionOptions {
   instructions?: string;
   /** Passed to every domain as `ctx.shutdownSignal`. */
   shutdownSignal?: AbortSignal;
+  /** Passed to every domain as `ctx.maxArgumentDepth`. */
+  maxArgumentDepth?: number;
 }
 
 /** MCP caps tool names at 64 characters (many clients reject longer ones). */
@@ -156,6 +158,7 @@ export async function createMcpServer(
       dataDir: options.dataDir,
       strictOutput: options.strictOutput ?? false,
       ...(options.shutdownSignal === undefined ? {} : { shutdownSignal: options.shutdownSignal }),
+      ...(options.maxArgumentDepth === undefined ? {} : { maxArgumentDepth: options.maxArgumentDepth }),
     };
     await module.register(scopedServer(server, module.name, registry, options), ctx);
   }

@@ -17,6 +17,11 @@ export interface DomainContext {
    * `registerContractTool` folds it into every call's `signal`; long work started elsewhere can watch it.
    */
   shutdownSignal?: AbortSignal;
+  /**
+   * How deep tool arguments may nest (objects and arrays; default 64). `registerContractTool` answers deeper
+   * arguments with the contract's validation error before any validator sees them.
+   */
+  maxArgumentDepth?: number;
 }
 
 /** The one seam between a domain and any server that mounts it (standalone bin or the combined server). */

@@ -10,7 +10,9 @@ import {
 import { listingJsonSchema, type JsonSchema } from '@switchyard/contracts/json-schema';
 import { newCorrelationId, withCorrelationId } from '@switchyard/resilience/context';
 import { z } from 'zod';
+import { assertArgumentDepth } from './argument-depth.js';
 import type { DomainContext } from './domain-module.js';
+import { DEFAULT_MAX_ARGUMENT_DEPTH } from './limits.js';
 import type { Logger } from './logger.js';
 import { callerPrincipal, type ToolExtra } from './principal.js';
 import { createProgressReporter, type ProgressReporter } from './progress.js';
@@ -136,6 +138,8 @@ export function registerContractTool<I extends ObjectSchema, O extends ObjectSch
       return withCorrelationId(correlationId, async () => {
         const started = performance.now();
         try {
+          // Before zod: validators recurse, and a few thousand levels would end in a RangeError.
+          assertArgumentDepth(rawArgs, ctx.maxArgumentDepth ?? DEFAULT_MAX_ARGUMENT_DEPTH);
           const parsed = spec.input.safeParse(rawArgs);
           if (!parsed.success) {
             throw new SwitchyardError('validation', describeIssues(parsed.error.issues), {

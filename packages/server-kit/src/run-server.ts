@@ -7,14 +7,15 @@ import type { HttpListenerSettings } from './http/http-server.js';
 import { isLoopbackHost } from './http/security.js';
 import { InFlightTracker } from './in-flight.js';
 import { lazy } from './lazy.js';
+import { DEFAULT_MAX_MESSAGE_BYTES, DEFAULT_REQUEST_TIMEOUT_MS, resolveLimit, type Env } from './limits.js';
 import { createLogger, type Logger } from './logger.js';
 import { startStdioHost } from './stdio/stdio-host.js';
 
 export const DEFAULT_HTTP_HOST = '127.0.0.1';
 export const DEFAULT_HTTP_PORT = 3333;
-export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
+/** The default body limit, before modules raise it (kept for callers of earlier versions). */
+export const DEFAULT_MAX_BODY_BYTES = DEFAULT_MAX_MESSAGE_BYTES;
 export const DEFAULT_SHUTDOWN_GRACE_MS = 10_000;
-export const DEFAULT_SESSION_IDLE_TIMEOUT_MS = 30 * 60_000;
 /** Shorter tokens are refused: a network-facing server needs a token nobody can guess. */
 export const MIN_TOKEN_LENGTH = 16;
 /** After the grace period, how long aborted calls get to send their error response before transports close. */
@@ -42,15 +43,38 @@ export interface HttpServerOptions {
    */
   allowedOrigins?: string[];
   /**
-   * Largest accepted request body, beyond it 413. Default 1 MiB, or the largest `maxRequestBytes` a
-   * mounted module declares, whichever is larger.
+   * Largest accepted request body, beyond it 413 (SWITCHYARD_HTTP_MAX_BODY_BYTES). Default 1 MiB, or the
+   * largest `maxRequestBytes` a mounted module declares, whichever is larger.
    */
   maxBodyBytes?: number;
   /**
    * Stateful mode: a session with no open request or stream for this long (its client vanished without
-   * DELETE) is closed. Default 30 minutes; 0 keeps sessions until DELETE or shutdown.
+   * DELETE) is closed (SWITCHYARD_HTTP_SESSION_IDLE_MS). Default 10 minutes; 0 keeps sessions until DELETE,
+   * eviction or shutdown.
    */
   sessionIdleTimeoutMs?: number;
+  /**
+   * Stateful mode: open sessions at most (SWITCHYARD_HTTP_MAX_SESSIONS, default 100). A new session evicts
+   * the least recently used one without a request in flight; when every session has one, 503.
+   */
+  maxSessions?: number;
+  /** Open connections at most; more are dropped (SWITCHYARD_HTTP_MAX_CONNECTIONS, default 512). */
+  maxConnections?: number;
+  /** A connection that has not sent its headers within this is closed (SWITCHYARD_HTTP_HEADERS_TIMEOUT_MS, 10 s). */
+  headersTimeoutMs?: number;
+  /** ...nor its whole request, body included, within this (SWITCHYARD_HTTP_REQUEST_TIMEOUT_MS, 30 s). */
+  requestTimeoutMs?: number;
+  /** An idle kept-alive connection is closed after this (SWITCHYARD_HTTP_KEEP_ALIVE_TIMEOUT_MS, 5 s). */
+  keepAliveTimeoutMs?: number;
+}
+
+export interface StdioServerOptions {
+  /**
+   * Largest message (one line) accepted; a larger one is answered with a JSON-RPC error and skipped
+   * (SWITCHYARD_STDIO_MAX_MESSAGE_BYTES). Default as `http.maxBodyBytes`: 1 MiB, or the largest
+   * `maxRequestBytes` a mounted module declares.
+   */
+  maxMessageBytes?: number;
 }
 
 export interface RunServerOptions extends CompositionOptions {
@@ -59,6 +83,14 @@ export interface RunServerOptions extends CompositionOptions {
   /** Default stdio. */
   transport?: 'stdio' | 'http';
   http?: HttpServerOptions;
+  stdio?: StdioServerOptions;
+  /**
+   * How deep tool arguments may nest, objects and arrays (SWITCHYARD_MAX_ARGUMENT_DEPTH, default 64):
+   * deeper arguments get the contract's validation error.
+   */
+  maxArgumentDepth?: number;
+  /** Where the SWITCHYARD_* bound variables are read from (an option set here wins); default process.env. */
+  env?: Env;
   /** Default `resolveDataDir()`. */
   dataDir?: string;
   /** Default `createLogger()` (JSON lines on stderr). */
@@ -88,31 +120,35 @@ function fail(message: string): never {
 }
 
 /**
- * The body limit: the option when given, else the default raised to what the modules say their tools
- * accept (a journey document of the largest allowed size must reach its tool, not stop at HTTP 413).
+ * The default size limit of one message (HTTP body or stdio line): 1 MiB raised to what the modules say
+ * their tools accept (a journey document of the largest allowed size must reach its tool, not stop at 413).
  */
-function bodyLimit(http: HttpServerOptions, modules: readonly DomainModule[]): number {
-  if (http.maxBodyBytes !== undefined) return http.maxBodyBytes;
-  return Math.max(DEFAULT_MAX_BODY_BYTES, ...modules.map((module) => module.maxRequestBytes ?? 0));
+function defaultMessageLimit(modules: readonly DomainModule[]): number {
+  return Math.max(DEFAULT_MAX_MESSAGE_BYTES, ...modules.map((module) => module.maxRequestBytes ?? 0));
 }
 
 function resolveHttpSettings(
   http: HttpServerOptions,
   modules: readonly DomainModule[],
+  env: Env,
 ): HttpListenerSettings {
   const host = http.host?.trim() || DEFAULT_HTTP_HOST;
   const port = http.port ?? DEFAULT_HTTP_PORT;
   if (!Number.isInteger(port) || port < 0 || port > 65_535) {
     fail(`http.port must be an integer from 0 to 65535 (0 = any free port), got ${String(port)}`);
   }
-  const maxBodyBytes = bodyLimit(http, modules);
-  if (!Number.isInteger(maxBodyBytes) || maxBodyBytes < 1) {
-    fail(`http.maxBodyBytes must be a positive whole number of bytes, got ${String(maxBodyBytes)}`);
-  }
-  const sessionIdleTimeoutMs = http.sessionIdleTimeoutMs ?? DEFAULT_SESSION_IDLE_TIMEOUT_MS;
-  if (!Number.isInteger(sessionIdleTimeoutMs) || sessionIdleTimeoutMs < 0) {
+  const headersTimeoutMs = resolveLimit('httpHeadersTimeoutMs', http.headersTimeoutMs, env);
+  // A headers timeout set above the request timeout's default raises that default with it.
+  const requestTimeoutMs = resolveLimit(
+    'httpRequestTimeoutMs',
+    http.requestTimeoutMs,
+    env,
+    Math.max(DEFAULT_REQUEST_TIMEOUT_MS, headersTimeoutMs),
+  );
+  if (requestTimeoutMs < headersTimeoutMs) {
     fail(
-      `http.sessionIdleTimeoutMs must be a whole number of milliseconds >= 0 (0 = never), got ${String(sessionIdleTimeoutMs)}`,
+      `the request timeout (${requestTimeoutMs} ms) must be at least the headers timeout (${headersTimeoutMs} ms): ` +
+        'the headers are part of the request',
     );
   }
   const token = http.token === undefined || http.token === '' ? undefined : http.token;
@@ -138,8 +174,13 @@ function resolveHttpSettings(
     stateless: http.stateless ?? false,
     allowedHosts: http.allowedHosts,
     allowedOrigins: http.allowedOrigins,
-    maxBodyBytes,
-    sessionIdleTimeoutMs,
+    maxBodyBytes: resolveLimit('httpMaxBodyBytes', http.maxBodyBytes, env, defaultMessageLimit(modules)),
+    sessionIdleTimeoutMs: resolveLimit('httpSessionIdleTimeoutMs', http.sessionIdleTimeoutMs, env),
+    maxSessions: resolveLimit('httpMaxSessions', http.maxSessions, env),
+    maxConnections: resolveLimit('httpMaxConnections', http.maxConnections, env),
+    headersTimeoutMs,
+    requestTimeoutMs,
+    keepAliveTimeoutMs: resolveLimit('httpKeepAliveTimeoutMs', http.keepAliveTimeoutMs, env),
   };
 }
 
@@ -167,7 +208,19 @@ export async function runServer(modules: DomainModule[], options: RunServerOptio
   if (transport !== 'stdio' && transport !== 'http') {
     fail(`transport must be "stdio" or "http", got ${JSON.stringify(transport)}`);
   }
-  const httpSettings = transport === 'http' ? resolveHttpSettings(options.http ?? {}, modules) : undefined;
+  const env = options.env ?? process.env;
+  const httpSettings =
+    transport === 'http' ? resolveHttpSettings(options.http ?? {}, modules, env) : undefined;
+  const stdioMaxMessageBytes =
+    transport === 'stdio'
+      ? resolveLimit(
+          'stdioMaxMessageBytes',
+          options.stdio?.maxMessageBytes,
+          env,
+          defaultMessageLimit(modules),
+        )
+      : 0;
+  const maxArgumentDepth = resolveLimit('maxArgumentDepth', options.maxArgumentDepth, env);
   const graceMs = options.shutdownGraceMs ?? DEFAULT_SHUTDOWN_GRACE_MS;
   if (!Number.isFinite(graceMs) || graceMs < 0) {
     fail(`shutdownGraceMs must be a number of milliseconds >= 0, got ${String(graceMs)}`);
@@ -189,6 +242,7 @@ export async function runServer(modules: DomainModule[], options: RunServerOptio
       ...(options.toolsAllow === undefined ? {} : { toolsAllow: options.toolsAllow }),
       ...(options.toolsDeny === undefined ? {} : { toolsDeny: options.toolsDeny }),
       shutdownSignal: shutdown.signal,
+      maxArgumentDepth,
     });
 
   let closing: Promise<void> | undefined;
@@ -250,6 +304,8 @@ export async function runServer(modules: DomainModule[], options: RunServerOptio
     host = await startStdioHost({
       createServer,
       tracker,
+      logger,
+      maxMessageBytes: stdioMaxMessageBytes,
       onInputEnd: () => {
         logger.info('stdin closed');
         close().catch((error: unknown) => logger.error('shutdown failed', { error }));

@@ -16,6 +16,8 @@ export interface ConnectInMemoryOptions extends CompositionOptions {
   logger?: Logger;
   /** Contract violations become internal errors (default true in tests). */
   strictOutput?: boolean;
+  /** How deep tool arguments may nest (default 64). */
+  maxArgumentDepth?: number;
 }
 
 /** A real SDK Client connected to `modules` over InMemoryTransport: the contract-test harness. */

@@ -3,7 +3,17 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createLogger, type Logger } from '../src/index.js';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import {
+  createLogger,
+  runServer,
+  type DomainModule,
+  type Logger,
+  type RunningServer,
+  type RunServerOptions,
+} from '../src/index.js';
+import { rawHttpRequest } from '../src/testing.js';
 
 export const PACKAGE_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const FIXTURES_DIR = path.join(PACKAGE_DIR, 'test', 'fixtures');
@@ -101,3 +111,62 @@ export const hasMessage =
   (msg: string) =>
   (line: string): boolean =>
     logEntry(line)?.msg === msg;
+
+/**
+ * In-process HTTP servers and SDK clients for tests, closed by `closeAll` (register it with afterEach).
+ * `start` serves `modules` on a free port with a memory logger; `initialize` is a raw initialize POST.
+ */
+export function httpTestHarness() {
+  const servers: RunningServer[] = [];
+  const clients: Client[] = [];
+
+  async function start(
+    modules: DomainModule[],
+    http: RunServerOptions['http'] = {},
+    extra: Partial<RunServerOptions> = {},
+  ) {
+    const { logger, lines } = memoryLogger();
+    const server = await runServer(modules, {
+      name: 'http-test',
+      version: '0.0.0',
+      transport: 'http',
+      http: { port: 0, ...http },
+      handleSignals: false,
+      logger,
+      dataDir: tempDir(),
+      env: {},
+      ...extra,
+    });
+    servers.push(server);
+    const url = server.url!;
+    const port = new URL(url).port;
+    return { server, url, base: url.replace(/\/mcp$/, ''), port, lines };
+  }
+
+  async function connectClient(url: string, token?: string) {
+    const client = new Client({ name: 'http-test-client', version: '0.0.0' });
+    client.onerror = () => {};
+    const transport = new StreamableHTTPClientTransport(
+      new URL(url),
+      token === undefined ? undefined : { requestInit: { headers: { Authorization: `Bearer ${token}` } } },
+    );
+    await client.connect(transport);
+    clients.push(client);
+    return { client, transport };
+  }
+
+  function initialize(url: string, headers: Record<string, string> = {}) {
+    return rawHttpRequest(url, {
+      method: 'POST',
+      headers: { ...MCP_POST_HEADERS, ...headers },
+      body: JSON.stringify(INITIALIZE_BODY),
+    });
+  }
+
+  async function closeAll(): Promise<void> {
+    await Promise.allSettled(clients.splice(0).map((client) => client.close()));
+    await Promise.allSettled(servers.splice(0).map((server) => server.close()));
+  }
+
+  return { servers, start, connectClient, initialize, closeAll };
+}

@@ -1,63 +1,14 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Progress } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
-import { runServer, type DomainModule, type RunServerOptions, type RunningServer } from '../src/index.js';
+import { runServer, type DomainModule, type RunServerOptions } from '../src/index.js';
 import { rawHttpRequest } from '../src/testing.js';
 import { createEchoModule, createQuietModule } from './fixtures/echo-module.js';
-import { INITIALIZE_BODY, MCP_POST_HEADERS, memoryLogger, tempDir } from './helpers.js';
+import { httpTestHarness, INITIALIZE_BODY, MCP_POST_HEADERS, memoryLogger, tempDir } from './helpers.js';
 
 const TOKEN = 'test-token-0123456789abcdef';
 
-const servers: RunningServer[] = [];
-const clients: Client[] = [];
-
-afterEach(async () => {
-  await Promise.allSettled(clients.splice(0).map((client) => client.close()));
-  await Promise.allSettled(servers.splice(0).map((server) => server.close()));
-});
-
-async function start(
-  modules: DomainModule[],
-  http: RunServerOptions['http'] = {},
-  extra: Partial<RunServerOptions> = {},
-) {
-  const { logger, lines } = memoryLogger();
-  const server = await runServer(modules, {
-    name: 'http-test',
-    version: '0.0.0',
-    transport: 'http',
-    http: { port: 0, ...http },
-    handleSignals: false,
-    logger,
-    dataDir: tempDir(),
-    ...extra,
-  });
-  servers.push(server);
-  const url = server.url!;
-  const port = new URL(url).port;
-  return { server, url, base: url.replace(/\/mcp$/, ''), port, lines };
-}
-
-async function connectClient(url: string, token?: string) {
-  const client = new Client({ name: 'http-test-client', version: '0.0.0' });
-  client.onerror = () => {};
-  const transport = new StreamableHTTPClientTransport(
-    new URL(url),
-    token === undefined ? undefined : { requestInit: { headers: { Authorization: `Bearer ${token}` } } },
-  );
-  await client.connect(transport);
-  clients.push(client);
-  return { client, transport };
-}
-
-function initialize(url: string, headers: Record<string, string> = {}) {
-  return rawHttpRequest(url, {
-    method: 'POST',
-    headers: { ...MCP_POST_HEADERS, ...headers },
-    body: JSON.stringify(INITIALIZE_BODY),
-  });
-}
+const { servers, start, connectClient, initialize, closeAll } = httpTestHarness();
+afterEach(closeAll);
 
 describe('runServer over Streamable HTTP (stateful)', () => {
   it('serves tools, resources and progress to a real SDK client', async () => {

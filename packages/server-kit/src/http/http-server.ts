@@ -4,14 +4,10 @@ import bodyParser from 'body-parser';
 import cors from 'cors';
 import type { DomainModule } from '../domain-module.js';
 import { checkReadiness } from '../health.js';
-import {
-  JSONRPC_INTERNAL_ERROR,
-  JSONRPC_PARSE_ERROR,
-  type McpServerFactory,
-  type TransportHost,
-} from '../host.js';
+import { JSONRPC_INTERNAL_ERROR, type McpServerFactory, type TransportHost } from '../host.js';
 import type { InFlightTracker } from '../in-flight.js';
 import type { Logger } from '../logger.js';
+import { bodyRefusal } from './body-refusals.js';
 import { createStatefulEndpoint, createStatelessEndpoint, type McpRequest } from './mcp-endpoint.js';
 import { sendJson, sendJsonRpcError } from './responses.js';
 import { BearerTokenAuth, HostAllowList, isLoopbackHost, OriginPolicy } from './security.js';
@@ -25,6 +21,14 @@ export interface HttpListenerSettings {
   allowedOrigins: readonly string[] | undefined;
   maxBodyBytes: number;
   sessionIdleTimeoutMs: number;
+  maxSessions: number;
+  /** Open connections at most; more are dropped as they arrive. */
+  maxConnections: number;
+  /** A connection must send its whole header block within this, else it is closed (slow clients). */
+  headersTimeoutMs: number;
+  /** ...and its whole request, body included, within this. */
+  requestTimeoutMs: number;
+  keepAliveTimeoutMs: number;
 }
 
 export interface HttpListenerDeps {
@@ -88,6 +92,23 @@ function passes(
   });
 }
 
+/** How often at most a full connection table is reported (a flood would otherwise flood the log too). */
+const DROP_REPORT_INTERVAL_MS = 10_000;
+
+/** A `drop` listener: one warning per interval, with how many connections were dropped since the last. */
+function reportDroppedConnections(logger: Logger, maxConnections: number): () => void {
+  let dropped = 0;
+  let lastReport = Number.NEGATIVE_INFINITY;
+  return () => {
+    dropped += 1;
+    const now = Date.now();
+    if (now - lastReport < DROP_REPORT_INTERVAL_MS) return;
+    logger.warn('connections dropped: the connection limit is reached', { dropped, maxConnections });
+    dropped = 0;
+    lastReport = now;
+  };
+}
+
 function pathOf(url: string | undefined): string {
   const path = (url ?? '/').split('?', 1)[0] ?? '/';
   return path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
@@ -114,7 +135,10 @@ export async function startHttpListener(
 
   const endpoint = settings.stateless
     ? createStatelessEndpoint(deps.createServer, logger)
-    : createStatefulEndpoint(deps.createServer, logger, settings.sessionIdleTimeoutMs);
+    : createStatefulEndpoint(deps.createServer, logger, {
+        maxSessions: settings.maxSessions,
+        idleTimeoutMs: settings.sessionIdleTimeoutMs,
+      });
   const jsonBody = bodyParser.json({ limit: settings.maxBodyBytes, type: 'application/json' }) as Middleware;
   const allowedOriginsCors =
     settings.allowedOrigins === undefined
@@ -138,24 +162,21 @@ export async function startHttpListener(
     res: http.ServerResponse,
     status: number,
     reason: string,
+    code?: number,
   ): void => {
     logger.info('http request refused', { status, method: req.method, path: pathOf(req.url), reason });
-    sendJsonRpcError(res, status, reason);
+    sendJsonRpcError(res, status, reason, code);
   };
 
-  /** body-parser's errors carry a `type`: each becomes the status a client can act on. */
+  /** body-parser's errors become the status a client can act on (see BODY_REFUSALS); only ours are 500. */
   const refuseBody = (req: http.IncomingMessage, res: http.ServerResponse, error: unknown): void => {
-    const type = (error as { type?: unknown }).type;
-    if (type === 'entity.too.large') {
-      refuse(req, res, 413, `Request body is larger than ${settings.maxBodyBytes} bytes`);
-    } else if (type === 'entity.parse.failed') {
-      sendJsonRpcError(res, 400, 'Parse error: the body is not valid JSON', JSONRPC_PARSE_ERROR);
-    } else if (type === 'encoding.unsupported' || type === 'charset.unsupported') {
-      sendJsonRpcError(res, 415, 'Unsupported body encoding: send UTF-8 JSON');
-    } else {
+    const refusal = bodyRefusal(error, req, settings.maxBodyBytes);
+    if (refusal === undefined) {
       logger.error('http request failed', { error, path: pathOf(req.url) });
       sendJsonRpcError(res, 500, 'Internal server error', JSONRPC_INTERNAL_ERROR);
+      return;
     }
+    refuse(req, res, refusal.status, refusal.message, refusal.code);
   };
 
   const serveMcp = async (req: McpRequest, res: http.ServerResponse): Promise<void> => {
@@ -213,12 +234,23 @@ export async function startHttpListener(
     }
   };
 
-  const server = http.createServer((req, res) => {
-    route(req, res).catch((error: unknown) => {
-      logger.error('http request failed', { error, path: pathOf(req.url) });
-      sendJsonRpcError(res, 500, 'Internal server error', JSONRPC_INTERNAL_ERROR);
-    });
-  });
+  const server = http.createServer(
+    {
+      headersTimeout: settings.headersTimeoutMs,
+      requestTimeout: settings.requestTimeoutMs,
+      keepAliveTimeout: settings.keepAliveTimeoutMs,
+      // Node checks the two timeouts above on this interval (default 30 s, which would stretch them).
+      connectionsCheckingInterval: Math.max(50, Math.min(1_000, Math.floor(settings.headersTimeoutMs / 2))),
+    },
+    (req, res) => {
+      route(req, res).catch((error: unknown) => {
+        logger.error('http request failed', { error, path: pathOf(req.url) });
+        sendJsonRpcError(res, 500, 'Internal server error', JSONRPC_INTERNAL_ERROR);
+      });
+    },
+  );
+  server.maxConnections = settings.maxConnections;
+  server.on('drop', reportDroppedConnections(logger, settings.maxConnections));
   const port = await listen(server, settings.host, settings.port);
   if (hosts === undefined && isLoopbackHost(settings.host)) hosts = HostAllowList.loopback(port);
   if (hosts === undefined) {

@@ -8,6 +8,7 @@ import typeis from 'type-is';
 import type { McpServerFactory } from '../host.js';
 import type { Logger } from '../logger.js';
 import { sendJsonRpcError } from './responses.js';
+import { closeQuietly, SessionTable, type Session, type SessionLimits } from './sessions.js';
 
 /** A request on `/mcp`: `auth` set by the bearer token check, `body` by the JSON body parser. */
 export type McpRequest = http.IncomingMessage & { auth?: AuthInfo; body?: unknown };
@@ -23,14 +24,8 @@ export interface McpEndpoint {
 }
 
 const SESSION_HEADER = 'mcp-session-id';
-
-interface Session {
-  server: McpServer;
-  transport: StreamableHTTPServerTransport;
-  /** Responses still open for this session (a client's GET stream keeps it at >= 1). */
-  openResponses: number;
-  lastActive: number;
-}
+/** What a client refused a session (every session busy) is told to wait before trying again. */
+export const SESSIONS_BUSY_RETRY_AFTER_SECONDS = 5;
 
 function sessionIdOf(req: McpRequest): string | undefined {
   const value = req.headers[SESSION_HEADER];
@@ -46,80 +41,62 @@ function methodNotAllowed(res: Response, allow: string): void {
   sendJsonRpcError(res, 405, `Method not allowed on /mcp: use ${allow}`);
 }
 
-async function closeQuietly(server: McpServer, logger: Logger): Promise<void> {
-  try {
-    await server.close();
-  } catch (error) {
-    logger.warn('closing an MCP server failed', { error });
-  }
-}
-
 /**
  * Stateful Streamable HTTP: `initialize` (without Mcp-Session-Id) opens a session with its own McpServer
  * (modules register per session); later requests carry the session id; DELETE or a closed transport ends
- * it. A session with no open response for `idleTimeoutMs` (a client that vanished without DELETE) expires.
+ * it. Sessions are bounded (see SessionTable): when full, the least recently used idle one is evicted, and
+ * when every session has a request in flight a new one gets 503 with Retry-After.
  */
 export function createStatefulEndpoint(
   factory: McpServerFactory,
   logger: Logger,
-  idleTimeoutMs: number,
+  limits: SessionLimits,
 ): McpEndpoint {
-  const sessions = new Map<string, Session>();
-
-  async function serve(session: Session, req: McpRequest, res: Response): Promise<void> {
-    session.openResponses += 1;
-    session.lastActive = Date.now();
-    res.once('close', () => {
-      session.openResponses -= 1;
-      session.lastActive = Date.now();
-    });
-    await session.transport.handleRequest(req, res, req.body);
-  }
+  const table = new SessionTable(limits, logger);
 
   async function openSession(req: McpRequest, res: Response): Promise<void> {
-    const server = await factory();
-    const transport = new StreamableHTTPServerTransport({
-      sessionIdGenerator: () => randomUUID(),
-      onsessioninitialized: (sessionId) => {
-        sessions.set(sessionId, session);
-        logger.debug('session opened', { sessionId, sessions: sessions.size });
-      },
-    });
-    const session: Session = { server, transport, openResponses: 0, lastActive: Date.now() };
-    transport.onclose = () => {
-      const sessionId = transport.sessionId;
-      if (sessionId !== undefined && sessions.delete(sessionId)) {
-        logger.debug('session closed', { sessionId, sessions: sessions.size });
+    const release = table.reserve();
+    if (release === undefined) {
+      logger.warn('new session refused: every session has a request in flight', {
+        maxSessions: limits.maxSessions,
+      });
+      res.setHeader('Retry-After', String(SESSIONS_BUSY_RETRY_AFTER_SECONDS));
+      sendJsonRpcError(
+        res,
+        503,
+        `Server busy: all ${limits.maxSessions} sessions have requests in flight; ` +
+          `retry in ${SESSIONS_BUSY_RETRY_AFTER_SECONDS} seconds`,
+      );
+      return;
+    }
+    try {
+      const server = await factory();
+      const transport = new StreamableHTTPServerTransport({
+        sessionIdGenerator: () => randomUUID(),
+        onsessioninitialized: (sessionId) => {
+          table.add(sessionId, session);
+          release();
+        },
+      });
+      const session: Session = { server, transport, requests: 0, streams: 0, lastActive: Date.now() };
+      transport.onclose = () => {
+        if (transport.sessionId !== undefined) table.remove(transport.sessionId);
+      };
+      await server.connect(transport);
+      table.track(session, 'requests', res);
+      await transport.handleRequest(req, res, req.body);
+      // The transport refused the initialize request (bad headers, say): nothing to keep.
+      if (transport.sessionId === undefined || table.get(transport.sessionId) !== session) {
+        await closeQuietly(server, logger);
       }
-    };
-    await server.connect(transport);
-    await serve(session, req, res);
-    // The transport refused the initialize request (bad headers, say): nothing to keep.
-    if (transport.sessionId === undefined || !sessions.has(transport.sessionId)) {
-      await closeQuietly(server, logger);
+    } finally {
+      release();
     }
   }
 
-  const sweeper =
-    idleTimeoutMs > 0
-      ? setInterval(
-          () => {
-            const now = Date.now();
-            for (const [sessionId, session] of sessions) {
-              if (session.openResponses > 0 || now - session.lastActive < idleTimeoutMs) continue;
-              sessions.delete(sessionId);
-              logger.info('session expired after inactivity', { sessionId, idleTimeoutMs });
-              void closeQuietly(session.server, logger);
-            }
-          },
-          Math.min(idleTimeoutMs, 60_000),
-        )
-      : undefined;
-  sweeper?.unref();
-
   return {
     get openCount() {
-      return sessions.size;
+      return table.size;
     },
     async handle(req, res) {
       if (req.method !== 'POST' && req.method !== 'GET' && req.method !== 'DELETE') {
@@ -143,18 +120,16 @@ export function createStatefulEndpoint(
         );
         return;
       }
-      const session = sessions.get(sessionId);
+      const session = table.get(sessionId);
       if (session === undefined) {
         sendJsonRpcError(res, 404, 'Session not found: it ended or never existed; send initialize again');
         return;
       }
-      await serve(session, req, res);
+      table.track(session, req.method === 'GET' ? 'streams' : 'requests', res);
+      await session.transport.handleRequest(req, res, req.body);
     },
     async closeAll() {
-      clearInterval(sweeper);
-      const open = [...sessions.values()];
-      sessions.clear();
-      await Promise.all(open.map((session) => closeQuietly(session.server, logger)));
+      await Promise.all(table.drain().map((session) => closeQuietly(session.server, logger)));
     },
   };
 }

@@ -1,0 +1,135 @@
+/**
+ * Every resource a caller can push against has a bound, and every bound is a setting: an option of
+ * `runServer` (set in code, it wins) or its environment variable, else the default below.
+ */
+export type Env = Readonly<Record<string, string | undefined>>;
+
+interface LimitSetting {
+  /** How `runServer` spells the option (used in messages). */
+  option: string;
+  variable: string;
+  /** Smallest accepted value; 0 only where 0 means "no limit". */
+  min: number;
+  /** What the number counts, for messages. */
+  unit: 'bytes' | 'milliseconds' | 'levels' | 'sessions' | 'connections';
+  /** Absent where the default depends on the modules (the message sizes). */
+  default?: number;
+}
+
+/** How deep tool arguments may nest (objects and arrays, the arguments object counting as level 1). */
+export const DEFAULT_MAX_ARGUMENT_DEPTH = 64;
+/** Requests and stdio messages: 1 MiB, raised to the largest `maxRequestBytes` a module declares. */
+export const DEFAULT_MAX_MESSAGE_BYTES = 1024 * 1024;
+/** Sessions beyond it evict the least recently used idle one (about a quarter MiB each). */
+export const DEFAULT_MAX_SESSIONS = 100;
+/** A session with no open request or stream this long is closed. */
+export const DEFAULT_SESSION_IDLE_TIMEOUT_MS = 10 * 60_000;
+/** Open connections, whatever state they are in (Node's own default is unlimited). */
+export const DEFAULT_MAX_CONNECTIONS = 512;
+/** A connection must finish sending its headers within this (Node's default: 60 s). */
+export const DEFAULT_HEADERS_TIMEOUT_MS = 10_000;
+/** ... and its whole request, body included, within this (Node's default: 300 s). */
+export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
+/** An idle kept-alive connection is closed after this. */
+export const DEFAULT_KEEP_ALIVE_TIMEOUT_MS = 5_000;
+
+export const LIMITS = {
+  maxArgumentDepth: {
+    option: 'maxArgumentDepth',
+    variable: 'SWITCHYARD_MAX_ARGUMENT_DEPTH',
+    min: 1,
+    unit: 'levels',
+    default: DEFAULT_MAX_ARGUMENT_DEPTH,
+  },
+  stdioMaxMessageBytes: {
+    option: 'stdio.maxMessageBytes',
+    variable: 'SWITCHYARD_STDIO_MAX_MESSAGE_BYTES',
+    min: 1,
+    unit: 'bytes',
+  },
+  httpMaxBodyBytes: {
+    option: 'http.maxBodyBytes',
+    variable: 'SWITCHYARD_HTTP_MAX_BODY_BYTES',
+    min: 1,
+    unit: 'bytes',
+  },
+  httpMaxSessions: {
+    option: 'http.maxSessions',
+    variable: 'SWITCHYARD_HTTP_MAX_SESSIONS',
+    min: 1,
+    unit: 'sessions',
+    default: DEFAULT_MAX_SESSIONS,
+  },
+  httpSessionIdleTimeoutMs: {
+    option: 'http.sessionIdleTimeoutMs',
+    variable: 'SWITCHYARD_HTTP_SESSION_IDLE_MS',
+    min: 0,
+    unit: 'milliseconds',
+    default: DEFAULT_SESSION_IDLE_TIMEOUT_MS,
+  },
+  httpMaxConnections: {
+    option: 'http.maxConnections',
+    variable: 'SWITCHYARD_HTTP_MAX_CONNECTIONS',
+    min: 1,
+    unit: 'connections',
+    default: DEFAULT_MAX_CONNECTIONS,
+  },
+  httpHeadersTimeoutMs: {
+    option: 'http.headersTimeoutMs',
+    variable: 'SWITCHYARD_HTTP_HEADERS_TIMEOUT_MS',
+    min: 1,
+    unit: 'milliseconds',
+    default: DEFAULT_HEADERS_TIMEOUT_MS,
+  },
+  httpRequestTimeoutMs: {
+    option: 'http.requestTimeoutMs',
+    variable: 'SWITCHYARD_HTTP_REQUEST_TIMEOUT_MS',
+    min: 1,
+    unit: 'milliseconds',
+    default: DEFAULT_REQUEST_TIMEOUT_MS,
+  },
+  httpKeepAliveTimeoutMs: {
+    option: 'http.keepAliveTimeoutMs',
+    variable: 'SWITCHYARD_HTTP_KEEP_ALIVE_TIMEOUT_MS',
+    min: 1,
+    unit: 'milliseconds',
+    default: DEFAULT_KEEP_ALIVE_TIMEOUT_MS,
+  },
+} as const satisfies Record<string, LimitSetting>;
+
+export type LimitName = keyof typeof LIMITS;
+
+function describeRange(setting: LimitSetting): string {
+  const zero = setting.min === 0 ? ' (0 = no limit)' : '';
+  return `a whole number of ${setting.unit} >= ${setting.min}${zero}`;
+}
+
+/**
+ * The value of one bound: the option when given in code, else its environment variable, else `fallback`
+ * (the table's default unless given). A value out of range fails the start naming the option or variable.
+ */
+export function resolveLimit(
+  name: LimitName,
+  given: number | undefined,
+  env: Env,
+  fallback?: number,
+): number {
+  const setting: LimitSetting = LIMITS[name];
+  if (given !== undefined) {
+    if (!Number.isInteger(given) || given < setting.min) {
+      throw new Error(`runServer: ${setting.option} must be ${describeRange(setting)}, got ${String(given)}`);
+    }
+    return given;
+  }
+  const raw = env[setting.variable]?.trim();
+  if (raw === undefined || raw === '') {
+    const value = fallback ?? setting.default;
+    if (value === undefined) throw new Error(`${setting.option} has no default: pass one`);
+    return value;
+  }
+  const value = /^\d+$/.test(raw) ? Number(raw) : Number.NaN;
+  if (!Number.isSafeInteger(value) || value < setting.min) {
+    throw new Error(`runServer: ${setting.variable} must be ${describeRange(setting)}, got "${raw}"`);
+  }
+  return value;
+}

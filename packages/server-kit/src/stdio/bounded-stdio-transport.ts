@@ -1,0 +1,203 @@
+import type { Readable, Writable } from 'node:stream';
+import { serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import {
+  JSONRPCMessageSchema,
+  type JSONRPCMessage,
+  type RequestId,
+} from '@modelcontextprotocol/sdk/types.js';
+import { JSONRPC_PARSE_ERROR } from '../host.js';
+import type { Logger } from '../logger.js';
+
+export const JSONRPC_INVALID_REQUEST = -32600;
+const NEWLINE = 0x0a;
+/** How much of an oversized message is kept to find its id: the id is near one end of a JSON-RPC object. */
+const EDGE_BYTES = 512;
+
+/** `"id": 7` or `"id": "abc"` as JSON text. */
+const ID_VALUE = String.raw`(-?\d+|"(?:[^"\\]|\\.)*")`;
+/** The id as the first member of the message, possibly after `"jsonrpc"` and `"method"`. */
+const ID_AT_START = new RegExp(
+  String.raw`^\s*\{(?:\s*"(?:jsonrpc|method)"\s*:\s*"(?:[^"\\]|\\.)*"\s*,)*\s*"id"\s*:\s*${ID_VALUE}`,
+);
+/** The id as the last member (the SDK writes it last): one closing brace after it, the message's own. */
+const ID_AT_END = new RegExp(String.raw`[,{]\s*"id"\s*:\s*${ID_VALUE}\s*\}\s*$`);
+
+/**
+ * The id of a message too large to parse, read from its first and last bytes, or null. Only a top-level
+ * member can sit there: at the start after the opening brace, or at the end before the closing one.
+ */
+export function recoverRequestId(head: string, tail: string): RequestId | null {
+  const match = ID_AT_START.exec(head) ?? ID_AT_END.exec(tail);
+  if (match?.[1] === undefined) return null;
+  try {
+    const id: unknown = JSON.parse(match[1]);
+    return typeof id === 'string' || (typeof id === 'number' && Number.isSafeInteger(id)) ? id : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The message being read: its bytes while within the limit, else only its edges. */
+class LineBuffer {
+  size = 0;
+  private chunks: Buffer[] = [];
+  private head: Buffer | undefined;
+  private tail = Buffer.alloc(0);
+
+  constructor(private readonly maxBytes: number) {}
+
+  get oversized(): boolean {
+    return this.head !== undefined;
+  }
+
+  append(piece: Buffer): void {
+    this.size += piece.length;
+    if (this.head === undefined && this.size <= this.maxBytes) {
+      this.chunks.push(piece);
+      return;
+    }
+    if (this.head === undefined) {
+      const kept = Buffer.concat([...this.chunks, piece]);
+      // Copies: a view would keep the whole message alive.
+      this.head = Buffer.from(kept.subarray(0, EDGE_BYTES));
+      this.tail = Buffer.from(kept.subarray(-EDGE_BYTES));
+      this.chunks = [];
+      return;
+    }
+    this.tail = Buffer.from(Buffer.concat([this.tail, piece.subarray(-EDGE_BYTES)]).subarray(-EDGE_BYTES));
+  }
+
+  text(): string {
+    return Buffer.concat(this.chunks).toString('utf8').replace(/\r$/, '');
+  }
+
+  edges(): { head: string; tail: string } {
+    return { head: this.head?.toString('utf8') ?? '', tail: this.tail.toString('utf8').replace(/\r$/, '') };
+  }
+}
+
+function idOf(value: unknown): RequestId | null {
+  const id = (value as { id?: unknown } | null)?.id;
+  return typeof id === 'string' || typeof id === 'number' ? id : null;
+}
+
+/** A message with `result` or `error` answers one of the server's requests: never answered back. */
+function isResponseLike(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && ('result' in value || 'error' in value);
+}
+
+/**
+ * MCP over stdio (newline-delimited JSON-RPC), with a bound on the size of one message. The SDK's
+ * StdioServerTransport closes for good when its 10 MiB read buffer overflows (the process then exits
+ * without a word), and drops unparseable lines silently. Here a message over `maxMessageBytes` is
+ * skipped up to its newline and answered with a JSON-RPC error (with its id when one can be read from
+ * its edges, else id null); a line that is not JSON gets a parse error; the next message is served.
+ */
+export class BoundedStdioServerTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: (message: JSONRPCMessage) => void;
+
+  private line: LineBuffer;
+  private started = false;
+
+  constructor(
+    private readonly stdin: Readable,
+    private readonly stdout: Writable,
+    private readonly maxMessageBytes: number,
+    private readonly logger: Logger,
+  ) {
+    this.line = new LineBuffer(maxMessageBytes);
+  }
+
+  async start(): Promise<void> {
+    if (this.started) throw new Error('BoundedStdioServerTransport already started');
+    this.started = true;
+    this.stdin.on('data', this.onData);
+    this.stdin.on('error', this.onStreamError);
+  }
+
+  send(message: JSONRPCMessage): Promise<void> {
+    return this.write(message);
+  }
+
+  async close(): Promise<void> {
+    this.stdin.off('data', this.onData);
+    this.stdin.off('error', this.onStreamError);
+    if (this.stdin.listenerCount('data') === 0) this.stdin.pause();
+    this.line = new LineBuffer(this.maxMessageBytes);
+    this.onclose?.();
+  }
+
+  private readonly onStreamError = (error: Error): void => {
+    this.onerror?.(error);
+  };
+
+  private readonly onData = (chunk: Buffer | string): void => {
+    const bytes = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
+    let start = 0;
+    for (let newline = bytes.indexOf(NEWLINE); newline !== -1; newline = bytes.indexOf(NEWLINE, start)) {
+      this.line.append(bytes.subarray(start, newline));
+      this.finishLine();
+      start = newline + 1;
+    }
+    if (start < bytes.length) this.line.append(bytes.subarray(start));
+  };
+
+  private finishLine(): void {
+    const line = this.line;
+    this.line = new LineBuffer(this.maxMessageBytes);
+    if (line.oversized) {
+      const { head, tail } = line.edges();
+      this.refuse(
+        recoverRequestId(head, tail),
+        JSONRPC_INVALID_REQUEST,
+        `Request too large: the message is ${line.size} bytes; this server accepts at most ` +
+          `${this.maxMessageBytes} bytes per message`,
+      );
+      return;
+    }
+    const text = line.text();
+    if (text.trim() === '') return;
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      this.refuse(null, JSONRPC_PARSE_ERROR, 'Parse error: the message is not valid JSON');
+      return;
+    }
+    const parsed = JSONRPCMessageSchema.safeParse(value);
+    if (!parsed.success && isResponseLike(value)) {
+      this.logger.info('stdio message dropped: a malformed response', { id: idOf(value) });
+    } else if (!parsed.success) {
+      this.refuse(idOf(value), JSONRPC_INVALID_REQUEST, 'Invalid Request: not a JSON-RPC 2.0 message');
+    } else {
+      this.deliver(parsed.data);
+    }
+  }
+
+  /** A throwing handler must not end the read loop (it runs inside stdin's `data` event). */
+  private deliver(message: JSONRPCMessage): void {
+    try {
+      this.onmessage?.(message);
+    } catch (error) {
+      this.onerror?.(error as Error);
+    }
+  }
+
+  private refuse(id: RequestId | null, code: number, message: string): void {
+    this.logger.info('stdio message refused', { id, code, reason: message });
+    // id null is what JSON-RPC prescribes when the request's id cannot be read.
+    this.write({ jsonrpc: '2.0', id, error: { code, message } }).catch((error: unknown) =>
+      this.onerror?.(error as Error),
+    );
+  }
+
+  private write(message: unknown): Promise<void> {
+    return new Promise((resolve) => {
+      if (this.stdout.write(serializeMessage(message as JSONRPCMessage))) resolve();
+      else this.stdout.once('drain', resolve);
+    });
+  }
+}
