@@ -1,28 +1,29 @@
-import type { DomainModule } from './domain-module.js';
-import type { Logger } from './logger.js';
+import type { DomainLifecycle } from './domain.js';
+import type { Logger } from './runtime/logger.js';
 
 export interface ReadinessReport {
   ready: boolean;
-  /** Names of the modules whose `ready()` returned false or threw. */
+  /** Names of the domains whose `ready()` returned false or threw. */
   notReady: string[];
 }
 
-/** Asks every module whether it can serve; a module without `ready()` is ready, one that throws is not. */
+/** Asks every domain whether it can serve; a domain without `ready()` is ready, one that throws is not. */
 export async function checkReadiness(
-  modules: readonly DomainModule[],
+  states: ReadonlyMap<string, DomainLifecycle>,
   logger: Logger,
 ): Promise<ReadinessReport> {
+  const entries = [...states];
   const results = await Promise.all(
-    modules.map(async (module) => {
-      if (module.ready === undefined) return true;
+    entries.map(async ([name, state]) => {
+      if (state.ready === undefined) return true;
       try {
-        return (await module.ready()) === true;
+        return (await state.ready()) === true;
       } catch (error) {
-        logger.warn('readiness check failed', { domain: module.name, error });
+        logger.warn('readiness check failed', { domain: name, error });
         return false;
       }
     }),
   );
-  const notReady = modules.filter((_, index) => results[index] !== true).map((module) => module.name);
+  const notReady = entries.filter((_, index) => results[index] !== true).map(([name]) => name);
   return { ready: notReady.length === 0, notReady };
 }

@@ -1,7 +1,7 @@
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpRequestContext, Server } from '@modelcontextprotocol/server';
 
-/** Builds one fully registered McpServer (every module); per stdio connection, HTTP session or request. */
-export type McpServerFactory = () => Promise<McpServer>;
+/** Builds the MCP server for one stdio connection or one HTTP request. */
+export type ServerFactory = (context: McpRequestContext) => Server;
 
 /** What `runServer` needs from a transport to shut it down gracefully. */
 export interface TransportHost {
@@ -11,7 +11,7 @@ export interface TransportHost {
   closeAll(): Promise<void>;
 }
 
-/** JSON-RPC error codes used outside an McpServer (transport-level refusals). */
+/** JSON-RPC error codes used outside an MCP server (transport-level refusals). */
 export const JSONRPC_PARSE_ERROR = -32700;
 export const JSONRPC_INTERNAL_ERROR = -32603;
 /** Implementation-defined server error (the MCP SDK uses it for transport refusals too). */

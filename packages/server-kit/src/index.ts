@@ -1,11 +1,13 @@
-export * from './domain-module.js';
-export * from './logger.js';
-export * from './principal.js';
-export * from './progress.js';
-export * from './register-tool.js';
-export * from './data-dir.js';
-export * from './sqlite.js';
-export * from './compose.js';
+// The domain seam and the servers that mount domains. Importing this module does not load the MCP SDK
+// (runServer loads it when it starts serving); domain logic imports its helpers from './runtime'.
+export * from './domain.js';
+export * from './tool-spec.js';
+export { callTool, toolResult, type ToolResult } from './call-tool.js';
+export type { ServerIdentity } from './mcp-server.js';
+export { buildCatalog, prefixedName, TOOL_NAME, type Catalog, type CatalogOptions } from './catalog.js';
+export { listedTool, type ListedTool } from './tool-listing.js';
+export { callerPrincipal } from './principal.js';
+export { createProgressReporter } from './progress.js';
 export * from './run-server.js';
 export {
   DEFAULT_HEADERS_TIMEOUT_MS,
@@ -13,9 +15,7 @@ export {
   DEFAULT_MAX_ARGUMENT_DEPTH,
   DEFAULT_MAX_CONNECTIONS,
   DEFAULT_MAX_MESSAGE_BYTES,
-  DEFAULT_MAX_SESSIONS,
   DEFAULT_REQUEST_TIMEOUT_MS,
-  DEFAULT_SESSION_IDLE_TIMEOUT_MS,
   LIMITS,
   type LimitName,
 } from './limits.js';
@@ -23,4 +23,3 @@ export { ARGUMENTS_TOO_DEEP } from './argument-depth.js';
 export { checkReadiness, type ReadinessReport } from './health.js';
 export { isLoopbackHost } from './http/security.js';
 export * from './standalone.js';
-export { lazy } from './lazy.js';

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { clientFor, type ProtocolEra } from './testing-clients.js';
 
 /**
  * A module resolve hook (it runs on Node's loader thread): appends every bare specifier an ES module of the
@@ -60,6 +61,8 @@ export interface StdioBinOptions {
   logFile: string;
   /** The child's whole environment. */
   env: Record<string, string>;
+  /** Which protocol era the client speaks; default legacy (the handshake, one process: what starts pay). */
+  era?: ProtocolEra;
 }
 
 export interface RecordedStdioBin {
@@ -78,7 +81,7 @@ export async function connectRecordingImports(options: StdioBinOptions): Promise
     env: options.env,
     stderr: 'ignore',
   });
-  const client = new Client({ name: 'cold-start-test', version: '0.0.0' });
+  const client = clientFor(options.era ?? 'legacy', 'cold-start-test');
   await client.connect(transport);
   return { client, imports, close: () => client.close() };
 }

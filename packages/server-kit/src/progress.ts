@@ -1,25 +1,24 @@
-import type { ToolExtra } from './principal.js';
+import type { ProgressReporter } from './tool-spec.js';
 
-export interface ProgressReporter {
-  /** True when the client asked for progress (sent a progress token). */
-  readonly enabled: boolean;
-  /** Sends `notifications/progress`; a no-op when the client sent no token. Never throws. */
-  report(progress: number, total?: number, message?: string): Promise<void>;
+type ProgressToken = string | number;
+interface ProgressNotification {
+  method: 'notifications/progress';
+  params: { progressToken: ProgressToken; progress: number; total?: number; message?: string };
 }
 
 /** Progress for one request: notifications go out only when the client sent a progress token. */
 export function createProgressReporter(
-  extra: Pick<ToolExtra, '_meta' | 'sendNotification'>,
+  progressToken: unknown,
+  notify: (notification: ProgressNotification) => Promise<void>,
 ): ProgressReporter {
-  const progressToken = extra._meta?.progressToken;
-  if (progressToken === undefined) {
+  if (typeof progressToken !== 'string' && typeof progressToken !== 'number') {
     return { enabled: false, report: async () => {} };
   }
   return {
     enabled: true,
     async report(progress, total, message) {
       try {
-        await extra.sendNotification({
+        await notify({
           method: 'notifications/progress',
           params: {
             progressToken,

@@ -1,15 +1,16 @@
 import { registerSecret } from '@switchyard/resilience/context';
-import { createMcpServer, type CompositionOptions } from './compose.js';
-import { resolveDataDir } from './data-dir.js';
-import type { DomainModule } from './domain-module.js';
-import type { McpServerFactory, TransportHost } from './host.js';
+import { buildCatalog, type CatalogOptions } from './catalog.js';
+import type { DomainLifecycle, Mount } from './domain.js';
+import type { TransportHost } from './host.js';
 import type { HttpListenerSettings } from './http/http-server.js';
 import { isLoopbackHost } from './http/security.js';
 import { InFlightTracker } from './in-flight.js';
-import { lazy } from './lazy.js';
 import { DEFAULT_MAX_MESSAGE_BYTES, DEFAULT_REQUEST_TIMEOUT_MS, resolveLimit, type Env } from './limits.js';
-import { createLogger, type Logger } from './logger.js';
-import { startStdioHost } from './stdio/stdio-host.js';
+import type { ServerIdentity } from './mcp-server.js';
+import { openDomains } from './open-domains.js';
+import { resolveDataDir } from './runtime/data-dir.js';
+import { lazy } from './runtime/lazy.js';
+import { createLogger, type Logger } from './runtime/logger.js';
 
 export const DEFAULT_HTTP_HOST = '127.0.0.1';
 export const DEFAULT_HTTP_PORT = 3333;
@@ -20,7 +21,10 @@ export const DEFAULT_SHUTDOWN_GRACE_MS = 10_000;
 export const MIN_TOKEN_LENGTH = 16;
 /** After the grace period, how long aborted calls get to send their error response before transports close. */
 const ABORT_SETTLE_MS = 1_000;
-/** body-parser, cors and the SDK's HTTP transport: loaded only when serving HTTP (stdio never needs them). */
+// The MCP SDK loads when a server starts serving, not when a domain package imports this one: domain code
+// (declarations, logic, tests of either) never loads it. HTTP's stack loads only when serving HTTP.
+const loadServerFactory = lazy(() => import('./mcp-server.js'));
+const loadStdioHost = lazy(() => import('./stdio/stdio-host.js'));
 const loadHttpListener = lazy(() => import('./http/http-server.js'));
 
 export interface HttpServerOptions {
@@ -30,8 +34,6 @@ export interface HttpServerOptions {
   port?: number;
   /** Bearer token: every /mcp request without `Authorization: Bearer <token>` gets 401. */
   token?: string;
-  /** Default false: stateful sessions (Mcp-Session-Id). True: a new server and transport per request. */
-  stateless?: boolean;
   /**
    * Host header allow-list (`name` for any port, `name:port` for one). Default when bound to loopback:
    * localhost, 127.0.0.1 and [::1] on the bound port; otherwise no Host check.
@@ -47,17 +49,6 @@ export interface HttpServerOptions {
    * largest `maxRequestBytes` a mounted module declares, whichever is larger.
    */
   maxBodyBytes?: number;
-  /**
-   * Stateful mode: a session with no open request or stream for this long (its client vanished without
-   * DELETE) is closed (SWITCHYARD_HTTP_SESSION_IDLE_MS). Default 10 minutes; 0 keeps sessions until DELETE,
-   * eviction or shutdown.
-   */
-  sessionIdleTimeoutMs?: number;
-  /**
-   * Stateful mode: open sessions at most (SWITCHYARD_HTTP_MAX_SESSIONS, default 100). A new session evicts
-   * the least recently used one without a request in flight; when every session has one, 503.
-   */
-  maxSessions?: number;
   /** Open connections at most; more are dropped (SWITCHYARD_HTTP_MAX_CONNECTIONS, default 512). */
   maxConnections?: number;
   /** A connection that has not sent its headers within this is closed (SWITCHYARD_HTTP_HEADERS_TIMEOUT_MS, 10 s). */
@@ -77,9 +68,7 @@ export interface StdioServerOptions {
   maxMessageBytes?: number;
 }
 
-export interface RunServerOptions extends CompositionOptions {
-  name: string;
-  version: string;
+export interface RunServerOptions extends CatalogOptions, ServerIdentity {
   /** Default stdio. */
   transport?: 'stdio' | 'http';
   http?: HttpServerOptions;
@@ -99,18 +88,19 @@ export interface RunServerOptions extends CompositionOptions {
   strictOutput?: boolean;
   /** How long shutdown waits for in-flight calls before aborting them; default 10 000 ms. */
   shutdownGraceMs?: number;
-  /** Default true: SIGINT/SIGTERM shut down gracefully, then the process exits (0, or 1 if a module failed to close). */
+  /** Default true: SIGINT/SIGTERM shut down gracefully, then the process exits (0, or 1 if a domain failed to close). */
   handleSignals?: boolean;
-  instructions?: string;
 }
 
 export interface RunningServer {
   /** `http://HOST:PORT/mcp` when serving over HTTP. */
   url?: string;
+  /** Each mounted domain's state, as its `open` returned it (tests and embedding reach a domain's API here). */
+  domains: ReadonlyMap<string, DomainLifecycle>;
   /**
    * Stops accepting, lets in-flight calls finish within the grace period (then aborts them), closes the
-   * transports and then every module in order. Idempotent: later calls return the same promise. Rejects
-   * (after closing everything it could) when a module's `close()` failed.
+   * transports and then every domain in order. Idempotent: later calls return the same promise. Rejects
+   * (after closing everything it could) when a domain's `close()` failed.
    */
   close(): Promise<void>;
 }
@@ -119,17 +109,22 @@ function fail(message: string): never {
   throw new Error(`runServer: ${message}`);
 }
 
+type AnyMount = Mount<unknown, DomainLifecycle>;
+
 /**
- * The default size limit of one message (HTTP body or stdio line): 1 MiB raised to what the modules say
+ * The default size limit of one message (HTTP body or stdio line): 1 MiB raised to what the domains say
  * their tools accept (a journey document of the largest allowed size must reach its tool, not stop at 413).
  */
-function defaultMessageLimit(modules: readonly DomainModule[]): number {
-  return Math.max(DEFAULT_MAX_MESSAGE_BYTES, ...modules.map((module) => module.maxRequestBytes ?? 0));
+function defaultMessageLimit(mounts: readonly AnyMount[]): number {
+  return Math.max(
+    DEFAULT_MAX_MESSAGE_BYTES,
+    ...mounts.map(({ domain, config }) => domain.maxRequestBytes?.(config) ?? 0),
+  );
 }
 
 function resolveHttpSettings(
   http: HttpServerOptions,
-  modules: readonly DomainModule[],
+  mounts: readonly AnyMount[],
   env: Env,
 ): HttpListenerSettings {
   const host = http.host?.trim() || DEFAULT_HTTP_HOST;
@@ -171,12 +166,9 @@ function resolveHttpSettings(
     host,
     port,
     token,
-    stateless: http.stateless ?? false,
     allowedHosts: http.allowedHosts,
     allowedOrigins: http.allowedOrigins,
-    maxBodyBytes: resolveLimit('httpMaxBodyBytes', http.maxBodyBytes, env, defaultMessageLimit(modules)),
-    sessionIdleTimeoutMs: resolveLimit('httpSessionIdleTimeoutMs', http.sessionIdleTimeoutMs, env),
-    maxSessions: resolveLimit('httpMaxSessions', http.maxSessions, env),
+    maxBodyBytes: resolveLimit('httpMaxBodyBytes', http.maxBodyBytes, env, defaultMessageLimit(mounts)),
     maxConnections: resolveLimit('httpMaxConnections', http.maxConnections, env),
     headersTimeoutMs,
     requestTimeoutMs,
@@ -184,75 +176,61 @@ function resolveHttpSettings(
   };
 }
 
-async function closeModules(modules: readonly DomainModule[], logger: Logger): Promise<Error[]> {
-  const failures: Error[] = [];
-  for (const module of modules) {
-    try {
-      await module.close();
-      logger.debug('module closed', { domain: module.name });
-    } catch (error) {
-      logger.error('module failed to close', { domain: module.name, error });
-      failures.push(new Error(`module "${module.name}" failed to close`, { cause: error }));
-    }
-  }
-  return failures;
-}
-
 /**
- * Serves `modules` over stdio or Streamable HTTP until `close()` (or a signal). A standalone bin is
- * `runServer([createXModule(config)], ...)`, the combined server passes every module: same code path.
- * On a startup failure (bad options, name collision, port in use) it throws and leaves the modules open.
+ * Serves the mounted domains over stdio or Streamable HTTP until `close()` (or a signal). A domain's own bin
+ * mounts one domain, the combined server all of them: the same code path. The options and the catalog (tool
+ * names, filters, collisions) are checked before any domain is opened; a domain that fails to open closes
+ * the ones opened before it, and the error is thrown.
  */
-export async function runServer(modules: DomainModule[], options: RunServerOptions): Promise<RunningServer> {
+export async function runServer(mounts: readonly AnyMount[], options: RunServerOptions): Promise<RunningServer> {
   const transport = options.transport ?? 'stdio';
   if (transport !== 'stdio' && transport !== 'http') {
     fail(`transport must be "stdio" or "http", got ${JSON.stringify(transport)}`);
   }
   const env = options.env ?? process.env;
-  const httpSettings =
-    transport === 'http' ? resolveHttpSettings(options.http ?? {}, modules, env) : undefined;
+  const httpSettings = transport === 'http' ? resolveHttpSettings(options.http ?? {}, mounts, env) : undefined;
   const stdioMaxMessageBytes =
     transport === 'stdio'
-      ? resolveLimit(
-          'stdioMaxMessageBytes',
-          options.stdio?.maxMessageBytes,
-          env,
-          defaultMessageLimit(modules),
-        )
+      ? resolveLimit('stdioMaxMessageBytes', options.stdio?.maxMessageBytes, env, defaultMessageLimit(mounts))
       : 0;
   const maxArgumentDepth = resolveLimit('maxArgumentDepth', options.maxArgumentDepth, env);
   const graceMs = options.shutdownGraceMs ?? DEFAULT_SHUTDOWN_GRACE_MS;
   if (!Number.isFinite(graceMs) || graceMs < 0) {
     fail(`shutdownGraceMs must be a number of milliseconds >= 0, got ${String(graceMs)}`);
   }
+  const catalog = buildCatalog(mounts, options);
   registerSecret(httpSettings?.token);
   const logger = options.logger ?? createLogger();
-  const dataDir = options.dataDir ?? resolveDataDir();
+  const dataDir = options.dataDir ?? resolveDataDir(env);
   const tracker = new InFlightTracker();
   const shutdown = new AbortController();
-  const createServer: McpServerFactory = () =>
-    createMcpServer(modules, {
-      name: options.name,
-      version: options.version,
-      logger,
-      dataDir,
-      ...(options.strictOutput === undefined ? {} : { strictOutput: options.strictOutput }),
-      ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
-      ...(options.toolPrefix === undefined ? {} : { toolPrefix: options.toolPrefix }),
-      ...(options.toolsAllow === undefined ? {} : { toolsAllow: options.toolsAllow }),
-      ...(options.toolsDeny === undefined ? {} : { toolsDeny: options.toolsDeny }),
-      shutdownSignal: shutdown.signal,
-      maxArgumentDepth,
-    });
+  const opened = await openDomains(mounts, { logger, dataDir, env, shutdownSignal: shutdown.signal });
+  const identity: ServerIdentity = {
+    name: options.name,
+    version: options.version,
+    ...(options.title === undefined ? {} : { title: options.title }),
+    ...(options.websiteUrl === undefined ? {} : { websiteUrl: options.websiteUrl }),
+    ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
+  };
+  const { buildServerFactory } = await loadServerFactory();
+  const createServer = buildServerFactory(identity, {
+    catalog,
+    states: opened.states,
+    loggers: opened.loggers,
+    strictOutput: options.strictOutput ?? false,
+    maxArgumentDepth,
+    shutdownSignal: shutdown.signal,
+    persistentConnection: transport === 'stdio',
+  });
 
   let closing: Promise<void> | undefined;
-  let host: TransportHost;
+  let host: TransportHost | undefined;
   let url: string | undefined;
 
   const close = (): Promise<void> => {
     closing ??= (async () => {
       logger.info('shutting down', { inFlight: tracker.count });
-      host.stopAccepting();
+      host?.stopAccepting();
       if (!(await tracker.whenIdle(graceMs))) {
         logger.warn('grace period over: aborting calls still in flight', {
           inFlight: tracker.count,
@@ -263,8 +241,8 @@ export async function runServer(modules: DomainModule[], options: RunServerOptio
         shutdown.abort(new Error('The server is shutting down'));
         await tracker.whenIdle(ABORT_SETTLE_MS);
       }
-      await host.closeAll();
-      const failures = await closeModules(modules, logger);
+      await host?.closeAll();
+      const failures = await opened.close();
       removeSignalHandlers();
       logger.info('stopped');
       if (failures.length > 0) throw new AggregateError(failures, failures.map((f) => f.message).join('; '));
@@ -292,31 +270,41 @@ export async function runServer(modules: DomainModule[], options: RunServerOptio
     process.off('SIGTERM', onSignal);
   };
 
-  if (httpSettings !== undefined) {
-    // Build one server up front so a name collision fails the start, not the first session.
-    await (await createServer()).close();
-    const { startHttpListener } = await loadHttpListener();
-    const listener = await startHttpListener(httpSettings, { modules, createServer, logger, tracker });
-    host = listener;
-    url = listener.url;
-    logger.info('listening', { transport: 'http', url, stateless: httpSettings.stateless });
-  } else {
-    host = await startStdioHost({
-      createServer,
-      tracker,
-      logger,
-      maxMessageBytes: stdioMaxMessageBytes,
-      onInputEnd: () => {
-        logger.info('stdin closed');
-        close().catch((error: unknown) => logger.error('shutdown failed', { error }));
-      },
-    });
-    logger.info('serving', { transport: 'stdio' });
+  try {
+    if (httpSettings !== undefined) {
+      const { startHttpListener } = await loadHttpListener();
+      const listener = await startHttpListener(httpSettings, {
+        states: opened.states,
+        createServer,
+        logger,
+        tracker,
+      });
+      host = listener;
+      url = listener.url;
+      logger.info('listening', { transport: 'http', url });
+    } else {
+      const { startStdioHost } = await loadStdioHost();
+      host = startStdioHost({
+        createServer,
+        tracker,
+        logger,
+        maxMessageBytes: stdioMaxMessageBytes,
+        onInputEnd: () => {
+          logger.info('stdin closed');
+          close().catch((error: unknown) => logger.error('shutdown failed', { error }));
+        },
+      });
+      logger.info('serving', { transport: 'stdio' });
+    }
+  } catch (error) {
+    // Could not listen (port in use, say): nothing is served, so the domains close again.
+    await opened.close();
+    throw error;
   }
   if (handleSignals) {
     process.on('SIGINT', onSignal);
     process.on('SIGTERM', onSignal);
   }
 
-  return { ...(url === undefined ? {} : { url }), close };
+  return { ...(url === undefined ? {} : { url }), domains: opened.states, close };
 }

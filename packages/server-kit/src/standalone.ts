@@ -1,14 +1,14 @@
 import { parseArgs } from 'node:util';
-import { resolveDataDir } from './data-dir.js';
-import type { DomainModule } from './domain-module.js';
-import { createLogger, type Logger } from './logger.js';
+import type { Domain, DomainLifecycle } from './domain.js';
 import { runServer } from './run-server.js';
+import { resolveDataDir } from './runtime/data-dir.js';
+import { createLogger } from './runtime/logger.js';
 
-export interface StandaloneServerOptions {
+export interface StandaloneServerOptions<Config, State extends DomainLifecycle> {
   /** The bin's name, e.g. `switchyard-transit`: the server name, log service and message prefix. */
   name: string;
-  /** Builds the domain module once the data directory and logger are known; may throw a config error. */
-  createModule(context: { dataDir: string; logger: Logger }): DomainModule | Promise<DomainModule>;
+  /** The one domain it serves; its configuration is read from the environment (an error names the variable). */
+  domain: Domain<Config, State>;
   /** Defaults to process.argv.slice(2) and process.env. */
   argv?: readonly string[];
   env?: NodeJS.ProcessEnv;
@@ -35,7 +35,9 @@ function parsePort(value: string | undefined): number | undefined {
   return port;
 }
 
-async function start(options: StandaloneServerOptions): Promise<void> {
+async function start<Config, State extends DomainLifecycle>(
+  options: StandaloneServerOptions<Config, State>,
+): Promise<void> {
   const env = options.env ?? process.env;
   const { values } = parseArgs({
     args: [...(options.argv ?? process.argv.slice(2))],
@@ -52,14 +54,18 @@ async function start(options: StandaloneServerOptions): Promise<void> {
     return;
   }
   const port = parsePort(values.port);
+  const { domain } = options;
+  const config = domain.config(env);
   const logger = createLogger({ fields: { service: options.name } });
   const dataDir = resolveDataDir(env);
-  const module = await options.createModule({ dataDir, logger: logger.child({ domain: options.name }) });
   const token = env.SWITCHYARD_TOKEN?.trim();
-  const serve = runServer([module], {
+  await runServer([{ domain, config }], {
     name: options.name,
-    version: module.version,
+    version: domain.version,
+    title: domain.title,
+    instructions: domain.instructions,
     transport: values.http ? 'http' : 'stdio',
+    env,
     dataDir,
     logger,
     ...(values.http
@@ -72,18 +78,15 @@ async function start(options: StandaloneServerOptions): Promise<void> {
         }
       : {}),
   });
-  // runServer leaves modules open when it cannot start; close this one so the process can exit.
-  await serve.catch(async (error: unknown) => {
-    await module.close().catch(() => undefined);
-    throw error;
-  });
 }
 
 /**
  * The whole of a domain's standalone bin: flags, data directory, logger, runServer, and a one-line
  * message naming the problem (a missing variable, a bad flag) with exit code 1 when it cannot start.
  */
-export function runStandaloneServer(options: StandaloneServerOptions): void {
+export function runStandaloneServer<Config, State extends DomainLifecycle>(
+  options: StandaloneServerOptions<Config, State>,
+): void {
   start(options).catch((error: unknown) => {
     const message = error instanceof Error ? error.message : String(error);
     process.stderr.write(`${options.name}: ${message}\n`);

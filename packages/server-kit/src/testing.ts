@@ -1,51 +1,96 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import type { CompositionOptions } from './compose.js';
-import { createMcpServer } from './compose.js';
-import type { DomainModule } from './domain-module.js';
-import { createLogger, type Logger } from './logger.js';
+import { StreamableHTTPClientTransport, type Client } from '@modelcontextprotocol/client';
+import { createMcpHandler, InMemoryTransport, type AuthInfo } from '@modelcontextprotocol/server';
+import { buildCatalog, type CatalogOptions } from './catalog.js';
+import type { DomainLifecycle, Env, Mount } from './domain.js';
+import { DEFAULT_MAX_ARGUMENT_DEPTH } from './limits.js';
+import { buildServerFactory } from './mcp-server.js';
+import { openDomains } from './open-domains.js';
+import { createLogger, type Logger } from './runtime/logger.js';
+import { clientFor, type ProtocolEra } from './testing-clients.js';
 
 export interface InMemoryConnection {
   client: Client;
-  /** Closes the client and the server (not the modules: call `module.close()` yourself). */
+  /** Each mounted domain's state, as its `open` returned it. */
+  domains: ReadonlyMap<string, DomainLifecycle>;
+  /** Closes the client, the server and every domain. */
   close(): Promise<void>;
 }
 
-export interface ConnectInMemoryOptions extends CompositionOptions {
+export interface ConnectInMemoryOptions extends CatalogOptions {
+  /** Default 'modern'. */
+  era?: ProtocolEra;
   dataDir?: string;
+  env?: Env;
   logger?: Logger;
   /** Contract violations become internal errors (default true in tests). */
   strictOutput?: boolean;
   /** How deep tool arguments may nest (default 64). */
   maxArgumentDepth?: number;
+  /** Modern era only: who the requests come from, as a bearer token check in front would say. */
+  authInfo?: AuthInfo;
 }
 
-/** A real SDK Client connected to `modules` over InMemoryTransport: the contract-test harness. */
+/**
+ * The contract-test harness: opens `mounts`, serves them in process and connects a real SDK client. The
+ * modern era goes through the SDK's HTTP handler (its `fetch`, no socket), the legacy era over an
+ * in-memory transport pair: each era's own serving path, as a process serves it.
+ */
 export async function connectInMemory(
-  modules: readonly DomainModule[],
+  mounts: readonly Mount<unknown, DomainLifecycle>[],
   options: ConnectInMemoryOptions = {},
 ): Promise<InMemoryConnection> {
-  const { dataDir, logger, strictOutput, ...composition } = options;
-  const server = await createMcpServer(modules, {
-    ...composition,
-    name: 'switchyard-test',
-    version: '0.0.0',
-    logger: logger ?? createLogger({ level: 'warn' }),
-    dataDir: dataDir ?? process.cwd(),
-    strictOutput: strictOutput ?? true,
+  const era = options.era ?? 'modern';
+  const logger = options.logger ?? createLogger({ level: 'warn' });
+  const shutdown = new AbortController();
+  const catalog = buildCatalog(mounts, options);
+  const opened = await openDomains(mounts, {
+    logger,
+    dataDir: options.dataDir ?? process.cwd(),
+    env: options.env ?? {},
+    shutdownSignal: shutdown.signal,
   });
-  const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
-  const client = new Client({ name: 'switchyard-test-client', version: '0.0.0' });
-  await Promise.all([server.connect(serverTransport), client.connect(clientTransport)]);
+  const createServer = buildServerFactory(
+    { name: 'switchyard-test', version: '0.0.0' },
+    {
+      catalog,
+      states: opened.states,
+      loggers: opened.loggers,
+      strictOutput: options.strictOutput ?? true,
+      maxArgumentDepth: options.maxArgumentDepth ?? DEFAULT_MAX_ARGUMENT_DEPTH,
+      shutdownSignal: shutdown.signal,
+      persistentConnection: era === 'legacy',
+    },
+  );
+  const client = clientFor(era);
+  let closeServer: () => Promise<void>;
+  if (era === 'modern') {
+    const handler = createMcpHandler(createServer);
+    const authInfo = options.authInfo;
+    const transport = new StreamableHTTPClientTransport(new URL('http://in-process.invalid/mcp'), {
+      fetch: (url, init) =>
+        handler.fetch(new Request(url, init), authInfo === undefined ? undefined : { authInfo }),
+    });
+    await client.connect(transport);
+    closeServer = () => handler.close();
+  } else {
+    const server = createServer({ era: 'legacy' });
+    const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
+    await Promise.all([server.connect(serverTransport), client.connect(clientTransport)]);
+    closeServer = () => server.close();
+  }
   return {
     client,
+    domains: opened.states,
     async close() {
       await client.close();
-      await server.close();
+      await closeServer();
+      shutdown.abort();
+      await opened.close();
     },
   };
 }
 
+export { clientFor, MODERN_PROTOCOL_VERSION, type ProtocolEra } from './testing-clients.js';
 export {
   connectRecordingImports,
   DRIZZLE_QUERY_BUILDER,

@@ -3,17 +3,16 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { StreamableHTTPClientTransport, type Client } from '@modelcontextprotocol/client';
 import {
-  createLogger,
   runServer,
-  type DomainModule,
-  type Logger,
+  type DomainLifecycle,
+  type Mount,
   type RunningServer,
   type RunServerOptions,
 } from '../src/index.js';
-import { rawHttpRequest } from '../src/testing.js';
+import { createLogger, type Logger } from '../src/runtime/index.js';
+import { clientFor, rawHttpRequest, type ProtocolEra } from '../src/testing.js';
 
 export const PACKAGE_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const FIXTURES_DIR = path.join(PACKAGE_DIR, 'test', 'fixtures');
@@ -121,12 +120,12 @@ export function httpTestHarness() {
   const clients: Client[] = [];
 
   async function start(
-    modules: DomainModule[],
+    mounts: Mount<unknown, DomainLifecycle>[],
     http: RunServerOptions['http'] = {},
     extra: Partial<RunServerOptions> = {},
   ) {
     const { logger, lines } = memoryLogger();
-    const server = await runServer(modules, {
+    const server = await runServer(mounts, {
       name: 'http-test',
       version: '0.0.0',
       transport: 'http',
@@ -143,8 +142,8 @@ export function httpTestHarness() {
     return { server, url, base: url.replace(/\/mcp$/, ''), port, lines };
   }
 
-  async function connectClient(url: string, token?: string) {
-    const client = new Client({ name: 'http-test-client', version: '0.0.0' });
+  async function connectClient(url: string, token?: string, era: ProtocolEra = 'modern') {
+    const client = clientFor(era, 'http-test-client');
     client.onerror = () => {};
     const transport = new StreamableHTTPClientTransport(
       new URL(url),

@@ -2,13 +2,14 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import bodyParser from 'body-parser';
 import cors from 'cors';
-import type { DomainModule } from '../domain-module.js';
+import { createMcpHandler, type AuthInfo } from '@modelcontextprotocol/server';
+import { toNodeHandler } from '@modelcontextprotocol/node';
+import type { DomainLifecycle } from '../domain.js';
 import { checkReadiness } from '../health.js';
-import { JSONRPC_INTERNAL_ERROR, type McpServerFactory, type TransportHost } from '../host.js';
+import { JSONRPC_INTERNAL_ERROR, type ServerFactory, type TransportHost } from '../host.js';
 import type { InFlightTracker } from '../in-flight.js';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../runtime/logger.js';
 import { bodyRefusal } from './body-refusals.js';
-import { createStatefulEndpoint, createStatelessEndpoint, type McpRequest } from './mcp-endpoint.js';
 import { sendJson, sendJsonRpcError } from './responses.js';
 import { BearerTokenAuth, HostAllowList, isLoopbackHost, OriginPolicy } from './security.js';
 
@@ -16,12 +17,9 @@ export interface HttpListenerSettings {
   host: string;
   port: number;
   token: string | undefined;
-  stateless: boolean;
   allowedHosts: readonly string[] | undefined;
   allowedOrigins: readonly string[] | undefined;
   maxBodyBytes: number;
-  sessionIdleTimeoutMs: number;
-  maxSessions: number;
   /** Open connections at most; more are dropped as they arrive. */
   maxConnections: number;
   /** A connection must send its whole header block within this, else it is closed (slow clients). */
@@ -32,8 +30,9 @@ export interface HttpListenerSettings {
 }
 
 export interface HttpListenerDeps {
-  modules: readonly DomainModule[];
-  createServer: McpServerFactory;
+  /** The opened domains, for `/readyz`. */
+  states: ReadonlyMap<string, DomainLifecycle>;
+  createServer: ServerFactory;
   logger: Logger;
   tracker: InFlightTracker;
 }
@@ -44,6 +43,9 @@ export interface HttpListener extends TransportHost {
 }
 
 export const MCP_PATH = '/mcp';
+
+/** A request on `/mcp`: `auth` set by the bearer token check, `body` by the JSON body parser. */
+type McpRequest = http.IncomingMessage & { auth?: AuthInfo; body?: unknown };
 
 function urlHost(host: string): string {
   return host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
@@ -117,6 +119,9 @@ function pathOf(url: string | undefined): string {
 /**
  * Streamable HTTP on `/mcp` plus `/healthz` and `/readyz`, behind (in this order) the shutdown gate, the
  * Host allow-list, the Origin check, CORS for explicitly allowed origins, the bearer token and the body limit.
+ * `/mcp` is stateless in both protocol eras (the SDK's `createMcpHandler`): every request gets its own
+ * server instance over the domains opened once, and nothing lives between requests, so any number of
+ * processes can serve one client without affinity.
  * Plain node:http with body-parser and cors rather than express: the routes are three fixed paths, and
  * express's router cost a fifth of the throughput of a cheap tool call.
  */
@@ -133,12 +138,14 @@ export async function startHttpListener(
   let hosts: HostAllowList | undefined = explicitHosts;
   let accepting = true;
 
-  const endpoint = settings.stateless
-    ? createStatelessEndpoint(deps.createServer, logger)
-    : createStatefulEndpoint(deps.createServer, logger, {
-        maxSessions: settings.maxSessions,
-        idleTimeoutMs: settings.sessionIdleTimeoutMs,
-      });
+  const mcpHandler = createMcpHandler(deps.createServer, {
+    maxRequestBodySize: settings.maxBodyBytes,
+    onerror: (error) => logger.info('MCP request answered with an error', { error }),
+  });
+  const serveRequest = toNodeHandler(mcpHandler, {
+    maxRequestBodySize: settings.maxBodyBytes,
+    onerror: (error) => logger.error('MCP request failed', { error }),
+  });
   const jsonBody = bodyParser.json({ limit: settings.maxBodyBytes, type: 'application/json' }) as Middleware;
   const allowedOriginsCors =
     settings.allowedOrigins === undefined
@@ -151,6 +158,8 @@ export async function startHttpListener(
             'Authorization',
             'Mcp-Session-Id',
             'Mcp-Protocol-Version',
+            'Mcp-Method',
+            'Mcp-Name',
             'Last-Event-ID',
           ],
           exposedHeaders: ['Mcp-Session-Id', 'Mcp-Protocol-Version'],
@@ -196,12 +205,7 @@ export async function startHttpListener(
       refuseBody(req, res, error);
       return;
     }
-    try {
-      await endpoint.handle(req, res);
-    } catch (error) {
-      logger.error('MCP request failed', { error });
-      sendJsonRpcError(res, 500, 'Internal server error', JSONRPC_INTERNAL_ERROR);
-    }
+    await serveRequest(req, res, req.body);
   };
 
   const route = async (req: McpRequest, res: http.ServerResponse): Promise<void> => {
@@ -226,7 +230,7 @@ export async function startHttpListener(
     } else if (path === '/healthz' && isGet) {
       sendJson(res, 200, { status: 'ok' });
     } else if (path === '/readyz' && isGet) {
-      const report = await checkReadiness(deps.modules, logger);
+      const report = await checkReadiness(deps.states, logger);
       if (report.ready) sendJson(res, 200, { status: 'ready' });
       else sendJson(res, 503, { status: 'not-ready', notReady: report.notReady });
     } else {
@@ -267,7 +271,7 @@ export async function startHttpListener(
       server.closeIdleConnections();
     },
     async closeAll() {
-      await endpoint.closeAll();
+      await mcpHandler.close();
       server.closeAllConnections();
       if (server.listening) server.close();
       await closed;

@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import net from 'node:net';
-import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
+import type { AuthInfo } from '@modelcontextprotocol/server';
 
 /** True for `localhost`, 127.0.0.0/8 and ::1 (with or without brackets). */
 export function isLoopbackHost(host: string): boolean {

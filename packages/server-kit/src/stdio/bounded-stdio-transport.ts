@@ -1,13 +1,13 @@
 import type { Readable, Writable } from 'node:stream';
-import { serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
-  JSONRPCMessageSchema,
+  parseJSONRPCMessage,
+  serializeMessage,
   type JSONRPCMessage,
   type RequestId,
-} from '@modelcontextprotocol/sdk/types.js';
+  type Transport,
+} from '@modelcontextprotocol/server';
 import { JSONRPC_PARSE_ERROR } from '../host.js';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../runtime/logger.js';
 
 export const JSONRPC_INVALID_REQUEST = -32600;
 const NEWLINE = 0x0a;
@@ -167,14 +167,18 @@ export class BoundedStdioServerTransport implements Transport {
       this.refuse(null, JSONRPC_PARSE_ERROR, 'Parse error: the message is not valid JSON');
       return;
     }
-    const parsed = JSONRPCMessageSchema.safeParse(value);
-    if (!parsed.success && isResponseLike(value)) {
-      this.logger.info('stdio message dropped: a malformed response', { id: idOf(value) });
-    } else if (!parsed.success) {
-      this.refuse(idOf(value), JSONRPC_INVALID_REQUEST, 'Invalid Request: not a JSON-RPC 2.0 message');
-    } else {
-      this.deliver(parsed.data);
+    let message: JSONRPCMessage;
+    try {
+      message = parseJSONRPCMessage(value);
+    } catch {
+      if (isResponseLike(value)) {
+        this.logger.info('stdio message dropped: a malformed response', { id: idOf(value) });
+      } else {
+        this.refuse(idOf(value), JSONRPC_INVALID_REQUEST, 'Invalid Request: not a JSON-RPC 2.0 message');
+      }
+      return;
     }
+    this.deliver(message);
   }
 
   /** A throwing handler must not end the read loop (it runs inside stdin's `data` event). */

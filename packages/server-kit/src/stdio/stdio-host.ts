@@ -1,12 +1,13 @@
 import type { Readable, Writable } from 'node:stream';
-import type { McpServerFactory, TransportHost } from '../host.js';
+import { serveStdio } from '@modelcontextprotocol/server/stdio';
+import type { ServerFactory, TransportHost } from '../host.js';
 import type { InFlightTracker } from '../in-flight.js';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../runtime/logger.js';
 import { BoundedStdioServerTransport } from './bounded-stdio-transport.js';
 import { TrackedTransport } from './tracked-transport.js';
 
 export interface StdioHostDeps {
-  createServer: McpServerFactory;
+  createServer: ServerFactory;
   tracker: InFlightTracker;
   logger: Logger;
   /** A message (one line) larger than this is answered with a JSON-RPC error and skipped. */
@@ -17,16 +18,21 @@ export interface StdioHostDeps {
   stdout?: Writable;
 }
 
-/** One McpServer over stdin/stdout. stdout carries only the protocol; logs go to stderr. */
-export async function startStdioHost(deps: StdioHostDeps): Promise<TransportHost> {
+/**
+ * MCP over stdin/stdout for one client, in whichever era it opens with (the SDK's `serveStdio` pins one
+ * server instance to the connection). stdout carries only the protocol; logs go to stderr.
+ */
+export function startStdioHost(deps: StdioHostDeps): TransportHost {
   const stdin = deps.stdin ?? process.stdin;
   const stdout = deps.stdout ?? process.stdout;
-  const server = await deps.createServer();
   const transport = new TrackedTransport(
     new BoundedStdioServerTransport(stdin, stdout, deps.maxMessageBytes, deps.logger),
     deps.tracker,
   );
-  await server.connect(transport);
+  const handle = serveStdio(deps.createServer, {
+    transport,
+    onerror: (error) => deps.logger.warn('stdio connection error', { error }),
+  });
 
   let ended = false;
   const onEnd = (): void => {
@@ -44,7 +50,7 @@ export async function startStdioHost(deps: StdioHostDeps): Promise<TransportHost
     async closeAll() {
       stdin.off('end', onEnd);
       stdin.off('close', onEnd);
-      await server.close();
+      await handle.close();
     },
   };
 }

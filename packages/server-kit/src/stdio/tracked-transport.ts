@@ -1,4 +1,3 @@
-import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
   isJSONRPCErrorResponse,
   isJSONRPCNotification,
@@ -7,7 +6,9 @@ import {
   type JSONRPCMessage,
   type MessageExtraInfo,
   type RequestId,
-} from '@modelcontextprotocol/sdk/types.js';
+  type Transport,
+  type TransportSendOptions,
+} from '@modelcontextprotocol/server';
 import type { InFlightTracker } from '../in-flight.js';
 import { JSONRPC_SERVER_ERROR } from '../host.js';
 

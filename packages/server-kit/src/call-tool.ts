@@ -1,0 +1,126 @@
+import { performance } from 'node:perf_hooks';
+import {
+  describeIssues,
+  summarizeIssues,
+  SwitchyardError,
+  toSwitchyardError,
+} from '@switchyard/contracts/errors';
+import { newCorrelationId, withCorrelationId } from '@switchyard/resilience/context';
+import { assertArgumentDepth } from './argument-depth.js';
+import type { Logger } from './runtime/logger.js';
+import type {
+  ObjectSchema,
+  ToolCall,
+  ToolMiddleware,
+  ToolOutcome,
+  ToolSpec,
+} from './tool-spec.js';
+
+/** A tools/call result as MCP sends it: the payload as structured content with a JSON text mirror. */
+export type ToolResult = {
+  content: { type: 'text'; text: string }[];
+  structuredContent: Record<string, unknown>;
+  isError?: true;
+};
+
+/** Per-call facts the server knows (who, how to report progress, when to stop). */
+export type CallContext<State> = Omit<ToolCall<State>, 'correlationId' | 'logger'>;
+
+export interface ToolRunner<State> {
+  spec: ToolSpec<State, unknown>;
+  /** The domain's logger with the tool's name in every line. */
+  logger: Logger;
+  middleware: readonly ToolMiddleware<State>[];
+  /** Contract violations in output become internal errors (tests) instead of a logged warning. */
+  strictOutput: boolean;
+  maxArgumentDepth: number;
+}
+
+export function toolResult(outcome: ToolOutcome): ToolResult {
+  return {
+    content: [{ type: 'text', text: JSON.stringify(outcome.payload) }],
+    structuredContent: outcome.payload,
+    ...(outcome.isError ? { isError: true as const } : {}),
+  };
+}
+
+function validationError(issues: Parameters<typeof describeIssues>[0]): SwitchyardError {
+  return new SwitchyardError('validation', describeIssues(issues), {
+    details: { issues: summarizeIssues(issues) },
+  });
+}
+
+/** Validates, calls, checks the output against the contract; a thrown error carries its stage. */
+async function run<State>(
+  runner: ToolRunner<State>,
+  rawArgs: Record<string, unknown>,
+  call: ToolCall<State>,
+): Promise<ToolOutcome> {
+  const { spec, logger } = runner;
+  let stage: 'input' | 'handler' = 'input';
+  try {
+    assertArgumentDepth(rawArgs, runner.maxArgumentDepth);
+    const parsed = spec.input.safeParse(rawArgs);
+    if (!parsed.success) throw validationError(parsed.error.issues);
+    stage = 'handler';
+    const output = await spec.handler(parsed.data, call);
+    const checked = (spec.output as ObjectSchema).safeParse(output);
+    if (!checked.success) {
+      const violation = describeIssues(checked.error.issues);
+      if (runner.strictOutput) {
+        throw new SwitchyardError('internal', 'The tool produced output that breaks its contract', {
+          details: { cause_class: 'ContractViolation', violation },
+        });
+      }
+      logger.warn('output breaks the contract', { violation });
+    }
+    const payload = (checked.success ? checked.data : output) as Record<string, unknown>;
+    return { payload, isError: spec.isErrorOutput?.(payload) ?? false };
+  } catch (thrown) {
+    const raw = toSwitchyardError(thrown);
+    const error = spec.mapError?.(raw, { stage, input: rawArgs }) ?? raw;
+    const payload = spec.errorPayload(error, { correlationId: call.correlationId, input: rawArgs });
+    if (spec.errorOutput !== undefined) {
+      const checked = spec.errorOutput.safeParse(payload);
+      if (!checked.success) {
+        const violation = describeIssues(checked.error.issues);
+        logger.error('error payload breaks the contract', { violation });
+        // No payload to fall back on: in tests, fail the call visibly.
+        if (runner.strictOutput) throw new Error(`Error payload breaks the contract: ${violation}`);
+      }
+    }
+    return { payload, isError: true, error, stage };
+  }
+}
+
+/**
+ * Answers one tools/call: validate the arguments with the contract, call the handler, check the output,
+ * map a failure to the contract's error payload. Every call gets a correlation id and one log line with
+ * its duration and outcome; the domain's middleware wraps all of it, validation failures included.
+ */
+export function callTool<State>(
+  runner: ToolRunner<State>,
+  rawArgs: Record<string, unknown>,
+  context: CallContext<State>,
+): Promise<ToolResult> {
+  const correlationId = newCorrelationId();
+  return withCorrelationId(correlationId, async () => {
+    const started = performance.now();
+    const call: ToolCall<State> = { ...context, correlationId, logger: runner.logger };
+    const invocation = { tool: runner.spec.name, input: rawArgs, correlationId, state: context.state };
+    const chain = runner.middleware.reduceRight<() => Promise<ToolOutcome>>(
+      (next, middleware) => () => middleware.around(invocation, next),
+      () => run(runner, rawArgs, call),
+    );
+    const outcome = await chain();
+    const durationMs = performance.now() - started;
+    if (outcome.error === undefined) {
+      runner.logger.debug('tool call', { outcome: outcome.isError ? 'error' : 'ok', durationMs });
+    } else {
+      const { kind, code, cause } = outcome.error;
+      if (kind === 'internal') runner.logger.error('tool call failed', { outcome: kind, code, durationMs, cause });
+      else runner.logger.info('tool call failed', { outcome: kind, code, durationMs });
+    }
+    return toolResult(outcome);
+  });
+}

@@ -1,0 +1,120 @@
+import type { DomainLifecycle, Mount } from './domain.js';
+import { listedTool, type ListedTool } from './tool-listing.js';
+import type { PromptSpec, ResourceSpec, ToolMiddleware, ToolSpec } from './tool-spec.js';
+
+/** Which tools a client sees and under which names. */
+export interface CatalogOptions {
+  /** Put each domain's prefix before every tool name that does not already contain it as a word. */
+  toolPrefix?: boolean;
+  /** Only these tools are exposed (names before or after prefixing; `*` matches any run of characters). */
+  toolsAllow?: readonly string[];
+  /** These tools are hidden (same matching as `toolsAllow`; deny wins). */
+  toolsDeny?: readonly string[];
+  /** Only tools annotated read-only are exposed. */
+  readOnly?: boolean;
+}
+
+/** The spec's rule for tool names (2025-11-25 and later). */
+export const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
+
+export interface CatalogTool {
+  /** The name a client calls it by. */
+  name: string;
+  domain: string;
+  spec: ToolSpec<DomainLifecycle, unknown>;
+  listing: ListedTool;
+}
+
+export interface CatalogDomain {
+  mount: Mount<unknown, DomainLifecycle>;
+  resources: readonly ResourceSpec<DomainLifecycle>[];
+  prompts: readonly PromptSpec<DomainLifecycle>[];
+  middleware: readonly ToolMiddleware<DomainLifecycle>[];
+}
+
+/** Everything a server offers, decided from the domains' declarations before any of them is opened. */
+export interface Catalog {
+  tools: ReadonlyMap<string, CatalogTool>;
+  /** `tools/list`, in mount order. */
+  listing: readonly ListedTool[];
+  domains: ReadonlyMap<string, CatalogDomain>;
+}
+
+function globToRegExp(pattern: string): RegExp {
+  const escaped = pattern.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*');
+  return new RegExp(`^${escaped}$`);
+}
+
+function matchesAny(patterns: readonly string[] | undefined, names: readonly string[]): boolean {
+  if (patterns === undefined) return false;
+  return patterns.some((pattern) => {
+    const re = globToRegExp(pattern);
+    return names.some((name) => re.test(name));
+  });
+}
+
+/**
+ * `journey_record_session`, but `get_or_create_journey` and `launch_start_run` as they are: a name that
+ * already has the prefix as one of its words (split at `_`, `.`, `-` and camel case) is not prefixed again.
+ */
+export function prefixedName(name: string, prefix: string): string {
+  const words = name
+    .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
+    .toLowerCase()
+    .split(/[_.-]+/);
+  return words.includes(prefix.toLowerCase()) ? name : `${prefix}_${name}`;
+}
+
+function visible(tool: ToolSpec, names: readonly string[], options: CatalogOptions): boolean {
+  if (options.readOnly === true && tool.annotations.readOnlyHint !== true) return false;
+  if (options.toolsAllow !== undefined && !matchesAny(options.toolsAllow, names)) return false;
+  return !matchesAny(options.toolsDeny, names);
+}
+
+/** Records which domain offers each name, and refuses a second domain that wants the same one. */
+function claim(owners: Map<string, string>, kind: string, name: string, domain: string): void {
+  const owner = owners.get(`${kind}:${name}`);
+  if (owner !== undefined) {
+    throw new Error(
+      `${kind} name collision: "${name}" is offered by both "${owner}" and "${domain}". ` +
+        'Use --tool-prefix, or hide one of them with --tools-deny.',
+    );
+  }
+  owners.set(`${kind}:${name}`, domain);
+}
+
+/**
+ * Applies the configuration's tool choices (`when`), the filters, the prefix and the name rule to every
+ * mounted domain, and refuses names two domains would share. Throws before anything is opened.
+ */
+export function buildCatalog(mounts: readonly Mount<unknown, DomainLifecycle>[], options: CatalogOptions): Catalog {
+  const tools = new Map<string, CatalogTool>();
+  const listing: ListedTool[] = [];
+  const domains = new Map<string, CatalogDomain>();
+  const owners = new Map<string, string>();
+  for (const mounted of mounts) {
+    const { domain, config } = mounted;
+    if (domains.has(domain.name)) throw new Error(`domain "${domain.name}" is mounted twice`);
+    for (const spec of domain.tools) {
+      if (spec.when !== undefined && !spec.when(config)) continue;
+      const name = options.toolPrefix === true ? prefixedName(spec.name, domain.toolPrefix) : spec.name;
+      if (!visible(spec, [spec.name, name], options)) continue;
+      if (!TOOL_NAME.test(name)) {
+        throw new Error(`Tool name "${name}" of domain "${domain.name}" breaks MCP's rule ${String(TOOL_NAME)}`);
+      }
+      claim(owners, 'tool', name, domain.name);
+      const entry: CatalogTool = { name, domain: domain.name, spec, listing: listedTool(spec, name) };
+      tools.set(name, entry);
+      listing.push(entry.listing);
+    }
+    for (const resource of domain.resources ?? []) claim(owners, 'resource', resource.uriTemplate, domain.name);
+    for (const prompt of domain.prompts ?? []) claim(owners, 'prompt', prompt.name, domain.name);
+    domains.set(domain.name, {
+      mount: mounted,
+      resources: domain.resources ?? [],
+      prompts: domain.prompts ?? [],
+      middleware: domain.middleware ?? [],
+    });
+  }
+  return { tools, listing, domains };
+}

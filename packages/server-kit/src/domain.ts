@@ -1,0 +1,95 @@
+import type { Logger } from './runtime/logger.js';
+import type { ObjectSchema, PromptSpec, ResourceSpec, ToolMiddleware, ToolSpec } from './tool-spec.js';
+
+/** Environment variables as a domain reads its configuration from them. */
+export type Env = Readonly<Record<string, string | undefined>>;
+
+/** What a server gives a domain when it opens it (once per process). */
+export interface DomainRuntime {
+  /** The domain's own logger (stderr, structured, correlation ids, secrets redacted). */
+  logger: Logger;
+  /** The data directory of this process (`SWITCHYARD_DATA_DIR` or the platform's user data directory). */
+  dataDir: string;
+  /** The environment the server was started with (secrets a domain may use come from here, never from a call). */
+  env: Env;
+  /** Aborted when shutdown gives up waiting for in-flight calls; long work started elsewhere can watch it. */
+  shutdownSignal: AbortSignal;
+}
+
+/** The part of an opened domain the server drives: readiness and shutdown. */
+export interface DomainLifecycle {
+  /** Whether the domain can serve (databases open, migrations applied); `/readyz` asks it. */
+  ready?(): boolean | Promise<boolean>;
+  /** Flush, close databases, abort background work. Called once, on shutdown. */
+  close(): Promise<void>;
+}
+
+/**
+ * A domain, declared once as data: its configuration, how to open it, and its tools, resources and prompts.
+ * Servers (a domain's own bin, the combined server, tests) decide which tools to show and under which names
+ * from this declaration before anything is opened; handlers receive the opened state in `call.state`.
+ */
+export interface Domain<Config = unknown, State extends DomainLifecycle = DomainLifecycle> {
+  /** "transit", "launch-runs", "journey-continuity". */
+  readonly name: string;
+  /** The package's version. */
+  readonly version: string;
+  /** A human title for the domain ("London and Helsinki transit"). */
+  readonly title: string;
+  /** Tells a model what the domain is for and how its tools fit together (part of the server instructions). */
+  readonly instructions: string;
+  /** The word `--tool-prefix` puts before a tool name that does not already contain it (`transit`). */
+  readonly toolPrefix: string;
+  /** Environment → configuration; throws an error that names the variable that is wrong. */
+  config(env: Env): Config;
+  /** The largest request (bytes, JSON-RPC framing included) this configuration's tools accept, if above 1 MiB. */
+  maxRequestBytes?(config: Config): number | undefined;
+  /** Opens databases and clients (once per process). */
+  open(config: Config, runtime: DomainRuntime): State | Promise<State>;
+  readonly tools: readonly ToolSpec<State, Config>[];
+  readonly resources?: readonly ResourceSpec<State>[];
+  readonly prompts?: readonly PromptSpec<State>[];
+  /** Cross-cutting work around every tool call of this domain (tracing spans, metrics), outermost first. */
+  readonly middleware?: readonly ToolMiddleware<State>[];
+}
+
+/** A domain with its configuration read: what a server mounts. */
+export interface Mount<Config = unknown, State extends DomainLifecycle = DomainLifecycle> {
+  domain: Domain<Config, State>;
+  config: Config;
+}
+
+/** Declares a domain; the identity function that lets TypeScript check the declaration as a whole. */
+export function defineDomain<Config, State extends DomainLifecycle>(
+  domain: Domain<Config, State>,
+): Domain<Config, State> {
+  return domain;
+}
+
+/** Reads a domain's configuration from `env` and pairs the two. */
+export function mount<Config, State extends DomainLifecycle>(
+  domain: Domain<Config, State>,
+  env: Env = process.env,
+): Mount<Config, State> {
+  return { domain, config: domain.config(env) };
+}
+
+/**
+ * Typed spec builders for one domain: `const { tool } = specsFor<State, Config>()`, then
+ * `tool({ ...; handler(input, call) {...} })` infers the schemas and types `call.state`.
+ */
+export function specsFor<State, Config = unknown>(): {
+  tool<I extends ObjectSchema, O extends ObjectSchema>(
+    spec: ToolSpec<State, Config, I, O>,
+  ): ToolSpec<State, Config, I, O>;
+  resource(spec: ResourceSpec<State>): ResourceSpec<State>;
+  prompt(spec: PromptSpec<State>): PromptSpec<State>;
+  middleware(middleware: ToolMiddleware<State>): ToolMiddleware<State>;
+} {
+  return {
+    tool: (spec) => spec,
+    resource: (spec) => spec,
+    prompt: (spec) => spec,
+    middleware: (middleware) => middleware,
+  };
+}

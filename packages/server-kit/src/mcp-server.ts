@@ -1,0 +1,278 @@
+import {
+  ProtocolError,
+  ProtocolErrorCode,
+  ResourceNotFoundError,
+  Server,
+  UriTemplate,
+  type McpRequestContext,
+  type ServerContext,
+  type Tool,
+} from '@modelcontextprotocol/server';
+import { toSwitchyardError } from '@switchyard/contracts/errors';
+import { callTool, type ToolRunner } from './call-tool.js';
+import type { Catalog, CatalogTool } from './catalog.js';
+import type { DomainLifecycle } from './domain.js';
+import { callerPrincipal } from './principal.js';
+import { createProgressReporter } from './progress.js';
+import type { Logger } from './runtime/logger.js';
+import type { PromptSpec, RequestCall, ResourceSpec } from './tool-spec.js';
+
+/** How the server introduces itself (initialize, server/discover). */
+export interface ServerIdentity {
+  name: string;
+  version: string;
+  title?: string;
+  websiteUrl?: string;
+  instructions?: string;
+}
+
+/** The opened domains, as `buildServerFactory` serves them. */
+export interface Serving {
+  catalog: Catalog;
+  /** Each mounted domain's state, as its `open` returned it. */
+  states: ReadonlyMap<string, DomainLifecycle>;
+  /** Each mounted domain's logger. */
+  loggers: ReadonlyMap<string, Logger>;
+  strictOutput: boolean;
+  maxArgumentDepth: number;
+  /** Aborted when shutdown stops waiting for in-flight calls. */
+  shutdownSignal: AbortSignal;
+  /** True when one server instance serves a whole connection (stdio), false when it serves one request. */
+  persistentConnection: boolean;
+}
+
+/** Completion lists are capped by the spec at 100 values. */
+const MAX_COMPLETIONS = 100;
+
+interface ResourceFamily {
+  domain: string;
+  spec: ResourceSpec<DomainLifecycle>;
+  template: UriTemplate;
+}
+
+interface PromptEntry {
+  domain: string;
+  spec: PromptSpec<DomainLifecycle>;
+}
+
+/** A domain failure as a JSON-RPC error that still carries the contract code. */
+function asProtocolError(
+  error: unknown,
+  errorPayload: (error: ReturnType<typeof toSwitchyardError>) => { error: { code: string; message: string } },
+): ProtocolError {
+  if (error instanceof ProtocolError) return error;
+  const failure = toSwitchyardError(error);
+  const { code, message } = errorPayload(failure).error;
+  const jsonRpcCode =
+    failure.kind === 'internal' ? ProtocolErrorCode.InternalError : ProtocolErrorCode.InvalidParams;
+  return new ProtocolError(jsonRpcCode, `${code}: ${message}`, { code });
+}
+
+/**
+ * A factory for the MCP server of one connection (stdio) or one request (HTTP), over domains opened once.
+ * It is the low-level SDK `Server` with one handler per method, reading tables built here once: the
+ * per-request cost is a handful of closures, whatever the number of tools.
+ */
+export function buildServerFactory(
+  identity: ServerIdentity,
+  serving: Serving,
+): (context: McpRequestContext) => Server {
+  const { catalog } = serving;
+  const stateOf = (domain: string): DomainLifecycle => {
+    const state = serving.states.get(domain);
+    if (state === undefined) throw new Error(`domain "${domain}" is not open`);
+    return state;
+  };
+  const loggerOf = (domain: string): Logger => {
+    const logger = serving.loggers.get(domain);
+    if (logger === undefined) throw new Error(`domain "${domain}" has no logger`);
+    return logger;
+  };
+  const runners = new Map<string, ToolRunner<DomainLifecycle>>();
+  for (const tool of catalog.tools.values()) {
+    runners.set(tool.name, {
+      spec: tool.spec,
+      logger: loggerOf(tool.domain).child({ tool: tool.name }),
+      middleware: catalog.domains.get(tool.domain)?.middleware ?? [],
+      strictOutput: serving.strictOutput,
+      maxArgumentDepth: serving.maxArgumentDepth,
+    });
+  }
+  const resources: ResourceFamily[] = [];
+  const prompts = new Map<string, PromptEntry>();
+  for (const [domain, entry] of catalog.domains) {
+    for (const spec of entry.resources) resources.push({ domain, spec, template: new UriTemplate(spec.uriTemplate) });
+    for (const spec of entry.prompts) prompts.set(spec.name, { domain, spec });
+  }
+  const templates = resources.map(({ spec }) => ({
+    uriTemplate: spec.uriTemplate,
+    name: spec.name,
+    title: spec.title,
+    description: spec.description,
+    ...(spec.mimeType === undefined ? {} : { mimeType: spec.mimeType }),
+  }));
+  const promptListing = [...prompts.values()].map(({ spec }) => ({
+    name: spec.name,
+    title: spec.title,
+    description: spec.description,
+    arguments: spec.arguments.map(({ name, description, required }) => ({
+      name,
+      description,
+      required: required ?? false,
+    })),
+  }));
+  const completes =
+    resources.some(({ spec }) => spec.complete !== undefined) ||
+    [...prompts.values()].some(({ spec }) => spec.arguments.some((argument) => argument.complete));
+  const capabilities = {
+    tools: {},
+    logging: {},
+    ...(resources.length > 0 ? { resources: {} } : {}),
+    ...(prompts.size > 0 ? { prompts: {} } : {}),
+    ...(completes ? { completions: {} } : {}),
+  };
+  // JSON Schemas from @switchyard/contracts; that they are valid tool listings is tested, not typed.
+  const toolListing = { tools: catalog.listing as unknown as Tool[] };
+
+  const requestCall = (domain: string, ctx: ServerContext): RequestCall<DomainLifecycle> => ({
+    state: stateOf(domain),
+    principal: callerPrincipal(ctx.http?.authInfo),
+    signal: AbortSignal.any([ctx.mcpReq.signal, serving.shutdownSignal]),
+    logger: loggerOf(domain),
+  });
+
+  const findResource = (uri: string): { family: ResourceFamily; variables: Record<string, string> } => {
+    for (const family of resources) {
+      const matched = family.template.match(uri);
+      if (matched === null) continue;
+      const variables = Object.fromEntries(
+        Object.entries(matched).map(([key, value]) => [key, Array.isArray(value) ? value.join(',') : value]),
+      );
+      return { family, variables };
+    }
+    throw new ResourceNotFoundError(uri);
+  };
+
+  return (context) => {
+    const server = new Server(
+      {
+        name: identity.name,
+        version: identity.version,
+        ...(identity.title === undefined ? {} : { title: identity.title }),
+        ...(identity.websiteUrl === undefined ? {} : { websiteUrl: identity.websiteUrl }),
+      },
+      {
+        capabilities,
+        ...(identity.instructions === undefined ? {} : { instructions: identity.instructions }),
+      },
+    );
+    const laterLog =
+      serving.persistentConnection && context.era === 'legacy'
+        ? (domain: string) =>
+            (level: 'debug' | 'info' | 'notice' | 'warning' | 'error', data: unknown): void => {
+              server.sendLoggingMessage({ level, logger: domain, data }).catch(() => undefined);
+            }
+        : undefined;
+
+    server.setRequestHandler('tools/list', () => toolListing);
+    server.setRequestHandler('tools/call', async (request, ctx) => {
+      const tool: CatalogTool | undefined = catalog.tools.get(request.params.name);
+      const runner = tool === undefined ? undefined : runners.get(tool.name);
+      if (tool === undefined || runner === undefined) {
+        throw new ProtocolError(
+          ProtocolErrorCode.InvalidParams,
+          `Unknown tool "${request.params.name}": tools/list names the tools this server offers`,
+        );
+      }
+      const result = await callTool(runner, request.params.arguments ?? {}, {
+        state: stateOf(tool.domain),
+        signal: AbortSignal.any([ctx.mcpReq.signal, serving.shutdownSignal]),
+        principal: callerPrincipal(ctx.http?.authInfo),
+        progress: createProgressReporter(ctx.mcpReq._meta?.progressToken, (notification) =>
+          ctx.mcpReq.notify(notification),
+        ),
+        ...(laterLog === undefined ? {} : { laterLog: laterLog(tool.domain) }),
+      });
+      return server.projectCallToolResult(result, tool.listing.outputSchema);
+    });
+
+    if (resources.length > 0) {
+      server.setRequestHandler('resources/templates/list', () => ({ resourceTemplates: templates }));
+      server.setRequestHandler('resources/list', async (_request, ctx) => {
+        const listed = await Promise.all(
+          resources.map(async ({ domain, spec }) => {
+            if (spec.list === undefined) return [];
+            try {
+              return await spec.list(requestCall(domain, ctx));
+            } catch (error) {
+              throw asProtocolError(error, (failure) => spec.errorPayload(failure));
+            }
+          }),
+        );
+        return { resources: listed.flat() };
+      });
+      server.setRequestHandler('resources/read', async (request, ctx) => {
+        const { family, variables } = findResource(request.params.uri);
+        try {
+          return { contents: await family.spec.read(request.params.uri, variables, requestCall(family.domain, ctx)) };
+        } catch (error) {
+          throw asProtocolError(error, (failure) => family.spec.errorPayload(failure));
+        }
+      });
+    }
+
+    if (prompts.size > 0) {
+      server.setRequestHandler('prompts/list', () => ({ prompts: promptListing }));
+      server.setRequestHandler('prompts/get', async (request, ctx) => {
+        const entry = prompts.get(request.params.name);
+        if (entry === undefined) {
+          throw new ProtocolError(
+            ProtocolErrorCode.InvalidParams,
+            `Unknown prompt "${request.params.name}": prompts/list names the prompts this server offers`,
+          );
+        }
+        try {
+          const args = request.params.arguments ?? {};
+          const missing = entry.spec.arguments.filter((a) => a.required === true && !args[a.name]?.trim());
+          if (missing.length > 0) {
+            throw new ProtocolError(
+              ProtocolErrorCode.InvalidParams,
+              `Prompt "${entry.spec.name}" needs ${missing.map((a) => `"${a.name}"`).join(', ')}`,
+            );
+          }
+          const messages = await entry.spec.get(args, requestCall(entry.domain, ctx));
+          return { description: entry.spec.description, messages };
+        } catch (error) {
+          throw asProtocolError(error, (failure) => entry.spec.errorPayload(failure));
+        }
+      });
+    }
+
+    if (completes) {
+      server.setRequestHandler('completion/complete', async (request, ctx) => {
+        const { ref, argument } = request.params;
+        let values: string[] = [];
+        if (ref.type === 'ref/resource') {
+          const family = resources.find(({ spec }) => spec.uriTemplate === ref.uri);
+          if (family?.spec.complete !== undefined) {
+            values = await family.spec.complete(argument.name, argument.value, requestCall(family.domain, ctx));
+          }
+        } else {
+          const entry = prompts.get(ref.name);
+          const spec = entry?.spec.arguments.find((a) => a.name === argument.name);
+          if (entry !== undefined && spec?.complete !== undefined) {
+            values = await spec.complete(argument.value, requestCall(entry.domain, ctx));
+          }
+        }
+        return {
+          completion: {
+            values: values.slice(0, MAX_COMPLETIONS),
+            total: values.length,
+            hasMore: values.length > MAX_COMPLETIONS,
+          },
+        };
+      });
+    }
+    return server;
+  };
+}

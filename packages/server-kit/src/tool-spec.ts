@@ -1,0 +1,179 @@
+import type { SwitchyardError } from '@switchyard/contracts/errors';
+import type { z } from 'zod';
+import type { Logger } from './runtime/logger.js';
+
+export type ObjectSchema = z.ZodType<Record<string, unknown>, Record<string, unknown>>;
+
+/** MCP tool annotations (hints a client may show; never trusted for security). */
+export interface ToolAnnotations {
+  readOnlyHint: boolean;
+  openWorldHint: boolean;
+  destructiveHint?: boolean;
+  idempotentHint?: boolean;
+}
+
+export interface ProgressReporter {
+  /** True when the client asked for progress (sent a progress token). */
+  readonly enabled: boolean;
+  /** Sends `notifications/progress`; a no-op when the client sent no token. Never throws. */
+  report(progress: number, total?: number, message?: string): Promise<void>;
+}
+
+export type ClientLogLevel = 'debug' | 'info' | 'notice' | 'warning' | 'error';
+
+/** What a tool handler gets besides its validated input. */
+export interface ToolCall<State = unknown> {
+  /** The domain as `open` returned it. */
+  state: State;
+  correlationId: string;
+  /** Aborted when the client cancels the request or the server shuts down. */
+  signal: AbortSignal;
+  /** Who is calling: the token's subject over HTTP with auth, else the local OS user. */
+  principal: string;
+  progress: ProgressReporter;
+  /** The server's log (stderr), with the domain and tool in every line. */
+  logger: Logger;
+  /**
+   * Log messages for this client that may arrive after the answer (`notifications/message`): present only
+   * on a connection that outlives the call (a 2025-era stdio connection), where background work started by
+   * the call can still report to the client. Over HTTP every request has its own server, gone with the answer.
+   */
+  laterLog?: (level: ClientLogLevel, data: unknown) => void;
+}
+
+export interface ErrorPayloadContext {
+  correlationId: string;
+  /** The raw arguments the client sent (not validated: read defensively). */
+  input: unknown;
+}
+
+/** Where a failure happened: before the handler (arguments) or in it. */
+export type FailureStage = 'input' | 'handler';
+
+/**
+ * One contract tool as data: what `tools/list` shows and how a call is answered. The server validates the
+ * arguments with `input`, calls `handler`, checks the result against `output`, and turns a thrown error
+ * into the contract's error payload (`isError: true`).
+ */
+export interface ToolSpec<
+  State = unknown,
+  Config = unknown,
+  I extends ObjectSchema = ObjectSchema,
+  O extends ObjectSchema = ObjectSchema,
+> {
+  /** The tool name exactly as the contract gives it. */
+  name: string;
+  title: string;
+  /** Tells a model when to use the tool. */
+  description: string;
+  /** The contract's input schema; every field described. */
+  input: I;
+  /** The contract's success payload schema. */
+  output: O;
+  annotations: ToolAnnotations;
+  /** Builds the contract's error payload from a domain error (validation failures included). */
+  errorPayload(error: SwitchyardError, context: ErrorPayloadContext): Record<string, unknown>;
+  /**
+   * The contract's error payload schema (e.g. `HslErrorPayloadSchema`). It is listed in `outputSchema` next
+   * to `output`, because clients check `structuredContent` against the listed schema even on `isError`
+   * results; in strict mode an error payload that breaks it fails the call loudly. Default: any object
+   * with an `error` object. Not needed with `isErrorOutput`, where the success envelope carries failures.
+   */
+  errorOutput?: ObjectSchema;
+  /** For contracts whose failures share the success envelope (planJourney): which outputs are errors. */
+  isErrorOutput?(output: z.output<O>): boolean;
+  /** Refines a failure before its payload is built (a contract's own validation code, say). */
+  mapError?(error: SwitchyardError, context: { stage: FailureStage; input: unknown }): SwitchyardError;
+  /** Whether this configuration offers the tool (default: always). */
+  when?(config: Config): boolean;
+  handler(input: z.output<I>, call: ToolCall<State>): Promise<z.input<O>> | z.input<O>;
+}
+
+/** How one call ended, as middleware sees it. */
+export interface ToolOutcome {
+  /** The structured content sent to the client. */
+  payload: Record<string, unknown>;
+  isError: boolean;
+  /** The failure, when the call failed. */
+  error?: SwitchyardError;
+  /** Where it failed, when it did. */
+  stage?: FailureStage;
+}
+
+/** What middleware knows about a call before it runs. */
+export interface ToolInvocation<State = unknown> {
+  tool: string;
+  /** The raw arguments (not validated). */
+  input: Record<string, unknown>;
+  correlationId: string;
+  state: State;
+}
+
+/** Wraps every tool call of a domain (validation failures included). */
+export interface ToolMiddleware<State = unknown> {
+  /** Does its work around `next`, which it must call once, and returns what `next` returned. */
+  around(invocation: ToolInvocation<State>, next: () => Promise<ToolOutcome>): Promise<ToolOutcome>;
+}
+
+/** A resource as MCP lists it. */
+export interface ResourceEntry {
+  uri: string;
+  name: string;
+  title?: string;
+  description?: string;
+  mimeType?: string;
+}
+
+export type ResourceContents =
+  | { uri: string; mimeType?: string; text: string }
+  | { uri: string; mimeType?: string; blob: string };
+
+/** What resource and prompt handlers get. */
+export interface RequestCall<State = unknown> {
+  state: State;
+  principal: string;
+  signal: AbortSignal;
+  logger: Logger;
+}
+
+/**
+ * A family of resources under one URI template (RFC 6570, e.g. `launch://runs/{run_id}/events.ndjson`).
+ * Errors thrown by its functions reach the client as JSON-RPC errors carrying the contract code built by
+ * `errorPayload`.
+ */
+export interface ResourceSpec<State = unknown> {
+  name: string;
+  uriTemplate: string;
+  title: string;
+  description: string;
+  mimeType?: string;
+  /** Resources to enumerate in `resources/list` (reads work for any URI the template matches). */
+  list?(call: RequestCall<State>): Promise<ResourceEntry[]>;
+  read(uri: string, variables: Record<string, string>, call: RequestCall<State>): Promise<ResourceContents[]>;
+  /** Completions for the template variable `variable`: values that start with what the user typed. */
+  complete?(variable: string, value: string, call: RequestCall<State>): Promise<string[]>;
+  errorPayload(error: SwitchyardError): { error: { code: string; message: string } };
+}
+
+export interface PromptArgumentSpec<State = unknown> {
+  name: string;
+  description: string;
+  required?: boolean;
+  /** Completions for the argument: values starting with what the user typed. */
+  complete?(value: string, call: RequestCall<State>): Promise<string[]>;
+}
+
+export interface PromptMessage {
+  role: 'user' | 'assistant';
+  content: { type: 'text'; text: string };
+}
+
+/** A prompt template a client may offer its user. */
+export interface PromptSpec<State = unknown> {
+  name: string;
+  title: string;
+  description: string;
+  arguments: readonly PromptArgumentSpec<State>[];
+  get(args: Record<string, string>, call: RequestCall<State>): Promise<PromptMessage[]>;
+  errorPayload(error: SwitchyardError): { error: { code: string; message: string } };
+}
