@@ -7,7 +7,7 @@ import {
   type DomainModule,
   type Logger,
 } from '@switchyard/server-kit';
-import { LaunchRunsConfigSchema, type LaunchRunsConfigInput } from './config.js';
+import { LaunchRunsConfigSchema, pipelineOptionsOf, type LaunchRunsConfigInput } from './config.js';
 import { openLaunchDatabase } from './db/open.js';
 import { createLaunchPipeline } from './pipeline/index.js';
 import type { LaunchPipeline } from './pipeline/types.js';
@@ -65,7 +65,7 @@ export function createLaunchRunsModule(
     errorCodeOf,
     onError: (message, error) => logger.warn(message, { error }),
   });
-  const pipeline = options.pipeline ?? createLaunchPipeline();
+  const pipeline = options.pipeline ?? createLaunchPipeline(pipelineOptionsOf(config));
   let closed = false;
 
   const loadRuns = lazy(async (): Promise<OpenedRuns> => {

@@ -16,7 +16,22 @@ export interface GithubClientOptions {
   maxDelayMs?: number;
 }
 
+/** Default of `maxFileBytes` (LAUNCH_MAX_FILE_BYTES): 4 MiB, far above any README or manifest. */
+export const DEFAULT_MAX_FILE_BYTES = 4 * 1024 * 1024;
+/** Default of `maxHashBytes` (LAUNCH_MAX_HASH_BYTES): 1 GiB, a few seconds of streamed hashing. */
+export const DEFAULT_MAX_HASH_BYTES = 1024 * 1024 * 1024;
+
 export interface LaunchPipelineOptions {
+  /**
+   * Largest source file W2/W3 read to parse it (README, manifest, LICENSE, CHANGELOG, docs and example
+   * files); a bigger one is skipped and their artifacts say so. Default 4 MiB.
+   */
+  maxFileBytes?: number;
+  /**
+   * Largest file W1 hashes (streamed, in fixed chunks) for `repo_inventory.json`; a bigger one is listed
+   * with its size, `sha256: null` and the reason. Default 1 GiB.
+   */
+  maxHashBytes?: number;
   /** The git executable; `git` on PATH by default. */
   gitBinary?: string;
   /** The hugo executable used when the site has a hugo config; `hugo` on PATH by default. */
@@ -30,6 +45,8 @@ export interface LaunchPipelineOptions {
 }
 
 export interface ResolvedPipelineOptions {
+  maxFileBytes: number;
+  maxHashBytes: number;
   gitBinary: string | undefined;
   hugoBinary: string;
   siteBuildCommand: SiteBuildCommand | undefined;
@@ -39,6 +56,8 @@ export interface ResolvedPipelineOptions {
 
 export function resolvePipelineOptions(options: LaunchPipelineOptions = {}): ResolvedPipelineOptions {
   return {
+    maxFileBytes: options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES,
+    maxHashBytes: options.maxHashBytes ?? DEFAULT_MAX_HASH_BYTES,
     gitBinary: options.gitBinary,
     hugoBinary: options.hugoBinary ?? 'hugo',
     siteBuildCommand: options.siteBuildCommand,
