@@ -5,6 +5,7 @@ import type { SimpleGit } from 'simple-git';
 import { gitClient } from '../git/git-client.js';
 import { gitInternalError, gitStep, headSha, resolveCommit, trackedFiles } from '../git/operations.js';
 import { parseRepoLocation, type RepoLocation } from '../git/repo-location.js';
+import { runScratchHome } from '../subprocess/environment.js';
 import { writeJsonArtifact } from './artifact-io.js';
 import type { RepoInventory } from './artifact-schemas.js';
 import { throwIfCancelled } from './errors.js';
@@ -88,6 +89,7 @@ export async function cloneInputs(
     gitClient(dir, {
       ...(options.gitBinary === undefined ? {} : { binary: options.gitBinary }),
       signal,
+      home: runScratchHome(ctx.runDir),
       config: { 'core.autocrlf': 'false', 'advice.detachedHead': 'false' },
     });
 

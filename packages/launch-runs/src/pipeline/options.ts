@@ -1,3 +1,5 @@
+import { LOCKED_HUGO, type HugoSecurity } from '../gates/hugo-lockdown.js';
+
 /** A site generator invocation for the SiteBuild gate (run in the site worktree, no shell). */
 export interface SiteBuildCommand {
   command: string;
@@ -40,6 +42,10 @@ export interface LaunchPipelineOptions {
   siteBuildCommand?: SiteBuildCommand;
   /** Longest a site build may take before it fails the gate. Default 120 s. */
   siteBuildTimeoutMs?: number;
+  /** Bytes a site build may write (pages, resources, caches) before it is stopped. Default 256 MiB. */
+  siteBuildMaxOutputBytes?: number;
+  /** What a site's hugo build may run and fetch; nothing by default (see gates/hugo-lockdown.ts). */
+  hugoSecurity?: Partial<HugoSecurity>;
   /** Tuning of the GitHub pull request client. */
   github?: GithubClientOptions;
 }
@@ -51,6 +57,8 @@ export interface ResolvedPipelineOptions {
   hugoBinary: string;
   siteBuildCommand: SiteBuildCommand | undefined;
   siteBuildTimeoutMs: number;
+  siteBuildMaxOutputBytes: number;
+  hugoSecurity: HugoSecurity;
   github: Required<GithubClientOptions>;
 }
 
@@ -62,6 +70,8 @@ export function resolvePipelineOptions(options: LaunchPipelineOptions = {}): Res
     hugoBinary: options.hugoBinary ?? 'hugo',
     siteBuildCommand: options.siteBuildCommand,
     siteBuildTimeoutMs: options.siteBuildTimeoutMs ?? 120_000,
+    siteBuildMaxOutputBytes: options.siteBuildMaxOutputBytes ?? 256 * 1024 * 1024,
+    hugoSecurity: { ...LOCKED_HUGO, ...options.hugoSecurity },
     github: {
       timeoutMs: options.github?.timeoutMs ?? 15_000,
       maxAttempts: options.github?.maxAttempts ?? 3,
