@@ -21,6 +21,7 @@ const DEMO_KEYS = { TFL_API_KEY: 'demo-tfl-key', DIGITRANSIT_SUBSCRIPTION_KEY: '
 async function main(): Promise<void> {
   if (!fs.existsSync(BIN)) throw new Error(`${BIN} is missing: run the build first (pnpm build)`);
   const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'switchyard-demo-'));
+  const dataDir = path.join(workDir, 'data');
   const tfl = await startTflMock();
   const digitransit = await startDigitransitMock();
   let serverLog = '';
@@ -33,7 +34,7 @@ async function main(): Promise<void> {
       TFL_API_BASE_URL: tfl.url,
       DIGITRANSIT_ROUTING_URL: digitransit.routingUrl,
       DIGITRANSIT_GEOCODING_URL: digitransit.geocodingUrl,
-      SWITCHYARD_DATA_DIR: path.join(workDir, 'data'),
+      SWITCHYARD_DATA_DIR: dataDir,
       SWITCHYARD_LOG_LEVEL: 'warn',
     },
     stderr: 'pipe',
@@ -55,7 +56,8 @@ async function main(): Promise<void> {
     await londonJourney(client, tfl);
     await helsinkiTrip(client);
     await journeyHistory(client);
-    await launchRun(client, path.join(workDir, 'launch'));
+    // Inside the data directory: the only place the launch domain takes local repositories from by default.
+    await launchRun(client, path.join(dataDir, 'launch-examples'));
     console.log(
       '\nThat was every domain of Switchyard through one MCP server. Next: README.md, "Connect a client".',
     );

@@ -60,7 +60,8 @@ async function main(): Promise<void> {
   const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'launch-bench-'));
   const repos = await materializeExampleRepos(path.join(workDir, 'repos'));
   const module = createLaunchRunsModule(
-    { dataDir: path.join(workDir, 'data') },
+    // The example repositories live beside the data directory: allowed explicitly (LAUNCH_REPO_ROOTS).
+    { dataDir: path.join(workDir, 'data'), repoRoots: [path.join(workDir, 'repos')] },
     { logger: createLogger({ level: 'error' }) },
   );
   const { client, close } = await connectInMemory([module], { logger: createLogger({ level: 'error' }) });

@@ -17,8 +17,13 @@ async function writeExampleRepos(argv: readonly string[]): Promise<void> {
   const dir = values['example-repos'];
   if (dir === undefined || dir === '') throw new Error('--example-repos needs a directory');
   const { exampleRunConfig, materializeExampleRepos } = await import('./pipeline/index.js');
-  const runConfig = exampleRunConfig(await materializeExampleRepos(path.resolve(dir)));
+  const target = path.resolve(dir);
+  const runConfig = exampleRunConfig(await materializeExampleRepos(target));
   process.stdout.write(JSON.stringify({ run_config: runConfig }, null, 2) + '\n');
+  process.stderr.write(
+    `The server takes local repositories only from LAUNCH_REPO_ROOTS (default: its data directory); ` +
+      `start it with LAUNCH_REPO_ROOTS=${target} to use these.\n`,
+  );
 }
 
 const argv = process.argv.slice(2);

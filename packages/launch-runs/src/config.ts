@@ -1,5 +1,20 @@
+import { isAbsolute } from 'node:path';
 import { resolveDataDir } from '@switchyard/server-kit';
 import { z } from 'zod';
+import type { LaunchPipelineOptions } from './pipeline/options.js';
+import { SERVER_SECRET_VARIABLES } from './policy/launch-policy.js';
+
+const MIN_FILE_BYTES = 1024;
+const MAX_FILE_BYTES = 64 * 1024 * 1024;
+const MAX_HASH_BYTES = 2 ** 40;
+
+const httpUrl = z.url({ protocol: /^https?$/ });
+const tokenEnvName = z
+  .string()
+  .regex(/^[A-Z_][A-Z0-9_]*$/, 'is not an environment variable name (A-Z, 0-9, _)')
+  .refine((name) => !SERVER_SECRET_VARIABLES.includes(name), {
+    message: `is a secret of this server (${SERVER_SECRET_VARIABLES.join(', ')}) and can never be a PR token`,
+  });
 
 export const LaunchRunsConfigSchema = z.object({
   /** Where launch-runs.sqlite and the runs' folders live. */
@@ -9,19 +24,122 @@ export const LaunchRunsConfigSchema = z.object({
   /** OTLP/HTTP traces URL; spans are exported there as well as stored when set. */
   otlpTracesUrl: z.url().optional(),
   serviceName: z.string().min(1).default('switchyard-launch'),
+  /** Largest source file W2/W3 read to parse it (the pipeline's default when unset). */
+  maxFileBytes: z.number().int().min(MIN_FILE_BYTES).max(MAX_FILE_BYTES).optional(),
+  /** Largest repository file W1 hashes for the inventory (the pipeline's default when unset). */
+  maxHashBytes: z.number().int().min(0).max(MAX_HASH_BYTES).optional(),
+
+  // The operator's policy (src/policy/launch-policy.ts) and the site build's bounds; unset means the
+  // documented default.
+  /** Folders local repositories may be cloned from and pushed to; default: the data directory. */
+  repoRoots: z.array(z.string().refine(isAbsolute, { message: 'is not an absolute path' })).optional(),
+  /** Hosts network repositories may be on; default github.com, gitlab.com. */
+  remoteHosts: z
+    .array(z.string().regex(/^([a-z0-9-]+(\.[a-z0-9-]+)*|\[[0-9a-f:.]+\])$/, 'is not a lower-case host name'))
+    .optional(),
+  /** GitHub API base URLs PRs may be opened through; default https://api.github.com. */
+  githubApiUrls: z.array(httpUrl).optional(),
+  /** Environment variables pr.github.token_env may name; none by default. */
+  prTokenEnv: z.array(tokenEnvName).optional(),
+  /** Executables a site's hugo build may start (exact names); none by default. */
+  hugoExecAllow: z.array(z.string().regex(/^[A-Za-z0-9._+-]+$/, 'is not a bare command name')).optional(),
+  /** URL prefixes a site's hugo build may fetch (resources.GetRemote); none by default. */
+  hugoHttpUrls: z.array(httpUrl).optional(),
+  /** Longest a site build may take (the pipeline's default, 120 s, when unset). */
+  siteBuildTimeoutMs: z.number().int().min(1000).max(3_600_000).optional(),
+  /** Bytes a site build may write before it is stopped (the pipeline's default, 256 MiB, when unset). */
+  siteBuildMaxOutputBytes: z.number().int().min(1_048_576).max(Number.MAX_SAFE_INTEGER).optional(),
 });
 
 export type LaunchRunsConfig = z.output<typeof LaunchRunsConfigSchema>;
 export type LaunchRunsConfigInput = z.input<typeof LaunchRunsConfigSchema>;
 
-function integerVariable(env: NodeJS.ProcessEnv, name: string, min: number, max: number): number | undefined {
+/** The pipeline options the configuration sets (the file limits); the pipeline's defaults fill the rest. */
+export function pipelineOptionsOf(config: LaunchRunsConfig): LaunchPipelineOptions {
+  return {
+    ...(config.maxFileBytes === undefined ? {} : { maxFileBytes: config.maxFileBytes }),
+    ...(config.maxHashBytes === undefined ? {} : { maxHashBytes: config.maxHashBytes }),
+  };
+}
+
+function integerVariable(
+  env: NodeJS.ProcessEnv,
+  name: string,
+  min: number,
+  max: number,
+  unit = 'milliseconds',
+): number | undefined {
   const raw = env[name]?.trim();
   if (raw === undefined || raw === '') return undefined;
   const value = Number(raw);
   if (!Number.isInteger(value) || value < min || value > max) {
-    throw new Error(`${name} must be an integer between ${min} and ${max} (milliseconds), got "${raw}"`);
+    throw new Error(`${name} must be an integer between ${min} and ${max} (${unit}), got "${raw}"`);
   }
   return value;
+}
+
+/**
+ * A comma-separated list, each entry checked by `item`; `none` is the empty list, unset (or empty) is
+ * undefined (the default applies).
+ */
+function listVariable(env: NodeJS.ProcessEnv, name: string, item: z.ZodType<string>): string[] | undefined {
+  const raw = env[name]?.trim();
+  if (raw === undefined || raw === '') return undefined;
+  if (raw === 'none') return [];
+  return raw
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '')
+    .map((entry) => {
+      const parsed = item.safeParse(entry);
+      if (!parsed.success) {
+        throw new Error(`${name}: "${entry}" ${parsed.error.issues[0]?.message ?? 'is not valid'}`);
+      }
+      return parsed.data;
+    });
+}
+
+/** The operator's launch policy and site build bounds, from the variables that are set. */
+function policyVariables(env: NodeJS.ProcessEnv): Partial<LaunchRunsConfigInput> {
+  const shape = LaunchRunsConfigSchema.shape;
+  const entries = {
+    repoRoots: listVariable(env, 'LAUNCH_REPO_ROOTS', shape.repoRoots.unwrap().element),
+    remoteHosts: listVariable(
+      env,
+      'LAUNCH_REMOTE_HOSTS',
+      z
+        .string()
+        .transform((host) => host.toLowerCase())
+        .pipe(shape.remoteHosts.unwrap().element),
+    ),
+    githubApiUrls: listVariable(env, 'LAUNCH_GITHUB_API_URLS', shape.githubApiUrls.unwrap().element),
+    prTokenEnv: listVariable(env, 'LAUNCH_PR_TOKEN_ENV', shape.prTokenEnv.unwrap().element),
+    hugoExecAllow: listVariable(env, 'LAUNCH_HUGO_EXEC_ALLOW', shape.hugoExecAllow.unwrap().element),
+    hugoHttpUrls: listVariable(env, 'LAUNCH_HUGO_HTTP_URLS', shape.hugoHttpUrls.unwrap().element),
+    siteBuildTimeoutMs: integerVariable(env, 'LAUNCH_SITE_BUILD_TIMEOUT_MS', 1000, 3_600_000),
+    siteBuildMaxOutputBytes: integerVariable(
+      env,
+      'LAUNCH_SITE_BUILD_MAX_OUTPUT_BYTES',
+      1_048_576,
+      Number.MAX_SAFE_INTEGER,
+      'bytes',
+    ),
+  };
+  return Object.fromEntries(Object.entries(entries).filter(([, value]) => value !== undefined));
+}
+
+/** The site build options the configuration sets (hugo's allowances, the build's bounds). */
+export function siteBuildOptionsOf(config: LaunchRunsConfig): LaunchPipelineOptions {
+  return {
+    hugoSecurity: {
+      ...(config.hugoExecAllow === undefined ? {} : { execAllow: config.hugoExecAllow }),
+      ...(config.hugoHttpUrls === undefined ? {} : { httpUrls: config.hugoHttpUrls }),
+    },
+    ...(config.siteBuildTimeoutMs === undefined ? {} : { siteBuildTimeoutMs: config.siteBuildTimeoutMs }),
+    ...(config.siteBuildMaxOutputBytes === undefined
+      ? {}
+      : { siteBuildMaxOutputBytes: config.siteBuildMaxOutputBytes }),
+  };
 }
 
 function urlVariable(env: NodeJS.ProcessEnv, name: string): string | undefined {
@@ -46,11 +164,14 @@ function otlpTracesUrl(env: NodeJS.ProcessEnv): string | undefined {
 
 /**
  * Environment → config: SWITCHYARD_DATA_DIR (default: the platform's user data directory), LAUNCH_LEASE_MS,
- * OTEL_EXPORTER_OTLP_ENDPOINT / OTEL_EXPORTER_OTLP_TRACES_ENDPOINT, OTEL_SERVICE_NAME. Fails fast with the
+ * OTEL_EXPORTER_OTLP_ENDPOINT / OTEL_EXPORTER_OTLP_TRACES_ENDPOINT, OTEL_SERVICE_NAME, LAUNCH_MAX_FILE_BYTES,
+ * LAUNCH_MAX_HASH_BYTES. Fails fast with the
  * name of the variable that is wrong.
  */
 export function loadLaunchRunsConfig(env: NodeJS.ProcessEnv = process.env): LaunchRunsConfig {
   const leaseMs = integerVariable(env, 'LAUNCH_LEASE_MS', 1000, 3_600_000);
+  const maxFileBytes = integerVariable(env, 'LAUNCH_MAX_FILE_BYTES', MIN_FILE_BYTES, MAX_FILE_BYTES, 'bytes');
+  const maxHashBytes = integerVariable(env, 'LAUNCH_MAX_HASH_BYTES', 0, MAX_HASH_BYTES, 'bytes');
   const tracesUrl = otlpTracesUrl(env);
   const serviceName = env.OTEL_SERVICE_NAME?.trim();
   return LaunchRunsConfigSchema.parse({
@@ -58,5 +179,8 @@ export function loadLaunchRunsConfig(env: NodeJS.ProcessEnv = process.env): Laun
     ...(leaseMs === undefined ? {} : { leaseMs }),
     ...(tracesUrl === undefined ? {} : { otlpTracesUrl: tracesUrl }),
     ...(serviceName ? { serviceName } : {}),
+    ...(maxFileBytes === undefined ? {} : { maxFileBytes }),
+    ...(maxHashBytes === undefined ? {} : { maxHashBytes }),
+    ...policyVariables(env),
   });
 }

@@ -7,10 +7,17 @@ import {
   type DomainModule,
   type Logger,
 } from '@switchyard/server-kit';
-import { LaunchRunsConfigSchema, type LaunchRunsConfigInput } from './config.js';
+import {
+  LaunchRunsConfigSchema,
+  pipelineOptionsOf,
+  siteBuildOptionsOf,
+  type LaunchRunsConfigInput,
+} from './config.js';
 import { openLaunchDatabase } from './db/open.js';
 import { createLaunchPipeline } from './pipeline/index.js';
 import type { LaunchPipeline } from './pipeline/types.js';
+import { resolveLaunchPolicy } from './policy/launch-policy.js';
+import { withLaunchPolicy } from './policy/policed-pipeline.js';
 import { moduleClosed, storeUnavailable } from './runs/errors.js';
 import type { OpenedRuns } from './runs/open-runs.js';
 import { hasRunsToRecover } from './runs/recovery-check.js';
@@ -65,7 +72,11 @@ export function createLaunchRunsModule(
     errorCodeOf,
     onError: (message, error) => logger.warn(message, { error }),
   });
-  const pipeline = options.pipeline ?? createLaunchPipeline();
+  const policy = resolveLaunchPolicy(config);
+  const pipeline = withLaunchPolicy(
+    options.pipeline ?? createLaunchPipeline({ ...pipelineOptionsOf(config), ...siteBuildOptionsOf(config) }),
+    policy,
+  );
   let closed = false;
 
   const loadRuns = lazy(async (): Promise<OpenedRuns> => {
@@ -112,7 +123,7 @@ export function createLaunchRunsModule(
     interruptedAtStartup: async () => (await opened()).interrupted,
     flushTelemetry: () => telemetry.flush(),
     register(server: McpServer, ctx: DomainContext) {
-      registerLaunchTools(server, ctx, { service: runs, telemetry });
+      registerLaunchTools(server, ctx, { service: runs, telemetry, policy });
     },
     ready() {
       return !closed && database.sqlite.open;

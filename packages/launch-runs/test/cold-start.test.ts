@@ -96,11 +96,13 @@ describe('cold start of switchyard-launch', { timeout: 180_000 }, () => {
     await new Promise<void>((resolve) => collector.listen(0, '127.0.0.1', resolve));
     cleanups.push(() => new Promise<void>((resolve) => collector.close(() => resolve())));
     const { port } = collector.address() as AddressInfo;
+    // Repositories that do not exist: W1 runs (and fails) without touching the network. Their folder is
+    // allowed explicitly (the default root is the data directory).
+    const missing = path.join(packageDir, 'test', 'no-such-repository');
     const { harness, imports, close } = await startBin({
       OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${port}`,
+      LAUNCH_REPO_ROOTS: path.dirname(missing),
     });
-    // Repositories that do not exist: W1 runs (and fails) without touching the network.
-    const missing = path.join(packageDir, 'test', 'no-such-repository');
     const started = await harness.call('launch_start_run', {
       run_config: runConfig({ source: { repo: missing }, site: { repo: missing } }),
     });

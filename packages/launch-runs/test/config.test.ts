@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { loadLaunchRunsConfig } from '../src/config.js';
+import { loadLaunchRunsConfig, pipelineOptionsOf } from '../src/config.js';
 import { tempDir } from './support/harness.js';
 
 describe('loadLaunchRunsConfig', () => {
@@ -37,11 +37,30 @@ describe('loadLaunchRunsConfig', () => {
     }
   });
 
+  it('reads the file limits, which the pipeline gets (its defaults when unset)', () => {
+    const dir = tempDir('config');
+    try {
+      const config = loadLaunchRunsConfig({
+        SWITCHYARD_DATA_DIR: dir,
+        LAUNCH_MAX_FILE_BYTES: '65536',
+        LAUNCH_MAX_HASH_BYTES: '0',
+      });
+      expect(config).toMatchObject({ maxFileBytes: 65536, maxHashBytes: 0 });
+      expect(pipelineOptionsOf(config)).toEqual({ maxFileBytes: 65536, maxHashBytes: 0 });
+      expect(pipelineOptionsOf(loadLaunchRunsConfig({ SWITCHYARD_DATA_DIR: dir }))).toEqual({});
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it.each([
     [{ LAUNCH_LEASE_MS: 'soon' }, 'LAUNCH_LEASE_MS'],
     [{ LAUNCH_LEASE_MS: '10' }, 'LAUNCH_LEASE_MS'],
     [{ OTEL_EXPORTER_OTLP_ENDPOINT: 'not a url' }, 'OTEL_EXPORTER_OTLP_ENDPOINT'],
     [{ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'ftp://x' }, 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT'],
+    [{ LAUNCH_MAX_FILE_BYTES: '10' }, 'LAUNCH_MAX_FILE_BYTES'],
+    [{ LAUNCH_MAX_FILE_BYTES: '4MiB' }, 'LAUNCH_MAX_FILE_BYTES'],
+    [{ LAUNCH_MAX_HASH_BYTES: '-1' }, 'LAUNCH_MAX_HASH_BYTES'],
   ])('fails fast naming the variable (%j)', (env, variable) => {
     const dir = tempDir('config');
     try {

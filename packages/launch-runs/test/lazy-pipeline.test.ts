@@ -31,7 +31,8 @@ function workersOf(fake: FakePipeline): PipelineWorkers {
     draftPages: (ctx) => fake.draftPages(ctx),
     linkPages: (ctx) => fake.linkPages(ctx),
     validateSite: (ctx) => fake.validateSite(ctx),
-    fixNext: (ctx, report) => fake.fixNext(ctx, report),
+    planFix: (ctx, report) => fake.planFix(ctx, report),
+    applyFix: (ctx, plan) => fake.applyFix(ctx, plan),
     openPullRequest: (ctx) => fake.openPullRequest(ctx),
   };
 }

@@ -116,11 +116,13 @@ describe('interruption and launch_resume', () => {
   it('a fix interrupted mid-way rewinds to VALIDATING and re-validates the worktree', async () => {
     const { runId, second, pipeline } = await interruptedAt('W8', { seededProblems: 2 });
     const status = await statusOf(second, runId);
-    expect(status).toMatchObject({ state: 'FIXING', details: { interrupted: true, fix_attempts: 1 } });
+    // Stopped before it wrote anything: the attempt does not count.
+    expect(status).toMatchObject({ state: 'FIXING', details: { interrupted: true, fix_attempts: 0 } });
     const resumed = LaunchResumeOutputSchema.parse(await second.call('launch_resume', { run_id: runId }));
     expect(resumed.status.state).toBe('VALIDATING');
     expect(pipeline.calls).toEqual(['W7']);
     expect((await second.call('launch_fix_next', { run_id: runId })).ok).toBe(true);
+    expect((await statusOf(second, runId)).details.fix_attempts).toBe(1);
   });
 
   it('resuming a run resting in VALIDATING or READY_FOR_PR does no work and returns its status', async () => {

@@ -128,7 +128,11 @@ describe('runs and the event chain', () => {
   });
 
   it('runs started within one millisecond list newest first in the order they were started', () => {
-    const frozen = new RunStore(db, () => undefined, () => Date.parse('2026-01-21T10:00:00.000Z'));
+    const frozen = new RunStore(
+      db,
+      () => undefined,
+      () => Date.parse('2026-01-21T10:00:00.000Z'),
+    );
     // Run ids sort the other way round from their start order, so a tie broken by run_id would show.
     const ids = ['r_2026-01-21T10-00-00Z_ffff0003', 'r_2026-01-21T10-00-00Z_bbbb0002', RUN];
     for (const runId of ids) {
@@ -137,6 +141,7 @@ describe('runs and the event chain', () => {
         productSlug: 'p',
         config: '{}',
         configHash: runId,
+        idempotencyKey: undefined,
         sectionStates: { docs: 'NOT_STARTED' },
         leaseOwner: newLeaseToken(),
         leaseMs: 30_000,

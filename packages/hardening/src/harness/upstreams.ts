@@ -60,6 +60,9 @@ export function serverEnv(upstreams: Upstreams, options: ServerEnvOptions): Reco
     DIGITRANSIT_TIMEOUT_MS: timeout,
     PLAN_JOURNEY_TPS: '10000',
     [GITHUB_TOKEN_ENV]: SENTINELS.githubToken,
+    // The operator's launch policy: runs may use this variable as their PR token, sent only to the stand-in.
+    LAUNCH_PR_TOKEN_ENV: GITHUB_TOKEN_ENV,
+    LAUNCH_GITHUB_API_URLS: upstreams.github.url,
     ...(token === null ? {} : { SWITCHYARD_TOKEN: token }),
     ...options.extra,
   };

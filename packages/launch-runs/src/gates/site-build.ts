@@ -4,6 +4,16 @@ import { join } from 'node:path';
 import { SwitchyardError } from '@switchyard/contracts/errors';
 import { redactSecrets } from '@switchyard/resilience/context';
 import type { SiteBuildCommand } from '../pipeline/options.js';
+import { subprocessEnvironment } from '../subprocess/environment.js';
+import { folderBytes, watchFolderSize } from '../subprocess/folder-size-watch.js';
+import {
+  hugoBuildArgs,
+  hugoLockdownEnv,
+  hugoMountsArgs,
+  hugoMountsOutsideSite,
+  type HugoSecurity,
+} from './hugo-lockdown.js';
+import { symlinkLeavingSite } from './site-symlinks.js';
 import type { IssueDraft } from './types.js';
 
 const HUGO_CONFIGS = [
@@ -24,13 +34,28 @@ export interface SiteBuildPlan {
   /** The generator config the build relies on (issue location), '' for a custom command. */
   configPath: string;
   generator: string;
+  /** hugo: the arguments of `hugo config mounts`, run first to check no mount reaches outside the site. */
+  mountsArgs?: string[];
 }
 
-/** The build the site needs: the configured command, else hugo when a hugo config exists. */
+/** Bounds of one site build (LAUNCH_SITE_BUILD_TIMEOUT_MS, LAUNCH_SITE_BUILD_MAX_OUTPUT_BYTES). */
+export interface SiteBuildLimits {
+  timeoutMs: number;
+  /** Bytes the build may write into its folder (pages, resources, caches) before it is stopped. */
+  maxOutputBytes: number;
+}
+
+export interface SiteBuildOptions {
+  siteBuildCommand: SiteBuildCommand | undefined;
+  hugoBinary: string;
+  hugoSecurity: HugoSecurity;
+}
+
+/** The build the site needs: the configured command, else hugo (locked down) when a hugo config exists. */
 export function siteBuildPlan(
   files: ReadonlySet<string>,
-  options: { siteBuildCommand: SiteBuildCommand | undefined; hugoBinary: string },
-  outputDir: string,
+  options: SiteBuildOptions,
+  dirs: { site: string; output: string },
 ): SiteBuildPlan | undefined {
   if (options.siteBuildCommand !== undefined) {
     return {
@@ -45,48 +70,65 @@ export function siteBuildPlan(
   if (config === undefined) return undefined;
   return {
     command: options.hugoBinary,
-    // Everything hugo writes (pages, resources, cache, no build lock) goes outside the worktree.
-    args: [
-      '--minify',
-      '--destination',
-      join(outputDir, 'public'),
-      '--cacheDir',
-      join(outputDir, 'cache'),
-      '--noBuildLock',
-      '--quiet',
-    ],
-    env: { HUGO_RESOURCEDIR: join(outputDir, 'resources') },
+    // Everything hugo writes (pages, resources, caches, no build lock) goes outside the worktree.
+    args: hugoBuildArgs(dirs.site, dirs.output),
+    env: hugoLockdownEnv(options.hugoSecurity, dirs.output),
     configPath: config,
     generator: 'hugo',
+    mountsArgs: hugoMountsArgs(dirs.site),
   };
 }
 
 interface RunResult {
   code: number | null;
+  /** The first MAX_STDOUT characters of stdout (`stdoutTruncated` when there was more). */
+  stdout: string;
+  stdoutTruncated: boolean;
+  /** The last characters of stdout and stderr together, for messages. */
   output: string;
   missing: boolean;
   timedOut: boolean;
+  outputExceeded: boolean;
 }
 
-function run(
-  plan: SiteBuildPlan,
-  cwd: string,
-  outputDir: string,
-  timeoutMs: number,
-  signal: AbortSignal,
-): Promise<RunResult> {
+const MAX_STDOUT = 1_000_000;
+const OUTPUT_TAIL = 8000;
+
+interface RunOptions extends SiteBuildLimits {
+  cwd: string;
+  /** The build folder: SWITCHYARD_SITE_BUILD_DIR, the child's scratch HOME, and what the size limit watches. */
+  outputDir: string;
+  signal: AbortSignal;
+}
+
+function run(plan: SiteBuildPlan, args: readonly string[], options: RunOptions): Promise<RunResult> {
+  const { outputDir, signal } = options;
   return new Promise((resolve) => {
+    let stdout = '';
+    let stdoutTruncated = false;
     let output = '';
     let timedOut = false;
-    const child = spawn(plan.command, plan.args, {
-      cwd,
-      env: { ...process.env, ...plan.env, SWITCHYARD_SITE_BUILD_DIR: outputDir },
+    let outputExceeded = false;
+    const child = spawn(plan.command, args, {
+      cwd: options.cwd,
+      env: subprocessEnvironment({
+        kind: 'generator',
+        home: join(outputDir, 'home'),
+        extra: { ...plan.env, SWITCHYARD_SITE_BUILD_DIR: outputDir },
+      }),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     const keep = (chunk: Buffer): void => {
-      output = (output + chunk.toString('utf8')).slice(-8000);
+      output = (output + chunk.toString('utf8')).slice(-OUTPUT_TAIL);
     };
-    child.stdout.on('data', keep);
+    child.stdout.on('data', (chunk: Buffer) => {
+      keep(chunk);
+      if (stdout.length < MAX_STDOUT) stdout += chunk.toString('utf8');
+      if (stdout.length > MAX_STDOUT) {
+        stdout = stdout.slice(0, MAX_STDOUT);
+        stdoutTruncated = true;
+      }
+    });
     child.stderr.on('data', keep);
     const kill = (): void => {
       child.kill('SIGKILL');
@@ -94,22 +136,31 @@ function run(
     const timer = setTimeout(() => {
       timedOut = true;
       kill();
-    }, timeoutMs);
+    }, options.timeoutMs);
+    const stopWatching = watchFolderSize(outputDir, options.maxOutputBytes, () => {
+      outputExceeded = true;
+      kill();
+    });
     signal.addEventListener('abort', kill, { once: true });
-    child.on('error', (error: NodeJS.ErrnoException) => {
+    const settle = (result: Pick<RunResult, 'code' | 'output' | 'missing'>): void => {
       clearTimeout(timer);
+      stopWatching();
       signal.removeEventListener('abort', kill);
-      resolve({
+      resolve({ ...result, stdout, stdoutTruncated, timedOut, outputExceeded });
+    };
+    child.on('error', (error: NodeJS.ErrnoException) => {
+      settle({
         code: null,
         output: error.message,
         missing: error.code === 'ENOENT' || error.code === 'EACCES',
-        timedOut,
       });
     });
     child.on('close', (code) => {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', kill);
-      resolve({ code, output, missing: false, timedOut });
+      // What a quick child wrote between two checks still counts.
+      void folderBytes(outputDir, options.maxOutputBytes).then((bytes) => {
+        if (bytes > options.maxOutputBytes) outputExceeded = true;
+        settle({ code, output, missing: false });
+      });
     });
   });
 }
@@ -130,49 +181,112 @@ export function toolchainMissing(generator: string, command: string, profile: st
 export async function assertToolchain(
   plan: SiteBuildPlan | undefined,
   profile: string,
-  cwd: string,
+  outputDir: string,
   signal: AbortSignal,
 ): Promise<SiteBuildPlan> {
   if (plan === undefined) throw toolchainMissing('unknown', '', profile);
   if (plan.generator !== 'hugo') return plan;
-  const probe = await run({ ...plan, args: ['version'] }, cwd, cwd, 15_000, signal);
-  if (probe.missing) throw toolchainMissing(plan.generator, plan.command, profile);
+  await mkdir(outputDir, { recursive: true });
+  try {
+    const probe = await run(plan, ['version'], {
+      cwd: outputDir,
+      outputDir,
+      timeoutMs: 15_000,
+      maxOutputBytes: Number.MAX_SAFE_INTEGER,
+      signal,
+    });
+    if (probe.missing) throw toolchainMissing(plan.generator, plan.command, profile);
+  } finally {
+    await rm(outputDir, { recursive: true, force: true });
+  }
   return plan;
 }
 
-/** SiteBuild: runs the generator with its output outside the worktree (validation never writes to it). */
+/** A site that would make the build read outside its repository: the build is not run. */
+function unsafeSite(plan: SiteBuildPlan, path: string, what: string): IssueDraft {
+  return {
+    severity: 'blocker',
+    error_code: 'SITE_BUILD_UNSAFE',
+    message: `The site reaches outside its repository (${what}); the ${plan.generator} build was not run`,
+    path,
+    line: 0,
+    suggested_fix:
+      'Keep every file, mount, module and theme of the site inside the repository (no symlinks or mounts leading out of it)',
+  };
+}
+
+/** A failed, timed out or oversized build as an issue, with the tail of its output (paths and secrets masked). */
+function failedBuild(
+  plan: SiteBuildPlan,
+  result: RunResult,
+  dirs: { siteRoot: string; outputDir: string },
+  limits: SiteBuildLimits,
+): IssueDraft {
+  const tail = redactSecrets(
+    result.output.split(dirs.siteRoot).join('.').split(dirs.outputDir).join('<build>'),
+  )
+    .trim()
+    .split('\n')
+    .slice(-5)
+    .join(' | ')
+    .slice(0, 500);
+  const [code, message] = result.timedOut
+    ? ['SITE_BUILD_TIMEOUT', `The ${plan.generator} build did not finish within ${limits.timeoutMs} ms`]
+    : result.outputExceeded
+      ? [
+          'SITE_BUILD_OUTPUT_LIMIT',
+          `The ${plan.generator} build wrote more than ${limits.maxOutputBytes} bytes and was stopped`,
+        ]
+      : ['SITE_BUILD_FAILED', `The ${plan.generator} build failed (exit code ${result.code ?? 'none'})`];
+  return {
+    severity: 'blocker',
+    error_code: code,
+    message,
+    path: plan.configPath,
+    line: 0,
+    suggested_fix: tail === '' ? null : `Fix the build error: ${tail}`,
+  };
+}
+
+/**
+ * SiteBuild: runs the generator with its output outside the worktree (validation never writes to it), in
+ * the minimal environment, within the time and output limits. A site whose symlinks or (hugo) mounts lead
+ * outside the repository is refused before anything is built.
+ */
 export async function runSiteBuild(
   plan: SiteBuildPlan,
   siteRoot: string,
   outputDir: string,
-  timeoutMs: number,
+  limits: SiteBuildLimits,
   signal: AbortSignal,
   profile: string,
 ): Promise<IssueDraft[]> {
   await rm(outputDir, { recursive: true, force: true });
   await mkdir(outputDir, { recursive: true });
+  const options: RunOptions = { ...limits, cwd: siteRoot, outputDir, signal };
+  const dirs = { siteRoot, outputDir };
   try {
-    const result = await run(plan, siteRoot, outputDir, timeoutMs, signal);
+    const link = await symlinkLeavingSite(siteRoot);
+    if (link !== undefined) return [unsafeSite(plan, link, `the symlink ${link}`)];
+    if (plan.mountsArgs !== undefined) {
+      const mounts = await run(plan, plan.mountsArgs, options);
+      if (mounts.missing) throw toolchainMissing(plan.generator, plan.command, profile);
+      if (mounts.code !== 0) return [failedBuild(plan, mounts, dirs, limits)];
+      const outside = mounts.stdoutTruncated ? 'unreadable' : hugoMountsOutsideSite(mounts.stdout, siteRoot);
+      if (outside !== undefined) {
+        return [
+          unsafeSite(
+            plan,
+            plan.configPath,
+            outside === 'unreadable' ? 'its mounts could not be checked' : `${outside}`,
+          ),
+        ];
+      }
+    }
+    const result = await run(plan, plan.args, options);
     if (result.missing) throw toolchainMissing(plan.generator, plan.command, profile);
-    if (result.code === 0) return [];
-    const tail = redactSecrets(result.output.split(siteRoot).join('.').split(outputDir).join('<build>'))
-      .trim()
-      .split('\n')
-      .slice(-5)
-      .join(' | ')
-      .slice(0, 500);
-    return [
-      {
-        severity: 'blocker',
-        error_code: result.timedOut ? 'SITE_BUILD_TIMEOUT' : 'SITE_BUILD_FAILED',
-        message: result.timedOut
-          ? `The ${plan.generator} build did not finish within ${timeoutMs} ms`
-          : `The ${plan.generator} build failed (exit code ${result.code ?? 'none'})`,
-        path: plan.configPath,
-        line: 0,
-        suggested_fix: tail === '' ? null : `Fix the build error: ${tail}`,
-      },
-    ];
+    if (result.code === 0 && !result.outputExceeded) return [];
+    return [failedBuild(plan, result, dirs, limits)];
   } finally {
     await rm(outputDir, { recursive: true, force: true });
   }

@@ -1,12 +1,15 @@
 import { devNull } from 'node:os';
 import { redactSecrets } from '@switchyard/resilience/context';
 import { simpleGit, type SimpleGit } from 'simple-git';
+import { emptyDirIn, processScratchHome, subprocessEnvironment } from '../subprocess/environment.js';
 import { stripCredentials } from './repo-location.js';
 
 /**
- * simple-git (a maintained wrapper over the git CLI) with an isolated, reproducible environment: no global
- * or system git config (so a user's hooks, signing or aliases never leak into a run), no terminal prompts,
- * only the file/git/http(s)/ssh transports, and C locale messages.
+ * simple-git (a maintained wrapper over the git CLI) with an isolated, reproducible environment: the
+ * minimal subprocess environment (a scratch HOME, no server secrets), no global or system git config (so a
+ * user's hooks, signing, aliases or credential helpers never leak into a run), no terminal prompts, only the
+ * file/git/http(s)/ssh transports (never ext:: or fd::), C locale messages, and the settings a repository a
+ * caller named could otherwise use to run code locked down (hooks, fsmonitor, submodule recursion).
  */
 
 export interface GitClientOptions {
@@ -17,43 +20,42 @@ export interface GitClientOptions {
   config?: Record<string, string>;
   /** Extra environment (author/committer identity and dates). */
   env?: Record<string, string>;
+  /** HOME of the git processes: the run's scratch home; a per-process scratch folder by default. */
+  home?: string;
 }
 
-const PASSTHROUGH_ENV = [
-  'PATH',
-  'HOME',
-  'TMPDIR',
-  'SSH_AUTH_SOCK',
-  'HTTP_PROXY',
-  'HTTPS_PROXY',
-  'NO_PROXY',
-  'http_proxy',
-  'https_proxy',
-  'no_proxy',
-  'SYSTEMROOT',
-];
+/**
+ * Configuration no caller can change: hooks from an empty folder (a clone, checkout or commit in a caller's
+ * repository never runs a hook), no fsmonitor command, no submodule recursion. No credential helper is
+ * configured anywhere (no global or system config, a scratch HOME), and GIT_ALLOW_PROTOCOL below overrides
+ * every protocol.*.allow setting.
+ */
+function lockedConfig(home: string): Record<string, string> {
+  return {
+    'core.hooksPath': emptyDirIn(home, 'no-hooks'),
+    'core.fsmonitor': 'false',
+    'submodule.recurse': 'false',
+  };
+}
 
 function gitEnvironment(options: GitClientOptions): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const name of PASSTHROUGH_ENV) {
-    const value = process.env[name];
-    if (value !== undefined) env[name] = value;
-  }
-  Object.assign(env, {
-    LC_ALL: 'C',
-    GIT_TERMINAL_PROMPT: '0',
-    GIT_CONFIG_NOSYSTEM: '1',
-    GIT_CONFIG_GLOBAL: devNull,
-    GIT_ALLOW_PROTOCOL: 'file:git:http:https:ssh',
+  const home = options.home ?? processScratchHome();
+  const env = subprocessEnvironment({
+    kind: 'git',
+    home,
+    extra: {
+      GIT_TERMINAL_PROMPT: '0',
+      GIT_CONFIG_NOSYSTEM: '1',
+      GIT_CONFIG_GLOBAL: devNull,
+      GIT_ALLOW_PROTOCOL: 'file:git:http:https:ssh',
+    },
   });
-  const config = Object.entries(options.config ?? {});
-  if (config.length > 0) {
-    env.GIT_CONFIG_COUNT = String(config.length);
-    config.forEach(([key, value], index) => {
-      env[`GIT_CONFIG_KEY_${index}`] = key;
-      env[`GIT_CONFIG_VALUE_${index}`] = value;
-    });
-  }
+  const config = Object.entries({ ...options.config, ...lockedConfig(home) });
+  env.GIT_CONFIG_COUNT = String(config.length);
+  config.forEach(([key, value], index) => {
+    env[`GIT_CONFIG_KEY_${index}`] = key;
+    env[`GIT_CONFIG_VALUE_${index}`] = value;
+  });
   return { ...env, ...options.env };
 }
 
@@ -65,9 +67,12 @@ export function gitClient(baseDir: string, options: GitClientOptions = {}): Simp
     trimmed: false,
     ...(options.signal === undefined ? {} : { abort: options.signal }),
     unsafe: {
-      // Both are set by this module only, with fixed or secret-bearing values it controls.
+      // Set by this module only, with fixed or secret-bearing values it controls (the hooks path is an
+      // empty folder and fsmonitor is off: they lock those down rather than open them).
       allowUnsafeConfigPaths: true,
       allowUnsafeConfigEnvCount: true,
+      allowUnsafeHooksPath: true,
+      allowUnsafeFsMonitor: true,
       ...(options.binary === undefined ? {} : { allowUnsafeCustomBinary: true }),
     },
   });

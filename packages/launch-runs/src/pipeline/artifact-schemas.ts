@@ -8,8 +8,22 @@ import { z } from 'zod';
 
 const sha = z.string().regex(/^[0-9a-f]{64}$/);
 
-export const InventoryFileSchema = z.object({ path: z.string(), size: z.number().int().min(0), sha256: sha });
+/** A tracked file; one above the hash limit has `sha256: null` and says why in `not_hashed`. */
+export const InventoryFileSchema = z.object({
+  path: z.string(),
+  size: z.number().int().min(0),
+  sha256: sha.nullable(),
+  not_hashed: z.string().optional(),
+});
 export type InventoryFile = z.infer<typeof InventoryFileSchema>;
+
+/** A file a worker did not read because it is larger than LAUNCH_MAX_FILE_BYTES. */
+export const SkippedFileSchema = z.object({
+  path: z.string(),
+  size: z.number().int().min(0),
+  reason: z.string(),
+});
+export type SkippedFile = z.infer<typeof SkippedFileSchema>;
 
 export const RepoInventorySchema = z.object({
   schema_version: z.literal('1.0'),
@@ -82,6 +96,8 @@ export const ProductFactsSchema = z.object({
     repository_url: z.string().nullable(),
   }),
   claims: z.array(ClaimSchema),
+  /** Source files W2 left out for their size (they give no claims); absent when none. */
+  skipped_files: z.array(SkippedFileSchema).optional(),
 });
 export type ProductFacts = z.infer<typeof ProductFactsSchema>;
 
@@ -111,6 +127,8 @@ export type Snippet = z.infer<typeof SnippetSchema>;
 export const SnippetCatalogSchema = z.object({
   schema_version: z.literal('1.0'),
   snippets: z.array(SnippetSchema),
+  /** Source files W3 left out for their size (they give no snippets); absent when none. */
+  skipped_files: z.array(SkippedFileSchema).optional(),
 });
 export type SnippetCatalog = z.infer<typeof SnippetCatalogSchema>;
 

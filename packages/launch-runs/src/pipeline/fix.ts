@@ -1,22 +1,22 @@
 import { SwitchyardError } from '@switchyard/contracts/errors';
 import type { ValidationReport } from '@switchyard/contracts/launch-runs';
-import { applyFix, selectNextIssue } from '../fixes/index.js';
+import { applyFix as fixedText, selectNextIssue } from '../fixes/index.js';
 import { parsePage } from '../gates/page-doc.js';
 import { writeJsonArtifact } from './artifact-io.js';
 import { throwIfCancelled } from './errors.js';
 import { patchId, sha256Hex } from './hashing.js';
 import { assertAllowed, readSiteFile, UnsafeSitePathError, writeSiteFile } from './site-files.js';
-import type { FixResult, WorkerContext } from './types.js';
+import type { FixPlan, WorkerContext } from './types.js';
 import { loadGateContext } from './validate.js';
 import { readWorkerArtifact } from './worker-artifacts.js';
+import { workspacePaths } from './workspace.js';
 
 /**
- * W8: fixes exactly the next issue of `report` (first open blocker/error in report order) with the smallest
- * change, a pure function of the issue and the files. Writes only inside allowed_paths (else
- * ALLOWED_PATHS_VIOLATION, nothing written) and records `fix_<issue_id>.json`. `changed: false` tells the
- * runtime the fix was a no-op.
+ * W8, first half: the fix for the next issue of `report` (first open blocker/error in report order), the
+ * smallest change, a pure function of the issue and the files. Writes nothing; a change outside
+ * allowed_paths is ALLOWED_PATHS_VIOLATION here, before anything could be written.
  */
-export async function fixNext(ctx: WorkerContext, report: ValidationReport): Promise<FixResult> {
+export async function planFix(ctx: WorkerContext, report: ValidationReport): Promise<FixPlan> {
   const issue = selectNextIssue(report);
   if (issue === undefined) {
     throw new SwitchyardError('conflict', 'The validation report has no open blocker or error to fix', {
@@ -49,7 +49,7 @@ export async function fixNext(ctx: WorkerContext, report: ValidationReport): Pro
   const outcome =
     before === undefined
       ? { kind: 'none', text: '', description: 'The file the issue names does not exist' }
-      : await applyFix(
+      : await fixedText(
           {
             issue,
             page: gates.site.page(path) ?? parsePage(path, before),
@@ -64,41 +64,61 @@ export async function fixNext(ctx: WorkerContext, report: ValidationReport): Pro
           },
           inventory.source.committed_at,
         );
-  const changed = before !== undefined && outcome.text !== before;
-  const patches: {
-    patch_id: string;
-    op: 'update';
-    path: string;
-    before_sha256: string;
-    after_sha256: string;
-  }[] = [];
-  if (changed && before !== undefined) {
-    assertAllowed([path], ctx.config.allowed_paths);
-    throwIfCancelled(ctx.signal);
-    await writeSiteFile(gates.siteRoot, path, outcome.text);
-    patches.push({
-      patch_id: patchId('update', path, outcome.text),
-      op: 'update',
-      path,
-      before_sha256: sha256Hex(before),
-      after_sha256: sha256Hex(outcome.text),
-    });
-  }
-  await writeJsonArtifact(ctx.artifacts, `fix_${issue.issue_id}.json`, {
-    schema_version: '1.0',
-    issue_id: issue.issue_id,
+  const record = {
     gate: issue.gate,
     error_code: issue.error_code,
     location: issue.location,
     fix_kind: outcome.kind,
     description: outcome.description,
-    changed,
-    patches,
-  });
-  ctx.logger.info('W8 fixed issue', { issue_id: issue.issue_id, fix_kind: outcome.kind, changed });
-  return {
-    fixed_issue_id: issue.issue_id,
-    applied_patch_ids: patches.map((patch) => patch.patch_id),
-    changed,
   };
+  if (before === undefined || outcome.text === before)
+    return { issue_id: issue.issue_id, change: null, record };
+  assertAllowed([path], ctx.config.allowed_paths);
+  return {
+    issue_id: issue.issue_id,
+    change: {
+      patch_id: patchId('update', path, outcome.text),
+      path,
+      before_sha256: sha256Hex(before),
+      after_sha256: sha256Hex(outcome.text),
+      content: outcome.text,
+    },
+    record,
+  };
+}
+
+/**
+ * W8, second half: writes the planned change (inside allowed_paths only) and records
+ * `fix_<issue_id>.json`; `changed: false` there tells a reader the fix was a no-op.
+ */
+export async function applyFix(ctx: WorkerContext, fix: FixPlan): Promise<void> {
+  const { change } = fix;
+  if (change !== null) {
+    assertAllowed([change.path], ctx.config.allowed_paths);
+    throwIfCancelled(ctx.signal);
+    await writeSiteFile(workspacePaths(ctx.runDir).site, change.path, change.content);
+  }
+  await writeJsonArtifact(ctx.artifacts, `fix_${fix.issue_id}.json`, {
+    schema_version: '1.0',
+    issue_id: fix.issue_id,
+    ...fix.record,
+    changed: change !== null,
+    patches:
+      change === null
+        ? []
+        : [
+            {
+              patch_id: change.patch_id,
+              op: 'update',
+              path: change.path,
+              before_sha256: change.before_sha256,
+              after_sha256: change.after_sha256,
+            },
+          ],
+  });
+  ctx.logger.info('W8 fixed issue', {
+    issue_id: fix.issue_id,
+    fix_kind: fix.record.fix_kind,
+    changed: change !== null,
+  });
 }

@@ -1,15 +1,15 @@
-import { lstat, mkdir, readFile, readlink, rm } from 'node:fs/promises';
+import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { SwitchyardError } from '@switchyard/contracts/errors';
 import type { SimpleGit } from 'simple-git';
 import { gitClient } from '../git/git-client.js';
 import { gitInternalError, gitStep, headSha, resolveCommit, trackedFiles } from '../git/operations.js';
 import { parseRepoLocation, type RepoLocation } from '../git/repo-location.js';
+import { runScratchHome } from '../subprocess/environment.js';
 import { writeJsonArtifact } from './artifact-io.js';
-import type { InventoryFile, RepoInventory } from './artifact-schemas.js';
-import { compareCodePoints } from './canonical-json.js';
+import type { RepoInventory } from './artifact-schemas.js';
 import { throwIfCancelled } from './errors.js';
-import { sha256Hex } from './hashing.js';
+import { inventoryFiles } from './inventory.js';
 import type { ResolvedPipelineOptions } from './options.js';
 import type { InputsResult, WorkerContext } from './types.js';
 import { launchBranch, workspacePaths } from './workspace.js';
@@ -72,28 +72,6 @@ async function cloneAt(
   return { repo, sha };
 }
 
-/** Size and sha256 of each tracked file (symlinks by their target text, never followed), sorted by path. */
-async function inventory(root: string, repo: SimpleGit): Promise<InventoryFile[]> {
-  const files: InventoryFile[] = [];
-  for (const path of (await trackedFiles(repo)).sort(compareCodePoints)) {
-    const absolute = join(root, ...path.split('/'));
-    let info;
-    try {
-      info = await lstat(absolute);
-    } catch {
-      continue;
-    }
-    if (info.isSymbolicLink()) {
-      const target = await readlink(absolute);
-      files.push({ path, size: Buffer.byteLength(target), sha256: sha256Hex(target) });
-    } else if (info.isFile()) {
-      const bytes = await readFile(absolute);
-      files.push({ path, size: bytes.byteLength, sha256: sha256Hex(bytes) });
-    }
-  }
-  return files;
-}
-
 /**
  * W1: clones the source (at `ref` or its default branch) and the site (at `base_ref`) into the run's
  * workspace, creates the launch branch, pins both SHAs and inventories the files. A workspace left by an
@@ -111,6 +89,7 @@ export async function cloneInputs(
     gitClient(dir, {
       ...(options.gitBinary === undefined ? {} : { binary: options.gitBinary }),
       signal,
+      home: runScratchHome(ctx.runDir),
       config: { 'core.autocrlf': 'false', 'advice.detachedHead': 'false' },
     });
 
@@ -162,12 +141,22 @@ export async function cloneInputs(
       ref: config.source.ref ?? null,
       sha: cloned.sha,
       committed_at: committedAt,
-      files: await inventory(paths.source, cloned.repo),
+      files: await inventoryFiles(
+        paths.source,
+        await trackedFiles(cloned.repo),
+        options.maxHashBytes,
+        signal,
+      ),
     },
     site: {
       base_ref: config.site.base_ref,
       sha: siteClone.sha,
-      files: await inventory(paths.site, siteClone.repo),
+      files: await inventoryFiles(
+        paths.site,
+        await trackedFiles(siteClone.repo),
+        options.maxHashBytes,
+        signal,
+      ),
     },
   };
   throwIfCancelled(signal);

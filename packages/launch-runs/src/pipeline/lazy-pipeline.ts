@@ -44,13 +44,14 @@ export function lazyPipeline(
   };
   return {
     cloneInputs: async (ctx) => (await workers()).cloneInputs(ctx, options),
-    extractFacts: async (ctx) => (await workers()).extractFacts(ctx),
-    catalogSnippets: async (ctx) => (await workers()).catalogSnippets(ctx),
+    extractFacts: async (ctx) => (await workers()).extractFacts(ctx, options),
+    catalogSnippets: async (ctx) => (await workers()).catalogSnippets(ctx, options),
     planPages: async (ctx) => (await workers()).planPages(ctx),
     draftPages: async (ctx) => (await workers()).draftPages(ctx),
     linkPages: async (ctx) => (await workers()).linkPages(ctx, options),
     validateSite: async (ctx) => (await workers()).validateSite(ctx, options),
-    fixNext: async (ctx, report) => (await workers()).fixNext(ctx, report),
+    planFix: async (ctx, report) => (await workers()).planFix(ctx, report),
+    applyFix: async (ctx, plan) => (await workers()).applyFix(ctx, plan),
     openPullRequest: async (ctx) => (await workers()).openPullRequest(ctx, options),
   };
 }

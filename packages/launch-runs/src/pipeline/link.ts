@@ -2,6 +2,7 @@ import { createTwoFilesPatch } from 'diff';
 import { SwitchyardError } from '@switchyard/contracts/errors';
 import { gitClient } from '../git/git-client.js';
 import { fileAtCommit, gitInternalError, gitStep } from '../git/operations.js';
+import { runScratchHome } from '../subprocess/environment.js';
 import { readTextArtifact, writeJsonArtifact, writeMarkdownArtifact } from './artifact-io.js';
 import type { Patch, PatchBundle } from './artifact-schemas.js';
 import { allowedPathsViolation, invalidArtifact, missingArtifact, throwIfCancelled } from './errors.js';
@@ -97,6 +98,7 @@ export async function linkPages(ctx: WorkerContext, options: ResolvedPipelineOpt
   const git = gitClient(siteRoot, {
     ...(options.gitBinary === undefined ? {} : { binary: options.gitBinary }),
     signal: ctx.signal,
+    home: runScratchHome(ctx.runDir),
   });
   const patches: Patch[] = [];
   const bases = new Map<string, string>();

@@ -8,6 +8,7 @@ import { gitClient } from '../git/git-client.js';
 import { gitStep } from '../git/operations.js';
 import { parseRepoLocation, type RepoLocation } from '../git/repo-location.js';
 import { markerIds } from '../gates/factual.js';
+import { runScratchHome } from '../subprocess/environment.js';
 import { writeJsonArtifact } from './artifact-io.js';
 import type { PrRecord } from './artifact-schemas.js';
 import { throwIfCancelled } from './errors.js';
@@ -86,6 +87,7 @@ export async function openPullRequest(
   const git = gitClient(siteRoot, {
     ...(options.gitBinary === undefined ? {} : { binary: options.gitBinary }),
     signal: ctx.signal,
+    home: runScratchHome(ctx.runDir),
     config: { ...identity, 'commit.gpgsign': 'false', ...pushAuthConfig(remote, token) },
   });
   const pages = plan.pages.map((page) => page.path);

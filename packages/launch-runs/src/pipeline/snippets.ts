@@ -5,9 +5,10 @@ import { compareCodePoints } from './canonical-json.js';
 import { throwIfCancelled } from './errors.js';
 import { README_PATTERNS } from './facts/readme.js';
 import { walkReadme } from './facts/readme-walk.js';
-import { SourceFiles } from './facts/source-files.js';
+import { skippedFilesField, SourceFiles } from './facts/source-files.js';
 import { linesSha256, snippetId } from './hashing.js';
 import { parseMarkdown } from './markdown/document.js';
+import type { ResolvedPipelineOptions } from './options.js';
 import type { WorkerContext } from './types.js';
 import { readWorkerArtifact } from './worker-artifacts.js';
 import { workspacePaths } from './workspace.js';
@@ -169,11 +170,16 @@ function markdownFences(path: string, text: string, collector: SnippetCollector,
 /**
  * W3: code snippets from the README and from example/examples/docs (fences in Markdown files, whole small
  * code files under example(s)/), each with its language (declared, inferred or marked unknown) and
- * provenance (path, lines, sha256). Snippet id = content hash. Writes snippet_catalog.json.
+ * provenance (path, lines, sha256). Snippet id = content hash. Writes snippet_catalog.json (with the files
+ * left out for their size).
  */
-export async function catalogSnippets(ctx: WorkerContext): Promise<void> {
+export async function catalogSnippets(ctx: WorkerContext, options: ResolvedPipelineOptions): Promise<void> {
   const inventory = await readWorkerArtifact(ctx.artifacts, 'repo_inventory.json');
-  const files = new SourceFiles(workspacePaths(ctx.runDir).source, inventory.source.files);
+  const files = new SourceFiles(
+    workspacePaths(ctx.runDir).source,
+    inventory.source.files,
+    options.maxFileBytes,
+  );
   const collector = new SnippetCollector();
 
   const readmePath = files.findRootFile(README_PATTERNS);
@@ -214,7 +220,11 @@ export async function catalogSnippets(ctx: WorkerContext): Promise<void> {
       end: lineCount,
     });
   }
-  const catalog: SnippetCatalog = { schema_version: '1.0', snippets: collector.list() };
+  const catalog: SnippetCatalog = {
+    schema_version: '1.0',
+    snippets: collector.list(),
+    ...skippedFilesField(files),
+  };
   throwIfCancelled(ctx.signal);
   await writeJsonArtifact(ctx.artifacts, 'snippet_catalog.json', catalog);
   ctx.logger.info('W3 catalogued snippets', { snippets: catalog.snippets.length });

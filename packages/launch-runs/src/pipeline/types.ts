@@ -66,11 +66,24 @@ export interface LinkResult {
   applied_patch_ids: string[];
 }
 
-export interface FixResult {
-  fixed_issue_id: string;
-  applied_patch_ids: string[];
-  /** False when the fix changed nothing: the runtime fails the run with details.reason = fix_no_op. */
-  changed: boolean;
+/** The one site file a fix rewrites. */
+export interface FixChange {
+  /** Names the change in FIX_APPLIED and the launch_fix_next answer: a hash of the path and new content. */
+  patch_id: string;
+  path: string;
+  before_sha256: string;
+  after_sha256: string;
+  /** The file's new content. */
+  content: string;
+}
+
+/** W8's fix for the next issue, decided without writing anything. */
+export interface FixPlan {
+  issue_id: string;
+  /** null when the fix would change nothing: the runtime fails the run with details.reason = fix_no_op. */
+  change: FixChange | null;
+  /** What `fix_<issue_id>.json` records about the fix besides its patches (the pipeline's own fields). */
+  record: Readonly<Record<string, unknown>>;
 }
 
 export interface PullRequestResult {
@@ -99,8 +112,16 @@ export interface LaunchPipeline {
   linkPages(ctx: WorkerContext): Promise<LinkResult>;
   /** W7 → VALIDATING / READY_FOR_PR: run the profile's gates, read-only. `validation_report.json`. */
   validateSite(ctx: WorkerContext): Promise<ValidationReport>;
-  /** W8: fix exactly the next issue of `report` with the smallest change. `fix_<issue_id>.json`. */
-  fixNext(ctx: WorkerContext, report: ValidationReport): Promise<FixResult>;
+  /**
+   * W8, first half: choose the next issue of `report` and compute the smallest change that fixes it (refusing
+   * a path outside allowed_paths). Writes nothing, so an abort at any point leaves the run as it was.
+   */
+  planFix(ctx: WorkerContext, report: ValidationReport): Promise<FixPlan>;
+  /**
+   * W8, second half: write `plan.change` into the site worktree and record `fix_<issue_id>.json` (also for a
+   * plan without a change). The runtime counts the attempt once this has returned.
+   */
+  applyFix(ctx: WorkerContext, plan: FixPlan): Promise<void>;
   /** W9 → PR_OPENED: commit on launch/<run_id>/<product_slug>, push, open the PR; idempotent. `pr.json`. */
   openPullRequest(ctx: WorkerContext): Promise<PullRequestResult>;
 }

@@ -72,9 +72,9 @@ export async function validateSite(
   const runsToolchain = profile !== 'local';
   const build = runsToolchain
     ? await assertToolchain(
-        siteBuildPlan(context.site.files, options, paths.build),
+        siteBuildPlan(context.site.files, options, { site: paths.site, output: paths.build }),
         profile,
-        paths.site,
+        paths.build,
         ctx.signal,
       )
     : undefined;
@@ -123,7 +123,7 @@ export async function validateSite(
       build,
       paths.site,
       paths.build,
-      options.siteBuildTimeoutMs,
+      { timeoutMs: options.siteBuildTimeoutMs, maxOutputBytes: options.siteBuildMaxOutputBytes },
       ctx.signal,
       profile,
     );

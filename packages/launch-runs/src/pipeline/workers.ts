@@ -8,5 +8,5 @@ export { planPages } from './plan.js';
 export { draftPages } from './draft.js';
 export { linkPages } from './link.js';
 export { validateSite } from './validate.js';
-export { fixNext } from './fix.js';
+export { applyFix, planFix } from './fix.js';
 export { openPullRequest } from './open-pr.js';

@@ -1,4 +1,5 @@
 import fs from 'node:fs/promises';
+import path from 'node:path';
 import {
   codeFor,
   describeIssues,
@@ -18,8 +19,10 @@ import {
 import { redactSecrets } from '@switchyard/resilience/context';
 import type { Logger } from '@switchyard/server-kit';
 import type { RunRow } from '../db/schema.js';
+import { sha256OfFile } from '../pipeline/file-reads.js';
 import type { LaunchPipeline, SectionProgress, WorkerContext } from '../pipeline/types.js';
 import type { ArtifactRepository } from '../store/artifact-store.js';
+import { listEvents } from '../store/event-log.js';
 import { countBlocking, replaceIssues } from '../store/issue-store.js';
 import type { RunPaths } from '../store/run-paths.js';
 import {
@@ -65,6 +68,31 @@ export interface ProgressUpdate {
 }
 
 export type ProgressListener = (update: ProgressUpdate) => void;
+
+/** What W8 did: `applied` false is a fix that changes nothing (nothing written, not counted). */
+export interface FixAttempt {
+  fixed_issue_id: string;
+  applied_patch_ids: string[];
+  applied: boolean;
+}
+
+/** The FIX_APPLYING event: what a fix is about to write, so a resume can tell whether it was written. */
+interface FixIntent {
+  issue_id: string;
+  attempt: number;
+  patch_id: string;
+  path: string;
+  before_sha256: string;
+  after_sha256: string;
+}
+
+/** The worktree file at a site path recorded by the pipeline; undefined for a path that could leave it. */
+function siteFile(siteRoot: string, sitePath: string): string | undefined {
+  const segments = sitePath.split('/');
+  if (sitePath.startsWith('/') || segments.some((segment) => segment === '' || segment === '..'))
+    return undefined;
+  return path.join(siteRoot, ...segments);
+}
 
 /** One holder of a run's lease doing work on it. */
 export interface Execution {
@@ -163,20 +191,8 @@ export class RunExecutor {
           { type: 'WORK_ITEM_STARTED', payload: { worker, name: WORKER_NAMES[worker] } },
           { token: session.token },
         );
-        const runDir = this.deps.paths.runDir(runId);
-        await fs.mkdir(runDir, { recursive: true });
-        const ctx: WorkerContext = {
-          runId,
-          config: execution.config,
-          runDir,
-          artifacts: this.deps.artifacts.writer(runId, worker, {
-            token: session.token,
-            signal: session.signal,
-          }),
-          signal: session.signal,
-          logger: this.deps.logger.child({ run_id: runId, worker }),
-          env: this.deps.env,
-        };
+        await fs.mkdir(this.deps.paths.runDir(runId), { recursive: true });
+        const ctx = this.workerContext(execution, worker, session.signal);
         try {
           const result = await fn(ctx);
           this.throwIfAborted(execution);
@@ -203,6 +219,20 @@ export class RunExecutor {
         }
       },
     );
+  }
+
+  /** What a worker gets: the run, its artifacts and `signal`, the one its writes stop on. */
+  private workerContext(execution: Execution, worker: WorkerId, signal: AbortSignal): WorkerContext {
+    const { runId, session } = execution;
+    return {
+      runId,
+      config: execution.config,
+      runDir: this.deps.paths.runDir(runId),
+      artifacts: this.deps.artifacts.writer(runId, worker, { token: session.token, signal }),
+      signal,
+      logger: this.deps.logger.child({ run_id: runId, worker }),
+      env: this.deps.env,
+    };
   }
 
   private recordWorkerFailure(
@@ -398,6 +428,109 @@ export class RunExecutor {
       return updated;
     });
     return { report, row };
+  }
+
+  /**
+   * W8 around its commit point. VALIDATING → FIXING, then the fix is planned, writing nothing: when the
+   * request goes away meanwhile (its client disconnects, times out or cancels) the run goes back to
+   * VALIDATING as it was and the attempt does not count. Then FIX_APPLYING records what is about to be
+   * written, the file is written and FIX_APPLIED counts the attempt (`fix_attempts`). From FIX_APPLYING on,
+   * only launch_cancel or a lost lease stops it; a process that dies in between leaves FIX_APPLYING for
+   * launch_resume to settle (`settleInterruptedFix`). A fix that changes nothing is not applied (the caller
+   * fails the run with fix_no_op).
+   */
+  async fix(execution: Execution, report: ValidationReport, attempt: number): Promise<FixAttempt> {
+    const { store, pipeline } = this.deps;
+    const { runId, session } = execution;
+    store.transition(runId, 'VALIDATING', 'FIXING', {
+      token: session.token,
+      payload: { attempt, max_fix_attempts: execution.config.max_fix_attempts },
+    });
+    let applying = false;
+    try {
+      return await this.runWorker(execution, 'W8', async (ctx) => {
+        const plan = await pipeline.planFix(ctx, report);
+        if (plan.change === null) {
+          await pipeline.applyFix(ctx, plan);
+          return { fixed_issue_id: plan.issue_id, applied_patch_ids: [], applied: false };
+        }
+        this.throwIfAborted(execution);
+        const intent: FixIntent = {
+          issue_id: plan.issue_id,
+          attempt,
+          patch_id: plan.change.patch_id,
+          path: plan.change.path,
+          before_sha256: plan.change.before_sha256,
+          after_sha256: plan.change.after_sha256,
+        };
+        store.update(runId, {}, { type: 'FIX_APPLYING', payload: { ...intent } }, { token: session.token });
+        applying = true;
+        await pipeline.applyFix(this.workerContext(execution, 'W8', session.takenSignal), plan);
+        this.recordFixApplied(execution, intent, false);
+        return { fixed_issue_id: plan.issue_id, applied_patch_ids: [intent.patch_id], applied: true };
+      });
+    } catch (thrown) {
+      if (!applying && session.abortReason === 'request-cancelled')
+        this.putBackUnappliedFix(execution, attempt);
+      throw thrown;
+    }
+  }
+
+  private recordFixApplied(execution: Execution, intent: FixIntent, recovered: boolean): void {
+    this.deps.store.update(
+      execution.runId,
+      { fixAttempts: intent.attempt },
+      {
+        type: 'FIX_APPLIED',
+        payload: {
+          issue_id: intent.issue_id,
+          applied_patch_ids: [intent.patch_id],
+          attempt: intent.attempt,
+          ...(recovered ? { recovered: true } : {}),
+        },
+      },
+      { token: execution.session.token },
+    );
+  }
+
+  /** A fix whose request went away before anything was written: the run is VALIDATING again, as it was. */
+  private putBackUnappliedFix(execution: Execution, attempt: number): void {
+    try {
+      this.deps.store.transition(execution.runId, 'FIXING', 'VALIDATING', {
+        token: execution.session.token,
+        patch: { activeWorker: null },
+        payload: { reason: 'fix_not_applied', attempt },
+      });
+    } catch (error) {
+      // The run stays FIXING and reads as interrupted: launch_resume rewinds it.
+      this.deps.logger.warn('could not put back a fix that was not applied', {
+        run_id: execution.runId,
+        error,
+      });
+    }
+  }
+
+  /**
+   * launch_resume on a fix interrupted between FIX_APPLYING and FIX_APPLIED (the process died while writing):
+   * the attempt counts when the worktree file holds the planned content, and does not otherwise.
+   */
+  async settleInterruptedFix(execution: Execution): Promise<void> {
+    const { runId } = execution;
+    const last = listEvents(this.deps.store.db, runId)
+      .filter(
+        (event) =>
+          event.type === 'FIX_APPLYING' ||
+          event.type === 'FIX_APPLIED' ||
+          (event.type === 'STATE_CHANGED' && event.payload.to === 'FIXING'),
+      )
+      .at(-1);
+    if (last?.type !== 'FIX_APPLYING') return;
+    const intent = last.payload as unknown as FixIntent;
+    const file = siteFile(this.deps.paths.siteWorktree(runId), intent.path);
+    if (file === undefined) return;
+    const info = await fs.lstat(file).catch(() => undefined);
+    if (info?.isFile() !== true) return;
+    if ((await sha256OfFile(file)) === intent.after_sha256) this.recordFixApplied(execution, intent, true);
   }
 
   /**

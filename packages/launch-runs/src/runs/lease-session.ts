@@ -5,6 +5,14 @@ import { newLeaseToken, retireLeaseToken } from './lease.js';
 /** Why an execution was aborted. */
 export type AbortReason = 'cancelled' | 'shutdown' | 'lease-lost' | 'request-cancelled';
 
+/** What may stop an executor's work besides the run itself being taken from it. */
+export interface SessionSignals {
+  /** The server shutting down: the run is left interrupted, to be resumed. */
+  shutdown?: AbortSignal;
+  /** The calling request: its client disconnected, timed out or cancelled it. */
+  request?: AbortSignal;
+}
+
 /**
  * One executor's hold on one run: the lease row is renewed while the work runs, and the session's signal
  * aborts when the run is cancelled (here or by another process), the lease is lost, the server shuts down
@@ -12,7 +20,10 @@ export type AbortReason = 'cancelled' | 'shutdown' | 'lease-lost' | 'request-can
  * so a cancel from another process stops the work well within a second.
  */
 export class LeaseSession {
+  /** Aborted by this runtime, with an AbortReason. */
   private readonly controller = new AbortController();
+  /** Aborted only when the run is taken from this executor (cancelled, lease lost). */
+  private readonly taken = new AbortController();
   private readonly timer: NodeJS.Timeout;
   private lastRenewMs: number;
   private released = false;
@@ -23,10 +34,11 @@ export class LeaseSession {
     readonly runId: string,
     readonly token: string,
     private readonly leaseMs: number,
-    signals: readonly AbortSignal[],
+    private readonly external: SessionSignals,
     private readonly now: () => number,
   ) {
-    this.signal = AbortSignal.any([this.controller.signal, ...signals]);
+    const outside = [external.shutdown, external.request].filter((signal) => signal !== undefined);
+    this.signal = AbortSignal.any([this.controller.signal, ...outside]);
     this.lastRenewMs = now();
     const tickMs = Math.max(50, Math.min(250, Math.floor(leaseMs / 4)));
     this.timer = setInterval(() => this.tick(), tickMs);
@@ -38,7 +50,7 @@ export class LeaseSession {
     store: RunStore,
     runId: string,
     leaseMs: number,
-    options: { token?: string; signals?: readonly AbortSignal[]; now?: () => number } = {},
+    options: { token?: string; signals?: SessionSignals; now?: () => number } = {},
   ): { session: LeaseSession; row: RunRow } | { busy: RunRow } {
     const token = options.token ?? newLeaseToken();
     const { row, busy } = store.acquireLease(runId, token, leaseMs);
@@ -47,20 +59,32 @@ export class LeaseSession {
       return { busy: row };
     }
     return {
-      session: new LeaseSession(store, runId, token, leaseMs, options.signals ?? [], options.now ?? Date.now),
+      session: new LeaseSession(store, runId, token, leaseMs, options.signals ?? {}, options.now ?? Date.now),
       row,
     };
   }
 
+  /**
+   * Why the work was aborted. Decided by which signal fired, never by a reason string a client could
+   * choose (a request's abort reason comes from its client's cancel notification).
+   */
   get abortReason(): AbortReason | undefined {
     if (!this.signal.aborted) return undefined;
-    const reason: unknown = this.signal.reason;
-    return reason === 'cancelled' || reason === 'shutdown' || reason === 'lease-lost'
-      ? reason
-      : 'request-cancelled';
+    if (this.controller.signal.aborted) return this.controller.signal.reason as AbortReason;
+    return this.external.shutdown?.aborted === true ? 'shutdown' : 'request-cancelled';
+  }
+
+  /**
+   * Aborted only when the run is taken from this executor (launch_cancel, a lost lease): work past its
+   * commit point watches this instead of `signal`, so a request that goes away cannot leave it half done.
+   */
+  get takenSignal(): AbortSignal {
+    return this.taken.signal;
   }
 
   abort(reason: AbortReason): void {
+    if ((reason === 'cancelled' || reason === 'lease-lost') && !this.taken.signal.aborted)
+      this.taken.abort(reason);
     if (!this.controller.signal.aborted) this.controller.abort(reason);
   }
 

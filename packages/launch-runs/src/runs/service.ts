@@ -236,7 +236,7 @@ export class LaunchRunService {
   private async drive(runId: string, token: string, onProgress?: ProgressListener): Promise<void> {
     const acquired = LeaseSession.acquire(this.deps.store, runId, this.deps.leaseMs, {
       token,
-      signals: [this.shutdown.signal],
+      signals: { shutdown: this.shutdown.signal },
       now: this.now,
     });
     if ('busy' in acquired) {
@@ -279,7 +279,10 @@ export class LaunchRunService {
   /** Takes the run's lease for a tool call, or explains why not (busy: retryable; cancelled meanwhile). */
   private acquire(runId: string, required: string, allowed: readonly RunState[], options: CallOptions) {
     const acquired = LeaseSession.acquire(this.deps.store, runId, this.deps.leaseMs, {
-      signals: [this.shutdown.signal, ...(options.signal ? [options.signal] : [])],
+      signals: {
+        shutdown: this.shutdown.signal,
+        ...(options.signal === undefined ? {} : { request: options.signal }),
+      },
       now: this.now,
     });
     if ('busy' in acquired) {
@@ -423,15 +426,15 @@ export class LaunchRunService {
   }
 
   /**
-   * One fix (W8) for the next issue of the last report, then re-validation (W7). Attempts count against
-   * max_fix_attempts: at the limit the run FAILS with FIX_EXHAUSTED; a fix that changes nothing FAILS it
-   * with details.reason = fix_no_op.
+   * One fix (W8) for the next issue of the last report, then re-validation (W7). Applied fixes count
+   * against max_fix_attempts: at the limit the run FAILS with FIX_EXHAUSTED; a fix that changes nothing
+   * FAILS it with details.reason = fix_no_op. A call whose request goes away before its fix is written
+   * leaves the run as it was (see RunExecutor.fix).
    */
   async fixNext(runId: string, options: CallOptions = {}): Promise<FixOutcome> {
     this.checkFixable(this.requireRow(runId));
     return this.withLease(runId, 'VALIDATING', ['VALIDATING'], options, async (execution, row) => {
       this.checkFixable({ ...row, leaseOwner: null });
-      const { store, pipeline } = this.deps;
       const max = execution.config.max_fix_attempts;
       if (row.fixAttempts >= max) {
         const failure = {
@@ -458,19 +461,13 @@ export class LaunchRunService {
           },
         );
       }
-      const attempt = row.fixAttempts + 1;
-      store.transition(runId, 'VALIDATING', 'FIXING', {
-        token: execution.session.token,
-        patch: { fixAttempts: attempt },
-        payload: { attempt, max_fix_attempts: max },
-      });
-      const fix = await this.executor.runWorker(execution, 'W8', (ctx) => pipeline.fixNext(ctx, report));
-      if (!fix.changed) {
+      const fix = await this.executor.fix(execution, report, row.fixAttempts + 1);
+      if (!fix.applied) {
         const failure = {
           code: 'FIX_EXHAUSTED',
           message: `The fix for issue ${fix.fixed_issue_id} changed nothing; the run has FAILED`,
           retryable: false,
-          details: { reason: 'fix_no_op', issue_id: fix.fixed_issue_id, fix_attempts: attempt },
+          details: { reason: 'fix_no_op', issue_id: fix.fixed_issue_id, fix_attempts: row.fixAttempts },
         };
         this.executor.fail(execution, 'FIXING', failure);
         throw new SwitchyardError('conflict', failure.message, {
@@ -478,21 +475,11 @@ export class LaunchRunService {
           details: failure.details,
         });
       }
-      const patchIds = [...fix.applied_patch_ids];
-      store.update(
-        runId,
-        {},
-        {
-          type: 'FIX_APPLIED',
-          payload: { issue_id: fix.fixed_issue_id, applied_patch_ids: patchIds, attempt },
-        },
-        { token: execution.session.token },
-      );
       const { report: next } = await this.executor.validate(execution);
       return {
         run_id: runId,
         fixed_issue_id: fix.fixed_issue_id,
-        applied_patch_ids: patchIds,
+        applied_patch_ids: fix.applied_patch_ids,
         remaining_blockers: countBlocking(next),
         validation_report: next,
       };
@@ -535,6 +522,7 @@ export class LaunchRunService {
         row.interruptedAt !== null ||
         row.lastError !== null;
       if (disturbed) {
+        if (state === 'FIXING') await this.executor.settleInterruptedFix(execution);
         const target = rewindTarget(state, (row.lastStableState as RunState | null) ?? null);
         store.rewind(runId, token, state, target);
         state = target;

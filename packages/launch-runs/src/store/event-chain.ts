@@ -13,6 +13,7 @@ export type EventType =
   | 'WORK_ITEM_FAILED'
   | 'ARTIFACT_WRITTEN'
   | 'VALIDATION_RECORDED'
+  | 'FIX_APPLYING'
   | 'FIX_APPLIED'
   | 'PR_OPENED'
   | 'RUN_INTERRUPTED'

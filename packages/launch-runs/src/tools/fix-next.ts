@@ -10,8 +10,9 @@ export function registerFixNextTool(server: McpServer, ctx: DomainContext, deps:
     description:
       'Fixes exactly one issue of the last failing validation report (the first open blocker/error, chosen ' +
       'deterministically) with the smallest change, then re-validates. Needs the run in VALIDATING with a ' +
-      'report that is not ok. Each call counts against max_fix_attempts (FIX_EXHAUSTED at the limit). Call ' +
-      'it repeatedly until the run reaches READY_FOR_PR.',
+      'report that is not ok. Each applied fix counts against max_fix_attempts (FIX_EXHAUSTED at the limit); ' +
+      'a call cancelled before its fix was written changes nothing. Call it repeatedly until the run ' +
+      'reaches READY_FOR_PR.',
     input: LaunchFixNextInputSchema,
     output: LaunchFixNextOutputSchema,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },

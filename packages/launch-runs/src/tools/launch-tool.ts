@@ -10,6 +10,7 @@ import { describeIssues, SwitchyardError, toSwitchyardError } from '@switchyard/
 import { redactSecrets } from '@switchyard/resilience/context';
 import { registerContractTool, type DomainContext, type ToolCall } from '@switchyard/server-kit';
 import type { z } from 'zod';
+import type { LaunchPolicy } from '../policy/launch-policy.js';
 import type { LaunchRunService } from '../runs/service.js';
 import type { ActiveSpan, LaunchTelemetry } from '../telemetry/telemetry.js';
 
@@ -17,6 +18,8 @@ export interface LaunchToolDeps {
   /** The run service, loaded with the first call that needs it (rejects with INTERNAL if it cannot be). */
   service: () => Promise<LaunchRunService>;
   telemetry: LaunchTelemetry;
+  /** The operator's policy: what a run_config may name (checked by launch_start_run). */
+  policy: LaunchPolicy;
 }
 
 type ObjectSchema = z.ZodType<Record<string, unknown>, Record<string, unknown>>;

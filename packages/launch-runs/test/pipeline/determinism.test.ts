@@ -3,6 +3,7 @@ import type { ValidationReport } from '@switchyard/contracts/launch-runs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLaunchPipeline, exampleRunConfig, materializeExampleRepos } from '../../src/pipeline/index.js';
 import {
+  fixNext,
   ARTIFACTS_THROUGH_VALIDATION,
   runWorkersThrough,
   tempDir,
@@ -31,7 +32,7 @@ async function run(name: string, runId: string): Promise<TestContext> {
   const pipeline = createLaunchPipeline();
   await runWorkersThrough(pipeline, ctx, 'link');
   const report = await pipeline.validateSite(ctx);
-  await pipeline.fixNext(ctx, report);
+  await fixNext(pipeline, ctx, report);
   await pipeline.validateSite(ctx);
   return ctx;
 }

@@ -7,7 +7,7 @@ import {
   materializeExampleRepos,
   type ExampleRepos,
 } from '../../src/pipeline/index.js';
-import { MemoryArtifactStore, readSitePage, tempDir, workerContext } from './helpers.js';
+import { fixNext, MemoryArtifactStore, readSitePage, tempDir, workerContext } from './helpers.js';
 
 let dir: { path: string; cleanup: () => Promise<void> };
 let repos: ExampleRepos;
@@ -35,7 +35,7 @@ describe('the example repositories, offline, end to end', () => {
       ['InternalLinks', 'BROKEN_LINK', 'content/docs/_index.md'],
     ]);
 
-    const fix = await pipeline.fixNext(ctx, first);
+    const fix = await fixNext(pipeline, ctx, first);
     expect(fix).toMatchObject({ fixed_issue_id: open[0]!.issue_id, changed: true });
     expect(fix.applied_patch_ids).toHaveLength(1);
     expect(await readSitePage(ctx, 'content/docs/_index.md')).toContain(

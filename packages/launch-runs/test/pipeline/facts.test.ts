@@ -8,6 +8,7 @@ import { readmeClaims } from '../../src/pipeline/facts/readme.js';
 import { SourceFiles } from '../../src/pipeline/facts/source-files.js';
 import { claimId, sha256Hex } from '../../src/pipeline/hashing.js';
 import { createLaunchPipeline } from '../../src/pipeline/index.js';
+import { DEFAULT_MAX_FILE_BYTES } from '../../src/pipeline/options.js';
 import {
   expectEvidenceIsReal,
   gitRepoFrom,
@@ -133,7 +134,7 @@ async function sourceFolder(
     await writeFile(join(dir.path, path), content);
     inventory.push({ path, size: Buffer.byteLength(content), sha256: sha256Hex(content) });
   }
-  return { files: new SourceFiles(dir.path, inventory), cleanup: dir.cleanup };
+  return { files: new SourceFiles(dir.path, inventory, DEFAULT_MAX_FILE_BYTES), cleanup: dir.cleanup };
 }
 
 async function manifestFacts(files: Record<string, string>) {

@@ -5,6 +5,7 @@ import { selectNextIssue } from '../../src/fixes/index.js';
 import type { ProductFacts, SnippetCatalog } from '../../src/pipeline/artifact-schemas.js';
 import { createLaunchPipeline, type LaunchPipelineOptions } from '../../src/pipeline/index.js';
 import {
+  fixNext,
   copyRun,
   prepareExampleRun,
   readSitePage,
@@ -36,7 +37,7 @@ async function fixOnce(content: string, run: TestContext = ctx, options: LaunchP
   await writeSitePage(run, PAGE, content);
   const report = await pipeline.validateSite(run);
   const issue = selectNextIssue(report)!;
-  const fix = await pipeline.fixNext(run, report);
+  const fix = await fixNext(pipeline, run, report);
   const text = await readSitePage(run, PAGE);
   const after = await pipeline.validateSite(run);
   return {
@@ -105,23 +106,27 @@ describe('W8 fix selection', () => {
   });
 
   it('an issue id that is not a plain identifier is INVALID_INPUT (it would name the fix artifact)', async () => {
-    const error = await createLaunchPipeline()
-      .fixNext(ctx, report([issue('../../escape', 'blocker', 'TruthLock', 'content/docs/_index.md', 1)]))
-      .then(
-        () => undefined,
-        (caught: unknown) => caught,
-      );
+    const error = await fixNext(
+      createLaunchPipeline(),
+      ctx,
+      report([issue('../../escape', 'blocker', 'TruthLock', 'content/docs/_index.md', 1)]),
+    ).then(
+      () => undefined,
+      (caught: unknown) => caught,
+    );
     expect(error).toMatchObject({ code: 'INVALID_INPUT' });
     expect(ctx.artifacts.names().some((name) => name.includes('..'))).toBe(false);
   });
 
   it('a report without an open blocker or error is ILLEGAL_STATE', async () => {
-    const error = await createLaunchPipeline()
-      .fixNext(ctx, report([issue('iss_w', 'warn', 'MarkdownLint', 'a.md', 1)]))
-      .then(
-        () => undefined,
-        (caught: unknown) => caught,
-      );
+    const error = await fixNext(
+      createLaunchPipeline(),
+      ctx,
+      report([issue('iss_w', 'warn', 'MarkdownLint', 'a.md', 1)]),
+    ).then(
+      () => undefined,
+      (caught: unknown) => caught,
+    );
     expect(error).toBeInstanceOf(SwitchyardError);
     expect((error as SwitchyardError).code).toBe('ILLEGAL_STATE');
   });
@@ -276,12 +281,16 @@ describe('W8 fixes (one per call, the smallest change)', () => {
       suggested_fix: null,
     };
     const before = await readSitePage(run, outside);
-    const error = await createLaunchPipeline()
-      .fixNext(run, { schema_version: '1.0', ok: false, profile: 'local', gates: [], issues: [issue] })
-      .then(
-        () => undefined,
-        (caught: unknown) => caught,
-      );
+    const error = await fixNext(createLaunchPipeline(), run, {
+      schema_version: '1.0',
+      ok: false,
+      profile: 'local',
+      gates: [],
+      issues: [issue],
+    }).then(
+      () => undefined,
+      (caught: unknown) => caught,
+    );
     expect(error).toMatchObject({ code: 'ALLOWED_PATHS_VIOLATION', details: { paths: [outside] } });
     expect(await readSitePage(run, outside)).toBe(before);
   });

@@ -1,7 +1,12 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { RunConfigSchema, type RunConfig, type RunConfigInput } from '@switchyard/contracts/launch-runs';
+import {
+  RunConfigSchema,
+  type RunConfig,
+  type RunConfigInput,
+  type ValidationReport,
+} from '@switchyard/contracts/launch-runs';
 import { sha256Hex } from '../../src/pipeline/hashing.js';
 import type { EvidenceMap } from '../../src/pipeline/artifact-schemas.js';
 import type { ExampleRepos } from '../../src/pipeline/examples.js';
@@ -100,6 +105,17 @@ export async function runWorkersThrough(
   await pipeline.planPages(ctx);
   await pipeline.draftPages(ctx);
   if (through === 'link') await pipeline.linkPages(ctx);
+}
+
+/** W8 as the runtime runs it (plan, then apply); `changed: false` for a fix that changes nothing. */
+export async function fixNext(pipeline: LaunchPipeline, ctx: WorkerContext, report: ValidationReport) {
+  const plan = await pipeline.planFix(ctx, report);
+  await pipeline.applyFix(ctx, plan);
+  return {
+    fixed_issue_id: plan.issue_id,
+    applied_patch_ids: plan.change === null ? [] : [plan.change.patch_id],
+    changed: plan.change !== null,
+  };
 }
 
 /** A temp folder removed by the returned cleanup. */

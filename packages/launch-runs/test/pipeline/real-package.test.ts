@@ -9,6 +9,7 @@ import {
   type ExampleRepos,
 } from '../../src/pipeline/index.js';
 import {
+  fixNext,
   expectEvidenceIsReal,
   gitRepoFrom,
   installedPackageDir,
@@ -46,7 +47,7 @@ async function launch(pkg: string, productName: string) {
   let report: ValidationReport = await pipeline.validateSite(ctx);
   let fixes = 0;
   while (!report.ok && fixes < 10) {
-    const fix = await pipeline.fixNext(ctx, report);
+    const fix = await fixNext(pipeline, ctx, report);
     expect(fix.changed).toBe(true);
     fixes += 1;
     report = await pipeline.validateSite(ctx);

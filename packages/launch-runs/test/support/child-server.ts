@@ -1,3 +1,4 @@
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -33,6 +34,8 @@ export async function startChildServer(options: {
       SWITCHYARD_DATA_DIR: options.dataDir,
       SWITCHYARD_LOG_LEVEL: 'error',
       LAUNCH_TEST_PIPELINE: options.pipeline,
+      // Test repositories live in the OS temp folder (the server's default root is its data directory).
+      LAUNCH_REPO_ROOTS: os.tmpdir(),
       ...(options.pause ? { LAUNCH_TEST_PAUSE: JSON.stringify(options.pause) } : {}),
       ...options.env,
     },

@@ -3,14 +3,15 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { SwitchyardError } from '@switchyard/contracts/errors';
 import type { ValidationIssue, ValidationReport } from '@switchyard/contracts/launch-runs';
-import type { LaunchPipeline, WorkerContext } from '../../src/pipeline/types.js';
+import type { FixPlan, LaunchPipeline, WorkerContext } from '../../src/pipeline/types.js';
 import type { WorkerId } from '../../src/runs/worker-ids.js';
 
 /**
  * A small deterministic LaunchPipeline for runtime tests: each worker writes its declared artifacts from
  * the run config alone; W6 writes pages with `seededProblems` `__FIXME__` tokens into the site worktree,
  * W7 reports each token as a TemplateTokens blocker, W8 removes the first one. Tests can hold a worker
- * (it waits until released or aborted), make one fail, or make fixes no-ops.
+ * (it waits until released or aborted) or a fix right after it was written, make a worker fail, or make
+ * fixes no-ops.
  */
 export interface FakePipelineOptions {
   seededProblems?: number;
@@ -21,6 +22,9 @@ export interface FakePipelineOptions {
   /** False: workers write no artifacts (cheap runs for listing tests). */
   writeArtifacts?: boolean;
 }
+
+/** Where a test can hold the pipeline: when a worker starts, or (W8) right after its fix is written. */
+export type HoldPoint = WorkerId | 'W8:written';
 
 interface Hold {
   reached: Promise<void>;
@@ -36,14 +40,14 @@ export class FakePipeline implements LaunchPipeline {
   readonly calls: WorkerId[] = [];
   readonly prsOpened: string[] = [];
   private readonly holds = new Map<
-    WorkerId,
+    HoldPoint,
     { hold: Hold; arrive: () => void; wait: Promise<void>; onAbort: (r: unknown) => void }
   >();
 
   constructor(private readonly options: FakePipelineOptions = {}) {}
 
-  /** The next execution of `worker` waits until `release()` (or its signal aborts). */
-  hold(worker: WorkerId): Hold {
+  /** The next time the pipeline reaches `point` it waits until `release()` (or its signal aborts). */
+  hold(point: HoldPoint): Hold {
     let arrive!: () => void;
     let release!: () => void;
     let onAbort!: (reason: unknown) => void;
@@ -51,8 +55,27 @@ export class FakePipeline implements LaunchPipeline {
     const wait = new Promise<void>((resolve) => (release = resolve));
     const aborted = new Promise<unknown>((resolve) => (onAbort = resolve));
     const hold: Hold = { reached, aborted, release };
-    this.holds.set(worker, { hold, arrive, wait, onAbort });
+    this.holds.set(point, { hold, arrive, wait, onAbort });
     return hold;
+  }
+
+  private async pause(point: HoldPoint, ctx: WorkerContext): Promise<void> {
+    const held = this.holds.get(point);
+    if (held === undefined) return;
+    this.holds.delete(point);
+    held.arrive();
+    await new Promise<void>((resolve, reject) => {
+      const onAbort = () => {
+        held.onAbort(ctx.signal.reason);
+        reject(new SwitchyardError('cancelled', 'aborted while held', { code: 'CANCELLED' }));
+      };
+      if (ctx.signal.aborted) return onAbort();
+      ctx.signal.addEventListener('abort', onAbort, { once: true });
+      void held.wait.then(() => {
+        ctx.signal.removeEventListener('abort', onAbort);
+        resolve();
+      });
+    });
   }
 
   private async enter(worker: WorkerId, ctx: WorkerContext): Promise<void> {
@@ -65,23 +88,7 @@ export class FakePipeline implements LaunchPipeline {
         },
       });
     }
-    const held = this.holds.get(worker);
-    if (held !== undefined) {
-      this.holds.delete(worker);
-      held.arrive();
-      await new Promise<void>((resolve, reject) => {
-        const onAbort = () => {
-          held.onAbort(ctx.signal.reason);
-          reject(new SwitchyardError('cancelled', 'aborted while held', { code: 'CANCELLED' }));
-        };
-        if (ctx.signal.aborted) return onAbort();
-        ctx.signal.addEventListener('abort', onAbort, { once: true });
-        void held.wait.then(() => {
-          ctx.signal.removeEventListener('abort', onAbort);
-          resolve();
-        });
-      });
-    }
+    await this.pause(worker, ctx);
     const failure = this.options.fail?.[worker];
     if (failure !== undefined) throw failure();
   }
@@ -215,22 +222,36 @@ export class FakePipeline implements LaunchPipeline {
     return report;
   }
 
-  async fixNext(ctx: WorkerContext, report: ValidationReport) {
+  async planFix(ctx: WorkerContext, report: ValidationReport): Promise<FixPlan> {
     await this.enter('W8', ctx);
     const issue = report.issues.find((candidate) => candidate.status === 'OPEN');
     if (issue === undefined) throw new SwitchyardError('internal', 'nothing to fix');
-    await ctx.artifacts.write(`fix_${issue.issue_id}.json`, json({ issue_id: issue.issue_id }));
-    if (this.options.noOpFix)
-      return { fixed_issue_id: issue.issue_id, applied_patch_ids: [], changed: false };
+    const record = { gate: issue.gate };
+    if (this.options.noOpFix) return { issue_id: issue.issue_id, change: null, record };
     const file = path.join(this.site(ctx), ...issue.location.path.split('/'));
-    const lines = (await fs.readFile(file, 'utf8')).split('\n');
+    const before = await fs.readFile(file, 'utf8');
+    const lines = before.split('\n');
     lines[issue.location.line - 1] = (lines[issue.location.line - 1] ?? '').replace(' __FIXME__', '');
-    await fs.writeFile(file, lines.join('\n'));
+    const content = lines.join('\n');
     return {
-      fixed_issue_id: issue.issue_id,
-      applied_patch_ids: [`patch_fix_${issue.issue_id}`],
-      changed: true,
+      issue_id: issue.issue_id,
+      change: {
+        patch_id: `patch_fix_${issue.issue_id}`,
+        path: issue.location.path,
+        before_sha256: sha(before),
+        after_sha256: sha(content),
+        content,
+      },
+      record,
     };
+  }
+
+  async applyFix(ctx: WorkerContext, plan: FixPlan) {
+    if (plan.change !== null) {
+      await fs.writeFile(path.join(this.site(ctx), ...plan.change.path.split('/')), plan.change.content);
+      await this.pause('W8:written', ctx);
+    }
+    await ctx.artifacts.write(`fix_${plan.issue_id}.json`, json({ issue_id: plan.issue_id }));
   }
 
   async openPullRequest(ctx: WorkerContext) {

@@ -6,7 +6,11 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { RunConfigInput } from '@switchyard/contracts/launch-runs';
 import { createLogger, type Logger } from '@switchyard/server-kit';
 import { connectInMemory } from '@switchyard/server-kit/testing';
-import { createLaunchRunsModule, type LaunchRunsModule } from '../../src/index.js';
+import {
+  createLaunchRunsModule,
+  type LaunchRunsConfigInput,
+  type LaunchRunsModule,
+} from '../../src/index.js';
 import type { LaunchPipeline } from '../../src/pipeline/types.js';
 
 export type Payload = Record<string, unknown> & {
@@ -37,17 +41,26 @@ export async function startHarness(
     keepDataDir?: boolean;
     /** The module's logger (background work, start-up recovery); quiet by default. */
     logger?: Logger;
+    /** Operator settings (policy, limits) beyond the defaults below. */
+    config?: Partial<LaunchRunsConfigInput>;
+    /** The environment workers read (pr.github.token_env); process.env by default. */
+    env?: Record<string, string | undefined>;
   } = {},
 ): Promise<Harness> {
   const dataDir = options.dataDir ?? tempDir('data');
   const module = createLaunchRunsModule(
     {
       dataDir,
+      // Tests keep their repositories in the OS temp folder: allowed here explicitly (LAUNCH_REPO_ROOTS),
+      // as an operator would; the server's own default is its data directory.
+      repoRoots: [os.tmpdir()],
+      ...options.config,
       ...(options.leaseMs === undefined ? {} : { leaseMs: options.leaseMs }),
       ...(options.otlpTracesUrl === undefined ? {} : { otlpTracesUrl: options.otlpTracesUrl }),
     },
     {
       ...(options.pipeline ? { pipeline: options.pipeline } : {}),
+      ...(options.env ? { env: options.env } : {}),
       logger: options.logger ?? createLogger({ level: 'error' }),
     },
   );
@@ -77,8 +90,8 @@ export function runConfig(overrides: Partial<RunConfigInput> = {}): RunConfigInp
     schema_version: '1.0',
     product_slug: 'example-product',
     product_name: 'Example Product',
-    source: { repo: '/tmp/example-source' },
-    site: { repo: '/tmp/example-site' },
+    source: { repo: path.join(os.tmpdir(), 'example-source') },
+    site: { repo: path.join(os.tmpdir(), 'example-site') },
     allowed_paths: ['content/**'],
     ...overrides,
   };

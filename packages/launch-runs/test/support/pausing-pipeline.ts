@@ -52,9 +52,10 @@ export function pausingPipeline(inner: LaunchPipeline, point: PausePoint | undef
     draftPages: wrap('W5', (ctx) => inner.draftPages(ctx)),
     linkPages: wrap('W6', (ctx) => inner.linkPages(ctx)),
     validateSite: wrap('W7', (ctx) => inner.validateSite(ctx)),
-    fixNext: wrap('W8', (ctx, report: Parameters<LaunchPipeline['fixNext']>[1]) =>
-      inner.fixNext(ctx, report),
+    planFix: wrap('W8', (ctx, report: Parameters<LaunchPipeline['planFix']>[1]) =>
+      inner.planFix(ctx, report),
     ),
+    applyFix: (ctx, plan) => inner.applyFix(ctx, plan),
     openPullRequest: wrap('W9', (ctx) => inner.openPullRequest(ctx)),
   };
 }

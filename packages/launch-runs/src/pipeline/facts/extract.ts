@@ -3,6 +3,7 @@ import type { EvidenceMap, ProductFacts } from '../artifact-schemas.js';
 import { compareCodePoints } from '../canonical-json.js';
 import { throwIfCancelled } from '../errors.js';
 import { escapeMarkdownText } from '../markdown/inline.js';
+import type { ResolvedPipelineOptions } from '../options.js';
 import type { WorkerContext } from '../types.js';
 import { readWorkerArtifact } from '../worker-artifacts.js';
 import { workspacePaths } from '../workspace.js';
@@ -11,7 +12,7 @@ import { ClaimCollector } from './claim-collector.js';
 import { detectLicense } from './license-file.js';
 import { installCommandFor, manifestClaims, readManifest } from './manifest.js';
 import { readmeClaims, README_PATTERNS } from './readme.js';
-import { SourceFiles } from './source-files.js';
+import { skippedFilesField, SourceFiles } from './source-files.js';
 
 const LICENSE_PATTERNS = [
   /^license$/i,
@@ -22,12 +23,16 @@ const LICENSE_PATTERNS = [
 
 /**
  * W2: atomic claims with evidence from the manifest, README, LICENSE and CHANGELOG of the cloned source.
- * Writes product_facts.json (claims in source order with their context) and evidence_map.json (claim id ->
- * evidence, the file TruthLock resolves markers against).
+ * Writes product_facts.json (claims in source order with their context, and the files left out for their
+ * size) and evidence_map.json (claim id -> evidence, the file TruthLock resolves markers against).
  */
-export async function extractFacts(ctx: WorkerContext): Promise<void> {
+export async function extractFacts(ctx: WorkerContext, options: ResolvedPipelineOptions): Promise<void> {
   const inventory = await readWorkerArtifact(ctx.artifacts, 'repo_inventory.json');
-  const files = new SourceFiles(workspacePaths(ctx.runDir).source, inventory.source.files);
+  const files = new SourceFiles(
+    workspacePaths(ctx.runDir).source,
+    inventory.source.files,
+    options.maxFileBytes,
+  );
   const product = ctx.config.product_name;
 
   const readmePath = files.findRootFile(README_PATTERNS);
@@ -92,6 +97,7 @@ export async function extractFacts(ctx: WorkerContext): Promise<void> {
       repository_url: manifestIds.repositoryUrl,
     },
     claims,
+    ...skippedFilesField(files),
   };
   const evidence: EvidenceMap = {
     schema_version: '1.0',
@@ -113,6 +119,7 @@ export async function extractFacts(ctx: WorkerContext): Promise<void> {
   await writeJsonArtifact(ctx.artifacts, 'evidence_map.json', evidence);
   ctx.logger.info('W2 extracted facts', {
     claims: claims.length,
+    skipped_files: files.skipped().length,
     readme: readmePath ?? null,
     manifest: manifest?.path ?? null,
   });

@@ -1,22 +1,37 @@
-import { lstat, readFile } from 'node:fs/promises';
+import { lstat } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { InventoryFile } from '../artifact-schemas.js';
+import type { InventoryFile, SkippedFile } from '../artifact-schemas.js';
 import { compareCodePoints } from '../canonical-json.js';
-
-/** Largest source file W2/W3 read (bigger files are not documentation). */
-const MAX_BYTES = 1024 * 1024;
+import { readFileCapped, tooLargeReason } from '../file-reads.js';
 
 /**
  * Read access to the cloned source, limited to tracked regular files (a symlink is never followed, so a
- * source repository cannot make the run read outside its clone).
+ * source repository cannot make the run read outside its clone) of at most `maxBytes` (LAUNCH_MAX_FILE_BYTES):
+ * a bigger file reads as absent and is listed in `skipped()`, for the worker's artifact to record.
  */
 export class SourceFiles {
   private readonly cache = new Map<string, string | undefined>();
+  private readonly skippedFiles = new Map<string, SkippedFile>();
 
   constructor(
     readonly root: string,
     readonly files: readonly InventoryFile[],
+    readonly maxBytes: number,
   ) {}
+
+  /** The files a read left out because they are too large, sorted by path. */
+  skipped(): SkippedFile[] {
+    return [...this.skippedFiles.values()].sort((a, b) => compareCodePoints(a.path, b.path));
+  }
+
+  private skip(path: string, size: number): undefined {
+    this.skippedFiles.set(path, {
+      path,
+      size,
+      reason: tooLargeReason(size, this.maxBytes, 'LAUNCH_MAX_FILE_BYTES'),
+    });
+    return undefined;
+  }
 
   /** The root-level file whose name matches one of `patterns` (first pattern wins, then path order). */
   findRootFile(patterns: readonly RegExp[]): string | undefined {
@@ -39,22 +54,31 @@ export class SourceFiles {
 
   async read(path: string): Promise<string | undefined> {
     if (this.cache.has(path)) return this.cache.get(path);
-    const entry = this.files.find((file) => file.path === path);
-    let text: string | undefined;
-    if (entry !== undefined && entry.size <= MAX_BYTES) {
-      const absolute = join(this.root, ...path.split('/'));
-      const info = await lstat(absolute).catch(() => undefined);
-      if (info?.isFile() === true) {
-        const bytes = await readFile(absolute);
-        text = bytes.includes(0) ? undefined : bytes.toString('utf8');
-      }
-    }
+    const text = await this.readUncached(path);
     this.cache.set(path, text);
     return text;
+  }
+
+  private async readUncached(path: string): Promise<string | undefined> {
+    const entry = this.files.find((file) => file.path === path);
+    if (entry === undefined) return undefined;
+    if (entry.size > this.maxBytes) return this.skip(path, entry.size);
+    const absolute = join(this.root, ...path.split('/'));
+    const info = await lstat(absolute).catch(() => undefined);
+    if (info?.isFile() !== true) return undefined;
+    const read = await readFileCapped(absolute, this.maxBytes);
+    if ('tooLarge' in read) return this.skip(path, read.size);
+    return read.bytes.includes(0) ? undefined : read.bytes.toString('utf8');
   }
 
   async lines(path: string): Promise<string[] | undefined> {
     const text = await this.read(path);
     return text?.split('\n');
   }
+}
+
+/** `{ skipped_files }` for an artifact when a read left files out, else nothing (the field is optional). */
+export function skippedFilesField(files: SourceFiles): { skipped_files?: SkippedFile[] } {
+  const skipped = files.skipped();
+  return skipped.length === 0 ? {} : { skipped_files: skipped };
 }

@@ -1,0 +1,191 @@
+import fs from 'node:fs';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { LaunchFixNextOutputSchema } from '@switchyard/contracts/launch-runs';
+import { createLogger } from '@switchyard/server-kit';
+import { connectInMemory } from '@switchyard/server-kit/testing';
+import { afterEach, describe, expect, it } from 'vitest';
+import { FakePipeline } from './support/fake-pipeline.js';
+import {
+  errorOf,
+  runConfig,
+  startAndSettle,
+  startHarness,
+  tempDir,
+  waitForStatus,
+  type Harness,
+} from './support/harness.js';
+
+/**
+ * max_fix_attempts counts fixes that were applied. A launch_fix_next whose request goes away before its fix
+ * is written (the client cancels, times out or disconnects) leaves the run as it was: VALIDATING, the same
+ * attempt count, the same report; the next call fixes. A fix written but not yet counted when the process
+ * stops is counted by launch_resume.
+ */
+
+const open: Harness[] = [];
+const dirs: string[] = [];
+afterEach(async () => {
+  for (const h of open.splice(0)) await h.close();
+  for (const dir of dirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+async function harness(options: Parameters<typeof startHarness>[0]): Promise<Harness> {
+  const h = await startHarness(options);
+  open.push(h);
+  return h;
+}
+
+type Status = { state: string; details: Record<string, unknown>; open_issues: unknown[] };
+const statusOf = async (h: Harness, runId: string) =>
+  (await h.call('launch_get_status', { run_id: runId })).status as Status;
+/** Nobody holds the run's lease any more (the call that went away has let go of it). */
+const notBusy = (status: Record<string, unknown>) =>
+  (status.details as { busy?: boolean } | undefined)?.busy === false;
+const eventTypes = async (h: Harness, runId: string) =>
+  (await h.module.runs()).events(runId).map((event) => event.type);
+
+/** A client of its own on the harness's module, for a caller that goes away. */
+async function secondClient(h: Harness): Promise<Client> {
+  const connection = await connectInMemory([h.module], {
+    dataDir: h.dataDir,
+    logger: createLogger({ level: 'error' }),
+  });
+  return connection.client;
+}
+
+/**
+ * A run whose fix has written its file (FIX_APPLYING recorded, FIX_APPLIED not) when its process stops;
+ * `whileStopped` gets the fixed page and its content before the fix.
+ */
+async function stopBetweenWriteAndCount(
+  whileStopped: (page: string, unfixed: string) => void = () => undefined,
+): Promise<{ runId: string; dataDir: string }> {
+  const dataDir = tempDir('fix-attempts');
+  dirs.push(dataDir);
+  const pipeline = new FakePipeline({ seededProblems: 2 });
+  const first = await harness({ pipeline, dataDir });
+  const { runId } = await startAndSettle(first);
+  const page = `${dataDir}/launch-runs/runs/${runId}/workspace/site/content/docs/example-product.md`;
+  const unfixed = fs.readFileSync(page, 'utf8');
+  const written = pipeline.hold('W8:written');
+  const fix = first.call('launch_fix_next', { run_id: runId });
+  await written.reached;
+  await first.module.close();
+  expect(fs.readFileSync(page, 'utf8')).not.toBe(unfixed);
+  whileStopped(page, unfixed);
+  written.release();
+  expect((await fix).ok).toBe(false);
+  return { runId, dataDir };
+}
+
+const WAYS_TO_GO_AWAY = {
+  /** The SDK's cancel (notifications/cancelled), with a reason that spells launch_cancel's own. */
+  cancels: async (h: Harness, runId: string, reached: Promise<void>) => {
+    const controller = new AbortController();
+    const call = h.client.callTool({ name: 'launch_fix_next', arguments: { run_id: runId } }, undefined, {
+      signal: controller.signal,
+    });
+    await reached;
+    controller.abort('cancelled');
+    await expect(call).rejects.toThrow();
+  },
+  /** The SDK's request timeout, which cancels the request as well. */
+  'times out': async (h: Harness, runId: string, reached: Promise<void>) => {
+    const call = h.client.callTool({ name: 'launch_fix_next', arguments: { run_id: runId } }, undefined, {
+      timeout: 1_000,
+    });
+    await reached;
+    await expect(call).rejects.toThrow(/timed out/i);
+  },
+  /** The client's connection closes while the fix runs. */
+  disconnects: async (h: Harness, runId: string, reached: Promise<void>) => {
+    const client = await secondClient(h);
+    const call = client.callTool({ name: 'launch_fix_next', arguments: { run_id: runId } });
+    await reached;
+    await client.close();
+    await expect(call).rejects.toThrow();
+  },
+};
+
+describe('launch_fix_next counts applied fixes only', () => {
+  it.each(Object.keys(WAYS_TO_GO_AWAY) as (keyof typeof WAYS_TO_GO_AWAY)[])(
+    'a client that %s mid-fix leaves the run as it was; resume, then the next fix runs and counts',
+    async (way) => {
+      const pipeline = new FakePipeline({ seededProblems: 2 });
+      const h = await harness({ pipeline });
+      const { runId, status: before } = await startAndSettle(h, runConfig({ max_fix_attempts: 1 }));
+      expect(before).toMatchObject({ state: 'VALIDATING', details: { fix_attempts: 0 } });
+
+      const held = pipeline.hold('W8');
+      await WAYS_TO_GO_AWAY[way](h, runId, held.reached);
+      expect(await held.aborted).toBeDefined();
+      const after = await waitForStatus(h, runId, notBusy);
+      expect(after).toMatchObject({
+        state: 'VALIDATING',
+        details: { fix_attempts: 0, interrupted: false, active_worker: null, last_report_ok: false },
+      });
+      expect((after as unknown as Status).open_issues).toEqual(before.open_issues);
+      const types = await eventTypes(h, runId);
+      expect(types).not.toContain('FIX_APPLYING');
+      expect(types).not.toContain('FIX_APPLIED');
+      expect((await h.module.runs()).events(runId).at(-1)?.payload).toMatchObject({
+        from: 'FIXING',
+        to: 'VALIDATING',
+        reason: 'fix_not_applied',
+      });
+
+      const resumed = await h.call('launch_resume', { run_id: runId });
+      expect(resumed).toMatchObject({ ok: true, status: { state: 'VALIDATING' } });
+      const fixed = LaunchFixNextOutputSchema.parse(await h.call('launch_fix_next', { run_id: runId }));
+      expect(fixed.remaining_blockers).toBe(1);
+      expect((await statusOf(h, runId)).details.fix_attempts).toBe(1);
+      // That was the one attempt max_fix_attempts allows.
+      errorOf(await h.call('launch_fix_next', { run_id: runId }), 'FIX_EXHAUSTED');
+      expect((await h.module.runs()).verifyEvents(runId).ok).toBe(true);
+    },
+  );
+
+  it('launch_cancel during a fix: CANCELLED, the attempt not counted', async () => {
+    const pipeline = new FakePipeline({ seededProblems: 2 });
+    const h = await harness({ pipeline });
+    const { runId } = await startAndSettle(h);
+    const held = pipeline.hold('W8');
+    const fix = h.call('launch_fix_next', { run_id: runId });
+    await held.reached;
+    expect((await h.call('launch_cancel', { run_id: runId })).state).toBe('CANCELLED');
+    errorOf(await fix, 'CANCELLED');
+    const status = await waitForStatus(h, runId, notBusy);
+    expect(status).toMatchObject({ state: 'CANCELLED', details: { fix_attempts: 0 } });
+  });
+
+  it('a fix written when the process stopped, before it was counted, is counted by launch_resume', async () => {
+    const { runId, dataDir } = await stopBetweenWriteAndCount();
+    const pipeline = new FakePipeline({ seededProblems: 2 });
+    const second = await harness({ pipeline, dataDir });
+    const stopped = await statusOf(second, runId);
+    expect(stopped).toMatchObject({ state: 'FIXING', details: { interrupted: true, fix_attempts: 0 } });
+    const resumed = await second.call('launch_resume', { run_id: runId });
+    expect(resumed).toMatchObject({ ok: true, status: { state: 'VALIDATING' } });
+    expect(pipeline.calls).toEqual(['W7']);
+    const status = await statusOf(second, runId);
+    expect(status.details.fix_attempts).toBe(1);
+    expect(status.open_issues).toHaveLength(1);
+    const applied = (await second.module.runs()).events(runId).filter((e) => e.type === 'FIX_APPLIED');
+    expect(applied.map((event) => event.payload)).toEqual([
+      expect.objectContaining({ attempt: 1, recovered: true }),
+    ]);
+  });
+
+  it('a fix stopped after FIX_APPLYING but before its file was written is not counted by launch_resume', async () => {
+    // The write is undone while the process is stopped, as if it had died just before writing.
+    const { runId, dataDir } = await stopBetweenWriteAndCount((page, unfixed) =>
+      fs.writeFileSync(page, unfixed),
+    );
+    const second = await harness({ pipeline: new FakePipeline({ seededProblems: 2 }), dataDir });
+    expect(await second.call('launch_resume', { run_id: runId })).toMatchObject({ ok: true });
+    const status = await statusOf(second, runId);
+    expect(status).toMatchObject({ state: 'VALIDATING', details: { fix_attempts: 0 } });
+    expect(status.open_issues).toHaveLength(2);
+    expect(await eventTypes(second, runId)).not.toContain('FIX_APPLIED');
+  });
+});
