@@ -7,8 +7,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { clientFor, type ProtocolEra } from '@switchyard/server-kit/testing';
 import { startDigitransitMock, startTflMock } from '@switchyard/upstream-mocks';
 import {
   DEPARTURES_ARGS,
@@ -23,6 +24,8 @@ import {
 const here = path.dirname(fileURLToPath(import.meta.url));
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 50);
 const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 400);
+/** The protocol era both clients speak: 2026-07-28 (modern, the default) or the 2025 handshake (legacy). */
+const ERA: ProtocolEra = process.env.BENCH_ERA === 'legacy' ? 'legacy' : 'modern';
 
 function percentile(sorted: number[], p: number): number {
   const index = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
@@ -62,7 +65,7 @@ async function stdioClient(script: string, env: Record<string, string>): Promise
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
     stderr: 'inherit',
   });
-  const client = new Client({ name: `bench-${script}`, version: '0.0.0' });
+  const client = clientFor(ERA, `bench-${path.basename(script, '.ts')}`);
   await client.connect(transport);
   return client;
 }
@@ -87,11 +90,14 @@ const env = {
   TFL_API_BASE_URL: tfl.url,
   DIGITRANSIT_ROUTING_URL: digitransit.routingUrl,
   DIGITRANSIT_GEOCODING_URL: digitransit.geocodingUrl,
+  // The benchmark measures the tools, not the local limiters: both are lifted to their maximum.
   PLAN_JOURNEY_TPS: '10000',
+  DIGITRANSIT_CALLS_PER_SECOND: '10000',
   SWITCHYARD_DATA_DIR: dataDir,
   SWITCHYARD_LOG_LEVEL: 'warn',
 };
-const transit = await stdioClient('transit-server.ts', env);
+// The server exactly as the switchyard-transit bin runs it.
+const transit = await stdioClient('../src/bin.ts', env);
 const bare = await stdioClient('bare-server.ts', env);
 
 const cases = [
@@ -127,6 +133,6 @@ try {
   fs.rmSync(dataDir, { recursive: true, force: true });
 }
 
-console.log(`transit bench: ${ITERATIONS} calls each after ${WARMUP} warm-up calls (ms)`);
+console.log(`transit bench: ${ITERATIONS} calls each after ${WARMUP} warm-up calls, ${ERA} era (ms)`);
 for (const row of rows) console.log(row);
 console.log(`target (tool/bare <= 1.5x at p50, <= 2x at p95): ${withinTarget ? 'met' : 'NOT met'}`);

@@ -36,6 +36,8 @@ export interface HslConfig {
   /** Largest Digitransit (routing or geocoding) response body read; a larger one is upstream-error. */
   maxResponseBytes: number;
   regionBounds: RegionBounds;
+  /** Digitransit calls per second, all HSL tools and callers together, before `rate-limited` (local limiter). */
+  callsPerSecond: number;
 }
 
 export interface TransitConfig {
@@ -59,6 +61,9 @@ export class ConfigError extends Error {
   }
 }
 
+/** Digitransit calls per second before the HSL tools answer rate-limited: protects the key's quota. */
+export const DEFAULT_DIGITRANSIT_CALLS_PER_SECOND = 10;
+
 const DEFAULTS = {
   TRANSIT_PROVIDERS: 'tfl,hsl',
   TFL_API_BASE_URL: 'https://api.tfl.gov.uk',
@@ -69,6 +74,7 @@ const DEFAULTS = {
   TFL_MAX_RESPONSE_BYTES: String(DEFAULT_MAX_RESPONSE_BYTES),
   DIGITRANSIT_MAX_RESPONSE_BYTES: String(DEFAULT_MAX_RESPONSE_BYTES),
   PLAN_JOURNEY_TPS: '5',
+  DIGITRANSIT_CALLS_PER_SECOND: String(DEFAULT_DIGITRANSIT_CALLS_PER_SECOND),
   TRANSIT_RETRY_BUDGET_MS: '3000',
 } as const;
 
@@ -158,8 +164,9 @@ function regionBounds(env: Env): RegionBounds {
 }
 
 /**
- * Reads the transit configuration from the environment (the issue's table, exactly) and registers the keys
- * as secrets so that no log line or error can show them. Throws ConfigError naming the variable.
+ * Reads the transit configuration from the environment (the issue's table, plus the package's own bounds)
+ * and registers the keys as secrets so that no log line or error can show them. Throws ConfigError naming
+ * the variable.
  */
 export function loadConfig(env: Env = process.env): TransitConfig {
   const enabled = providers(env);
@@ -188,6 +195,7 @@ export function loadConfig(env: Env = process.env): TransitConfig {
       timeoutMs: integer(env, 'DIGITRANSIT_TIMEOUT_MS', 600_000),
       maxResponseBytes: integer(env, 'DIGITRANSIT_MAX_RESPONSE_BYTES', MAX_RESPONSE_BYTES_CEILING, 1024),
       regionBounds: regionBounds(env),
+      callsPerSecond: integer(env, 'DIGITRANSIT_CALLS_PER_SECOND', 10_000),
     };
   }
   return config;

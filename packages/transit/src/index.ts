@@ -1,10 +1,7 @@
-export {
-  createTransitModule,
-  DEFAULT_DIGITRANSIT_CALLS_PER_SECOND,
-  type TransitModuleOptions,
-} from './module.js';
+export { transitDomain } from './domain.js';
 export {
   ConfigError,
+  DEFAULT_DIGITRANSIT_CALLS_PER_SECOND,
   HSL_REGION_BOUNDS,
   loadConfig,
   PROVIDERS,
@@ -14,4 +11,5 @@ export {
   type TflConfig,
   type TransitConfig,
 } from './config.js';
+export type { HslServices, TflServices, TransitState } from './services.js';
 export { GRAPHQL_DOCUMENTS } from './hsl/queries.js';

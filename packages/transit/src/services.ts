@@ -1,7 +1,7 @@
-// What the tools share within one module instance: clients, limiters and the saved-place store. Created once
-// per module (not per MCP session) so breakers, limiters and the database are shared by every session.
+// What the tools share: clients, limiters and the saved-place store. Created once per process, when the
+// domain opens, so breakers, limiters and the database are shared by every connection and request.
+import { SwitchyardError } from '@switchyard/contracts/errors';
 import type { CallLimiter } from '@switchyard/resilience';
-import type { Logger } from '@switchyard/server-kit';
 import type { RegionBounds } from './config.js';
 import type { RoutingClient } from './hsl/client.js';
 import type { Geocoder } from './hsl/geocoding.js';
@@ -17,15 +17,30 @@ export interface TflServices {
 export interface HslServices {
   routing: RoutingClient;
   geocoder: Geocoder;
-  /** Local limit on Digitransit calls, shared by the HSL tools (protects the subscription key's quota). */
+  /** DIGITRANSIT_CALLS_PER_SECOND, shared by the HSL tools (protects the subscription key's quota). */
   limiter: CallLimiter;
   bounds: RegionBounds;
 }
 
-export interface TransitServices {
+/** The opened transit domain: what its tool handlers get as `call.state`. */
+export interface TransitState {
   /** Saved places, loaded with the first call that touches them (drizzle is not needed to start). */
   savedPlaces: LoadSavedPlaceStore;
+  /** Present when the `tfl` provider is configured. */
   tfl?: TflServices;
+  /** Present when the `hsl` provider is configured. */
   hsl?: HslServices;
-  logger: Logger;
+  ready(): boolean;
+  close(): Promise<void>;
+}
+
+/**
+ * A provider's services, for the tools offered only when it is configured (`when`): reaching this without
+ * them means a tool was offered against its configuration, an internal error rather than a crash.
+ */
+export function configured<T>(services: T | undefined, provider: string): T {
+  if (services === undefined) {
+    throw new SwitchyardError('internal', `The ${provider} provider is not configured on this server`);
+  }
+  return services;
 }

@@ -4,8 +4,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { clientFor } from '@switchyard/server-kit/testing';
 import { startDigitransitMock, startTflMock } from '@switchyard/upstream-mocks';
 import { describe, expect, it } from 'vitest';
 
@@ -52,7 +52,7 @@ describe('switchyard-transit', () => {
     expect(result.stderr).toMatch(/TFL_TIMEOUT_MS/);
   });
 
-  it('serves every tool over stdio', async () => {
+  it.each(['modern', 'legacy'] as const)('serves every tool over stdio (%s era)', async (era) => {
     const tfl = await startTflMock();
     const digitransit = await startDigitransitMock();
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'transit-bin-'));
@@ -71,7 +71,7 @@ describe('switchyard-transit', () => {
         SWITCHYARD_DATA_DIR: dataDir,
       },
     });
-    const client = new Client({ name: 'bin-test', version: '0.0.0' });
+    const client = clientFor(era, 'bin-test');
     try {
       await client.connect(transport);
       const { tools } = await client.listTools();

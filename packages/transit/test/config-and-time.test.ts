@@ -35,6 +35,7 @@ describe('loadConfig', () => {
         timeoutMs: 8000,
         maxResponseBytes: 8 * 1024 * 1024,
         regionBounds: HSL_REGION_BOUNDS,
+        callsPerSecond: 10,
       },
     });
   });
@@ -63,6 +64,8 @@ describe('loadConfig', () => {
     [{ TFL_TIMEOUT_MS: 'soon' }, 'TFL_TIMEOUT_MS'],
     [{ DIGITRANSIT_TIMEOUT_MS: '0' }, 'DIGITRANSIT_TIMEOUT_MS'],
     [{ PLAN_JOURNEY_TPS: '2.5' }, 'PLAN_JOURNEY_TPS'],
+    [{ DIGITRANSIT_CALLS_PER_SECOND: '0' }, 'DIGITRANSIT_CALLS_PER_SECOND'],
+    [{ DIGITRANSIT_CALLS_PER_SECOND: '10001' }, 'DIGITRANSIT_CALLS_PER_SECOND'],
     [{ TRANSIT_RETRY_BUDGET_MS: '-1' }, 'TRANSIT_RETRY_BUDGET_MS'],
     [{ TFL_API_BASE_URL: 'ftp://x' }, 'TFL_API_BASE_URL'],
     [{ DIGITRANSIT_ROUTING_URL: 'not a url' }, 'DIGITRANSIT_ROUTING_URL'],
@@ -85,7 +88,9 @@ describe('loadConfig', () => {
       TRANSIT_RETRY_BUDGET_MS: '0',
       TFL_MAX_RESPONSE_BYTES: '1048576',
       DIGITRANSIT_MAX_RESPONSE_BYTES: '2097152',
+      DIGITRANSIT_CALLS_PER_SECOND: '25',
     });
+    expect(config.hsl?.callsPerSecond).toBe(25);
     expect(config.tfl?.maxResponseBytes).toBe(1_048_576);
     expect(config.hsl?.maxResponseBytes).toBe(2_097_152);
     expect(config.hsl?.regionBounds).toEqual({ minLat: 60, minLon: 24.5, maxLat: 60.3, maxLon: 25.2 });

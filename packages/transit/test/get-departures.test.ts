@@ -198,8 +198,8 @@ describe('get_departures stop references and errors', () => {
     expect(h.digitransit.requests.filter((r) => r.endpoint === 'routing')).toHaveLength(2);
   });
 
-  it('the local limiter answers rate-limited with retryAfter', async () => {
-    const local = await startHarness({ module: { digitransitCallsPerSecond: 1 } });
+  it('the local DIGITRANSIT_CALLS_PER_SECOND limiter answers rate-limited with retryAfter', async () => {
+    const local = await startHarness({ env: { DIGITRANSIT_CALLS_PER_SECOND: '1' } });
     try {
       const answers = await Promise.all([1, 2].map(() => local.call('get_departures', { stop: STOP })));
       const limited = answers.filter((a) => a.isError);

@@ -1,18 +1,17 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { createLogger, type DomainModule } from '@switchyard/server-kit';
-import { afterAll, beforeAll, beforeEach } from 'vitest';
-import { connectInMemory } from '@switchyard/server-kit/testing';
+import type { CallToolResult, Client } from '@modelcontextprotocol/client';
+import { createLogger } from '@switchyard/server-kit/runtime';
+import { connectInMemory, type ProtocolEra } from '@switchyard/server-kit/testing';
 import {
   startDigitransitMock,
   startTflMock,
   type DigitransitMock,
   type TflMock,
 } from '@switchyard/upstream-mocks';
-import { createTransitModule, loadConfig, type TransitModuleOptions } from '../src/index.js';
+import { afterAll, beforeAll, beforeEach } from 'vitest';
+import { loadConfig, transitDomain } from '../src/index.js';
 
 export const TEST_TFL_KEY = 'test-tfl-key-1234';
 export const TEST_DT_KEY = 'test-dt-key-5678';
@@ -22,11 +21,10 @@ export interface Harness {
   tfl: TflMock;
   digitransit: DigitransitMock;
   dataDir: string;
-  module: DomainModule;
-  /** Every log line written by the module and the server. */
+  /** Every log line written by the domain and the server. */
   logLines: string[];
   call(name: string, args: Record<string, unknown>): Promise<ToolAnswer>;
-  /** A second connection to a fresh module on the same data dir (a restart). */
+  /** A second connection to a freshly opened domain on the same data dir (a restart). */
   restart(): Promise<Harness>;
   close(): Promise<void>;
 }
@@ -40,7 +38,8 @@ export interface ToolAnswer {
 
 export interface HarnessOptions {
   env?: Record<string, string>;
-  module?: TransitModuleOptions;
+  /** The protocol era the client speaks (default modern). */
+  era?: ProtocolEra;
   tflKey?: string;
   digitransitKey?: string;
   /** Reuse running mocks and a data dir (restart). */
@@ -61,21 +60,22 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     DIGITRANSIT_GEOCODING_URL: digitransit.geocodingUrl,
     // Tests call faster than a person would: the limiters get their own tests with low limits.
     PLAN_JOURNEY_TPS: '1000',
+    DIGITRANSIT_CALLS_PER_SECOND: '1000',
     ...options.env,
   });
-  const module = createTransitModule(config, {
+  const connection = await connectInMemory([{ domain: transitDomain, config }], {
     dataDir,
     logger,
-    digitransitCallsPerSecond: 1000,
-    ...options.module,
+    ...(options.era === undefined ? {} : { era: options.era }),
   });
-  const connection = await connectInMemory([module], { dataDir, logger });
+  let connectionClosed: Promise<void> | undefined;
+  const closeConnection = (): Promise<void> => (connectionClosed ??= connection.close());
+  let closed: Promise<void> | undefined;
   const harness: Harness = {
     client: connection.client,
     tfl,
     digitransit,
     dataDir,
-    module,
     logLines,
     async call(name, args) {
       const raw = (await connection.client.callTool({ name, arguments: args })) as CallToolResult;
@@ -88,18 +88,19 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       };
     },
     async restart() {
-      await connection.close();
-      await module.close();
+      await closeConnection();
       return startHarness({ ...options, reuse: { tfl, digitransit, dataDir, logLines } });
     },
-    async close() {
-      await connection.close();
-      await module.close();
-      if (options.reuse === undefined) {
-        await tfl.close();
-        await digitransit.close();
-        fs.rmSync(dataDir, { recursive: true, force: true });
-      }
+    close() {
+      closed ??= (async () => {
+        await closeConnection();
+        if (options.reuse === undefined) {
+          await tfl.close();
+          await digitransit.close();
+          fs.rmSync(dataDir, { recursive: true, force: true });
+        }
+      })();
+      return closed;
     },
   };
   return harness;
@@ -148,9 +149,6 @@ export function useHarness(options: HarnessOptions = {}): Harness {
     },
     get dataDir() {
       return started().dataDir;
-    },
-    get module() {
-      return started().module;
     },
     get logLines() {
       return started().logLines;

@@ -1,6 +1,8 @@
 import { PlanJourneyOutputSchema, type JourneyOptionSummary } from '@switchyard/contracts/transit';
-import { createLogger, type DomainModule } from '@switchyard/server-kit';
+import { createLogger } from '@switchyard/server-kit/runtime';
+import { connectInMemory } from '@switchyard/server-kit/testing';
 import { describe, expect, it } from 'vitest';
+import { loadConfig, transitDomain, type TransitState } from '../src/index.js';
 import { startHarness, useHarness } from './helpers.js';
 
 const h = useHarness();
@@ -208,24 +210,21 @@ describe('planJourney limits and timeouts', () => {
 
 describe('planJourney internal failures', () => {
   it('an unexpected failure is INTERNAL_ERROR in the full envelope, without internals', async () => {
-    const { connectInMemory } = await import('@switchyard/server-kit/testing');
-    const { registerPlanJourneyTool } = await import('../src/tools/plan-journey.js');
-    const broken: DomainModule = {
-      name: 'transit',
-      version: '0.0.0',
-      register(server, ctx) {
-        registerPlanJourneyTool(server, ctx, {
-          client: {
-            journeyResults: () => {
-              throw new TypeError('cannot read properties of undefined (secret internals)');
-            },
+    const broken: TransitState = {
+      savedPlaces: () => Promise.reject(new Error('not used')),
+      tfl: {
+        client: {
+          journeyResults: () => {
+            throw new TypeError('cannot read properties of undefined (secret internals)');
           },
-          limiter: { consume: async () => {} },
-        });
+        },
+        limiter: { consume: async () => {} },
       },
+      ready: () => true,
       close: async () => {},
     };
-    const connection = await connectInMemory([broken], {
+    const config = loadConfig({ TRANSIT_PROVIDERS: 'tfl', TFL_API_KEY: 'internal-test-key-1234' });
+    const connection = await connectInMemory([{ domain: { ...transitDomain, open: () => broken }, config }], {
       logger: createLogger({ level: 'error', write: () => {} }),
     });
     try {

@@ -5,7 +5,7 @@ import {
   graphqlErrorsToError,
   type UpstreamPolicy,
 } from '@switchyard/resilience';
-import { lazy } from '@switchyard/server-kit';
+import { lazy } from '@switchyard/server-kit/runtime';
 import type { z } from 'zod';
 import type { HslConfig } from '../config.js';
 import { malformed } from '../upstream.js';

@@ -3,7 +3,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type Database from 'better-sqlite3';
-import { openDatabase } from '@switchyard/server-kit';
+import { openDatabase } from '@switchyard/server-kit/runtime';
 
 /** The committed drizzle-kit migrations, beside `dist/` in the published package. */
 export const MIGRATIONS_FOLDER = fileURLToPath(new URL('../../drizzle', import.meta.url));

@@ -1,4 +1,4 @@
-// The drizzle-backed store. Loaded with the first tool call that touches saved places (see module.ts), so
+// The drizzle-backed store. Loaded with the first tool call that touches saved places (see open.ts), so
 // drizzle's query builder stays off the start path.
 import type Database from 'better-sqlite3';
 import { and, asc, eq } from 'drizzle-orm';

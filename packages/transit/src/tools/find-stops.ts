@@ -1,39 +1,38 @@
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import {
   FindStopsInputSchema,
   FindStopsOutputSchema,
   TRANSIT_EXTRA_ERROR_TABLE,
 } from '@switchyard/contracts/transit';
-import { registerContractTool, type DomainContext } from '@switchyard/server-kit';
 import { findStops } from '../hsl/stops.js';
-import type { HslServices } from '../services.js';
+import { configured } from '../services.js';
 import { hslErrors, READS_UPSTREAM } from './hints.js';
+import { hslConfigured, tool } from './spec.js';
 
-export function registerFindStopsTool(server: McpServer, ctx: DomainContext, hsl: HslServices): void {
-  registerContractTool(server, ctx, {
-    name: 'find_stops',
-    title: 'Find HSL stops by name or location',
-    description:
-      'Finds Helsinki-region (HSL) stops by name or short code (`name`), or around a coordinate (`near`, ' +
-      'nearest first). Returns the stop ids that get_departures takes and that save_user_variable can save.',
-    input: FindStopsInputSchema,
-    output: FindStopsOutputSchema,
-    annotations: READS_UPSTREAM,
-    ...hslErrors(
-      TRANSIT_EXTRA_ERROR_TABLE,
-      {},
-      "Give either name (e.g. 'Rautatientori') or near ({ lat, lon }), not both.",
-    ),
-    handler: async (input, call) => {
-      await hsl.limiter.consume();
-      return findStops(hsl.routing, {
-        ...(input.name === undefined ? {} : { name: input.name }),
-        ...(input.near === undefined ? {} : { near: input.near }),
-        radiusMeters: input.radiusMeters,
-        limit: input.limit,
-        language: input.language,
-        signal: call.signal,
-      });
-    },
-  });
-}
+export const findStopsTool = tool({
+  name: 'find_stops',
+  title: 'Find HSL stops by name or location',
+  description:
+    'Finds Helsinki-region (HSL) stops by name or short code (`name`), or around a coordinate (`near`, ' +
+    'nearest first). Returns the stop ids that get_departures takes and that save_user_variable can save.',
+  input: FindStopsInputSchema,
+  output: FindStopsOutputSchema,
+  annotations: READS_UPSTREAM,
+  ...hslErrors(
+    TRANSIT_EXTRA_ERROR_TABLE,
+    {},
+    "Give either name (e.g. 'Rautatientori') or near ({ lat, lon }), not both.",
+  ),
+  when: hslConfigured,
+  handler: async (input, call) => {
+    const hsl = configured(call.state.hsl, 'hsl');
+    await hsl.limiter.consume();
+    return findStops(hsl.routing, {
+      ...(input.name === undefined ? {} : { name: input.name }),
+      ...(input.near === undefined ? {} : { near: input.near }),
+      radiusMeters: input.radiusMeters,
+      limit: input.limit,
+      language: input.language,
+      signal: call.signal,
+    });
+  },
+});

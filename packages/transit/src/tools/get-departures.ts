@@ -1,14 +1,13 @@
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import {
   GET_DEPARTURES_ERROR_TABLE,
   GetDeparturesInputSchema,
   GetDeparturesOutputSchema,
 } from '@switchyard/contracts/transit';
-import { registerContractTool, type DomainContext } from '@switchyard/server-kit';
 import { getDepartures, parseStopId } from '../hsl/departures.js';
 import { resolveStopLabel } from '../places/resolve.js';
-import type { HslServices, TransitServices } from '../services.js';
+import { configured } from '../services.js';
 import { hslErrors, READS_UPSTREAM } from './hints.js';
+import { hslConfigured, tool } from './spec.js';
 
 const HINTS = {
   stop: "Pass stop as { type: 'id', value: 'HSL:1040129' } or { type: 'label', value: '<saved stop key>' }.",
@@ -19,37 +18,32 @@ const HINTS = {
   language: 'language is fi, sv or en.',
 };
 
-export function registerGetDeparturesTool(
-  server: McpServer,
-  ctx: DomainContext,
-  services: TransitServices,
-  hsl: HslServices,
-): void {
-  registerContractTool(server, ctx, {
-    name: 'get_departures',
-    title: 'Next departures at a stop (HSL)',
-    description:
-      'Lists the next departures from a Helsinki-region (HSL) stop with realtime delays and cancellations. ' +
-      "Identify the stop by GTFS id ({ type: 'id', value: 'HSL:1040129' }; find_stops finds ids) or by a saved " +
-      "stop ({ type: 'label', value: 'work stop' }). Sorted by realtime (else scheduled) time.",
-    input: GetDeparturesInputSchema,
-    output: GetDeparturesOutputSchema,
-    annotations: READS_UPSTREAM,
-    ...hslErrors(GET_DEPARTURES_ERROR_TABLE, HINTS, 'Check the stop reference and the limits.'),
-    handler: async (input, call) => {
-      const requestReceivedMs = Date.now();
-      const stopId =
-        input.stop.type === 'id'
-          ? parseStopId(input.stop.value)
-          : resolveStopLabel(await services.savedPlaces(), call.principal, input.stop.value);
-      await hsl.limiter.consume();
-      return getDepartures(hsl.routing, {
-        stopId,
-        request: input,
-        correlationId: call.correlationId,
-        requestReceivedMs,
-        signal: call.signal,
-      });
-    },
-  });
-}
+export const getDeparturesTool = tool({
+  name: 'get_departures',
+  title: 'Next departures at a stop (HSL)',
+  description:
+    'Lists the next departures from a Helsinki-region (HSL) stop with realtime delays and cancellations. ' +
+    "Identify the stop by GTFS id ({ type: 'id', value: 'HSL:1040129' }; find_stops finds ids) or by a saved " +
+    "stop ({ type: 'label', value: 'work stop' }). Sorted by realtime (else scheduled) time.",
+  input: GetDeparturesInputSchema,
+  output: GetDeparturesOutputSchema,
+  annotations: READS_UPSTREAM,
+  ...hslErrors(GET_DEPARTURES_ERROR_TABLE, HINTS, 'Check the stop reference and the limits.'),
+  when: hslConfigured,
+  handler: async (input, call) => {
+    const hsl = configured(call.state.hsl, 'hsl');
+    const requestReceivedMs = Date.now();
+    const stopId =
+      input.stop.type === 'id'
+        ? parseStopId(input.stop.value)
+        : resolveStopLabel(await call.state.savedPlaces(), call.principal, input.stop.value);
+    await hsl.limiter.consume();
+    return getDepartures(hsl.routing, {
+      stopId,
+      request: input,
+      correlationId: call.correlationId,
+      requestReceivedMs,
+      signal: call.signal,
+    });
+  },
+});

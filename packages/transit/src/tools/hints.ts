@@ -4,7 +4,7 @@ import type { ErrorPayloadContext } from '@switchyard/server-kit';
 
 /**
  * A hint for a schema validation failure, chosen by the first issue path that has one. Semantic checks in
- * the handlers bring their own hint; schema failures come from the registration helper without one.
+ * the handlers bring their own hint; schema failures come from the server's validation without one.
  */
 export function withValidationHint(
   error: SwitchyardError,
@@ -32,14 +32,15 @@ export function withValidationHint(
 type HslErrorTable = Parameters<typeof hslErrorPayload>[0];
 
 /**
- * The error side of an HSL-style tool's registration (`{ error: { code, message, hint?, ... } }`): the
- * payload schema, and the payload built from the tool's code table with a hint for schema failures.
+ * The error side of an HSL-style tool spec (`{ error: { code, message, hint?, ... } }`): the payload
+ * schema, a hint added to schema failures, and the payload built from the tool's code table.
  */
 export function hslErrors(table: HslErrorTable, hints: Readonly<Record<string, string>>, fallback: string) {
   return {
     errorOutput: HslErrorPayloadSchema,
+    mapError: (error: SwitchyardError) => withValidationHint(error, hints, fallback),
     errorPayload: (error: SwitchyardError, { correlationId }: ErrorPayloadContext) =>
-      hslErrorPayload(table, withValidationHint(error, hints, fallback), correlationId),
+      hslErrorPayload(table, error, correlationId),
   };
 }
 

@@ -1,13 +1,12 @@
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import {
   PLAN_TRIP_ERROR_TABLE,
   PlanTripInputSchema,
   PlanTripOutputSchema,
 } from '@switchyard/contracts/transit';
-import { registerContractTool, type DomainContext } from '@switchyard/server-kit';
 import { planTrip } from '../hsl/plan-trip.js';
-import type { HslServices, TransitServices } from '../services.js';
+import { configured } from '../services.js';
 import { hslErrors, READS_UPSTREAM } from './hints.js';
+import { hslConfigured, tool } from './spec.js';
 
 const COORDS =
   "{ type: 'coords', value: { lat: 60.17, lon: 24.94 } } or { type: 'label', value: '<saved place>' }";
@@ -24,51 +23,46 @@ const HINTS = {
   'constraints.language': 'language is fi, sv or en.',
 };
 
-export function registerPlanTripTool(
-  server: McpServer,
-  ctx: DomainContext,
-  services: TransitServices,
-  hsl: HslServices,
-): void {
-  registerContractTool(server, ctx, {
-    name: 'plan_trip',
-    title: 'Plan a trip in the Helsinki region (HSL)',
-    description:
-      'Plans public transport itineraries in the Helsinki region (HSL) between coordinates or saved places, ' +
-      'with realtime status per leg, walking limits, transfer limits and accessibility preferences. When a ' +
-      'route is cancelled or badly delayed it also searches for an alternative. Use get_departures for one ' +
-      "stop's departure board.",
-    input: PlanTripInputSchema,
-    output: PlanTripOutputSchema,
-    annotations: READS_UPSTREAM,
-    ...hslErrors(
-      PLAN_TRIP_ERROR_TABLE,
-      HINTS,
-      'Check origin, destination, when and constraints against the schema.',
-    ),
-    handler: async (input, call) => {
-      const requestReceivedMs = Date.now();
-      await hsl.limiter.consume();
-      return planTrip(
-        input,
-        {
-          routing: hsl.routing,
-          geocoder: hsl.geocoder,
-          savedPlaces: services.savedPlaces,
-          bounds: hsl.bounds,
-          onAlternativeFailure: (error) =>
-            call.logger.warn('disruption alternative search failed; returning the primary itineraries', {
-              kind: error.kind,
-              reason: error.message,
-            }),
-        },
-        {
-          principal: call.principal,
-          correlationId: call.correlationId,
-          requestReceivedMs,
-          signal: call.signal,
-        },
-      );
-    },
-  });
-}
+export const planTripTool = tool({
+  name: 'plan_trip',
+  title: 'Plan a trip in the Helsinki region (HSL)',
+  description:
+    'Plans public transport itineraries in the Helsinki region (HSL) between coordinates or saved places, ' +
+    'with realtime status per leg, walking limits, transfer limits and accessibility preferences. When a ' +
+    'route is cancelled or badly delayed it also searches for an alternative. Use get_departures for one ' +
+    "stop's departure board.",
+  input: PlanTripInputSchema,
+  output: PlanTripOutputSchema,
+  annotations: READS_UPSTREAM,
+  ...hslErrors(
+    PLAN_TRIP_ERROR_TABLE,
+    HINTS,
+    'Check origin, destination, when and constraints against the schema.',
+  ),
+  when: hslConfigured,
+  handler: async (input, call) => {
+    const hsl = configured(call.state.hsl, 'hsl');
+    const requestReceivedMs = Date.now();
+    await hsl.limiter.consume();
+    return planTrip(
+      input,
+      {
+        routing: hsl.routing,
+        geocoder: hsl.geocoder,
+        savedPlaces: call.state.savedPlaces,
+        bounds: hsl.bounds,
+        onAlternativeFailure: (error) =>
+          call.logger.warn('disruption alternative search failed; returning the primary itineraries', {
+            kind: error.kind,
+            reason: error.message,
+          }),
+      },
+      {
+        principal: call.principal,
+        correlationId: call.correlationId,
+        requestReceivedMs,
+        signal: call.signal,
+      },
+    );
+  },
+});

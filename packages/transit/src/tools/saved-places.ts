@@ -1,4 +1,3 @@
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { SwitchyardError } from '@switchyard/contracts/errors';
 import {
   DeleteUserVariableInputSchema,
@@ -10,9 +9,8 @@ import {
   TRANSIT_EXTRA_ERROR_TABLE,
   type SavedPlaceValue,
 } from '@switchyard/contracts/transit';
-import { registerContractTool, type DomainContext } from '@switchyard/server-kit';
-import type { LoadSavedPlaceStore } from '../places/store.js';
 import { hslErrors } from './hints.js';
+import { tool } from './spec.js';
 
 const HINTS = {
   key: 'key is 1 to 50 characters of well-formed text, e.g. "home".',
@@ -34,12 +32,9 @@ function describeValue(value: SavedPlaceValue): string {
   return value.type === 'stop' ? `stop ${value.stopId}` : `location ${value.lat},${value.lon}`;
 }
 
-export function registerSavedPlaceTools(
-  server: McpServer,
-  ctx: DomainContext,
-  savedPlaces: LoadSavedPlaceStore,
-): void {
-  registerContractTool(server, ctx, {
+/** The saved-place tools: offered whatever providers are configured. */
+export const savedPlaceTools = [
+  tool({
     name: 'save_user_variable',
     title: 'Save a place or stop under a name',
     description:
@@ -52,7 +47,7 @@ export function registerSavedPlaceTools(
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
     ...ERRORS,
     handler: async (input, call) => {
-      const store = await savedPlaces();
+      const store = await call.state.savedPlaces();
       const { saved, previous } = store.save(call.principal, input.key, input.value);
       if (previous === undefined) return { saved };
       return {
@@ -66,9 +61,8 @@ export function registerSavedPlaceTools(
         ],
       };
     },
-  });
-
-  registerContractTool(server, ctx, {
+  }),
+  tool({
     name: 'get_user_variables',
     title: 'List saved places',
     description:
@@ -79,7 +73,7 @@ export function registerSavedPlaceTools(
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     ...ERRORS,
     handler: async (input, call) => {
-      const store = await savedPlaces();
+      const store = await call.state.savedPlaces();
       if (input.key !== undefined) {
         const place = store.get(call.principal, input.key);
         if (place === undefined) throw notFound(input.key);
@@ -87,9 +81,8 @@ export function registerSavedPlaceTools(
       }
       return { variables: store.list(call.principal, input.type) };
     },
-  });
-
-  registerContractTool(server, ctx, {
+  }),
+  tool({
     name: 'delete_user_variable',
     title: 'Delete a saved place',
     description: "Deletes one of the caller's saved places by key and returns what was deleted.",
@@ -98,10 +91,10 @@ export function registerSavedPlaceTools(
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
     ...ERRORS,
     handler: async (input, call) => {
-      const store = await savedPlaces();
+      const store = await call.state.savedPlaces();
       const deleted = store.delete(call.principal, input.key);
       if (deleted === undefined) throw notFound(input.key);
       return { deleted };
     },
-  });
-}
+  }),
+];

@@ -1,0 +1,87 @@
+import type Database from 'better-sqlite3';
+import { SwitchyardError } from '@switchyard/contracts/errors';
+import { createCallLimiter, createUpstreamPolicy } from '@switchyard/resilience';
+import { lazy, type Logger } from '@switchyard/server-kit/runtime';
+import type { TransitConfig } from './config.js';
+import { createRoutingClient, DIGITRANSIT } from './hsl/client.js';
+import { createGeocoder, GEOCODING } from './hsl/geocoding.js';
+import { openSavedPlaceDatabase } from './places/database.js';
+import type { LoadSavedPlaceStore } from './places/store.js';
+import type { HslServices, TflServices, TransitState } from './services.js';
+import { createTflClient, TFL } from './tfl/client.js';
+
+/** What opening transit needs from the server: where transit.sqlite lives, and the domain's logger. */
+export interface TransitRuntime {
+  dataDir: string;
+  /** Logs upstream retries and breaker changes. */
+  logger: Logger;
+}
+
+function tflServices(config: TransitConfig, logger: Logger): TflServices | undefined {
+  if (config.tfl === undefined) return undefined;
+  const policy = createUpstreamPolicy({
+    upstream: TFL,
+    timeoutMs: config.tfl.timeoutMs,
+    retryBudgetMs: config.retryBudgetMs,
+    logger,
+  });
+  return {
+    client: createTflClient({ config: config.tfl, policy }),
+    limiter: createCallLimiter({ name: 'planJourney', points: config.tfl.planJourneyTps, durationMs: 1000 }),
+  };
+}
+
+function hslServices(config: TransitConfig, logger: Logger): HslServices | undefined {
+  const hsl = config.hsl;
+  if (hsl === undefined) return undefined;
+  const policy = (upstream: string) =>
+    createUpstreamPolicy({ upstream, timeoutMs: hsl.timeoutMs, retryBudgetMs: config.retryBudgetMs, logger });
+  return {
+    routing: createRoutingClient({ config: hsl, policy: policy(DIGITRANSIT) }),
+    geocoder: createGeocoder({ config: hsl, policy: policy(GEOCODING) }),
+    limiter: createCallLimiter({ name: 'Digitransit', points: hsl.callsPerSecond, durationMs: 1000 }),
+    bounds: hsl.regionBounds,
+  };
+}
+
+/**
+ * The saved-place store over the open database, loaded by the first tool call that touches saved places:
+ * drizzle's query builder (over a hundred module files) is not needed to start. A failed load is the
+ * calling tool's internal error; the next call retries.
+ */
+function lazySavedPlaceStore(database: Database.Database): LoadSavedPlaceStore {
+  return lazy(async () => {
+    try {
+      const { createSavedPlaceStore } = await import('./places/store.js');
+      return createSavedPlaceStore(database);
+    } catch (cause) {
+      throw new SwitchyardError('internal', 'Saved places are unavailable: their store could not be loaded', {
+        hint: 'Try again; if this keeps happening, reinstall @switchyard/transit.',
+        cause,
+      });
+    }
+  });
+}
+
+/**
+ * Opens transit once per process: the TfL services when `tfl` is configured, the HSL ones when `hsl` is,
+ * and transit.sqlite at once (opened and migrated: a bad or locked file fails the start); the saved-place
+ * store's query code loads with the first call that needs it.
+ */
+export function openTransit(config: TransitConfig, runtime: TransitRuntime): TransitState {
+  const database = openSavedPlaceDatabase(runtime.dataDir);
+  const tfl = tflServices(config, runtime.logger);
+  const hsl = hslServices(config, runtime.logger);
+  let closed = false;
+  return {
+    savedPlaces: lazySavedPlaceStore(database),
+    ...(tfl === undefined ? {} : { tfl }),
+    ...(hsl === undefined ? {} : { hsl }),
+    ready: () => !closed,
+    async close() {
+      if (closed) return;
+      closed = true;
+      database.close();
+    },
+  };
+}
