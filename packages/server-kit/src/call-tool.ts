@@ -8,13 +8,7 @@ import {
 import { newCorrelationId, withCorrelationId } from '@switchyard/resilience/context';
 import { assertArgumentDepth } from './argument-depth.js';
 import type { Logger } from './runtime/logger.js';
-import type {
-  ObjectSchema,
-  ToolCall,
-  ToolMiddleware,
-  ToolOutcome,
-  ToolSpec,
-} from './tool-spec.js';
+import type { ObjectSchema, ToolCall, ToolMiddleware, ToolOutcome, ToolSpec } from './tool-spec.js';
 
 /** A tools/call result as MCP sends it: the payload as structured content with a JSON text mirror. */
 export type ToolResult = {
@@ -118,7 +112,8 @@ export function callTool<State>(
       runner.logger.debug('tool call', { outcome: outcome.isError ? 'error' : 'ok', durationMs });
     } else {
       const { kind, code, cause } = outcome.error;
-      if (kind === 'internal') runner.logger.error('tool call failed', { outcome: kind, code, durationMs, cause });
+      if (kind === 'internal')
+        runner.logger.error('tool call failed', { outcome: kind, code, durationMs, cause });
       else runner.logger.info('tool call failed', { outcome: kind, code, durationMs });
     }
     return toolResult(outcome);

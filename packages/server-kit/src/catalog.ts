@@ -87,7 +87,10 @@ function claim(owners: Map<string, string>, kind: string, name: string, domain: 
  * Applies the configuration's tool choices (`when`), the filters, the prefix and the name rule to every
  * mounted domain, and refuses names two domains would share. Throws before anything is opened.
  */
-export function buildCatalog(mounts: readonly Mount<unknown, DomainLifecycle>[], options: CatalogOptions): Catalog {
+export function buildCatalog(
+  mounts: readonly Mount<unknown, DomainLifecycle>[],
+  options: CatalogOptions,
+): Catalog {
   const tools = new Map<string, CatalogTool>();
   const listing: ListedTool[] = [];
   const domains = new Map<string, CatalogDomain>();
@@ -100,14 +103,17 @@ export function buildCatalog(mounts: readonly Mount<unknown, DomainLifecycle>[],
       const name = options.toolPrefix === true ? prefixedName(spec.name, domain.toolPrefix) : spec.name;
       if (!visible(spec, [spec.name, name], options)) continue;
       if (!TOOL_NAME.test(name)) {
-        throw new Error(`Tool name "${name}" of domain "${domain.name}" breaks MCP's rule ${String(TOOL_NAME)}`);
+        throw new Error(
+          `Tool name "${name}" of domain "${domain.name}" breaks MCP's rule ${String(TOOL_NAME)}`,
+        );
       }
       claim(owners, 'tool', name, domain.name);
       const entry: CatalogTool = { name, domain: domain.name, spec, listing: listedTool(spec, name) };
       tools.set(name, entry);
       listing.push(entry.listing);
     }
-    for (const resource of domain.resources ?? []) claim(owners, 'resource', resource.uriTemplate, domain.name);
+    for (const resource of domain.resources ?? [])
+      claim(owners, 'resource', resource.uriTemplate, domain.name);
     for (const prompt of domain.prompts ?? []) claim(owners, 'prompt', prompt.name, domain.name);
     domains.set(domain.name, {
       mount: mounted,

@@ -11,7 +11,7 @@ interface LimitSetting {
   /** Smallest accepted value; 0 only where 0 means "no limit". */
   min: number;
   /** What the number counts, for messages. */
-  unit: 'bytes' | 'milliseconds' | 'levels' | 'sessions' | 'connections';
+  unit: 'bytes' | 'milliseconds' | 'levels' | 'connections';
   /** Absent where the default depends on the modules (the message sizes). */
   default?: number;
 }
@@ -20,10 +20,6 @@ interface LimitSetting {
 export const DEFAULT_MAX_ARGUMENT_DEPTH = 64;
 /** Requests and stdio messages: 1 MiB, raised to the largest `maxRequestBytes` a module declares. */
 export const DEFAULT_MAX_MESSAGE_BYTES = 1024 * 1024;
-/** Sessions beyond it evict the least recently used idle one (about a quarter MiB each). */
-export const DEFAULT_MAX_SESSIONS = 100;
-/** A session with no open request or stream this long is closed. */
-export const DEFAULT_SESSION_IDLE_TIMEOUT_MS = 10 * 60_000;
 /** Open connections, whatever state they are in (Node's own default is unlimited). */
 export const DEFAULT_MAX_CONNECTIONS = 512;
 /** A connection must finish sending its headers within this (Node's default: 60 s). */
@@ -52,20 +48,6 @@ export const LIMITS = {
     variable: 'SWITCHYARD_HTTP_MAX_BODY_BYTES',
     min: 1,
     unit: 'bytes',
-  },
-  httpMaxSessions: {
-    option: 'http.maxSessions',
-    variable: 'SWITCHYARD_HTTP_MAX_SESSIONS',
-    min: 1,
-    unit: 'sessions',
-    default: DEFAULT_MAX_SESSIONS,
-  },
-  httpSessionIdleTimeoutMs: {
-    option: 'http.sessionIdleTimeoutMs',
-    variable: 'SWITCHYARD_HTTP_SESSION_IDLE_MS',
-    min: 0,
-    unit: 'milliseconds',
-    default: DEFAULT_SESSION_IDLE_TIMEOUT_MS,
   },
   httpMaxConnections: {
     option: 'http.maxConnections',

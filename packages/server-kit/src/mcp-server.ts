@@ -101,7 +101,8 @@ export function buildServerFactory(
   const resources: ResourceFamily[] = [];
   const prompts = new Map<string, PromptEntry>();
   for (const [domain, entry] of catalog.domains) {
-    for (const spec of entry.resources) resources.push({ domain, spec, template: new UriTemplate(spec.uriTemplate) });
+    for (const spec of entry.resources)
+      resources.push({ domain, spec, template: new UriTemplate(spec.uriTemplate) });
     for (const spec of entry.prompts) prompts.set(spec.name, { domain, spec });
   }
   const templates = resources.map(({ spec }) => ({
@@ -214,7 +215,9 @@ export function buildServerFactory(
       server.setRequestHandler('resources/read', async (request, ctx) => {
         const { family, variables } = findResource(request.params.uri);
         try {
-          return { contents: await family.spec.read(request.params.uri, variables, requestCall(family.domain, ctx)) };
+          return {
+            contents: await family.spec.read(request.params.uri, variables, requestCall(family.domain, ctx)),
+          };
         } catch (error) {
           throw asProtocolError(error, (failure) => family.spec.errorPayload(failure));
         }
@@ -255,7 +258,11 @@ export function buildServerFactory(
         if (ref.type === 'ref/resource') {
           const family = resources.find(({ spec }) => spec.uriTemplate === ref.uri);
           if (family?.spec.complete !== undefined) {
-            values = await family.spec.complete(argument.name, argument.value, requestCall(family.domain, ctx));
+            values = await family.spec.complete(
+              argument.name,
+              argument.value,
+              requestCall(family.domain, ctx),
+            );
           }
         } else {
           const entry = prompts.get(ref.name);

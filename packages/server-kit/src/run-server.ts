@@ -182,13 +182,17 @@ function resolveHttpSettings(
  * names, filters, collisions) are checked before any domain is opened; a domain that fails to open closes
  * the ones opened before it, and the error is thrown.
  */
-export async function runServer(mounts: readonly AnyMount[], options: RunServerOptions): Promise<RunningServer> {
+export async function runServer(
+  mounts: readonly AnyMount[],
+  options: RunServerOptions,
+): Promise<RunningServer> {
   const transport = options.transport ?? 'stdio';
   if (transport !== 'stdio' && transport !== 'http') {
     fail(`transport must be "stdio" or "http", got ${JSON.stringify(transport)}`);
   }
   const env = options.env ?? process.env;
-  const httpSettings = transport === 'http' ? resolveHttpSettings(options.http ?? {}, mounts, env) : undefined;
+  const httpSettings =
+    transport === 'http' ? resolveHttpSettings(options.http ?? {}, mounts, env) : undefined;
   const stdioMaxMessageBytes =
     transport === 'stdio'
       ? resolveLimit('stdioMaxMessageBytes', options.stdio?.maxMessageBytes, env, defaultMessageLimit(mounts))

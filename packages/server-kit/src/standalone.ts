@@ -21,7 +21,7 @@ function usage(name: string): string {
     'Serves MCP over stdio by default; --http serves Streamable HTTP on /mcp (127.0.0.1:3333 by default).',
     'SWITCHYARD_TOKEN sets the bearer token HTTP clients must send (required off loopback).',
     'SWITCHYARD_DATA_DIR sets where data is kept (default: the platform user data directory).',
-    'Resource bounds (SWITCHYARD_HTTP_MAX_SESSIONS, SWITCHYARD_STDIO_MAX_MESSAGE_BYTES, ...): see the',
+    'Resource bounds (SWITCHYARD_HTTP_MAX_BODY_BYTES, SWITCHYARD_STDIO_MAX_MESSAGE_BYTES, ...): see the',
     "configuration table in @switchyard/server-kit's README.",
   ].join('\n');
 }

@@ -1,10 +1,8 @@
 import { StreamableHTTPClientTransport, type Client } from '@modelcontextprotocol/client';
 import { createMcpHandler, InMemoryTransport, type AuthInfo } from '@modelcontextprotocol/server';
-import { buildCatalog, type CatalogOptions } from './catalog.js';
+import type { CatalogOptions } from './catalog.js';
 import type { DomainLifecycle, Env, Mount } from './domain.js';
-import { DEFAULT_MAX_ARGUMENT_DEPTH } from './limits.js';
-import { buildServerFactory } from './mcp-server.js';
-import { openDomains } from './open-domains.js';
+import { serveInProcess } from './in-process.js';
 import { createLogger, type Logger } from './runtime/logger.js';
 import { clientFor, type ProtocolEra } from './testing-clients.js';
 
@@ -40,27 +38,15 @@ export async function connectInMemory(
   options: ConnectInMemoryOptions = {},
 ): Promise<InMemoryConnection> {
   const era = options.era ?? 'modern';
-  const logger = options.logger ?? createLogger({ level: 'warn' });
-  const shutdown = new AbortController();
-  const catalog = buildCatalog(mounts, options);
-  const opened = await openDomains(mounts, {
-    logger,
+  const serving = await serveInProcess(mounts, {
+    ...options,
+    logger: options.logger ?? createLogger({ level: 'warn' }),
     dataDir: options.dataDir ?? process.cwd(),
     env: options.env ?? {},
-    shutdownSignal: shutdown.signal,
+    strictOutput: options.strictOutput ?? true,
+    persistentConnection: era === 'legacy',
   });
-  const createServer = buildServerFactory(
-    { name: 'switchyard-test', version: '0.0.0' },
-    {
-      catalog,
-      states: opened.states,
-      loggers: opened.loggers,
-      strictOutput: options.strictOutput ?? true,
-      maxArgumentDepth: options.maxArgumentDepth ?? DEFAULT_MAX_ARGUMENT_DEPTH,
-      shutdownSignal: shutdown.signal,
-      persistentConnection: era === 'legacy',
-    },
-  );
+  const { createServer } = serving;
   const client = clientFor(era);
   let closeServer: () => Promise<void>;
   if (era === 'modern') {
@@ -80,12 +66,11 @@ export async function connectInMemory(
   }
   return {
     client,
-    domains: opened.states,
+    domains: serving.domains,
     async close() {
       await client.close();
       await closeServer();
-      shutdown.abort();
-      await opened.close();
+      await serving.close();
     },
   };
 }

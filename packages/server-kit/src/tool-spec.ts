@@ -125,8 +125,7 @@ export interface ResourceEntry {
 }
 
 export type ResourceContents =
-  | { uri: string; mimeType?: string; text: string }
-  | { uri: string; mimeType?: string; blob: string };
+  { uri: string; mimeType?: string; text: string } | { uri: string; mimeType?: string; blob: string };
 
 /** What resource and prompt handlers get. */
 export interface RequestCall<State = unknown> {

@@ -1,7 +1,13 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { tooDeepArgument } from '../src/argument-depth.js';
-import { connectInMemory } from '../src/testing.js';
-import { createEchoModule } from './fixtures/echo-module.js';
+import {
+  connectInMemory,
+  MODERN_PROTOCOL_VERSION,
+  rawHttpRequest,
+  type ProtocolEra,
+} from '../src/testing.js';
+import { echoDomain } from './fixtures/echo-domain.js';
+import { httpTestHarness, INITIALIZE_BODY, MCP_POST_HEADERS, startInProcessStdio } from './helpers.js';
 
 /** `levels` nested arrays around 1: `nested(2)` is `[[1]]`. */
 function nested(levels: number, wrap: (inner: unknown) => unknown = (inner) => [inner]): unknown {
@@ -9,6 +15,10 @@ function nested(levels: number, wrap: (inner: unknown) => unknown = (inner) => [
   for (let level = 0; level < levels; level += 1) value = wrap(value);
   return value;
 }
+
+const echoMount = () => ({ domain: echoDomain(), config: undefined });
+const DEEP_LIMIT_MESSAGE =
+  /^text nests objects and arrays more than 64 levels deep \(the limit\); send a flatter value$/;
 
 describe('tooDeepArgument', () => {
   it('counts the arguments object as level 1 and names the first field past the limit', () => {
@@ -27,15 +37,30 @@ describe('tooDeepArgument', () => {
   });
 });
 
-describe('registerContractTool and deep arguments', () => {
+/** A tools/call for echo_text with `levels` nested arrays as its text, written by hand (no recursion). */
+function deepCallBody(id: number, levels: number, era: ProtocolEra): string {
+  const meta =
+    era === 'modern'
+      ? `,"_meta":${JSON.stringify({
+          'io.modelcontextprotocol/protocolVersion': MODERN_PROTOCOL_VERSION,
+          'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '0.0.0' },
+          'io.modelcontextprotocol/clientCapabilities': {},
+        })}`
+      : '';
+  const text = `${'['.repeat(levels)}1${']'.repeat(levels)}`;
+  return `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"echo_text","arguments":{"text":${text}}${meta}}}`;
+}
+
+describe.each(['modern', 'legacy'] as const)('deep tool arguments (%s era)', (era) => {
   it("answers the contract's validation error naming the field and the limit, before the schema runs", async () => {
-    const { client, close } = await connectInMemory([createEchoModule()], { toolPrefix: false });
+    const { client, close } = await connectInMemory([echoMount()], { era });
     try {
-      // The echo schema would reject the field anyway; the depth error comes first and says why.
-      const deep = await client.callTool({ name: 'echo_text', arguments: { text: nested(100_000) } });
+      // The echo schema would reject the field anyway; the depth error comes first and says why. (3,000
+      // levels: as deep as the SDK client's own serializer goes; deeper ones are sent raw below.)
+      const deep = await client.callTool({ name: 'echo_text', arguments: { text: nested(3_000) } });
       expect(deep.isError).toBe(true);
       expect(deep.structuredContent).toMatchObject({
-        error: { kind: 'validation', message: expect.stringMatching(/^text nests .* more than 64 levels/) },
+        error: { kind: 'validation', message: expect.stringMatching(DEEP_LIMIT_MESSAGE) },
       });
       const fine = await client.callTool({ name: 'echo_text', arguments: { text: 'shallow' } });
       expect(fine.structuredContent).toMatchObject({ text: 'shallow' });
@@ -45,10 +70,7 @@ describe('registerContractTool and deep arguments', () => {
   });
 
   it('takes its limit from maxArgumentDepth', async () => {
-    const { client, close } = await connectInMemory([createEchoModule()], {
-      toolPrefix: false,
-      maxArgumentDepth: 3,
-    });
+    const { client, close } = await connectInMemory([echoMount()], { era, maxArgumentDepth: 3 });
     try {
       const answer = await client.callTool({ name: 'echo_text', arguments: { text: nested(3) } });
       expect(answer.structuredContent).toMatchObject({
@@ -61,5 +83,56 @@ describe('registerContractTool and deep arguments', () => {
     } finally {
       await close();
     }
+  });
+
+  describe('100,000 levels, sent raw (past what an SDK client can serialize)', () => {
+    const h = httpTestHarness();
+    afterEach(() => h.closeAll());
+
+    it('over HTTP get the same answer, never a 500', async () => {
+      const { url, lines } = await h.start([echoMount()]);
+      const headers =
+        era === 'modern'
+          ? {
+              ...MCP_POST_HEADERS,
+              'mcp-protocol-version': MODERN_PROTOCOL_VERSION,
+              'mcp-method': 'tools/call',
+              'mcp-name': 'echo_text',
+            }
+          : MCP_POST_HEADERS;
+      const answer = await rawHttpRequest(url, {
+        method: 'POST',
+        headers,
+        body: deepCallBody(9, 100_000, era),
+      });
+      expect(answer.status).toBe(200);
+      expect(answer.body).toContain('text nests objects and arrays more than 64 levels deep');
+      expect(lines.filter((line) => line.includes('"level":"error"'))).toEqual([]);
+    });
+
+    it('over stdio get the same answer, and the connection goes on', async () => {
+      const stdio = await startInProcessStdio([echoMount()]);
+      try {
+        if (era === 'legacy') {
+          stdio.write(
+            `${JSON.stringify(INITIALIZE_BODY)}\n{"jsonrpc":"2.0","method":"notifications/initialized"}\n`,
+          );
+          await stdio.response(1);
+        }
+        stdio.write(`${deepCallBody(9, 100_000, era)}\n`);
+        const answer = await stdio.response(9);
+        expect(answer).toMatchObject({
+          result: {
+            isError: true,
+            structuredContent: {
+              error: { kind: 'validation', message: expect.stringMatching(DEEP_LIMIT_MESSAGE) },
+            },
+          },
+        });
+        expect(stdio.lines.filter((line) => line.includes('"level":"error"'))).toEqual([]);
+      } finally {
+        await stdio.close();
+      }
+    });
   });
 });

@@ -1,34 +1,43 @@
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { connectRecordingImports, recordPackageImports } from '../src/testing.js';
 import { FIXTURES_DIR, hasMessage, PACKAGE_DIR, spawnFixture, tempDir } from './helpers.js';
 
 /** What only the Streamable HTTP transport needs. */
-const HTTP_ONLY = ['body-parser', 'cors'];
+const HTTP_ONLY = ['body-parser', 'cors', '@modelcontextprotocol/node'];
+
+function scratchDir(): string {
+  const dir = tempDir();
+  onTestFinished(() => fs.rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
 
 describe('startup loads only what the transport needs', { timeout: 60_000 }, () => {
-  it('stdio: initialize and tools/list without loading body-parser or cors', async () => {
-    const dir = tempDir();
-    onTestFinished(() => fs.rmSync(dir, { recursive: true, force: true }));
-    const { client, imports } = await connectRecordingImports({
-      bin: path.join(FIXTURES_DIR, 'serve.ts'),
-      cwd: PACKAGE_DIR,
-      logFile: path.join(dir, 'imports.log'),
-      env: { ...getDefaultEnvironment(), FIXTURE_TRANSPORT: 'stdio', SWITCHYARD_DATA_DIR: dir },
-    });
-    await client.listTools();
-    await client.callTool({ name: 'echo_text', arguments: { text: 'hi' } });
-    await client.close();
-    const loaded = imports.packages();
-    expect(loaded).toContain('@modelcontextprotocol/sdk');
-    for (const name of HTTP_ONLY) expect(loaded).not.toContain(name);
-  });
+  it.each(['modern', 'legacy'] as const)(
+    'stdio (%s era): lists and calls tools without loading the HTTP stack',
+    async (era) => {
+      const dir = scratchDir();
+      const { client, imports } = await connectRecordingImports({
+        bin: path.join(FIXTURES_DIR, 'serve.ts'),
+        cwd: PACKAGE_DIR,
+        logFile: path.join(dir, 'imports.log'),
+        env: { ...getDefaultEnvironment(), FIXTURE_TRANSPORT: 'stdio', SWITCHYARD_DATA_DIR: dir },
+        era,
+      });
+      await client.listTools();
+      await client.callTool({ name: 'echo_text', arguments: { text: 'hi' } });
+      await client.close();
+      const loaded = imports.packages();
+      expect(loaded).toContain('@modelcontextprotocol/server');
+      for (const name of HTTP_ONLY) expect(loaded).not.toContain(name);
+    },
+  );
 
   it('http: loads them when it serves HTTP', async () => {
-    const dir = tempDir();
-    onTestFinished(() => fs.rmSync(dir, { recursive: true, force: true }));
+    const dir = scratchDir();
     const imports = recordPackageImports(path.join(dir, 'imports.log'));
     const fixture = spawnFixture('serve.ts', {
       FIXTURE_TRANSPORT: 'http',
@@ -43,4 +52,31 @@ describe('startup loads only what the transport needs', { timeout: 60_000 }, () 
       await fixture.exited;
     }
   });
+});
+
+describe('importing the package loads no MCP SDK', () => {
+  it.each(['@switchyard/server-kit', '@switchyard/server-kit/runtime'])(
+    '%s (the built package, as a domain imports it)',
+    (entry) => {
+      for (const file of ['dist/index.js', 'dist/runtime/index.js']) {
+        if (!fs.existsSync(path.join(PACKAGE_DIR, file))) {
+          throw new Error(
+            `${file} is missing: build first (pnpm turbo run build --filter=@switchyard/server-kit...)`,
+          );
+        }
+      }
+      const imports = recordPackageImports(path.join(scratchDir(), 'imports.log'));
+      // The package imports itself by name (Node resolves a package's own exports from inside it).
+      const run = spawnSync(
+        process.execPath,
+        [...imports.execArgv, '--input-type=module', '-e', `await import(${JSON.stringify(entry)});`],
+        { cwd: PACKAGE_DIR, encoding: 'utf8', env: getDefaultEnvironment(), timeout: 30_000 },
+      );
+      expect(run.stderr).toBe('');
+      expect(run.status).toBe(0);
+      const loaded = imports.packages();
+      expect(loaded).toContain('@switchyard/server-kit');
+      expect(loaded.filter((name) => name.startsWith('@modelcontextprotocol/'))).toEqual([]);
+    },
+  );
 });

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { resolveDataDir } from '../src/index.js';
+import { resolveDataDir } from '../src/runtime/index.js';
 import { tempDir } from './helpers.js';
 
 afterEach(() => {

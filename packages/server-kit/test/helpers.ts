@@ -3,7 +3,15 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { StreamableHTTPClientTransport, type Client } from '@modelcontextprotocol/client';
+import { PassThrough, type Readable, type Writable } from 'node:stream';
+import {
+  ReadBuffer,
+  serializeMessage,
+  StreamableHTTPClientTransport,
+  type Client,
+  type JSONRPCMessage,
+  type Transport,
+} from '@modelcontextprotocol/client';
 import {
   runServer,
   type DomainLifecycle,
@@ -11,7 +19,11 @@ import {
   type RunningServer,
   type RunServerOptions,
 } from '../src/index.js';
+import { InFlightTracker } from '../src/in-flight.js';
+import { serveInProcess } from '../src/in-process.js';
+import { DEFAULT_MAX_MESSAGE_BYTES } from '../src/limits.js';
 import { createLogger, type Logger } from '../src/runtime/index.js';
+import { startStdioHost } from '../src/stdio/stdio-host.js';
 import { clientFor, rawHttpRequest, type ProtocolEra } from '../src/testing.js';
 
 export const PACKAGE_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -168,4 +180,121 @@ export function httpTestHarness() {
   }
 
   return { servers, start, connectClient, initialize, closeAll };
+}
+
+/** A client transport over a pair of in-process streams: the client side of a stdio pipe. */
+class PipeClientTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: (message: JSONRPCMessage) => void;
+  private readonly buffer = new ReadBuffer();
+
+  constructor(
+    private readonly toServer: Writable,
+    private readonly fromServer: Readable,
+  ) {}
+
+  async start(): Promise<void> {
+    this.fromServer.on('data', this.onData);
+  }
+
+  async send(message: JSONRPCMessage): Promise<void> {
+    this.toServer.write(serializeMessage(message));
+  }
+
+  async close(): Promise<void> {
+    this.fromServer.off('data', this.onData);
+    this.onclose?.();
+  }
+
+  private readonly onData = (chunk: Buffer): void => {
+    this.buffer.append(chunk);
+    try {
+      for (let message = this.buffer.readMessage(); message !== null; message = this.buffer.readMessage()) {
+        this.onmessage?.(message);
+      }
+    } catch (error) {
+      this.onerror?.(error as Error);
+    }
+  };
+}
+
+export interface InProcessStdio {
+  /** Write raw bytes to the server's stdin. */
+  write(text: string): void;
+  /** Every line the server wrote to stdout, parsed. */
+  output: Record<string, unknown>[];
+  /** Resolves with the first response (past or future) to request `id`. */
+  response(id: string | number): Promise<Record<string, unknown>>;
+  /** Connects a real SDK client to the pipe (the first message it sends opens the connection). */
+  connectClient(era: ProtocolEra): Promise<Client>;
+  lines: string[];
+  close(): Promise<void>;
+}
+
+/**
+ * `mounts` served over stdio as `runServer` serves them (the SDK's `serveStdio` over the bounded transport),
+ * with in-process streams for stdin and stdout.
+ */
+export async function startInProcessStdio(
+  mounts: Mount<unknown, DomainLifecycle>[],
+  options: { maxMessageBytes?: number } = {},
+): Promise<InProcessStdio> {
+  const stdin = new PassThrough();
+  const stdout = new PassThrough();
+  const { logger, lines } = memoryLogger();
+  const serving = await serveInProcess(mounts, {
+    logger,
+    dataDir: tempDir(),
+    env: {},
+    strictOutput: true,
+    persistentConnection: true,
+  });
+  const host = startStdioHost({
+    createServer: serving.createServer,
+    tracker: new InFlightTracker(),
+    logger,
+    maxMessageBytes: options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES,
+    onInputEnd: () => {},
+    stdin,
+    stdout,
+  });
+  const output: Record<string, unknown>[] = [];
+  const waiters = new Map<string | number, (message: Record<string, unknown>) => void>();
+  let pending = '';
+  const tap = new PassThrough();
+  stdout.pipe(tap);
+  tap.setEncoding('utf8');
+  tap.on('data', (chunk: string) => {
+    const parts = (pending + chunk).split('\n');
+    pending = parts.pop() ?? '';
+    for (const part of parts.filter(Boolean)) {
+      const message = JSON.parse(part) as Record<string, unknown>;
+      output.push(message);
+      const id = message.id as string | number | undefined;
+      if (id !== undefined && ('result' in message || 'error' in message)) waiters.get(id)?.(message);
+    }
+  });
+  const clients: Client[] = [];
+  return {
+    write: (text) => stdin.write(text),
+    output,
+    lines,
+    response(id) {
+      const seen = output.find((message) => message.id === id && ('result' in message || 'error' in message));
+      if (seen !== undefined) return Promise.resolve(seen);
+      return new Promise((resolve) => waiters.set(id, resolve));
+    },
+    async connectClient(era) {
+      const client = clientFor(era, 'pipe-test-client');
+      await client.connect(new PipeClientTransport(stdin, stdout));
+      clients.push(client);
+      return client;
+    },
+    async close() {
+      await Promise.allSettled(clients.map((client) => client.close()));
+      await host.closeAll();
+      await serving.close();
+    },
+  };
 }

@@ -1,10 +1,10 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { InMemoryTransport } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
-import { createMcpServer } from '../src/index.js';
 import { InFlightTracker } from '../src/in-flight.js';
+import { serveInProcess } from '../src/in-process.js';
 import { TrackedTransport } from '../src/stdio/tracked-transport.js';
-import { createEchoModule } from './fixtures/echo-module.js';
+import { clientFor } from '../src/testing.js';
+import { echoDomain } from './fixtures/echo-domain.js';
 import { memoryLogger } from './helpers.js';
 
 describe('InFlightTracker', () => {
@@ -26,19 +26,25 @@ describe('InFlightTracker', () => {
 });
 
 describe('TrackedTransport (how stdio shutdown waits for calls)', () => {
+  /** A 2025-era server (the one kind that lives for a connection) behind a TrackedTransport. */
   async function connect() {
     let started!: () => void;
     const slowStarted = new Promise<void>((resolve) => (started = resolve));
     const tracker = new InFlightTracker();
-    const server = await createMcpServer([createEchoModule({ onSlowStart: () => started() })], {
-      name: 't',
-      version: '0',
-      logger: memoryLogger().logger,
-      dataDir: '/nonexistent',
-    });
+    const serving = await serveInProcess(
+      [{ domain: echoDomain({ onSlowStart: () => started() }), config: undefined }],
+      {
+        logger: memoryLogger().logger,
+        dataDir: '/nonexistent',
+        env: {},
+        strictOutput: true,
+        persistentConnection: true,
+      },
+    );
+    const server = serving.createServer({ era: 'legacy' });
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
     const tracked = new TrackedTransport(serverSide, tracker);
-    const client = new Client({ name: 'c', version: '0' });
+    const client = clientFor('legacy');
     await Promise.all([server.connect(tracked), client.connect(clientSide)]);
     return { client, server, tracker, tracked, slowStarted };
   }
@@ -59,9 +65,10 @@ describe('TrackedTransport (how stdio shutdown waits for calls)', () => {
   it('stops counting a request the client cancels (it gets no response)', async () => {
     const { client, server, tracker, slowStarted } = await connect();
     const controller = new AbortController();
-    const call = client.callTool({ name: 'slow_wait', arguments: { ms: 60_000 } }, undefined, {
-      signal: controller.signal,
-    });
+    const call = client.callTool(
+      { name: 'slow_wait', arguments: { ms: 60_000 } },
+      { signal: controller.signal },
+    );
     await slowStarted;
     expect(tracker.count).toBe(1);
     controller.abort('changed my mind');

@@ -1,9 +1,17 @@
 import os from 'node:os';
-import type { Progress } from '@modelcontextprotocol/sdk/types.js';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { SwitchyardError } from '@switchyard/contracts/errors';
 import { afterEach, describe, expect, it } from 'vitest';
-import { callerPrincipal, createProgressReporter } from '../src/index.js';
+import { z } from 'zod';
+import {
+  callerPrincipal,
+  createProgressReporter,
+  defineDomain,
+  specsFor,
+  type DomainLifecycle,
+} from '../src/index.js';
 import { connectInMemory, type InMemoryConnection } from '../src/testing.js';
-import { createEchoModule } from './fixtures/echo-module.js';
+import { echoDomain, type EchoState } from './fixtures/echo-domain.js';
 
 let connection: InMemoryConnection | undefined;
 afterEach(async () => {
@@ -11,9 +19,11 @@ afterEach(async () => {
   connection = undefined;
 });
 
-describe('connectInMemory with the echo fixture', () => {
+const echoMount = () => ({ domain: echoDomain(), config: undefined });
+
+describe.each(['modern', 'legacy'] as const)('connectInMemory with the echo fixture (%s era)', (era) => {
   it('lists and calls tools and reads the resource through a real SDK client', async () => {
-    connection = await connectInMemory([createEchoModule()]);
+    connection = await connectInMemory([echoMount()], { era });
     const { client } = connection;
     const { tools } = await client.listTools();
     expect(tools.map((tool) => tool.name).sort()).toEqual(['echo_text', 'progress_count', 'slow_wait']);
@@ -39,29 +49,30 @@ describe('connectInMemory with the echo fixture', () => {
     expect(read.contents[0]).toMatchObject({ text: JSON.stringify({ name: 'echo' }) });
   });
 
-  it('each connection registers the module again (register runs per session)', async () => {
-    const module = createEchoModule();
-    const first = await connectInMemory([module]);
-    const second = await connectInMemory([module]);
-    await first.close();
-    await second.close();
-    expect(module.stats.registrations).toBe(2);
+  it('opens each domain once per connection, however many requests it serves, and closes it with the connection', async () => {
+    let opens = 0;
+    const echo = echoDomain();
+    const counted = {
+      ...echo,
+      open: (...args: Parameters<typeof echo.open>) => (opens++, echo.open(...args)),
+    };
+    connection = await connectInMemory([{ domain: counted, config: undefined }], { era });
+    for (let call = 0; call < 5; call += 1) {
+      await connection.client.callTool({ name: 'echo_text', arguments: { text: `call ${call}` } });
+    }
+    expect(opens).toBe(1);
+    const state = connection.domains.get('echo') as EchoState;
+    expect(state.stats.closed).toBe(false);
+    await connection.close();
+    connection = undefined;
+    expect(state.stats.closed).toBe(true);
   });
 
-  it('keeps explicit undefined options from erasing the defaults', async () => {
-    connection = await connectInMemory([createEchoModule()], { logger: undefined, dataDir: undefined });
-    const result = await connection.client.callTool({ name: 'echo_text', arguments: { text: 'ok' } });
-    expect(result.isError).toBeFalsy();
-  });
-});
-
-describe('progress', () => {
   it('sends notifications/progress when the client passes onprogress (a progress token)', async () => {
-    connection = await connectInMemory([createEchoModule()]);
-    const updates: Progress[] = [];
+    connection = await connectInMemory([echoMount()], { era });
+    const updates: unknown[] = [];
     const result = await connection.client.callTool(
       { name: 'progress_count', arguments: { steps: 3 } },
-      undefined,
       { onprogress: (progress) => updates.push(progress) },
     );
     expect(result.structuredContent).toEqual({ steps: 3, progressEnabled: true });
@@ -72,8 +83,8 @@ describe('progress', () => {
     ]);
   });
 
-  it('sends nothing when the client sent no progress token', async () => {
-    connection = await connectInMemory([createEchoModule()]);
+  it('sends no progress when the client sent no progress token', async () => {
+    connection = await connectInMemory([echoMount()], { era });
     const errors: Error[] = [];
     const notifications: unknown[] = [];
     connection.client.onerror = (error) => errors.push(error);
@@ -86,24 +97,252 @@ describe('progress', () => {
     expect(errors).toEqual([]);
     expect(notifications).toEqual([]);
   });
+});
 
-  it('never throws from report() when sending fails', async () => {
-    const reporter = createProgressReporter({
-      _meta: { progressToken: 'tok' },
-      sendNotification: () => Promise.reject(new Error('client went away')),
+describe('connectInMemory options', () => {
+  it('keeps explicit undefined options from erasing the defaults', async () => {
+    connection = await connectInMemory([echoMount()], { logger: undefined, dataDir: undefined });
+    const result = await connection.client.callTool({ name: 'echo_text', arguments: { text: 'ok' } });
+    expect(result.isError).toBeFalsy();
+  });
+
+  it('passes authInfo through as the caller principal (modern era)', async () => {
+    connection = await connectInMemory([echoMount()], {
+      authInfo: { token: 'token-abcd', clientId: 'token-abcd', scopes: [] },
     });
+    const result = await connection.client.callTool({ name: 'echo_text', arguments: { text: 'who' } });
+    expect(result.structuredContent).toMatchObject({ principal: 'client:token-abcd' });
+  });
+});
+
+describe('createProgressReporter', () => {
+  it('never throws from report() when sending fails, and is a no-op without a token', async () => {
+    const reporter = createProgressReporter('tok', () => Promise.reject(new Error('client went away')));
     expect(reporter.enabled).toBe(true);
     await expect(reporter.report(1, 2, 'half')).resolves.toBeUndefined();
+    const sent: unknown[] = [];
+    const silent = createProgressReporter(undefined, async (notification) => void sent.push(notification));
+    expect(silent.enabled).toBe(false);
+    await silent.report(1);
+    expect(sent).toEqual([]);
   });
 });
 
 describe('callerPrincipal', () => {
   it('separates authenticated clients and falls back to the local OS user', () => {
-    const a = callerPrincipal({ authInfo: { token: 't', clientId: 'token-aaaa', scopes: [] } });
-    const b = callerPrincipal({ authInfo: { token: 't', clientId: 'token-bbbb', scopes: [] } });
-    expect(a).toBe('client:token-aaaa');
-    expect(b).toBe('client:token-bbbb');
-    expect(callerPrincipal({ authInfo: undefined })).toBe(`local:${os.userInfo().username}`);
-    expect(callerPrincipal({ authInfo: { token: '', clientId: '', scopes: [] } })).toMatch(/^local:/);
+    expect(callerPrincipal({ clientId: 'token-aaaa' })).toBe('client:token-aaaa');
+    expect(callerPrincipal({ clientId: 'token-bbbb' })).toBe('client:token-bbbb');
+    expect(callerPrincipal(undefined)).toBe(`local:${os.userInfo().username}`);
+    expect(callerPrincipal({ clientId: '' })).toMatch(/^local:/);
+  });
+});
+
+/** A domain with a resource template, completions, a prompt and a tool that reports after its answer. */
+interface LibraryState extends DomainLifecycle {
+  books: Map<string, string>;
+}
+
+const { tool, resource, prompt } = specsFor<LibraryState>();
+const codedError = (error: SwitchyardError) => ({
+  error: { code: error.code ?? error.kind.toUpperCase(), message: error.message },
+});
+const BOOK_IDS = Array.from({ length: 150 }, (_, index) => `b${String(index).padStart(3, '0')}`);
+
+const libraryDomain = defineDomain({
+  name: 'library',
+  version: '0.0.0',
+  title: 'Library',
+  instructions: 'Books as resources.',
+  toolPrefix: 'library',
+  config: () => undefined,
+  open: (): LibraryState => ({
+    books: new Map([...BOOK_IDS.map((id) => [id, `Book ${id}`] as const), ['dune', 'Dune']]),
+    async close() {},
+  }),
+  tools: [
+    tool({
+      name: 'note_later',
+      title: 'Note later',
+      description: 'Answers at once and logs a note to the client afterwards, where the connection allows.',
+      input: z.strictObject({ note: z.string().describe('The note.') }),
+      output: z.strictObject({
+        canLogLater: z.boolean().describe('Whether a later log can reach the client.'),
+      }),
+      annotations: { readOnlyHint: true, openWorldHint: false },
+      errorPayload: codedError,
+      handler: ({ note }, call) => {
+        setTimeout(() => call.laterLog?.('info', { note }), 20);
+        return { canLogLater: call.laterLog !== undefined };
+      },
+    }),
+  ],
+  resources: [
+    resource({
+      name: 'book',
+      uriTemplate: 'library://books/{id}',
+      title: 'A book',
+      description: 'One book of the library, as text.',
+      mimeType: 'text/plain',
+      list: async (call) => [
+        { uri: 'library://books/dune', name: 'Dune', title: call.state.books.get('dune') },
+      ],
+      read: async (uri, { id }, call) => {
+        if (id === 'crash') throw new TypeError('shelf collapsed');
+        const title = call.state.books.get(id ?? '');
+        if (title === undefined) {
+          throw new SwitchyardError('not-found', `No book "${id}"`, { code: 'BOOK_NOT_FOUND' });
+        }
+        return [{ uri, mimeType: 'text/plain', text: title }];
+      },
+      complete: async (variable, value, call) =>
+        variable === 'id' ? [...call.state.books.keys()].filter((id) => id.startsWith(value)) : [],
+      errorPayload: codedError,
+    }),
+  ],
+  prompts: [
+    prompt({
+      name: 'summarize_book',
+      title: 'Summarize a book',
+      description: 'Asks for a summary of one book.',
+      arguments: [
+        {
+          name: 'id',
+          description: 'The book.',
+          required: true,
+          complete: async (value, call) => [...call.state.books.keys()].filter((id) => id.startsWith(value)),
+        },
+      ],
+      get: async ({ id }, call) => {
+        const title = call.state.books.get(id ?? '');
+        if (title === undefined)
+          throw new SwitchyardError('not-found', `No book "${id}"`, { code: 'BOOK_NOT_FOUND' });
+        return [{ role: 'user', content: { type: 'text', text: `Summarize ${title}.` } }];
+      },
+      errorPayload: codedError,
+    }),
+  ],
+});
+
+const libraryMount = () => ({ domain: libraryDomain, config: undefined });
+
+describe.each(['modern', 'legacy'] as const)('resources, prompts and completions (%s era)', (era) => {
+  it('lists templates and resources, and reads any URI the template matches', async () => {
+    connection = await connectInMemory([libraryMount()], { era });
+    const { client } = connection;
+    const { resourceTemplates } = await client.listResourceTemplates();
+    expect(resourceTemplates).toEqual([
+      {
+        uriTemplate: 'library://books/{id}',
+        name: 'book',
+        title: 'A book',
+        description: 'One book of the library, as text.',
+        mimeType: 'text/plain',
+      },
+    ]);
+    expect((await client.listResources()).resources).toEqual([
+      { uri: 'library://books/dune', name: 'Dune', title: 'Dune' },
+    ]);
+    const read = await client.readResource({ uri: 'library://books/b042' });
+    expect(read.contents).toEqual([
+      { uri: 'library://books/b042', mimeType: 'text/plain', text: 'Book b042' },
+    ]);
+  });
+
+  it('answers a failed read with a JSON-RPC error carrying the contract code, and an unknown URI as not found', async () => {
+    connection = await connectInMemory([libraryMount()], { era });
+    const { client } = connection;
+    const missing = await client
+      .readResource({ uri: 'library://books/nope' })
+      .catch((error: unknown) => error);
+    expect(missing).toMatchObject({
+      code: -32602,
+      message: expect.stringContaining('BOOK_NOT_FOUND: No book "nope"'),
+      data: { code: 'BOOK_NOT_FOUND' },
+    });
+    const crash = await client
+      .readResource({ uri: 'library://books/crash' })
+      .catch((error: unknown) => error);
+    expect(crash).toMatchObject({ code: -32603, data: { code: 'INTERNAL' } });
+    expect(JSON.stringify(crash)).not.toContain('shelf collapsed');
+    const unknown = await client.readResource({ uri: 'elsewhere://x' }).catch((error: unknown) => error);
+    expect(unknown).toMatchObject({ code: -32602 });
+  });
+
+  it('completes template variables and prompt arguments, at most 100 values with the total', async () => {
+    connection = await connectInMemory([libraryMount()], { era });
+    const { client } = connection;
+    const some = await client.complete({
+      ref: { type: 'ref/resource', uri: 'library://books/{id}' },
+      argument: { name: 'id', value: 'b14' },
+    });
+    expect(some.completion).toEqual({
+      values: Array.from({ length: 10 }, (_, i) => `b14${i}`),
+      total: 10,
+      hasMore: false,
+    });
+    const all = await client.complete({
+      ref: { type: 'ref/resource', uri: 'library://books/{id}' },
+      argument: { name: 'id', value: '' },
+    });
+    expect(all.completion).toMatchObject({ total: 151, hasMore: true });
+    expect(all.completion.values).toHaveLength(100);
+    const prompted = await client.complete({
+      ref: { type: 'ref/prompt', name: 'summarize_book' },
+      argument: { name: 'id', value: 'du' },
+    });
+    expect(prompted.completion.values).toEqual(['dune']);
+  });
+
+  it('gets a prompt, and names what is missing or unknown', async () => {
+    connection = await connectInMemory([libraryMount()], { era });
+    const { client } = connection;
+    const { prompts } = await client.listPrompts();
+    expect(prompts).toEqual([
+      {
+        name: 'summarize_book',
+        title: 'Summarize a book',
+        description: 'Asks for a summary of one book.',
+        arguments: [{ name: 'id', description: 'The book.', required: true }],
+      },
+    ]);
+    const got = await client.getPrompt({ name: 'summarize_book', arguments: { id: 'dune' } });
+    expect(got.messages).toEqual([{ role: 'user', content: { type: 'text', text: 'Summarize Dune.' } }]);
+    await expect(client.getPrompt({ name: 'summarize_book', arguments: {} })).rejects.toThrow(
+      /Prompt "summarize_book" needs "id"/,
+    );
+    await expect(client.getPrompt({ name: 'summarize_book', arguments: { id: 'x' } })).rejects.toThrow(
+      /BOOK_NOT_FOUND: No book "x"/,
+    );
+    await expect(client.getPrompt({ name: 'nothing', arguments: {} })).rejects.toThrow(
+      /Unknown prompt "nothing"/,
+    );
+  });
+});
+
+describe('laterLog', () => {
+  it('exists on a 2025-era connection that outlives the call, and reaches the client after the answer', async () => {
+    connection = await connectInMemory([libraryMount()], { era: 'legacy' });
+    const { client } = connection;
+    const messages: unknown[] = [];
+    client.setNotificationHandler('notifications/message', async (notification) => {
+      messages.push(notification.params);
+    });
+    await client.setLoggingLevel('info');
+    const result = await client.callTool({
+      name: 'note_later',
+      arguments: { note: 'done in the background' },
+    });
+    expect(result.structuredContent).toEqual({ canLogLater: true });
+    expect(messages).toEqual([]);
+    while (messages.length === 0) await sleep(10);
+    expect(messages).toEqual([
+      { level: 'info', logger: 'library', data: { note: 'done in the background' } },
+    ]);
+  });
+
+  it('does not exist in the modern era, where every request has its own server', async () => {
+    connection = await connectInMemory([libraryMount()], { era: 'modern' });
+    const result = await connection.client.callTool({ name: 'note_later', arguments: { note: 'lost' } });
+    expect(result.structuredContent).toEqual({ canLogLater: false });
   });
 });

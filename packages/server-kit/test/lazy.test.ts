@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { lazy } from '../src/index.js';
+import { lazy } from '../src/runtime/index.js';
 
 describe('lazy', () => {
   it('loads nothing until asked, then once: concurrent and later callers share the result', async () => {

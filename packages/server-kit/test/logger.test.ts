@@ -1,6 +1,6 @@
 import { REDACTION_MARK, registerSecret, withCorrelationId } from '@switchyard/resilience';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createLogger } from '../src/index.js';
+import { createLogger } from '../src/runtime/index.js';
 
 function capture(level?: 'debug' | 'info' | 'warn' | 'error') {
   const lines: string[] = [];

@@ -1,13 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { describe, expect, it } from 'vitest';
-import { rawHttpRequest } from '../src/testing.js';
+import { clientFor, rawHttpRequest } from '../src/testing.js';
 import { hasMessage, logEntry, spawnFixture, tempDir } from './helpers.js';
 
-describe('SIGTERM on an HTTP server process', () => {
-  it('lets the in-flight call finish, refuses new work, closes modules in order and exits 0', async () => {
+describe.each(['modern', 'legacy'] as const)('SIGTERM on an HTTP server process (%s era)', (era) => {
+  it('lets the in-flight call finish, refuses new work, closes domains in order and exits 0', async () => {
     const dir = tempDir();
     const closeLog = path.join(dir, 'closed.txt');
     const fixture = spawnFixture('serve.ts', {
@@ -17,7 +16,7 @@ describe('SIGTERM on an HTTP server process', () => {
     });
     try {
       const url = logEntry(await fixture.waitForLine(hasMessage('listening')))?.url as string;
-      const client = new Client({ name: 'shutdown-test-client', version: '0.0.0' });
+      const client = clientFor(era, 'shutdown-test-client');
       client.onerror = () => {};
       await client.connect(new StreamableHTTPClientTransport(new URL(url)));
 

@@ -4,7 +4,7 @@ import type Database from 'better-sqlite3';
 import { drizzle } from 'drizzle-orm/better-sqlite3';
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openDatabase } from '../src/index.js';
+import { openDatabase } from '../src/runtime/index.js';
 import { FIXTURES_DIR, hasMessage, spawnFixture, tempDir } from './helpers.js';
 
 const MIGRATIONS = path.join(FIXTURES_DIR, 'migrations');

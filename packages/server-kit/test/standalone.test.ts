@@ -1,9 +1,10 @@
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
 import { describe, expect, it } from 'vitest';
-import { FIXTURES_DIR, PACKAGE_DIR, tempDir } from './helpers.js';
+import { clientFor } from '../src/testing.js';
+import { FIXTURES_DIR, hasMessage, logEntry, PACKAGE_DIR, spawnFixture, tempDir } from './helpers.js';
 
 const entry = path.join(FIXTURES_DIR, 'standalone.ts');
 
@@ -18,7 +19,7 @@ function runBin(args: string[], env: Record<string, string> = {}) {
 }
 
 describe('runStandaloneServer', () => {
-  it('serves its module over stdio', async () => {
+  it.each(['modern', 'legacy'] as const)('serves its domain over stdio (%s era)', async (era) => {
     const transport = new StdioClientTransport({
       command: process.execPath,
       args: ['--import', 'tsx', entry],
@@ -26,11 +27,46 @@ describe('runStandaloneServer', () => {
       env: { ...getDefaultEnvironment(), SWITCHYARD_DATA_DIR: path.join(tempDir(), 'data') },
       stderr: 'pipe',
     });
-    const client = new Client({ name: 'standalone-test', version: '0.0.0' });
+    const client = clientFor(era, 'standalone-test');
     await client.connect(transport);
     const { tools } = await client.listTools();
     expect(tools.map((tool) => tool.name)).toContain('echo_text');
     await client.close();
+  });
+
+  it('serves its domain over HTTP with --http, with the token from SWITCHYARD_TOKEN', async () => {
+    const token = 'standalone-token-0123456789';
+    const fixture = spawnFixture(
+      'standalone.ts',
+      { SWITCHYARD_DATA_DIR: path.join(tempDir(), 'data'), SWITCHYARD_TOKEN: token },
+      ['--http', '--port', '0'],
+    );
+    try {
+      const listening = logEntry(await fixture.waitForLine(hasMessage('listening')));
+      expect(listening).toMatchObject({
+        service: 'fixture-standalone',
+        url: expect.stringMatching(/\/mcp$/),
+      });
+      const url = listening?.url as string;
+      const refused = await fetch(url, { method: 'POST' });
+      expect(refused.status).toBe(401);
+      const client = clientFor('modern', 'standalone-test');
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL(url), {
+          requestInit: { headers: { Authorization: `Bearer ${token}` } },
+        }),
+      );
+      const result = await client.callTool({ name: 'echo_text', arguments: { text: 'over http' } });
+      expect(result.structuredContent).toMatchObject({
+        text: 'over http',
+        principal: expect.stringMatching(/^client:/),
+      });
+      await client.close();
+      expect(fixture.stderrLines.join('\n')).not.toContain(token);
+    } finally {
+      fixture.child.kill('SIGTERM');
+      await fixture.exited;
+    }
   });
 
   it('prints usage for --help and exits 0', () => {
@@ -39,7 +75,7 @@ describe('runStandaloneServer', () => {
     expect(result.stdout).toContain('usage: fixture-standalone [--http [--host HOST] [--port PORT]]');
   });
 
-  it('exits 1 naming the problem when a flag is wrong or the module cannot be configured', () => {
+  it('exits 1 naming the problem when a flag is wrong or the domain cannot be configured', () => {
     const badPort = runBin(['--http', '--port', 'eighty']);
     expect(badPort.status).toBe(1);
     expect(badPort.stderr).toContain(

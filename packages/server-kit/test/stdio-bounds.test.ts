@@ -1,8 +1,9 @@
 import { PassThrough } from 'node:stream';
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { describe, expect, it } from 'vitest';
+import type { JSONRPCMessage } from '@modelcontextprotocol/server';
+import { afterEach, describe, expect, it } from 'vitest';
 import { BoundedStdioServerTransport, recoverRequestId } from '../src/stdio/bounded-stdio-transport.js';
-import { memoryLogger } from './helpers.js';
+import { echoDomain } from './fixtures/echo-domain.js';
+import { memoryLogger, startInProcessStdio, type InProcessStdio } from './helpers.js';
 
 const LIMIT = 1024;
 
@@ -100,3 +101,39 @@ describe('recoverRequestId', () => {
     expect(recoverRequestId('[[[[', ']]]]')).toBeNull();
   });
 });
+
+describe.each(['modern', 'legacy'] as const)(
+  'stdio served by serveStdio over the bounded transport (%s era)',
+  (era) => {
+    let stdio: InProcessStdio | undefined;
+    afterEach(async () => {
+      await stdio?.close();
+      stdio = undefined;
+    });
+
+    it('refuses an oversized call with -32600 naming the limit, and serves the next call on the same connection', async () => {
+      stdio = await startInProcessStdio([{ domain: echoDomain(), config: undefined }], {
+        maxMessageBytes: 4096,
+      });
+      const client = await stdio.connectClient(era);
+      const refused = await client
+        .callTool({ name: 'echo_text', arguments: { text: 'x'.repeat(10_000) } })
+        .catch((error: unknown) => error);
+      expect(refused).toMatchObject({
+        code: -32600,
+        message: expect.stringContaining('this server accepts at most 4096 bytes per message'),
+      });
+      const served = await client.callTool({ name: 'echo_text', arguments: { text: 'still here' } });
+      expect(served.structuredContent).toMatchObject({ text: 'still here' });
+      // A line that is not JSON gets a parse error with id null; the connection goes on.
+      stdio.write('this is not json\n');
+      await expect(client.listTools()).resolves.toMatchObject({ tools: expect.any(Array) });
+      expect(stdio.output).toContainEqual({
+        jsonrpc: '2.0',
+        id: null,
+        error: { code: -32700, message: 'Parse error: the message is not valid JSON' },
+      });
+      expect(stdio.lines.some((line) => line.includes('"level":"error"'))).toBe(false);
+    });
+  },
+);

@@ -142,10 +142,25 @@ export async function startHttpListener(
     maxRequestBodySize: settings.maxBodyBytes,
     onerror: (error) => logger.info('MCP request answered with an error', { error }),
   });
-  const serveRequest = toNodeHandler(mcpHandler, {
+  const nodeHandlerOptions = {
     maxRequestBodySize: settings.maxBodyBytes,
-    onerror: (error) => logger.error('MCP request failed', { error }),
-  });
+    onerror: (error: Error) => logger.error('MCP request failed', { error }),
+  };
+  // The parsed body goes to the SDK's handler directly, not through `toNodeHandler`: that would serialize it
+  // again with the recursive JSON.stringify, which overflows the stack on deeply nested arguments (they must
+  // reach the depth check and get the contract's validation error). The adapter then reads nothing from the
+  // request, which body-parser has consumed.
+  const serveRequest = (req: McpRequest, res: http.ServerResponse): Promise<void> =>
+    toNodeHandler(
+      {
+        fetch: (request, options) =>
+          mcpHandler.fetch(request, {
+            ...options,
+            ...(req.body === undefined ? {} : { parsedBody: req.body }),
+          }),
+      },
+      nodeHandlerOptions,
+    )(req, res);
   const jsonBody = bodyParser.json({ limit: settings.maxBodyBytes, type: 'application/json' }) as Middleware;
   const allowedOriginsCors =
     settings.allowedOrigins === undefined
@@ -205,7 +220,7 @@ export async function startHttpListener(
       refuseBody(req, res, error);
       return;
     }
-    await serveRequest(req, res, req.body);
+    await serveRequest(req, res);
   };
 
   const route = async (req: McpRequest, res: http.ServerResponse): Promise<void> => {

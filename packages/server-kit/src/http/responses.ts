@@ -12,7 +12,7 @@ export function sendJson(res: http.ServerResponse, status: number, body: unknown
 
 /**
  * Answers with a JSON-RPC error object, the shape MCP clients expect from the endpoint even when the
- * request never reached a server (bad Host, missing token, oversized body, unknown session).
+ * request never reached a server (bad Host, missing token, oversized body).
  */
 export function sendJsonRpcError(
   res: http.ServerResponse,

@@ -1,0 +1,62 @@
+import { buildCatalog, type CatalogOptions } from './catalog.js';
+import type { DomainLifecycle, Env, Mount } from './domain.js';
+import { DEFAULT_MAX_ARGUMENT_DEPTH } from './limits.js';
+import { buildServerFactory, type ServerIdentity } from './mcp-server.js';
+import { openDomains } from './open-domains.js';
+import type { ServerFactory } from './host.js';
+import type { Logger } from './runtime/logger.js';
+
+export interface InProcessOptions extends CatalogOptions {
+  logger: Logger;
+  dataDir: string;
+  env: Env;
+  strictOutput: boolean;
+  maxArgumentDepth?: number;
+  /** True when one server instance serves a whole connection (stdio, the legacy in-memory pair). */
+  persistentConnection: boolean;
+}
+
+export interface InProcessServing {
+  createServer: ServerFactory;
+  /** Each mounted domain's state, as its `open` returned it. */
+  domains: ReadonlyMap<string, DomainLifecycle>;
+  /** Aborts what still runs and closes every domain. */
+  close(): Promise<void>;
+}
+
+const IDENTITY: ServerIdentity = { name: 'switchyard-test', version: '0.0.0' };
+
+/**
+ * Opens `mounts` and builds the server factory over them, as `runServer` does, for serving inside the
+ * calling process (the test harness); the caller brings the transport.
+ */
+export async function serveInProcess(
+  mounts: readonly Mount<unknown, DomainLifecycle>[],
+  options: InProcessOptions,
+): Promise<InProcessServing> {
+  const shutdown = new AbortController();
+  const catalog = buildCatalog(mounts, options);
+  const opened = await openDomains(mounts, {
+    logger: options.logger,
+    dataDir: options.dataDir,
+    env: options.env,
+    shutdownSignal: shutdown.signal,
+  });
+  const createServer = buildServerFactory(IDENTITY, {
+    catalog,
+    states: opened.states,
+    loggers: opened.loggers,
+    strictOutput: options.strictOutput,
+    maxArgumentDepth: options.maxArgumentDepth ?? DEFAULT_MAX_ARGUMENT_DEPTH,
+    shutdownSignal: shutdown.signal,
+    persistentConnection: options.persistentConnection,
+  });
+  return {
+    createServer,
+    domains: opened.states,
+    async close() {
+      shutdown.abort();
+      await opened.close();
+    },
+  };
+}
