@@ -6,10 +6,10 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { createLogger } from '@switchyard/server-kit';
+import type { Client } from '@modelcontextprotocol/client';
+import { createLogger } from '@switchyard/server-kit/runtime';
 import { connectInMemory } from '@switchyard/server-kit/testing';
-import { createLaunchRunsModule } from '../src/index.js';
+import { launchRunsDomain, LaunchRunsConfigSchema } from '../src/index.js';
 import { exampleRunConfig, materializeExampleRepos } from '../src/pipeline/index.js';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
@@ -59,13 +59,16 @@ async function untilRest(client: Client, runId: string): Promise<string> {
 async function main(): Promise<void> {
   const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'launch-bench-'));
   const repos = await materializeExampleRepos(path.join(workDir, 'repos'));
-  const module = createLaunchRunsModule(
-    // The example repositories live beside the data directory: allowed explicitly (LAUNCH_REPO_ROOTS).
-    { dataDir: path.join(workDir, 'data'), repoRoots: [path.join(workDir, 'repos')] },
-    { logger: createLogger({ level: 'error' }) },
-  );
-  const { client, close } = await connectInMemory([module], { logger: createLogger({ level: 'error' }) });
-  const config = exampleRunConfig(repos);
+  // The example repositories live beside the data directory: allowed explicitly (LAUNCH_REPO_ROOTS).
+  const config = LaunchRunsConfigSchema.parse({ repoRoots: [path.join(workDir, 'repos')] });
+  // The 2025 era (initialize, then one in-memory connection): the floor is an MCP ping, which the
+  // 2026-07-28 revision no longer defines.
+  const { client, close } = await connectInMemory([{ domain: launchRunsDomain, config }], {
+    era: 'legacy',
+    dataDir: path.join(workDir, 'data'),
+    logger: createLogger({ level: 'error' }),
+  });
+  const runConfig = exampleRunConfig(repos);
   try {
     // Floors, measured here: an MCP round trip, and the two clones W1 cannot avoid.
     const pings: number[] = [];
@@ -86,7 +89,7 @@ async function main(): Promise<void> {
     let lastRun = '';
     for (let i = 0; i < RUNS; i += 1) {
       const start = performance.now();
-      const runId = (await call(client, 'launch_start_run', { run_config: config })).run_id as string;
+      const runId = (await call(client, 'launch_start_run', { run_config: runConfig })).run_id as string;
       let state = await untilRest(client, runId);
       while (state === 'VALIDATING') {
         fixes.push((await timed(() => call(client, 'launch_fix_next', { run_id: runId })))[1]);
@@ -115,7 +118,7 @@ async function main(): Promise<void> {
       return times;
     };
     const idleStatusTimes = await pollStatus([lastRun]);
-    const busyRun = (await call(client, 'launch_start_run', { run_config: config })).run_id as string;
+    const busyRun = (await call(client, 'launch_start_run', { run_config: runConfig })).run_id as string;
     const statusTimes = await pollStatus([busyRun, lastRun]);
     await untilRest(client, busyRun);
 
@@ -183,7 +186,6 @@ async function main(): Promise<void> {
     if (strict && missed) process.exitCode = 1;
   } finally {
     await close();
-    await module.close();
     fs.rmSync(workDir, { recursive: true, force: true });
   }
 }

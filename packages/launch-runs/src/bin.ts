@@ -26,22 +26,17 @@ async function writeExampleRepos(argv: readonly string[]): Promise<void> {
   );
 }
 
+function fail(error: unknown): void {
+  process.stderr.write(`${NAME}: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exitCode = 1;
+}
+
 const argv = process.argv.slice(2);
 if (argv.some((arg) => arg === '--example-repos' || arg.startsWith('--example-repos='))) {
-  writeExampleRepos(argv).catch((error: unknown) => {
-    process.stderr.write(`${NAME}: ${error instanceof Error ? error.message : String(error)}\n`);
-    process.exitCode = 1;
-  });
+  writeExampleRepos(argv).catch(fail);
 } else {
-  runStandaloneServer({
-    name: NAME,
-    createModule: async ({ dataDir, logger }) => {
-      // Loaded once the flags are known to be good, so a usage error answers at once.
-      const [{ loadLaunchRunsConfig }, { createLaunchRunsModule }] = await Promise.all([
-        import('./config.js'),
-        import('./module.js'),
-      ]);
-      return createLaunchRunsModule({ ...loadLaunchRunsConfig(), dataDir }, { logger });
-    },
-  });
+  // The domain's modules load only when serving (not for --example-repos).
+  import('./domain.js')
+    .then(({ launchRunsDomain }) => runStandaloneServer({ name: NAME, domain: launchRunsDomain }))
+    .catch(fail);
 }

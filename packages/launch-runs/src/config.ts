@@ -1,5 +1,5 @@
 import { isAbsolute } from 'node:path';
-import { resolveDataDir } from '@switchyard/server-kit';
+import type { Env } from '@switchyard/server-kit';
 import { z } from 'zod';
 import type { LaunchPipelineOptions } from './pipeline/options.js';
 import { SERVER_SECRET_VARIABLES } from './policy/launch-policy.js';
@@ -16,9 +16,12 @@ const tokenEnvName = z
     message: `is a secret of this server (${SERVER_SECRET_VARIABLES.join(', ')}) and can never be a PR token`,
   });
 
+/**
+ * What the operator configures (from the environment, `loadLaunchRunsConfig`). Where the data lives is not
+ * part of it: launch-runs.sqlite and the runs' folders go in the server's data directory (SWITCHYARD_DATA_DIR,
+ * `DomainRuntime.dataDir`), which every domain of one server shares.
+ */
 export const LaunchRunsConfigSchema = z.object({
-  /** Where launch-runs.sqlite and the runs' folders live. */
-  dataDir: z.string().min(1),
   /** How long an executor's lease on a run lasts without renewal (it renews at a third of it). */
   leaseMs: z.number().int().min(1000).max(3_600_000).default(30_000),
   /** OTLP/HTTP traces URL; spans are exported there as well as stored when set. */
@@ -31,7 +34,7 @@ export const LaunchRunsConfigSchema = z.object({
 
   // The operator's policy (src/policy/launch-policy.ts) and the site build's bounds; unset means the
   // documented default.
-  /** Folders local repositories may be cloned from and pushed to; default: the data directory. */
+  /** Folders local repositories may be cloned from and pushed to; default: the server's data directory. */
   repoRoots: z.array(z.string().refine(isAbsolute, { message: 'is not an absolute path' })).optional(),
   /** Hosts network repositories may be on; default github.com, gitlab.com. */
   remoteHosts: z
@@ -63,7 +66,7 @@ export function pipelineOptionsOf(config: LaunchRunsConfig): LaunchPipelineOptio
 }
 
 function integerVariable(
-  env: NodeJS.ProcessEnv,
+  env: Env,
   name: string,
   min: number,
   max: number,
@@ -82,7 +85,7 @@ function integerVariable(
  * A comma-separated list, each entry checked by `item`; `none` is the empty list, unset (or empty) is
  * undefined (the default applies).
  */
-function listVariable(env: NodeJS.ProcessEnv, name: string, item: z.ZodType<string>): string[] | undefined {
+function listVariable(env: Env, name: string, item: z.ZodType<string>): string[] | undefined {
   const raw = env[name]?.trim();
   if (raw === undefined || raw === '') return undefined;
   if (raw === 'none') return [];
@@ -100,7 +103,7 @@ function listVariable(env: NodeJS.ProcessEnv, name: string, item: z.ZodType<stri
 }
 
 /** The operator's launch policy and site build bounds, from the variables that are set. */
-function policyVariables(env: NodeJS.ProcessEnv): Partial<LaunchRunsConfigInput> {
+function policyVariables(env: Env): Partial<LaunchRunsConfigInput> {
   const shape = LaunchRunsConfigSchema.shape;
   const entries = {
     repoRoots: listVariable(env, 'LAUNCH_REPO_ROOTS', shape.repoRoots.unwrap().element),
@@ -142,7 +145,7 @@ export function siteBuildOptionsOf(config: LaunchRunsConfig): LaunchPipelineOpti
   };
 }
 
-function urlVariable(env: NodeJS.ProcessEnv, name: string): string | undefined {
+function urlVariable(env: Env, name: string): string | undefined {
   const raw = env[name]?.trim();
   if (raw === undefined || raw === '') return undefined;
   if (!z.url({ protocol: /^https?$/ }).safeParse(raw).success) {
@@ -155,7 +158,7 @@ function urlVariable(env: NodeJS.ProcessEnv, name: string): string | undefined {
  * The OTLP traces URL as OpenTelemetry's environment specification defines it: the signal-specific
  * variable as is, else the base endpoint with `/v1/traces` appended.
  */
-function otlpTracesUrl(env: NodeJS.ProcessEnv): string | undefined {
+function otlpTracesUrl(env: Env): string | undefined {
   const specific = urlVariable(env, 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT');
   if (specific !== undefined) return specific;
   const base = urlVariable(env, 'OTEL_EXPORTER_OTLP_ENDPOINT');
@@ -163,19 +166,18 @@ function otlpTracesUrl(env: NodeJS.ProcessEnv): string | undefined {
 }
 
 /**
- * Environment → config: SWITCHYARD_DATA_DIR (default: the platform's user data directory), LAUNCH_LEASE_MS,
- * OTEL_EXPORTER_OTLP_ENDPOINT / OTEL_EXPORTER_OTLP_TRACES_ENDPOINT, OTEL_SERVICE_NAME, LAUNCH_MAX_FILE_BYTES,
- * LAUNCH_MAX_HASH_BYTES. Fails fast with the
- * name of the variable that is wrong.
+ * Environment → config: LAUNCH_LEASE_MS, OTEL_EXPORTER_OTLP_ENDPOINT / OTEL_EXPORTER_OTLP_TRACES_ENDPOINT,
+ * OTEL_SERVICE_NAME, LAUNCH_MAX_FILE_BYTES, LAUNCH_MAX_HASH_BYTES and the policy and site build settings
+ * (LAUNCH_REPO_ROOTS, LAUNCH_REMOTE_HOSTS, LAUNCH_GITHUB_API_URLS, LAUNCH_PR_TOKEN_ENV, LAUNCH_HUGO_*,
+ * LAUNCH_SITE_BUILD_*). Fails fast with the name of the variable that is wrong. The domain's `config`.
  */
-export function loadLaunchRunsConfig(env: NodeJS.ProcessEnv = process.env): LaunchRunsConfig {
+export function loadLaunchRunsConfig(env: Env = process.env): LaunchRunsConfig {
   const leaseMs = integerVariable(env, 'LAUNCH_LEASE_MS', 1000, 3_600_000);
   const maxFileBytes = integerVariable(env, 'LAUNCH_MAX_FILE_BYTES', MIN_FILE_BYTES, MAX_FILE_BYTES, 'bytes');
   const maxHashBytes = integerVariable(env, 'LAUNCH_MAX_HASH_BYTES', 0, MAX_HASH_BYTES, 'bytes');
   const tracesUrl = otlpTracesUrl(env);
   const serviceName = env.OTEL_SERVICE_NAME?.trim();
   return LaunchRunsConfigSchema.parse({
-    dataDir: resolveDataDir(env),
     ...(leaseMs === undefined ? {} : { leaseMs }),
     ...(tracesUrl === undefined ? {} : { otlpTracesUrl: tracesUrl }),
     ...(serviceName ? { serviceName } : {}),

@@ -1,11 +1,12 @@
-export { createLaunchRunsModule, type LaunchRunsModule, type LaunchRunsModuleOptions } from './module.js';
+export { launchRunsDomain, launchRunsDomainWith, type LaunchRunsDomain } from './domain.js';
+export type { LaunchRunsSeams, LaunchRunsState } from './open.js';
 export {
   loadLaunchRunsConfig,
   LaunchRunsConfigSchema,
   type LaunchRunsConfig,
   type LaunchRunsConfigInput,
 } from './config.js';
-// Types only from the run store's modules: importing the package must not load drizzle (see module.ts).
+// Types only from the run store's modules: importing the package must not load drizzle (see open.ts).
 export type {
   LaunchRunService,
   FixOutcome,

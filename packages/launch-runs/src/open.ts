@@ -1,46 +1,25 @@
 import { createRequire } from 'node:module';
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import {
-  createLogger,
-  lazy,
-  type DomainContext,
-  type DomainModule,
-  type Logger,
-} from '@switchyard/server-kit';
-import {
-  LaunchRunsConfigSchema,
-  pipelineOptionsOf,
-  siteBuildOptionsOf,
-  type LaunchRunsConfigInput,
-} from './config.js';
+import type { DomainLifecycle, DomainRuntime } from '@switchyard/server-kit';
+import { lazy } from '@switchyard/server-kit/runtime';
+import { pipelineOptionsOf, siteBuildOptionsOf, type LaunchRunsConfig } from './config.js';
 import { openLaunchDatabase } from './db/open.js';
 import { createLaunchPipeline } from './pipeline/index.js';
 import type { LaunchPipeline } from './pipeline/types.js';
-import { resolveLaunchPolicy } from './policy/launch-policy.js';
+import { resolveLaunchPolicy, type LaunchPolicy } from './policy/launch-policy.js';
 import { withLaunchPolicy } from './policy/policed-pipeline.js';
-import { moduleClosed, storeUnavailable } from './runs/errors.js';
+import { errorCodeOf, moduleClosed, storeUnavailable } from './runs/errors.js';
 import type { OpenedRuns } from './runs/open-runs.js';
 import { hasRunsToRecover } from './runs/recovery-check.js';
 import type { LaunchRunService } from './runs/service.js';
 import { LaunchTelemetry } from './telemetry/telemetry.js';
-import { errorCodeOf } from './tools/launch-tool.js';
-import { registerLaunchTools } from './tools/index.js';
 
-const { version } = createRequire(import.meta.url)('../package.json') as { version: string };
+export const { version } = createRequire(import.meta.url)('../package.json') as { version: string };
 
-export interface LaunchRunsModuleOptions {
-  /** The workers; `createLaunchPipeline()` by default. Tests inject their own. */
-  pipeline?: LaunchPipeline;
-  /** Environment the workers read (pr.github.token_env); process.env by default. */
-  env?: Readonly<Record<string, string | undefined>>;
-  /** Logger for background work (tool calls log through the server's logger). */
-  logger?: Logger;
-}
-
-export interface LaunchRunsModule extends DomainModule {
+/** The opened launch-runs domain: what its tools get as `call.state`, and what tests and embedders reach. */
+export interface LaunchRunsState extends DomainLifecycle {
   /**
    * The runs themselves, without MCP (benchmarks, embedding, tests). The run store loads with the first
-   * call (or at creation, when the database holds runs to recover); a failed load rejects with INTERNAL
+   * call (or at open, when the database holds runs to recover); a failed load rejects with INTERNAL
    * (retryable) and the next call tries again.
    */
   runs(): Promise<LaunchRunService>;
@@ -48,22 +27,33 @@ export interface LaunchRunsModule extends DomainModule {
   interruptedAtStartup(): Promise<readonly string[]>;
   /** Writes buffered spans now (they are written every 250 ms and on close anyway). */
   flushTelemetry(): Promise<void>;
+  /** The operator's policy as resolved at open: what a run_config may name (launch_start_run checks it). */
+  readonly policy: LaunchPolicy;
+  /** Spans of tool calls and workers (the domain's tracing middleware opens one per call). */
+  readonly telemetry: LaunchTelemetry;
+  ready(): boolean;
+}
+
+/** What a test or an embedding replaces; production opens with none. */
+export interface LaunchRunsSeams {
+  /** The workers W1..W9; `createLaunchPipeline()` over the configuration's options by default. */
+  pipeline?: LaunchPipeline;
 }
 
 /**
- * The launch-runs domain: nine launch_* tools, artifact and event resources, one SQLite database under the
- * data directory, background execution of runs. The database is opened (and migrated) here, once;
- * `register` only wires handlers, once per MCP session. The run store (drizzle and everything over it) is
- * the one lazily loaded part: the first call that needs it loads it and sweeps interrupted runs; when the
- * database holds a run to recover, that starts here already, so recovery (and its warning) happens at start.
+ * Opens the launch-runs domain: one SQLite database in the server's data directory (opened and migrated
+ * here, once per process), telemetry, the operator's policy around the pipeline, background execution of
+ * runs. The run store (drizzle and everything over it) is the one lazily loaded part: the first call that
+ * needs it loads it and sweeps interrupted runs; when the database holds a run to recover, that starts
+ * here already, so recovery (and its warning) happens at start. Workers read PR tokens from `runtime.env`.
  */
-export function createLaunchRunsModule(
-  configInput: LaunchRunsConfigInput,
-  options: LaunchRunsModuleOptions = {},
-): LaunchRunsModule {
-  const config = LaunchRunsConfigSchema.parse(configInput);
-  const logger = options.logger ?? createLogger().child({ domain: 'launch-runs' });
-  const database = openLaunchDatabase(config.dataDir);
+export function openLaunchRuns(
+  config: LaunchRunsConfig,
+  runtime: DomainRuntime,
+  seams: LaunchRunsSeams = {},
+): LaunchRunsState {
+  const { logger, dataDir } = runtime;
+  const database = openLaunchDatabase(dataDir);
   const telemetry = new LaunchTelemetry({
     sqlite: database.sqlite,
     serviceName: config.serviceName,
@@ -72,9 +62,9 @@ export function createLaunchRunsModule(
     errorCodeOf,
     onError: (message, error) => logger.warn(message, { error }),
   });
-  const policy = resolveLaunchPolicy(config);
+  const policy = resolveLaunchPolicy(config, dataDir);
   const pipeline = withLaunchPolicy(
-    options.pipeline ?? createLaunchPipeline({ ...pipelineOptionsOf(config), ...siteBuildOptionsOf(config) }),
+    seams.pipeline ?? createLaunchPipeline({ ...pipelineOptionsOf(config), ...siteBuildOptionsOf(config) }),
     policy,
   );
   let closed = false;
@@ -84,11 +74,11 @@ export function createLaunchRunsModule(
     if (closed) throw moduleClosed();
     const opened = openRuns({
       sqlite: database.sqlite,
-      dataDir: config.dataDir,
+      dataDir,
       pipeline,
       telemetry,
       logger,
-      env: options.env ?? process.env,
+      env: runtime.env,
       leaseMs: config.leaseMs,
     });
     if (opened.interrupted.length > 0) {
@@ -108,7 +98,6 @@ export function createLaunchRunsModule(
       throw storeUnavailable(error);
     }
   };
-  const runs = async (): Promise<LaunchRunService> => (await opened()).service;
 
   if (hasRunsToRecover(database.sqlite)) {
     opened().catch((error: unknown) =>
@@ -117,17 +106,12 @@ export function createLaunchRunsModule(
   }
 
   return {
-    name: 'launch-runs',
-    version,
-    runs,
+    policy,
+    telemetry,
+    runs: async () => (await opened()).service,
     interruptedAtStartup: async () => (await opened()).interrupted,
     flushTelemetry: () => telemetry.flush(),
-    register(server: McpServer, ctx: DomainContext) {
-      registerLaunchTools(server, ctx, { service: runs, telemetry, policy });
-    },
-    ready() {
-      return !closed && database.sqlite.open;
-    },
+    ready: () => !closed && database.sqlite.open,
     async close() {
       if (closed) return;
       closed = true;

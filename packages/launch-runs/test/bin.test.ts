@@ -4,10 +4,10 @@ import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { StreamableHTTPClientTransport, type Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { RunConfigSchema } from '@switchyard/contracts/launch-runs';
+import { clientFor } from '@switchyard/server-kit/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { tempDir } from './support/harness.js';
@@ -47,7 +47,7 @@ async function freePort(): Promise<number> {
 
 // Child processes start slowly on a busy machine: these tests get more time than the default.
 describe('switchyard-launch', { timeout: 180_000 }, () => {
-  it('serves the nine tools over stdio', async () => {
+  it.each(['modern', 'legacy'] as const)('serves the nine tools over stdio (%s era)', async (era) => {
     const transport = new StdioClientTransport({
       command: process.execPath,
       args: ['--import', 'tsx', bin],
@@ -59,7 +59,7 @@ describe('switchyard-launch', { timeout: 180_000 }, () => {
       },
       stderr: 'pipe',
     });
-    const client = new Client({ name: 'bin-test', version: '0.0.0' });
+    const client = clientFor(era, 'bin-test');
     await client.connect(transport);
     cleanups.push(() => client.close());
     const { tools } = await client.listTools();
@@ -68,7 +68,7 @@ describe('switchyard-launch', { timeout: 180_000 }, () => {
     expect(listed.structuredContent).toEqual({ ok: true, runs: [], next_cursor: null });
   });
 
-  it('serves Streamable HTTP with --http --port, behind a bearer token', async () => {
+  it('serves Streamable HTTP with --http --port, behind a bearer token, in both eras', async () => {
     const port = await freePort();
     const token = 'launch-test-token-0123456789abcdef';
     const child: ChildProcess = spawn(
@@ -94,24 +94,28 @@ describe('switchyard-launch', { timeout: 180_000 }, () => {
         }),
     );
     const url = new URL(`http://127.0.0.1:${port}/mcp`);
-    let client: Client | undefined;
-    for (let attempt = 0; attempt < 300 && client === undefined; attempt += 1) {
-      const candidate = new Client({ name: 'bin-http-test', version: '0.0.0' });
-      try {
-        await candidate.connect(
-          new StreamableHTTPClientTransport(url, {
-            requestInit: { headers: { Authorization: `Bearer ${token}` } },
-          }),
-        );
-        client = candidate;
-      } catch {
+    const connect = async (era: 'modern' | 'legacy'): Promise<Client> => {
+      const client = clientFor(era, 'bin-http-test');
+      await client.connect(
+        new StreamableHTTPClientTransport(url, {
+          requestInit: { headers: { Authorization: `Bearer ${token}` } },
+        }),
+      );
+      cleanups.push(() => client.close());
+      return client;
+    };
+    let modern: Client | undefined;
+    for (let attempt = 0; attempt < 300 && modern === undefined; attempt += 1) {
+      modern = await connect('modern').catch(async () => {
         await new Promise((resolve) => setTimeout(resolve, 100));
-      }
+        return undefined;
+      });
     }
-    if (client === undefined) throw new Error('the HTTP server did not come up');
-    cleanups.push(() => client.close());
-    const { tools } = await client.listTools();
-    expect(tools.map((tool) => tool.name).sort()).toEqual(TOOLS);
+    if (modern === undefined) throw new Error('the HTTP server did not come up');
+    for (const client of [modern, await connect('legacy')]) {
+      const { tools } = await client.listTools();
+      expect(tools.map((tool) => tool.name).sort()).toEqual(TOOLS);
+    }
     const unauthorized = await fetch(url, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },

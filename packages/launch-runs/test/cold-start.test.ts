@@ -82,7 +82,7 @@ describe('cold start of switchyard-launch', { timeout: 180_000 }, () => {
     expect(imports.specifiers()).toContain('drizzle-orm');
     await close();
     const loaded = imports.packages();
-    expect(loaded).toContain('@modelcontextprotocol/sdk');
+    expect(loaded).toContain('@modelcontextprotocol/server');
     for (const name of [...PIPELINE_PACKAGES, ...OPENTELEMETRY_PACKAGES, 'body-parser', 'cors']) {
       expect(loaded).not.toContain(name);
     }

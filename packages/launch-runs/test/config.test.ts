@@ -4,11 +4,10 @@ import { loadLaunchRunsConfig, pipelineOptionsOf } from '../src/config.js';
 import { tempDir } from './support/harness.js';
 
 describe('loadLaunchRunsConfig', () => {
-  it('reads the data dir, lease and OTLP endpoint from the environment', () => {
+  it("reads the lease and OTLP endpoint from the environment (the data directory is the server's)", () => {
     const dir = tempDir('config');
     try {
       expect(loadLaunchRunsConfig({ SWITCHYARD_DATA_DIR: dir })).toEqual({
-        dataDir: dir,
         leaseMs: 30_000,
         serviceName: 'switchyard-launch',
       });
@@ -20,7 +19,6 @@ describe('loadLaunchRunsConfig', () => {
           OTEL_SERVICE_NAME: 'launch-prod',
         }),
       ).toEqual({
-        dataDir: dir,
         leaseMs: 5000,
         otlpTracesUrl: 'http://127.0.0.1:4318/v1/traces',
         serviceName: 'launch-prod',

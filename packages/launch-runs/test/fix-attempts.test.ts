@@ -1,8 +1,5 @@
 import fs from 'node:fs';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { LaunchFixNextOutputSchema } from '@switchyard/contracts/launch-runs';
-import { createLogger } from '@switchyard/server-kit';
-import { connectInMemory } from '@switchyard/server-kit/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FakePipeline } from './support/fake-pipeline.js';
 import {
@@ -42,16 +39,7 @@ const statusOf = async (h: Harness, runId: string) =>
 const notBusy = (status: Record<string, unknown>) =>
   (status.details as { busy?: boolean } | undefined)?.busy === false;
 const eventTypes = async (h: Harness, runId: string) =>
-  (await h.module.runs()).events(runId).map((event) => event.type);
-
-/** A client of its own on the harness's module, for a caller that goes away. */
-async function secondClient(h: Harness): Promise<Client> {
-  const connection = await connectInMemory([h.module], {
-    dataDir: h.dataDir,
-    logger: createLogger({ level: 'error' }),
-  });
-  return connection.client;
-}
+  (await h.state.runs()).events(runId).map((event) => event.type);
 
 /**
  * A run whose fix has written its file (FIX_APPLYING recorded, FIX_APPLIED not) when its process stops;
@@ -70,7 +58,7 @@ async function stopBetweenWriteAndCount(
   const written = pipeline.hold('W8:written');
   const fix = first.call('launch_fix_next', { run_id: runId });
   await written.reached;
-  await first.module.close();
+  await first.state.close();
   expect(fs.readFileSync(page, 'utf8')).not.toBe(unfixed);
   whileStopped(page, unfixed);
   written.release();
@@ -82,24 +70,30 @@ const WAYS_TO_GO_AWAY = {
   /** The SDK's cancel (notifications/cancelled), with a reason that spells launch_cancel's own. */
   cancels: async (h: Harness, runId: string, reached: Promise<void>) => {
     const controller = new AbortController();
-    const call = h.client.callTool({ name: 'launch_fix_next', arguments: { run_id: runId } }, undefined, {
-      signal: controller.signal,
-    });
+    const call = h.client.callTool(
+      { name: 'launch_fix_next', arguments: { run_id: runId } },
+      {
+        signal: controller.signal,
+      },
+    );
     await reached;
     controller.abort('cancelled');
     await expect(call).rejects.toThrow();
   },
   /** The SDK's request timeout, which cancels the request as well. */
   'times out': async (h: Harness, runId: string, reached: Promise<void>) => {
-    const call = h.client.callTool({ name: 'launch_fix_next', arguments: { run_id: runId } }, undefined, {
-      timeout: 1_000,
-    });
+    const call = h.client.callTool(
+      { name: 'launch_fix_next', arguments: { run_id: runId } },
+      {
+        timeout: 1_000,
+      },
+    );
     await reached;
     await expect(call).rejects.toThrow(/timed out/i);
   },
   /** The client's connection closes while the fix runs. */
   disconnects: async (h: Harness, runId: string, reached: Promise<void>) => {
-    const client = await secondClient(h);
+    const client = await h.connect();
     const call = client.callTool({ name: 'launch_fix_next', arguments: { run_id: runId } });
     await reached;
     await client.close();
@@ -128,7 +122,7 @@ describe('launch_fix_next counts applied fixes only', () => {
       const types = await eventTypes(h, runId);
       expect(types).not.toContain('FIX_APPLYING');
       expect(types).not.toContain('FIX_APPLIED');
-      expect((await h.module.runs()).events(runId).at(-1)?.payload).toMatchObject({
+      expect((await h.state.runs()).events(runId).at(-1)?.payload).toMatchObject({
         from: 'FIXING',
         to: 'VALIDATING',
         reason: 'fix_not_applied',
@@ -141,7 +135,7 @@ describe('launch_fix_next counts applied fixes only', () => {
       expect((await statusOf(h, runId)).details.fix_attempts).toBe(1);
       // That was the one attempt max_fix_attempts allows.
       errorOf(await h.call('launch_fix_next', { run_id: runId }), 'FIX_EXHAUSTED');
-      expect((await h.module.runs()).verifyEvents(runId).ok).toBe(true);
+      expect((await h.state.runs()).verifyEvents(runId).ok).toBe(true);
     },
   );
 
@@ -170,7 +164,7 @@ describe('launch_fix_next counts applied fixes only', () => {
     const status = await statusOf(second, runId);
     expect(status.details.fix_attempts).toBe(1);
     expect(status.open_issues).toHaveLength(1);
-    const applied = (await second.module.runs()).events(runId).filter((e) => e.type === 'FIX_APPLIED');
+    const applied = (await second.state.runs()).events(runId).filter((e) => e.type === 'FIX_APPLIED');
     expect(applied.map((event) => event.payload)).toEqual([
       expect.objectContaining({ attempt: 1, recovered: true }),
     ]);

@@ -3,8 +3,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { RunConfigInput } from '@switchyard/contracts/launch-runs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadLaunchRunsConfig } from '../src/config.js';
-import { createLaunchRunsModule } from '../src/index.js';
+import { LaunchRunsConfigSchema, loadLaunchRunsConfig } from '../src/config.js';
 import { materializeExampleRepos, type ExampleRepos } from '../src/pipeline/index.js';
 import { GithubPullsMock } from './pipeline/github-mock.js';
 import { atRest, errorOf, startHarness, tempDir, waitForStatus, type Harness } from './support/harness.js';
@@ -302,9 +301,8 @@ describe('the policy comes from the operator: LAUNCH_* variables, checked at sta
       expect(() => load({ LAUNCH_PR_TOKEN_ENV: `GITHUB_TOKEN,${secret}` })).toThrow(
         new RegExp(`LAUNCH_PR_TOKEN_ENV: "${secret}" is a secret of this server`),
       );
-      expect(() => createLaunchRunsModule({ dataDir, prTokenEnv: [secret] })).toThrow(
-        /secret of this server/,
-      );
+      // An embedding that builds its configuration in code is held to the same rule.
+      expect(() => LaunchRunsConfigSchema.parse({ prTokenEnv: [secret] })).toThrow(/secret of this server/);
     },
   );
 

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import Database from 'better-sqlite3';
 import { LaunchErrorPayloadSchema, RUN_STATES, type RunState } from '@switchyard/contracts/launch-runs';
-import { createLogger } from '@switchyard/server-kit';
+import { createLogger } from '@switchyard/server-kit/runtime';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { openLaunchDatabase } from '../src/db/open.js';
 import { hasRunsToRecover } from '../src/runs/recovery-check.js';
@@ -43,7 +43,7 @@ async function dataDirWithInterruptedRun(): Promise<{ dir: string; runId: string
     const held = pipeline.hold('W5');
     const runId = (await first.call('launch_start_run', { run_config: runConfig() })).run_id as string;
     await held.reached;
-    await first.module.close();
+    await first.state.close();
     return { dir, runId };
   } finally {
     await first.close();
@@ -125,8 +125,8 @@ describe('the lazily loaded run store', () => {
       details: Record<string, unknown>;
     };
     expect(status.details.interrupted).toBe(true);
-    expect(await h.module.interruptedAtStartup()).toEqual([runId]);
-    const events = (await h.module.runs()).events(runId);
+    expect(await h.state.interruptedAtStartup()).toEqual([runId]);
+    const events = (await h.state.runs()).events(runId);
     expect(events.filter((event) => event.type === 'RUN_INTERRUPTED')).toHaveLength(1);
   });
 
@@ -147,7 +147,7 @@ describe('the lazily loaded run store', () => {
         ),
       { timeout: 30_000 },
     );
-    expect(h.module.ready?.()).toBe(true);
+    expect(h.state.ready?.()).toBe(true);
 
     const failed = LaunchErrorPayloadSchema.parse(await h.call('launch_get_status', { run_id: runId }));
     expect(failed).toMatchObject({
@@ -160,7 +160,7 @@ describe('the lazily loaded run store', () => {
       },
     });
     expect(failed.error.message).toContain('no such table: events');
-    await expect(h.module.runs()).rejects.toMatchObject({ kind: 'internal' });
+    await expect(h.state.runs()).rejects.toMatchObject({ kind: 'internal' });
     await expect(h.client.listResources()).rejects.toThrow(
       /INTERNAL: The launch run store could not be loaded/,
     );
@@ -171,6 +171,6 @@ describe('the lazily loaded run store', () => {
       details: Record<string, unknown>;
     };
     expect(status.details.interrupted).toBe(true);
-    expect(await h.module.interruptedAtStartup()).toEqual([runId]);
+    expect(await h.state.interruptedAtStartup()).toEqual([runId]);
   });
 });

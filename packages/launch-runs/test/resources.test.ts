@@ -73,9 +73,11 @@ describe('run resources', () => {
     await expect(
       h.client.readResource({ uri: 'launch://runs/r%21not%20an%20id/events.ndjson' }),
     ).rejects.toThrow('INVALID_INPUT');
-    // Dot segments are removed by URL parsing before any lookup: nothing matches, nothing is read.
+    // Encoded dot segments are not resolved: ".." is no run id, nothing is read.
     await expect(h.client.readResource({ uri: 'launch://runs/%2E%2E/events.ndjson' })).rejects.toThrow(
-      'not found',
+      'INVALID_INPUT',
     );
+    // A URI no template matches is not found.
+    await expect(h.client.readResource({ uri: 'launch://runs/events.ndjson' })).rejects.toThrow(/not found/i);
   });
 });

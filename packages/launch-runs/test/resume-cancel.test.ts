@@ -53,13 +53,13 @@ async function interruptedAt(worker: 'W2' | 'W5' | 'W8', options: { seededProble
     const held = firstPipeline.hold('W8');
     const fix = first.call('launch_fix_next', { run_id: runId });
     await held.reached;
-    await first.module.close();
+    await first.state.close();
     await fix;
   } else {
     const held = firstPipeline.hold(worker);
     runId = (await first.call('launch_start_run', { run_config: runConfig() })).run_id as string;
     await held.reached;
-    await first.module.close();
+    await first.state.close();
   }
   const pipeline = new FakePipeline(options);
   const second = await harness({ pipeline, dataDir: dir });
@@ -69,7 +69,7 @@ async function interruptedAt(worker: 'W2' | 'W5' | 'W8', options: { seededProble
 describe('interruption and launch_resume', () => {
   it('a run left mid-step is reported interrupted after a restart, then resumed from its last stable state', async () => {
     const { runId, second, pipeline } = await interruptedAt('W5');
-    expect(await second.module.interruptedAtStartup()).toEqual([runId]);
+    expect(await second.state.interruptedAtStartup()).toEqual([runId]);
     const status = await statusOf(second, runId);
     expect(status.state).toBe('DRAFTING');
     expect(status.details).toMatchObject({ interrupted: true, busy: false, active_worker: 'W5' });
@@ -79,7 +79,7 @@ describe('interruption and launch_resume', () => {
     expect(resumed.status.state).toBe('DRAFT_READY');
     expect(resumed.status.details).toMatchObject({ interrupted: false, active_worker: null });
     expect(pipeline.calls).toEqual(['W5']);
-    const events = (await second.module.runs()).events(runId);
+    const events = (await second.state.runs()).events(runId);
     expect(events.map((e) => e.type)).toContain('RUN_INTERRUPTED');
     expect(events.find((e) => e.type === 'RUN_REWOUND')?.payload).toEqual({
       from: 'DRAFTING',
@@ -91,15 +91,18 @@ describe('interruption and launch_resume', () => {
     const next = LaunchResumeOutputSchema.parse(await second.call('launch_resume', { run_id: runId }));
     expect(next.status.state).toBe('VALIDATING');
     expect(pipeline.calls).toEqual(['W5', 'W6', 'W7']);
-    expect((await second.module.runs()).verifyEvents(runId).ok).toBe(true);
+    expect((await second.state.runs()).verifyEvents(runId).ok).toBe(true);
   });
 
   it('reports progress per step to a client that sent a progress token', async () => {
     const { runId, second } = await interruptedAt('W5');
     const progress: { progress: number; total?: number; message?: string }[] = [];
-    await second.client.callTool({ name: 'launch_resume', arguments: { run_id: runId } }, undefined, {
-      onprogress: (update) => progress.push(update),
-    });
+    await second.client.callTool(
+      { name: 'launch_resume', arguments: { run_id: runId } },
+      {
+        onprogress: (update) => progress.push(update),
+      },
+    );
     expect(progress).toEqual([{ progress: 5, total: 7, message: 'W5 draft done: DRAFT_READY' }]);
   });
 
@@ -175,12 +178,12 @@ describe('launch_cancel', () => {
     expect(status.state).toBe('CANCELLED');
     expect(status.artifacts).toEqual(before);
     expect(pipeline.calls).toEqual(['W1', 'W2', 'W3', 'W4']);
-    const lastTransition = (await h.module.runs())
+    const lastTransition = (await h.state.runs())
       .events(runId)
       .filter((e) => e.type === 'STATE_CHANGED')
       .at(-1);
     expect(lastTransition?.payload).toMatchObject({ from: 'FACTS_READY', to: 'CANCELLED' });
-    expect((await h.module.runs()).events(runId).at(-1)).toMatchObject({
+    expect((await h.state.runs()).events(runId).at(-1)).toMatchObject({
       type: 'WORK_ITEM_FAILED',
       payload: { worker: 'W4', code: 'CANCELLED' },
     });
@@ -194,7 +197,7 @@ describe('launch_cancel', () => {
       (await h.call('launch_get_artifact', { run_id: runId, artifact_name: 'product_facts.json' })).ok,
     ).toBe(true);
     expect((await h.call('launch_list_runs', { filter: { state: 'CANCELLED' } })).runs).toHaveLength(1);
-    expect((await h.module.runs()).verifyEvents(runId).ok).toBe(true);
+    expect((await h.state.runs()).verifyEvents(runId).ok).toBe(true);
   });
 
   it('cancels a run resting in VALIDATING; a finished run cannot be cancelled; unknown runs are RUN_NOT_FOUND', async () => {

@@ -53,7 +53,7 @@ describe('launch_start_run', () => {
   it('walks the states in order, one STATE_CHANGED event per transition', async () => {
     h = await startHarness({ pipeline: new FakePipeline({ seededProblems: 0 }) });
     const { runId } = await startAndSettle(h);
-    const transitions = (await h.module.runs())
+    const transitions = (await h.state.runs())
       .events(runId)
       .filter((event) => event.type === 'STATE_CHANGED')
       .map((event) => `${String(event.payload.from)}>${String(event.payload.to)}`);
@@ -68,7 +68,7 @@ describe('launch_start_run', () => {
       'LINKING>VALIDATING',
       'VALIDATING>READY_FOR_PR',
     ]);
-    const workItems = (await h.module.runs())
+    const workItems = (await h.state.runs())
       .events(runId)
       .filter((event) => event.type.startsWith('WORK_ITEM_'));
     expect(workItems.map((event) => `${event.type}:${String(event.payload.worker)}`)).toEqual(
@@ -77,10 +77,8 @@ describe('launch_start_run', () => {
         `WORK_ITEM_FINISHED:${w}`,
       ]),
     );
-    const written = (await h.module.runs())
-      .events(runId)
-      .filter((event) => event.type === 'ARTIFACT_WRITTEN');
-    const status = (await h.module.runs()).status(runId);
+    const written = (await h.state.runs()).events(runId).filter((event) => event.type === 'ARTIFACT_WRITTEN');
+    const status = (await h.state.runs()).status(runId);
     for (const artifact of status.artifacts) {
       expect(
         written.some(
@@ -88,9 +86,9 @@ describe('launch_start_run', () => {
         ),
       ).toBe(true);
     }
-    expect((await h.module.runs()).verifyEvents(runId)).toEqual({
+    expect((await h.state.runs()).verifyEvents(runId)).toEqual({
       ok: true,
-      count: (await h.module.runs()).events(runId).length,
+      count: (await h.state.runs()).events(runId).length,
     });
   });
 
@@ -146,24 +144,39 @@ describe('launch_start_run', () => {
     expect(status.details.interrupted).toBe(false);
   });
 
-  it('sends a progress notification to a client that sent a progress token, then step log messages', async () => {
-    h = await startHarness({ pipeline: new FakePipeline({ seededProblems: 0 }) });
-    const progress: { progress: number; total?: number; message?: string }[] = [];
+  /** Collects the data of every `notifications/message` the harness's client receives. */
+  function logMessages(harness: Harness): unknown[] {
     const messages: unknown[] = [];
-    const { LoggingMessageNotificationSchema } = await import('@modelcontextprotocol/sdk/types.js');
-    h.client.setNotificationHandler(LoggingMessageNotificationSchema, (notification) => {
+    harness.client.setNotificationHandler('notifications/message', (notification) => {
       messages.push(notification.params.data);
     });
-    const result = await h.client.callTool(
+    return messages;
+  }
+
+  /**
+   * Starts a run in `era` with a progress token: exactly one progress notification arrives before the
+   * answer, saying `says` about what follows. Returns the log messages received once the run rests.
+   */
+  async function startWithProgress(era: 'modern' | 'legacy', says: string): Promise<unknown[]> {
+    const harness = await startHarness({ pipeline: new FakePipeline({ seededProblems: 0 }), era });
+    h = harness;
+    const messages = logMessages(harness);
+    const progress: { progress: number; total?: number; message?: string }[] = [];
+    const result = await harness.client.callTool(
       { name: 'launch_start_run', arguments: { run_config: runConfig() } },
-      undefined,
       { onprogress: (update) => progress.push(update) },
     );
-    const runId = (result.structuredContent as { run_id: string }).run_id;
     expect(progress).toHaveLength(1);
     expect(progress[0]).toMatchObject({ progress: 0, total: 7 });
-    await waitForStatus(h, runId, atRest);
+    expect(progress[0]?.message).toContain(says);
+    const runId = (result.structuredContent as { run_id: string }).run_id;
+    expect((await waitForStatus(harness, runId, atRest)).state).toBe('READY_FOR_PR');
     await new Promise((resolve) => setImmediate(resolve));
+    return messages;
+  }
+
+  it('2025-era connection (stdio, in-memory): a progress notification, then the steps as log messages', async () => {
+    const messages = await startWithProgress('legacy', 'progress follows as log messages');
     const steps = messages.filter((m) => (m as { event?: string }).event === 'run_progress') as {
       worker: string;
       progress: number;
@@ -172,16 +185,19 @@ describe('launch_start_run', () => {
     expect(steps.at(-1)).toMatchObject({ progress: 7, total: 7, state: 'READY_FOR_PR' });
   });
 
-  it('a client without a progress token gets no notifications', async () => {
-    h = await startHarness({ pipeline: new FakePipeline({ seededProblems: 0 }) });
-    const messages: unknown[] = [];
-    const { LoggingMessageNotificationSchema } = await import('@modelcontextprotocol/sdk/types.js');
-    h.client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => {
-      messages.push(n.params.data);
-    });
-    await startAndSettle(h);
-    expect(messages).toEqual([]);
+  it('2026-07-28 era: the progress notification says to poll; nothing arrives after the answer', async () => {
+    expect(await startWithProgress('modern', 'poll launch_get_status')).toEqual([]);
   });
+
+  it.each(['modern', 'legacy'] as const)(
+    'a client without a progress token gets no notifications (%s era)',
+    async (era) => {
+      h = await startHarness({ pipeline: new FakePipeline({ seededProblems: 0 }), era });
+      const messages = logMessages(h);
+      await startAndSettle(h);
+      expect(messages).toEqual([]);
+    },
+  );
 });
 
 describe('idempotency', () => {

@@ -43,10 +43,12 @@ describe('telemetry', () => {
     await h.call('launch_fix_next', { run_id: runId });
     errorOf(await h.call('launch_get_status', { run_id: 'bad' }), 'INVALID_INPUT');
     errorOf(await h.call('launch_open_pr', { run_id: 'r_2026-01-01T00-00-00Z_00000000' }), 'RUN_NOT_FOUND');
-    await h.module.flushTelemetry();
+    const badConfig = { run_config: { ...runConfig(), product_slug: 'Not A Slug' } };
+    errorOf(await h.call('launch_start_run', badConfig), 'SCHEMA_VALIDATION_FAILED');
+    await h.state.flushTelemetry();
     const rows = spanRows(h.dataDir);
 
-    const start = rows.find((row) => row.tool === 'launch_start_run');
+    const start = rows.find((row) => row.tool === 'launch_start_run' && row.outcome === 'ok');
     expect(start).toMatchObject({ kind: 'tool', runId, outcome: 'ok', errorCode: null });
     const backgroundWorkers = rows.filter(
       (row) => row.kind === 'worker' && row.parentSpanId === start?.spanId,
@@ -77,6 +79,11 @@ describe('telemetry', () => {
       outcome: 'error',
       errorCode: 'RUN_NOT_FOUND',
     });
+    // The span records the code the contract answers with (launch_start_run's own, via its mapError).
+    expect(rows.find((row) => row.tool === 'launch_start_run' && row.outcome === 'error')).toMatchObject({
+      errorCode: 'SCHEMA_VALIDATION_FAILED',
+      parentSpanId: null,
+    });
     const statusCalls = rows.filter((row) => row.tool === 'launch_get_status');
     expect(statusCalls.length).toBeGreaterThan(1);
     for (const row of rows) {
@@ -85,7 +92,7 @@ describe('telemetry', () => {
     }
 
     // Events carry the trace/span ids of the span they happened in.
-    const events = (await h.module.runs()).events(runId);
+    const events = (await h.state.runs()).events(runId);
     const spanIds = new Set(rows.map((row) => row.spanId));
     expect(events.every((event) => event.trace_id !== null && spanIds.has(event.span_id ?? ''))).toBe(true);
     const w1Started = events.find(
@@ -120,6 +127,8 @@ describe('telemetry', () => {
       otlpTracesUrl: `http://127.0.0.1:${port}/v1/traces`,
     });
     const { runId } = await startAndSettle(local, runConfig());
+    errorOf(await local.call('launch_get_status', { run_id: 'bad' }), 'INVALID_INPUT');
+    errorOf(await local.call('launch_fix_next', { run_id: runId }), 'ILLEGAL_STATE');
     await local.close(); // shutdown flushes the batch exporter
 
     expect(received.length).toBeGreaterThan(0);
@@ -130,6 +139,9 @@ describe('telemetry', () => {
     expect(body).toContain('launch.worker W1 inputs');
     expect(body).toContain(runId);
     expect(body).toContain('switchyard-launch');
+    // Failed calls say where they failed: arguments refused (input) or the work itself (handler).
+    expect(body).toMatch(/"launch\.failure_stage","value":\{"stringValue":"input"\}/);
+    expect(body).toMatch(/"launch\.failure_stage","value":\{"stringValue":"handler"\}/);
     const stored = spanRows(dataDir).find((row) => row.tool === 'launch_start_run');
     expect(body).toContain(stored?.traceId);
   });
@@ -162,10 +174,10 @@ describe('telemetry', () => {
         );
       },
     );
-    telemetry.recordRejected(
+    await telemetry.inSpan(
       'launch.tool launch_get_status',
       { kind: 'tool', tool: 'launch_get_status' },
-      'INVALID_INPUT',
+      async (span) => span.fail('INVALID_INPUT', 'input'),
     );
     await telemetry.flush();
     await telemetry.shutdown();

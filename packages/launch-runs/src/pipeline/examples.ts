@@ -2,7 +2,7 @@ import { cp, mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { RunConfigInput } from '@switchyard/contracts/launch-runs';
-import { lazy } from '@switchyard/server-kit';
+import { lazy } from '@switchyard/server-kit/runtime';
 
 /** simple-git, only when example repositories are actually written (the package index re-exports this file). */
 const loadGitClient = lazy(() => import('../git/git-client.js'));

@@ -1,5 +1,5 @@
 import { SwitchyardError } from '@switchyard/contracts/errors';
-import { lazy } from '@switchyard/server-kit';
+import { lazy } from '@switchyard/server-kit/runtime';
 import type { ResolvedPipelineOptions } from './options.js';
 import type { LaunchPipeline } from './types.js';
 import type * as Workers from './workers.js';

@@ -38,11 +38,14 @@ export const SERVER_SECRET_VARIABLES: readonly string[] = [
   'DIGITRANSIT_SUBSCRIPTION_KEY',
 ];
 
-/** The policy a configuration sets, with the defaults for what it leaves unset. */
-export function resolveLaunchPolicy(config: LaunchRunsConfig): LaunchPolicy {
+/**
+ * The policy a configuration sets, with the defaults for what it leaves unset (local repositories: the
+ * server's data directory `dataDir`, outside the runs' own folders).
+ */
+export function resolveLaunchPolicy(config: LaunchRunsConfig, dataDir: string): LaunchPolicy {
   return {
-    repoRoots: (config.repoRoots ?? [config.dataDir]).map(canonicalPath),
-    runsRoot: canonicalPath(new RunPaths(config.dataDir).root),
+    repoRoots: (config.repoRoots ?? [dataDir]).map(canonicalPath),
+    runsRoot: canonicalPath(new RunPaths(dataDir).root),
     remoteHosts: config.remoteHosts ?? DEFAULT_REMOTE_HOSTS,
     githubApiUrls: (config.githubApiUrls ?? DEFAULT_GITHUB_API_URLS).map(normalizeApiUrl),
     prTokenEnv: config.prTokenEnv ?? [],

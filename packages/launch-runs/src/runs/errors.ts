@@ -1,5 +1,10 @@
-import { SwitchyardError } from '@switchyard/contracts/errors';
-import type { RunState } from '@switchyard/contracts/launch-runs';
+import { SwitchyardError, toSwitchyardError } from '@switchyard/contracts/errors';
+import { launchErrorPayload, type RunState } from '@switchyard/contracts/launch-runs';
+
+/** The contract's error code of anything thrown (INTERNAL for what is not a SwitchyardError). */
+export function errorCodeOf(error: unknown): string {
+  return launchErrorPayload(toSwitchyardError(error)).error.code;
+}
 
 /**
  * ILLEGAL_STATE with the details the contract asks for: the current state, the requirement in the

@@ -17,7 +17,7 @@ import {
   type ValidationReport,
 } from '@switchyard/contracts/launch-runs';
 import { redactSecrets } from '@switchyard/resilience/context';
-import type { Logger } from '@switchyard/server-kit';
+import type { Logger } from '@switchyard/server-kit/runtime';
 import type { RunRow } from '../db/schema.js';
 import { sha256OfFile } from '../pipeline/file-reads.js';
 import type { LaunchPipeline, SectionProgress, WorkerContext } from '../pipeline/types.js';

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { Logger } from '@switchyard/server-kit';
+import type { Logger } from '@switchyard/server-kit/runtime';
 import { launchDb } from '../db/drizzle.js';
 import type { LaunchPipeline } from '../pipeline/types.js';
 import { ArtifactRepository } from '../store/artifact-store.js';
@@ -27,7 +27,7 @@ export interface OpenedRuns {
 
 /**
  * The run store (drizzle's query builder over the database) and the service over it, then the sweep that
- * marks runs a dead process left mid-step. module.ts loads this file on the first call that needs runs.
+ * marks runs a dead process left mid-step. open.ts loads this file on the first call that needs runs.
  */
 export function openRuns(options: OpenRunsOptions): OpenedRuns {
   const { telemetry } = options;

@@ -661,9 +661,9 @@ export class LaunchRunService {
     return marked;
   }
 
-  /** Newest runs first (for resource listings). */
-  recentRuns(limit: number): RunRow[] {
-    return this.deps.store.list({ limit });
+  /** Newest runs first, optionally only those whose id starts with `runIdPrefix` (resource listings, completions). */
+  recentRuns(limit: number, runIdPrefix?: string): RunRow[] {
+    return this.deps.store.list({ limit, ...(runIdPrefix === undefined ? {} : { runIdPrefix }) });
   }
 
   /** Aborts background work (runs stay resumable), waits for it to settle. */

@@ -73,6 +73,8 @@ export interface ListFilter {
   state?: RunState;
   /** Exclusive upper bound of the (created_ms, run_id) order: the previous page's last row. */
   before?: { createdMs: number; runId: string };
+  /** Only run ids that start with this (compared as text: `_` and `%` are no wildcards here). */
+  runIdPrefix?: string;
   limit: number;
 }
 
@@ -126,7 +128,10 @@ export class RunStore {
       }
       // Creation times strictly increase (a run started in the same millisecond as the newest one is dated a
       // millisecond later), so "newest first" is the order the runs were started in, not a tie on run_id.
-      const newest = tx.select({ createdMs: sql<number | null>`max(${runs.createdMs})` }).from(runs).get();
+      const newest = tx
+        .select({ createdMs: sql<number | null>`max(${runs.createdMs})` })
+        .from(runs)
+        .get();
       const nowMs = Math.max(this.now(), (newest?.createdMs ?? -1) + 1);
       const iso = new Date(nowMs).toISOString();
       const inserted = tx
@@ -317,6 +322,10 @@ export class RunStore {
     const conditions: SQL[] = [];
     if (filter.productSlug !== undefined) conditions.push(eq(runs.productSlug, filter.productSlug));
     if (filter.state !== undefined) conditions.push(eq(runs.state, filter.state));
+    if (filter.runIdPrefix !== undefined && filter.runIdPrefix !== '') {
+      const prefix = filter.runIdPrefix;
+      conditions.push(sql`substr(${runs.runId}, 1, ${prefix.length}) = ${prefix}`);
+    }
     if (filter.before !== undefined) {
       const before = or(
         lt(runs.createdMs, filter.before.createdMs),

@@ -4,7 +4,7 @@ import type * as OtelExporter from '@opentelemetry/exporter-trace-otlp-http';
 import type * as OtelResources from '@opentelemetry/resources';
 import type * as OtelSdk from '@opentelemetry/sdk-trace-node';
 import type { ReadableSpan, SpanProcessor } from '@opentelemetry/sdk-trace-node';
-import { lazy } from '@switchyard/server-kit';
+import { lazy } from '@switchyard/server-kit/runtime';
 import type { FinishedSpan } from './span.js';
 
 export interface OpenTelemetry {

@@ -10,6 +10,8 @@ export const ATTR = {
   runId: 'launch.run_id',
   outcome: 'launch.outcome',
   errorCode: 'launch.error_code',
+  /** On a failed tool call: `input` (its arguments were refused) or `handler`. Exported, not stored. */
+  failureStage: 'launch.failure_stage',
   correlationId: 'switchyard.correlation_id',
 } as const;
 

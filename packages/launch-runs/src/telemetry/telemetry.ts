@@ -26,10 +26,17 @@ export interface SpanFields {
   correlationId?: string;
 }
 
-/** The span a piece of work runs in: it may learn its run id late (launch_start_run). */
+/** Where a failed tool call failed: its arguments were refused, or its handler failed. */
+export type FailureStage = 'input' | 'handler';
+
+/** The span a piece of work runs in. */
 export interface ActiveSpan {
   readonly ids: TraceIds;
-  setRunId(runId: string): void;
+  /**
+   * Records the work as failed when it ends without throwing: a tool call answered with an error payload.
+   * `stage` says whether its arguments were refused (no work was done) or its handler failed.
+   */
+  fail(errorCode: string, stage: FailureStage): void;
 }
 
 /**
@@ -86,16 +93,23 @@ export class LaunchTelemetry {
     this.otlp?.export(finished);
   }
 
-  /** Runs `fn` in a new span (child of the current one); records outcome and error code. */
+  /**
+   * Runs `fn` in a new span (child of the current one); records outcome and error code: the code of what
+   * it throws, or the one it reports with `span.fail`.
+   */
   async inSpan<T>(name: string, fields: SpanFields, fn: (span: ActiveSpan) => Promise<T>): Promise<T> {
     const span = this.start(name, fields);
+    let failure: string | undefined;
     const handle: ActiveSpan = {
       ids: { traceId: span.traceId, spanId: span.spanId },
-      setRunId: (runId) => span.setAttribute(ATTR.runId, runId),
+      fail: (errorCode, stage) => {
+        failure = errorCode;
+        span.setAttribute(ATTR.failureStage, stage);
+      },
     };
     try {
       const result = await this.active.run(span, () => fn(handle));
-      this.finish(span, undefined);
+      this.finish(span, failure);
       return result;
     } catch (error) {
       this.finish(span, this.options.errorCodeOf(error));
@@ -103,9 +117,9 @@ export class LaunchTelemetry {
     }
   }
 
-  /** A call that failed before any work started (input validation): a span with its error code. */
-  recordRejected(name: string, fields: SpanFields, errorCode: string): void {
-    this.finish(this.start(name, fields), errorCode);
+  /** Sets the run id of the span the caller runs in (a tool call that learns it late: launch_start_run). */
+  setCurrentRunId(runId: string): void {
+    this.active.getStore()?.setAttribute(ATTR.runId, runId);
   }
 
   /** Writes buffered spans to SQLite and hands queued ones to the OTLP exporter now. */

@@ -1,12 +1,10 @@
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import {
   LaunchGetArtifactInputSchema,
   LaunchGetArtifactOutputSchema,
 } from '@switchyard/contracts/launch-runs';
-import type { DomainContext } from '@switchyard/server-kit';
 import { decodeUtf8, isTextualType } from '../store/content-types.js';
 import type { ArtifactContent } from '../store/artifact-store.js';
-import { registerLaunchTool, type LaunchToolDeps } from './launch-tool.js';
+import { launchTool } from './spec.js';
 
 /** Text artifacts as text; anything else (or bytes that are not UTF-8) as base64 with `;base64` in the type. */
 export function encodeArtifact(artifact: ArtifactContent) {
@@ -29,20 +27,18 @@ export function encodeArtifact(artifact: ArtifactContent) {
   };
 }
 
-export function registerGetArtifactTool(server: McpServer, ctx: DomainContext, deps: LaunchToolDeps): void {
-  registerLaunchTool(server, ctx, deps, {
-    name: 'launch_get_artifact',
-    title: 'Read a launch run artifact',
-    description:
-      'Returns one artifact of a run by name (as listed in launch_get_status, e.g. page_plan.json, ' +
-      'validation_report.json, drafts/docs/index.md) with its sha256. Text comes as text; binary as base64.',
-    input: LaunchGetArtifactInputSchema,
-    output: LaunchGetArtifactOutputSchema,
-    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-    handler: async (input) => ({
-      ok: true as const,
-      run_id: input.run_id,
-      artifact: encodeArtifact(await (await deps.service()).artifact(input.run_id, input.artifact_name)),
-    }),
-  });
-}
+export const getArtifactTool = launchTool({
+  name: 'launch_get_artifact',
+  title: 'Read a launch run artifact',
+  description:
+    'Returns one artifact of a run by name (as listed in launch_get_status, e.g. page_plan.json, ' +
+    'validation_report.json, drafts/docs/index.md) with its sha256. Text comes as text; binary as base64.',
+  input: LaunchGetArtifactInputSchema,
+  output: LaunchGetArtifactOutputSchema,
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  handler: async (input, call) => ({
+    ok: true as const,
+    run_id: input.run_id,
+    artifact: encodeArtifact(await (await call.state.runs()).artifact(input.run_id, input.artifact_name)),
+  }),
+});

@@ -1,29 +1,25 @@
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { LaunchResumeInputSchema, LaunchResumeOutputSchema } from '@switchyard/contracts/launch-runs';
-import type { DomainContext } from '@switchyard/server-kit';
-import { registerLaunchTool, type LaunchToolDeps } from './launch-tool.js';
+import { launchTool } from './spec.js';
 import { progressOf } from './progress.js';
 
-export function registerResumeTool(server: McpServer, ctx: DomainContext, deps: LaunchToolDeps): void {
-  registerLaunchTool(server, ctx, deps, {
-    name: 'launch_resume',
-    title: 'Resume a launch run',
-    description:
-      'Continues a run to its next stable boundary (PLAN_READY, DRAFT_READY, VALIDATING or READY_FOR_PR) and ' +
-      'returns its status. A run interrupted by a crash or restart (status details.interrupted=true) is first ' +
-      'rewound to its last stable state; nothing already written is lost or duplicated.',
-    input: LaunchResumeInputSchema,
-    output: LaunchResumeOutputSchema,
-    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
-    handler: async (input, call) => {
-      const onProgress = progressOf(call);
-      const status = await (
-        await deps.service()
-      ).resume(input.run_id, {
-        signal: call.signal,
-        ...(onProgress ? { onProgress } : {}),
-      });
-      return { ok: true as const, status };
-    },
-  });
-}
+export const resumeTool = launchTool({
+  name: 'launch_resume',
+  title: 'Resume a launch run',
+  description:
+    'Continues a run to its next stable boundary (PLAN_READY, DRAFT_READY, VALIDATING or READY_FOR_PR) and ' +
+    'returns its status. A run interrupted by a crash or restart (status details.interrupted=true) is first ' +
+    'rewound to its last stable state; nothing already written is lost or duplicated.',
+  input: LaunchResumeInputSchema,
+  output: LaunchResumeOutputSchema,
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+  handler: async (input, call) => {
+    const onProgress = progressOf(call);
+    const status = await (
+      await call.state.runs()
+    ).resume(input.run_id, {
+      signal: call.signal,
+      ...(onProgress ? { onProgress } : {}),
+    });
+    return { ok: true as const, status };
+  },
+});

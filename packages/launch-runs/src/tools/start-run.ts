@@ -1,55 +1,107 @@
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { LaunchStartRunInputSchema, LaunchStartRunOutputSchema } from '@switchyard/contracts/launch-runs';
-import type { DomainContext } from '@switchyard/server-kit';
+import { describeIssues, SwitchyardError } from '@switchyard/contracts/errors';
+import {
+  LaunchStartRunInputSchema,
+  LaunchStartRunOutputSchema,
+  RunConfigSchema,
+} from '@switchyard/contracts/launch-runs';
+import type { ToolCall } from '@switchyard/server-kit';
+import type { LaunchRunsState } from '../open.js';
 import { checkRunConfigPolicy } from '../policy/launch-policy.js';
 import type { ProgressListener } from '../runs/executor.js';
 import { AUTOMATIC_STEP_COUNT } from '../runs/worker-ids.js';
-import { registerLaunchTool, type LaunchToolDeps } from './launch-tool.js';
+import { launchTool } from './spec.js';
 
-export function registerStartRunTool(server: McpServer, ctx: DomainContext, deps: LaunchToolDeps): void {
-  registerLaunchTool(server, ctx, deps, {
-    name: 'launch_start_run',
-    title: 'Start a documentation launch run',
-    description:
-      'Starts a launch run from a run_config (product source repo, site repo, sections, allowed paths) and returns ' +
-      'its run_id at once in state CREATED; the run then clones, extracts evidence, plans, drafts, links and ' +
-      'validates in the background until VALIDATING (issues to fix) or READY_FOR_PR. Poll launch_get_status. ' +
-      'Pass an idempotency_key to make retries return the same run. Repositories, PR remotes, the GitHub API and ' +
-      "the token variable must be ones the server's operator allows (else INVALID_INPUT naming the setting).",
-    input: LaunchStartRunInputSchema,
-    output: LaunchStartRunOutputSchema,
-    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
-    handler: async (input, call, span) => {
-      // Before anything is recorded: a run the operator's policy refuses could never clone or open its PR.
-      checkRunConfigPolicy(input.run_config, deps.policy);
-      // The request closes as soon as the run is recorded, and a progress token dies with its request.
-      // A client that asked for progress gets one notification now, then the background steps as
-      // `notifications/message` log entries (logger "launch-runs") on its session.
-      let onProgress: ProgressListener | undefined;
-      if (call.progress.enabled) {
-        onProgress = (update) => {
-          server
-            .sendLoggingMessage({
-              level: 'info',
-              logger: 'launch-runs',
-              data: { event: 'run_progress', ...update },
-            })
-            .catch(() => undefined);
-        };
-      }
-      const started = (await deps.service()).startRun(
-        { run_config: input.run_config, idempotency_key: input.idempotency_key },
-        onProgress,
-      );
-      span.setRunId(started.run_id);
-      await call.progress.report(
-        0,
-        AUTOMATIC_STEP_COUNT,
-        started.created
-          ? `Run ${started.run_id} created; W1..W7 continue in the background (progress follows as log messages)`
-          : `Existing run ${started.run_id} (same idempotency key and config) is ${started.state}`,
-      );
-      return { ok: true as const, run_id: started.run_id, state: started.state };
-    },
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+function formatPath(path: readonly PropertyKey[]): string {
+  let out = '';
+  for (const segment of path) {
+    if (typeof segment === 'number') out += `[${segment}]`;
+    else out += out === '' ? String(segment) : `.${String(segment)}`;
+  }
+  return out;
+}
+
+/**
+ * launch_start_run's own validation code: a run_config that is present (an object) but breaks
+ * run_config.schema.json is SCHEMA_VALIDATION_FAILED with details.issues [{ path: 'run_config.…', message }];
+ * anything else wrong with the request (run_config missing or not an object, a bad idempotency_key, unknown
+ * fields) stays INVALID_INPUT.
+ */
+export function classifyStartRunValidation(error: SwitchyardError, input: unknown): SwitchyardError {
+  if (error.kind !== 'validation' || error.code !== undefined || !isPlainObject(input)) return error;
+  const runConfig = input.run_config;
+  if (!isPlainObject(runConfig)) return error;
+  const reported = (error.details?.issues as { path: string }[] | undefined) ?? [];
+  const outside = reported.filter(
+    (issue) =>
+      issue.path !== 'run_config' &&
+      !issue.path.startsWith('run_config.') &&
+      !issue.path.startsWith('run_config['),
+  );
+  const parsed = RunConfigSchema.safeParse(runConfig);
+  if (outside.length > 0 || parsed.success) return error;
+  const issues = parsed.error.issues.flatMap((issue) => {
+    if (issue.code === 'unrecognized_keys') {
+      return issue.keys.map((key) => ({
+        path: ['run_config', ...issue.path, key],
+        message: `Unrecognized key "${key}": remove it (run_config.schema.json allows no other fields)`,
+      }));
+    }
+    return [{ path: ['run_config', ...issue.path], message: issue.message, code: issue.code }];
+  });
+  const summary = issues.map((issue) => ({ path: formatPath(issue.path), message: issue.message }));
+  return new SwitchyardError('validation', `run_config is invalid: ${describeIssues(issues)}`, {
+    code: 'SCHEMA_VALIDATION_FAILED',
+    details: { issues: summary },
   });
 }
+
+/**
+ * The background steps W1..W7, for a client that asked for progress. The request closes as soon as the
+ * run is recorded, and a progress token dies with its request, so the steps go out as
+ * `notifications/message` log entries (logger "launch-runs"): only where the connection outlives the
+ * call (`call.laterLog`: a 2025-era stdio connection). Everywhere else the client polls launch_get_status.
+ */
+function backgroundProgress(call: ToolCall<LaunchRunsState>): ProgressListener | undefined {
+  const { laterLog } = call;
+  if (!call.progress.enabled || laterLog === undefined) return undefined;
+  return (update) => laterLog('info', { event: 'run_progress', ...update });
+}
+
+export const startRunTool = launchTool({
+  name: 'launch_start_run',
+  title: 'Start a documentation launch run',
+  description:
+    'Starts a launch run from a run_config (product source repo, site repo, sections, allowed paths) and returns ' +
+    'its run_id at once in state CREATED; the run then clones, extracts evidence, plans, drafts, links and ' +
+    'validates in the background until VALIDATING (issues to fix) or READY_FOR_PR. Poll launch_get_status. ' +
+    'Pass an idempotency_key to make retries return the same run. Repositories, PR remotes, the GitHub API and ' +
+    "the token variable must be ones the server's operator allows (else INVALID_INPUT naming the setting).",
+  input: LaunchStartRunInputSchema,
+  output: LaunchStartRunOutputSchema,
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+  mapError: (error, { stage, input }) =>
+    stage === 'input' ? classifyStartRunValidation(error, input) : error,
+  handler: async (input, call) => {
+    // Before anything is recorded: a run the operator's policy refuses could never clone or open its PR.
+    checkRunConfigPolicy(input.run_config, call.state.policy);
+    const onProgress = backgroundProgress(call);
+    const started = (await call.state.runs()).startRun(
+      { run_config: input.run_config, idempotency_key: input.idempotency_key },
+      onProgress,
+    );
+    call.state.telemetry.setCurrentRunId(started.run_id);
+    const follow = onProgress === undefined ? 'poll launch_get_status' : 'progress follows as log messages';
+    await call.progress.report(
+      0,
+      AUTOMATIC_STEP_COUNT,
+      started.created
+        ? `Run ${started.run_id} created; W1..W7 continue in the background (${follow})`
+        : `Existing run ${started.run_id} (same idempotency key and config) is ${started.state}`,
+    );
+    return { ok: true as const, run_id: started.run_id, state: started.state };
+  },
+});

@@ -1,29 +1,25 @@
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { LaunchValidateInputSchema, LaunchValidateOutputSchema } from '@switchyard/contracts/launch-runs';
-import type { DomainContext } from '@switchyard/server-kit';
-import { registerLaunchTool, type LaunchToolDeps } from './launch-tool.js';
+import { launchTool } from './spec.js';
 import { progressOf } from './progress.js';
 
-export function registerValidateTool(server: McpServer, ctx: DomainContext, deps: LaunchToolDeps): void {
-  registerLaunchTool(server, ctx, deps, {
-    name: 'launch_validate',
-    title: 'Validate a launch run worktree',
-    description:
-      'Runs the validation gates (W7) on the run site worktree now and returns the validation_report. ' +
-      'Needs the run at LINKING or later. ok=true means the validator ran; whether the gates passed is ' +
-      'validation_report.ok. A passing report moves the run to READY_FOR_PR.',
-    input: LaunchValidateInputSchema,
-    output: LaunchValidateOutputSchema,
-    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-    handler: async (input, call) => {
-      const onProgress = progressOf(call);
-      const report = await (
-        await deps.service()
-      ).validate(input.run_id, {
-        signal: call.signal,
-        ...(onProgress ? { onProgress } : {}),
-      });
-      return { ok: true as const, run_id: input.run_id, validation_report: report };
-    },
-  });
-}
+export const validateTool = launchTool({
+  name: 'launch_validate',
+  title: 'Validate a launch run worktree',
+  description:
+    'Runs the validation gates (W7) on the run site worktree now and returns the validation_report. ' +
+    'Needs the run at LINKING or later. ok=true means the validator ran; whether the gates passed is ' +
+    'validation_report.ok. A passing report moves the run to READY_FOR_PR.',
+  input: LaunchValidateInputSchema,
+  output: LaunchValidateOutputSchema,
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  handler: async (input, call) => {
+    const onProgress = progressOf(call);
+    const report = await (
+      await call.state.runs()
+    ).validate(input.run_id, {
+      signal: call.signal,
+      ...(onProgress ? { onProgress } : {}),
+    });
+    return { ok: true as const, run_id: input.run_id, validation_report: report };
+  },
+});

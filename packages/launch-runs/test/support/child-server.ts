@@ -1,9 +1,8 @@
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { clientFor, type ProtocolEra } from '@switchyard/server-kit/testing';
 import type { PausePoint } from './pausing-pipeline.js';
 import type { Payload } from './harness.js';
 
@@ -24,6 +23,11 @@ export async function startChildServer(options: {
   pipeline: 'fake' | 'real';
   pause?: PausePoint;
   env?: Record<string, string>;
+  /**
+   * The protocol era the client speaks; the 2025 handshake by default: the SDK's 2026-07-28 stdio client
+   * first probes a sibling process, which would open the same data directory (and sweep its runs) too.
+   */
+  era?: ProtocolEra;
 }): Promise<ChildServer> {
   const transport = new StdioClientTransport({
     command: process.execPath,
@@ -43,7 +47,7 @@ export async function startChildServer(options: {
   });
   const stderr: string[] = [];
   transport.stderr?.on('data', (chunk: Buffer) => stderr.push(chunk.toString()));
-  const client = new Client({ name: 'launch-child-test', version: '0.0.0' });
+  const client = clientFor(options.era ?? 'legacy', 'launch-child-test');
   try {
     await client.connect(transport);
   } catch (error) {
@@ -61,9 +65,7 @@ export async function startChildServer(options: {
   return {
     pid,
     async call(name, args = {}) {
-      const result = (await client.callTool({ name, arguments: args }, undefined, {
-        timeout: 120_000,
-      })) as CallToolResult;
+      const result = await client.callTool({ name, arguments: args }, { timeout: 120_000 });
       return result.structuredContent as Payload;
     },
     async kill() {

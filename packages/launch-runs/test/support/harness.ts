@@ -1,15 +1,15 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, Client } from '@modelcontextprotocol/client';
 import type { RunConfigInput } from '@switchyard/contracts/launch-runs';
-import { createLogger, type Logger } from '@switchyard/server-kit';
-import { connectInMemory } from '@switchyard/server-kit/testing';
+import { createLogger, type Logger } from '@switchyard/server-kit/runtime';
+import { connectInMemory, type ProtocolEra } from '@switchyard/server-kit/testing';
 import {
-  createLaunchRunsModule,
+  launchRunsDomainWith,
+  LaunchRunsConfigSchema,
   type LaunchRunsConfigInput,
-  type LaunchRunsModule,
+  type LaunchRunsState,
 } from '../../src/index.js';
 import type { LaunchPipeline } from '../../src/pipeline/types.js';
 
@@ -19,18 +19,23 @@ export type Payload = Record<string, unknown> & {
 };
 
 export interface Harness {
-  module: LaunchRunsModule;
+  /** The opened domain (`connectInMemory`'s `domains`): its runs, telemetry, readiness and close. */
+  state: LaunchRunsState;
   client: Client;
   dataDir: string;
   /** Calls a tool and returns its structured content (success or the standard error shape). */
   call(name: string, args?: Record<string, unknown>): Promise<Payload>;
   raw(name: string, args?: Record<string, unknown>): Promise<CallToolResult>;
+  /** Another client on the same opened domain (its own connection, in `era`). */
+  connect(era?: ProtocolEra): Promise<Client>;
   close(): Promise<void>;
 }
 
 export function tempDir(prefix: string): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), `launch-${prefix}-`));
 }
+
+const quiet = () => createLogger({ level: 'error' });
 
 export async function startHarness(
   options: {
@@ -39,36 +44,38 @@ export async function startHarness(
     leaseMs?: number;
     otlpTracesUrl?: string;
     keepDataDir?: boolean;
-    /** The module's logger (background work, start-up recovery); quiet by default. */
+    /** The domain's logger (background work, start-up recovery); quiet by default. */
     logger?: Logger;
     /** Operator settings (policy, limits) beyond the defaults below. */
     config?: Partial<LaunchRunsConfigInput>;
     /** The environment workers read (pr.github.token_env); process.env by default. */
     env?: Record<string, string | undefined>;
+    /** The protocol era the client speaks; modern (2026-07-28) by default. */
+    era?: ProtocolEra;
   } = {},
 ): Promise<Harness> {
   const dataDir = options.dataDir ?? tempDir('data');
-  const module = createLaunchRunsModule(
-    {
-      dataDir,
-      // Tests keep their repositories in the OS temp folder: allowed here explicitly (LAUNCH_REPO_ROOTS),
-      // as an operator would; the server's own default is its data directory.
-      repoRoots: [os.tmpdir()],
-      ...options.config,
-      ...(options.leaseMs === undefined ? {} : { leaseMs: options.leaseMs }),
-      ...(options.otlpTracesUrl === undefined ? {} : { otlpTracesUrl: options.otlpTracesUrl }),
-    },
-    {
-      ...(options.pipeline ? { pipeline: options.pipeline } : {}),
-      ...(options.env ? { env: options.env } : {}),
-      logger: options.logger ?? createLogger({ level: 'error' }),
-    },
-  );
-  const connection = await connectInMemory([module], { dataDir, logger: createLogger({ level: 'error' }) });
+  const domain = launchRunsDomainWith(options.pipeline ? { pipeline: options.pipeline } : {});
+  const config = LaunchRunsConfigSchema.parse({
+    // Tests keep their repositories in the OS temp folder: allowed here explicitly (LAUNCH_REPO_ROOTS),
+    // as an operator would; the server's own default is its data directory.
+    repoRoots: [os.tmpdir()],
+    ...options.config,
+    ...(options.leaseMs === undefined ? {} : { leaseMs: options.leaseMs }),
+    ...(options.otlpTracesUrl === undefined ? {} : { otlpTracesUrl: options.otlpTracesUrl }),
+  });
+  const connection = await connectInMemory([{ domain, config }], {
+    dataDir,
+    env: options.env ?? process.env,
+    logger: options.logger ?? quiet(),
+    ...(options.era === undefined ? {} : { era: options.era }),
+  });
+  const state = connection.domains.get(domain.name) as LaunchRunsState;
+  const extra: { close(): Promise<void> }[] = [];
   const raw = (name: string, args: Record<string, unknown> = {}) =>
     connection.client.callTool({ name, arguments: args }) as Promise<CallToolResult>;
   return {
-    module,
+    state,
     client: connection.client,
     dataDir,
     raw,
@@ -76,9 +83,20 @@ export async function startHarness(
       const result = await raw(name, args);
       return result.structuredContent as Payload;
     },
+    async connect(era) {
+      // The same opened state behind a second server: closing that connection leaves the domain open.
+      const shared = { ...domain, open: () => ({ ...state, close: async () => undefined }) };
+      const second = await connectInMemory([{ domain: shared, config }], {
+        dataDir,
+        logger: quiet(),
+        ...(era === undefined ? {} : { era }),
+      });
+      extra.push(second);
+      return second.client;
+    },
     async close() {
+      for (const second of extra.splice(0)) await second.close();
       await connection.close();
-      await module.close();
       if (!options.keepDataDir && options.dataDir === undefined)
         fs.rmSync(dataDir, { recursive: true, force: true });
     },

@@ -1,0 +1,60 @@
+import { defineDomain, type Domain } from '@switchyard/server-kit';
+import { loadLaunchRunsConfig, type LaunchRunsConfig } from './config.js';
+import { openLaunchRuns, version, type LaunchRunsSeams, type LaunchRunsState } from './open.js';
+import { cancelTool } from './tools/cancel.js';
+import { fixNextTool } from './tools/fix-next.js';
+import { getArtifactTool } from './tools/get-artifact.js';
+import { getStatusTool } from './tools/get-status.js';
+import { listRunsTool } from './tools/list-runs.js';
+import { openPrTool } from './tools/open-pr.js';
+import { artifactResource, eventsResource } from './tools/resources.js';
+import { resumeTool } from './tools/resume.js';
+import { startRunTool } from './tools/start-run.js';
+import { toolSpans } from './tools/tracing.js';
+import { validateTool } from './tools/validate.js';
+
+export type LaunchRunsDomain = Domain<LaunchRunsConfig, LaunchRunsState>;
+
+/**
+ * The launch-runs domain opened over `seams` instead of the defaults: tests (and embedders) give it their
+ * own pipeline. The pipeline is not part of the configuration on purpose: the configuration is what an
+ * operator sets in the environment (`config(env)`), plain data a server reads before it opens anything,
+ * while a pipeline is code with state. Everything else is the same declaration as `launchRunsDomain`.
+ */
+export function launchRunsDomainWith(seams: LaunchRunsSeams): LaunchRunsDomain {
+  return defineDomain({
+    name: 'launch-runs',
+    version,
+    title: 'Documentation launch runs',
+    instructions:
+      'Durable, evidence-grounded documentation launches: launch_start_run takes a run_config (a product ' +
+      'source repository and a Hugo site repository) and works in the background from evidence to drafted, ' +
+      'linked and validated pages; poll launch_get_status until VALIDATING or READY_FOR_PR. launch_fix_next ' +
+      'fixes one validation issue per call, launch_validate re-runs the gates, launch_open_pr commits, pushes ' +
+      'and opens the pull request. launch_resume continues an interrupted run, launch_cancel stops one, ' +
+      'launch_list_runs lists them. Artifacts and event logs are also resources (launch://runs/{run_id}/...).',
+    toolPrefix: 'launch',
+    config: loadLaunchRunsConfig,
+    open: (config, runtime) => openLaunchRuns(config, runtime, seams),
+    tools: [
+      startRunTool,
+      getStatusTool,
+      getArtifactTool,
+      validateTool,
+      fixNextTool,
+      resumeTool,
+      cancelTool,
+      openPrTool,
+      listRunsTool,
+    ],
+    resources: [artifactResource, eventsResource],
+    middleware: [toolSpans],
+  });
+}
+
+/**
+ * The launch-runs domain: the nine launch_* tools of seed 002, run artifacts and event logs as resources
+ * (with run id completion), a span per tool call. Configuration comes from the environment
+ * (`loadLaunchRunsConfig`); opening it opens launch-runs.sqlite in the server's data directory.
+ */
+export const launchRunsDomain: LaunchRunsDomain = launchRunsDomainWith({});

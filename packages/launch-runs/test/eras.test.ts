@@ -1,0 +1,67 @@
+import { LaunchStartRunOutputSchema } from '@switchyard/contracts/launch-runs';
+import { afterEach, describe, expect, it } from 'vitest';
+import { FakePipeline } from './support/fake-pipeline.js';
+import { atRest, runConfig, startHarness, waitForStatus, type Harness } from './support/harness.js';
+
+const ARTIFACTS_TEMPLATE = 'launch://runs/{run_id}/artifacts/{+name}';
+const EVENTS_TEMPLATE = 'launch://runs/{run_id}/events.ndjson';
+
+let h: Harness | undefined;
+afterEach(async () => {
+  await h?.close();
+  h = undefined;
+});
+
+/** The same flow in both protocol eras: 2026-07-28 (no handshake) and 2025 (initialize). */
+describe.each(['modern', 'legacy'] as const)('a launch run, %s era', (era) => {
+  it('starts, polls to READY_FOR_PR, lists and reads its resources, completes its run id', async () => {
+    h = await startHarness({ pipeline: new FakePipeline({ seededProblems: 0 }), era });
+    const started = LaunchStartRunOutputSchema.parse(
+      await h.call('launch_start_run', { run_config: runConfig() }),
+    );
+    expect(started.state).toBe('CREATED');
+    const status = await waitForStatus(h, started.run_id, atRest);
+    expect(status.state).toBe('READY_FOR_PR');
+
+    const { resources } = await h.client.listResources();
+    const planUri = `launch://runs/${started.run_id}/artifacts/page_plan.json`;
+    expect(resources.map((r) => r.uri)).toEqual(
+      expect.arrayContaining([planUri, `launch://runs/${started.run_id}/events.ndjson`]),
+    );
+    const read = await h.client.readResource({ uri: planUri });
+    const plan = read.contents[0] as { uri: string; mimeType?: string; text?: string };
+    expect(plan).toMatchObject({ uri: planUri, mimeType: 'application/json' });
+    const viaTool = await h.call('launch_get_artifact', {
+      run_id: started.run_id,
+      artifact_name: 'page_plan.json',
+    });
+    expect(plan.text).toBe((viaTool.artifact as { content: string }).content);
+
+    // A second run: completion offers the run ids that start with what was typed, newest first.
+    const other = await h.call('launch_start_run', { run_config: runConfig({ product_name: 'Other' }) });
+    await waitForStatus(h, other.run_id as string, atRest);
+    for (const uri of [ARTIFACTS_TEMPLATE, EVENTS_TEMPLATE]) {
+      const all = await h.client.complete({
+        ref: { type: 'ref/resource', uri },
+        argument: { name: 'run_id', value: 'r_' },
+      });
+      expect(all.completion.values).toEqual([other.run_id, started.run_id]);
+      const one = await h.client.complete({
+        ref: { type: 'ref/resource', uri },
+        argument: { name: 'run_id', value: started.run_id.slice(0, -1) },
+      });
+      expect(one.completion.values).toEqual([started.run_id]);
+      // `_` and `%` are literal characters of the prefix, not SQL wildcards.
+      const wildcard = await h.client.complete({
+        ref: { type: 'ref/resource', uri },
+        argument: { name: 'run_id', value: '%' },
+      });
+      expect(wildcard.completion.values).toEqual([]);
+    }
+    const names = await h.client.complete({
+      ref: { type: 'ref/resource', uri: ARTIFACTS_TEMPLATE },
+      argument: { name: 'name', value: 'page' },
+    });
+    expect(names.completion.values).toEqual([]);
+  });
+});
