@@ -7,13 +7,13 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
+import { createLogger } from '@switchyard/server-kit/runtime';
 import { connectInMemory } from '@switchyard/server-kit/testing';
-import { createLogger } from '@switchyard/server-kit';
 import { openJourneyDatabase, DATABASE_FILE_NAME } from '../src/db/database.js';
 import { SESSION_FTS_SHARDS, sessionFtsTable } from '../src/db/fts.js';
 import { JourneyService } from '../src/journeys/journey-service.js';
 import { toMillisRange } from '../src/journeys/time.js';
-import { createJourneyModule } from '../src/index.js';
+import { journeyDomain, loadJourneyConfig } from '../src/index.js';
 import { BENCH_QUERIES, generateCorpus, verifyIndex, type Corpus } from './corpus.js';
 import { measure, type Stats } from './stats.js';
 
@@ -71,8 +71,8 @@ interface Row {
 
 async function main(): Promise<void> {
   const corpus = buildCorpus();
-  const module = createJourneyModule({ dataDir, maxDocumentBytes: 1024 * 1024, busyTimeoutMs: 5000 });
-  const { client, close } = await connectInMemory([module], {
+  const config = { ...loadJourneyConfig({}), maxDocumentBytes: 1024 * 1024, busyTimeoutMs: 5000 };
+  const { client, close } = await connectInMemory([{ domain: journeyDomain, config }], {
     dataDir,
     logger: createLogger({ level: 'error' }),
   });
@@ -137,7 +137,6 @@ async function main(): Promise<void> {
   });
 
   await close();
-  await module.close();
   floorDb.sqlite.close();
 
   const ms = (value: number) => value.toFixed(3).padStart(8);

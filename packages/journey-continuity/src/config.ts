@@ -1,9 +1,10 @@
-import { resolveDataDir } from '@switchyard/server-kit';
 import { z } from 'zod';
 
+/**
+ * What the operator configures. Where `journey-continuity.sqlite` lives is not part of it: the server's data
+ * directory (SWITCHYARD_DATA_DIR, `DomainRuntime.dataDir`), which every domain of one server shares.
+ */
 export interface JourneyConfig {
-  /** Where `journey-continuity.sqlite` lives (SWITCHYARD_DATA_DIR or the platform's user data directory). */
-  dataDir: string;
   /** Largest document content in UTF-8 bytes (JOURNEY_MAX_DOCUMENT_BYTES, default 1 MiB). */
   maxDocumentBytes: number;
   /** How long a write waits for another process's lock (JOURNEY_BUSY_TIMEOUT_MS, default 5000). */
@@ -46,6 +47,5 @@ export function loadJourneyConfig(env: Env = process.env): JourneyConfig {
       64 * 1024 * 1024,
     ),
     busyTimeoutMs: integer(env, 'JOURNEY_BUSY_TIMEOUT_MS', DEFAULT_BUSY_TIMEOUT_MS, 0, 600_000),
-    dataDir: resolveDataDir(env as NodeJS.ProcessEnv),
   };
 }

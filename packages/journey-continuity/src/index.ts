@@ -1,4 +1,5 @@
-export { createJourneyModule, JOURNEY_TOOL_NAMES } from './module.js';
+export { journeyDomain, JOURNEY_TOOL_NAMES } from './domain.js';
+export type { JourneyState } from './open.js';
 export {
   ConfigError,
   DEFAULT_BUSY_TIMEOUT_MS,

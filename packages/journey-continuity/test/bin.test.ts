@@ -1,10 +1,11 @@
 import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { clientFor } from '@switchyard/server-kit/testing';
 import { describe, expect, it } from 'vitest';
-import { JOURNEY_TOOL_NAMES } from '../src/index.js';
+import { DATABASE_FILE_NAME, JOURNEY_TOOL_NAMES } from '../src/index.js';
 import { tempDataDir } from './helpers.js';
 
 const packageDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -17,27 +18,32 @@ function cleanEnv(extra: Record<string, string>): Record<string, string> {
 }
 
 describe('switchyard-journey (the standalone bin)', () => {
-  it('serves the journey tools over stdio and keeps data in SWITCHYARD_DATA_DIR', async () => {
-    const dataDir = tempDataDir();
-    const transport = new StdioClientTransport({
-      command: process.execPath,
-      args: bin,
-      cwd: packageDir,
-      env: cleanEnv({ SWITCHYARD_DATA_DIR: dataDir }),
-      stderr: 'pipe',
-    });
-    const client = new Client({ name: 'bin-test', version: '0.0.0' });
-    await client.connect(transport);
-    try {
-      const { tools } = await client.listTools();
-      expect(tools.map((t) => t.name).sort()).toEqual([...JOURNEY_TOOL_NAMES].sort());
-      const result = await client.callTool({ name: 'get_or_create_journey', arguments: {} });
-      expect(result.isError).toBeFalsy();
-      expect(result.structuredContent).toMatchObject({ is_new: true, session_count: 0 });
-    } finally {
-      await client.close();
-    }
-  }, 60_000);
+  it.each(['modern', 'legacy'] as const)(
+    'serves the journey tools over stdio (%s era) and keeps data in SWITCHYARD_DATA_DIR',
+    async (era) => {
+      const dataDir = tempDataDir();
+      const transport = new StdioClientTransport({
+        command: process.execPath,
+        args: bin,
+        cwd: packageDir,
+        env: cleanEnv({ SWITCHYARD_DATA_DIR: dataDir }),
+        stderr: 'pipe',
+      });
+      const client = clientFor(era, 'bin-test');
+      await client.connect(transport);
+      try {
+        const { tools } = await client.listTools();
+        expect(tools.map((t) => t.name).sort()).toEqual([...JOURNEY_TOOL_NAMES].sort());
+        const result = await client.callTool({ name: 'get_or_create_journey', arguments: {} });
+        expect(result.isError).toBeFalsy();
+        expect(result.structuredContent).toMatchObject({ is_new: true, session_count: 0 });
+        expect(fs.existsSync(path.join(dataDir, DATABASE_FILE_NAME))).toBe(true);
+      } finally {
+        await client.close();
+      }
+    },
+    60_000,
+  );
 
   it('fails fast naming a bad variable or flag', () => {
     const run = (args: string[], env: Record<string, string>) =>

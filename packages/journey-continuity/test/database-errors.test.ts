@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { journeyErrorPayload, SwitchyardError } from '@switchyard/contracts/errors';
-import { lazy } from '@switchyard/server-kit';
+import { lazy } from '@switchyard/server-kit/runtime';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { sessionFtsTable, sessionShardOf } from '../src/db/fts.js';
@@ -86,7 +86,7 @@ describe('database failures', () => {
   it('a closed database answers 500 instead of crashing', async () => {
     h = await startHarness();
     const journeyId = await newJourney(h);
-    await h.module.close();
+    await h.state.close();
     for (const [tool, args, step] of [
       ['get_or_create_journey', {}, 'Failed to access journey'],
       ['query_journey_history', { journey_id: journeyId }, 'Failed to query history'],
@@ -97,13 +97,13 @@ describe('database failures', () => {
         message: `${step}: database is closed`,
       });
     }
-    expect(await h.module.ready?.()).toBe(false);
+    expect(await h.state.ready?.()).toBe(false);
   });
 
   it('a store that cannot be set up on its first use answers each tool’s 500, not a crash', async () => {
     // Closed before any tool call: the service (loaded with the first call) fails to prepare its statements.
     h = await startHarness();
-    await h.module.close();
+    await h.state.close();
     const journeyId = randomUUID();
     for (const [tool, args, step] of [
       ['get_or_create_journey', {}, 'Failed to access journey'],

@@ -1,12 +1,18 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Client } from '@modelcontextprotocol/client';
 import { JourneyErrorPayloadSchema } from '@switchyard/contracts/journey';
-import { createLogger, type DomainModule } from '@switchyard/server-kit';
-import { connectInMemory } from '@switchyard/server-kit/testing';
+import { createLogger } from '@switchyard/server-kit/runtime';
+import { connectInMemory, type ProtocolEra } from '@switchyard/server-kit/testing';
 import { afterAll, expect } from 'vitest';
-import { createJourneyModule, DATABASE_FILE_NAME, type JourneyConfig } from '../src/index.js';
+import {
+  DATABASE_FILE_NAME,
+  journeyDomain,
+  loadJourneyConfig,
+  type JourneyConfig,
+  type JourneyState,
+} from '../src/index.js';
 
 export interface ToolResult {
   isError: boolean;
@@ -16,7 +22,8 @@ export interface ToolResult {
 export interface Harness {
   dataDir: string;
   dbFile: string;
-  module: DomainModule;
+  /** The opened domain as the server holds it (ready, close, the journey service). */
+  state: JourneyState;
   client: Client;
   call(name: string, args?: Record<string, unknown>): Promise<ToolResult>;
   /** Calls a tool that must succeed; returns its structured content. */
@@ -26,8 +33,17 @@ export interface Harness {
     name: string,
     args: Record<string, unknown>,
   ): Promise<{ status: number; code: string; message: string }>;
-  /** Closes the client and the module (the data directory stays). */
+  /** Closes the client, the server and the domain (the data directory stays). */
   stop(): Promise<void>;
+}
+
+export interface HarnessOptions {
+  /** A new temp dir by default. */
+  dataDir?: string;
+  /** Over the defaults of `loadJourneyConfig`. */
+  config?: Partial<JourneyConfig>;
+  /** The protocol era the client speaks (default modern: 2026-07-28). */
+  era?: ProtocolEra;
 }
 
 /** Every log line the harnesses wrote (for assertions about what logs contain). */
@@ -46,20 +62,19 @@ export function tempDataDir(): string {
   return dir;
 }
 
-/** A journey module on `dataDir` (a new temp dir by default) behind a real MCP Client. */
-export async function startHarness(
-  options: { dataDir?: string; config?: Partial<JourneyConfig> } = {},
-): Promise<Harness> {
+/** The journey domain opened on `dataDir` (a new temp dir by default) behind a real MCP Client. */
+export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
   const dataDir = options.dataDir ?? tempDataDir();
-  const module = createJourneyModule({
-    dataDir,
-    maxDocumentBytes: 1024 * 1024,
-    busyTimeoutMs: 5000,
-    ...options.config,
-  });
+  const config = { ...loadJourneyConfig({}), ...options.config };
   // Failures are logged at error level by design; keep them out of the test output.
   const logger = createLogger({ level: 'error', write: (line) => logLines.push(line) });
-  const { client, close } = await connectInMemory([module], { dataDir, logger });
+  const connection = await connectInMemory([{ domain: journeyDomain, config }], {
+    dataDir,
+    logger,
+    ...(options.era === undefined ? {} : { era: options.era }),
+  });
+  const { client } = connection;
+  const state = connection.domains.get(journeyDomain.name) as JourneyState;
   const call = async (name: string, args: Record<string, unknown> = {}): Promise<ToolResult> => {
     const result = await client.callTool({ name, arguments: args });
     const data = result.structuredContent as Record<string, unknown>;
@@ -67,11 +82,11 @@ export async function startHarness(
     expect(JSON.parse(text ?? 'null')).toEqual(data);
     return { isError: result.isError === true, data };
   };
-  let stopped = false;
+  let stopped: Promise<void> | undefined;
   return {
     dataDir,
     dbFile: path.join(dataDir, DATABASE_FILE_NAME),
-    module,
+    state,
     client,
     call,
     async ok<T>(name: string, args: Record<string, unknown> = {}) {
@@ -84,11 +99,9 @@ export async function startHarness(
       expect(result.isError, `${name} should fail: ${JSON.stringify(result.data)}`).toBe(true);
       return JourneyErrorPayloadSchema.parse(result.data).error;
     },
-    async stop() {
-      if (stopped) return;
-      stopped = true;
-      await close();
-      await module.close();
+    stop() {
+      stopped ??= connection.close();
+      return stopped;
     },
   };
 }

@@ -125,7 +125,7 @@ describe('persistence', () => {
 
     const second = await startHarness({ dataDir });
     try {
-      expect(await second.module.ready?.()).toBe(true);
+      expect(await second.state.ready?.()).toBe(true);
       const journey = await second.ok<JourneyOut>('get_or_create_journey', { user_id: user });
       expect(journey).toMatchObject({ journey_id: journeyId, is_new: false, session_count: 1 });
       expect(

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { openDatabase } from '@switchyard/server-kit';
+import { openDatabase } from '@switchyard/server-kit/runtime';
 import type Database from 'better-sqlite3';
 
 /** The committed drizzle-kit migrations: `drizzle/` beside `src/` and `dist/` (it ships in the package). */

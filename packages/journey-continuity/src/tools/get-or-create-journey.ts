@@ -1,37 +1,30 @@
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { GetOrCreateJourneyInputSchema, GetOrCreateJourneyOutputSchema } from '@switchyard/contracts/journey';
-import { registerContractTool, type DomainContext } from '@switchyard/server-kit';
 import { toIso } from '../journeys/time.js';
-import { errorPayload, serviceFor, type LoadJourneyService } from './shared.js';
+import { JOURNEY_ERRORS, serviceFor } from './shared.js';
+import { tool } from './spec.js';
 
-export function registerGetOrCreateJourneyTool(
-  server: McpServer,
-  ctx: DomainContext,
-  loadService: LoadJourneyService,
-) {
-  return registerContractTool(server, ctx, {
-    name: 'get_or_create_journey',
-    title: 'Get or create a journey',
-    description:
-      'Call at the start of a conversation to pick up where a person left off: with their user_id it returns ' +
-      'their one journey (creating it on first use; is_new tells which) and how many sessions it has. ' +
-      'Without user_id it creates a new anonymous journey every time. Use the journey_id with ' +
-      'query_journey_history, record_session and add_document_to_journey.',
-    input: GetOrCreateJourneyInputSchema,
-    output: GetOrCreateJourneyOutputSchema,
-    // With a user_id repeating the call changes nothing; without one every call creates a journey.
-    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-    errorPayload,
-    handler: async ({ user_id }) => {
-      const service = await serviceFor('getOrCreateJourney', loadService);
-      const journey = service.getOrCreateJourney(user_id);
-      return {
-        journey_id: journey.id,
-        user_id: journey.userId,
-        created_at: toIso(journey.createdAt),
-        session_count: journey.sessionCount,
-        is_new: journey.isNew,
-      };
-    },
-  });
-}
+export const getOrCreateJourneyTool = tool({
+  name: 'get_or_create_journey',
+  title: 'Get or create a journey',
+  description:
+    'Call at the start of a conversation to pick up where a person left off: with their user_id it returns ' +
+    'their one journey (creating it on first use; is_new tells which) and how many sessions it has. ' +
+    'Without user_id it creates a new anonymous journey every time. Use the journey_id with ' +
+    'query_journey_history, record_session and add_document_to_journey.',
+  input: GetOrCreateJourneyInputSchema,
+  output: GetOrCreateJourneyOutputSchema,
+  // With a user_id repeating the call changes nothing; without one every call creates a journey.
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  ...JOURNEY_ERRORS,
+  handler: async ({ user_id }, call) => {
+    const service = await serviceFor('getOrCreateJourney', call.state.service);
+    const journey = service.getOrCreateJourney(user_id);
+    return {
+      journey_id: journey.id,
+      user_id: journey.userId,
+      created_at: toIso(journey.createdAt),
+      session_count: journey.sessionCount,
+      is_new: journey.isNew,
+    };
+  },
+});

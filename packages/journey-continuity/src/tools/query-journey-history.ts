@@ -1,62 +1,55 @@
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import {
   QueryJourneyHistoryInputSchema,
   QueryJourneyHistoryOutputSchema,
 } from '@switchyard/contracts/journey';
-import { registerContractTool, type DomainContext } from '@switchyard/server-kit';
 import { toIso, toMillisRange } from '../journeys/time.js';
-import { errorPayload, serviceFor, type LoadJourneyService } from './shared.js';
+import { JOURNEY_ERRORS, serviceFor } from './shared.js';
+import { tool } from './spec.js';
 
-export function registerQueryJourneyHistoryTool(
-  server: McpServer,
-  ctx: DomainContext,
-  loadService: LoadJourneyService,
-) {
-  return registerContractTool(server, ctx, {
-    name: 'query_journey_history',
-    title: 'Search a journey’s history',
-    description:
-      'Find what was said in earlier sessions of a journey. With query, sessions whose summary contains every ' +
-      'word (stemmed: "runs" finds "running") come back best match first, with a relevance_score and a ' +
-      'snippet; without query, the latest sessions come first. from_date/to_date (inclusive, ISO 8601 with a ' +
-      'time zone) narrow the time range. include_documents adds the WOOP plans, files, artifacts and notes ' +
-      'saved with the journey (matching the same words in title or content), newest first.',
-    input: QueryJourneyHistoryInputSchema,
-    output: QueryJourneyHistoryOutputSchema,
-    annotations: { readOnlyHint: true, openWorldHint: false },
-    errorPayload,
-    handler: async (input) => {
-      const query = {
-        journeyId: input.journey_id,
-        ...(input.query === undefined ? {} : { text: input.query }),
-        range: toMillisRange(input.from_date, input.to_date),
-        limit: input.limit,
-        includeDocuments: input.include_documents,
-      };
-      const result = (await serviceFor('queryHistory', loadService)).queryHistory(query);
-      return {
-        journey_id: input.journey_id.toLowerCase(),
-        sessions: result.sessions.map((session) => ({
-          session_id: session.id,
-          created_at: toIso(session.createdAt),
-          summary: session.summary,
-          has_diagnosis: session.hasDiagnosis,
-          ...(session.relevance === undefined ? {} : { relevance_score: session.relevance }),
-          ...(session.snippet === undefined ? {} : { snippet: session.snippet }),
-        })),
-        ...(result.documents === undefined
-          ? {}
-          : {
-              documents: result.documents.map((document) => ({
-                document_id: document.id,
-                document_type: document.documentType,
-                ...(document.title === null ? {} : { title: document.title }),
-                created_at: toIso(document.createdAt),
-                ...(document.snippet === undefined ? {} : { snippet: document.snippet }),
-              })),
-            }),
-        total_results: result.total,
-      };
-    },
-  });
-}
+export const queryJourneyHistoryTool = tool({
+  name: 'query_journey_history',
+  title: 'Search a journey’s history',
+  description:
+    'Find what was said in earlier sessions of a journey. With query, sessions whose summary contains every ' +
+    'word (stemmed: "runs" finds "running") come back best match first, with a relevance_score and a ' +
+    'snippet; without query, the latest sessions come first. from_date/to_date (inclusive, ISO 8601 with a ' +
+    'time zone) narrow the time range. include_documents adds the WOOP plans, files, artifacts and notes ' +
+    'saved with the journey (matching the same words in title or content), newest first.',
+  input: QueryJourneyHistoryInputSchema,
+  output: QueryJourneyHistoryOutputSchema,
+  annotations: { readOnlyHint: true, openWorldHint: false },
+  ...JOURNEY_ERRORS,
+  handler: async (input, call) => {
+    const query = {
+      journeyId: input.journey_id,
+      ...(input.query === undefined ? {} : { text: input.query }),
+      range: toMillisRange(input.from_date, input.to_date),
+      limit: input.limit,
+      includeDocuments: input.include_documents,
+    };
+    const result = (await serviceFor('queryHistory', call.state.service)).queryHistory(query);
+    return {
+      journey_id: input.journey_id.toLowerCase(),
+      sessions: result.sessions.map((session) => ({
+        session_id: session.id,
+        created_at: toIso(session.createdAt),
+        summary: session.summary,
+        has_diagnosis: session.hasDiagnosis,
+        ...(session.relevance === undefined ? {} : { relevance_score: session.relevance }),
+        ...(session.snippet === undefined ? {} : { snippet: session.snippet }),
+      })),
+      ...(result.documents === undefined
+        ? {}
+        : {
+            documents: result.documents.map((document) => ({
+              document_id: document.id,
+              document_type: document.documentType,
+              ...(document.title === null ? {} : { title: document.title }),
+              created_at: toIso(document.createdAt),
+              ...(document.snippet === undefined ? {} : { snippet: document.snippet }),
+            })),
+          }),
+      total_results: result.total,
+    };
+  },
+});

@@ -1,44 +1,37 @@
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { RecordSessionInputSchema, RecordSessionOutputSchema } from '@switchyard/contracts/journey';
-import { registerContractTool, type DomainContext } from '@switchyard/server-kit';
 import { toIso, toMillis } from '../journeys/time.js';
-import { errorPayload, serviceFor, type LoadJourneyService } from './shared.js';
+import { JOURNEY_ERRORS, serviceFor } from './shared.js';
+import { tool } from './spec.js';
 
-export function registerRecordSessionTool(
-  server: McpServer,
-  ctx: DomainContext,
-  loadService: LoadJourneyService,
-) {
-  return registerContractTool(server, ctx, {
-    name: 'record_session',
-    title: 'Record a session',
-    description:
-      'At the end of a conversation, add it to the person’s journey: a summary of what was discussed (this ' +
-      'is what query_journey_history searches), optionally the messages (JSON array), a diagnosis (JSON ' +
-      'object) with a confidence_score 0..100, and created_at to import a past session. Each call adds a ' +
-      'new session.',
-    input: RecordSessionInputSchema,
-    output: RecordSessionOutputSchema,
-    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-    errorPayload,
-    handler: async (input) => {
-      const newSession = {
-        journeyId: input.journey_id,
-        summary: input.summary,
-        ...(input.messages === undefined ? {} : { messages: input.messages }),
-        ...(input.diagnosis === undefined ? {} : { diagnosis: input.diagnosis }),
-        ...(input.confidence_score === undefined ? {} : { confidenceScore: input.confidence_score }),
-        ...(input.created_at === undefined ? {} : { createdAt: toMillis(input.created_at) }),
-      };
-      const session = (await serviceFor('recordSession', loadService)).recordSession(newSession);
-      return {
-        session_id: session.id,
-        journey_id: session.journeyId,
-        created_at: toIso(session.createdAt),
-        has_diagnosis: session.hasDiagnosis,
-        ...(session.confidenceScore === null ? {} : { confidence_score: session.confidenceScore }),
-        session_count: session.sessionCount,
-      };
-    },
-  });
-}
+export const recordSessionTool = tool({
+  name: 'record_session',
+  title: 'Record a session',
+  description:
+    'At the end of a conversation, add it to the person’s journey: a summary of what was discussed (this ' +
+    'is what query_journey_history searches), optionally the messages (JSON array), a diagnosis (JSON ' +
+    'object) with a confidence_score 0..100, and created_at to import a past session. Each call adds a ' +
+    'new session.',
+  input: RecordSessionInputSchema,
+  output: RecordSessionOutputSchema,
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  ...JOURNEY_ERRORS,
+  handler: async (input, call) => {
+    const newSession = {
+      journeyId: input.journey_id,
+      summary: input.summary,
+      ...(input.messages === undefined ? {} : { messages: input.messages }),
+      ...(input.diagnosis === undefined ? {} : { diagnosis: input.diagnosis }),
+      ...(input.confidence_score === undefined ? {} : { confidenceScore: input.confidence_score }),
+      ...(input.created_at === undefined ? {} : { createdAt: toMillis(input.created_at) }),
+    };
+    const session = (await serviceFor('recordSession', call.state.service)).recordSession(newSession);
+    return {
+      session_id: session.id,
+      journey_id: session.journeyId,
+      created_at: toIso(session.createdAt),
+      has_diagnosis: session.hasDiagnosis,
+      ...(session.confidenceScore === null ? {} : { confidence_score: session.confidenceScore }),
+      session_count: session.sessionCount,
+    };
+  },
+});

@@ -1,5 +1,8 @@
-import { journeyErrorPayload } from '@switchyard/contracts/errors';
-import type { SwitchyardError } from '@switchyard/contracts/errors';
+import {
+  journeyErrorPayload,
+  JourneyErrorPayloadSchema,
+  type SwitchyardError,
+} from '@switchyard/contracts/errors';
 import { FAILED_STEP, withStoreLoaded } from '../journeys/database-errors.js';
 import type { JourneyService } from '../journeys/journey-service.js';
 
@@ -8,9 +11,12 @@ export function errorPayload(error: SwitchyardError): Record<string, unknown> {
   return journeyErrorPayload(error);
 }
 
+/** The error side of every journey tool spec: the payload and the schema it is listed and checked with. */
+export const JOURNEY_ERRORS = { errorPayload, errorOutput: JourneyErrorPayloadSchema } as const;
+
 /**
- * The journey service, loaded (with drizzle) by the first tool call that needs it; see `createJourneyModule`.
- * The tools import its type only, so registering them loads none of the store's code.
+ * The journey service, loaded (with drizzle) by the first tool call that needs it; see `openJourney`.
+ * The tools import its type only, so declaring them loads none of the store's code.
  */
 export type LoadJourneyService = () => Promise<JourneyService>;
 

@@ -8,27 +8,39 @@ import {
   DEFAULT_BUSY_TIMEOUT_MS,
   DEFAULT_MAX_DOCUMENT_BYTES,
   JOURNEY_TOOL_NAMES,
+  journeyDomain,
   loadJourneyConfig,
   VERSION,
 } from '../src/index.js';
+import { largestRequestBytes } from '../src/journeys/limits.js';
 import { startHarness, tempDataDir } from './helpers.js';
 
 const packageJson = JSON.parse(
   fs.readFileSync(path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'package.json'), 'utf8'),
 ) as { version: string };
 
-describe('the journey module', () => {
+describe('the journey domain', () => {
   it('is named journey-continuity, carries the package version and is ready once open', async () => {
+    expect(journeyDomain.name).toBe('journey-continuity');
+    expect(journeyDomain.version).toBe(packageJson.version);
+    expect(journeyDomain.toolPrefix).toBe('journey');
+    expect(VERSION).toBe(packageJson.version);
     const h = await startHarness();
     try {
-      expect(h.module.name).toBe('journey-continuity');
-      expect(h.module.version).toBe(packageJson.version);
-      expect(VERSION).toBe(packageJson.version);
-      expect(await h.module.ready?.()).toBe(true);
+      expect(h.state.ready()).toBe(true);
     } finally {
       await h.stop();
     }
-    expect(await h.module.ready?.()).toBe(false);
+    expect(h.state.ready()).toBe(false);
+  });
+
+  it('declares the largest request its configured document limit needs', () => {
+    for (const bytes of [DEFAULT_MAX_DOCUMENT_BYTES, 2048]) {
+      const config = loadJourneyConfig({ JOURNEY_MAX_DOCUMENT_BYTES: String(bytes) });
+      expect(journeyDomain.maxRequestBytes?.(config)).toBe(largestRequestBytes(bytes));
+    }
+    // Every character of the largest document may be JSON-escaped to six bytes.
+    expect(largestRequestBytes(DEFAULT_MAX_DOCUMENT_BYTES)).toBeGreaterThan(6 * DEFAULT_MAX_DOCUMENT_BYTES);
   });
 
   it('lists the five tools with their contract schemas and truthful annotations', async () => {
@@ -80,10 +92,9 @@ describe('the journey module', () => {
 });
 
 describe('loadJourneyConfig', () => {
-  it('defaults: 1 MiB documents, 5 s busy timeout, the data directory from SWITCHYARD_DATA_DIR', () => {
+  it("defaults: 1 MiB documents, 5 s busy timeout (the data directory is the server's, not part of it)", () => {
     const dataDir = tempDataDir();
     expect(loadJourneyConfig({ SWITCHYARD_DATA_DIR: dataDir })).toEqual({
-      dataDir,
       maxDocumentBytes: DEFAULT_MAX_DOCUMENT_BYTES,
       busyTimeoutMs: DEFAULT_BUSY_TIMEOUT_MS,
     });

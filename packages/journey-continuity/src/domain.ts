@@ -1,0 +1,48 @@
+import { defineDomain } from '@switchyard/server-kit';
+import { loadJourneyConfig } from './config.js';
+import { largestRequestBytes } from './journeys/limits.js';
+import { openJourney } from './open.js';
+import { addDocumentToJourneyTool } from './tools/add-document-to-journey.js';
+import { deleteJourneyTool } from './tools/delete-journey.js';
+import { getOrCreateJourneyTool } from './tools/get-or-create-journey.js';
+import { queryJourneyHistoryTool } from './tools/query-journey-history.js';
+import { recordSessionTool } from './tools/record-session.js';
+import { VERSION } from './version.js';
+
+export const JOURNEY_TOOL_NAMES = [
+  'get_or_create_journey',
+  'query_journey_history',
+  'add_document_to_journey',
+  'record_session',
+  'delete_journey',
+] as const;
+
+/**
+ * The journey-continuity domain: the five journey tools of seed 004 over one SQLite file,
+ * `journey-continuity.sqlite` in the server's data directory (opened and migrated by `openJourney`). Its
+ * configuration comes from the environment (`loadJourneyConfig`); requests may be as large as the largest
+ * document it accepts needs (`maxRequestBytes`).
+ */
+export const journeyDomain = defineDomain({
+  name: 'journey-continuity',
+  version: VERSION,
+  title: 'Journey continuity',
+  instructions:
+    "Keeps a person's journey across conversations. At the start, get_or_create_journey with their user_id " +
+    'returns their journey (created on first use); query_journey_history searches what earlier sessions ' +
+    'said (and, with include_documents, the documents saved with the journey). At the end, record_session ' +
+    'adds a summary of the conversation; add_document_to_journey keeps a WOOP plan, file, artifact or note ' +
+    'with it. delete_journey forgets a journey and everything in it when the person asks.',
+  toolPrefix: 'journey',
+  config: loadJourneyConfig,
+  // The HTTP body and stdio message limits are raised so that a document of the largest allowed size fits.
+  maxRequestBytes: (config) => largestRequestBytes(config.maxDocumentBytes),
+  open: (config, runtime) => openJourney(config, runtime),
+  tools: [
+    getOrCreateJourneyTool,
+    queryJourneyHistoryTool,
+    addDocumentToJourneyTool,
+    recordSessionTool,
+    deleteJourneyTool,
+  ],
+});
