@@ -126,7 +126,10 @@ export class RunStore {
       }
       // Creation times strictly increase (a run started in the same millisecond as the newest one is dated a
       // millisecond later), so "newest first" is the order the runs were started in, not a tie on run_id.
-      const newest = tx.select({ createdMs: sql<number | null>`max(${runs.createdMs})` }).from(runs).get();
+      const newest = tx
+        .select({ createdMs: sql<number | null>`max(${runs.createdMs})` })
+        .from(runs)
+        .get();
       const nowMs = Math.max(this.now(), (newest?.createdMs ?? -1) + 1);
       const iso = new Date(nowMs).toISOString();
       const inserted = tx
