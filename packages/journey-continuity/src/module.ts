@@ -1,6 +1,7 @@
 import { lazy, type DomainModule } from '@switchyard/server-kit';
 import { loadJourneyConfig, type JourneyConfig } from './config.js';
 import { openJourneyDatabase } from './db/database.js';
+import type { JourneyService } from './journeys/journey-service.js';
 import { largestRequestBytes } from './journeys/limits.js';
 import { registerAddDocumentToJourneyTool } from './tools/add-document-to-journey.js';
 import { registerDeleteJourneyTool } from './tools/delete-journey.js';
@@ -24,9 +25,14 @@ export const JOURNEY_TOOL_NAMES = [
  */
 export function createJourneyModule(config: JourneyConfig = loadJourneyConfig()): DomainModule {
   const database = openJourneyDatabase({ dataDir: config.dataDir, busyTimeoutMs: config.busyTimeoutMs });
+  let service: JourneyService | undefined;
   const loadService = lazy(async () => {
     const { JourneyService } = await import('./journeys/journey-service.js');
-    return new JourneyService(database, { maxDocumentBytes: config.maxDocumentBytes });
+    service = new JourneyService(database, {
+      maxDocumentBytes: config.maxDocumentBytes,
+      snippetScanBytes: config.snippetScanBytes,
+    });
+    return service;
   });
   let closed = false;
   return {
@@ -46,6 +52,7 @@ export function createJourneyModule(config: JourneyConfig = loadJourneyConfig())
     async close() {
       if (closed) return;
       closed = true;
+      service?.close();
       database.sqlite.close();
     },
   };
