@@ -2,7 +2,9 @@
 // domain call (the same SQL) without MCP. Not part of the test suite.
 //   pnpm bench                                    10k journeys, 1M sessions
 //   BENCH_SESSIONS=100000 BENCH_JOURNEYS=1000 pnpm bench
-// Other knobs: BENCH_ITERATIONS (default 400), BENCH_DIR (keep the corpus there and reuse it next run).
+// Other knobs: BENCH_ITERATIONS (default 400), BENCH_DIR (keep the corpus there and reuse it next run);
+// for the searches over large texts (bench/large-texts.ts): BENCH_LARGE_DOCUMENT_BYTES (default 1 MiB),
+// BENCH_LARGE_SUMMARIES (default 100 of 64 KiB), BENCH_LARGE_ITERATIONS (default 100).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -15,6 +17,7 @@ import { JourneyService } from '../src/journeys/journey-service.js';
 import { toMillisRange } from '../src/journeys/time.js';
 import { journeyDomain, loadJourneyConfig } from '../src/index.js';
 import { BENCH_QUERIES, generateCorpus, verifyIndex, type Corpus } from './corpus.js';
+import { measureLargeTexts } from './large-texts.js';
 import { measure, type Stats } from './stats.js';
 
 const int = (name: string, fallback: number) => {
@@ -25,6 +28,11 @@ const int = (name: string, fallback: number) => {
 const JOURNEYS = int('BENCH_JOURNEYS', 10_000);
 const SESSIONS = int('BENCH_SESSIONS', 1_000_000);
 const ITERATIONS = int('BENCH_ITERATIONS', 400);
+const LARGE_TEXTS = {
+  documentBytes: int('BENCH_LARGE_DOCUMENT_BYTES', 1024 * 1024),
+  summaries: int('BENCH_LARGE_SUMMARIES', 100),
+  iterations: int('BENCH_LARGE_ITERATIONS', 100),
+};
 const dataDir = process.env.BENCH_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), 'journey-bench-'));
 const corpusFile = path.join(dataDir, `corpus-${JOURNEYS}-${SESSIONS}.json`);
 
@@ -71,13 +79,14 @@ interface Row {
 
 async function main(): Promise<void> {
   const corpus = buildCorpus();
-  const config = { ...loadJourneyConfig({}), maxDocumentBytes: 1024 * 1024, busyTimeoutMs: 5000 };
+  const maxDocumentBytes = Math.max(1024 * 1024, LARGE_TEXTS.documentBytes);
+  const config = { ...loadJourneyConfig({}), maxDocumentBytes, busyTimeoutMs: 5000 };
   const { client, close } = await connectInMemory([{ domain: journeyDomain, config }], {
     dataDir,
     logger: createLogger({ level: 'error' }),
   });
   const floorDb = openJourneyDatabase({ dataDir });
-  const floor = new JourneyService(floorDb, { maxDocumentBytes: 1024 * 1024 });
+  const floor = new JourneyService(floorDb, { maxDocumentBytes });
   const journey = (i: number) => corpus.journeyIds[(i * 7919) % corpus.journeyIds.length]!;
   const user = (i: number) => corpus.userIds[(i * 104_729) % corpus.userIds.length]!;
   const query = (i: number) => BENCH_QUERIES[i % BENCH_QUERIES.length]!;
@@ -136,6 +145,9 @@ async function main(): Promise<void> {
     floor: await measure(ITERATIONS, () => floor.getOrCreateJourney(randomUUID())),
   });
 
+  const large = await measureLargeTexts(client, floor, LARGE_TEXTS);
+  rows.push(...large.rows);
+
   await close();
   floorDb.sqlite.close();
 
@@ -151,6 +163,12 @@ async function main(): Promise<void> {
       `${row.operation.padEnd(38)} ${ms(row.client.p50)} ${ms(row.client.p95)} ${ms(row.floor.p50)} ${ms(row.floor.p95)} ${(row.client.p50 / row.floor.p50).toFixed(1).padStart(6)}  ${row.target}`,
     );
   }
+  const { interleaved } = large;
+  console.log(
+    `\n${interleaved.operation}, sent right behind each large-text search (milliseconds): ` +
+      `alone p50 ${interleaved.alone.p50.toFixed(3)} p95 ${interleaved.alone.p95.toFixed(3)}; ` +
+      `behind a large-text search p50 ${interleaved.besideHeavy.p50.toFixed(3)} p95 ${interleaved.besideHeavy.p95.toFixed(3)}`,
+  );
   if (process.env.BENCH_DIR === undefined) fs.rmSync(dataDir, { recursive: true, force: true });
 }
 

@@ -9,10 +9,16 @@ export interface JourneyConfig {
   maxDocumentBytes: number;
   /** How long a write waits for another process's lock (JOURNEY_BUSY_TIMEOUT_MS, default 5000). */
   busyTimeoutMs: number;
+  /**
+   * Most bytes of long session summaries and document contents one search reads to find where they match,
+   * for their snippets (JOURNEY_SNIPPET_SCAN_BYTES; default DEFAULT_SNIPPET_SCAN_BYTES, 2 MiB).
+   */
+  snippetScanBytes?: number;
 }
 
 export const DEFAULT_MAX_DOCUMENT_BYTES = 1024 * 1024;
 export const DEFAULT_BUSY_TIMEOUT_MS = 5000;
+export const DEFAULT_SNIPPET_SCAN_BYTES = 2 * 1024 * 1024;
 
 /** A configuration problem; its message names the variable and says what to set. */
 export class ConfigError extends Error {
@@ -28,8 +34,12 @@ export class ConfigError extends Error {
 type Env = Readonly<Record<string, string | undefined>>;
 
 function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
+  return optionalInteger(env, name, min, max) ?? fallback;
+}
+
+function optionalInteger(env: Env, name: string, min: number, max: number): number | undefined {
   const raw = env[name]?.trim();
-  if (raw === undefined || raw === '') return fallback;
+  if (raw === undefined || raw === '') return undefined;
   const parsed = z.coerce.number().int().min(min).max(max).safeParse(raw);
   if (!parsed.success)
     throw new ConfigError(name, `must be a whole number from ${min} to ${max} (got "${raw}")`);
@@ -38,6 +48,8 @@ function integer(env: Env, name: string, fallback: number, min: number, max: num
 
 /** Reads the journey configuration from the environment; throws ConfigError naming the variable. */
 export function loadJourneyConfig(env: Env = process.env): JourneyConfig {
+  // Left out when unset: the journey service applies the default, also to configurations built in code.
+  const snippetScanBytes = optionalInteger(env, 'JOURNEY_SNIPPET_SCAN_BYTES', 0, 1024 * 1024 * 1024);
   return {
     maxDocumentBytes: integer(
       env,
@@ -47,5 +59,6 @@ export function loadJourneyConfig(env: Env = process.env): JourneyConfig {
       64 * 1024 * 1024,
     ),
     busyTimeoutMs: integer(env, 'JOURNEY_BUSY_TIMEOUT_MS', DEFAULT_BUSY_TIMEOUT_MS, 0, 600_000),
+    ...(snippetScanBytes === undefined ? {} : { snippetScanBytes }),
   };
 }

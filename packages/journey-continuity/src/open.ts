@@ -2,6 +2,7 @@ import type { DomainLifecycle, DomainRuntime } from '@switchyard/server-kit';
 import { lazy } from '@switchyard/server-kit/runtime';
 import type { JourneyConfig } from './config.js';
 import { openJourneyDatabase } from './db/database.js';
+import type { JourneyService } from './journeys/journey-service.js';
 import type { LoadJourneyService } from './tools/shared.js';
 
 /** The opened journey domain: what its tools get as `call.state` (tests and embedders reach it too). */
@@ -22,9 +23,14 @@ export interface JourneyState extends DomainLifecycle {
  */
 export function openJourney(config: JourneyConfig, runtime: Pick<DomainRuntime, 'dataDir'>): JourneyState {
   const database = openJourneyDatabase({ dataDir: runtime.dataDir, busyTimeoutMs: config.busyTimeoutMs });
+  let service: JourneyService | undefined;
   const loadService = lazy(async () => {
     const { JourneyService } = await import('./journeys/journey-service.js');
-    return new JourneyService(database, { maxDocumentBytes: config.maxDocumentBytes });
+    service = new JourneyService(database, {
+      maxDocumentBytes: config.maxDocumentBytes,
+      snippetScanBytes: config.snippetScanBytes,
+    });
+    return service;
   });
   let closed = false;
   return {
@@ -35,6 +41,7 @@ export function openJourney(config: JourneyConfig, runtime: Pick<DomainRuntime, 
     async close() {
       if (closed) return;
       closed = true;
+      service?.close();
       database.sqlite.close();
     },
   };

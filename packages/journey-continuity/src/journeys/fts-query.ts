@@ -3,7 +3,13 @@ export const MAX_QUERY_PHRASES = 32;
 
 // What the unicode61 tokenizer treats as word characters (letters, digits, private use), plus combining
 // marks so that a decomposed accent stays inside its word.
+const WORD_CHARACTER = /^[\p{L}\p{N}\p{M}\p{Co}]$/u;
 const WORD = /[\p{L}\p{N}\p{M}\p{Co}]+/gu;
+
+/** Whether `character` (one code point) belongs to a word, as the full-text tokenizer splits text. */
+export function isWordCharacter(character: string): boolean {
+  return WORD_CHARACTER.test(character);
+}
 
 /**
  * Turns any text into an FTS5 expression that can only mean "these words": each whitespace-separated
@@ -37,4 +43,9 @@ export function journeyMatch(
 ): string {
   const target = columns.length === 1 ? columns[0] : `{${columns.join(' ')}}`;
   return `jkey : "${journeyKey}" AND ${target} : (${phrases.join(' ')})`;
+}
+
+/** A MATCH expression for text containing any of the phrases (a snippet window holds only some of them). */
+export function anyPhrase(phrases: readonly string[]): string {
+  return phrases.join(' OR ');
 }

@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import { DOCUMENTS_FTS_TABLE, journeyKey, sessionFtsTable, sessionShardOf } from '../db/fts.js';
-import { journeyMatch, toFtsPhrases } from './fts-query.js';
+import { anyPhrase, journeyMatch, toFtsPhrases } from './fts-query.js';
+import { MARK, SnippetMaker, type SnippetSource } from './snippets.js';
 import type { MillisRange } from './time.js';
 
 export interface HistoryQuery {
@@ -38,10 +39,10 @@ export interface HistoryResult {
   documents?: DocumentHit[];
 }
 
-// Matches are shown in markdown bold; the snippet keeps about this many words around them.
-const MARK = '**';
-const ELLIPSIS = '…';
-const SNIPPET_TOKENS = 16;
+export interface HistorySearchOptions {
+  /** Most bytes of long texts one search reads to find where they match, for their snippets. */
+  snippetScanBytes: number;
+}
 
 interface SessionRow {
   id: string;
@@ -51,7 +52,6 @@ interface SessionRow {
 }
 interface RankedSessionRow extends SessionRow {
   score: number;
-  snippet: string | null;
   total: number;
 }
 interface DocumentRow {
@@ -61,14 +61,14 @@ interface DocumentRow {
   createdAt: number;
 }
 interface MatchedDocumentRow extends DocumentRow {
-  titleSnippet: string | null;
-  contentSnippet: string | null;
+  seq: number;
 }
 
 /**
  * Searches one journey's history. With text, FTS5 matches inside the journey's own rows (its key is part
  * of the MATCH, so the index seeks straight to them) in the journey's shard, ranked by bm25 with the
- * summary weighted 1 and the journey key 0; ties go to the newest session.
+ * summary weighted 1 and the journey key 0; ties go to the newest session. Snippets are cut afterwards,
+ * for the returned page only, each from a bounded window of its text (SnippetMaker).
  */
 export class HistorySearch {
   private readonly rankedSessions = new Map<number, Database.Statement<unknown[], RankedSessionRow>>();
@@ -76,8 +76,14 @@ export class HistorySearch {
   private readonly countSessions;
   private readonly listDocuments;
   private readonly matchDocuments;
+  private readonly readDocument;
+  private readonly snippets: SnippetMaker;
 
-  constructor(private readonly sqlite: Database.Database) {
+  constructor(
+    private readonly sqlite: Database.Database,
+    options: HistorySearchOptions,
+  ) {
+    this.snippets = new SnippetMaker(options.snippetScanBytes);
     this.listSessions = sqlite.prepare<unknown[], SessionRow>(
       `SELECT id, created_at AS createdAt, summary, diagnosis IS NOT NULL AS hasDiagnosis
          FROM sessions
@@ -98,6 +104,11 @@ export class HistorySearch {
         LIMIT @limit`,
     );
     this.matchDocuments = sqlite.prepare<unknown[], MatchedDocumentRow>(matchedDocumentsSql());
+    this.readDocument = sqlite
+      .prepare<unknown[], string | null>(
+        'SELECT substr(content, @start + 1, @count) FROM documents WHERE seq = @seq',
+      )
+      .pluck();
   }
 
   search(query: HistoryQuery): HistoryResult {
@@ -119,30 +130,48 @@ export class HistorySearch {
       return { sessions: [], total: 0, ...(query.includeDocuments ? { documents: [] } : {}) };
     }
     const key = journeyKey(journeyId);
-    const snippetArgs = { mark: MARK, ellipsis: ELLIPSIS, tokens: SNIPPET_TOKENS };
     const rows = this.rankedSessionsIn(sessionShardOf(journeyId)).all({
       ...base,
-      ...snippetArgs,
       match: journeyMatch(key, ['summary'], phrases),
     });
+    const documents = query.includeDocuments
+      ? this.matchDocuments.all({ ...base, match: journeyMatch(key, ['title', 'content'], phrases) })
+      : [];
+    const sources: SnippetSource[] = [
+      ...rows.map((row) => ({
+        read: (start: number, count: number) => row.summary.slice(start, start + count),
+      })),
+      ...documents.map((row) => ({
+        title: row.title,
+        read: (start: number, count: number) => this.readDocument.get({ seq: row.seq, start, count }) ?? '',
+      })),
+    ];
+    const snippets = this.snippets.snippets(sources, anyPhrase(phrases));
     // bm25() is negative and more negative is better; every matched term adds a positive weight, so the
     // best score is never 0 and each row's share of it lies in (0, 1].
     const best = rows[0]?.score ?? -1;
-    const sessions = rows.map((row): SessionHit => ({
-      ...toSessionHit(row),
-      relevance: row.score / best,
-      ...(row.snippet === null ? {} : { snippet: row.snippet }),
-    }));
+    const sessions = rows.map((row, i): SessionHit => {
+      const snippet = snippets[i]?.text;
+      return {
+        ...toSessionHit(row),
+        relevance: row.score / best,
+        ...(snippet === undefined ? {} : { snippet }),
+      };
+    });
     const result: HistoryResult = { sessions, total: rows[0]?.total ?? 0 };
     if (query.includeDocuments) {
-      result.documents = this.matchDocuments
-        .all({ ...base, ...snippetArgs, match: journeyMatch(key, ['title', 'content'], phrases) })
-        .map((row) => {
-          const snippet = [row.contentSnippet, row.titleSnippet].find((s) => s?.includes(MARK));
-          return { ...toDocumentHit(row), ...(snippet ? { snippet } : {}) };
-        });
+      result.documents = documents.map((row, i) => {
+        const found = snippets[rows.length + i];
+        const snippet = [found?.text, found?.title].find((s) => s?.includes(MARK));
+        return { ...toDocumentHit(row), ...(snippet ? { snippet } : {}) };
+      });
     }
     return result;
+  }
+
+  /** Frees the scratch database the snippets are cut in. */
+  close(): void {
+    this.snippets.close();
   }
 
   private rankedSessionsIn(shard: number): Database.Statement<unknown[], RankedSessionRow> {
@@ -156,32 +185,32 @@ export class HistorySearch {
 }
 
 /**
- * A journey's sessions matching @match, best bm25 first (ties newest first), with a snippet each and the
- * number of matches before @limit. The full-text table must drive the join (CROSS JOIN fixes the order):
- * driven from the sessions index instead, SQLite runs the MATCH once per session and bm25() recounts its
- * term statistics each time. FTS5's auxiliary functions only run in a plain query over the FTS table, so
- * the matches are materialized first and counted outside.
+ * A journey's sessions matching @match, best bm25 first (ties newest first), and the number of matches
+ * before @limit. The full-text table must drive the join (CROSS JOIN fixes the order): driven from the
+ * sessions index instead, SQLite runs the MATCH once per session and bm25() recounts its term statistics
+ * each time. FTS5's auxiliary functions only run in a plain query over the FTS table, so the matches are
+ * materialized first (with only what ranks them) and counted outside; the page's rows are read last.
  */
 export function rankedSessionsSql(f: string): string {
   return `WITH matches AS MATERIALIZED (
-      SELECT s.seq, s.id, s.created_at AS createdAt, s.summary, s.diagnosis IS NOT NULL AS hasDiagnosis,
-             bm25(${f}, 0.0, 1.0) AS score,
-             snippet(${f}, 1, @mark, @mark, @ellipsis, @tokens) AS snippet
+      SELECT s.seq, s.created_at AS createdAt, bm25(${f}, 0.0, 1.0) AS score
         FROM ${f} CROSS JOIN sessions s ON s.seq = ${f}.rowid
        WHERE ${f} MATCH @match AND s.journey_id = @journeyId AND s.created_at BETWEEN @from AND @to
+    ), page AS (
+      SELECT seq, createdAt, score, count(*) OVER () AS total
+        FROM matches
+       ORDER BY score, createdAt DESC, seq DESC
+       LIMIT @limit
     )
-    SELECT id, createdAt, summary, hasDiagnosis, score, snippet, count(*) OVER () AS total
-      FROM matches
-     ORDER BY score, createdAt DESC, seq DESC
-     LIMIT @limit`;
+    SELECT s.id, page.createdAt, s.summary, s.diagnosis IS NOT NULL AS hasDiagnosis, page.score, page.total
+      FROM page CROSS JOIN sessions s ON s.seq = page.seq
+     ORDER BY page.score, page.createdAt DESC, page.seq DESC`;
 }
 
-/** A journey's documents matching @match in title or content, newest first, with snippets. */
+/** A journey's documents matching @match in title or content, newest first. */
 export function matchedDocumentsSql(): string {
   const f = DOCUMENTS_FTS_TABLE;
-  return `SELECT d.id, d.document_type AS documentType, d.title, d.created_at AS createdAt,
-           snippet(${f}, 1, @mark, @mark, @ellipsis, @tokens) AS titleSnippet,
-           snippet(${f}, 2, @mark, @mark, @ellipsis, @tokens) AS contentSnippet
+  return `SELECT d.seq, d.id, d.document_type AS documentType, d.title, d.created_at AS createdAt
       FROM ${f} CROSS JOIN documents d ON d.seq = ${f}.rowid
      WHERE ${f} MATCH @match AND d.journey_id = @journeyId AND d.created_at BETWEEN @from AND @to
      ORDER BY d.created_at DESC, d.seq DESC

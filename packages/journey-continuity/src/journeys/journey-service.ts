@@ -1,9 +1,15 @@
+import { DEFAULT_SNIPPET_SCAN_BYTES } from '../config.js';
 import type { JourneyDatabase } from '../db/database.js';
 import { FAILED_STEP, withDatabaseErrors } from './database-errors.js';
 import { HistorySearch, type HistoryQuery, type HistoryResult } from './history-search.js';
 import { JourneyStore, type JourneyStoreOptions } from './journey-store.js';
 
 export type { HistoryQuery, HistoryResult } from './history-search.js';
+
+export interface JourneyServiceOptions extends JourneyStoreOptions {
+  /** Most bytes of long texts one search reads for its snippets (default DEFAULT_SNIPPET_SCAN_BYTES). */
+  snippetScanBytes?: number;
+}
 export type {
   AddedDocument,
   DeletedJourney,
@@ -18,9 +24,16 @@ export class JourneyService {
   private readonly store: JourneyStore;
   private readonly history: HistorySearch;
 
-  constructor(database: JourneyDatabase, options: JourneyStoreOptions) {
+  constructor(database: JourneyDatabase, options: JourneyServiceOptions) {
     this.store = new JourneyStore(database, options);
-    this.history = new HistorySearch(database.sqlite);
+    this.history = new HistorySearch(database.sqlite, {
+      snippetScanBytes: options.snippetScanBytes ?? DEFAULT_SNIPPET_SCAN_BYTES,
+    });
+  }
+
+  /** Frees what the service holds beside the database (which its owner closes). */
+  close(): void {
+    this.history.close();
   }
 
   getOrCreateJourney(userId?: string) {

@@ -1,0 +1,179 @@
+import Database from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { journeyKey, sessionFtsTable, sessionShardOf } from '../src/db/fts.js';
+import { journeyMatch, toFtsPhrases } from '../src/journeys/fts-query.js';
+import { matchedDocumentsSql, rankedSessionsSql } from '../src/journeys/history-search.js';
+import { SNIPPET_WINDOW_CHARS } from '../src/journeys/text-windows.js';
+import { ConfigError, loadJourneyConfig, MAX_SUMMARY_BYTES } from '../src/index.js';
+import { history, newJourney, record, startHarness, tempDataDir, type Harness } from './helpers.js';
+
+const MIB = 1024 * 1024;
+const FILLER = 'calm steady filler text goes on and on. ';
+
+/** `bytes` of filler (ASCII), ending at a word boundary or mid-sentence as the length falls. */
+const filler = (bytes: number) => FILLER.repeat(Math.ceil(bytes / FILLER.length)).slice(0, bytes);
+
+/** The text a snippet shows, without its marks and ellipses. */
+const plain = (snippet: string) => snippet.replaceAll('**', '').replace(/^…/, '').replace(/…$/, '');
+const words = (snippet: string) => plain(snippet).split(/\s+/).filter(Boolean).length;
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness();
+});
+afterAll(async () => {
+  await h.stop();
+});
+
+async function documentSnippet(content: string, query: string): Promise<string | undefined> {
+  const journeyId = await newJourney(h);
+  await h.ok('add_document_to_journey', {
+    journey_id: journeyId,
+    document_type: 'note',
+    title: 'Notes',
+    content,
+  });
+  const page = await history(h, { journey_id: journeyId, query, include_documents: true });
+  expect(page.documents).toHaveLength(1);
+  return page.documents?.[0]?.snippet;
+}
+
+describe('snippets of large texts come from a window around the match', () => {
+  it('a match deep inside a 1 MiB document: a snippet around it, cut on both sides', async () => {
+    const content = `${filler(600_000)}then the zebra crossing appeared. ${filler(MIB - 600_034)}`;
+    expect(Buffer.byteLength(content)).toBe(MIB);
+    const snippet = await documentSnippet(content, 'zebra');
+    expect(snippet).toMatch(/^….*\*\*zebra\*\* crossing appeared\..*…$/);
+    expect(content).toContain(plain(snippet!));
+    expect(words(snippet!)).toBeGreaterThanOrEqual(8);
+    expect(words(snippet!)).toBeLessThanOrEqual(20);
+  });
+
+  it('a match at the very end of a 1 MiB document: the snippet ends with the text', async () => {
+    const content = `${filler(MIB - 24)} a final ocelot sighting`;
+    expect(Buffer.byteLength(content)).toBe(MIB);
+    const snippet = await documentSnippet(content, 'ocelot');
+    expect(snippet).toMatch(/^….*\*\*ocelot\*\* sighting$/);
+    expect(content.endsWith(plain(snippet!))).toBe(true);
+  });
+
+  it('a match at the start of a long text: no ellipsis before it', async () => {
+    const snippet = await documentSnippet(`Zebras first. ${filler(MIB / 2)}`, 'zebra');
+    expect(snippet).toMatch(/^\*\*Zebras\*\* first\. .*…$/);
+  });
+
+  it('a document matched by its title alone shows the title', async () => {
+    const journeyId = await newJourney(h);
+    await h.ok('add_document_to_journey', {
+      journey_id: journeyId,
+      document_type: 'woop_plan',
+      title: 'Marathon plan',
+      content: filler(200_000),
+    });
+    const page = await history(h, { journey_id: journeyId, query: 'marathon', include_documents: true });
+    expect(page.documents?.[0]?.snippet).toBe('**Marathon** plan');
+  });
+
+  it('many summaries of the largest size: ranked by bm25 as before, each with a snippet of its match', async () => {
+    const journeyId = await newJourney(h);
+    // Equal lengths (the same number of words), the word replaced 1..12 times deep in each summary.
+    const base = filler(MAX_SUMMARY_BYTES - 100).split(' ');
+    const created: string[] = [];
+    for (let times = 1; times <= 12; times++) {
+      const summary = [...base];
+      for (let k = 0; k < times; k++) summary[5000 + 300 * k] = 'metronome';
+      const day = String(times).padStart(2, '0');
+      await record(h, journeyId, summary.join(' '), { created_at: `2025-04-${day}T10:00:00Z` });
+      created.push(`2025-04-${day}T10:00:00.000Z`);
+      expect(Buffer.byteLength(summary.join(' '))).toBeLessThanOrEqual(MAX_SUMMARY_BYTES);
+    }
+    const page = await history(h, { journey_id: journeyId, query: 'metronome', limit: 5 });
+    expect(page.total_results).toBe(12);
+    expect(page.sessions.map((s) => s.created_at)).toEqual(created.slice(-5).reverse());
+    expect(page.sessions[0]?.relevance_score).toBe(1);
+    const scores = page.sessions.map((s) => s.relevance_score!);
+    expect([...scores].sort((a, b) => b - a)).toEqual(scores);
+    for (const session of page.sessions) {
+      expect(session.snippet).toMatch(/^….*\*\*metronome\*\*.*…$/);
+      expect(session.summary).toContain(plain(session.snippet!));
+    }
+    const all = await history(h, { journey_id: journeyId, query: 'metronome', limit: 100 });
+    expect(all.sessions.map((s) => s.created_at)).toEqual([...created].reverse());
+  });
+});
+
+describe('snippets of short texts are FTS5’s snippet() of the whole text, as before', () => {
+  it(`a summary of up to ${SNIPPET_WINDOW_CHARS} characters gets exactly what snippet() makes of it`, async () => {
+    const journeyId = await newJourney(h);
+    const summaries = [
+      'Sleep was short: late work emails again.',
+      `${'Work talk. '.repeat(40)}Then sleep came up, and sleep hygiene, and the evening routine. ${'More. '.repeat(60)}`,
+      `Sleep ${'x '.repeat(505)}`.slice(0, SNIPPET_WINDOW_CHARS),
+    ];
+    for (const summary of summaries) await record(h, journeyId, summary);
+    const query = 'sleep routine';
+    const page = await history(h, { journey_id: journeyId, query: 'sleep' });
+    const phraseMatch = (q: string) => journeyMatch(journeyKey(journeyId), ['summary'], toFtsPhrases(q));
+    const direct = new Database(h.dbFile, { readonly: true });
+    try {
+      const table = sessionFtsTable(sessionShardOf(journeyId));
+      const ftsSnippets = (q: string) =>
+        direct
+          .prepare(
+            `SELECT s.summary, snippet(${table}, 1, '**', '**', '…', 16) AS snippet
+               FROM ${table} JOIN sessions s ON s.seq = ${table}.rowid WHERE ${table} MATCH ?`,
+          )
+          .all(phraseMatch(q)) as { summary: string; snippet: string }[];
+      const bySummary = (rows: { summary: string; snippet?: string }[]) =>
+        Object.fromEntries(rows.map((row) => [row.summary, row.snippet]));
+      expect(page.sessions).toHaveLength(3);
+      expect(bySummary(page.sessions)).toEqual(bySummary(ftsSnippets('sleep')));
+      const both = await history(h, { journey_id: journeyId, query });
+      expect(both.sessions).toHaveLength(1);
+      expect(bySummary(both.sessions)).toEqual(bySummary(ftsSnippets(query)));
+    } finally {
+      direct.close();
+    }
+  });
+});
+
+describe('JOURNEY_SNIPPET_SCAN_BYTES bounds how far a search looks for where long texts match', () => {
+  it('a match beyond the budget: the result stays, without a snippet; one within it has a snippet', async () => {
+    const bounded = await startHarness({ config: { snippetScanBytes: 64 * 1024 } });
+    try {
+      const journeyId = await newJourney(bounded);
+      const add = (content: string) =>
+        bounded.ok('add_document_to_journey', { journey_id: journeyId, document_type: 'note', content });
+      await add(`${filler(300_000)} the zebra ${filler(1000)}`);
+      await add(`${filler(30_000)} the zebra ${filler(300_000)}`);
+      const page = await history(bounded, { journey_id: journeyId, query: 'zebra', include_documents: true });
+      // Newest first: the near match, then the far one (the budget went to the first).
+      expect(page.documents?.map((d) => d.snippet?.includes('**zebra**'))).toEqual([true, undefined]);
+    } finally {
+      await bounded.stop();
+    }
+  });
+
+  it('is read from the environment and checked at start', () => {
+    const dataDir = tempDataDir();
+    expect(
+      loadJourneyConfig({ SWITCHYARD_DATA_DIR: dataDir, JOURNEY_SNIPPET_SCAN_BYTES: '0' }),
+    ).toMatchObject({ snippetScanBytes: 0 });
+    expect(loadJourneyConfig({ SWITCHYARD_DATA_DIR: dataDir }).snippetScanBytes).toBeUndefined();
+    for (const value of ['-1', '1MB', String(2 ** 31)]) {
+      const load = () =>
+        loadJourneyConfig({ SWITCHYARD_DATA_DIR: dataDir, JOURNEY_SNIPPET_SCAN_BYTES: value });
+      expect(load).toThrow(ConfigError);
+      expect(load).toThrow(/^JOURNEY_SNIPPET_SCAN_BYTES: /);
+    }
+  });
+});
+
+describe('search cost does not grow with the square of a matched text', () => {
+  it('the search statements never run snippet() or highlight() over stored text', () => {
+    // Both score every match against every other match of a text: the cause of minutes-long searches.
+    for (const sql of [rankedSessionsSql(sessionFtsTable(0)), matchedDocumentsSql()]) {
+      expect(sql).not.toMatch(/\b(snippet|highlight)\s*\(/i);
+    }
+  });
+});
