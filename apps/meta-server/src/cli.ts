@@ -24,6 +24,7 @@ export const ENVIRONMENT_OF = {
   toolsAllow: 'SWITCHYARD_TOOLS_ALLOW',
   toolsDeny: 'SWITCHYARD_TOOLS_DENY',
   toolPrefix: 'SWITCHYARD_TOOL_PREFIX',
+  readOnly: 'SWITCHYARD_READ_ONLY',
   dataDir: 'SWITCHYARD_DATA_DIR',
   allowedHosts: 'SWITCHYARD_ALLOWED_HOSTS',
   allowedOrigins: 'SWITCHYARD_ALLOWED_ORIGINS',
@@ -38,6 +39,7 @@ const FLAG_OF: Record<SettingKey, string> = {
   toolsAllow: '--tools-allow',
   toolsDeny: '--tools-deny',
   toolPrefix: '--tool-prefix',
+  readOnly: '--read-only',
   dataDir: '--data-dir',
   allowedHosts: '--allowed-hosts',
   allowedOrigins: '--allowed-origins',
@@ -46,13 +48,12 @@ const FLAG_OF: Record<SettingKey, string> = {
 const HELP_AFTER = `
 Every flag can also be set by its environment variable (the flag wins):
   SWITCHYARD_HTTP, SWITCHYARD_HOST, SWITCHYARD_PORT, SWITCHYARD_DOMAINS, SWITCHYARD_TOOLS_ALLOW,
-  SWITCHYARD_TOOLS_DENY, SWITCHYARD_TOOL_PREFIX, SWITCHYARD_DATA_DIR, SWITCHYARD_ALLOWED_HOSTS,
-  SWITCHYARD_ALLOWED_ORIGINS.
+  SWITCHYARD_TOOLS_DENY, SWITCHYARD_TOOL_PREFIX, SWITCHYARD_READ_ONLY, SWITCHYARD_DATA_DIR,
+  SWITCHYARD_ALLOWED_HOSTS, SWITCHYARD_ALLOWED_ORIGINS.
   SWITCHYARD_TOKEN   bearer token HTTP clients must send (required to listen on anything but loopback)
   SWITCHYARD_LOG_LEVEL  debug | info (default) | warn | error
-  Resource bounds (sessions, connections, timeouts, message sizes, argument nesting):
-  SWITCHYARD_HTTP_MAX_SESSIONS, SWITCHYARD_HTTP_SESSION_IDLE_MS, SWITCHYARD_HTTP_MAX_CONNECTIONS,
-  SWITCHYARD_HTTP_HEADERS_TIMEOUT_MS, SWITCHYARD_HTTP_REQUEST_TIMEOUT_MS, SWITCHYARD_HTTP_KEEP_ALIVE_TIMEOUT_MS,
+  Resource bounds (connections, timeouts, message sizes, argument nesting):
+  SWITCHYARD_HTTP_MAX_CONNECTIONS, SWITCHYARD_HTTP_HEADERS_TIMEOUT_MS, SWITCHYARD_HTTP_REQUEST_TIMEOUT_MS, SWITCHYARD_HTTP_KEEP_ALIVE_TIMEOUT_MS,
   SWITCHYARD_HTTP_MAX_BODY_BYTES, SWITCHYARD_STDIO_MAX_MESSAGE_BYTES, SWITCHYARD_MAX_ARGUMENT_DEPTH
   (defaults and meanings: the README's configuration section).
 
@@ -93,6 +94,8 @@ function buildProgram(): Command {
       new Option('--tool-prefix', 'prefix tool names with their domain: transit_, launch_, journey_'),
     )
     .addOption(new Option('--no-tool-prefix', 'no prefix even when SWITCHYARD_TOOL_PREFIX is set').hideHelp())
+    .addOption(new Option('--read-only', 'offer only the tools annotated read-only (no writes, no runs)'))
+    .addOption(new Option('--no-read-only', 'all tools even when SWITCHYARD_READ_ONLY is set').hideHelp())
     .addOption(
       new Option('--data-dir <dir>', 'where the SQLite databases live (default: the user data directory)'),
     )
@@ -154,6 +157,7 @@ function settingsFrom(program: Command, env: Env): SwitchyardSettings {
     host: stringSetting(program, env, 'host', parseHost) ?? DEFAULT_HOST,
     port: stringSetting(program, env, 'port', parsePort) ?? DEFAULT_PORT,
     toolPrefix: booleanSetting(program, env, 'toolPrefix'),
+    readOnly: booleanSetting(program, env, 'readOnly'),
     ...(token ? { token } : {}),
     ...(domains === undefined ? {} : { domains }),
     ...(toolsAllow === undefined ? {} : { toolsAllow }),

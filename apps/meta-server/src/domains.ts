@@ -1,4 +1,4 @@
-import type { DomainModule, Logger } from '@switchyard/server-kit';
+import type { DomainLifecycle, Mount } from '@switchyard/server-kit';
 import type { Provider } from '@switchyard/transit';
 import type { Env } from './cli.js';
 import { DOMAIN_NAMES, SettingsError, type DomainName } from './settings.js';
@@ -15,8 +15,8 @@ export interface MountedDomain {
   mount: true;
   /** Why and how it is mounted, for the start-up report. */
   reason: string;
-  /** Opens the module (databases, clients); its configuration was read and checked already. */
-  open(logger: Logger): DomainModule;
+  /** The domain with its configuration, read and checked already; runServer opens it. */
+  domain: Mount<unknown, DomainLifecycle>;
 }
 
 export interface SkippedDomain {
@@ -56,7 +56,7 @@ function loadFor<T>(domain: DomainName, load: () => T): T {
  * else transit is skipped.
  */
 async function planTransit(request: PlanRequest, explicit: boolean): Promise<DomainDecision> {
-  const { env, dataDir } = request;
+  const { env } = request;
   const chosen = env.TRANSIT_PROVIDERS?.trim();
   let transitEnv: Env = env;
   let why: string;
@@ -79,40 +79,36 @@ async function planTransit(request: PlanRequest, explicit: boolean): Promise<Dom
     why = keyed.map((p) => `${PROVIDER_KEYS[p]} is set`).join(', ');
   }
   // Each domain package is loaded only when it is mounted: a skipped domain costs no start-up time.
-  const { createTransitModule, loadConfig } = await import('@switchyard/transit');
-  const config = loadFor('transit', () => loadConfig(transitEnv));
+  const { transitDomain } = await import('@switchyard/transit');
+  const config = loadFor('transit', () => transitDomain.config(transitEnv));
   const providers = config.providers.map((p) => `${p} (${PROVIDER_PLACES[p]})`).join(' and ');
   return {
     name: 'transit',
     mount: true,
     reason: `providers ${providers}: ${why}`,
-    open: (logger) => createTransitModule(config, { dataDir, logger: logger.child({ domain: 'transit' }) }),
+    domain: { domain: transitDomain, config },
   };
 }
 
 async function planJourney(request: PlanRequest): Promise<DomainDecision> {
-  const { createJourneyModule, loadJourneyConfig } = await import('@switchyard/journey-continuity');
-  const config = loadFor('journey-continuity', () => loadJourneyConfig(request.env));
+  const { journeyDomain } = await import('@switchyard/journey-continuity');
+  const config = loadFor('journey-continuity', () => journeyDomain.config(request.env));
   return {
     name: 'journey-continuity',
     mount: true,
     reason: `embedded SQLite in ${request.dataDir}`,
-    open: () => createJourneyModule({ ...config, dataDir: request.dataDir }),
+    domain: { domain: journeyDomain, config },
   };
 }
 
 async function planLaunchRuns(request: PlanRequest): Promise<DomainDecision> {
-  const { createLaunchRunsModule, loadLaunchRunsConfig } = await import('@switchyard/launch-runs');
-  const config = loadFor('launch-runs', () => loadLaunchRunsConfig({ ...request.env }));
+  const { launchRunsDomain } = await import('@switchyard/launch-runs');
+  const config = loadFor('launch-runs', () => launchRunsDomain.config(request.env));
   return {
     name: 'launch-runs',
     mount: true,
     reason: `embedded SQLite in ${request.dataDir}`,
-    open: (logger) =>
-      createLaunchRunsModule(
-        { ...config, dataDir: request.dataDir },
-        { env: request.env, logger: logger.child({ domain: 'launch-runs' }) },
-      ),
+    domain: { domain: launchRunsDomain, config },
   };
 }
 
@@ -164,36 +160,7 @@ export async function planDomains(request: PlanRequest): Promise<DomainDecision[
   return decisions;
 }
 
-/** Opens the mounted domains in order; if one fails, the ones already open are closed again. */
-export async function openDomains(
-  decisions: readonly DomainDecision[],
-  logger: Logger,
-): Promise<DomainModule[]> {
-  const opened: DomainModule[] = [];
-  try {
-    for (const decision of decisions) {
-      if (!decision.mount) continue;
-      try {
-        opened.push(decision.open(logger));
-      } catch (error) {
-        const message = error instanceof Error ? error.message : String(error);
-        throw new Error(`cannot open ${decision.name}: ${message}`, { cause: error });
-      }
-    }
-    return opened;
-  } catch (error) {
-    await closeModules(opened, logger);
-    throw error;
-  }
-}
-
-/** Closes modules in order, logging (not throwing) failures: used when a start is abandoned. */
-export async function closeModules(modules: readonly DomainModule[], logger: Logger): Promise<void> {
-  for (const module of modules) {
-    try {
-      await module.close();
-    } catch (error) {
-      logger.error('module failed to close', { domain: module.name, error });
-    }
-  }
+/** The mounts of the domains `decisions` mounts, in order. */
+export function mountsOf(decisions: readonly DomainDecision[]): Mount<unknown, DomainLifecycle>[] {
+  return decisions.flatMap((decision) => (decision.mount ? [decision.domain] : []));
 }

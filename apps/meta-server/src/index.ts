@@ -1,14 +1,13 @@
 import {
-  createLogger,
-  resolveDataDir,
   runServer,
-  type DomainModule,
-  type Logger,
+  type DomainLifecycle,
+  type Mount,
   type RunningServer,
 } from '@switchyard/server-kit';
+import { createLogger, resolveDataDir, type Logger } from '@switchyard/server-kit/runtime';
 import { describeDomains, describeHttpStart } from './announce.js';
 import type { Env } from './cli.js';
-import { closeModules, openDomains, planDomains, type DomainDecision } from './domains.js';
+import { mountsOf, planDomains, type DomainDecision } from './domains.js';
 import { DEFAULT_HOST, DEFAULT_PORT, type SwitchyardSettings } from './settings.js';
 import { VERSION } from './version.js';
 
@@ -38,14 +37,16 @@ export {
 } from './settings.js';
 
 export const SERVER_NAME = 'switchyard';
+export const SERVER_TITLE = 'Switchyard';
+export const WEBSITE_URL = 'https://github.com/switchyard-mcp/switchyard#readme';
 
 export interface SwitchyardOptions extends Partial<SwitchyardSettings> {
   /** Where domain variables (keys, URLs, limits) and server-kit's bounds are read from; default `process.env`. */
   env?: Env;
   /** Default JSON lines on stderr. */
   logger?: Logger;
-  /** Your own modules, mounted after the built-in ones (name collisions are refused at start). */
-  extraModules?: DomainModule[];
+  /** Your own domains, mounted after the built-in ones (name collisions are refused at start). */
+  extraDomains?: Mount<unknown, DomainLifecycle>[];
   /** Contract violations in tool output become internal errors (tests). */
   strictOutput?: boolean;
   /** Default true: SIGINT/SIGTERM stop the server and exit the process. */
@@ -55,21 +56,21 @@ export interface SwitchyardOptions extends Partial<SwitchyardSettings> {
   announce?: (text: string) => void;
 }
 
-/** The combined server's modules, opened and not yet serving: mount them on any transport (or in memory). */
-export interface SwitchyardServer {
-  /** Mounted modules in order (built-in domains, then `extraModules`). */
-  modules: DomainModule[];
+/** What the combined server will mount, decided from its settings and environment (nothing opened yet). */
+export interface SwitchyardPlan {
   /** Every built-in domain, mounted or skipped, and why. */
   decisions: DomainDecision[];
+  /** The mounts in order: built-in domains, then `extraDomains`. */
+  mounts: Mount<unknown, DomainLifecycle>[];
   dataDir: string;
-  /** Closes every module in order. */
-  close(): Promise<void>;
 }
 
-export interface RunningSwitchyard extends SwitchyardServer {
+export interface RunningSwitchyard extends SwitchyardPlan {
   /** `http://HOST:PORT/mcp` when serving over HTTP. */
   url?: string;
-  /** Stops serving (in-flight calls get the grace period), then closes every module in order. */
+  /** Each mounted domain's state, as its `open` returned it. */
+  domains: ReadonlyMap<string, DomainLifecycle>;
+  /** Stops serving (in-flight calls get the grace period), then closes every domain in order. */
   close(): Promise<void>;
 }
 
@@ -77,10 +78,9 @@ function loggerFor(options: SwitchyardOptions): Logger {
   return options.logger ?? createLogger({ fields: { service: SERVER_NAME } });
 }
 
-/** Reads every domain's configuration, decides what to mount, and opens those modules (databases, clients). */
-export async function createSwitchyardServer(options: SwitchyardOptions = {}): Promise<SwitchyardServer> {
+/** Reads every domain's configuration and decides what to mount; a wrong variable fails here, before anything opens. */
+export async function planSwitchyard(options: SwitchyardOptions = {}): Promise<SwitchyardPlan> {
   const env = options.env ?? process.env;
-  const logger = loggerFor(options);
   const dataDir = resolveDataDir({
     ...env,
     ...(options.dataDir === undefined ? {} : { SWITCHYARD_DATA_DIR: options.dataDir }),
@@ -90,45 +90,39 @@ export async function createSwitchyardServer(options: SwitchyardOptions = {}): P
     env,
     dataDir,
   });
-  const modules = [...(await openDomains(decisions, logger)), ...(options.extraModules ?? [])];
-  let closing: Promise<void> | undefined;
-  return {
-    modules,
-    decisions,
-    dataDir,
-    close: () => (closing ??= closeModules(modules, logger)),
-  };
+  return { decisions, mounts: [...mountsOf(decisions), ...(options.extraDomains ?? [])], dataDir };
 }
 
-function instructionsFor(modules: readonly DomainModule[]): string {
-  return (
-    `Switchyard ${VERSION}: ${modules.map((module) => module.name).join(', ')}. ` +
-    'Every tool answers with structured content that follows its published contract; errors carry a code ' +
-    'and a message that says what to change.'
-  );
+/** What the server tells a client it is for: one paragraph per mounted domain, in the domain's own words. */
+export function instructionsFor(mounts: readonly Mount<unknown, DomainLifecycle>[]): string {
+  return [
+    `Switchyard ${VERSION}. Every tool answers with structured content that follows its published contract; ` +
+      'an error carries a code and a message that says what to change.',
+    ...mounts.map(({ domain }) => `${domain.title}: ${domain.instructions}`),
+  ].join('\n\n');
 }
 
 /**
- * Opens the domains and serves them over stdio or Streamable HTTP (what the `switchyard` bin does).
+ * Plans, opens and serves the domains over stdio or Streamable HTTP (what the `switchyard` bin does).
  * Reports what was mounted, and over HTTP the URL and a client configuration, through `announce`.
  */
 export async function startSwitchyard(options: SwitchyardOptions = {}): Promise<RunningSwitchyard> {
   const logger = loggerFor(options);
   const announce = options.announce ?? ((text: string) => process.stderr.write(text));
-  const server = await createSwitchyardServer({ ...options, logger });
-  announce(describeDomains(server.decisions));
-  const transport = options.transport ?? 'stdio';
-  let running: RunningServer;
-  try {
-    running = await runServer(server.modules, {
+  const plan = await planSwitchyard(options);
+  announce(describeDomains(plan.decisions));
+  const running: RunningServer = await runServer(plan.mounts, {
       name: SERVER_NAME,
       version: VERSION,
-      transport,
-      dataDir: server.dataDir,
+      title: SERVER_TITLE,
+      websiteUrl: WEBSITE_URL,
+      transport: options.transport ?? 'stdio',
+      dataDir: plan.dataDir,
       logger,
-      // The SWITCHYARD_* resource bounds (sessions, connections, timeouts, sizes, nesting) are read there.
+      // The domains' variables and the SWITCHYARD_* resource bounds (connections, timeouts, sizes) are read there.
       env: options.env ?? process.env,
-      instructions: instructionsFor(server.modules),
+      instructions: instructionsFor(plan.mounts),
+      ...(options.readOnly === undefined ? {} : { readOnly: options.readOnly }),
       ...(options.toolPrefix === undefined ? {} : { toolPrefix: options.toolPrefix }),
       ...(options.toolsAllow === undefined ? {} : { toolsAllow: options.toolsAllow }),
       ...(options.toolsDeny === undefined ? {} : { toolsDeny: options.toolsDeny }),
@@ -143,19 +137,15 @@ export async function startSwitchyard(options: SwitchyardOptions = {}): Promise<
         ...(options.allowedOrigins === undefined ? {} : { allowedOrigins: options.allowedOrigins }),
       },
     });
-  } catch (error) {
-    // runServer leaves the modules open when it cannot start (bad options, collision, port in use).
-    await server.close();
-    throw error;
-  }
   if (running.url !== undefined) {
     // The stdio form of this same server, for clients that start their own copy (the entry script that runs).
     const stdio = { command: process.execPath, args: process.argv.slice(1, 2) };
     announce(describeHttpStart(running.url, options.token !== undefined, stdio));
   }
   return {
-    ...server,
+    ...plan,
     ...(running.url === undefined ? {} : { url: running.url }),
+    domains: running.domains,
     close: () => running.close(),
   };
 }

@@ -25,6 +25,8 @@ export interface SwitchyardSettings {
   domains?: DomainName[];
   /** Prefix every tool with its domain (`transit_`, `launch_`, `journey_`). */
   toolPrefix: boolean;
+  /** Offer only the tools annotated read-only (SWITCHYARD_READ_ONLY / --read-only). */
+  readOnly: boolean;
   toolsAllow?: string[];
   toolsDeny?: string[];
   /** Undefined: SWITCHYARD_DATA_DIR or the platform's user data directory. */
