@@ -1,7 +1,9 @@
+import { readFileSync } from 'node:fs';
 import { defineDomain } from '@switchyard/server-kit';
 import { loadJourneyConfig } from './config.js';
 import { largestRequestBytes } from './journeys/limits.js';
 import { openJourney } from './open.js';
+import { recapPrompt } from './prompts/recap.js';
 import { addDocumentToJourneyTool } from './tools/add-document-to-journey.js';
 import { deleteJourneyTool } from './tools/delete-journey.js';
 import { getOrCreateJourneyTool } from './tools/get-or-create-journey.js';
@@ -34,6 +36,8 @@ export const journeyDomain = defineDomain({
     'adds a summary of the conversation; add_document_to_journey keeps a WOOP plan, file, artifact or note ' +
     'with it. delete_journey forgets a journey and everything in it when the person asks.',
   toolPrefix: 'journey',
+  // Drawn for Switchyard (MIT, like the code); shipped in the package's icons/ folder.
+  icon: readFileSync(new URL('../icons/journey-continuity.svg', import.meta.url), 'utf8'),
   config: loadJourneyConfig,
   // The HTTP body and stdio message limits are raised so that a document of the largest allowed size fits.
   maxRequestBytes: (config) => largestRequestBytes(config.maxDocumentBytes),
@@ -45,4 +49,5 @@ export const journeyDomain = defineDomain({
     recordSessionTool,
     deleteJourneyTool,
   ],
+  prompts: [recapPrompt],
 });

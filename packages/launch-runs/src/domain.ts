@@ -1,6 +1,8 @@
+import { readFileSync } from 'node:fs';
 import { defineDomain, type Domain } from '@switchyard/server-kit';
 import { loadLaunchRunsConfig, type LaunchRunsConfig } from './config.js';
 import { openLaunchRuns, version, type LaunchRunsSeams, type LaunchRunsState } from './open.js';
+import { launchDocsPrompt } from './prompts/launch-docs.js';
 import { cancelTool } from './tools/cancel.js';
 import { fixNextTool } from './tools/fix-next.js';
 import { getArtifactTool } from './tools/get-artifact.js';
@@ -34,6 +36,8 @@ export function launchRunsDomainWith(seams: LaunchRunsSeams): LaunchRunsDomain {
       'and opens the pull request. launch_resume continues an interrupted run, launch_cancel stops one, ' +
       'launch_list_runs lists them. Artifacts and event logs are also resources (launch://runs/{run_id}/...).',
     toolPrefix: 'launch',
+    // Drawn for Switchyard (MIT, like the code); shipped in the package's icons/ folder.
+    icon: readFileSync(new URL('../icons/launch-runs.svg', import.meta.url), 'utf8'),
     config: loadLaunchRunsConfig,
     open: (config, runtime) => openLaunchRuns(config, runtime, seams),
     tools: [
@@ -48,6 +52,7 @@ export function launchRunsDomainWith(seams: LaunchRunsSeams): LaunchRunsDomain {
       listRunsTool,
     ],
     resources: [artifactResource, eventsResource],
+    prompts: [launchDocsPrompt],
     middleware: [toolSpans],
   });
 }

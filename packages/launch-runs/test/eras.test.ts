@@ -65,3 +65,30 @@ describe.each(['modern', 'legacy'] as const)('a launch run, %s era', (era) => {
     expect(names.completion.values).toEqual([]);
   });
 });
+
+describe.each(['modern', 'legacy'] as const)('the launch_docs prompt, %s era', (era) => {
+  it('completes product slugs from recent runs and asks for the whole launch loop, stopping before the PR', async () => {
+    h = await startHarness({ pipeline: new FakePipeline({ seededProblems: 0 }), era });
+    await h.call('launch_start_run', { run_config: runConfig({ product_slug: 'tallyho' }) });
+    await h.call('launch_start_run', { run_config: runConfig({ product_slug: 'teapot' }) });
+    const { completion } = await h.client.complete({
+      ref: { type: 'ref/prompt', name: 'launch_docs' },
+      argument: { name: 'product_slug', value: 'ta' },
+    });
+    expect(completion.values).toEqual(['tallyho']);
+
+    const got = await h.client.getPrompt({
+      name: 'launch_docs',
+      arguments: {
+        product_slug: 'tallyho',
+        product_name: 'Tallyho',
+        source_repo: 'https://github.com/example/tallyho.git',
+        site_repo: 'https://github.com/example/site.git',
+      },
+    });
+    const text = got.messages[0]?.content.type === 'text' ? got.messages[0].content.text : '';
+    expect(text).toContain('"product_slug":"tallyho"');
+    expect(text).toContain('"source":{"repo":"https://github.com/example/tallyho.git"}');
+    expect(text).toMatch(/launch_fix_next[\s\S]*ask me before calling launch_open_pr/);
+  });
+});

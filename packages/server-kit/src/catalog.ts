@@ -1,4 +1,5 @@
 import type { DomainLifecycle, Mount } from './domain.js';
+import { svgIcon } from './icons.js';
 import { listedTool, type ListedTool } from './tool-listing.js';
 import type { PromptSpec, ResourceSpec, ToolMiddleware, ToolSpec } from './tool-spec.js';
 
@@ -98,6 +99,7 @@ export function buildCatalog(
   for (const mounted of mounts) {
     const { domain, config } = mounted;
     if (domains.has(domain.name)) throw new Error(`domain "${domain.name}" is mounted twice`);
+    const icons = domain.icon === undefined ? undefined : [svgIcon(domain.icon)];
     for (const spec of domain.tools) {
       if (spec.when !== undefined && !spec.when(config)) continue;
       const name = options.toolPrefix === true ? prefixedName(spec.name, domain.toolPrefix) : spec.name;
@@ -108,17 +110,18 @@ export function buildCatalog(
         );
       }
       claim(owners, 'tool', name, domain.name);
-      const entry: CatalogTool = { name, domain: domain.name, spec, listing: listedTool(spec, name) };
+      const entry: CatalogTool = { name, domain: domain.name, spec, listing: listedTool(spec, name, icons) };
       tools.set(name, entry);
       listing.push(entry.listing);
     }
     for (const resource of domain.resources ?? [])
       claim(owners, 'resource', resource.uriTemplate, domain.name);
-    for (const prompt of domain.prompts ?? []) claim(owners, 'prompt', prompt.name, domain.name);
+    const prompts = (domain.prompts ?? []).filter((prompt) => prompt.when?.(config) ?? true);
+    for (const prompt of prompts) claim(owners, 'prompt', prompt.name, domain.name);
     domains.set(domain.name, {
       mount: mounted,
       resources: domain.resources ?? [],
-      prompts: domain.prompts ?? [],
+      prompts,
       middleware: domain.middleware ?? [],
     });
   }

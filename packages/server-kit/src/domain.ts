@@ -40,6 +40,8 @@ export interface Domain<Config = unknown, State extends DomainLifecycle = Domain
   readonly instructions: string;
   /** The word `--tool-prefix` puts before a tool name that does not already contain it (`transit`). */
   readonly toolPrefix: string;
+  /** A small SVG (its text) shown beside each of the domain's tools, and beside its standalone server. */
+  readonly icon?: string;
   /** Environment → configuration; throws an error that names the variable that is wrong. */
   config(env: Env): Config;
   /** The largest request (bytes, JSON-RPC framing included) this configuration's tools accept, if above 1 MiB. */
@@ -48,7 +50,7 @@ export interface Domain<Config = unknown, State extends DomainLifecycle = Domain
   open(config: Config, runtime: DomainRuntime): State | Promise<State>;
   readonly tools: readonly ToolSpec<State, Config>[];
   readonly resources?: readonly ResourceSpec<State>[];
-  readonly prompts?: readonly PromptSpec<State>[];
+  readonly prompts?: readonly PromptSpec<State, Config>[];
   /** Cross-cutting work around every tool call of this domain (tracing spans, metrics), outermost first. */
   readonly middleware?: readonly ToolMiddleware<State>[];
 }
@@ -83,7 +85,7 @@ export function specsFor<State, Config = unknown>(): {
     spec: ToolSpec<State, Config, I, O>,
   ): ToolSpec<State, Config, I, O>;
   resource(spec: ResourceSpec<State>): ResourceSpec<State>;
-  prompt(spec: PromptSpec<State>): PromptSpec<State>;
+  prompt(spec: PromptSpec<State, Config>): PromptSpec<State, Config>;
   middleware(middleware: ToolMiddleware<State>): ToolMiddleware<State>;
 } {
   return {

@@ -6,6 +6,7 @@ export { callTool, toolResult, type ToolResult } from './call-tool.js';
 export type { ServerIdentity } from './mcp-server.js';
 export { buildCatalog, prefixedName, TOOL_NAME, type Catalog, type CatalogOptions } from './catalog.js';
 export { listedTool, type ListedTool } from './tool-listing.js';
+export { svgIcon, type ListedIcon } from './icons.js';
 export { callerPrincipal } from './principal.js';
 export { createProgressReporter } from './progress.js';
 export * from './run-server.js';

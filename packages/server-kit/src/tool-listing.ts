@@ -1,4 +1,5 @@
 import { listingJsonSchema, type JsonSchema } from '@switchyard/contracts/json-schema';
+import type { ListedIcon } from './icons.js';
 import type { ToolSpec } from './tool-spec.js';
 
 /** A tool as `tools/list` shows it. */
@@ -8,7 +9,8 @@ export interface ListedTool {
   description: string;
   inputSchema: JsonSchema;
   outputSchema: JsonSchema;
-  annotations: ToolSpec['annotations'] & { title: string };
+  annotations: ToolSpec['annotations'];
+  icons?: ListedIcon[];
 }
 
 /** Any object with an `error` object: the common shape of the HSL, launch and journey error payloads. */
@@ -41,14 +43,18 @@ function outputListing(spec: ToolSpec): JsonSchema {
   };
 }
 
-/** The `tools/list` entry of a tool under the name a client sees it by. */
-export function listedTool(spec: ToolSpec, exposedName: string): ListedTool {
+/**
+ * The `tools/list` entry of a tool under the name a client sees it by. The title is the tool's `title`;
+ * annotations do not repeat it (the spec reads `title` first).
+ */
+export function listedTool(spec: ToolSpec, exposedName: string, icons?: ListedIcon[]): ListedTool {
   return {
     name: exposedName,
     title: spec.title,
     description: spec.description,
     inputSchema: listingJsonSchema(spec.input, 'input'),
     outputSchema: outputListing(spec),
-    annotations: { title: spec.title, ...spec.annotations },
+    annotations: spec.annotations,
+    ...(icons === undefined ? {} : { icons }),
   };
 }

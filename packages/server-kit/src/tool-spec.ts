@@ -168,11 +168,13 @@ export interface PromptMessage {
 }
 
 /** A prompt template a client may offer its user. */
-export interface PromptSpec<State = unknown> {
+export interface PromptSpec<State = unknown, Config = unknown> {
   name: string;
   title: string;
   description: string;
   arguments: readonly PromptArgumentSpec<State>[];
+  /** Whether this configuration offers the prompt (default: always). */
+  when?(config: Config): boolean;
   get(args: Record<string, string>, call: RequestCall<State>): Promise<PromptMessage[]>;
   errorPayload(error: SwitchyardError): { error: { code: string; message: string } };
 }

@@ -81,6 +81,7 @@ function toolsDomain(name: string, tools: string[], options: ToolsDomainOptions 
         title: promptName,
         description: `A prompt of ${name}.`,
         arguments: [],
+        when: (config) => config.offered?.includes(promptName) ?? true,
         get: async () => [{ role: 'user', content: { type: 'text', text: name } }],
         errorPayload: (error) => ({ error: { code: 'ERROR', message: error.message } }),
       }),
@@ -293,6 +294,38 @@ describe('the catalog', () => {
     expect(() =>
       buildCatalog([mountOf(domain, { offered: ['launch_status'] }), mountOf(twin)], {}),
     ).not.toThrow();
+  });
+
+  it('offers the prompts a configuration chooses with `when`', () => {
+    const domain = toolsDomain('transit', [], { prompts: ['commute', 'recap'] });
+    const prompts = (config: ToolsConfig) =>
+      buildCatalog([mountOf(domain, config)], {})
+        .domains.get('transit')
+        ?.prompts.map((p) => p.name);
+    expect(prompts({})).toEqual(['commute', 'recap']);
+    expect(prompts({ offered: ['recap'] })).toEqual(['recap']);
+  });
+
+  it("puts the domain's icon, as an escaped data: URI, beside each of its tools", () => {
+    const plain = toolsDomain('plain', ['a']);
+    const drawn: Domain<ToolsConfig> = {
+      ...toolsDomain('drawn', ['b', 'c']),
+      icon: '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 8 8">\n  <path d="M1 1h6" stroke="#086"/>\n</svg>',
+    };
+    const listing = buildCatalog([mountOf(plain), mountOf(drawn)], {}).listing;
+    expect(listing.find((t) => t.name === 'a')?.icons).toBeUndefined();
+    const icons = listing.filter((t) => t.name !== 'a').map((t) => t.icons);
+    expect(icons).toEqual([
+      [
+        {
+          src:
+            "data:image/svg+xml,%3Csvg%20xmlns='http://www.w3.org/2000/svg'%20viewBox='0%200%208%208'%3E%20" +
+            "%3Cpath%20d='M1%201h6'%20stroke='%23086'/%3E%20%3C/svg%3E",
+        },
+      ],
+      [expect.any(Object)],
+    ]);
+    expect(() => new URL(icons[0]?.[0]?.src ?? '')).not.toThrow();
   });
 });
 

@@ -1,7 +1,9 @@
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { defineDomain } from '@switchyard/server-kit';
 import { loadConfig } from './config.js';
 import { openTransit } from './open.js';
+import { commutePrompt } from './prompts/commute.js';
 import { findStopsTool } from './tools/find-stops.js';
 import { getDeparturesTool } from './tools/get-departures.js';
 import { planJourneyTool } from './tools/plan-journey.js';
@@ -26,7 +28,10 @@ export const transitDomain = defineDomain({
     'itineraries between coordinates or saved places. save_user_variable saves a place or stop under a name ' +
     'that get_departures and plan_trip then accept as a label; get_user_variables lists them.',
   toolPrefix: 'transit',
+  // Drawn for Switchyard (MIT, like the code); shipped in the package's icons/ folder.
+  icon: readFileSync(new URL('../icons/transit.svg', import.meta.url), 'utf8'),
   config: loadConfig,
   open: (config, runtime) => openTransit(config, runtime),
   tools: [planJourneyTool, getDeparturesTool, planTripTool, findStopsTool, ...savedPlaceTools],
+  prompts: [commutePrompt],
 });

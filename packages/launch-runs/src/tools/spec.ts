@@ -11,7 +11,7 @@ import type { LaunchRunsConfig } from '../config.js';
 import type { LaunchRunsState } from '../open.js';
 
 /** Spec builders typed for launch-runs: `call.state` is the opened domain. */
-export const { tool, resource, middleware } = specsFor<LaunchRunsState, LaunchRunsConfig>();
+export const { tool, resource, prompt, middleware } = specsFor<LaunchRunsState, LaunchRunsConfig>();
 
 /** The run_id a request concerns: the caller's, when it is a well-formed run id (never echo junk back). */
 export function runIdFromInput(input: unknown): string | undefined {

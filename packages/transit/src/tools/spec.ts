@@ -3,7 +3,7 @@ import type { TransitConfig } from '../config.js';
 import type { TransitState } from '../services.js';
 
 /** Builds a transit tool spec: schemas inferred, `call.state` typed as the opened transit domain. */
-export const { tool } = specsFor<TransitState, TransitConfig>();
+export const { tool, prompt } = specsFor<TransitState, TransitConfig>();
 
 /** `when` of the TfL tool: offered only when the `tfl` provider is configured. */
 export const tflConfigured = (config: TransitConfig): boolean => config.tfl !== undefined;
