@@ -1,11 +1,11 @@
 #!/usr/bin/env node
-// The floor for the benchmarks: a bare MCP SDK server with one echo tool, over stdio or (--http)
-// Streamable HTTP with sessions, like switchyard. Plain JavaScript so that nothing but the SDK loads.
-import { randomUUID } from 'node:crypto';
+// The floor for the benchmarks: a bare MCP SDK (v2) server with one echo tool, over stdio or (--http)
+// Streamable HTTP, stateless in both protocol eras like switchyard (a fresh server instance per request).
+// Plain JavaScript so that nothing but the SDK loads.
 import http from 'node:http';
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { toNodeHandler } from '@modelcontextprotocol/node';
+import { createMcpHandler, McpServer } from '@modelcontextprotocol/server';
+import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { z } from 'zod';
 
 function createServer() {
@@ -15,8 +15,8 @@ function createServer() {
     {
       title: 'Echo',
       description: 'Returns its text.',
-      inputSchema: { text: z.string() },
-      outputSchema: { text: z.string() },
+      inputSchema: z.object({ text: z.string() }),
+      outputSchema: z.object({ text: z.string() }),
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     ({ text }) => ({ content: [{ type: 'text', text }], structuredContent: { text } }),
@@ -24,32 +24,13 @@ function createServer() {
   return server;
 }
 
-async function readBody(req) {
-  const chunks = [];
-  for await (const chunk of req) chunks.push(chunk);
-  return chunks.length === 0 ? undefined : JSON.parse(Buffer.concat(chunks).toString('utf8'));
-}
-
 async function serveHttp() {
-  const transports = new Map();
-  const httpServer = http.createServer(async (req, res) => {
-    const body = req.method === 'POST' ? await readBody(req) : undefined;
-    const sessionId = req.headers['mcp-session-id'];
-    let transport = typeof sessionId === 'string' ? transports.get(sessionId) : undefined;
-    if (transport === undefined) {
-      transport = new StreamableHTTPServerTransport({
-        sessionIdGenerator: () => randomUUID(),
-        onsessioninitialized: (id) => transports.set(id, transport),
-      });
-      transport.onclose = () => transports.delete(transport.sessionId);
-      await createServer().connect(transport);
-    }
-    await transport.handleRequest(req, res, body);
-  });
+  const handler = toNodeHandler(createMcpHandler(createServer));
+  const httpServer = http.createServer((req, res) => void handler(req, res));
   await new Promise((resolve) => httpServer.listen(0, '127.0.0.1', resolve));
   process.stderr.write(`listening at http://127.0.0.1:${httpServer.address().port}/mcp\n`);
   process.on('SIGTERM', () => process.exit(0));
 }
 
 if (process.argv.includes('--http')) await serveHttp();
-else await createServer().connect(new StdioServerTransport());
+else serveStdio(createServer);

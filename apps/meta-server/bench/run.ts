@@ -1,15 +1,17 @@
 // Benchmarks of the combined server against a bare SDK server with one echo tool, measured in the same run:
 // cold start (spawn to `initialize` answered), idle RSS, and tool-call throughput over HTTP with 16
 // concurrent clients. Prints medians, p95 and the ratios against the issue's targets. Needs a build first.
+// Clients are the v2 SDK's: the 2025 handshake for the cold start (what a starting client waits for), the
+// 2026-07-28 revision for the calls (one stateless HTTP request each, in both servers).
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { StreamableHTTPClientTransport, type Client } from '@modelcontextprotocol/client';
+import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { clientFor } from '@switchyard/server-kit/testing';
 import { ms, summarize, verdict } from './stats.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -50,7 +52,7 @@ async function coldStart(
     env: environment(dataDir),
     stderr: 'ignore',
   });
-  const client = new Client({ name: 'bench', version: '0.0.0' });
+  const client = clientFor('legacy', 'bench');
   const start = performance.now();
   await client.connect(transport);
   const elapsed = performance.now() - start;
@@ -78,7 +80,7 @@ function startHttp(script: string, dataDir: string): Promise<{ child: ChildProce
 }
 
 async function connect(url: string): Promise<Client> {
-  const client = new Client({ name: 'bench', version: '0.0.0' });
+  const client = clientFor('modern', 'bench');
   await client.connect(new StreamableHTTPClientTransport(new URL(url)));
   return client;
 }
@@ -163,7 +165,8 @@ async function main(): Promise<void> {
   if (!fs.existsSync(SWITCHYARD)) throw new Error(`${SWITCHYARD} is missing: build first (pnpm build)`);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'switchyard-bench-'));
   console.log(
-    `switchyard benchmarks (${os.cpus().length} CPUs, Node ${process.version}); floor: bare SDK echo server`,
+    `switchyard benchmarks (${os.cpus().length} CPUs, Node ${process.version}); floor: bare SDK echo server; ` +
+      'calls in the modern era (2026-07-28)',
   );
 
   // Cold start: alternate the two servers so that machine load hits both alike.

@@ -1,4 +1,4 @@
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Client } from '@modelcontextprotocol/client';
 import type { z } from 'zod';
 
 /** A tool answered with its contract's error payload (`isError: true`). */

@@ -5,8 +5,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { Client } from '@modelcontextprotocol/client';
+import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { startDigitransitMock, startTflMock } from '@switchyard/upstream-mocks';
 import { helsinkiTrip } from './chapters/helsinki.js';
 import { journeyHistory } from './chapters/journey.js';
@@ -40,7 +40,11 @@ async function main(): Promise<void> {
     stderr: 'pipe',
   });
   transport.stderr?.on('data', (chunk: Buffer) => (serverLog += chunk.toString('utf8')));
-  const client = new Client({ name: 'switchyard-demo', version: '1.0.0' });
+  // The 2026-07-28 revision: no handshake, every request carries its own protocol envelope.
+  const client = new Client(
+    { name: 'switchyard-demo', version: '1.0.0' },
+    { versionNegotiation: { mode: { pin: '2026-07-28' } } },
+  );
 
   console.log('Switchyard demo: everything runs on this machine, against stand-ins for TfL and Digitransit.');
   console.log(`Mocks: TfL ${tfl.url}, Digitransit ${digitransit.url}; data in ${workDir}`);
@@ -48,7 +52,10 @@ async function main(): Promise<void> {
     await client.connect(transport);
     const server = client.getServerVersion();
     const { tools } = await client.listTools();
-    console.log(`Connected to ${server?.name} ${server?.version} over stdio: ${tools.length} tools.`);
+    console.log(
+      `Connected to ${server?.name} ${server?.version} over stdio (MCP ${client.getNegotiatedProtocolVersion()}): ` +
+        `${tools.length} tools.`,
+    );
     for (const text of serverLog.split('\n').filter((entry) => /^\s+(mounted|skipped) /.test(entry))) {
       line(text.trim());
     }

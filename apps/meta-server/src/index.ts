@@ -1,9 +1,4 @@
-import {
-  runServer,
-  type DomainLifecycle,
-  type Mount,
-  type RunningServer,
-} from '@switchyard/server-kit';
+import { runServer, type DomainLifecycle, type Mount, type RunningServer } from '@switchyard/server-kit';
 import { createLogger, resolveDataDir, type Logger } from '@switchyard/server-kit/runtime';
 import { describeDomains, describeHttpStart } from './announce.js';
 import type { Env } from './cli.js';
@@ -112,31 +107,31 @@ export async function startSwitchyard(options: SwitchyardOptions = {}): Promise<
   const plan = await planSwitchyard(options);
   announce(describeDomains(plan.decisions));
   const running: RunningServer = await runServer(plan.mounts, {
-      name: SERVER_NAME,
-      version: VERSION,
-      title: SERVER_TITLE,
-      websiteUrl: WEBSITE_URL,
-      transport: options.transport ?? 'stdio',
-      dataDir: plan.dataDir,
-      logger,
-      // The domains' variables and the SWITCHYARD_* resource bounds (connections, timeouts, sizes) are read there.
-      env: options.env ?? process.env,
-      instructions: instructionsFor(plan.mounts),
-      ...(options.readOnly === undefined ? {} : { readOnly: options.readOnly }),
-      ...(options.toolPrefix === undefined ? {} : { toolPrefix: options.toolPrefix }),
-      ...(options.toolsAllow === undefined ? {} : { toolsAllow: options.toolsAllow }),
-      ...(options.toolsDeny === undefined ? {} : { toolsDeny: options.toolsDeny }),
-      ...(options.strictOutput === undefined ? {} : { strictOutput: options.strictOutput }),
-      ...(options.handleSignals === undefined ? {} : { handleSignals: options.handleSignals }),
-      ...(options.shutdownGraceMs === undefined ? {} : { shutdownGraceMs: options.shutdownGraceMs }),
-      http: {
-        host: options.host ?? DEFAULT_HOST,
-        port: options.port ?? DEFAULT_PORT,
-        ...(options.token === undefined ? {} : { token: options.token }),
-        ...(options.allowedHosts === undefined ? {} : { allowedHosts: options.allowedHosts }),
-        ...(options.allowedOrigins === undefined ? {} : { allowedOrigins: options.allowedOrigins }),
-      },
-    });
+    name: SERVER_NAME,
+    version: VERSION,
+    title: SERVER_TITLE,
+    websiteUrl: WEBSITE_URL,
+    transport: options.transport ?? 'stdio',
+    dataDir: plan.dataDir,
+    logger,
+    // The domains' variables and the SWITCHYARD_* resource bounds (connections, timeouts, sizes) are read there.
+    env: options.env ?? process.env,
+    instructions: instructionsFor(plan.mounts),
+    ...(options.readOnly === undefined ? {} : { readOnly: options.readOnly }),
+    ...(options.toolPrefix === undefined ? {} : { toolPrefix: options.toolPrefix }),
+    ...(options.toolsAllow === undefined ? {} : { toolsAllow: options.toolsAllow }),
+    ...(options.toolsDeny === undefined ? {} : { toolsDeny: options.toolsDeny }),
+    ...(options.strictOutput === undefined ? {} : { strictOutput: options.strictOutput }),
+    ...(options.handleSignals === undefined ? {} : { handleSignals: options.handleSignals }),
+    ...(options.shutdownGraceMs === undefined ? {} : { shutdownGraceMs: options.shutdownGraceMs }),
+    http: {
+      host: options.host ?? DEFAULT_HOST,
+      port: options.port ?? DEFAULT_PORT,
+      ...(options.token === undefined ? {} : { token: options.token }),
+      ...(options.allowedHosts === undefined ? {} : { allowedHosts: options.allowedHosts }),
+      ...(options.allowedOrigins === undefined ? {} : { allowedOrigins: options.allowedOrigins }),
+    },
+  });
   if (running.url !== undefined) {
     // The stdio form of this same server, for clients that start their own copy (the entry script that runs).
     const stdio = { command: process.execPath, args: process.argv.slice(1, 2) };

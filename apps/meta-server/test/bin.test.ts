@@ -9,6 +9,7 @@ import {
   connectStdio,
   DUMMY_KEYS,
   expectCompleteListing,
+  INITIALIZE_REQUEST,
   JOURNEY_TOOLS,
   LAUNCH_TOOLS,
   spawnHttpServer,
@@ -22,7 +23,20 @@ describe('the built switchyard bin', () => {
     try {
       const { tools } = await connection.client.listTools();
       expectCompleteListing(tools, ALL_TOOLS);
-      expect(connection.client.getServerVersion()).toMatchObject({ name: 'switchyard' });
+      expect(connection.client.getServerVersion()).toMatchObject({
+        name: 'switchyard',
+        title: 'Switchyard',
+        websiteUrl: 'https://github.com/switchyard-mcp/switchyard#readme',
+      });
+      // One paragraph per mounted domain, in its own words.
+      const instructions = connection.client.getInstructions() ?? '';
+      for (const title of [
+        'London and Helsinki transit',
+        'Documentation launch runs',
+        'Journey continuity',
+      ]) {
+        expect(instructions).toContain(title);
+      }
 
       const journey = await connection.client.callTool({ name: 'get_or_create_journey', arguments: {} });
       expect(journey.isError).not.toBe(true);
@@ -85,6 +99,13 @@ describe('the built switchyard bin', () => {
       } finally {
         await client.close();
       }
+
+      // Stateless in both eras: the 2025 handshake is answered without a session, and there is no GET stream.
+      const initialized = await rawHttpRequest(server.url, INITIALIZE_REQUEST);
+      expect(initialized.status).toBe(200);
+      expect(initialized.headers['mcp-session-id']).toBeUndefined();
+      const stream = await rawHttpRequest(server.url, { headers: { accept: 'text/event-stream' } });
+      expect(stream.status).toBe(405);
 
       const origin = new URL(server.url).origin;
       const healthz = await rawHttpRequest(`${origin}/healthz`);

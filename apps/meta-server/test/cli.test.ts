@@ -17,8 +17,14 @@ function exit(argv: string[], env: Record<string, string> = {}): Extract<CliOutc
 }
 
 describe('switchyard command line', () => {
-  it('defaults to stdio, 127.0.0.1:3333, no prefix and the default domains', () => {
-    expect(settings([])).toEqual({ transport: 'stdio', host: '127.0.0.1', port: 3333, toolPrefix: false });
+  it('defaults to stdio, 127.0.0.1:3333, no prefix, every tool and the default domains', () => {
+    expect(settings([])).toEqual({
+      transport: 'stdio',
+      host: '127.0.0.1',
+      port: 3333,
+      toolPrefix: false,
+      readOnly: false,
+    });
   });
 
   it('reads every flag', () => {
@@ -36,6 +42,7 @@ describe('switchyard command line', () => {
         '--tools-deny',
         'launch_cancel',
         '--tool-prefix',
+        '--read-only',
         '--data-dir',
         '/tmp/sy',
         '--allowed-hosts',
@@ -51,6 +58,7 @@ describe('switchyard command line', () => {
       toolsAllow: ['get_*', 'launch_*'],
       toolsDeny: ['launch_cancel'],
       toolPrefix: true,
+      readOnly: true,
       dataDir: '/tmp/sy',
       allowedHosts: ['mcp.example.com'],
       allowedOrigins: ['https://app.example.com'],
@@ -67,6 +75,7 @@ describe('switchyard command line', () => {
         SWITCHYARD_TOOLS_ALLOW: 'plan*',
         SWITCHYARD_TOOLS_DENY: 'planJourney',
         SWITCHYARD_TOOL_PREFIX: '1',
+        SWITCHYARD_READ_ONLY: 'yes',
         SWITCHYARD_DATA_DIR: '/data',
         SWITCHYARD_TOKEN: '  secret-token-of-enough-length  ',
       }),
@@ -78,6 +87,7 @@ describe('switchyard command line', () => {
       toolsAllow: ['plan*'],
       toolsDeny: ['planJourney'],
       toolPrefix: true,
+      readOnly: true,
       dataDir: '/data',
       token: 'secret-token-of-enough-length',
     });
@@ -89,14 +99,19 @@ describe('switchyard command line', () => {
       SWITCHYARD_PORT: '4000',
       SWITCHYARD_DOMAINS: 'transit',
       SWITCHYARD_TOOL_PREFIX: 'on',
+      SWITCHYARD_READ_ONLY: 'true',
     };
     expect(
-      settings(['--port', '5000', '--domains', 'launch', '--no-http', '--no-tool-prefix'], env),
+      settings(
+        ['--port', '5000', '--domains', 'launch', '--no-http', '--no-tool-prefix', '--no-read-only'],
+        env,
+      ),
     ).toMatchObject({
       transport: 'stdio',
       port: 5000,
       domains: ['launch-runs'],
       toolPrefix: false,
+      readOnly: false,
     });
     expect(settings([], { SWITCHYARD_HTTP: '0', SWITCHYARD_TOOL_PREFIX: 'false' })).toMatchObject({
       transport: 'stdio',
@@ -117,6 +132,9 @@ describe('switchyard command line', () => {
     expect(exit([], { SWITCHYARD_PORT: '-1' }).output).toContain('SWITCHYARD_PORT must be a port number');
     expect(exit([], { SWITCHYARD_HTTP: 'maybe' }).output).toContain(
       'SWITCHYARD_HTTP must be true or false (or 1 / 0), got "maybe"',
+    );
+    expect(exit([], { SWITCHYARD_READ_ONLY: 'mostly' }).output).toContain(
+      'SWITCHYARD_READ_ONLY must be true or false (or 1 / 0), got "mostly"',
     );
     expect(exit(['--domains', 'transit,weather']).output).toContain(
       '--domains: unknown domain "weather"; use a comma-separated list of transit, launch-runs, journey-continuity',
@@ -140,6 +158,7 @@ describe('switchyard command line', () => {
       '--tools-allow',
       '--tools-deny',
       '--tool-prefix',
+      '--read-only',
     ]) {
       expect(help.output).toContain(flag);
     }

@@ -1,18 +1,11 @@
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { DomainModule } from '@switchyard/server-kit';
-import { createLogger } from '@switchyard/server-kit';
+import fs from 'node:fs';
+import type { Client, Tool } from '@modelcontextprotocol/client';
+import { defineDomain, specsFor, type DomainLifecycle } from '@switchyard/server-kit';
+import { createLogger } from '@switchyard/server-kit/runtime';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { startSwitchyard, type RunningSwitchyard, type SwitchyardOptions } from '../src/index.js';
-import {
-  ALL_TOOLS,
-  connectHttp,
-  DUMMY_KEYS,
-  JOURNEY_TOOLS,
-  LAUNCH_TOOLS,
-  TRANSIT_TOOLS,
-  tempDir,
-} from './helpers.js';
+import { ALL_TOOLS, connectHttp, DUMMY_KEYS, LAUNCH_TOOLS, TRANSIT_TOOLS, tempDir } from './helpers.js';
 
 const quiet = createLogger({ level: 'error' });
 
@@ -29,46 +22,76 @@ function start(options: SwitchyardOptions): Promise<RunningSwitchyard> {
   });
 }
 
-async function listedTools(running: RunningSwitchyard): Promise<string[]> {
+async function withClient<T>(running: RunningSwitchyard, use: (client: Client) => Promise<T>): Promise<T> {
   const client = await connectHttp(running.url ?? '');
   try {
-    return (await client.listTools()).tools.map((tool) => tool.name);
+    return await use(client);
   } finally {
     await client.close();
   }
 }
 
-/** A domain of our own that registers one tool under `toolName`. */
-function fakeDomain(name: string, toolName: string): DomainModule & { closed: boolean } {
-  return {
+async function listedTools(running: RunningSwitchyard): Promise<Tool[]> {
+  return withClient(running, async (client) => (await client.listTools()).tools);
+}
+
+const names = (tools: readonly Tool[]): string[] => tools.map((tool) => tool.name).sort();
+
+/** A domain of our own offering one tool under `toolName`; `opened` says whether the server opened it. */
+function fakeDomain(name: string, toolName: string) {
+  const record = { opened: false, closed: false };
+  const { tool } = specsFor<DomainLifecycle>();
+  const domain = defineDomain({
     name,
     version: '0.0.0',
-    closed: false,
-    register(server: McpServer) {
-      server.registerTool(toolName, { description: 'test tool', inputSchema: { text: z.string() } }, () => ({
-        content: [{ type: 'text', text: 'ok' }],
-      }));
+    title: `The ${name} test domain`,
+    instructions: 'A test domain.',
+    toolPrefix: name,
+    config: () => undefined,
+    open: () => {
+      record.opened = true;
+      return {
+        async close() {
+          record.closed = true;
+        },
+      };
     },
-    async close() {
-      this.closed = true;
-    },
-  };
+    tools: [
+      tool({
+        name: toolName,
+        title: 'Test tool',
+        description: 'Answers ok, for composition tests.',
+        input: z.strictObject({ text: z.string().describe('Any text.') }),
+        output: z.strictObject({ ok: z.boolean().describe('Always true.') }),
+        annotations: { readOnlyHint: true, openWorldHint: false },
+        errorPayload: (error) => ({ error: { code: error.kind, message: error.message } }),
+        handler: () => ({ ok: true }),
+      }),
+    ],
+  });
+  return { mount: { domain, config: undefined }, record };
 }
 
 describe('composition through the combined server', () => {
-  it('prefixes every tool with its domain and keeps every name within 64 characters', async () => {
+  it('prefixes a tool only when its name lacks the domain word, and keeps every name within 64 characters', async () => {
     const running = await start({ toolPrefix: true });
     try {
-      const names = await listedTools(running);
-      expect(names.sort()).toEqual(
+      const listed = names(await listedTools(running));
+      expect(listed).toEqual(
         [
+          // No transit tool says "transit": every one is prefixed.
           ...TRANSIT_TOOLS.map((name) => `transit_${name}`),
-          // launch_* tools already carry their prefix.
+          // launch_* tools already carry their word.
           ...LAUNCH_TOOLS,
-          ...JOURNEY_TOOLS.map((name) => `journey_${name}`),
+          // Four journey tools have "journey" as a word of their name; record_session does not.
+          'get_or_create_journey',
+          'query_journey_history',
+          'add_document_to_journey',
+          'journey_record_session',
+          'delete_journey',
         ].sort(),
       );
-      for (const name of names) expect(name.length).toBeLessThanOrEqual(64);
+      for (const name of listed) expect(name.length).toBeLessThanOrEqual(64);
     } finally {
       await running.close();
     }
@@ -80,7 +103,7 @@ describe('composition through the combined server', () => {
       toolsDeny: ['launch_cancel', 'get_user_*'],
     });
     try {
-      expect((await listedTools(running)).sort()).toEqual(
+      expect(names(await listedTools(running))).toEqual(
         [
           ...LAUNCH_TOOLS.filter((name) => name !== 'launch_cancel'),
           'get_departures',
@@ -93,46 +116,92 @@ describe('composition through the combined server', () => {
   });
 
   it('matches allow and deny against prefixed names too', async () => {
-    const running = await start({ toolPrefix: true, toolsDeny: ['journey_*'] });
+    const running = await start({ toolPrefix: true, toolsDeny: ['journey_*', 'transit_plan*'] });
     try {
-      const names = await listedTools(running);
-      expect(names).toHaveLength(ALL_TOOLS.length - JOURNEY_TOOLS.length);
-      expect(names.some((name) => name.startsWith('journey_'))).toBe(false);
+      const listed = names(await listedTools(running));
+      // journey_record_session is the one journey tool whose prefixed name starts with journey_.
+      expect(listed).toHaveLength(ALL_TOOLS.length - 1 - 2);
+      expect(listed).not.toContain('journey_record_session');
+      expect(listed).not.toContain('transit_planJourney');
+      expect(listed).not.toContain('transit_plan_trip');
+      expect(listed).toContain('get_or_create_journey');
     } finally {
       await running.close();
     }
   });
 
-  it('refuses to start on a tool name collision, naming both domains, and closes what it opened', async () => {
-    const intruder = fakeDomain('weather', 'get_or_create_journey');
-    const promise = start({ extraModules: [intruder] });
-    await expect(promise).rejects.toThrow(
-      'tool name collision: "get_or_create_journey" is registered by both "journey-continuity" and "weather"',
+  it('with --read-only lists exactly the tools annotated read-only, and a hidden tool is unknown', async () => {
+    const everything = await start({});
+    const allTools = await listedTools(everything).finally(() => everything.close());
+    const readOnly = allTools.filter((tool) => tool.annotations?.readOnlyHint === true);
+    expect(names(readOnly)).toEqual(
+      [
+        'planJourney',
+        'get_departures',
+        'plan_trip',
+        'find_stops',
+        'get_user_variables',
+        'launch_get_status',
+        'launch_get_artifact',
+        'launch_list_runs',
+        'query_journey_history',
+      ].sort(),
     );
-    expect(intruder.closed).toBe(true);
-  });
 
-  it('lets a prefix resolve that collision', async () => {
-    const running = await start({
-      toolPrefix: true,
-      extraModules: [fakeDomain('weather', 'get_or_create_journey')],
-    });
+    const running = await start({ readOnly: true });
     try {
-      const names = await listedTools(running);
-      expect(names).toContain('journey_get_or_create_journey');
-      expect(names).toContain('weather_get_or_create_journey');
+      await withClient(running, async (client) => {
+        expect(names((await client.listTools()).tools)).toEqual(names(readOnly));
+        // Hidden means not callable: the same answer as a name that never existed.
+        await expect(
+          client.callTool({ name: 'get_or_create_journey', arguments: { user_id: 'u-1' } }),
+        ).rejects.toThrow('Unknown tool "get_or_create_journey"');
+        const read = await client.callTool({ name: 'launch_list_runs', arguments: {} });
+        expect(read.isError).not.toBe(true);
+      });
     } finally {
       await running.close();
     }
   });
 
-  it('closes every module in order on shutdown, and /readyz covers each of them', async () => {
+  it('refuses to start on a tool name collision, naming both domains, before opening anything', async () => {
+    const intruder = fakeDomain('weather', 'get_or_create_journey');
+    const dataDir = tempDir();
+    const promise = start({ dataDir, extraDomains: [intruder.mount] });
+    await expect(promise).rejects.toThrow(
+      'tool name collision: "get_or_create_journey" is offered by both "journey-continuity" and "weather"',
+    );
+    expect(intruder.record.opened).toBe(false);
+    expect(fs.readdirSync(dataDir)).toEqual([]);
+  });
+
+  it('lets a prefix resolve that collision, and serves the extra domain next to the built-in ones', async () => {
+    const weather = fakeDomain('weather', 'get_or_create_journey');
+    // journey-continuity's tool keeps its name (it has the word "journey"); weather's gets "weather_".
+    const running = await start({ toolPrefix: true, extraDomains: [weather.mount] });
+    try {
+      const listed = names(await listedTools(running));
+      expect(listed).toContain('get_or_create_journey');
+      expect(listed).toContain('weather_get_or_create_journey');
+      expect(running.domains.has('weather')).toBe(true);
+      const answer = await withClient(running, (client) =>
+        client.callTool({ name: 'weather_get_or_create_journey', arguments: { text: 'x' } }),
+      );
+      expect(answer.structuredContent).toEqual({ ok: true });
+    } finally {
+      await running.close();
+    }
+    expect(weather.record.closed).toBe(true);
+  });
+
+  it('closes every domain in order on shutdown, and /readyz covers each of them', async () => {
     const running = await start({});
+    expect([...running.domains.keys()]).toEqual(['transit', 'launch-runs', 'journey-continuity']);
     const closed: string[] = [];
-    for (const module of running.modules) {
-      const close = module.close.bind(module);
-      (module as { close: () => Promise<void> }).close = async () => {
-        closed.push(module.name);
+    for (const [name, state] of running.domains) {
+      const close = state.close.bind(state);
+      (state as { close: () => Promise<void> }).close = async () => {
+        closed.push(name);
         await close();
       };
     }
@@ -140,6 +209,6 @@ describe('composition through the combined server', () => {
     expect(await (await fetch(`${origin}/readyz`)).json()).toEqual({ status: 'ready' });
     await running.close();
     expect(closed).toEqual(['transit', 'launch-runs', 'journey-continuity']);
-    for (const module of running.modules) expect(await module.ready?.()).toBe(false);
+    for (const state of running.domains.values()) expect(await state.ready?.()).toBe(false);
   });
 });

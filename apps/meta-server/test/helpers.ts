@@ -3,10 +3,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import { StreamableHTTPClientTransport, type Client, type Tool } from '@modelcontextprotocol/client';
+import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { clientFor, type ProtocolEra } from '@switchyard/server-kit/testing';
 import { expect } from 'vitest';
 
 export const PACKAGE_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -94,9 +93,11 @@ export interface StdioConnection {
   close(): Promise<void>;
 }
 
+/** Spawns the built bin over stdio and connects a v2 SDK client speaking `era` (default 2026-07-28). */
 export async function connectStdio(
   env: Record<string, string>,
   args: string[] = [],
+  era: ProtocolEra = 'modern',
 ): Promise<StdioConnection> {
   const transport = new StdioClientTransport({
     command: process.execPath,
@@ -106,7 +107,7 @@ export async function connectStdio(
   });
   let stderr = '';
   transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-  const client = new Client({ name: 'switchyard-test', version: '0.0.0' });
+  const client = clientFor(era, 'switchyard-test');
   await client.connect(transport);
   return { client, stderr: () => stderr, close: () => client.close() };
 }
@@ -122,11 +123,20 @@ export interface SpawnedServer {
 const URL_LINE = /serving MCP over Streamable HTTP at (\S+)/;
 
 /** Starts the built bin over HTTP on a free port and waits until it prints its URL. */
-export function spawnHttpServer(env: Record<string, string>, args: string[] = []): Promise<SpawnedServer> {
-  const child = spawn(process.execPath, [requireBuiltBin(), '--http', '--port', '0', ...args], {
-    env: cleanEnv(env),
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+export function spawnHttpServer(
+  env: Record<string, string>,
+  args: string[] = [],
+  /** Options for Node itself, before the script. */
+  nodeOptions: string[] = [],
+): Promise<SpawnedServer> {
+  const child = spawn(
+    process.execPath,
+    [...nodeOptions, requireBuiltBin(), '--http', '--port', '0', ...args],
+    {
+      env: cleanEnv(env),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let stderr = '';
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   return new Promise((resolve, reject) => {
@@ -167,11 +177,12 @@ export function runBin(
   return new Promise((resolve) => child.once('exit', (code) => resolve({ code, stdout, stderr })));
 }
 
-export async function connectHttp(url: string, token?: string): Promise<Client> {
+/** A v2 SDK client speaking `era` (default 2026-07-28) to `url`, with the bearer token when given. */
+export async function connectHttp(url: string, token?: string, era: ProtocolEra = 'modern'): Promise<Client> {
   const transport = new StreamableHTTPClientTransport(new URL(url), {
     ...(token === undefined ? {} : { requestInit: { headers: { Authorization: `Bearer ${token}` } } }),
   });
-  const client = new Client({ name: 'switchyard-test', version: '0.0.0' });
+  const client = clientFor(era, 'switchyard-test');
   await client.connect(transport);
   return client;
 }

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { startDigitransitMock, type DigitransitMock } from '@switchyard/upstream-mocks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSwitchyard, type RunningSwitchyard } from '../src/index.js';
-import { createLogger } from '@switchyard/server-kit';
+import { createLogger } from '@switchyard/server-kit/runtime';
 import { nextDepartures } from './readme-example/client.js';
 import { PACKAGE_DIR, REPO_ROOT, tempDir } from './helpers.js';
 

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Client } from '@modelcontextprotocol/client';
 import {
   AddDocumentToJourneyOutputSchema,
   GetOrCreateJourneyOutputSchema,

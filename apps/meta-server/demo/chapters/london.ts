@@ -1,4 +1,4 @@
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Client } from '@modelcontextprotocol/client';
 import { PlanJourneyOutputSchema, type JourneyOptionSummary } from '@switchyard/contracts/transit';
 import type { TflMock } from '@switchyard/upstream-mocks';
 import { callTool } from '../call.js';

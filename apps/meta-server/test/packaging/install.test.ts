@@ -3,8 +3,8 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { clientFor } from '@switchyard/server-kit/testing';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
   ALL_TOOLS,
@@ -131,7 +131,7 @@ describe('what a user gets from the registry', () => {
         env: cleanEnv({ ...DUMMY_KEYS, SWITCHYARD_DATA_DIR: tempDir() }),
         stderr: 'pipe',
       });
-      const client = new Client({ name: 'packaging-check', version: '0.0.0' });
+      const client = clientFor('modern', 'packaging-check');
       await client.connect(transport);
       try {
         expectCompleteListing((await client.listTools()).tools, TOOLS_OF_BIN[bin] ?? []);

@@ -1,5 +1,4 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { GET_DEPARTURES_ERROR_TABLE, HslErrorPayloadSchema } from '@switchyard/contracts/errors';
 import {
   GetDeparturesOutputSchema,
@@ -9,7 +8,8 @@ import {
 
 /** The next departures from a Helsinki stop, typed and checked against the get_departures contract. */
 export async function nextDepartures(serverUrl: string, stopId: string): Promise<Departure[]> {
-  const client = new Client({ name: 'my-app', version: '1.0.0' });
+  // 'auto': the 2026-07-28 revision when the server offers it (Switchyard does), else the 2025 handshake.
+  const client = new Client({ name: 'my-app', version: '1.0.0' }, { versionNegotiation: { mode: 'auto' } });
   await client.connect(new StreamableHTTPClientTransport(new URL(serverUrl)));
   try {
     const args: GetDeparturesInput = { stop: { type: 'id', value: stopId }, windowMinutes: 30, limit: 5 };
