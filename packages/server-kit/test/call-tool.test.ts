@@ -187,11 +187,8 @@ describe('the tool listing', () => {
     const { tools } = await client.listTools();
     const listed = tools.find((t) => t.name === 'echo_word');
     expect(listed?.title).toBe('Echo a word');
-    expect(listed?.annotations).toMatchObject({
-      title: 'Echo a word',
-      readOnlyHint: true,
-      openWorldHint: false,
-    });
+    // The title is the tool's own; annotations do not repeat it.
+    expect(listed?.annotations).toEqual({ readOnlyHint: true, openWorldHint: false });
     expect(listed?.inputSchema).toMatchObject({
       type: 'object',
       required: ['word'],
