@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { runServer, type DomainLifecycle, type Mount, type RunningServer } from '@switchyard/server-kit';
 import { createLogger, resolveDataDir, type Logger } from '@switchyard/server-kit/runtime';
 import { describeDomains, describeHttpStart } from './announce.js';
@@ -34,6 +35,8 @@ export {
 export const SERVER_NAME = 'switchyard';
 export const SERVER_TITLE = 'Switchyard';
 export const WEBSITE_URL = 'https://github.com/switchyard-mcp/switchyard#readme';
+/** Drawn for Switchyard (MIT, like the code); shipped in the package's icons/ folder. */
+const ICON = readFileSync(new URL('../icons/switchyard.svg', import.meta.url), 'utf8');
 
 export interface SwitchyardOptions extends Partial<SwitchyardSettings> {
   /** Where domain variables (keys, URLs, limits) and server-kit's bounds are read from; default `process.env`. */
@@ -111,6 +114,7 @@ export async function startSwitchyard(options: SwitchyardOptions = {}): Promise<
     version: VERSION,
     title: SERVER_TITLE,
     websiteUrl: WEBSITE_URL,
+    icon: ICON,
     transport: options.transport ?? 'stdio',
     dataDir: plan.dataDir,
     logger,

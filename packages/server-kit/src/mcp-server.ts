@@ -15,6 +15,7 @@ import type { DomainLifecycle } from './domain.js';
 import { callerPrincipal } from './principal.js';
 import { createProgressReporter } from './progress.js';
 import type { Logger } from './runtime/logger.js';
+import { svgIcon } from './icons.js';
 import type { PromptSpec, RequestCall, ResourceSpec } from './tool-spec.js';
 
 /** How the server introduces itself (initialize, server/discover). */
@@ -23,6 +24,8 @@ export interface ServerIdentity {
   version: string;
   title?: string;
   websiteUrl?: string;
+  /** A small SVG (its text), listed as the server's icon. */
+  icon?: string;
   instructions?: string;
 }
 
@@ -154,19 +157,19 @@ export function buildServerFactory(
     throw new ResourceNotFoundError(uri);
   };
 
+  const implementation = {
+    name: identity.name,
+    version: identity.version,
+    ...(identity.title === undefined ? {} : { title: identity.title }),
+    ...(identity.websiteUrl === undefined ? {} : { websiteUrl: identity.websiteUrl }),
+    ...(identity.icon === undefined ? {} : { icons: [svgIcon(identity.icon)] }),
+  };
+
   return (context) => {
-    const server = new Server(
-      {
-        name: identity.name,
-        version: identity.version,
-        ...(identity.title === undefined ? {} : { title: identity.title }),
-        ...(identity.websiteUrl === undefined ? {} : { websiteUrl: identity.websiteUrl }),
-      },
-      {
-        capabilities,
-        ...(identity.instructions === undefined ? {} : { instructions: identity.instructions }),
-      },
-    );
+    const server = new Server(implementation, {
+      capabilities,
+      ...(identity.instructions === undefined ? {} : { instructions: identity.instructions }),
+    });
     const laterLog =
       serving.persistentConnection && context.era === 'legacy'
         ? (domain: string) =>

@@ -214,6 +214,7 @@ export async function runServer(
     version: options.version,
     ...(options.title === undefined ? {} : { title: options.title }),
     ...(options.websiteUrl === undefined ? {} : { websiteUrl: options.websiteUrl }),
+    ...(options.icon === undefined ? {} : { icon: options.icon }),
     ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
   };
   const { buildServerFactory } = await loadServerFactory();

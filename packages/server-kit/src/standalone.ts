@@ -64,6 +64,7 @@ async function start<Config, State extends DomainLifecycle>(
     version: domain.version,
     title: domain.title,
     instructions: domain.instructions,
+    ...(domain.icon === undefined ? {} : { icon: domain.icon }),
     transport: values.http ? 'http' : 'stdio',
     env,
     dataDir,
