@@ -1,7 +1,7 @@
 // `pnpm bench:report`: runs every package's `bench` script (and this package's per-tool benchmark of the
 // combined server), reads their results, and writes docs/benchmarks.md and docs/benchmarks.svg at the root.
 // BENCH_REPORT_QUICK=1 runs every benchmark at a small size (to check the script), and says so in the report.
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -28,6 +28,11 @@ const SIZES: Record<string, { quick: Record<string, string>; full: Record<string
   '@switchyard/server': { quick: { BENCH_COLD_STARTS: '2', BENCH_CALLS_PER_CLIENT: '5' }, full: {} },
   '@switchyard/hardening': { quick: { BENCH_ITERATIONS: '10', BENCH_WARMUP: '2' }, full: {} },
 };
+
+/** The Node version that `node` on `env.PATH` is (what a package script runs on). */
+function nodeOnPath(env: NodeJS.ProcessEnv): string {
+  return execFileSync('node', ['--version'], { env, encoding: 'utf8' }).trim();
+}
 
 interface BenchPackage {
   name: string;
@@ -56,14 +61,12 @@ function benchPackages(): BenchPackage[] {
 function runScript(
   pkg: BenchPackage,
   settings: Record<string, string>,
-): Promise<{ output: string; seconds: number }> {
+): Promise<{ output: string; seconds: number; node: string }> {
   const started = performance.now();
   const bin = [path.join(pkg.dir, 'node_modules', '.bin'), path.join(ROOT, 'node_modules', '.bin')];
-  const child = spawn('sh', ['-c', pkg.script], {
-    cwd: pkg.dir,
-    env: { ...process.env, ...settings, PATH: [...bin, process.env.PATH ?? ''].join(path.delimiter) },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const env = { ...process.env, ...settings, PATH: [...bin, process.env.PATH ?? ''].join(path.delimiter) };
+  const node = nodeOnPath(env);
+  const child = spawn('sh', ['-c', pkg.script], { cwd: pkg.dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => {
     output += chunk.toString('utf8');
@@ -72,7 +75,7 @@ function runScript(
   child.stderr.on('data', (chunk: Buffer) => process.stderr.write(chunk));
   return new Promise((resolve, reject) => {
     child.once('exit', (code) => {
-      if (code === 0) resolve({ output, seconds: (performance.now() - started) / 1000 });
+      if (code === 0) resolve({ output, seconds: (performance.now() - started) / 1000, node });
       else reject(new Error(`${pkg.name}: \`${pkg.script}\` exited with ${String(code)}`));
     });
   });
@@ -89,7 +92,7 @@ async function main(): Promise<void> {
     const sizes = SIZES[pkg.name];
     const settings = sizes === undefined ? {} : QUICK ? sizes.quick : sizes.full;
     console.log(`\n== ${pkg.name}: ${pkg.script}`);
-    const { output, seconds } = await runScript(pkg, settings);
+    const { output, seconds, node } = await runScript(pkg, settings);
     const command = `pnpm --filter ${pkg.name} bench`;
     if (pkg.name === '@switchyard/hardening') {
       toolOutput = { output, seconds, settings, command };
@@ -103,6 +106,7 @@ async function main(): Promise<void> {
       command,
       settings,
       seconds,
+      node,
       rows: parse(output),
       output: output.replace(/\r/g, ''),
     });
@@ -115,8 +119,12 @@ async function main(): Promise<void> {
   fs.writeFileSync(
     path.join(docs, chartFile),
     overheadChart(
-      tools.rows.map((r) => ({ label: r.tool, overheadMs: r.p50 - r.floorP50, ratio: r.p50 / r.floorP50 })),
-      `Switchyard overhead per tool at p50 (${machineStart.cores} cores, Node ${machineStart.node}${QUICK ? ', quick mode' : ''})`,
+      tools.rows.map((r) => ({
+        label: `${r.tool} (${r.era})`,
+        overheadMs: r.p50 - r.floorP50,
+        ratio: r.p50 / r.floorP50,
+      })),
+      `Switchyard overhead per tool at p50 (${machineStart.cores} cores, Node ${tools.node}${QUICK ? ', quick mode' : ''})`,
     ),
   );
   const report = renderReport({

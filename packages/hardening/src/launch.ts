@@ -1,4 +1,4 @@
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Client } from '@modelcontextprotocol/client';
 import { materializeExampleRepos, verifyEventChain, type RunEvent } from '@switchyard/launch-runs';
 import { callTool } from './harness/mcp-client.js';
 import { GITHUB_TOKEN_ENV } from './sentinels.js';

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Client } from '@modelcontextprotocol/client';
+import type { ProtocolEra } from '@switchyard/server-kit/testing';
 import { NORMAL_CALLS } from './faults.js';
 import { callTool } from './harness/mcp-client.js';
 import type { World } from './harness/world.js';
@@ -8,7 +9,10 @@ import { seededRandom } from './profile.js';
 import { summarize, type LatencySummary } from './stats.js';
 
 export interface LoadOptions {
+  /** Concurrent clients, each with its own connection. */
   sessions: number;
+  /** The era every client speaks. */
+  era: ProtocolEra;
   seconds: number;
   seed: number;
   /** A launch run to poll (launch_get_status is part of the mix). */
@@ -17,6 +21,7 @@ export interface LoadOptions {
 
 export interface LoadReport {
   sessions: number;
+  era: ProtocolEra;
   seconds: number;
   calls: number;
   callsPerSecond: number;
@@ -59,14 +64,14 @@ function mix(
 }
 
 /**
- * `sessions` concurrent MCP sessions over Streamable HTTP (each its own Client and transport) run the mixed
- * workload for `seconds`, back to back; bounded in time, loopback only. Every call must answer without
- * isError; anything else counts as an error.
+ * `sessions` concurrent MCP clients over Streamable HTTP (each its own Client and transport, all in
+ * `era`) run the mixed workload for `seconds`, back to back; bounded in time, loopback only. Every call
+ * must answer without isError; anything else counts as an error.
  */
 export async function runLoad(world: World, options: LoadOptions): Promise<LoadReport> {
   const random = seededRandom(options.seed);
   const clients: Client[] = await Promise.all(
-    Array.from({ length: options.sessions }, () => world.connect()),
+    Array.from({ length: options.sessions }, () => world.connect(options.era)),
   );
   const identities = await Promise.all(
     clients.map(async (client) => {
@@ -109,8 +114,10 @@ export async function runLoad(world: World, options: LoadOptions): Promise<LoadR
   );
   const seconds = (performance.now() - started) / 1000;
   const rssKibEnd = world.server.rssKib();
+  await Promise.all(clients.map((client) => client.close()));
   return {
     sessions: options.sessions,
+    era: options.era,
     seconds,
     calls: latencies.length,
     callsPerSecond: latencies.length / seconds,
@@ -126,7 +133,7 @@ export async function runLoad(world: World, options: LoadOptions): Promise<LoadR
 export function describeLoad(report: LoadReport): string {
   const ms = (v: number) => v.toFixed(1);
   const lines = [
-    `load: ${report.sessions} sessions for ${report.seconds.toFixed(1)} s over Streamable HTTP`,
+    `load: ${report.sessions} clients for ${report.seconds.toFixed(1)} s over Streamable HTTP, ${report.era} era`,
     `  ${report.calls} calls, ${report.callsPerSecond.toFixed(0)} calls/s, ${report.errors} errors`,
     `  latency p50 ${ms(report.latencyMs.p50)} ms, p95 ${ms(report.latencyMs.p95)} ms, p99 ${ms(report.latencyMs.p99)} ms, max ${ms(report.latencyMs.max)} ms`,
     `  server RSS ${((report.rssKibStart ?? NaN) / 1024).toFixed(1)} MiB at the start, ${((report.rssKibEnd ?? NaN) / 1024).toFixed(1)} MiB at the end`,

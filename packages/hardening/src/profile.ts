@@ -1,3 +1,19 @@
+import type { ProtocolEra } from '@switchyard/server-kit/testing';
+
+/** Both protocol eras a client can speak: 2026-07-28 (modern) and the 2025 `initialize` handshake (legacy). */
+export const ERAS: readonly ProtocolEra[] = ['modern', 'legacy'];
+
+/**
+ * The era of every client a suite opens without choosing one: HARDENING_ERA (`modern` or `legacy`) when set,
+ * else modern. The suites that run in both eras (access, faults, load, the transport bounds) choose per test.
+ */
+export function defaultEra(env: NodeJS.ProcessEnv = process.env): ProtocolEra {
+  const given = env.HARDENING_ERA?.trim();
+  if (given === undefined || given === '') return 'modern';
+  if (given === 'modern' || given === 'legacy') return given;
+  throw new Error(`HARDENING_ERA must be "modern" or "legacy", got "${given}"`);
+}
+
 /**
  * Sizes of every suite. `fast` runs inside `pnpm test` (a minute or so on 2 cores); `full` is
  * `pnpm hardening` (a few minutes, bounded). HARDENING_PROFILE selects; the full config sets it.
@@ -13,9 +29,11 @@ export interface Profile {
   journeyKillTrials: number;
   /** Failing calls in the memory soak (full only). */
   soakFailingCalls: number;
-  /** Load: concurrent Streamable HTTP sessions and how long they run. */
+  /** Load: concurrent Streamable HTTP clients (in each era) and how long they run. */
   loadSessions: number;
   loadSeconds: number;
+  /** The eras the upstream-fault table runs in (it takes half a minute per era). */
+  faultEras: readonly ProtocolEra[];
 }
 
 const FAST: Profile = {
@@ -28,6 +46,7 @@ const FAST: Profile = {
   soakFailingCalls: 0,
   loadSessions: 10,
   loadSeconds: 4,
+  faultEras: ['modern'], // HARDENING_ERA, see currentProfile
 };
 
 const FULL: Profile = {
@@ -40,10 +59,12 @@ const FULL: Profile = {
   soakFailingCalls: 10_000,
   loadSessions: 50,
   loadSeconds: 60,
+  faultEras: ERAS,
 };
 
 export function currentProfile(env: NodeJS.ProcessEnv = process.env): Profile {
-  return env.HARDENING_PROFILE === 'full' ? FULL : FAST;
+  if (env.HARDENING_PROFILE === 'full') return FULL;
+  return { ...FAST, faultEras: [defaultEra(env)] };
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Client } from '@modelcontextprotocol/client';
 import { FAULTS, NORMAL_CALLS } from './faults.js';
 import { callTool } from './harness/mcp-client.js';
 import { openFileCount } from './harness/process-stats.js';

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { renderReport } from '../src/report/markdown.js';
 import {
   BenchParseError,
+  eraOf,
   parseJourneyBench,
   parseLaunchBench,
   parseMetaServerBench,
@@ -21,9 +22,10 @@ describe('parsing each package benchmark', () => {
     const line =
       `${'get_departures'.padEnd(15)} direct p50 ${fmt(1.2)} p95 ${fmt(2.5)} | bare p50 ${fmt(2.01)} ` +
       `p95 ${fmt(3.4)} | tool p50 ${fmt(2.9)} p95 ${fmt(4.75)} | tool/bare p50 1.44x p95 1.40x`;
-    expect(parseTransitBench(`transit bench: 400 calls\n${line}\ntarget: met`)).toEqual([
+    expect(parseTransitBench(`transit bench: 400 calls, legacy era (ms)\n${line}\ntarget: met`)).toEqual([
       {
         operation: 'get_departures (stdio)',
+        era: 'legacy',
         p50: 2.9,
         p95: 4.75,
         floorLabel: 'bare SDK tool making the same upstream request',
@@ -41,6 +43,7 @@ describe('parsing each package benchmark', () => {
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({
       operation: 'query_journey_history, newest first',
+      era: 'modern',
       p50: 0.31,
       floorP95: 0.15,
     });
@@ -54,14 +57,15 @@ describe('parsing each package benchmark', () => {
       `${'launch_get_status (4 callers, idle server)'.padEnd(46)} n= 2000  p50     0.90 ms  p95     2.10 ms  (p50 ×4.3 / p95 ×10.0 of MCP ping)`,
     ].join('\n');
     const rows = parseLaunchBench(output);
-    expect(rows.map((r) => [r.operation, r.floorP50, r.floorP95])).toEqual([
-      ['full run (start → READY_FOR_PR)', 41.5, undefined],
-      ['launch_get_status (4 callers, idle server)', 0.21, 0.4],
+    expect(rows.map((r) => [r.operation, r.era, r.floorP50, r.floorP95])).toEqual([
+      ['full run (start → READY_FOR_PR)', 'legacy', 41.5, undefined],
+      ['launch_get_status (4 callers, idle server)', 'legacy', 0.21, 0.4],
     ]);
   });
 
-  it('meta-server: cold start and HTTP calls against the bare server', () => {
+  it('meta-server: cold start and HTTP calls against the bare server, each in its era', () => {
     const output = [
+      'switchyard benchmarks (2 CPUs, Node v24.21.0); floor: bare SDK echo server; calls in the modern era (2026-07-28)',
       'cold start, spawn to initialize answered (10 runs each)',
       '  bare SDK server  p50 120.0 ms  p95 140.5 ms',
       '  switchyard       p50 170.2 ms  p95 199.9 ms',
@@ -69,17 +73,48 @@ describe('parsing each package benchmark', () => {
       '  switchyard query_journey_history, newest first       2000 calls/s  p50 7.1 ms  p95 11.0 ms  share 83%',
       '  switchyard query_journey_history, keyword search     1900 calls/s  p50 7.9 ms  p95 12.2 ms  share 79%',
     ].join('\n');
-    expect(parseMetaServerBench(output).map((r) => [r.operation, r.p50, r.floorP50])).toEqual([
-      ['cold start, spawn to initialize (stdio)', 170.2, 120],
-      ['query_journey_history, newest first over HTTP, 16 concurrent clients', 7.1, 6.1],
-      ['query_journey_history, keyword search over HTTP, 16 concurrent clients', 7.9, 6.1],
+    expect(parseMetaServerBench(output).map((r) => [r.operation, r.era, r.p50, r.floorP50])).toEqual([
+      ['cold start, spawn to initialize (stdio)', 'legacy', 170.2, 120],
+      ['query_journey_history, newest first over HTTP, 16 concurrent clients', 'modern', 7.1, 6.1],
+      ['query_journey_history, keyword search over HTTP, 16 concurrent clients', 'modern', 7.9, 6.1],
     ]);
+    // Without an era named (an SDK client without version negotiation), the calls are legacy.
+    const unnamed = parseMetaServerBench(output.split('\n').slice(1).join('\n'));
+    expect(unnamed.map((r) => r.era)).toEqual(['legacy', 'legacy', 'legacy']);
+    expect(() => parseMetaServerBench(output.replace('spawn to initialize answered', 'spawn'))).toThrow(
+      BenchParseError,
+    );
   });
 
   it('refuses output it cannot read instead of inventing numbers', () => {
     expect(() => parseTransitBench('something else entirely')).toThrow(BenchParseError);
     expect(() => parseLaunchBench('no floors here')).toThrow(BenchParseError);
     expect(() => parseToolBench('no json line')).toThrow(BenchParseError);
+  });
+
+  it('reads the protocol era a benchmark names, and refuses per-tool rows without Node or era', () => {
+    expect(
+      eraOf('transit bench: 400 calls each after 50 warm-up calls, modern era (ms)', 'legacy', 'x'),
+    ).toBe('modern');
+    expect(eraOf('no era named', 'legacy', 'x')).toBe('legacy');
+    expect(() => eraOf('… legacy era …\n… modern era …', 'legacy', 'x')).toThrow(BenchParseError);
+    const row = {
+      tool: 'find_stops',
+      domain: 'transit',
+      note: '',
+      n: 1,
+      p50: 1,
+      p95: 1,
+      floorP50: 1,
+      floorP95: 1,
+    };
+    const line = (result: object) => `BENCH_RESULT_JSON ${JSON.stringify(result)}`;
+    expect(() =>
+      parseToolBench(line({ iterations: 1, warmup: 0, rows: [{ ...row, era: 'modern' }] })),
+    ).toThrow(/Node version/);
+    expect(() => parseToolBench(line({ iterations: 1, warmup: 0, node: 'v24.1.0', rows: [row] }))).toThrow(
+      /find_stops names no protocol era/,
+    );
   });
 });
 
@@ -88,8 +123,10 @@ describe('writing the report', () => {
     `table...\nBENCH_RESULT_JSON ${JSON.stringify({
       iterations: 10,
       warmup: 2,
+      node: 'v24.21.0',
       rows: [
         {
+          era: 'modern',
           tool: 'get_departures',
           domain: 'transit',
           note: '',
@@ -103,7 +140,7 @@ describe('writing the report', () => {
     })}`,
   );
 
-  it('states the machine and Node, a row per tool with floor and ratio, and links the chart', () => {
+  it('states the machine, Node and era of each measurement, a row per tool with floor and ratio, and the chart', () => {
     const markdown = renderReport({
       generatedAt: new Date('2026-01-01T00:00:00Z'),
       quick: false,
@@ -124,14 +161,36 @@ describe('writing the report', () => {
         seconds: 3,
         output: '',
       },
-      packages: [],
+      packages: [
+        {
+          packageName: '@switchyard/launch-runs',
+          command: 'pnpm --filter @switchyard/launch-runs bench',
+          settings: {},
+          seconds: 9,
+          node: 'v22.19.0',
+          rows: [
+            {
+              operation: 'launch_get_status',
+              era: 'legacy',
+              p50: 1,
+              p95: 2,
+              floorLabel: 'MCP ping',
+              floorP50: 0.5,
+              floorP95: undefined,
+            },
+          ],
+          output: '',
+        },
+      ],
       chartFile: 'benchmarks.svg',
     });
     expect(markdown).toContain('Test CPU, 2 cores, 24.0 GiB RAM');
-    expect(markdown).toContain('Node v20.20.2');
+    expect(markdown).toContain('the report ran on Node v20.20.2');
+    expect(markdown).toContain('Protocol era: modern (2026-07-28, no handshake); Node v24.21.0.');
     expect(markdown).toContain(
-      '| `get_departures` | transit |  | 3.00 | 6.00 | 1.50 | 2.00 | 2.00x | 3.00x |',
+      '| modern | `get_departures` | transit |  | 3.00 | 6.00 | 1.50 | 2.00 | 2.00x | 3.00x |',
     );
+    expect(markdown).toContain('Protocol era: legacy (the 2025 `initialize` handshake); Node v22.19.0.');
     expect(markdown).toContain('](benchmarks.svg)');
   });
 

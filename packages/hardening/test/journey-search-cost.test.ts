@@ -1,4 +1,4 @@
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callTool, connectHttp, type ToolAnswer } from '../src/harness/mcp-client.js';
 import { spawnSwitchyard, type SpawnedSwitchyard } from '../src/harness/switchyard.js';

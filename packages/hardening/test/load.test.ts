@@ -3,20 +3,21 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWorld, type World } from '../src/harness/world.js';
 import { exampleRepos, launchCall, runConfig, waitForRest } from '../src/launch.js';
 import { describeLoad, runLoad } from '../src/load.js';
-import { currentProfile, suiteSeed } from '../src/profile.js';
+import { currentProfile, ERAS, suiteSeed } from '../src/profile.js';
 
 /**
- * Concurrent MCP sessions over Streamable HTTP (fast: a short burst; full: 50 sessions for 60 s) with a mixed
- * workload of every domain against the combined server: zero errors is the target, and the report gives
- * throughput, p50/p95/p99 and the server's RSS at the end. Loopback only, bounded in time.
+ * Concurrent MCP clients over Streamable HTTP (fast: a short burst; full: 50 clients for 60 s), in each
+ * protocol era in turn, with a mixed workload of every domain against the combined server: zero errors is
+ * the target, and the report gives throughput, p50/p95/p99 and the server's RSS at the end. Loopback only,
+ * bounded in time.
  */
 const profile = currentProfile();
 let world: World;
 let runId: string;
 
 beforeAll(async () => {
-  // Lifted limiter: 50 sessions would otherwise mostly measure the 10 calls/s Digitransit quota.
-  world = await startWorld({ name: 'load', entry: 'lifted' });
+  // DIGITRANSIT_CALLS_PER_SECOND lifted: 50 clients would otherwise mostly measure its 10 calls/s.
+  world = await startWorld({ name: 'load', liftDigitransitLimit: true });
   const repos = await exampleRepos(path.join(world.dataDir, 'repos'));
   runId = (await launchCall(world.client, 'launch_start_run', { run_config: runConfig(repos) }))
     .run_id as string;
@@ -27,9 +28,10 @@ afterAll(async () => {
   await world?.close();
 });
 
-describe('load over Streamable HTTP', () => {
-  it(`${profile.loadSessions} sessions for ${profile.loadSeconds} s: every call answered, no errors`, async () => {
+describe.each(ERAS)('load over Streamable HTTP, %s era', (era) => {
+  it(`${profile.loadSessions} clients for ${profile.loadSeconds} s: every call answered, no errors`, async () => {
     const report = await runLoad(world, {
+      era,
       sessions: profile.loadSessions,
       seconds: profile.loadSeconds,
       seed: suiteSeed(),

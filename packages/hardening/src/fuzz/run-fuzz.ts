@@ -1,4 +1,4 @@
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Client } from '@modelcontextprotocol/client';
 import fc from 'fast-check';
 import { callTool } from '../harness/mcp-client.js';
 import { classify } from '../outcome.js';

@@ -1,5 +1,6 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { StreamableHTTPClientTransport, type Client } from '@modelcontextprotocol/client';
+import { clientFor, type ProtocolEra } from '@switchyard/server-kit/testing';
+import { defaultEra } from '../profile.js';
 
 export interface ToolAnswer {
   isError: boolean;
@@ -9,16 +10,26 @@ export interface ToolAnswer {
   text: string;
 }
 
-/** A real SDK client over Streamable HTTP, with the bearer token when given. */
-export async function connectHttp(
-  url: string,
-  token?: string,
-  name = 'switchyard-hardening',
-): Promise<Client> {
+export interface HttpClientOptions {
+  /** Sent as `Authorization: Bearer <token>`. */
+  token?: string;
+  /** The protocol era the client speaks (pinned, never negotiated); default HARDENING_ERA, else modern. */
+  era?: ProtocolEra;
+  name?: string;
+}
+
+/**
+ * A real v2 SDK client over Streamable HTTP that speaks exactly one era: 2026-07-28 (modern: no handshake,
+ * every request carries its envelope) or the 2025 `initialize` handshake (legacy). The server keeps nothing
+ * between requests in either era.
+ */
+export async function connectHttp(url: string, options: HttpClientOptions = {}): Promise<Client> {
   const transport = new StreamableHTTPClientTransport(new URL(url), {
-    ...(token === undefined ? {} : { requestInit: { headers: { Authorization: `Bearer ${token}` } } }),
+    ...(options.token === undefined
+      ? {}
+      : { requestInit: { headers: { Authorization: `Bearer ${options.token}` } } }),
   });
-  const client = new Client({ name, version: '0.0.0' });
+  const client = clientFor(options.era ?? defaultEra(), options.name ?? 'switchyard-hardening');
   await client.connect(transport);
   return client;
 }
@@ -31,7 +42,6 @@ export async function callTool(
 ): Promise<ToolAnswer> {
   const result = await client.callTool(
     { name, arguments: args as Record<string, unknown> },
-    undefined,
     options.timeoutMs === undefined ? undefined : { timeout: options.timeoutMs },
   );
   const content = Array.isArray(result.content) ? result.content : [];

@@ -15,6 +15,3 @@ export function switchyardBin(): string {
 
 /** The preload that reports unhandled rejections, uncaught exceptions and warnings on stderr. */
 export const DETECTOR = path.join(FIXTURES_DIR, 'detect-unhandled.mjs');
-
-/** The combined server with transit's local Digitransit limiter lifted (see the file's header). */
-export const LIFTED_ENTRY = path.join(FIXTURES_DIR, 'switchyard-lifted.mjs');

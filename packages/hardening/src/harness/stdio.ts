@@ -1,5 +1,7 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { Client } from '@modelcontextprotocol/client';
+import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { clientFor, type ProtocolEra } from '@switchyard/server-kit/testing';
+import { defaultEra } from '../profile.js';
 import { DETECTOR, switchyardBin } from './paths.js';
 
 export interface StdioSwitchyard {
@@ -13,8 +15,15 @@ export interface StdioSwitchyard {
   close(): Promise<void>;
 }
 
-/** The `switchyard` bin over stdio (what an MCP client spawns), with the defect detector preloaded. */
-export async function spawnSwitchyardStdio(env: Record<string, string>): Promise<StdioSwitchyard> {
+/**
+ * The `switchyard` bin over stdio (what an MCP client spawns), with the defect detector preloaded. In the
+ * modern era the SDK first asks a short-lived sibling process for `server/discover`; the lines here are
+ * those of the process that serves the calls.
+ */
+export async function spawnSwitchyardStdio(
+  env: Record<string, string>,
+  era: ProtocolEra = defaultEra(),
+): Promise<StdioSwitchyard> {
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: ['--import', DETECTOR, switchyardBin()],
@@ -29,7 +38,7 @@ export async function spawnSwitchyardStdio(env: Record<string, string>): Promise
     lines.push(...parts);
   });
   let closed = false;
-  const client = new Client({ name: 'switchyard-hardening-stdio', version: '0.0.0' });
+  const client = clientFor(era, 'switchyard-hardening-stdio');
   client.onclose = () => {
     closed = true;
   };

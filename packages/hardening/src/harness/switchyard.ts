@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { DETECTOR, LIFTED_ENTRY, switchyardBin } from './paths.js';
+import { getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
+import { DETECTOR, switchyardBin } from './paths.js';
 import { rssKib } from './process-stats.js';
 
 export interface SpawnOptions {
@@ -8,14 +8,14 @@ export interface SpawnOptions {
   env: Record<string, string>;
   /** Extra flags after `--http --port 0`. */
   args?: string[];
-  /** `bin`: the `switchyard` bin itself; `lifted`: the same composition with transit's local limiter lifted. */
-  entry?: 'bin' | 'lifted';
   /** How long to wait for the URL line. */
   startTimeoutMs?: number;
 }
 
 export interface MemoryAfterGc {
   rss: number;
+  /** What V8 holds for its heap, used or not. */
+  heapTotal: number;
   heapUsed: number;
   external: number;
   arrayBuffers: number;
@@ -47,12 +47,11 @@ export interface SpawnedSwitchyard {
   stop(): Promise<number | null>;
 }
 
-/** Starts the combined server over Streamable HTTP on a free loopback port and waits for its URL. */
+/** Starts the `switchyard` bin over Streamable HTTP on a free loopback port and waits for its URL. */
 export function spawnSwitchyard(options: SpawnOptions): Promise<SpawnedSwitchyard> {
-  const entry = options.entry === 'lifted' ? LIFTED_ENTRY : switchyardBin();
   const child = spawn(
     process.execPath,
-    ['--expose-gc', '--import', DETECTOR, entry, '--http', '--port', '0', ...(options.args ?? [])],
+    ['--expose-gc', '--import', DETECTOR, switchyardBin(), '--http', '--port', '0', ...(options.args ?? [])],
     {
       env: { ...getDefaultEnvironment(), SWITCHYARD_LOG_LEVEL: 'debug', ...options.env },
       stdio: ['ignore', 'ignore', 'pipe'],

@@ -42,6 +42,11 @@ export interface ServerEnvOptions {
   upstreamTimeoutMs?: number;
   /** SWITCHYARD_TOKEN for HTTP; default the sentinel token. */
   token?: string | null;
+  /**
+   * Raise DIGITRANSIT_CALLS_PER_SECOND (default 10, shared by the HSL tools) to its maximum, for suites that
+   * call the HSL tools faster than that: otherwise they would mostly measure its local `rate-limited` answers.
+   */
+  liftDigitransitLimit?: boolean;
   extra?: Record<string, string>;
 }
 
@@ -59,6 +64,7 @@ export function serverEnv(upstreams: Upstreams, options: ServerEnvOptions): Reco
     TFL_TIMEOUT_MS: timeout,
     DIGITRANSIT_TIMEOUT_MS: timeout,
     PLAN_JOURNEY_TPS: '10000',
+    ...(options.liftDigitransitLimit === true ? { DIGITRANSIT_CALLS_PER_SECOND: '10000' } : {}),
     [GITHUB_TOKEN_ENV]: SENTINELS.githubToken,
     // The operator's launch policy: runs may use this variable as their PR token, sent only to the stand-in.
     LAUNCH_PR_TOKEN_ENV: GITHUB_TOKEN_ENV,

@@ -1,4 +1,6 @@
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Client } from '@modelcontextprotocol/client';
+import type { ProtocolEra } from '@switchyard/server-kit/testing';
+import { defaultEra } from '../profile.js';
 import { SecretScanner, SENTINELS } from '../sentinels.js';
 import { connectHttp } from './mcp-client.js';
 import { spawnSwitchyard, type SpawnedSwitchyard } from './switchyard.js';
@@ -6,16 +8,19 @@ import { removeTempDir, tempDir } from './temp.js';
 import { serverEnv, startUpstreams, type Upstreams } from './upstreams.js';
 
 export interface WorldOptions {
-  entry?: 'bin' | 'lifted';
+  /** The era of `client` and of `connect()` without one; default HARDENING_ERA, else modern. */
+  era?: ProtocolEra;
+  /** DIGITRANSIT_CALLS_PER_SECOND at its maximum (see serverEnv). */
+  liftDigitransitLimit?: boolean;
   upstreamTimeoutMs?: number;
   extraEnv?: Record<string, string>;
   name: string;
 }
 
 /**
- * One combined server (spawned, over Streamable HTTP, with every sentinel secret configured) wired to
- * loopback TfL, Digitransit and GitHub stand-ins, a connected client, and a scanner that every answer and,
- * at the end, every log line of the server goes through.
+ * One combined server (the `switchyard` bin, spawned, over Streamable HTTP, with every sentinel secret
+ * configured) wired to loopback TfL, Digitransit and GitHub stand-ins, a connected client, and a scanner that
+ * every answer and, at the end, every log line of the server goes through.
  */
 export interface World {
   upstreams: Upstreams;
@@ -24,8 +29,10 @@ export interface World {
   dataDir: string;
   scanner: SecretScanner;
   env: Record<string, string>;
-  /** Another client on the same server (its own MCP session). */
-  connect(): Promise<Client>;
+  /** The era `client` speaks. */
+  era: ProtocolEra;
+  /** Another client on the same server (its own connection), in `era` or the world's. */
+  connect(era?: ProtocolEra): Promise<Client>;
   /** Stops and starts the server on the same data directory (after a kill, too). */
   restart(): Promise<void>;
   /** Fails when the server died, or reported an unhandled rejection, uncaught exception or warning. */
@@ -42,18 +49,21 @@ export async function startWorld(options: WorldOptions): Promise<World> {
     dataDir,
     ...(options.upstreamTimeoutMs === undefined ? {} : { upstreamTimeoutMs: options.upstreamTimeoutMs }),
     ...(options.extraEnv === undefined ? {} : { extra: options.extraEnv }),
+    ...(options.liftDigitransitLimit === undefined
+      ? {}
+      : { liftDigitransitLimit: options.liftDigitransitLimit }),
   });
-  const entry = options.entry ?? 'bin';
+  const era = options.era ?? defaultEra();
   const scanner = new SecretScanner();
   const servers: SpawnedSwitchyard[] = [];
   const clients: Client[] = [];
   const start = async () => {
-    const server = await spawnSwitchyard({ env, entry });
+    const server = await spawnSwitchyard({ env });
     servers.push(server);
     return server;
   };
-  const connect = async () => {
-    const client = await connectHttp(world.server.url, SENTINELS.switchyardToken);
+  const connect = async (clientEra: ProtocolEra = era) => {
+    const client = await connectHttp(world.server.url, { token: SENTINELS.switchyardToken, era: clientEra });
     clients.push(client);
     return client;
   };
@@ -64,6 +74,7 @@ export async function startWorld(options: WorldOptions): Promise<World> {
     dataDir,
     scanner,
     env,
+    era,
     connect,
     async restart() {
       await Promise.all(clients.splice(0).map((c) => c.close().catch(() => undefined)));

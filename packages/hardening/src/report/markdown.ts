@@ -1,5 +1,5 @@
 import type { MachineInfo } from './machine.js';
-import type { BenchRow, ToolBenchResult } from './parsers.js';
+import type { BenchEra, BenchRow, ToolBenchResult } from './parsers.js';
 
 export interface PackageSection {
   packageName: string;
@@ -7,6 +7,8 @@ export interface PackageSection {
   /** Size settings passed to the benchmark (environment). */
   settings: Record<string, string>;
   seconds: number;
+  /** The Node version the benchmark ran on. */
+  node: string;
   rows: BenchRow[];
   output: string;
 }
@@ -17,7 +19,7 @@ export interface ReportInput {
   machineStart: MachineInfo;
   loadAverageEnd: number[];
   tools: ToolBenchResult;
-  toolSection: Omit<PackageSection, 'rows'>;
+  toolSection: Omit<PackageSection, 'rows' | 'node'>;
   packages: PackageSection[];
   chartFile: string;
 }
@@ -32,6 +34,17 @@ function table(header: string[], rows: string[][]): string {
     `| ${header.map(() => '---').join(' | ')} |`,
     ...rows.map((r) => `| ${r.join(' | ')} |`),
   ].join('\n');
+}
+
+const ERA_TEXT: Record<BenchEra, string> = {
+  modern: 'modern (2026-07-28, no handshake)',
+  legacy: 'legacy (the 2025 `initialize` handshake)',
+};
+
+/** The protocol era(s) of `rows` (each row names its own) and the Node version, as one sentence. */
+function conditions(rows: readonly { era: BenchEra }[], node: string): string {
+  const eras = [...new Set(rows.map((row) => row.era))];
+  return `Protocol era: ${eras.map((era) => ERA_TEXT[era]).join(' and ')}; Node ${node}.`;
 }
 
 function settingsText(settings: Record<string, string>): string {
@@ -49,7 +62,8 @@ export function renderReport(input: ReportInput): string {
     'Do not edit: run the script again. Every number below was measured in that one run, each against a floor',
     'measured in the same run; the ratio is p50 / floor p50 (and p95 / floor p95).',
     '',
-    `Machine: ${m.cpuModel}, ${m.cores} cores, ${m.memoryGiB.toFixed(1)} GiB RAM, ${m.os}; Node ${m.node}.`,
+    `Machine: ${m.cpuModel}, ${m.cores} cores, ${m.memoryGiB.toFixed(1)} GiB RAM, ${m.os}; the report ran on Node ${m.node}.`,
+    'Each section states the Node version its benchmark ran on and the MCP protocol era its client spoke.',
     `Load average (1, 5, 15 min) at the start ${m.loadAverage.map((l) => l.toFixed(2)).join(', ')}, at the end ${input.loadAverageEnd.map((l) => l.toFixed(2)).join(', ')}`,
     '(other work on the machine shows up in the numbers; the floors are measured interleaved with the tools so that it falls on both).',
     '',
@@ -57,13 +71,16 @@ export function renderReport(input: ReportInput): string {
     '',
     `\`${input.toolSection.command}\` (${input.toolSection.seconds.toFixed(0)} s, ${settingsText(input.toolSection.settings)}): each tool of each`,
     'domain called over Streamable HTTP by one client, in sequence, interleaved call by call with the floor: a bare MCP',
-    'SDK server (same transport, sessions) echoing that very answer. The difference is what Switchyard adds: input and',
-    'output validation against the contract, the domain work, SQLite, and for the transit tools the loopback upstream',
-    `stand-in. ${input.tools.iterations} timed calls per tool after ${input.tools.warmup} warm-up calls (launch_validate: a tenth), milliseconds.`,
+    'SDK server (same transport, stateless like switchyard, a client of the same era) echoing that very answer. The',
+    'difference is what Switchyard adds: input and output validation against the contract, the domain work, SQLite,',
+    'and for the transit tools the loopback upstream stand-in.',
+    `${input.tools.iterations} timed calls per tool after ${input.tools.warmup} warm-up calls (launch_validate: a tenth), milliseconds.`,
+    conditions(input.tools.rows, input.tools.node),
     '',
     table(
-      ['tool', 'domain', 'case', 'p50', 'p95', 'floor p50', 'floor p95', 'ratio p50', 'ratio p95'],
+      ['era', 'tool', 'domain', 'case', 'p50', 'p95', 'floor p50', 'floor p95', 'ratio p50', 'ratio p95'],
       input.tools.rows.map((r) => [
+        r.era,
         `\`${r.tool}\``,
         r.domain,
         r.note === '' ? '' : r.note,
@@ -89,11 +106,13 @@ export function renderReport(input: ReportInput): string {
       `### ${section.packageName}`,
       '',
       `\`${section.command}\` (${section.seconds.toFixed(0)} s, ${settingsText(section.settings)}).`,
+      conditions(section.rows, section.node),
       '',
       table(
-        ['operation', 'p50', 'p95', 'floor', 'floor p50', 'floor p95', 'ratio p50', 'ratio p95'],
+        ['operation', 'era', 'p50', 'p95', 'floor', 'floor p50', 'floor p95', 'ratio p50', 'ratio p95'],
         section.rows.map((r) => [
           r.operation,
+          r.era,
           f2(r.p50),
           f2(r.p95),
           r.floorLabel,

@@ -1,6 +1,13 @@
+/** The protocol era a measurement was made in: 2026-07-28 (modern) or the 2025 handshake (legacy). */
+export type BenchEra = 'modern' | 'legacy';
+
+const ERA_NAMES: readonly string[] = ['modern', 'legacy'] satisfies BenchEra[];
+
 /** One measured operation of a package's own benchmark, read from its printed output. */
 export interface BenchRow {
   operation: string;
+  /** The protocol era its MCP client spoke. */
+  era: BenchEra;
   p50: number;
   p95: number;
   floorLabel: string;
@@ -19,6 +26,18 @@ const num = (text: string | undefined): number => {
   return value;
 };
 
+/**
+ * The one era a benchmark's output names (`… modern era …`), else `otherwise`: what its script's client
+ * speaks without saying (the parser's knowledge of that script). Naming both eras is for a parser that
+ * reads the era per row.
+ */
+export function eraOf(output: string, otherwise: BenchEra, name: string): BenchEra {
+  const named = [...new Set([...output.matchAll(/\b(modern|legacy) era\b/g)].map((m) => m[1] as BenchEra))];
+  if (named.length > 1)
+    throw new BenchParseError(`the ${name} benchmark names both eras; its parser cannot tell its rows apart`);
+  return named[0] ?? otherwise;
+}
+
 function requireRows(name: string, rows: BenchRow[], output: string): BenchRow[] {
   if (rows.length === 0) {
     throw new BenchParseError(
@@ -28,8 +47,12 @@ function requireRows(name: string, rows: BenchRow[], output: string): BenchRow[]
   return rows;
 }
 
-/** packages/transit bench/run.ts: `tool direct p50 … | bare p50 … p95 … | tool p50 … p95 … | tool/bare …`. */
+/**
+ * packages/transit bench/run.ts: `tool direct p50 … | bare p50 … p95 … | tool p50 … p95 … | tool/bare …`,
+ * after a header naming the era (BENCH_ERA, default modern).
+ */
 export function parseTransitBench(output: string): BenchRow[] {
+  const era = eraOf(output, 'modern', 'transit');
   const rows: BenchRow[] = [];
   const pattern =
     /^(\S+)\s+direct p50\s+([\d.]+) p95\s+([\d.]+) \| bare p50\s+([\d.]+) p95\s+([\d.]+) \| tool p50\s+([\d.]+) p95\s+([\d.]+)/;
@@ -38,6 +61,7 @@ export function parseTransitBench(output: string): BenchRow[] {
     if (m === null) continue;
     rows.push({
       operation: `${m[1]!} (stdio)`,
+      era,
       p50: num(m[6]),
       p95: num(m[7]),
       floorLabel: 'bare SDK tool making the same upstream request',
@@ -48,8 +72,12 @@ export function parseTransitBench(output: string): BenchRow[] {
   return requireRows('transit', rows, output);
 }
 
-/** packages/journey-continuity bench/run.ts: `operation  p50 p95 floor50 floor95 x50  target` (ms, 3 decimals). */
+/**
+ * packages/journey-continuity bench/run.ts: `operation  p50 p95 floor50 floor95 x50  target` (ms, 3 decimals),
+ * through connectInMemory's default era (modern) unless the output names another.
+ */
 export function parseJourneyBench(output: string): BenchRow[] {
+  const era = eraOf(output, 'modern', 'journey-continuity');
   const rows: BenchRow[] = [];
   const pattern = /^(\S.*?)\s+(\d+\.\d{3})\s+(\d+\.\d{3})\s+(\d+\.\d{3})\s+(\d+\.\d{3})\s+([\d.]+)\s+(.*)$/;
   for (const line of output.split('\n')) {
@@ -57,6 +85,7 @@ export function parseJourneyBench(output: string): BenchRow[] {
     if (m === null) continue;
     rows.push({
       operation: m[1]!.trim(),
+      era,
       p50: num(m[2]),
       p95: num(m[3]),
       floorLabel: 'the same domain call without MCP',
@@ -67,8 +96,12 @@ export function parseJourneyBench(output: string): BenchRow[] {
   return requireRows('journey-continuity', rows, output);
 }
 
-/** packages/launch-runs bench/run.ts: a floors line, then `name n=… p50 … ms p95 … ms (… of FLOOR)`. */
+/**
+ * packages/launch-runs bench/run.ts: a floors line, then `name n=… p50 … ms p95 … ms (… of FLOOR)`, in the
+ * legacy era unless the output names another (its floor is an MCP ping, which 2026-07-28 no longer defines).
+ */
 export function parseLaunchBench(output: string): BenchRow[] {
+  const era = eraOf(output, 'legacy', 'launch-runs');
   const floors =
     /floors \(p50\): MCP ping ([\d.]+) ms \(p95 ([\d.]+) ms[^)]*\), git clone ×2 ([\d.]+) ms, launch_validate ([\d.]+) ms/.exec(
       output,
@@ -90,6 +123,7 @@ export function parseLaunchBench(output: string): BenchRow[] {
     if (floor === undefined) throw new BenchParseError(`unknown floor "${m[5]!}" in: ${line}`);
     rows.push({
       operation: m[1]!.trim(),
+      era,
       p50: num(m[3]),
       p95: num(m[4]),
       floorLabel: m[5]!,
@@ -100,8 +134,15 @@ export function parseLaunchBench(output: string): BenchRow[] {
   return requireRows('launch-runs', rows, output);
 }
 
-/** apps/meta-server bench/run.ts: cold start and HTTP tool calls, each against the bare SDK server. */
+/**
+ * apps/meta-server bench/run.ts: cold start and HTTP tool calls, each against the bare SDK server. The cold
+ * start is timed to the answer of `initialize` (the legacy era) or of `server/discover` (modern), as its
+ * header says; the calls are in the era the first line names (`calls in the modern era`), else legacy (an SDK
+ * client without version negotiation).
+ */
 export function parseMetaServerBench(output: string): BenchRow[] {
+  const coldHeader = /cold start, spawn to (initialize|server\/discover) answered/.exec(output);
+  const callsEra = /calls in the (modern|legacy) era/.exec(output)?.[1] as BenchEra | undefined;
   const pair = (bare: RegExp, own: RegExp) => {
     const b = bare.exec(output);
     const o = own.exec(output);
@@ -113,8 +154,11 @@ export function parseMetaServerBench(output: string): BenchRow[] {
     /switchyard\s+p50 ([\d.]+) ms\s+p95 ([\d.]+) ms/,
   );
   if (cold !== undefined) {
+    if (coldHeader === null)
+      throw new BenchParseError('the meta-server cold start names neither initialize nor server/discover');
     rows.push({
-      operation: 'cold start, spawn to initialize (stdio)',
+      operation: `cold start, spawn to ${coldHeader[1]!} (stdio)`,
+      era: coldHeader[1] === 'initialize' ? 'legacy' : 'modern',
       p50: num(cold.o[1]),
       p95: num(cold.o[2]),
       floorLabel: 'bare SDK server',
@@ -127,6 +171,7 @@ export function parseMetaServerBench(output: string): BenchRow[] {
   for (const own of bareCalls === null ? [] : output.matchAll(ownCalls)) {
     rows.push({
       operation: `${own[1]!} over HTTP, 16 concurrent clients`,
+      era: callsEra ?? 'legacy',
       p50: num(own[2]),
       p95: num(own[3]),
       floorLabel: 'bare SDK echo tool, same clients',
@@ -141,7 +186,10 @@ export function parseMetaServerBench(output: string): BenchRow[] {
 export interface ToolBenchResult {
   iterations: number;
   warmup: number;
+  /** The Node version the benchmark ran on (`process.version`). */
+  node: string;
   rows: {
+    era: BenchEra;
     tool: string;
     domain: string;
     note: string;
@@ -162,6 +210,11 @@ export function parseToolBench(output: string): ToolBenchResult {
   const result = JSON.parse(line.slice('BENCH_RESULT_JSON '.length)) as ToolBenchResult;
   if (!Array.isArray(result.rows) || result.rows.length === 0)
     throw new BenchParseError('the hardening benchmark reported no rows');
+  if (typeof result.node !== 'string' || !/^v\d+\./.test(result.node))
+    throw new BenchParseError('the hardening benchmark did not say which Node version it ran on');
+  const eraless = result.rows.find((row) => !ERA_NAMES.includes(row.era));
+  if (eraless !== undefined)
+    throw new BenchParseError(`the hardening benchmark row of ${eraless.tool} names no protocol era`);
   return result;
 }
 

@@ -11,7 +11,7 @@ const escape = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;
 /** A horizontal bar chart of p50 overhead per tool (milliseconds above the floor), hand-built SVG. */
 export function overheadChart(bars: readonly OverheadBar[], title: string): string {
   const rowHeight = 22;
-  const labelWidth = 190;
+  const labelWidth = 250;
   const chartWidth = 560;
   const top = 48;
   const height = top + bars.length * rowHeight + 40;

@@ -1,7 +1,8 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Client } from '@modelcontextprotocol/client';
+import type { ProtocolEra } from '@switchyard/server-kit/testing';
 import { NORMAL_CALLS } from '../faults.js';
 import { callTool, connectHttp } from '../harness/mcp-client.js';
 import { FIXTURES_DIR } from '../harness/paths.js';
@@ -11,6 +12,8 @@ import { percentile } from '../stats.js';
 import { TOOL_CONTRACTS } from '../tools.js';
 
 export interface ToolBenchRow {
+  /** The protocol era of both the tool's client and the floor's. */
+  era: ProtocolEra;
   tool: string;
   domain: string;
   /** What the call does when it is not the plain case (e.g. an idempotent replay). */
@@ -45,22 +48,23 @@ async function startFloor(): Promise<{ url: string; stop: () => void }> {
 }
 
 /**
- * Every tool of every domain through the combined server over Streamable HTTP, one client calling in
- * sequence, interleaved call by call with the floor: the same answer echoed by a bare SDK server over the
- * same transport. p50/p95 of each; the ratio is the cost of Switchyard (validation, domain work, storage,
- * the loopback upstream for transit tools) over a bare MCP round trip of the same bytes.
+ * Every tool of every domain through the combined server over Streamable HTTP, in each of `eras`: one
+ * client calling in sequence, interleaved call by call with the floor (the same answer echoed by a bare SDK
+ * server over the same transport, by a client of the same era). p50/p95 of each; the ratio is the cost of
+ * Switchyard (validation, domain work, storage, the loopback upstream for transit tools) over a bare MCP
+ * round trip of the same bytes.
  */
 export async function benchEveryTool(options: {
   iterations: number;
   warmup: number;
+  eras: readonly ProtocolEra[];
 }): Promise<ToolBenchRow[]> {
   const world = await startWorld({
     name: 'bench',
-    entry: 'lifted',
+    liftDigitransitLimit: true,
     extraEnv: { SWITCHYARD_LOG_LEVEL: 'warn' },
   });
   const floor = await startFloor();
-  const floorClient = await connectHttp(floor.url, undefined, 'bench-floor');
   const client = world.client;
   const total = options.iterations + options.warmup;
   try {
@@ -102,20 +106,24 @@ export async function benchEveryTool(options: {
         summary: `session ${i}: tram to the physio, knee exercises`,
       });
     }
-    const doomed: string[] = [];
-    for (let i = 0; i < total; i += 1) {
-      doomed.push((await callTool(client, 'get_or_create_journey', {})).structured?.journey_id as string);
-      await callTool(client, 'save_user_variable', {
-        key: `gone-${i}`,
-        value: { type: 'location', lat: 60.17, lon: 24.94 },
-      });
-    }
     await callTool(client, 'save_user_variable', {
       key: 'home',
       value: { type: 'location', lat: 60.17, lon: 24.94 },
     });
+    /** What each era's delete calls remove: its own journeys and saved places. */
+    const disposables = async (era: ProtocolEra) => {
+      const journeys: string[] = [];
+      for (let i = 0; i < total; i += 1) {
+        journeys.push((await callTool(client, 'get_or_create_journey', {})).structured?.journey_id as string);
+        await callTool(client, 'save_user_variable', {
+          key: `gone-${era}-${i}`,
+          value: { type: 'location', lat: 60.17, lon: 24.94 },
+        });
+      }
+      return { journeys, key: (i: number) => `gone-${era}-${i}` };
+    };
 
-    const cases: Record<string, Case> = {
+    const casesFor = (doomed: { journeys: string[]; key: (i: number) => string }): Record<string, Case> => ({
       planJourney: { note: '', args: () => NORMAL_CALLS.planJourney! },
       get_departures: { note: '', args: () => NORMAL_CALLS.get_departures! },
       plan_trip: { note: '', args: () => NORMAL_CALLS.plan_trip! },
@@ -125,7 +133,7 @@ export async function benchEveryTool(options: {
         args: () => ({ key: 'home', value: { type: 'location', lat: 60.17, lon: 24.94 } }),
       },
       get_user_variables: { note: '', args: () => ({}) },
-      delete_user_variable: { note: '', args: (i) => ({ key: `gone-${i}` }) },
+      delete_user_variable: { note: '', args: (i) => ({ key: doomed.key(i) }) },
       launch_start_run: {
         note: 'idempotent replay',
         args: () => ({ run_config: config, idempotency_key: 'bench-run' }),
@@ -162,30 +170,45 @@ export async function benchEveryTool(options: {
         note: '',
         args: (i) => ({ journey_id: journeyId, summary: `bench session ${i}: tram, knee` }),
       },
-      delete_journey: { note: '', args: (i) => ({ journey_id: doomed[i] }) },
-    };
+      delete_journey: { note: '', args: (i) => ({ journey_id: doomed.journeys[i] }) },
+    });
 
     const rows: ToolBenchRow[] = [];
-    for (const tool of TOOL_CONTRACTS) {
-      const benchCase = cases[tool.name];
-      if (benchCase === undefined) throw new Error(`no benchmark case for ${tool.name}`);
-      const iterations =
-        tool.name === 'launch_validate'
-          ? Math.max(5, Math.floor(options.iterations / 10))
-          : options.iterations;
-      const samples = await measureInterleaved(
-        client,
-        floorClient,
-        tool.name,
-        benchCase,
-        iterations,
-        options.warmup,
-      );
-      rows.push({ tool: tool.name, domain: tool.domain, note: benchCase.note, n: iterations, ...samples });
+    for (const era of options.eras) {
+      const cases = casesFor(await disposables(era));
+      const eraClient = await world.connect(era);
+      const floorClient = await connectHttp(floor.url, { era, name: 'bench-floor' });
+      try {
+        for (const tool of TOOL_CONTRACTS) {
+          const benchCase = cases[tool.name];
+          if (benchCase === undefined) throw new Error(`no benchmark case for ${tool.name}`);
+          const iterations =
+            tool.name === 'launch_validate'
+              ? Math.max(5, Math.floor(options.iterations / 10))
+              : options.iterations;
+          const samples = await measureInterleaved(
+            eraClient,
+            floorClient,
+            tool.name,
+            benchCase,
+            iterations,
+            options.warmup,
+          );
+          rows.push({
+            era,
+            tool: tool.name,
+            domain: tool.domain,
+            note: benchCase.note,
+            n: iterations,
+            ...samples,
+          });
+        }
+      } finally {
+        await floorClient.close();
+      }
     }
     return rows;
   } finally {
-    await floorClient.close();
     floor.stop();
     await world.close();
   }
