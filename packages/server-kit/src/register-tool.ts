@@ -7,7 +7,7 @@ import {
   SwitchyardError,
   toSwitchyardError,
 } from '@switchyard/contracts/errors';
-import { listingJsonSchema, type JsonSchema } from '@switchyard/contracts/json-schema';
+import { toolListingSchemas, type JsonSchema } from '@switchyard/contracts/json-schema';
 import { newCorrelationId, withCorrelationId } from '@switchyard/resilience/context';
 import { z } from 'zod';
 import { assertArgumentDepth } from './argument-depth.js';
@@ -67,42 +67,10 @@ export interface ContractToolSpec<I extends ObjectSchema, O extends ObjectSchema
  * A zod schema that accepts any object but lists as `json` in `tools/list`. The SDK would otherwise
  * validate arguments itself and answer bad input with a bare text error; the contracts require their own
  * validation payloads, so validation happens in the handler below, once, with the contract schema.
+ * `json` replaces what the lenient object would list at the root (`properties`, `additionalProperties`).
  */
 function listingSchema(json: JsonSchema): z.ZodType<Record<string, unknown>> {
-  return z.looseObject({}).meta(json);
-}
-
-/** Any object with an `error` object: the common shape of the HSL, launch and journey error payloads. */
-const GENERIC_ERROR_PAYLOAD: JsonSchema = {
-  type: 'object',
-  required: ['error'],
-  properties: { error: { type: 'object' } },
-};
-
-/**
- * What `tools/list` shows as the output schema: the success payload, or either it or the error payload.
- * Definitions move to the root, where their `$ref`s point.
- */
-function outputListing(spec: ContractToolSpec<ObjectSchema, ObjectSchema>): JsonSchema {
-  const success = listingJsonSchema(spec.output, 'output');
-  if (spec.isErrorOutput !== undefined && spec.errorOutput === undefined) return success;
-  const failure =
-    spec.errorOutput === undefined ? GENERIC_ERROR_PAYLOAD : listingJsonSchema(spec.errorOutput, 'output');
-  // draft-7 output keeps shared definitions under `definitions`, referenced from the root.
-  const definitions: JsonSchema = {};
-  for (const branch of [success, failure]) {
-    const defs = branch.definitions;
-    if (defs !== undefined && typeof defs === 'object') Object.assign(definitions, defs);
-    delete branch.definitions;
-  }
-  return {
-    type: 'object',
-    // Unset what the lenient zod object would otherwise add at the root.
-    properties: undefined,
-    additionalProperties: undefined,
-    anyOf: [success, failure],
-    ...(Object.keys(definitions).length > 0 ? { definitions } : {}),
-  };
+  return z.looseObject({}).meta({ properties: undefined, additionalProperties: undefined, ...json });
 }
 
 function toolResult(payload: Record<string, unknown>, isError: boolean): CallToolResult {
@@ -124,13 +92,14 @@ export function registerContractTool<I extends ObjectSchema, O extends ObjectSch
   spec: ContractToolSpec<I, O>,
 ): RegisteredTool {
   const logger = ctx.logger.child({ tool: spec.name });
+  const listed = toolListingSchemas(spec);
   return server.registerTool(
     spec.name,
     {
       title: spec.title,
       description: spec.description,
-      inputSchema: listingSchema(listingJsonSchema(spec.input, 'input')),
-      outputSchema: listingSchema(outputListing(spec)),
+      inputSchema: listingSchema(listed.inputSchema),
+      outputSchema: listingSchema(listed.outputSchema),
       annotations: { title: spec.title, ...spec.annotations },
     },
     async (rawArgs: Record<string, unknown>, extra: ToolExtra): Promise<CallToolResult> => {

@@ -80,18 +80,14 @@ describe('registerContractTool', () => {
         times: { type: 'integer', minimum: 1, maximum: 3, default: 1 },
       },
     });
-    // Success or the error payload: SDK clients validate structuredContent of error results too.
+    // Success or the error payload: SDK clients validate structuredContent of error results too. Outputs
+    // list as an outline of their fields (see toolListingSchemas in @switchyard/contracts/json-schema).
     expect(tool?.outputSchema).toEqual({
       $schema: 'http://json-schema.org/draft-07/schema#',
       type: 'object',
       anyOf: [
-        {
-          type: 'object',
-          properties: { echoed: { type: 'string', description: 'The echo.' } },
-          required: ['echoed'],
-          additionalProperties: false,
-        },
-        { type: 'object', required: ['error'], properties: { error: { type: 'object' } } },
+        { properties: { echoed: { type: 'string' } }, required: ['echoed'] },
+        { properties: { error: { type: 'object' } }, required: ['error'] },
       ],
     });
   });
@@ -190,7 +186,7 @@ describe('registerContractTool with a declared error payload schema', () => {
     close = c.close;
     const { tools } = await c.client.listTools();
     const anyOf = (tools[0]?.outputSchema as unknown as { anyOf: unknown[] }).anyOf;
-    expect(anyOf[1]).toMatchObject({ required: ['error'], additionalProperties: false });
+    expect(anyOf[1]).toEqual({ properties: { error: { type: 'object' } }, required: ['error'] });
     const result = await c.client.callTool({ name: 'always_fails', arguments: {} });
     expect(result.structuredContent).toEqual({ error: { code: 'not-found', message: 'Nothing here' } });
   });
@@ -227,10 +223,7 @@ describe('registerContractTool for an envelope contract (isErrorOutput)', () => 
     );
     close = closeEnvelope;
     const { tools } = await client.listTools();
-    expect(tools[0]?.outputSchema).toMatchObject({
-      required: ['success', 'code'],
-      additionalProperties: false,
-    });
+    expect(tools[0]?.outputSchema).toMatchObject({ type: 'object', required: ['success', 'code'] });
     expect(tools[0]?.outputSchema).not.toHaveProperty('anyOf');
     const failed = await client.callTool({ name: 'envelope_tool', arguments: { succeed: false } });
     expect(failed).toMatchObject({ isError: true, structuredContent: { success: false, code: 'NO_RESULT' } });
@@ -245,7 +238,7 @@ describe('registerContractTool for an envelope contract (isErrorOutput)', () => 
 });
 
 describe('registerContractTool in every session', () => {
-  // A recursive schema: its JSON Schema keeps the shared part under `definitions`, which the listing moves.
+  // A recursive schema: zod's JSON Schema keeps the shared part under `definitions`, which the outline resolves.
   const Category = z.object({
     name: z.string().describe('Name.'),
     get children() {
@@ -277,7 +270,9 @@ describe('registerContractTool in every session', () => {
     const first = await session();
     const second = await session();
     const third = await session();
-    expect(first.tool?.outputSchema).toHaveProperty('definitions');
+    expect(first.tool?.outputSchema).toMatchObject({
+      anyOf: [{ properties: { root: { type: 'object' } } }, {}],
+    });
     expect(second.tool).toEqual(first.tool);
     expect(third.tool).toEqual(first.tool);
     expect(third.called.isError).toBeUndefined();
