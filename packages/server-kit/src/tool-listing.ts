@@ -1,4 +1,4 @@
-import { listingJsonSchema, type JsonSchema } from '@switchyard/contracts/json-schema';
+import { toolListingSchemas, type JsonSchema } from '@switchyard/contracts/json-schema';
 import type { ListedIcon } from './icons.js';
 import type { ToolSpec } from './tool-spec.js';
 
@@ -13,47 +13,17 @@ export interface ListedTool {
   icons?: ListedIcon[];
 }
 
-/** Any object with an `error` object: the common shape of the HSL, launch and journey error payloads. */
-const GENERIC_ERROR_PAYLOAD: JsonSchema = {
-  type: 'object',
-  required: ['error'],
-  properties: { error: { type: 'object' } },
-};
-
 /**
- * The output schema a client sees: the success payload, or either it or the error payload (clients check
- * `structuredContent` against it even on `isError` results). Definitions move to the root, where their
- * `$ref`s point.
- */
-function outputListing(spec: ToolSpec): JsonSchema {
-  const success = listingJsonSchema(spec.output, 'output');
-  if (spec.isErrorOutput !== undefined && spec.errorOutput === undefined) return success;
-  const failure =
-    spec.errorOutput === undefined ? GENERIC_ERROR_PAYLOAD : listingJsonSchema(spec.errorOutput, 'output');
-  const definitions: JsonSchema = {};
-  for (const branch of [success, failure]) {
-    const defs = branch.definitions;
-    if (defs !== undefined && typeof defs === 'object') Object.assign(definitions, defs);
-    delete branch.definitions;
-  }
-  return {
-    type: 'object',
-    anyOf: [success, failure],
-    ...(Object.keys(definitions).length > 0 ? { definitions } : {}),
-  };
-}
-
-/**
- * The `tools/list` entry of a tool under the name a client sees it by. The title is the tool's `title`;
- * annotations do not repeat it (the spec reads `title` first).
+ * The `tools/list` entry of a tool under the name a client sees it by: the schemas as contracts lists them
+ * (`toolListingSchemas`: the input as the contract says, the output as an outline of the success payload or
+ * the error payload). The title is the tool's `title`; annotations do not repeat it.
  */
 export function listedTool(spec: ToolSpec, exposedName: string, icons?: ListedIcon[]): ListedTool {
   return {
     name: exposedName,
     title: spec.title,
     description: spec.description,
-    inputSchema: listingJsonSchema(spec.input, 'input'),
-    outputSchema: outputListing(spec),
+    ...toolListingSchemas(spec),
     annotations: spec.annotations,
     ...(icons === undefined ? {} : { icons }),
   };

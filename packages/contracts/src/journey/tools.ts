@@ -39,8 +39,8 @@ export const QueryJourneyHistoryInputSchema = z
       .string()
       .optional()
       .describe(
-        'Keyword search on session summaries: every word must occur (any order, stemmed, case- and ' +
-          'accent-insensitive). Any text is accepted; operators and punctuation are searched as plain words.',
+        'Keywords to find in session summaries: every word must occur (stemmed, case- and accent-insensitive); ' +
+          'any text is accepted.',
       ),
     from_date: dateTimeField('from_date').optional().describe('Start of time range filter'),
     to_date: dateTimeField('to_date').optional().describe('End of time range filter'),

@@ -1,22 +1,31 @@
 import fs from 'node:fs';
 import { z } from 'zod';
 import { contractSchemaName } from '../schema-names.js';
-
-export type JsonSchema = Record<string, unknown>;
-export type SchemaIo = 'input' | 'output';
-/** The committed listing: by `io`, each named contract schema's JSON Schema (see `listingJsonSchema`). */
-export type ListingFile = Record<SchemaIo, Record<string, JsonSchema>>;
+import { compactForListing } from './compact.js';
+import type { JsonSchema, ListingFile, SchemaIo } from './types.js';
 
 export const LISTING_FILE_NAME = 'mcp-tools-list.json';
 
 // `schemas/` sits beside both `src/` and `dist/`, so this resolves from either (and ships in the package).
 const LISTING_FILE = new URL(`../../schemas/${LISTING_FILE_NAME}`, import.meta.url);
 
-/** A zod schema as MCP clients see it in `tools/list`: draft-07 (what SDK clients validate with). */
+let formatPatterns: ReadonlySet<string> | undefined;
+
+/** The regexes zod writes beside `format` for its date-times and UUIDs (the listing writes the format). */
+function zodFormatPatterns(): ReadonlySet<string> {
+  const pattern = (schema: z.ZodType) => (z.toJSONSchema(schema) as JsonSchema).pattern as string;
+  formatPatterns ??= new Set([pattern(z.iso.datetime({ offset: true })), pattern(z.uuid())]);
+  return formatPatterns;
+}
+
+/**
+ * A zod schema as MCP clients see it in `tools/list`: draft-07 (what SDK clients validate with), made
+ * compact and portable (see `compactForListing`).
+ */
 export function convertForListing(schema: z.ZodType, io: SchemaIo): JsonSchema {
   const json = z.toJSONSchema(schema, { io, target: 'draft-7', unrepresentable: 'any' }) as JsonSchema;
   delete json.$schema;
-  return json;
+  return compactForListing(json, io, zodFormatPatterns());
 }
 
 let listing: ListingFile | undefined;

@@ -35,7 +35,7 @@ export const RunConfigSchema = z
       .string()
       .regex(/^[a-z0-9][a-z0-9-]{1,62}$/, 'product_slug must match ^[a-z0-9][a-z0-9-]{1,62}$')
       .describe('URL-safe product identifier, used in paths and the branch name.'),
-    product_name: z.string().min(1).max(120).describe('Display name of the product (1..120 characters).'),
+    product_name: z.string().min(1).max(120).describe('Display name of the product.'),
     source: z
       .strictObject({
         repo: z.string().min(1).max(2048).describe('Product source repository: a local path or a git URL.'),
@@ -86,7 +86,7 @@ export const RunConfigSchema = z
       .min(0)
       .max(20)
       .default(3)
-      .describe('Fix attempts before FIX_EXHAUSTED (0..20).'),
+      .describe('Fix attempts before FIX_EXHAUSTED.'),
     validation_profile: ValidationProfileSchema.default('local'),
     commit: z
       .strictObject({

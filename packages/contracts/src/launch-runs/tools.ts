@@ -136,7 +136,7 @@ export const LaunchListRunsInputSchema = z
       .optional()
       .describe('Optional filters.'),
     cursor: z.string().max(200).optional().describe('next_cursor of the previous page.'),
-    limit: z.number().int().min(1).max(50).default(50).describe('Page size, 1..50.'),
+    limit: z.number().int().min(1).max(50).default(50).describe('Page size.'),
   })
   .describe('List runs, newest first.');
 export const RunSummarySchema = z

@@ -14,7 +14,7 @@ export const InstantSchema = z.iso.datetime({ offset: true });
 export const LANGUAGES = ['fi', 'sv', 'en'] as const;
 export const LanguageSchema = z
   .enum(LANGUAGES, { error: 'language must be one of fi, sv, en' })
-  .describe('Language of stop names, headsigns and messages from the provider: fi, sv or en.');
+  .describe('Language of stop names, headsigns and messages.');
 export type Language = z.infer<typeof LanguageSchema>;
 
 /**
@@ -73,12 +73,12 @@ export const LatitudeSchema = z
   .number()
   .min(-90, 'lat must be between -90 and 90')
   .max(90, 'lat must be between -90 and 90')
-  .describe('Latitude in degrees (WGS 84), -90..90.');
+  .describe('Latitude (WGS 84).');
 export const LongitudeSchema = z
   .number()
   .min(-180, 'lon must be between -180 and 180')
   .max(180, 'lon must be between -180 and 180')
-  .describe('Longitude in degrees (WGS 84), -180..180.');
+  .describe('Longitude (WGS 84).');
 
 export const CoordinateSchema = z
   .strictObject({ lat: LatitudeSchema, lon: LongitudeSchema })

@@ -10,9 +10,7 @@ export const StopRefSchema = z
   .strictObject({
     type: z
       .enum(['id', 'label'], { error: "stop.type must be 'id' or 'label'" })
-      .describe(
-        'id: `value` is a GTFS stop id; label: `value` is the key of a saved place holding a stop id.',
-      ),
+      .describe('id: `value` is a GTFS stop id; label: `value` is the key of a saved stop.'),
     value: z
       .string()
       .trim()
@@ -20,7 +18,7 @@ export const StopRefSchema = z
       .max(200, 'stop.value must be at most 200 characters')
       .describe('A GTFS stop id `FEED:ID` (e.g. HSL:1040129) or the key of a saved place.'),
   })
-  .describe('The stop: by GTFS id, or by the label of a saved place (see save_user_variable).');
+  .describe('The stop, by GTFS id or saved-place label.');
 export type StopRef = z.infer<typeof StopRefSchema>;
 
 export const GetDeparturesInputSchema = z
@@ -32,14 +30,14 @@ export const GetDeparturesInputSchema = z
       .min(1, 'windowMinutes must be between 1 and 120')
       .max(120, 'windowMinutes must be between 1 and 120')
       .default(30)
-      .describe('How far ahead to look, in minutes (1..120, default 30).'),
+      .describe('How far ahead to look, in minutes.'),
     limit: z
       .number()
       .int('limit must be a whole number')
       .min(1, 'limit must be between 1 and 50')
       .max(MAX_DEPARTURES, 'limit must be between 1 and 50')
       .default(10)
-      .describe('Most departures to return, applied after sorting (1..50, default 10).'),
+      .describe('Most departures to return, applied after sorting.'),
     language: LanguageSchema.default('en'),
   })
   .describe('get_departures input.');

@@ -17,22 +17,19 @@ function placeQuery(field: 'from' | 'to', what: string) {
     .max(MAX_PLACE_QUERY_LENGTH, `${field} must be at most ${MAX_PLACE_QUERY_LENGTH} characters`)
     .refine(isWellFormedText, `${field} must be well-formed Unicode text`)
     .describe(
-      `${what}: a place name, postcode, "lat,lon", a NaPTAN or ICS stop code, or a \`parameterValue\` from an ` +
-        'earlier DISAMBIGUATION_REQUIRED answer. Surrounding whitespace is ignored.',
+      `${what}: place name, postcode, "lat,lon", NaPTAN or ICS stop code, or a suggestion's \`parameterValue\`.`,
     );
 }
 
 /** `JourneyPlanRequest` (seed 000). */
 export const PlanJourneyInputSchema = z
   .strictObject({
-    from: placeQuery('from', 'Start location or stop code'),
-    to: placeQuery('to', 'Destination location or stop code'),
+    from: placeQuery('from', 'Start'),
+    to: placeQuery('to', 'Destination'),
     needAccessibleRoute: z
       .boolean()
       .optional()
-      .describe(
-        'When true, only step-free routes (step-free access to the platform) are requested from TfL.',
-      ),
+      .describe('True: only step-free routes (step-free access to the platform).'),
   })
   .describe('JourneyPlanRequest: plan a London journey with the TfL Journey Planner.');
 export type PlanJourneyInput = z.input<typeof PlanJourneyInputSchema>;

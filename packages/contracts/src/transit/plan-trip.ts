@@ -32,22 +32,22 @@ export const CoordsPlaceSchema = z
 
 export const LabelPlaceSchema = z
   .strictObject({
-    type: z.literal('label').describe('The place is a saved place (user variable) of type location.'),
+    type: z.literal('label').describe('A saved place of type location.'),
     value: z
       .string()
       .trim()
       .min(1, 'the label must not be blank')
       .max(SAVED_PLACE_KEY_MAX, `the label must be at most ${SAVED_PLACE_KEY_MAX} characters`)
-      .describe('The key of a saved place of type location (see save_user_variable).'),
+      .describe('Its key (see save_user_variable).'),
   })
-  .describe('A place given by the key of a saved location.');
+  .describe('A saved location.');
 
 export const PlaceInputSchema = z
   .discriminatedUnion('type', [CoordsPlaceSchema, LabelPlaceSchema], {
     // Undefined falls back to zod's message, which describeIssues turns into "<field> is required".
     error: (issue) => (issue.input === undefined ? undefined : "type must be 'coords' or 'label'"),
   })
-  .describe("{ type:'coords', value:{ lat, lon } } or { type:'label', value:'<saved place key>' }.");
+  .describe('A place: coordinates or a saved location.');
 export type PlaceInput = z.infer<typeof PlaceInputSchema>;
 
 export const WhenSchema = z
@@ -63,7 +63,7 @@ export const WhenSchema = z
           'when.time must be "now" or an ISO 8601 date-time with Z or an offset, e.g. 2025-09-15T10:00:00Z',
       })
       .default('now')
-      .describe('"now" (the server uses the current time) or an ISO 8601 date-time with Z or an offset.'),
+      .describe('"now" or an ISO 8601 date-time with Z or an offset.'),
   })
   .superRefine((when, ctx) => {
     if (when.type === 'arrive' && when.time === 'now') {
@@ -74,7 +74,7 @@ export const WhenSchema = z
       });
     }
   })
-  .describe("When to travel; default { type:'depart', time:'now' }.");
+  .describe('When to travel.');
 
 export const OPTIMIZE_VALUES = ['balanced', 'few_transfers', 'shortest_time'] as const;
 
@@ -85,20 +85,20 @@ export const ConstraintsInputSchema = z
         error: 'constraints.optimize must be one of balanced, few_transfers, shortest_time',
       })
       .default('balanced')
-      .describe('balanced (default), few_transfers or shortest_time.'),
+      .describe('What the search optimises for.'),
     maxWalkingDistance: z
       .number()
       .min(1, 'constraints.maxWalkingDistance must be between 1 and 3000 metres')
       .max(MAX_WALKING_DISTANCE_LIMIT, 'constraints.maxWalkingDistance must be between 1 and 3000 metres')
       .default(1500)
-      .describe('Most walking per itinerary in metres (1..3000, default 1500).'),
+      .describe('Most walking per itinerary, in metres.'),
     maxTransfers: z
       .number()
       .int('constraints.maxTransfers must be a whole number')
       .min(0, 'constraints.maxTransfers must be between 0 and 8')
       .max(8, 'constraints.maxTransfers must be between 0 and 8')
       .default(4)
-      .describe('Most transfers per itinerary (0..8, default 4).'),
+      .describe('Most transfers per itinerary.'),
     accessibility: z
       .strictObject({
         stepFree: z
@@ -117,7 +117,7 @@ export const ConstraintsInputSchema = z
     language: LanguageSchema.default('en'),
   })
   .prefault({})
-  .describe('Routing constraints; every field optional.');
+  .describe('Routing constraints.');
 
 export const PlanTripInputSchema = z
   .strictObject({
@@ -131,7 +131,7 @@ export const PlanTripInputSchema = z
       .min(1, 'limit must be between 1 and 3')
       .max(MAX_ITINERARIES, 'limit must be between 1 and 3')
       .default(2)
-      .describe('Most itineraries to return, after deduplication (1..3, default 2).'),
+      .describe('Most itineraries to return, after deduplication.'),
     includeDisruptionAlt: z
       .boolean()
       .default(true)

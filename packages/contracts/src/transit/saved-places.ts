@@ -25,10 +25,7 @@ export const SavedPlaceKeySchema = z
     'key must be well-formed Unicode text: it has an unpaired UTF-16 surrogate (\\uD800-\\uDFFF); ' +
       'remove it or send the whole character',
   )
-  .describe(
-    'The name you give the place, e.g. "home" or "work stop" (1..50 characters, case-sensitive; ' +
-      'compared in Unicode NFC, so "café" is one key however its accent is typed).',
-  );
+  .describe('Your name for the place, e.g. "home" or "work stop" (case-sensitive).');
 
 export const SavedLocationSchema = z
   .strictObject({
@@ -56,7 +53,7 @@ export const SavedPlaceValueSchema = z
   .discriminatedUnion('type', [SavedLocationSchema, SavedStopSchema], {
     error: (issue) => (issue.input === undefined ? undefined : "value.type must be 'location' or 'stop'"),
   })
-  .describe("{ type:'location', lat, lon, name?, address? } or { type:'stop', stopId, name? }.");
+  .describe('A location or a stop.');
 export type SavedPlaceValue = z.infer<typeof SavedPlaceValueSchema>;
 
 export const SavedPlaceSchema = z

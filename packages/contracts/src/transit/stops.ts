@@ -19,14 +19,14 @@ export const FindStopsInputSchema = z
       .min(1, 'radiusMeters must be between 1 and 5000')
       .max(5000, 'radiusMeters must be between 1 and 5000')
       .default(500)
-      .describe('Search radius around `near` in metres (1..5000, default 500).'),
+      .describe('Search radius around `near`, in metres.'),
     limit: z
       .number()
       .int('limit must be a whole number')
       .min(1, 'limit must be between 1 and 50')
       .max(MAX_FOUND_STOPS, 'limit must be between 1 and 50')
       .default(10)
-      .describe('Most stops to return (1..50, default 10).'),
+      .describe('Most stops to return.'),
     language: LanguageSchema.default('en'),
   })
   .superRefine((input, ctx) => {

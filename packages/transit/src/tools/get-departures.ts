@@ -22,9 +22,9 @@ export const getDeparturesTool = tool({
   name: 'get_departures',
   title: 'Next departures at a stop (HSL)',
   description:
-    'Lists the next departures from a Helsinki-region (HSL) stop with realtime delays and cancellations. ' +
-    "Identify the stop by GTFS id ({ type: 'id', value: 'HSL:1040129' }; find_stops finds ids) or by a saved " +
-    "stop ({ type: 'label', value: 'work stop' }). Sorted by realtime (else scheduled) time.",
+    'Lists the next departures from a Helsinki-region (HSL) stop, soonest first, with realtime delays and ' +
+    "cancellations. The stop is a GTFS id ({ type: 'id', value: 'HSL:1040129' }; find_stops finds ids) or a " +
+    "saved stop ({ type: 'label', value: 'work stop' }).",
   input: GetDeparturesInputSchema,
   output: GetDeparturesOutputSchema,
   annotations: READS_UPSTREAM,

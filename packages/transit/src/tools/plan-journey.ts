@@ -12,10 +12,9 @@ export const planJourneyTool = tool({
   name: 'planJourney',
   title: 'Plan a London journey (TfL)',
   description:
-    'Plans a journey in London with the TfL Journey Planner and returns the 5 fastest options with their legs, ' +
-    'times (London offset), disruption flags and fares. `from`/`to` take place names, postcodes, "lat,lon" or ' +
-    'stop codes. If a name is ambiguous the answer is DISAMBIGUATION_REQUIRED with suggestions: call again ' +
-    "with a suggestion's `parameterValue`. Set needAccessibleRoute for step-free routes.",
+    'Plans a journey in London with the TfL Journey Planner: the 5 fastest options with legs, times (London ' +
+    'offset), disruption flags and fares, between place names, postcodes, "lat,lon" or stop codes. An ' +
+    "ambiguous name answers DISAMBIGUATION_REQUIRED with suggestions: call again with one's `parameterValue`.",
   input: PlanJourneyInputSchema,
   output: PlanJourneyOutputSchema,
   annotations: READS_UPSTREAM,

@@ -28,9 +28,8 @@ export const planTripTool = tool({
   title: 'Plan a trip in the Helsinki region (HSL)',
   description:
     'Plans public transport itineraries in the Helsinki region (HSL) between coordinates or saved places, ' +
-    'with realtime status per leg, walking limits, transfer limits and accessibility preferences. When a ' +
-    'route is cancelled or badly delayed it also searches for an alternative. Use get_departures for one ' +
-    "stop's departure board.",
+    'with realtime status per leg, walking and transfer limits and accessibility preferences; finds an ' +
+    "alternative when a route is cancelled or badly delayed. For one stop's departures use get_departures.",
   input: PlanTripInputSchema,
   output: PlanTripOutputSchema,
   annotations: READS_UPSTREAM,

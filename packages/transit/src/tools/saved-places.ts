@@ -38,10 +38,9 @@ export const savedPlaceTools = [
     name: 'save_user_variable',
     title: 'Save a place or stop under a name',
     description:
-      'Saves a named place for the caller: a location ({ type: "location", lat, lon, name?, address? }) that ' +
-      'plan_trip accepts as { type: "label" }, or a stop ({ type: "stop", stopId }) that get_departures ' +
-      'accepts as a label. Saved places persist across restarts. Saving an existing key replaces it and ' +
-      'returns the previous value with a key-overwritten warning.',
+      'Saves a named place for the caller, kept across restarts: a location that plan_trip accepts as a ' +
+      '{ type: "label" } place, or a stop that get_departures accepts as a label. Saving an existing key ' +
+      'replaces it and returns the previous value with a key-overwritten warning.',
     input: SaveUserVariableInputSchema,
     output: SaveUserVariableOutputSchema,
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
