@@ -1,8 +1,27 @@
 // A vitest reporter that ends the run with one plain line, `N passed, N failed`, which CI reads. With
 // SWITCHYARD_TEST_TALLY set it also appends `passed failed` to that file, so .ci/run can total several runs.
-import { appendFileSync } from 'node:fs';
+//
+// It also keeps the tests to their own data directories: if the user's Switchyard data directory
+// (`~/.local/share/switchyard` on Linux) appears during the run, a test or a server it started ran without
+// SWITCHYARD_DATA_DIR, and that counts as a failure.
+import { appendFileSync, existsSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+/** Where the servers' data directory falls back to without SWITCHYARD_DATA_DIR (env-paths' choice). */
+function userDataDir() {
+  if (process.platform === 'darwin') {
+    return path.join(os.homedir(), 'Library', 'Application Support', 'switchyard');
+  }
+  const base = process.env.XDG_DATA_HOME || path.join(os.homedir(), '.local', 'share');
+  return path.join(base, 'switchyard');
+}
 
 export default class SummaryReporter {
+  onInit() {
+    this.dataDirExisted = existsSync(userDataDir());
+  }
+
   onTestRunEnd(testModules, unhandledErrors) {
     let passed = 0;
     let failed = 0;
@@ -16,6 +35,14 @@ export default class SummaryReporter {
       if (testModule.state() === 'failed' && [...testModule.children.allTests()].length === 0) failed += 1;
     }
     failed += unhandledErrors?.length ?? 0;
+    if (this.dataDirExisted === false && existsSync(userDataDir())) {
+      failed += 1;
+      process.exitCode = 1;
+      process.stdout.write(
+        `\nThe test run created ${userDataDir()}: a test or a server it started ran without ` +
+          'SWITCHYARD_DATA_DIR. Give it a temporary data directory.\n',
+      );
+    }
     // Printed after the default reporter's summary so it is the last line of the run.
     process.stdout.write(`\n${passed} passed, ${failed} failed\n`);
     const tally = process.env.SWITCHYARD_TEST_TALLY;

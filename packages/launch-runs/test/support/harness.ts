@@ -35,7 +35,11 @@ export function tempDir(prefix: string): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), `launch-${prefix}-`));
 }
 
-const quiet = () => createLogger({ level: 'error' });
+/** Every error line the harnesses' loggers wrote: several tests provoke internal errors on purpose. */
+export const logLines: string[] = [];
+
+/** Errors only, kept in `logLines` instead of the test output. */
+const quiet = () => createLogger({ level: 'error', write: (line) => logLines.push(line) });
 
 export async function startHarness(
   options: {
