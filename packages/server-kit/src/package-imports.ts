@@ -1,4 +1,8 @@
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import type { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { clientFor, type ProtocolEra } from './testing-clients.js';
@@ -48,6 +52,46 @@ export function recordPackageImports(logFile: string): PackageImportLog {
     packages: () => [...new Set(specifiers().map(packageName))].sort(),
     specifiers,
   };
+}
+
+/**
+ * The packages a fresh Node process loads while it imports `files` (compiled modules, in order), for tests
+ * that pin what a module pulls in ("domain logic never loads the MCP SDK"). Throws with the child's stderr
+ * when an import fails or a file is missing (build first).
+ */
+export function packagesImportedBy(files: readonly string[], cwd: string): string[] {
+  for (const file of files) {
+    if (!fs.existsSync(file)) throw new Error(`${file} is missing: build the package first (pnpm build)`);
+  }
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'package-imports-'));
+  try {
+    const imports = recordPackageImports(path.join(dir, 'imports.log'));
+    const script = files
+      .map((file) => `await import(${JSON.stringify(pathToFileURL(file).href)});`)
+      .join('\n');
+    const result = spawnSync(process.execPath, [...imports.execArgv, '--input-type=module', '-e', script], {
+      cwd,
+      env: { PATH: process.env.PATH ?? '' },
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    if (result.status !== 0) throw new Error(`importing ${files.join(', ')} failed:\n${result.stderr}`);
+    return imports.packages();
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * The compiled files (dist/) of the source modules (src/) under `folder` of a package, but `except`: from
+ * src/, so stale files left in dist/ do not count.
+ */
+export function compiledModules(packageDir: string, folder = '', except: readonly string[] = []): string[] {
+  return fs
+    .readdirSync(path.join(packageDir, 'src', folder), { recursive: true, encoding: 'utf8' })
+    .filter((file) => file.endsWith('.ts') && !except.includes(file))
+    .map((file) => path.join(packageDir, 'dist', folder, file.replace(/\.ts$/, '.js')))
+    .sort();
 }
 
 /** drizzle's query builder: a server opens its databases without it (raw better-sqlite3 and the migrator). */

@@ -77,7 +77,9 @@ export async function connectInMemory(
 
 export { clientFor, MODERN_PROTOCOL_VERSION, type ProtocolEra } from './testing-clients.js';
 export {
+  compiledModules,
   connectRecordingImports,
+  packagesImportedBy,
   DRIZZLE_QUERY_BUILDER,
   recordPackageImports,
   type PackageImportLog,
