@@ -13,6 +13,31 @@ export interface OpenDatabaseOptions {
 }
 
 const MIGRATIONS_TABLE = '__drizzle_migrations';
+const DEFAULT_BUSY_TIMEOUT_MS = 5000;
+
+/** Blocks this thread for `ms` (opening a database is synchronous, like better-sqlite3 itself). */
+function sleepSync(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}
+
+/**
+ * Switches the file to WAL. Changing the journal mode needs a lock SQLite does not wait for with the busy
+ * handler: when another process opens the same new file at that moment, the pragma fails at once with
+ * SQLITE_BUSY. So it is retried, with a short pause, for as long as the busy timeout allows.
+ */
+function useWriteAheadLog(db: Database.Database, busyTimeoutMs: number): void {
+  const deadline = Date.now() + busyTimeoutMs;
+  for (let pause = 5; ; pause = Math.min(pause * 2, 100)) {
+    try {
+      db.pragma('journal_mode = WAL');
+      return;
+    } catch (error) {
+      const busy = (error as { code?: unknown }).code === 'SQLITE_BUSY';
+      if (!busy || Date.now() + pause > deadline) throw error;
+      sleepSync(pause);
+    }
+  }
+}
 
 /**
  * Opens a SQLite file for a domain: WAL, a busy timeout, foreign keys on, committed migrations applied.
@@ -22,8 +47,9 @@ export function openDatabase(options: OpenDatabaseOptions): Database.Database {
   fs.mkdirSync(path.dirname(options.file), { recursive: true });
   const db = new Database(options.file);
   try {
-    db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`);
-    db.pragma('journal_mode = WAL');
+    const busyTimeoutMs = options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS;
+    db.pragma(`busy_timeout = ${busyTimeoutMs}`);
+    useWriteAheadLog(db, busyTimeoutMs);
     db.pragma('synchronous = NORMAL');
     db.pragma('foreign_keys = ON');
     applyMigrations(db, options.migrationsFolder);
