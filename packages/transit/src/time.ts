@@ -1,14 +1,36 @@
-// Time-zone conversions with date-fns and @date-fns/tz (the IANA rules come from the platform's tz database):
-// TfL answers in London wall-clock time without an offset; callers get ISO 8601 instants with the offset that
-// was in force.
-import { TZDate, tzOffset } from '@date-fns/tz';
-import { format } from 'date-fns/format';
+// Time-zone conversions: TfL answers in London wall-clock time without an offset; callers get ISO 8601 instants
+// with the offset that was in force. The zone's offset at an instant comes from @date-fns/tz's `tzOffset` (the
+// platform's IANA database through Intl); the rest is arithmetic on UTC fields, with one `Intl` call per zone
+// and UTC hour at most, because formatting an instant through Intl costs more than a whole tool call's JSON work.
+import { tzOffset } from '@date-fns/tz';
 
 export const LONDON = 'Europe/London';
 
-/** The zone's offset from UTC at an instant, in minutes (60 for BST). */
+const MINUTE = 60_000;
+const HOUR = 3_600_000;
+const DAY = 86_400_000;
+/** Hours remembered per zone (a year); the map starts over when full. */
+const CACHED_HOURS_PER_ZONE = 8_784;
+const offsetsByHour = new Map<string, Map<number, number>>();
+
+/**
+ * The zone's offset from UTC at an instant, in minutes (60 for BST). An hour whose two ends share an offset has
+ * that offset throughout (no zone changes its offset twice within an hour), so it is remembered per UTC hour;
+ * an hour with a change in it is asked exactly.
+ */
 export function offsetMinutesAt(epochMs: number, timeZone: string): number {
-  return tzOffset(timeZone, new Date(epochMs));
+  const hour = Math.floor(epochMs / HOUR);
+  let zone = offsetsByHour.get(timeZone);
+  if (zone === undefined) offsetsByHour.set(timeZone, (zone = new Map()));
+  const known = zone.get(hour);
+  if (known !== undefined) return known;
+  const atStart = tzOffset(timeZone, new Date(hour * HOUR));
+  if (atStart !== tzOffset(timeZone, new Date(hour * HOUR + HOUR - 1))) {
+    return tzOffset(timeZone, new Date(epochMs));
+  }
+  if (zone.size >= CACHED_HOURS_PER_ZONE) zone.clear();
+  zone.set(hour, atStart);
+  return atStart;
 }
 
 const LOCAL_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?$/;
@@ -30,31 +52,36 @@ function sameWallClock(asUtc: Date, parts: readonly number[]): boolean {
  * The instant of a wall-clock time in `timeZone` ("2015-10-21T16:30:00" in London is 15:30Z), with Temporal's
  * "compatible" disambiguation: a time repeated when clocks go back is the earlier instant, a time skipped
  * when clocks go forward is read with the offset before the change. Undefined when unparseable.
+ *
+ * The offsets a day before and a day after are the only two in force near the time (no zone changes twice in
+ * two days); each is a candidate when the instant it gives really has that offset.
  */
 export function zonedLocalToEpochMs(local: string, timeZone: string): number | undefined {
   const match = LOCAL_DATE_TIME.exec(local);
   if (match === null) return undefined;
-  const [year, month, day, hour, minute, second] = match.slice(1, 7).map((part) => Number(part ?? 0)) as [
-    number,
-    number,
-    number,
-    number,
-    number,
-    number,
-  ];
+  const parts = match.slice(1, 7).map((part) => Number(part ?? 0));
+  const [year, month, day, hour, minute, second] = parts as [number, number, number, number, number, number];
   const wallAsUtc = Date.UTC(year, month - 1, day, hour, minute, second);
-  if (!sameWallClock(new Date(wallAsUtc), [year, month, day, hour, minute, second])) return undefined;
-  // TZDate resolves a skipped time as "compatible" does, but a repeated one to the later instant.
-  const resolved = +new TZDate(year, month - 1, day, hour, minute, second, timeZone);
-  const offsetBefore = offsetMinutesAt(resolved - 86_400_000, timeZone);
-  const earlier = wallAsUtc - offsetBefore * 60_000;
-  const repeated = earlier < resolved && offsetMinutesAt(earlier, timeZone) === offsetBefore;
-  return repeated ? earlier : resolved;
+  if (!sameWallClock(new Date(wallAsUtc), parts)) return undefined;
+  const offsetBefore = offsetMinutesAt(wallAsUtc - DAY, timeZone);
+  const withOffsetBefore = wallAsUtc - offsetBefore * MINUTE;
+  if (offsetMinutesAt(withOffsetBefore, timeZone) === offsetBefore) return withOffsetBefore;
+  const offsetAfter = offsetMinutesAt(wallAsUtc + DAY, timeZone);
+  const withOffsetAfter = wallAsUtc - offsetAfter * MINUTE;
+  if (offsetMinutesAt(withOffsetAfter, timeZone) === offsetAfter) return withOffsetAfter;
+  return withOffsetBefore; // skipped: neither offset gives this wall-clock time
 }
+
+const twoDigits = (value: number): string => String(value).padStart(2, '0');
 
 /** ISO 8601 with the zone's offset, seconds precision: `2015-10-21T16:30:00+01:00` (`+00:00`, never `Z`). */
 export function formatZoned(epochMs: number, timeZone: string): string {
-  return format(new TZDate(Math.floor(epochMs / 1000) * 1000, timeZone), "yyyy-MM-dd'T'HH:mm:ssxxx");
+  const instant = Math.floor(epochMs / 1000) * 1000;
+  const offset = Math.round(offsetMinutesAt(instant, timeZone));
+  const wallClock = new Date(instant + offset * MINUTE).toISOString().slice(0, 19);
+  const sign = offset < 0 ? '-' : '+';
+  const size = Math.abs(offset);
+  return `${wallClock}${sign}${twoDigits(Math.floor(size / 60))}:${twoDigits(size % 60)}`;
 }
 
 /** ISO 8601 in UTC, seconds precision: `2025-09-15T10:05:00Z`. */

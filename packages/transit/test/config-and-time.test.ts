@@ -139,6 +139,39 @@ describe('London local time', () => {
     );
   });
 
+  it('agrees with Intl every 53 minutes over two years, in zones with whole, half and quarter-hour offsets', () => {
+    for (const timeZone of ['Europe/London', 'Australia/Lord_Howe', 'America/St_Johns', 'Asia/Kathmandu']) {
+      const reference = new Intl.DateTimeFormat('en-CA', {
+        timeZone,
+        hourCycle: 'h23',
+        year: 'numeric',
+        month: '2-digit',
+        day: '2-digit',
+        hour: '2-digit',
+        minute: '2-digit',
+        second: '2-digit',
+        timeZoneName: 'longOffset',
+      });
+      for (
+        let epoch = Date.parse('2024-01-01T00:07:00Z');
+        epoch < Date.parse('2026-01-01T00:00:00Z');
+        epoch += 53 * 60_000
+      ) {
+        const part = Object.fromEntries(
+          reference.formatToParts(epoch).map(({ type, value }) => [type, value]),
+        );
+        const offset = part.timeZoneName === 'GMT' ? '+00:00' : part.timeZoneName!.slice(3);
+        const expected = `${part.year}-${part.month}-${part.day}T${part.hour}:${part.minute}:${part.second}${offset}`;
+        const formatted = formatZoned(epoch, timeZone);
+        expect(formatted).toBe(expected);
+        // Back from the wall clock: the same instant, or the earlier one when that wall-clock time repeats.
+        const back = zonedLocalToEpochMs(formatted.slice(0, 19), timeZone)!;
+        expect(back).toBeLessThanOrEqual(epoch);
+        expect(formatZoned(back, timeZone).slice(0, 19)).toBe(formatted.slice(0, 19));
+      }
+    }
+  });
+
   it('formats other zones with their offset', () => {
     expect(formatZoned(Date.parse('2025-07-01T09:00:00Z'), 'Europe/Helsinki')).toBe(
       '2025-07-01T12:00:00+03:00',
