@@ -104,8 +104,12 @@ describe('createUpstreamFetch with graphql-request', () => {
       upstream: 'Digitransit',
       baseUrl: target.url,
       secretHeaders: { 'digitransit-subscription-key': KEY },
+      headers: { 'user-agent': 'switchyard-test', 'accept-language': 'fi' },
     });
-    const client = new GraphQLClient(`${target.url}/routing/v2/hsl/gtfs/v1`, { fetch: upstreamFetch });
+    const client = new GraphQLClient(`${target.url}/routing/v2/hsl/gtfs/v1`, {
+      fetch: upstreamFetch,
+      headers: { 'accept-language': 'sv' },
+    });
     const data = await withCorrelationId('7d4a1c3e-0000-4000-8000-000000000002', () =>
       client.request<{ stop: { name: string } }>(query, { id: 'HSL:1040129' }),
     );
@@ -115,6 +119,8 @@ describe('createUpstreamFetch with graphql-request', () => {
     expect(seen?.url).toBe('/routing/v2/hsl/gtfs/v1');
     expect(seen?.headers['digitransit-subscription-key']).toBe(KEY);
     expect(seen?.headers['x-correlation-id']).toBe('7d4a1c3e-0000-4000-8000-000000000002');
+    expect(seen?.headers['user-agent']).toBe('switchyard-test');
+    expect(seen?.headers['accept-language']).toBe('sv'); // the request's own header wins over a default
     expect(JSON.parse(seen?.body ?? '{}')).toMatchObject({ query, variables: { id: 'HSL:1040129' } });
 
     await new GraphQLClient(`${other.url}/graphql`, { fetch: upstreamFetch }).request(query, { id: 'x' });
