@@ -300,6 +300,34 @@ describe('plan_trip places and regions', () => {
     });
   });
 
+  it('geocodes origin and destination at once; when both are unknown the origin is the one named', async () => {
+    // Atlantis is unknown. Resolved in series, the origin's failure would end the call before the destination
+    // was asked for; at once, both requests have left before either answer.
+    h.digitransit.geocodingScenario((request) =>
+      request.query.text === 'Atlantis' ? 'geocoding-empty' : undefined,
+    );
+    const error = hslError(
+      await h.call('plan_trip', {
+        origin: { type: 'label', value: 'Atlantis' },
+        destination: { type: 'label', value: 'Kiasma' },
+      }),
+    );
+    expect(error.message).toMatch(/"Atlantis"/);
+    const asked = h.digitransit.requests
+      .filter((r) => r.endpoint === 'geocoding-search')
+      .map((r) => r.query.text);
+    expect(asked).toEqual(expect.arrayContaining(['Atlantis', 'Kiasma']));
+
+    h.digitransit.geocodingScenario('geocoding-empty');
+    const both = hslError(
+      await h.call('plan_trip', {
+        origin: { type: 'label', value: 'Atlantis' },
+        destination: { type: 'label', value: 'El Dorado' },
+      }),
+    );
+    expect(both.message).toMatch(/"Atlantis"/);
+  });
+
   it('coordinates outside TRANSIT_REGION_BOUNDS are unsupported-region, without asking OTP', async () => {
     const error = hslError(
       await h.call('plan_trip', {

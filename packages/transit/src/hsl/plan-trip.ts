@@ -126,8 +126,16 @@ export async function planTrip(
     bounds: deps.bounds,
     ...(call.signal === undefined ? {} : { signal: call.signal }),
   };
-  const origin = await resolveLocation(input.origin, resolver);
-  const destination = await resolveLocation(input.destination, resolver);
+  // Both ends are geocoded at once (two upstream round trips in parallel, not in series); when both fail, the
+  // origin's error is the answer, as if they had been resolved in order.
+  const [resolvedOrigin, resolvedDestination] = await Promise.allSettled([
+    resolveLocation(input.origin, resolver),
+    resolveLocation(input.destination, resolver),
+  ]);
+  if (resolvedOrigin.status === 'rejected') throw resolvedOrigin.reason;
+  if (resolvedDestination.status === 'rejected') throw resolvedDestination.reason;
+  const origin = resolvedOrigin.value;
+  const destination = resolvedDestination.value;
   if (sameCoordinates(origin.coordinate, destination.coordinate)) {
     throw new SwitchyardError('validation', 'origin and destination must differ (they are within 1 m)', {
       hint: 'Pick a destination that is not where you start.',
