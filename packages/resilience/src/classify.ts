@@ -75,6 +75,13 @@ function quotaRetryAfter(headers: ClassifyHttpOptions['headers'], nowMs: number)
   return Number.isFinite(reset) && reset > 0 ? Math.max(0, reset * 1000 - nowMs) : undefined;
 }
 
+/**
+ * Azure API Management's quota policy (the gateway in front of Digitransit and TfL) answers an exhausted
+ * subscription quota with 403 "Out of call volume quota. Quota will be replenished in 00:00:42." (or "Out of
+ * bandwidth quota"): a rate limit, not a refused key.
+ */
+const OUT_OF_QUOTA = /\bout of (?:call volume|bandwidth) quota\b/i;
+
 function retryAfterText(ms: number): string {
   return `${Math.ceil(ms / 100) / 10} s`;
 }
@@ -96,12 +103,14 @@ export function classifyHttpStatus(status: number, options: ClassifyHttpOptions)
   const answered = `${upstream} answered ${statusLine(status)}`;
 
   const quota = status === 429 || status === 403 ? quotaRetryAfter(headers, now) : undefined;
-  if (status === 429 || quota !== undefined) {
+  const quotaUsedUp = status === 403 && said !== undefined && OUT_OF_QUOTA.test(said);
+  if (status === 429 || quota !== undefined || quotaUsedUp) {
     const retryAfterMs = quota ?? retryAfterFromBody(body);
+    const what = quotaUsedUp ? "the API key's call quota is used up" : 'too many requests';
     const message =
       retryAfterMs === undefined
-        ? `${answered}: too many requests`
-        : `${answered}: too many requests; retry after ${retryAfterText(retryAfterMs)}`;
+        ? `${answered}: ${what}`
+        : `${answered}: ${what}; retry after ${retryAfterText(retryAfterMs)}`;
     return new SwitchyardError('rate-limited', message, {
       ...base,
       retryable: true,

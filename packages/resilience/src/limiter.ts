@@ -20,6 +20,9 @@ export interface CallLimiterOptions {
 
 const SHARED_KEY = 'all-callers';
 
+/** The limiter of a tool that has no local limit (the operator turned it off, or nothing meters the upstream). */
+export const NO_CALL_LIMIT: CallLimiter = { consume: () => Promise.resolve() };
+
 function windowText(durationMs: number): string {
   if (durationMs === 1000) return 'second';
   if (durationMs === 60_000) return 'minute';

@@ -25,9 +25,19 @@ export function parseRetryAfter(
 
 const TRY_AGAIN_IN = /try again in (\d+(?:\.\d+)?) ?(ms|milliseconds?|s|secs?|seconds?|m|mins?|minutes?)?\b/i;
 
+/** Azure API Management's quota answer: "Quota will be replenished in 00:00:42" (a .NET TimeSpan, [d.]hh:mm:ss). */
+const REPLENISHED_IN = /replenished in (?:(\d+)\.)?(\d{1,2}):(\d{2}):(\d{2})\b/i;
+
+function fromTimeSpan(message: string): number | undefined {
+  const match = REPLENISHED_IN.exec(message);
+  if (match === null) return undefined;
+  const [days, hours, minutes, seconds] = match.slice(1, 5).map((part) => Number(part ?? 0)) as number[];
+  return ((((days ?? 0) * 24 + (hours ?? 0)) * 60 + (minutes ?? 0)) * 60 + (seconds ?? 0)) * 1000;
+}
+
 function fromMessage(message: string): number | undefined {
   const match = TRY_AGAIN_IN.exec(message);
-  if (match === null) return undefined;
+  if (match === null) return fromTimeSpan(message);
   const amount = Number(match[1]);
   const unit = (match[2] ?? 's').toLowerCase();
   if (unit.startsWith('ms') || unit.startsWith('milli')) return Math.round(amount);
@@ -42,9 +52,10 @@ function fromField(value: unknown): number | undefined {
 }
 
 /**
- * The wait an API gateway puts in a 429 body: `{"retryAfter": 5}` / `{"retry_after": 5}` (seconds) or a
- * message such as `{"statusCode": 429, "message": "Rate limit is exceeded. Try again in 5 seconds."}`
- * (Azure API Management, which fronts TfL). Plain-text bodies with that sentence work too.
+ * The wait an API gateway puts in a 429 or quota body: `{"retryAfter": 5}` / `{"retry_after": 5}` (seconds) or a
+ * message such as `{"statusCode": 429, "message": "Rate limit is exceeded. Try again in 5 seconds."}` or
+ * `{"statusCode": 403, "message": "Out of call volume quota. Quota will be replenished in 00:00:42."}`
+ * (Azure API Management, which fronts TfL and Digitransit). Plain-text bodies with those sentences work too.
  */
 export function retryAfterFromBody(body: string | undefined): number | undefined {
   if (body === undefined || body.trim() === '') return undefined;

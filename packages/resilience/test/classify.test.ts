@@ -117,6 +117,26 @@ describe('classifyHttpStatus', () => {
     ).toBe(60_000);
   });
 
+  it("treats API Management's 403 'Out of call volume quota' as rate-limited, waiting as long as it says", () => {
+    const quota = (message: string) =>
+      classifyHttpStatus(403, {
+        upstream: 'Digitransit',
+        body: JSON.stringify({ statusCode: 403, message }),
+      });
+    const error = quota('Out of call volume quota. Quota will be replenished in 00:00:42.');
+    expect(error.kind).toBe('rate-limited');
+    expect(error.retryable).toBe(true);
+    expect(error.retryAfterMs).toBe(42_000);
+    expect(error.message).toBe(
+      "Digitransit answered 403 Forbidden: the API key's call quota is used up; retry after 42 s",
+    );
+    expect(quota('Out of bandwidth quota. Quota will be replenished in 1.02:03:04.').retryAfterMs).toBe(
+      ((26 * 60 + 3) * 60 + 4) * 1000,
+    );
+    // A 403 that refuses the key stays what it was.
+    expect(quota('Access denied: a valid app_key is required.').kind).toBe('upstream-error');
+  });
+
   it("keeps the upstream's own message, redacted, in details", () => {
     const error = classifyHttpStatus(500, {
       ...opts,

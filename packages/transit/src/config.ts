@@ -36,8 +36,11 @@ export interface HslConfig {
   /** Largest Digitransit (routing or geocoding) response body read; a larger one is upstream-error. */
   maxResponseBytes: number;
   regionBounds: RegionBounds;
-  /** Digitransit calls per second, all HSL tools and callers together, before `rate-limited` (local limiter). */
-  callsPerSecond: number;
+  /**
+   * Digitransit calls per second, all HSL tools and callers together, before `rate-limited` (local limiter);
+   * undefined: no local limit (a self-hosted OTP, or `off`).
+   */
+  callsPerSecond: number | undefined;
 }
 
 export interface TransitConfig {
@@ -61,8 +64,14 @@ export class ConfigError extends Error {
   }
 }
 
-/** Digitransit calls per second before the HSL tools answer rate-limited: protects the key's quota. */
+/**
+ * Digitransit calls per second before the HSL tools answer rate-limited, when the endpoints are Digitransit's own
+ * (api.digitransit.fi): a subscription key has a rate the gateway enforces with 429s; keeping under it locally
+ * answers at once instead of spending a round trip. Any other host (a self-hosted OTP) gets no local limit.
+ */
 export const DEFAULT_DIGITRANSIT_CALLS_PER_SECOND = 10;
+/** The hosts whose API gateway meters a subscription key. */
+const DIGITRANSIT_HOSTS = new Set(['api.digitransit.fi']);
 
 const DEFAULTS = {
   TRANSIT_PROVIDERS: 'tfl,hsl',
@@ -74,7 +83,7 @@ const DEFAULTS = {
   TFL_MAX_RESPONSE_BYTES: String(DEFAULT_MAX_RESPONSE_BYTES),
   DIGITRANSIT_MAX_RESPONSE_BYTES: String(DEFAULT_MAX_RESPONSE_BYTES),
   PLAN_JOURNEY_TPS: '5',
-  DIGITRANSIT_CALLS_PER_SECOND: String(DEFAULT_DIGITRANSIT_CALLS_PER_SECOND),
+  DIGITRANSIT_CALLS_PER_SECOND: 'auto',
   TRANSIT_RETRY_BUDGET_MS: '3000',
 } as const;
 
@@ -107,6 +116,17 @@ function integer(env: Env, name: keyof typeof DEFAULTS, max: number, min = 1): n
     read(env, name),
     `must be a whole number from ${min} to ${max}`,
   );
+}
+
+/** `auto` (the default): the Digitransit default for Digitransit's hosts, none for others; `off`; or a number. */
+function digitransitCallsPerSecond(env: Env): number | undefined {
+  const raw = read(env, 'DIGITRANSIT_CALLS_PER_SECOND').toLowerCase();
+  if (raw === 'off') return undefined;
+  if (raw !== 'auto') return integer(env, 'DIGITRANSIT_CALLS_PER_SECOND', 10_000);
+  const hosts = [url(env, 'DIGITRANSIT_ROUTING_URL'), url(env, 'DIGITRANSIT_GEOCODING_URL')].map(
+    (endpoint) => new URL(endpoint).hostname,
+  );
+  return hosts.some((host) => DIGITRANSIT_HOSTS.has(host)) ? DEFAULT_DIGITRANSIT_CALLS_PER_SECOND : undefined;
 }
 
 function providers(env: Env): Provider[] {
@@ -195,7 +215,7 @@ export function loadConfig(env: Env = process.env): TransitConfig {
       timeoutMs: integer(env, 'DIGITRANSIT_TIMEOUT_MS', 600_000),
       maxResponseBytes: integer(env, 'DIGITRANSIT_MAX_RESPONSE_BYTES', MAX_RESPONSE_BYTES_CEILING, 1024),
       regionBounds: regionBounds(env),
-      callsPerSecond: integer(env, 'DIGITRANSIT_CALLS_PER_SECOND', 10_000),
+      callsPerSecond: digitransitCallsPerSecond(env),
     };
   }
   return config;

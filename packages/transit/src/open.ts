@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import { SwitchyardError } from '@switchyard/contracts/errors';
-import { createCallLimiter, createUpstreamPolicy } from '@switchyard/resilience';
+import { createCallLimiter, createUpstreamPolicy, NO_CALL_LIMIT } from '@switchyard/resilience';
 import { lazy, type Logger } from '@switchyard/server-kit/runtime';
 import type { TransitConfig } from './config.js';
 import { createRoutingClient, DIGITRANSIT } from './hsl/client.js';
@@ -39,7 +39,10 @@ function hslServices(config: TransitConfig, logger: Logger): HslServices | undef
   return {
     routing: createRoutingClient({ config: hsl, policy: policy(DIGITRANSIT) }),
     geocoder: createGeocoder({ config: hsl, policy: policy(GEOCODING) }),
-    limiter: createCallLimiter({ name: 'Digitransit', points: hsl.callsPerSecond, durationMs: 1000 }),
+    limiter:
+      hsl.callsPerSecond === undefined
+        ? NO_CALL_LIMIT
+        : createCallLimiter({ name: 'Digitransit', points: hsl.callsPerSecond, durationMs: 1000 }),
     bounds: hsl.regionBounds,
   };
 }

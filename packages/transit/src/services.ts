@@ -17,7 +17,7 @@ export interface TflServices {
 export interface HslServices {
   routing: RoutingClient;
   geocoder: Geocoder;
-  /** DIGITRANSIT_CALLS_PER_SECOND, shared by the HSL tools (protects the subscription key's quota). */
+  /** DIGITRANSIT_CALLS_PER_SECOND, shared by the HSL tools (keeps under the subscription key's rate). */
   limiter: CallLimiter;
   bounds: RegionBounds;
 }

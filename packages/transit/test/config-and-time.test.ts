@@ -66,6 +66,7 @@ describe('loadConfig', () => {
     [{ PLAN_JOURNEY_TPS: '2.5' }, 'PLAN_JOURNEY_TPS'],
     [{ DIGITRANSIT_CALLS_PER_SECOND: '0' }, 'DIGITRANSIT_CALLS_PER_SECOND'],
     [{ DIGITRANSIT_CALLS_PER_SECOND: '10001' }, 'DIGITRANSIT_CALLS_PER_SECOND'],
+    [{ DIGITRANSIT_CALLS_PER_SECOND: 'unlimited' }, 'DIGITRANSIT_CALLS_PER_SECOND'],
     [{ TRANSIT_RETRY_BUDGET_MS: '-1' }, 'TRANSIT_RETRY_BUDGET_MS'],
     [{ TFL_API_BASE_URL: 'ftp://x' }, 'TFL_API_BASE_URL'],
     [{ DIGITRANSIT_ROUTING_URL: 'not a url' }, 'DIGITRANSIT_ROUTING_URL'],
@@ -78,6 +79,22 @@ describe('loadConfig', () => {
     const error = configError({ ...KEYS, ...env });
     expect(error.variable).toBe(variable);
     expect(error.message.startsWith(`${variable}:`)).toBe(true);
+  });
+
+  it('limits Digitransit calls by default only on its own hosts; `off` or a number say otherwise', () => {
+    expect(loadConfig(KEYS).hsl?.callsPerSecond).toBe(10);
+    const selfHosted = { ...KEYS, DIGITRANSIT_ROUTING_URL: 'http://otp.internal:8080/otp/gtfs/v1' };
+    const geocoding = { DIGITRANSIT_GEOCODING_URL: 'http://pelias.internal:4000/v1' };
+    expect(loadConfig({ ...selfHosted, ...geocoding }).hsl?.callsPerSecond).toBeUndefined();
+    expect(
+      loadConfig({ ...selfHosted, ...geocoding, DIGITRANSIT_CALLS_PER_SECOND: 'auto' }).hsl?.callsPerSecond,
+    ).toBeUndefined();
+    // One endpoint still on Digitransit's gateway meters the key.
+    expect(loadConfig(selfHosted).hsl?.callsPerSecond).toBe(10);
+    expect(loadConfig({ ...KEYS, DIGITRANSIT_CALLS_PER_SECOND: 'off' }).hsl?.callsPerSecond).toBeUndefined();
+    expect(
+      loadConfig({ ...selfHosted, ...geocoding, DIGITRANSIT_CALLS_PER_SECOND: '40' }).hsl?.callsPerSecond,
+    ).toBe(40);
   });
 
   it('reads bounds, URLs (trailing slash dropped) and numbers', () => {

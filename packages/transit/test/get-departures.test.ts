@@ -198,6 +198,26 @@ describe('get_departures stop references and errors', () => {
     expect(h.digitransit.requests.filter((r) => r.endpoint === 'routing')).toHaveLength(2);
   });
 
+  it("the gateway's 403 'Out of call volume quota' is rate-limited, with the wait it names", async () => {
+    h.digitransit.scenario('forbidden');
+    const error = hslError(await h.call('get_departures', { stop: STOP }));
+    expect(error).toMatchObject({ code: 'rate-limited', retryAfter: 42 });
+    expect(error.message).toMatch(/quota is used up/);
+    expect(h.digitransit.requests.filter((r) => r.endpoint === 'routing')).toHaveLength(1);
+  });
+
+  it('without a limit set, Digitransit calls are limited only on api.digitransit.fi, not on other hosts', async () => {
+    const local = await startHarness({ env: { DIGITRANSIT_CALLS_PER_SECOND: '' } });
+    try {
+      const answers = await Promise.all(
+        Array.from({ length: 30 }, () => local.call('get_departures', { stop: STOP })),
+      );
+      expect(answers.filter((a) => a.isError)).toHaveLength(0);
+    } finally {
+      await local.close();
+    }
+  });
+
   it('the local DIGITRANSIT_CALLS_PER_SECOND limiter answers rate-limited with retryAfter', async () => {
     const local = await startHarness({ env: { DIGITRANSIT_CALLS_PER_SECOND: '1' } });
     try {
