@@ -17,20 +17,22 @@ import { overheadChart } from '../src/report/svg.js';
  * never written with guessed numbers).
  */
 describe('parsing each package benchmark', () => {
-  it('transit: tool vs the bare SDK tool making the same request', () => {
+  it('transit: each tool and transport against the direct upstream call, with server CPU per call', () => {
     const fmt = (ms: number) => ms.toFixed(2).padStart(7);
     const line =
-      `${'get_departures'.padEnd(15)} direct p50 ${fmt(1.2)} p95 ${fmt(2.5)} | bare p50 ${fmt(2.01)} ` +
-      `p95 ${fmt(3.4)} | tool p50 ${fmt(2.9)} p95 ${fmt(4.75)} | tool/bare p50 1.44x p95 1.40x`;
-    expect(parseTransitBench(`transit bench: 400 calls, legacy era (ms)\n${line}\ntarget: met`)).toEqual([
+      `${'plan_trip/names (http)'.padEnd(38)} direct p50 ${fmt(1.2)} p95 ${fmt(2.5)} | tool p50 ${fmt(2.9)} ` +
+      `p95 ${fmt(4.75)} | added p50 ${fmt(1.7)} p95 ${fmt(2.25)} | cpu/call ${fmt(0.93)}`;
+    const output = `transit bench: 400 calls each after 50 warm-up calls, legacy era, Node v24.21.0 (ms)\n${line}\ntargets: met`;
+    expect(parseTransitBench(output)).toEqual([
       {
-        operation: 'get_departures (stdio)',
+        operation: 'plan_trip/names (http)',
         era: 'legacy',
         p50: 2.9,
         p95: 4.75,
-        floorLabel: 'bare SDK tool making the same upstream request',
-        floorP50: 2.01,
-        floorP95: 3.4,
+        floorLabel: 'the same upstream requests made directly',
+        floorP50: 1.2,
+        floorP95: 2.5,
+        cpuPerCallMs: 0.93,
       },
     ]);
   });
@@ -66,22 +68,25 @@ describe('parsing each package benchmark', () => {
   it('meta-server: cold start and HTTP calls against the bare server, each in its era', () => {
     const output = [
       'switchyard benchmarks (2 CPUs, Node v24.21.0); floor: bare SDK echo server; calls in the modern era (2026-07-28)',
-      'cold start, spawn to initialize answered (10 runs each)',
-      '  bare SDK server  p50 120.0 ms  p95 140.5 ms',
-      '  switchyard       p50 170.2 ms  p95 199.9 ms',
+      'cold start, spawn to the first answer (10 runs each, in turn)',
+      '  legacy era  bare SDK server      p50 120.0 ms  p95 140.5 ms',
+      '  legacy era  switchyard-transit   p50 170.2 ms  p95 199.9 ms  1.42x bare (target: <= 200 ms) meets target',
+      '  modern era  bare SDK server      p50 110.0 ms  p95 130.5 ms',
+      '  modern era  switchyard           p50 190.2 ms  p95 219.9 ms  1.73x bare (target: <= 250 ms) meets target',
       '  bare echo                                            2400 calls/s  p50 6.1 ms  p95 9.0 ms',
       '  switchyard query_journey_history, newest first       2000 calls/s  p50 7.1 ms  p95 11.0 ms  share 83%',
       '  switchyard query_journey_history, keyword search     1900 calls/s  p50 7.9 ms  p95 12.2 ms  share 79%',
     ].join('\n');
     expect(parseMetaServerBench(output).map((r) => [r.operation, r.era, r.p50, r.floorP50])).toEqual([
-      ['cold start, spawn to initialize (stdio)', 'legacy', 170.2, 120],
+      ['cold start of switchyard-transit, spawn to the first answer (stdio)', 'legacy', 170.2, 120],
+      ['cold start of switchyard, spawn to the first answer (stdio)', 'modern', 190.2, 110],
       ['query_journey_history, newest first over HTTP, 16 concurrent clients', 'modern', 7.1, 6.1],
       ['query_journey_history, keyword search over HTTP, 16 concurrent clients', 'modern', 7.9, 6.1],
     ]);
     // Without an era named (an SDK client without version negotiation), the calls are legacy.
     const unnamed = parseMetaServerBench(output.split('\n').slice(1).join('\n'));
-    expect(unnamed.map((r) => r.era)).toEqual(['legacy', 'legacy', 'legacy']);
-    expect(() => parseMetaServerBench(output.replace('spawn to initialize answered', 'spawn'))).toThrow(
+    expect(unnamed.map((r) => r.era)).toEqual(['legacy', 'modern', 'legacy', 'legacy']);
+    expect(() => parseMetaServerBench(output.replace(/ {2}modern era {2}bare SDK server.*\n/, ''))).toThrow(
       BenchParseError,
     );
   });

@@ -1,12 +1,26 @@
 // The floor of "an MCP tool that calls this upstream": a bare SDK server over stdio (in whichever era the
-// client opens with) whose tools make the same upstream request as planJourney, get_departures and
-// plan_trip, and return the upstream JSON as it is.
+// client opens with) whose tools make the same upstream requests as each benchmark case, and return the
+// upstream JSON as it is.
 import { McpServer } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
-import { departuresRequest, journeyRequest, targetsFromEnv, tripRequest } from './upstream-requests.js';
+import {
+  departuresRequest,
+  findStopsRequest,
+  journeyRequest,
+  namedTripRequest,
+  targetsFromEnv,
+  tripRequest,
+} from './upstream-requests.js';
 
 const targets = targetsFromEnv();
-const tools = { planJourney: journeyRequest, get_departures: departuresRequest, plan_trip: tripRequest };
+/** One bare tool per benchmark case (plan_trip between two names has its own, as its upstream calls differ). */
+const tools = {
+  planJourney: journeyRequest,
+  get_departures: departuresRequest,
+  plan_trip: tripRequest,
+  plan_trip_named: namedTripRequest,
+  find_stops: findStopsRequest,
+};
 
 serveStdio(() => {
   const server = new McpServer({ name: 'bare-floor', version: '0.0.0' });

@@ -1,6 +1,7 @@
 // The upstream requests each transit tool makes for the benchmark's calls, made directly (no MCP, no
 // resilience): the floor the tools are compared against, shared by the bare server and the direct runs.
-import { STOP_DEPARTURES_QUERY, PLAN_CONNECTION_QUERY } from '../src/hsl/queries.js';
+import { HSL_REGION_BOUNDS } from '../src/config.js';
+import { PLAN_CONNECTION_QUERY, STOP_DEPARTURES_QUERY, STOPS_BY_NAME_QUERY } from '../src/hsl/queries.js';
 import { planConnectionVariables } from '../src/hsl/plan-request.js';
 import { journeyResultsPath } from '../src/tfl/client.js';
 
@@ -8,6 +9,7 @@ export interface BenchTargets {
   tflUrl: string;
   tflKey: string;
   routingUrl: string;
+  geocodingUrl: string;
   digitransitKey: string;
 }
 
@@ -17,6 +19,12 @@ export const TRIP_ARGS = {
   origin: { type: 'coords', value: { lat: 60.1699, lon: 24.9384 } },
   destination: { type: 'coords', value: { lat: 60.1989, lon: 24.9325 } },
 };
+/** plan_trip between two names: two geocoding searches (at once, as the tool makes them), then the plan. */
+export const NAMED_TRIP_ARGS = {
+  origin: { type: 'label', value: 'Kamppi' },
+  destination: { type: 'label', value: 'Kiasma' },
+};
+export const FIND_STOPS_ARGS = { name: 'Kamppi' };
 
 async function json(response: Response): Promise<Record<string, unknown>> {
   if (!response.ok) throw new Error(`upstream answered ${response.status}`);
@@ -50,13 +58,17 @@ export function departuresRequest(targets: BenchTargets): Promise<Record<string,
   });
 }
 
-export function tripRequest(targets: BenchTargets): Promise<Record<string, unknown>> {
+function plan(
+  targets: BenchTargets,
+  origin: { lat: number; lon: number },
+  destination: { lat: number; lon: number },
+): Promise<Record<string, unknown>> {
   return graphql(
     targets,
     PLAN_CONNECTION_QUERY,
     planConnectionVariables({
-      origin: { coordinate: TRIP_ARGS.origin.value, label: 'Origin' },
-      destination: { coordinate: TRIP_ARGS.destination.value, label: 'Destination' },
+      origin: { coordinate: origin, label: 'Origin' },
+      destination: { coordinate: destination, label: 'Destination' },
       type: 'depart',
       time: new Date().toISOString(),
       constraints: {
@@ -70,6 +82,41 @@ export function tripRequest(targets: BenchTargets): Promise<Record<string, unkno
   );
 }
 
+export function tripRequest(targets: BenchTargets): Promise<Record<string, unknown>> {
+  return plan(targets, TRIP_ARGS.origin.value, TRIP_ARGS.destination.value);
+}
+
+/** Pelias search as the geocoder sends it: one result, the HSL area as the boundary. */
+async function geocode(targets: BenchTargets, text: string): Promise<{ lat: number; lon: number }> {
+  const query = new URLSearchParams({
+    text,
+    size: '1',
+    lang: 'en',
+    'boundary.rect.min_lat': String(HSL_REGION_BOUNDS.minLat),
+    'boundary.rect.min_lon': String(HSL_REGION_BOUNDS.minLon),
+    'boundary.rect.max_lat': String(HSL_REGION_BOUNDS.maxLat),
+    'boundary.rect.max_lon': String(HSL_REGION_BOUNDS.maxLon),
+  });
+  const response = await fetch(`${targets.geocodingUrl}/search?${query}`, {
+    headers: { accept: 'application/json', 'digitransit-subscription-key': targets.digitransitKey },
+  });
+  const body = (await json(response)) as { features?: { geometry: { coordinates: [number, number] } }[] };
+  const [lon, lat] = body.features?.[0]?.geometry.coordinates ?? [NaN, NaN];
+  return { lat, lon };
+}
+
+export async function namedTripRequest(targets: BenchTargets): Promise<Record<string, unknown>> {
+  const [origin, destination] = await Promise.all([
+    geocode(targets, NAMED_TRIP_ARGS.origin.value),
+    geocode(targets, NAMED_TRIP_ARGS.destination.value),
+  ]);
+  return plan(targets, origin, destination);
+}
+
+export function findStopsRequest(targets: BenchTargets): Promise<Record<string, unknown>> {
+  return graphql(targets, STOPS_BY_NAME_QUERY, { name: FIND_STOPS_ARGS.name });
+}
+
 export function targetsFromEnv(env: NodeJS.ProcessEnv = process.env): BenchTargets {
   const get = (name: string): string => {
     const value = env[name];
@@ -80,6 +127,7 @@ export function targetsFromEnv(env: NodeJS.ProcessEnv = process.env): BenchTarge
     tflUrl: get('TFL_API_BASE_URL'),
     tflKey: get('TFL_API_KEY'),
     routingUrl: get('DIGITRANSIT_ROUTING_URL'),
+    geocodingUrl: get('DIGITRANSIT_GEOCODING_URL'),
     digitransitKey: get('DIGITRANSIT_SUBSCRIPTION_KEY'),
   };
 }

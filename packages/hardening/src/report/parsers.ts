@@ -14,6 +14,8 @@ export interface BenchRow {
   floorP50: number;
   /** Undefined when the benchmark prints no p95 for its floor. */
   floorP95: number | undefined;
+  /** The server process's CPU time per call, where the benchmark measures it. */
+  cpuPerCallMs?: number;
 }
 
 /** A benchmark's output did not have the shape its parser knows: the report fails rather than guess. */
@@ -48,25 +50,26 @@ function requireRows(name: string, rows: BenchRow[], output: string): BenchRow[]
 }
 
 /**
- * packages/transit bench/run.ts: `tool direct p50 … | bare p50 … p95 … | tool p50 … p95 … | tool/bare …`,
- * after a header naming the era (BENCH_ERA, default modern).
+ * packages/transit bench/run.ts: `operation (transport) direct p50 … p95 … | tool p50 … p95 … | added p50 …
+ * p95 … | cpu/call …`, after a header naming the era; the floor is the direct upstream call.
  */
 export function parseTransitBench(output: string): BenchRow[] {
   const era = eraOf(output, 'modern', 'transit');
   const rows: BenchRow[] = [];
   const pattern =
-    /^(\S+)\s+direct p50\s+([\d.]+) p95\s+([\d.]+) \| bare p50\s+([\d.]+) p95\s+([\d.]+) \| tool p50\s+([\d.]+) p95\s+([\d.]+)/;
+    /^(\S.*?)\s+direct p50\s+([\d.]+) p95\s+([\d.]+) \| tool p50\s+([\d.]+) p95\s+([\d.]+) \| added p50\s+(-?[\d.]+) p95\s+(-?[\d.]+) \| cpu\/call\s+([\d.]+)$/;
   for (const line of output.split('\n')) {
     const m = pattern.exec(line.trim());
     if (m === null) continue;
     rows.push({
-      operation: `${m[1]!} (stdio)`,
+      operation: m[1]!,
       era,
-      p50: num(m[6]),
-      p95: num(m[7]),
-      floorLabel: 'bare SDK tool making the same upstream request',
-      floorP50: num(m[4]),
-      floorP95: num(m[5]),
+      p50: num(m[4]),
+      p95: num(m[5]),
+      floorLabel: 'the same upstream requests made directly',
+      floorP50: num(m[2]),
+      floorP95: num(m[3]),
+      cpuPerCallMs: num(m[8]),
     });
   }
   return requireRows('transit', rows, output);
@@ -135,35 +138,32 @@ export function parseLaunchBench(output: string): BenchRow[] {
 }
 
 /**
- * apps/meta-server bench/run.ts: cold start and HTTP tool calls, each against the bare SDK server. The cold
- * start is timed to the answer of `initialize` (the legacy era) or of `server/discover` (modern), as its
- * header says; the calls are in the era the first line names (`calls in the modern era`), else legacy (an SDK
- * client without version negotiation).
+ * apps/meta-server bench/run.ts: the cold start of every bin and HTTP tool calls, each against the bare SDK
+ * server. Cold start rows name their era (`legacy era  switchyard-transit  p50 …`) and are floored by the bare
+ * server's row of the same era; the calls are in the era the first line names (`calls in the modern era`), else
+ * legacy (an SDK client without version negotiation).
  */
 export function parseMetaServerBench(output: string): BenchRow[] {
-  const coldHeader = /cold start, spawn to (initialize|server\/discover) answered/.exec(output);
   const callsEra = /calls in the (modern|legacy) era/.exec(output)?.[1] as BenchEra | undefined;
-  const pair = (bare: RegExp, own: RegExp) => {
-    const b = bare.exec(output);
-    const o = own.exec(output);
-    return b === null || o === null ? undefined : { b, o };
-  };
   const rows: BenchRow[] = [];
-  const cold = pair(
-    /bare SDK server\s+p50 ([\d.]+) ms\s+p95 ([\d.]+) ms/,
-    /switchyard\s+p50 ([\d.]+) ms\s+p95 ([\d.]+) ms/,
-  );
-  if (cold !== undefined) {
-    if (coldHeader === null)
-      throw new BenchParseError('the meta-server cold start names neither initialize nor server/discover');
+  const coldLine = /^\s+(legacy|modern) era\s+(\S+(?: SDK server)?)\s+p50 ([\d.]+) ms\s+p95 ([\d.]+) ms/gm;
+  const cold = [...output.matchAll(coldLine)].map((m) => ({
+    era: m[1] as BenchEra,
+    label: m[2]!,
+    p50: num(m[3]),
+    p95: num(m[4]),
+  }));
+  for (const own of cold.filter((c) => c.label !== 'bare SDK server')) {
+    const bare = cold.find((c) => c.era === own.era && c.label === 'bare SDK server');
+    if (bare === undefined) throw new BenchParseError(`no bare SDK server cold start in the ${own.era} era`);
     rows.push({
-      operation: `cold start, spawn to ${coldHeader[1]!} (stdio)`,
-      era: coldHeader[1] === 'initialize' ? 'legacy' : 'modern',
-      p50: num(cold.o[1]),
-      p95: num(cold.o[2]),
+      operation: `cold start of ${own.label}, spawn to the first answer (stdio)`,
+      era: own.era,
+      p50: own.p50,
+      p95: own.p95,
       floorLabel: 'bare SDK server',
-      floorP50: num(cold.b[1]),
-      floorP95: num(cold.b[2]),
+      floorP50: bare.p50,
+      floorP95: bare.p95,
     });
   }
   const bareCalls = /bare echo\s+[\d.]+ calls\/s\s+p50 ([\d.]+) ms\s+p95 ([\d.]+) ms/.exec(output);
