@@ -107,6 +107,7 @@ describe('composition through the combined server', () => {
         [
           ...LAUNCH_TOOLS.filter((name) => name !== 'launch_cancel'),
           'get_departures',
+          'get_london_arrivals',
           'get_or_create_journey',
         ].sort(),
       );
@@ -137,6 +138,7 @@ describe('composition through the combined server', () => {
     expect(names(readOnly)).toEqual(
       [
         'planJourney',
+        'get_london_arrivals',
         'get_departures',
         'plan_trip',
         'find_stops',

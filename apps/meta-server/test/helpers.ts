@@ -31,6 +31,7 @@ export const DUMMY_KEYS = {
 /** Every tool of every domain, by contract name. */
 export const TRANSIT_TOOLS = [
   'planJourney',
+  'get_london_arrivals',
   'get_departures',
   'plan_trip',
   'find_stops',

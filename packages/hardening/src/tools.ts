@@ -41,15 +41,19 @@ export function committedSchema(name: string): JsonSchema {
 
 const TRANSIT_UPSTREAM: Record<string, ToolContract['upstream']> = {
   planJourney: 'tfl',
+  get_london_arrivals: 'tfl',
   get_departures: 'digitransit',
   plan_trip: 'digitransit',
   find_stops: 'digitransit',
 };
 
+/** The London tools answer in planJourney's envelope (`{ success, code, message, ... }`), the others in HSL's. */
+const ENVELOPE_TOOLS: ReadonlySet<string> = new Set(['planJourney', 'get_london_arrivals']);
+
 function build(): ToolContract[] {
   const tools: ToolContract[] = [];
   for (const [name, schemas] of Object.entries(TRANSIT_TOOL_SCHEMAS)) {
-    const envelope = name === 'planJourney';
+    const envelope = ENVELOPE_TOOLS.has(name);
     tools.push({
       name,
       domain: 'transit',

@@ -26,6 +26,11 @@ export interface TflConfig {
   maxResponseBytes: number;
   /** planJourney calls per second before RATE_LIMIT_EXCEEDED. */
   planJourneyTps: number;
+  /** TfL arrivals requests per second (answers from the cache cost none) before RATE_LIMIT_EXCEEDED. */
+  arrivalsTps: number;
+  /** The TfL answer cache: most answers kept (0: none) and most bytes (answers measured as JSON). */
+  cacheMaxEntries: number;
+  cacheMaxBytes: number;
 }
 
 export interface HslConfig {
@@ -83,6 +88,9 @@ const DEFAULTS = {
   TFL_MAX_RESPONSE_BYTES: String(DEFAULT_MAX_RESPONSE_BYTES),
   DIGITRANSIT_MAX_RESPONSE_BYTES: String(DEFAULT_MAX_RESPONSE_BYTES),
   PLAN_JOURNEY_TPS: '5',
+  LONDON_ARRIVALS_TPS: '5',
+  TFL_CACHE_MAX_ENTRIES: '500',
+  TFL_CACHE_MAX_BYTES: String(8 * 1024 * 1024),
   DIGITRANSIT_CALLS_PER_SECOND: 'auto',
   TRANSIT_RETRY_BUDGET_MS: '3000',
 } as const;
@@ -203,6 +211,9 @@ export function loadConfig(env: Env = process.env): TransitConfig {
       timeoutMs: integer(env, 'TFL_TIMEOUT_MS', 600_000),
       maxResponseBytes: integer(env, 'TFL_MAX_RESPONSE_BYTES', MAX_RESPONSE_BYTES_CEILING, 1024),
       planJourneyTps: integer(env, 'PLAN_JOURNEY_TPS', 10_000),
+      arrivalsTps: integer(env, 'LONDON_ARRIVALS_TPS', 10_000),
+      cacheMaxEntries: integer(env, 'TFL_CACHE_MAX_ENTRIES', 100_000, 0),
+      cacheMaxBytes: integer(env, 'TFL_CACHE_MAX_BYTES', MAX_RESPONSE_BYTES_CEILING, 0),
     };
   }
   if (enabled.includes('hsl')) {

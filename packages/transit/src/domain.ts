@@ -6,6 +6,7 @@ import { openTransit } from './open.js';
 import { commutePrompt } from './prompts/commute.js';
 import { findStopsTool } from './tools/find-stops.js';
 import { getDeparturesTool } from './tools/get-departures.js';
+import { getLondonArrivalsTool } from './tools/get-london-arrivals.js';
 import { planJourneyTool } from './tools/plan-journey.js';
 import { planTripTool } from './tools/plan-trip.js';
 import { savedPlaceTools } from './tools/saved-places.js';
@@ -13,8 +14,8 @@ import { savedPlaceTools } from './tools/saved-places.js';
 const { version } = createRequire(import.meta.url)('../package.json') as { version: string };
 
 /**
- * The transit domain: planJourney (TfL) when the `tfl` provider is configured; get_departures, plan_trip
- * and find_stops (HSL) when `hsl` is; the saved-place tools always. Its configuration comes from the
+ * The transit domain: planJourney and get_london_arrivals (TfL) when the `tfl` provider is configured;
+ * get_departures, plan_trip and find_stops (HSL) when `hsl` is; the saved-place tools always. Its configuration comes from the
  * environment (`loadConfig`); opening it opens and migrates transit.sqlite in the server's data directory.
  */
 export const transitDomain = defineDomain({
@@ -23,7 +24,8 @@ export const transitDomain = defineDomain({
   title: 'London and Helsinki transit',
   instructions:
     'Public transport in London (TfL) and the Helsinki region (HSL), with places a person saves between ' +
-    'conversations. planJourney plans London journeys between names, postcodes or coordinates. In Helsinki, ' +
+    'conversations. planJourney plans London journeys between names, postcodes or coordinates; ' +
+    'get_london_arrivals lists the next arrivals at a London stop. In Helsinki, ' +
     'find_stops finds stop ids, get_departures lists the next departures at a stop, and plan_trip plans ' +
     'itineraries between coordinates or saved places. save_user_variable saves a place or stop under a name ' +
     'that get_departures and plan_trip then accept as a label; get_user_variables lists them.',
@@ -32,6 +34,13 @@ export const transitDomain = defineDomain({
   icon: readFileSync(new URL('../icons/transit.svg', import.meta.url), 'utf8'),
   config: loadConfig,
   open: (config, runtime) => openTransit(config, runtime),
-  tools: [planJourneyTool, getDeparturesTool, planTripTool, findStopsTool, ...savedPlaceTools],
+  tools: [
+    planJourneyTool,
+    getLondonArrivalsTool,
+    getDeparturesTool,
+    planTripTool,
+    findStopsTool,
+    ...savedPlaceTools,
+  ],
   prompts: [commutePrompt],
 });

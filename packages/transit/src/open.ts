@@ -8,7 +8,9 @@ import { createGeocoder, GEOCODING } from './hsl/geocoding.js';
 import { openSavedPlaceDatabase } from './places/database.js';
 import type { LoadSavedPlaceStore } from './places/store.js';
 import type { HslServices, TflServices, TransitState } from './services.js';
-import { createTflClient, TFL } from './tfl/client.js';
+import { createArrivalsSource } from './tfl/arrivals-client.js';
+import { createTflClient, createTflGet, TFL } from './tfl/client.js';
+import { createResponseCache } from './tfl/response-cache.js';
 
 /** What opening transit needs from the server: where transit.sqlite lives, and the domain's logger. */
 export interface TransitRuntime {
@@ -28,6 +30,19 @@ function tflServices(config: TransitConfig, logger: Logger): TflServices | undef
   return {
     client: createTflClient({ config: config.tfl, policy }),
     limiter: createCallLimiter({ name: 'planJourney', points: config.tfl.planJourneyTps, durationMs: 1000 }),
+    arrivals: createArrivalsSource({
+      // Its own ky instance under the same policy: one breaker, retry budget and timeout for all of TfL.
+      get: createTflGet({ config: config.tfl, policy }),
+      cache: createResponseCache({
+        maxEntries: config.tfl.cacheMaxEntries,
+        maxBytes: config.tfl.cacheMaxBytes,
+      }),
+      limiter: createCallLimiter({
+        name: 'get_london_arrivals',
+        points: config.tfl.arrivalsTps,
+        durationMs: 1000,
+      }),
+    }),
   };
 }
 

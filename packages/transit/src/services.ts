@@ -6,12 +6,15 @@ import type { RegionBounds } from './config.js';
 import type { RoutingClient } from './hsl/client.js';
 import type { Geocoder } from './hsl/geocoding.js';
 import type { LoadSavedPlaceStore } from './places/store.js';
+import type { ArrivalsSource } from './tfl/arrivals-client.js';
 import type { TflClient } from './tfl/client.js';
 
 export interface TflServices {
   client: TflClient;
   /** PLAN_JOURNEY_TPS */
   limiter: CallLimiter;
+  /** get_london_arrivals: predictions through the TfL answer cache (TFL_CACHE_*, LONDON_ARRIVALS_TPS). */
+  arrivals: ArrivalsSource;
 }
 
 export interface HslServices {

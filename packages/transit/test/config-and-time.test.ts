@@ -27,6 +27,9 @@ describe('loadConfig', () => {
         timeoutMs: 10_000,
         maxResponseBytes: 8 * 1024 * 1024,
         planJourneyTps: 5,
+        arrivalsTps: 5,
+        cacheMaxEntries: 500,
+        cacheMaxBytes: 8 * 1024 * 1024,
       },
       hsl: {
         subscriptionKey: KEYS.DIGITRANSIT_SUBSCRIPTION_KEY,
@@ -113,6 +116,19 @@ describe('loadConfig', () => {
     expect(config.hsl?.regionBounds).toEqual({ minLat: 60, minLon: 24.5, maxLat: 60.3, maxLon: 25.2 });
     expect(config.tfl?.baseUrl).toBe('http://127.0.0.1:9999');
     expect(config.retryBudgetMs).toBe(0);
+  });
+
+  it('reads the TfL answer cache bounds and the arrivals rate (0 entries turns the cache off), naming a bad one', () => {
+    const config = loadConfig({
+      ...KEYS,
+      TFL_CACHE_MAX_ENTRIES: '0',
+      TFL_CACHE_MAX_BYTES: '65536',
+      LONDON_ARRIVALS_TPS: '20',
+    });
+    expect(config.tfl).toMatchObject({ cacheMaxEntries: 0, cacheMaxBytes: 65_536, arrivalsTps: 20 });
+    expect(() => loadConfig({ ...KEYS, TFL_CACHE_MAX_ENTRIES: '-1' })).toThrow(/^TFL_CACHE_MAX_ENTRIES: /);
+    expect(() => loadConfig({ ...KEYS, TFL_CACHE_MAX_BYTES: 'lots' })).toThrow(/^TFL_CACHE_MAX_BYTES: /);
+    expect(() => loadConfig({ ...KEYS, LONDON_ARRIVALS_TPS: '0' })).toThrow(/^LONDON_ARRIVALS_TPS: /);
   });
 });
 

@@ -1,8 +1,10 @@
 // A representative flow in both protocol eras (2026-07-28 without a handshake, and the 2025 handshake):
-// planJourney, get_departures by id and by a saved stop, and the saved-place tools. Which tools a server
-// offers follows its configuration: planJourney with TfL, the HSL tools with Digitransit, saved places always.
+// planJourney, get_london_arrivals, get_departures by id and by a saved stop, and the saved-place tools. Which
+// tools a server offers follows its configuration: the London tools with TfL, the HSL tools with Digitransit,
+// saved places always.
 import {
   GetDeparturesOutputSchema,
+  GetLondonArrivalsOutputSchema,
   GetUserVariablesOutputSchema,
   PlanJourneyOutputSchema,
   SaveUserVariableOutputSchema,
@@ -11,17 +13,27 @@ import { describe, expect, it } from 'vitest';
 import { hslError, startHarness, useHarness } from './helpers.js';
 
 const SAVED_PLACE_TOOLS = ['delete_user_variable', 'get_user_variables', 'save_user_variable'];
+const TFL_TOOLS = ['planJourney', 'get_london_arrivals'];
 const HSL_TOOLS = ['find_stops', 'get_departures', 'plan_trip'];
 const STOP = { type: 'stop', stopId: 'HSL:1040129', name: 'Arkadian puisto' } as const;
 
 describe.each(['modern', 'legacy'] as const)('transit in the %s protocol era', (era) => {
   const h = useHarness({ era });
 
-  it('lists all seven tools when both providers are configured', async () => {
+  it('lists all eight tools when both providers are configured', async () => {
     const { tools } = await h.client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual(
-      ['planJourney', ...HSL_TOOLS, ...SAVED_PLACE_TOOLS].sort(),
+      [...TFL_TOOLS, ...HSL_TOOLS, ...SAVED_PLACE_TOOLS].sort(),
     );
+  });
+
+  it('get_london_arrivals answers its envelope, success and failure', async () => {
+    const ok = await h.call('get_london_arrivals', { stop: { type: 'id', value: '940GZZLUOXC' }, limit: 2 });
+    expect(ok.isError).toBe(false);
+    expect(GetLondonArrivalsOutputSchema.parse(ok.structured)).toMatchObject({ success: true, code: 'OK' });
+    const unknown = await h.call('get_london_arrivals', { stop: { type: 'id', value: '940GZZLUNOPE' } });
+    expect(unknown.isError).toBe(true);
+    expect(unknown.structured).toMatchObject({ success: false, code: 'VALIDATION_ERROR', arrivals: null });
   });
 
   it('planJourney answers its envelope, success and failure', async () => {
@@ -72,7 +84,7 @@ describe.each(['modern', 'legacy'] as const)('transit in the %s protocol era', (
 
 describe('tools offered by configuration', () => {
   it.each([
-    ['tfl', ['planJourney', ...SAVED_PLACE_TOOLS]],
+    ['tfl', [...TFL_TOOLS, ...SAVED_PLACE_TOOLS]],
     ['hsl', [...HSL_TOOLS, ...SAVED_PLACE_TOOLS]],
   ])('TRANSIT_PROVIDERS=%s offers %j', async (providers, expected) => {
     const h = await startHarness({ env: { TRANSIT_PROVIDERS: providers } });

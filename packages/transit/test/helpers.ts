@@ -11,7 +11,7 @@ import {
   type TflMock,
 } from '@switchyard/upstream-mocks';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
-import { loadConfig, transitDomain } from '../src/index.js';
+import { loadConfig, transitDomain, type TflServices, type TransitState } from '../src/index.js';
 
 export const TEST_TFL_KEY = 'test-tfl-key-1234';
 export const TEST_DT_KEY = 'test-dt-key-5678';
@@ -157,4 +157,23 @@ export function useHarness(options: HarnessOptions = {}): Harness {
     restart: () => started().restart(),
     close: () => started().close(),
   };
+}
+
+/** A failure a handler does not expect, its message naming internals that must not reach the client. */
+export function unexpectedFailure(): never {
+  throw new TypeError('cannot read properties of undefined (secret internals)');
+}
+
+/** A TfL-only server over the given services (the internal-failure tests); close the connection after. */
+export function connectOverTfl(tfl: TflServices) {
+  const state: TransitState = {
+    savedPlaces: () => Promise.reject(new Error('not used')),
+    tfl,
+    ready: () => true,
+    close: async () => {},
+  };
+  const config = loadConfig({ TRANSIT_PROVIDERS: 'tfl', TFL_API_KEY: 'internal-test-key-1234' });
+  return connectInMemory([{ domain: { ...transitDomain, open: () => state }, config }], {
+    logger: createLogger({ level: 'error', write: () => {} }),
+  });
 }

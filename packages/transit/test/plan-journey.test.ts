@@ -1,9 +1,6 @@
 import { PlanJourneyOutputSchema, type JourneyOptionSummary } from '@switchyard/contracts/transit';
-import { createLogger } from '@switchyard/server-kit/runtime';
-import { connectInMemory } from '@switchyard/server-kit/testing';
 import { describe, expect, it } from 'vitest';
-import { loadConfig, transitDomain, type TransitState } from '../src/index.js';
-import { startHarness, useHarness } from './helpers.js';
+import { connectOverTfl, startHarness, unexpectedFailure, useHarness } from './helpers.js';
 
 const h = useHarness();
 
@@ -210,22 +207,10 @@ describe('planJourney limits and timeouts', () => {
 
 describe('planJourney internal failures', () => {
   it('an unexpected failure is INTERNAL_ERROR in the full envelope, without internals', async () => {
-    const broken: TransitState = {
-      savedPlaces: () => Promise.reject(new Error('not used')),
-      tfl: {
-        client: {
-          journeyResults: () => {
-            throw new TypeError('cannot read properties of undefined (secret internals)');
-          },
-        },
-        limiter: { consume: async () => {} },
-      },
-      ready: () => true,
-      close: async () => {},
-    };
-    const config = loadConfig({ TRANSIT_PROVIDERS: 'tfl', TFL_API_KEY: 'internal-test-key-1234' });
-    const connection = await connectInMemory([{ domain: { ...transitDomain, open: () => broken }, config }], {
-      logger: createLogger({ level: 'error', write: () => {} }),
+    const connection = await connectOverTfl({
+      client: { journeyResults: unexpectedFailure },
+      limiter: { consume: async () => {} },
+      arrivals: { arrivals: () => Promise.reject(new Error('not used')) },
     });
     try {
       const result = await connection.client.callTool({

@@ -15,13 +15,14 @@ export interface GraphQLRequestBody {
 /** One request as a mock received it. */
 export interface RecordedRequest {
   /** Which route of the mock it hit. */
-  readonly endpoint: 'tfl-journey' | 'routing' | 'geocoding-search' | 'geocoding-autocomplete' | 'unknown';
+  readonly endpoint:
+    'tfl-journey' | 'tfl-arrivals' | 'routing' | 'geocoding-search' | 'geocoding-autocomplete' | 'unknown';
   readonly method: string;
   /** Path and query exactly as received (still percent-encoded). */
   readonly url: string;
   /** Path without the query, still percent-encoded. */
   readonly path: string;
-  /** Decoded path parameters: `from`, `to` (TfL), `router` (Digitransit). */
+  /** Decoded path parameters: `from`, `to`, `stopPointId`, `ids` (TfL), `router` (Digitransit). */
   readonly params: Readonly<Record<string, string>>;
   /** Decoded query parameters; a repeated parameter's values are joined with `,`. */
   readonly query: Readonly<Record<string, string>>;

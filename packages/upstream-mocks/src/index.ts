@@ -28,6 +28,8 @@ export type { GraphQLRequestBody, RecordedRequest } from './http.js';
 export { HIGHGATE_OPTIONS, TFL_LINES, TFL_STATIONS, VICTORIA_OPTIONS } from './tfl/data.js';
 export type { TflDisambiguationCandidate, TflLine, TflStation } from './tfl/data.js';
 export { buildItineraryResult } from './tfl/journeys.js';
+export { ARRIVAL_STOPS, buildArrivals, PREDICTION_LIFETIME_SECONDS } from './tfl/arrivals.js';
+export type { ArrivalService, ArrivalStop, ArrivalsQuery } from './tfl/arrivals.js';
 export { JOURNEY_TEMPLATES } from './tfl/templates.js';
 export type { JourneyRequest } from './tfl/journeys.js';
 export { buildDisambiguationResult } from './tfl/disambiguation.js';

@@ -40,6 +40,10 @@ describe('fixtures/ snapshots', () => {
       'tfl/itinerary-result.json',
       await mocks.tflGet('/Journey/JourneyResults/1000129/to/1000254?app_key=YOUR_APP_KEY'),
     );
+    checkJson(
+      'tfl/arrivals.json',
+      await mocks.tflGet('/StopPoint/940GZZLUOXC/Arrivals?app_key=YOUR_APP_KEY'),
+    );
     mocks.tfl.scenario('disambiguation-both', { times: 1 });
     checkJson(
       'tfl/disambiguation-300.json',

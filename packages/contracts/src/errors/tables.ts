@@ -47,6 +47,25 @@ export const PLAN_JOURNEY_ERROR_TABLE = {
   },
 } as const satisfies DomainErrorTable;
 
+/**
+ * The London tools other than planJourney (get_london_arrivals): planJourney's UPPER_SNAKE codes and envelope,
+ * without DISAMBIGUATION_REQUIRED (they take stop ids, not place names). An unknown stop is VALIDATION_ERROR.
+ */
+export const LONDON_ERROR_TABLE = {
+  domain: 'transit/london',
+  codes: {
+    VALIDATION_ERROR: {
+      retryable: false,
+      description: 'Invalid request input, or a stop or line TfL does not know.',
+    },
+    RATE_LIMIT_EXCEEDED: PLAN_JOURNEY_ERROR_TABLE.codes.RATE_LIMIT_EXCEEDED,
+    UPSTREAM_TIMEOUT: PLAN_JOURNEY_ERROR_TABLE.codes.UPSTREAM_TIMEOUT,
+    UPSTREAM_ERROR: PLAN_JOURNEY_ERROR_TABLE.codes.UPSTREAM_ERROR,
+    INTERNAL_ERROR: PLAN_JOURNEY_ERROR_TABLE.codes.INTERNAL_ERROR,
+  },
+  byKind: PLAN_JOURNEY_ERROR_TABLE.byKind,
+} as const satisfies DomainErrorTable;
+
 const HSL_CODES = {
   'validation-error': { retryable: false, description: 'Input failed the contract constraints.' },
   'upstream-error': { retryable: true, description: 'GraphQL errors or an HTTP failure from Digitransit.' },
@@ -175,6 +194,7 @@ export const JOURNEY_ERROR_TABLE = {
 } as const satisfies DomainErrorTable;
 
 export type PlanJourneyErrorCode = keyof typeof PLAN_JOURNEY_ERROR_TABLE.codes;
+export type LondonErrorCode = keyof typeof LONDON_ERROR_TABLE.codes;
 export type HslErrorCode = keyof typeof HSL_CODES;
 export type LaunchErrorCode = keyof typeof LAUNCH_ERROR_TABLE.codes;
 export type JourneyErrorCode = keyof typeof JOURNEY_ERROR_TABLE.codes;

@@ -1,4 +1,5 @@
 import { GetDeparturesInputSchema, GetDeparturesOutputSchema } from './departures.js';
+import { GetLondonArrivalsInputSchema, GetLondonArrivalsOutputSchema } from './london-arrivals.js';
 import { PlanJourneyInputSchema, PlanJourneyOutputSchema } from './plan-journey.js';
 import { PlanTripInputSchema, PlanTripOutputSchema } from './plan-trip.js';
 import {
@@ -18,8 +19,10 @@ export * from './departures.js';
 export * from './plan-trip.js';
 export * from './saved-places.js';
 export * from './stops.js';
+export * from './london-arrivals.js';
 export {
   GET_DEPARTURES_ERROR_TABLE,
+  LONDON_ERROR_TABLE,
   PLAN_JOURNEY_ERROR_TABLE,
   PLAN_TRIP_ERROR_TABLE,
   TRANSIT_EXTRA_ERROR_TABLE,
@@ -27,7 +30,12 @@ export {
   hslErrorPayload,
   planJourneyErrorEnvelope,
 } from '../errors/index.js';
-export type { HslErrorCode, HslErrorPayload, PlanJourneyErrorCode } from '../errors/index.js';
+export type {
+  HslErrorCode,
+  HslErrorPayload,
+  LondonErrorCode,
+  PlanJourneyErrorCode,
+} from '../errors/index.js';
 
 /** Every transit tool's input and success output schema, by tool name. */
 export const TRANSIT_TOOL_SCHEMAS = {
@@ -35,6 +43,7 @@ export const TRANSIT_TOOL_SCHEMAS = {
   get_departures: { input: GetDeparturesInputSchema, output: GetDeparturesOutputSchema },
   plan_trip: { input: PlanTripInputSchema, output: PlanTripOutputSchema },
   find_stops: { input: FindStopsInputSchema, output: FindStopsOutputSchema },
+  get_london_arrivals: { input: GetLondonArrivalsInputSchema, output: GetLondonArrivalsOutputSchema },
   save_user_variable: { input: SaveUserVariableInputSchema, output: SaveUserVariableOutputSchema },
   get_user_variables: { input: GetUserVariablesInputSchema, output: GetUserVariablesOutputSchema },
   delete_user_variable: { input: DeleteUserVariableInputSchema, output: DeleteUserVariableOutputSchema },

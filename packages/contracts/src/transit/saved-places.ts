@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { InstantSchema, isWellFormedText, LatitudeSchema, LongitudeSchema, WarningSchema } from './common.js';
 import { GTFS_ID_PATTERN } from './departures.js';
+import { NAPTAN_ID_PATTERN } from './london-arrivals.js';
 
 export const SAVED_PLACE_KEY_MAX = 50;
 
@@ -49,9 +50,24 @@ export const SavedStopSchema = z
   })
   .describe('A saved stop.');
 
+export const SavedTflStopSchema = z
+  .strictObject({
+    type: z.literal('tfl-stop').describe('For get_london_arrivals.'),
+    naptanId: z
+      .string()
+      .trim()
+      .regex(NAPTAN_ID_PATTERN, 'value.naptanId must be a TfL StopPoint (NaPTAN) id, e.g. 940GZZLUOXC')
+      .describe('NaPTAN id, e.g. 940GZZLUOXC.'),
+    name: z.string().trim().min(1).max(200).optional().describe('Display name.'),
+  })
+  .describe('A saved London stop.');
+
+export const SAVED_PLACE_TYPES = ['location', 'stop', 'tfl-stop'] as const;
+
 export const SavedPlaceValueSchema = z
-  .discriminatedUnion('type', [SavedLocationSchema, SavedStopSchema], {
-    error: (issue) => (issue.input === undefined ? undefined : "value.type must be 'location' or 'stop'"),
+  .discriminatedUnion('type', [SavedLocationSchema, SavedStopSchema, SavedTflStopSchema], {
+    error: (issue) =>
+      issue.input === undefined ? undefined : "value.type must be 'location', 'stop' or 'tfl-stop'",
   })
   .describe('A location or a stop.');
 export type SavedPlaceValue = z.infer<typeof SavedPlaceValueSchema>;
@@ -86,7 +102,7 @@ export const GetUserVariablesInputSchema = z
   .strictObject({
     key: SavedPlaceKeySchema.optional().describe('Only this key (not-found when it does not exist).'),
     type: z
-      .enum(['location', 'stop'], { error: "type must be 'location' or 'stop'" })
+      .enum(SAVED_PLACE_TYPES, { error: "type must be 'location', 'stop' or 'tfl-stop'" })
       .optional()
       .describe('Only places of this type.'),
   })

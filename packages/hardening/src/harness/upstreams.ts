@@ -64,6 +64,7 @@ export function serverEnv(upstreams: Upstreams, options: ServerEnvOptions): Reco
     TFL_TIMEOUT_MS: timeout,
     DIGITRANSIT_TIMEOUT_MS: timeout,
     PLAN_JOURNEY_TPS: '10000',
+    LONDON_ARRIVALS_TPS: '10000',
     ...(options.liftDigitransitLimit === true ? { DIGITRANSIT_CALLS_PER_SECOND: '10000' } : {}),
     [GITHUB_TOKEN_ENV]: SENTINELS.githubToken,
     // The operator's launch policy: runs may use this variable as their PR token, sent only to the stand-in.

@@ -1,3 +1,4 @@
+import { SAVED_PLACE_TYPES } from '@switchyard/contracts/transit';
 import { primaryKey, sqliteTable, text } from 'drizzle-orm/sqlite-core';
 
 /** Saved places ("user variables") of each caller, keyed by principal and the caller's own key. */
@@ -6,7 +7,7 @@ export const savedPlaces = sqliteTable(
   {
     principal: text('principal').notNull(),
     key: text('key').notNull(),
-    type: text('type', { enum: ['location', 'stop'] }).notNull(),
+    type: text('type', { enum: SAVED_PLACE_TYPES }).notNull(),
     /** The SavedPlaceValue as JSON. */
     value: text('value').notNull(),
     createdAt: text('created_at').notNull(),

@@ -1,24 +1,55 @@
-// Saved places as the seeds' "user variable store": labels in get_departures and plan_trip resolve here.
+// Saved places as the seeds' "user variable store": labels in get_departures, plan_trip and
+// get_london_arrivals resolve here.
 import { SwitchyardError } from '@switchyard/contracts/errors';
-import type { Language, LocationRef, PlaceInput } from '@switchyard/contracts/transit';
+import type { Language, LocationRef, PlaceInput, SavedPlaceValue } from '@switchyard/contracts/transit';
 import type { RegionBounds } from '../config.js';
 import type { Geocoder } from '../hsl/geocoding.js';
 import type { LoadSavedPlaceStore, SavedPlaceStore } from './store.js';
 
-/** get_departures' `stop.type='label'`: the stop id a saved stop holds. */
-export function resolveStopLabel(store: SavedPlaceStore, principal: string, key: string): string {
+const KIND_NAMES: Readonly<Record<SavedPlaceValue['type'], string>> = {
+  location: 'a location',
+  stop: 'an HSL stop',
+  'tfl-stop': 'a London (TfL) stop',
+};
+
+/** The saved place `key` when it is of `type`; a validation error that says what to do otherwise. */
+function savedOfType<T extends SavedPlaceValue['type']>(
+  store: SavedPlaceStore,
+  principal: string,
+  key: string,
+  type: T,
+  hints: { missing: string; wrongType: string },
+): Extract<SavedPlaceValue, { type: T }> {
   const place = store.get(principal, key);
   if (place === undefined) {
-    throw new SwitchyardError('validation', `No saved place named "${key}"`, {
-      hint: 'Save the stop first with save_user_variable ({ type: "stop", stopId }), or pass stop.type "id".',
-    });
+    throw new SwitchyardError('validation', `No saved place named "${key}"`, { hint: hints.missing });
   }
-  if (place.value.type !== 'stop') {
-    throw new SwitchyardError('validation', `The saved place "${key}" is a location, not a stop`, {
-      hint: 'Use find_stops near its coordinates to get a stop id, and save that as a stop.',
-    });
+  if (place.value.type !== type) {
+    throw new SwitchyardError(
+      'validation',
+      `The saved place "${key}" is ${KIND_NAMES[place.value.type]}, not ${KIND_NAMES[type]}`,
+      { hint: hints.wrongType },
+    );
   }
-  return place.value.stopId;
+  return place.value as Extract<SavedPlaceValue, { type: T }>;
+}
+
+/** get_departures' `stop.type='label'`: the stop id a saved stop holds. */
+export function resolveStopLabel(store: SavedPlaceStore, principal: string, key: string): string {
+  return savedOfType(store, principal, key, 'stop', {
+    missing:
+      'Save the stop first with save_user_variable ({ type: "stop", stopId }), or pass stop.type "id".',
+    wrongType: 'Use find_stops to get an HSL stop id, and save that as a stop.',
+  }).stopId;
+}
+
+/** get_london_arrivals' `stop.type='label'`: the NaPTAN id a saved tfl-stop holds. */
+export function resolveTflStopLabel(store: SavedPlaceStore, principal: string, key: string): string {
+  return savedOfType(store, principal, key, 'tfl-stop', {
+    missing:
+      'Save the stop first with save_user_variable ({ type: "tfl-stop", naptanId }), or pass stop.type "id".',
+    wrongType: 'Save the London stop as { type: "tfl-stop", naptanId: "940GZZLUOXC" }, or pass its id.',
+  }).naptanId;
 }
 
 export interface LocationResolver {

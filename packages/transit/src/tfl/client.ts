@@ -2,7 +2,7 @@ import { SwitchyardError } from '@switchyard/contracts/errors';
 import { assertOk, readJson, type UpstreamPolicy } from '@switchyard/resilience';
 import type { z } from 'zod';
 import type { TflConfig } from '../config.js';
-import { createUpstreamGet, malformed } from '../upstream.js';
+import { createUpstreamGet, malformed, type UpstreamGet } from '../upstream.js';
 import {
   apiErrorMessage,
   DisambiguationResultSchema,
@@ -37,7 +37,8 @@ export interface TflClientOptions {
   policy: UpstreamPolicy;
 }
 
-function parse<T>(schema: z.ZodType<T>, body: unknown, what: string): T {
+/** A TfL body read with its wire schema; malformed (upstream-error, not retried) when it does not fit. */
+export function parseTfl<T>(schema: z.ZodType<T>, body: unknown, what: string): T {
   const parsed = schema.safeParse(body);
   if (!parsed.success) throw malformed(TFL, what);
   return parsed.data;
@@ -51,7 +52,7 @@ export function journeyResultsPath(from: string, to: string): string {
 /** A 2xx or 300 body as the outcome it describes (a 300 is always a disambiguation). */
 function outcomeOf(status: number, body: unknown): JourneyResultsOutcome {
   if (status === 300 || isDisambiguationBody(body)) {
-    return { kind: 'disambiguation', result: parse(DisambiguationResultSchema, body, 'disambiguation') };
+    return { kind: 'disambiguation', result: parseTfl(DisambiguationResultSchema, body, 'disambiguation') };
   }
   const apiError = apiErrorMessage(body);
   if (apiError !== undefined) {
@@ -60,19 +61,23 @@ function outcomeOf(status: number, body: unknown): JourneyResultsOutcome {
       details: { upstream: TFL, reason: 'ApiError with a success status' },
     });
   }
-  return { kind: 'journeys', result: parse(ItineraryResultSchema, body, 'journey result') };
+  return { kind: 'journeys', result: parseTfl(ItineraryResultSchema, body, 'journey result') };
 }
 
-export function createTflClient(options: TflClientOptions): TflClient {
+/** GET from the TfL API under its policy, the key added as `app_key` (and redacted everywhere else). */
+export function createTflGet(options: TflClientOptions): UpstreamGet {
   const { config } = options;
-  const get = createUpstreamGet({
+  return createUpstreamGet({
     upstream: TFL,
     baseUrl: config.baseUrl,
     policy: options.policy,
     secretQuery: { app_key: config.apiKey },
     maxResponseBytes: config.maxResponseBytes,
   });
+}
 
+export function createTflClient(options: TflClientOptions): TflClient {
+  const get = createTflGet(options);
   return {
     journeyResults(query, signal) {
       return get<JourneyResultsOutcome>(

@@ -193,7 +193,7 @@ function disambiguationOutcome(input: JourneyPlanRequest, result: Disambiguation
 const STEP_FREE_NOTE = ' Only step-free routes (step-free access to the platform) were requested.';
 
 /** 429 from TfL without a Retry-After still tells the caller how long to wait. */
-function withWait(error: SwitchyardError): SwitchyardError {
+export function withWait(error: SwitchyardError): SwitchyardError {
   if (error.kind !== 'rate-limited' || error.retryAfterMs !== undefined) return error;
   return new SwitchyardError(
     'rate-limited',

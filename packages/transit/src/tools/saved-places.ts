@@ -15,8 +15,10 @@ import { tool } from './spec.js';
 const HINTS = {
   key: 'key is 1 to 50 characters of well-formed text, e.g. "home".',
   value:
-    "value is { type: 'location', lat, lon, name?, address? } or { type: 'stop', stopId: 'HSL:1040129', name? }.",
-  'value.type': "value.type is 'location' or 'stop'.",
+    "value is { type: 'location', lat, lon, name?, address? }, { type: 'stop', stopId: 'HSL:1040129', name? } " +
+    "or { type: 'tfl-stop', naptanId: '940GZZLUOXC', name? }.",
+  'value.type': "value.type is 'location', 'stop' or 'tfl-stop'.",
+  'value.naptanId': 'A TfL StopPoint (NaPTAN) id such as 940GZZLUOXC (Oxford Circus).',
   'value.stopId': 'Use find_stops to get a stop id such as HSL:1040129.',
 };
 
@@ -29,7 +31,14 @@ function notFound(key: string): SwitchyardError {
 }
 
 function describeValue(value: SavedPlaceValue): string {
-  return value.type === 'stop' ? `stop ${value.stopId}` : `location ${value.lat},${value.lon}`;
+  switch (value.type) {
+    case 'stop':
+      return `stop ${value.stopId}`;
+    case 'tfl-stop':
+      return `London stop ${value.naptanId}`;
+    case 'location':
+      return `location ${value.lat},${value.lon}`;
+  }
 }
 
 /** The saved-place tools: offered whatever providers are configured. */
@@ -39,8 +48,8 @@ export const savedPlaceTools = [
     title: 'Save a place or stop under a name',
     description:
       'Saves a named place for the caller, kept across restarts: a location that plan_trip accepts as a ' +
-      '{ type: "label" } place, or a stop that get_departures accepts as a label. Saving an existing key ' +
-      'replaces it and returns the previous value with a key-overwritten warning.',
+      '{ type: "label" } place, or a stop (get_departures) or tfl-stop (get_london_arrivals) label. Saving ' +
+      'an existing key replaces it and returns the previous value with a key-overwritten warning.',
     input: SaveUserVariableInputSchema,
     output: SaveUserVariableOutputSchema,
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },

@@ -1,9 +1,9 @@
-// What each named TfL scenario answers.
+// What each named TfL scenario answers, on every route: `default` is the route's normal answer, the
+// disambiguation scenarios belong to JourneyResults (other routes answer normally), and the faults apply to all.
 import { reply } from '../reply.js';
 import type { MockReply } from '../reply.js';
 import { buildDisambiguationResult } from './disambiguation.js';
-import { apiError, BAD_GATEWAY_HTML, NO_JOURNEY_MESSAGE, notFoundError, rateLimitBody } from './errors.js';
-import { buildItineraryResult } from './journeys.js';
+import { apiError, BAD_GATEWAY_HTML, notFoundError, rateLimitBody } from './errors.js';
 import type { JourneyRequest } from './journeys.js';
 
 export const TFL_SCENARIOS = [
@@ -43,12 +43,21 @@ export const TFL_SCENARIOS = [
   'oversized-body',
   /** As `oversized-body`, with the true Content-Length announced. */
   'oversized-content-length',
+  /** The normal answer with `Cache-Control: public, max-age=1` (a short caching hint). */
+  'short-max-age',
 ] as const;
 
 export type TflScenarioName = (typeof TFL_SCENARIOS)[number];
 
 export interface TflScenarioInput {
-  readonly journey: JourneyRequest;
+  /** The route's normal answer (`default`), e.g. 200 with a body, or 404 for an unknown stop. */
+  readonly normal: MockReply;
+  /** A real-shaped success body of the route, which the body faults cut short, grow or reset. */
+  readonly body: unknown;
+  /** The JourneyResults request; absent on the other routes, where the disambiguation scenarios answer normally. */
+  readonly journey?: JourneyRequest;
+  /** The route's 404 message (`not-found`). */
+  readonly notFoundMessage: string;
   /** Path and query exactly as received. */
   readonly rawUrl: string;
   readonly nowMs: number;
@@ -57,25 +66,25 @@ export interface TflScenarioInput {
   readonly bodyBytes?: number;
 }
 
-const JSON_HEADERS = { 'cache-control': 'public, must-revalidate, max-age=30, s-maxage=60' };
+export const JSON_HEADERS = { 'cache-control': 'public, must-revalidate, max-age=30, s-maxage=60' };
 
 export function tflScenarioReply(name: TflScenarioName, input: TflScenarioInput): MockReply {
-  const { journey, rawUrl, nowMs } = input;
+  const { journey, rawUrl, nowMs, body } = input;
   switch (name) {
     case 'default':
-      return reply.json(200, buildItineraryResult(journey), JSON_HEADERS);
+      return input.normal;
     case 'disambiguation-from':
-      return reply.json(300, buildDisambiguationResult(journey, { from: 'list', to: 'identified' }));
     case 'disambiguation-to':
-      return reply.json(300, buildDisambiguationResult(journey, { from: 'identified', to: 'list' }));
     case 'disambiguation-both':
-      return reply.json(300, buildDisambiguationResult(journey, { from: 'list', to: 'list' }));
     case 'disambiguation-no-match':
-      return reply.json(300, buildDisambiguationResult(journey, { from: 'empty', to: 'identified' }));
     case 'disambiguation-200':
-      return reply.json(200, buildDisambiguationResult(journey, { from: 'list', to: 'list' }), JSON_HEADERS);
+      return journey === undefined ? input.normal : disambiguationReply(name, journey);
+    case 'short-max-age':
+      return input.normal.kind === 'json'
+        ? reply.json(input.normal.status, input.normal.body, { 'cache-control': 'public, max-age=1' })
+        : input.normal;
     case 'not-found':
-      return reply.json(404, notFoundError(rawUrl, NO_JOURNEY_MESSAGE, nowMs));
+      return reply.json(404, notFoundError(rawUrl, input.notFoundMessage, nowMs));
     case 'forbidden':
       return forbiddenReply(rawUrl, nowMs);
     case 'rate-limited':
@@ -118,16 +127,33 @@ export function tflScenarioReply(name: TflScenarioName, input: TflScenarioInput)
     case 'hang':
       return reply.hang();
     case 'reset':
-      return reply.reset(JSON.stringify(buildItineraryResult(journey)).slice(0, 400));
+      return reply.reset(JSON.stringify(body).slice(0, 400));
     case 'malformed-json':
-      return reply.malformedJson(buildItineraryResult(journey));
+      return reply.malformedJson(body);
     case 'oversized-body':
     case 'oversized-content-length':
-      return reply.oversized(buildItineraryResult(journey), {
+      return reply.oversized(body, {
         announceLength: name === 'oversized-content-length',
         ...(input.bodyBytes === undefined ? {} : { bytes: input.bodyBytes }),
         headers: JSON_HEADERS,
       });
+  }
+}
+
+type DisambiguationScenario = Extract<TflScenarioName, `disambiguation-${string}`>;
+
+function disambiguationReply(name: DisambiguationScenario, journey: JourneyRequest): MockReply {
+  switch (name) {
+    case 'disambiguation-from':
+      return reply.json(300, buildDisambiguationResult(journey, { from: 'list', to: 'identified' }));
+    case 'disambiguation-to':
+      return reply.json(300, buildDisambiguationResult(journey, { from: 'identified', to: 'list' }));
+    case 'disambiguation-both':
+      return reply.json(300, buildDisambiguationResult(journey, { from: 'list', to: 'list' }));
+    case 'disambiguation-no-match':
+      return reply.json(300, buildDisambiguationResult(journey, { from: 'empty', to: 'identified' }));
+    case 'disambiguation-200':
+      return reply.json(200, buildDisambiguationResult(journey, { from: 'list', to: 'list' }), JSON_HEADERS);
   }
 }
 

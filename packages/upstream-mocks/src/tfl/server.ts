@@ -1,4 +1,5 @@
-// The TfL Journey Planner mock: GET /Journey/JourneyResults/{from}/to/{to}.
+// The TfL mock: GET /Journey/JourneyResults/{from}/to/{to}, /StopPoint/{id}/Arrivals and
+// /Line/{ids}/Arrivals/{stopPointId} (routes.ts), each under the same scenarios.
 import { startLoopbackServer } from '../http.js';
 import type { IncomingRequest, RecordedRequest } from '../http.js';
 import { reply } from '../reply.js';
@@ -6,7 +7,7 @@ import type { MockReply } from '../reply.js';
 import { resolvePick, ScenarioController } from '../scenario.js';
 import type { ScenarioHandler, ScenarioOptions } from '../scenario.js';
 import { apiError, notFoundError } from './errors.js';
-import { journeyRequest } from './request.js';
+import { matchTflRoute } from './routes.js';
 import { forbiddenReply, TFL_SCENARIOS, tflScenarioReply } from './scenarios.js';
 import type { TflScenarioName } from './scenarios.js';
 
@@ -20,7 +21,7 @@ export interface TflMockOptions {
 }
 
 export interface TflMock {
-  /** Base URL, e.g. `http://127.0.0.1:41234` (append `/Journey/JourneyResults/...`). */
+  /** Base URL, e.g. `http://127.0.0.1:41234` (append `/Journey/JourneyResults/...` or `/StopPoint/.../Arrivals`). */
   readonly url: string;
   /** Every request received, in order (cleared by `reset()`). */
   readonly requests: readonly RecordedRequest[];
@@ -32,16 +33,6 @@ export interface TflMock {
   close(): Promise<void>;
 }
 
-const JOURNEY_PATH = /^\/journey\/journeyresults\/([^/]+)\/to\/([^/]+)\/?$/i;
-
-function decodeSegment(segment: string): string {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return segment;
-  }
-}
-
 export async function startTflMock(options: TflMockOptions = {}): Promise<TflMock> {
   const now = options.now ?? (() => new Date());
   const requests: RecordedRequest[] = [];
@@ -51,16 +42,18 @@ export async function startTflMock(options: TflMockOptions = {}): Promise<TflMoc
   const handle = async (incoming: IncomingRequest): Promise<MockReply> => {
     const nowDate = now();
     const nowMs = nowDate.getTime();
-    const match = JOURNEY_PATH.exec(incoming.url.pathname);
-    const params: Record<string, string> = match
-      ? { from: decodeSegment(match[1] ?? ''), to: decodeSegment(match[2] ?? '') }
-      : {};
+    const route = matchTflRoute({
+      url: incoming.url,
+      rawUrl: incoming.rawUrl,
+      query: incoming.query,
+      nowMs,
+    });
     const recorded: RecordedRequest = {
-      endpoint: match ? 'tfl-journey' : 'unknown',
+      endpoint: route?.endpoint ?? 'unknown',
       method: incoming.method,
       url: incoming.rawUrl,
       path: incoming.url.pathname,
-      params,
+      params: route?.params ?? {},
       query: incoming.query,
       headers: incoming.headers,
       body: incoming.body,
@@ -68,7 +61,7 @@ export async function startTflMock(options: TflMockOptions = {}): Promise<TflMoc
     };
     requests.push(recorded);
 
-    if (!match) {
+    if (route === undefined) {
       const message = `No HTTP resource was found that matches the request URI 'https://api.tfl.gov.uk${incoming.url.pathname}'.`;
       return reply.json(404, notFoundError(incoming.rawUrl, message, nowMs));
     }
@@ -97,7 +90,10 @@ export async function startTflMock(options: TflMockOptions = {}): Promise<TflMoc
     const resolved = await resolvePick(scenarios, pick, recorded, nowDate, 'default');
     if (typeof resolved !== 'string') return resolved;
     return tflScenarioReply(resolved, {
-      journey: journeyRequest(params['from'] ?? '', params['to'] ?? '', incoming.url, incoming.query, nowMs),
+      normal: route.normal,
+      body: route.body,
+      ...(route.journey === undefined ? {} : { journey: route.journey }),
+      notFoundMessage: route.notFoundMessage,
       rawUrl: incoming.rawUrl,
       nowMs,
       retryAfterSeconds: pick.entry.options.retryAfterSeconds ?? 1,

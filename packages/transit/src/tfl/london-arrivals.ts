@@ -1,0 +1,118 @@
+// get_london_arrivals: TfL predictions as the contract's envelope, soonest first, with minutes counted from
+// the moment of the answer (a cached answer's `timeToStation` would be stale).
+import {
+  type GetLondonArrivalsOutput,
+  type GetLondonArrivalsRequest,
+  type LondonArrival,
+} from '@switchyard/contracts/transit';
+import { SwitchyardError } from '@switchyard/contracts/errors';
+import { nonEmpty } from '../wire.js';
+import type { ArrivalsQuery, ArrivalsSource } from './arrivals-client.js';
+import type { Prediction } from './arrivals-wire.js';
+import { withWait } from './plan-journey.js';
+
+const DIRECTIONS = new Set(['inbound', 'outbound']);
+
+export interface LondonArrivalsCall {
+  /** The NaPTAN id (from the input, or the saved tfl-stop it named). */
+  stopId: string;
+  request: GetLondonArrivalsRequest;
+  signal?: AbortSignal;
+  /** The clock minutes are counted on (epoch ms); read once the answer is there. */
+  now?: () => number;
+}
+
+/** The upstream query: the id in TfL's upper case, the lines sorted and once each (one cache entry per question). */
+export function arrivalsQuery(stopId: string, request: GetLondonArrivalsRequest): ArrivalsQuery {
+  return {
+    stopId: stopId.toUpperCase(),
+    ...(request.lines === undefined ? {} : { lineIds: [...new Set(request.lines)].sort() }),
+    direction: request.direction,
+  };
+}
+
+function toArrival(prediction: Prediction, nowMs: number): LondonArrival | undefined {
+  const lineId = nonEmpty(prediction.lineId);
+  const expectedMs = Date.parse(prediction.expectedArrival ?? '');
+  if (lineId === undefined || !Number.isFinite(expectedMs)) return undefined;
+  const direction = nonEmpty(prediction.direction)?.toLowerCase();
+  const towards = nonEmpty(prediction.towards);
+  const platform = nonEmpty(prediction.platformName);
+  const currentLocation = nonEmpty(prediction.currentLocation);
+  return {
+    lineId,
+    lineName: nonEmpty(prediction.lineName) ?? lineId,
+    mode: nonEmpty(prediction.modeName) ?? 'unknown',
+    destination: nonEmpty(prediction.destinationName) ?? '',
+    ...(towards === undefined ? {} : { towards }),
+    ...(platform === undefined ? {} : { platform }),
+    ...(direction !== undefined && DIRECTIONS.has(direction)
+      ? { direction: direction as 'inbound' | 'outbound' }
+      : {}),
+    expectedArrival: new Date(expectedMs).toISOString(),
+    minutesToArrival: Math.max(0, Math.floor((expectedMs - nowMs) / 60_000)),
+    ...(currentLocation === undefined ? {} : { currentLocation }),
+  };
+}
+
+/** Still current (TfL's `timeToLive` not passed), on a line and in a direction asked for. */
+function wanted(prediction: Prediction, query: ArrivalsQuery, nowMs: number): boolean {
+  const expiry = Date.parse(prediction.timeToLive ?? '');
+  if (Number.isFinite(expiry) && expiry < nowMs) return false;
+  const lineId = nonEmpty(prediction.lineId)?.toLowerCase();
+  if (query.lineIds !== undefined && (lineId === undefined || !query.lineIds.includes(lineId))) return false;
+  return query.direction === 'all' || nonEmpty(prediction.direction)?.toLowerCase() === query.direction;
+}
+
+function latest(instants: readonly (string | undefined)[]): number | undefined {
+  const times = instants.map((value) => Date.parse(value ?? '')).filter(Number.isFinite);
+  return times.length === 0 ? undefined : Math.max(...times);
+}
+
+export async function getLondonArrivals(
+  source: ArrivalsSource,
+  call: LondonArrivalsCall,
+): Promise<GetLondonArrivalsOutput> {
+  const query = arrivalsQuery(call.stopId, call.request);
+  let cached;
+  try {
+    cached = await source.arrivals(query, call.signal);
+  } catch (error) {
+    throw error instanceof SwitchyardError ? withWait(error) : error;
+  }
+  const { predictions, fetchedAtMs } = cached.value;
+  const nowMs = (call.now ?? Date.now)();
+  const current = predictions.filter((prediction) => wanted(prediction, query, nowMs));
+  const arrivals = current
+    .flatMap((prediction) => toArrival(prediction, nowMs) ?? [])
+    .sort(
+      (a, b) =>
+        Date.parse(a.expectedArrival) - Date.parse(b.expectedArrival) || a.lineId.localeCompare(b.lineId),
+    );
+  const shown = arrivals.slice(0, call.request.limit);
+  const stopName = predictions.map((prediction) => nonEmpty(prediction.stationName)).find(Boolean) ?? null;
+  const where = stopName ?? query.stopId;
+  return {
+    success: true,
+    code: 'OK',
+    message:
+      shown.length === 0
+        ? `No arrivals are predicted at ${where} for this selection.`
+        : `${shown.length} next ${shown.length === 1 ? 'arrival' : 'arrivals'} at ${where}, soonest first.`,
+    stopId: query.stopId,
+    stopName,
+    arrivals: shown,
+    dataFreshness: new Date(latest(predictions.map((p) => p.timestamp)) ?? fetchedAtMs).toISOString(),
+    validUntil: new Date(cached.expiresAtMs).toISOString(),
+    ...(arrivals.length > shown.length
+      ? {
+          warnings: [
+            {
+              code: 'truncated-results' as const,
+              message: `${arrivals.length} arrivals are predicted; the ${shown.length} soonest are shown (limit).`,
+            },
+          ],
+        }
+      : {}),
+  };
+}

@@ -1,0 +1,34 @@
+import {
+  GetLondonArrivalsInputSchema,
+  GetLondonArrivalsOutputSchema,
+  londonArrivalsErrorEnvelope,
+} from '@switchyard/contracts/transit';
+import { resolveTflStopLabel } from '../places/resolve.js';
+import { configured } from '../services.js';
+import { getLondonArrivals } from '../tfl/london-arrivals.js';
+import { READS_UPSTREAM } from './hints.js';
+import { tflConfigured, tool } from './spec.js';
+
+export const getLondonArrivalsTool = tool({
+  name: 'get_london_arrivals',
+  title: 'London arrivals (TfL)',
+  description: 'Next arrivals at a London stop (TfL), soonest first, with minutes, platform and destination.',
+  input: GetLondonArrivalsInputSchema,
+  output: GetLondonArrivalsOutputSchema,
+  annotations: READS_UPSTREAM,
+  errorPayload: (error) => londonArrivalsErrorEnvelope(error),
+  isErrorOutput: (output) => !output.success,
+  when: tflConfigured,
+  handler: async (input, call) => {
+    const tfl = configured(call.state.tfl, 'tfl');
+    const stopId =
+      input.stop.type === 'id'
+        ? input.stop.value
+        : resolveTflStopLabel(await call.state.savedPlaces(), call.principal, input.stop.value);
+    return getLondonArrivals(tfl.arrivals, {
+      stopId,
+      request: input,
+      ...(call.signal === undefined ? {} : { signal: call.signal }),
+    });
+  },
+});

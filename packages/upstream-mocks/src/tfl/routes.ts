@@ -1,0 +1,120 @@
+// The TfL mock's routes: which path is which endpoint, and each one's normal answer.
+import type { RecordedRequest } from '../http.js';
+import { reply } from '../reply.js';
+import type { MockReply } from '../reply.js';
+import { ARRIVAL_STOPS, buildArrivals, KNOWN_ARRIVAL_LINES, type ArrivalStop } from './arrivals.js';
+import { TFL_STATIONS } from './data.js';
+import { NO_JOURNEY_MESSAGE, notFoundError } from './errors.js';
+import { buildItineraryResult, type JourneyRequest } from './journeys.js';
+import { journeyRequest } from './request.js';
+import { JSON_HEADERS } from './scenarios.js';
+
+/** What a matched route answers when no fault is chosen, and what the faults start from. */
+export interface TflRouteAnswer {
+  readonly endpoint: RecordedRequest['endpoint'];
+  readonly params: Readonly<Record<string, string>>;
+  readonly normal: MockReply;
+  readonly body: unknown;
+  readonly journey?: JourneyRequest;
+  readonly notFoundMessage: string;
+}
+
+export interface TflRouteRequest {
+  readonly url: URL;
+  readonly rawUrl: string;
+  readonly query: Readonly<Record<string, string>>;
+  readonly nowMs: number;
+}
+
+interface TflRoute {
+  readonly pattern: RegExp;
+  answer(segments: readonly string[], request: TflRouteRequest): TflRouteAnswer;
+}
+
+function decodeSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
+/** A stop with predictions, or a known station where nothing is due; undefined for an unknown id. */
+function arrivalStop(id: string): ArrivalStop | undefined {
+  const upper = id.toUpperCase();
+  const known = ARRIVAL_STOPS[upper];
+  if (known !== undefined) return known;
+  const station = Object.values(TFL_STATIONS).find((s) => s.naptanId === upper);
+  return station === undefined
+    ? undefined
+    : { naptanId: upper, stationName: station.commonName, services: [] };
+}
+
+function arrivalsAnswer(
+  params: Record<string, string>,
+  request: TflRouteRequest,
+  lineIds?: readonly string[],
+): TflRouteAnswer {
+  const stopId = params['stopPointId'] ?? '';
+  const stop = arrivalStop(stopId);
+  const unknownLine = lineIds?.find((id) => !KNOWN_ARRIVAL_LINES.has(id));
+  const notFoundMessage =
+    unknownLine !== undefined
+      ? `The following line id is not recognised: ${unknownLine}`
+      : `The following stop point is not recognised: ${stopId}`;
+  const fallbackStop = ARRIVAL_STOPS['940GZZLUOXC']!;
+  const body = buildArrivals(
+    {
+      stop: stop ?? fallbackStop,
+      ...(lineIds === undefined ? {} : { lineIds }),
+      ...(request.query['direction'] === undefined ? {} : { direction: request.query['direction'] }),
+    },
+    request.nowMs,
+  );
+  const normal =
+    stop === undefined || unknownLine !== undefined
+      ? reply.json(404, notFoundError(request.rawUrl, notFoundMessage, request.nowMs))
+      : reply.json(200, body, JSON_HEADERS);
+  return { endpoint: 'tfl-arrivals', params, normal, body, notFoundMessage };
+}
+
+const ROUTES: readonly TflRoute[] = [
+  {
+    pattern: /^\/journey\/journeyresults\/([^/]+)\/to\/([^/]+)\/?$/i,
+    answer([from = '', to = ''], request) {
+      const journey = journeyRequest(from, to, request.url, request.query, request.nowMs);
+      const body = buildItineraryResult(journey);
+      return {
+        endpoint: 'tfl-journey',
+        params: { from, to },
+        normal: reply.json(200, body, JSON_HEADERS),
+        body,
+        journey,
+        notFoundMessage: NO_JOURNEY_MESSAGE,
+      };
+    },
+  },
+  {
+    pattern: /^\/stoppoint\/([^/]+)\/arrivals\/?$/i,
+    answer: ([stopPointId = ''], request) => arrivalsAnswer({ stopPointId }, request),
+  },
+  {
+    pattern: /^\/line\/([^/]+)\/arrivals\/([^/]+)\/?$/i,
+    answer([ids = '', stopPointId = ''], request) {
+      const lineIds = ids
+        .split(',')
+        .map((id) => id.trim().toLowerCase())
+        .filter((id) => id !== '');
+      return arrivalsAnswer({ ids, stopPointId }, request, lineIds);
+    },
+  },
+];
+
+/** The route a path belongs to and its answers; undefined when no route matches. */
+export function matchTflRoute(request: TflRouteRequest): TflRouteAnswer | undefined {
+  for (const route of ROUTES) {
+    const match = route.pattern.exec(request.url.pathname);
+    if (match) return route.answer(match.slice(1).map(decodeSegment), request);
+  }
+  return undefined;
+}
