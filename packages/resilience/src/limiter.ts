@@ -1,5 +1,15 @@
+import { createRequire } from 'node:module';
 import { SwitchyardError } from '@switchyard/contracts/errors';
-import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+import type * as RateLimiterFlexible from 'rate-limiter-flexible';
+
+// rate-limiter-flexible's index requires every store it supports (Redis, Mongo, Postgres, DynamoDB...), about
+// 15 ms of every server's start; only the memory limiter is used, so it is loaded from its own file (the
+// package has no exports map; the types are the package's).
+const require = createRequire(import.meta.url);
+const RateLimiterMemory =
+  require('rate-limiter-flexible/lib/RateLimiterMemory.js') as typeof RateLimiterFlexible.RateLimiterMemory;
+const RateLimiterRes =
+  require('rate-limiter-flexible/lib/RateLimiterRes.js') as typeof RateLimiterFlexible.RateLimiterRes;
 
 export interface CallLimiter {
   /**
