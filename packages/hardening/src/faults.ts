@@ -1,5 +1,6 @@
 import {
   GET_DEPARTURES_ERROR_TABLE,
+  LONDON_ERROR_TABLE,
   PLAN_JOURNEY_ERROR_TABLE,
   PLAN_TRIP_ERROR_TABLE,
   TRANSIT_EXTRA_ERROR_TABLE,
@@ -11,6 +12,10 @@ import type { Upstreams } from './harness/upstreams.js';
 
 /** Seconds in the Retry-After of the rate-limit faults: past the 3 s retry budget, so the tool answers at once. */
 export const RETRY_AFTER_SECONDS = 7;
+
+/** Azure API Management's answer to a used-up subscription quota, as Digitransit's mock gateway sends it. */
+const QUOTA_MESSAGE = 'Out of call volume quota. Quota will be replenished in 00:00:42.';
+const QUOTA_REPLENISHED_IN_SECONDS = 42;
 
 export type Upstream = 'tfl' | 'digitransit';
 
@@ -103,12 +108,31 @@ export const FAULTS: readonly Fault[] = [
         );
     },
   },
-  { name: '403', upstreams: BOTH, kind: 'upstream-error', retried: false, apply: named('forbidden') },
+  {
+    name: '403 refused key',
+    upstreams: ['tfl'],
+    kind: 'upstream-error',
+    retried: false,
+    apply: named('forbidden'),
+  },
+  {
+    name: '403 call quota used up',
+    upstreams: BOTH,
+    kind: 'rate-limited',
+    retried: false,
+    retryAfter: QUOTA_REPLENISHED_IN_SECONDS,
+    apply: (upstreams, upstream) => {
+      // Digitransit's mock answers `forbidden` as its gateway does; TfL sits behind the same kind of gateway.
+      if (upstream === 'digitransit') upstreams.digitransit.scenario('forbidden');
+      else upstreams.tfl.scenario(() => reply.json(403, { statusCode: 403, message: QUOTA_MESSAGE }));
+    },
+  },
 ];
 
 /** The error table each transit tool answers with (the contract's). */
 export const TRANSIT_TABLES: Readonly<Record<string, DomainErrorTable>> = {
   planJourney: PLAN_JOURNEY_ERROR_TABLE,
+  get_london_arrivals: LONDON_ERROR_TABLE,
   get_departures: GET_DEPARTURES_ERROR_TABLE,
   plan_trip: PLAN_TRIP_ERROR_TABLE,
   find_stops: TRANSIT_EXTRA_ERROR_TABLE,
@@ -117,6 +141,7 @@ export const TRANSIT_TABLES: Readonly<Record<string, DomainErrorTable>> = {
 /** A normal call of each transit tool that succeeds against the mocks' fixture data. */
 export const NORMAL_CALLS: Readonly<Record<string, Record<string, unknown>>> = {
   planJourney: { from: "King's Cross", to: 'Waterloo' },
+  get_london_arrivals: { stop: { type: 'id', value: '940GZZLUOXC' }, limit: 5 },
   get_departures: { stop: { type: 'id', value: 'HSL:1040129' }, limit: 5 },
   plan_trip: {
     origin: { type: 'coords', value: { lat: 60.1699, lon: 24.9384 } },
