@@ -1,4 +1,7 @@
+import { ConfigError } from '@switchyard/server-kit/runtime';
 import { z } from 'zod';
+
+export { ConfigError };
 
 /**
  * What the operator configures. Where `journey-continuity.sqlite` lives is not part of it: the server's data
@@ -19,17 +22,6 @@ export interface JourneyConfig {
 export const DEFAULT_MAX_DOCUMENT_BYTES = 1024 * 1024;
 export const DEFAULT_BUSY_TIMEOUT_MS = 5000;
 export const DEFAULT_SNIPPET_SCAN_BYTES = 2 * 1024 * 1024;
-
-/** A configuration problem; its message names the variable and says what to set. */
-export class ConfigError extends Error {
-  constructor(
-    readonly variable: string,
-    message: string,
-  ) {
-    super(`${variable}: ${message}`);
-    this.name = 'ConfigError';
-  }
-}
 
 type Env = Readonly<Record<string, string | undefined>>;
 

@@ -1,5 +1,8 @@
 import { DEFAULT_MAX_RESPONSE_BYTES, registerSecret } from '@switchyard/resilience';
+import { ConfigError } from '@switchyard/server-kit/runtime';
 import { z } from 'zod';
+
+export { ConfigError };
 
 export const PROVIDERS = ['tfl', 'hsl'] as const;
 export type Provider = (typeof PROVIDERS)[number];
@@ -56,17 +59,6 @@ export interface TransitConfig {
   hsl?: HslConfig;
   /** Longest total wait for retries (a Retry-After included) before answering rate-limited. */
   retryBudgetMs: number;
-}
-
-/** A configuration problem; its message names the variable and says what to set. */
-export class ConfigError extends Error {
-  constructor(
-    readonly variable: string,
-    message: string,
-  ) {
-    super(`${variable}: ${message}`);
-    this.name = 'ConfigError';
-  }
 }
 
 /**
