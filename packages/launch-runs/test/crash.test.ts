@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchDb } from '../src/db/drizzle.js';
 import { openLaunchDatabase } from '../src/db/open.js';
 import { materializeExampleRepos } from '../src/pipeline/index.js';
-import { sha256Hex } from '../src/store/canonical-json.js';
+import { sha256Hex } from '../src/canonical-json.js';
 import { verifyEventChain } from '../src/store/event-chain.js';
 import { listEvents } from '../src/store/event-log.js';
 import { ArtifactRepository } from '../src/store/artifact-store.js';

@@ -7,7 +7,7 @@ import { artifacts, events } from '../src/db/schema.js';
 import { newLeaseToken, retireLeaseToken } from '../src/runs/lease.js';
 import { artifactNameProblem } from '../src/store/artifact-names.js';
 import { ArtifactRepository } from '../src/store/artifact-store.js';
-import { canonicalJson, sha256Hex } from '../src/store/canonical-json.js';
+import { canonicalJson, sha256Hex } from '../src/canonical-json.js';
 import { verifyEventChain } from '../src/store/event-chain.js';
 import { listEvents } from '../src/store/event-log.js';
 import { RunPaths } from '../src/store/run-paths.js';

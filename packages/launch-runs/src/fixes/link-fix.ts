@@ -1,6 +1,6 @@
 import { posix } from 'node:path';
 import { resolveLink } from '../gates/internal-links.js';
-import { compareCodePoints } from '../pipeline/canonical-json.js';
+import { compareCodePoints } from '../canonical-json.js';
 import { replaceLine } from './lines.js';
 import type { FixInput, FixOutcome } from './types.js';
 

@@ -6,7 +6,7 @@ import {
   type ValidationIssue,
   type ValidationReport,
 } from '@switchyard/contracts/launch-runs';
-import { compareCodePoints } from '../pipeline/canonical-json.js';
+import { compareCodePoints } from '../canonical-json.js';
 import { issueId } from '../pipeline/hashing.js';
 import type { IssueDraft } from './types.js';
 

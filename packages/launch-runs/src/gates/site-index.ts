@@ -1,7 +1,7 @@
 import type { Dirent } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { join, posix } from 'node:path';
-import { compareCodePoints } from '../pipeline/canonical-json.js';
+import { compareCodePoints } from '../canonical-json.js';
 import { uniqueSlugs } from '../pipeline/markdown/slug.js';
 import { readSiteFile } from '../pipeline/site-files.js';
 import { parsePage, type PageDoc } from './page-doc.js';

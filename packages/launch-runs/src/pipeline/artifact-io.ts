@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { canonicalJson } from './canonical-json.js';
+import { canonicalJsonDocument } from '../canonical-json.js';
 import { invalidArtifact, missingArtifact } from './errors.js';
 import type { ArtifactStore, ArtifactWriteResult } from './types.js';
 
@@ -41,7 +41,7 @@ export function writeJsonArtifact(
   name: string,
   value: unknown,
 ): Promise<ArtifactWriteResult> {
-  return artifacts.write(name, canonicalJson(value), { contentType: 'application/json' });
+  return artifacts.write(name, canonicalJsonDocument(value), { contentType: 'application/json' });
 }
 
 export function writeMarkdownArtifact(

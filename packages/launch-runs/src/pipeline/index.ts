@@ -24,7 +24,8 @@ export {
   type ExampleRepos,
   type MaterializeOptions,
 } from './examples.js';
-export { canonicalJson } from './canonical-json.js';
+// Published under this name since the first release: the artifact form (indented, trailing newline).
+export { canonicalJsonDocument as canonicalJson } from '../canonical-json.js';
 
 /**
  * The launch pipeline: workers W1..W9 as plain functions over git repositories and files (no MCP, no

@@ -1,7 +1,7 @@
 import { lstat, readlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { InventoryFile } from './artifact-schemas.js';
-import { compareCodePoints } from './canonical-json.js';
+import { compareCodePoints } from '../canonical-json.js';
 import { throwIfCancelled } from './errors.js';
 import { sha256OfFile, tooLargeReason } from './file-reads.js';
 import { sha256Hex } from './hashing.js';

@@ -1,6 +1,6 @@
 import type { Section } from '@switchyard/contracts/launch-runs';
 import type { Claim, ClaimKind, OutlineItem, ProductFacts, Snippet } from './artifact-schemas.js';
-import { compareCodePoints } from './canonical-json.js';
+import { compareCodePoints } from '../canonical-json.js';
 import { parse as parseYaml } from 'yaml';
 
 /** Deepest heading level a page uses (deeper source headings are flattened onto it). */

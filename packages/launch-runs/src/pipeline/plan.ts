@@ -1,7 +1,7 @@
 import { SECTIONS, type Section } from '@switchyard/contracts/launch-runs';
 import { writeJsonArtifact } from './artifact-io.js';
 import type { OutlineItem, PagePlan, PlannedPage } from './artifact-schemas.js';
-import { compareCodePoints } from './canonical-json.js';
+import { compareCodePoints } from '../canonical-json.js';
 import { throwIfCancelled } from './errors.js';
 import { pagesFor } from './page-templates.js';
 import { FactIndex, type PlanInputs } from './plan-outline.js';

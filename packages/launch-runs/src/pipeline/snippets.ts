@@ -1,7 +1,7 @@
 import { parse as parseYaml } from 'yaml';
 import { writeJsonArtifact } from './artifact-io.js';
 import type { Snippet, SnippetCatalog } from './artifact-schemas.js';
-import { compareCodePoints } from './canonical-json.js';
+import { compareCodePoints } from '../canonical-json.js';
 import { throwIfCancelled } from './errors.js';
 import { README_PATTERNS } from './facts/readme.js';
 import { walkReadme } from './facts/readme-walk.js';

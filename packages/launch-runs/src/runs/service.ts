@@ -12,7 +12,7 @@ import {
 import type { RunRow } from '../db/schema.js';
 import type { PullRequestResult } from '../pipeline/types.js';
 import type { ArtifactContent } from '../store/artifact-store.js';
-import { canonicalJson, sha256Hex } from '../store/canonical-json.js';
+import { canonicalJson, sha256Hex } from '../canonical-json.js';
 import {
   eventsToNdjson,
   verifyEventChain,

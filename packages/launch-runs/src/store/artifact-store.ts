@@ -6,7 +6,7 @@ import { artifacts, type ArtifactRow } from '../db/schema.js';
 import type { ArtifactStore, ArtifactWriteResult } from '../pipeline/types.js';
 import { runCancelled } from '../runs/errors.js';
 import { assertArtifactName, PENDING_SUFFIX } from './artifact-names.js';
-import { sha256Hex } from './canonical-json.js';
+import { sha256Hex } from '../canonical-json.js';
 import { contentTypeFor } from './content-types.js';
 import type { RunPaths } from './run-paths.js';
 import type { RunStore } from './run-store.js';

@@ -1,4 +1,4 @@
-import { canonicalJson, sha256Hex } from './canonical-json.js';
+import { canonicalJson, sha256Hex } from '../canonical-json.js';
 
 // The hash chain itself (no database): what an event is, how it is hashed and verified. event-log.ts stores it.
 

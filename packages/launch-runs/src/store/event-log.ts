@@ -1,7 +1,7 @@
 import { asc, desc, eq } from 'drizzle-orm';
 import type { DbOrTx } from '../db/drizzle.js';
 import { events, type EventRow } from '../db/schema.js';
-import { canonicalJson } from './canonical-json.js';
+import { canonicalJson } from '../canonical-json.js';
 import {
   computeEventHash,
   GENESIS_HASH,

@@ -1,6 +1,6 @@
 import { writeJsonArtifact } from '../artifact-io.js';
 import type { EvidenceMap, ProductFacts } from '../artifact-schemas.js';
-import { compareCodePoints } from '../canonical-json.js';
+import { compareCodePoints } from '../../canonical-json.js';
 import { throwIfCancelled } from '../errors.js';
 import { escapeMarkdownText } from '../markdown/inline.js';
 import type { ResolvedPipelineOptions } from '../options.js';

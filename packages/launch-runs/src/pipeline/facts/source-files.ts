@@ -1,7 +1,7 @@
 import { lstat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { InventoryFile, SkippedFile } from '../artifact-schemas.js';
-import { compareCodePoints } from '../canonical-json.js';
+import { compareCodePoints } from '../../canonical-json.js';
 import { readFileCapped, tooLargeReason } from '../file-reads.js';
 
 /**
