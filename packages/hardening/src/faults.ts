@@ -149,15 +149,3 @@ export const NORMAL_CALLS: Readonly<Record<string, Record<string, unknown>>> = {
   },
   find_stops: { name: 'Kamppi' },
 };
-
-/** Paces calls so that at most `perSecond` start in any second (transit's local Digitransit limiter is 10/s). */
-export function pacer(perSecond: number): () => Promise<void> {
-  const gapMs = Math.ceil(1000 / perSecond);
-  let next = 0;
-  return async () => {
-    const now = Date.now();
-    const wait = Math.max(0, next - now);
-    next = Math.max(now, next) + gapMs;
-    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
-  };
-}

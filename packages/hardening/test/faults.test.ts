@@ -1,7 +1,7 @@
 import type { Client } from '@modelcontextprotocol/client';
 import type { ProtocolEra } from '@switchyard/server-kit/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FAULTS, NORMAL_CALLS, pacer, TRANSIT_TABLES } from '../src/faults.js';
+import { FAULTS, NORMAL_CALLS, TRANSIT_TABLES } from '../src/faults.js';
 import { callTool } from '../src/harness/mcp-client.js';
 import { startWorld, type World } from '../src/harness/world.js';
 import { classify } from '../src/outcome.js';
@@ -21,12 +21,9 @@ const TRANSIT_TOOLS = [
   'plan_trip',
   'find_stops',
 ] as const;
-const TFL_TOOLS: ReadonlySet<string> = new Set(['planJourney', 'get_london_arrivals']);
 
 let world: World;
 const clients = new Map<ProtocolEra, Client>();
-// The HSL tools share a local limiter of 10 Digitransit calls per second: stay under it.
-const paceDigitransit = pacer(8);
 
 beforeAll(async () => {
   // The TfL answer cache off: each fault below must reach the mock, not an answer cached a test earlier
@@ -45,7 +42,6 @@ afterAll(async () => {
 });
 
 async function call(era: ProtocolEra, tool: string, args: Record<string, unknown>) {
-  if (!TFL_TOOLS.has(tool)) await paceDigitransit();
   const answer = await callTool(clients.get(era)!, tool, args, { timeoutMs: 30_000 });
   world.scanner.scan(`${tool} answer`, answer);
   return classify(toolContract(tool), answer);

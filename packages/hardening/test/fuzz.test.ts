@@ -25,7 +25,7 @@ const pools: Record<string, unknown[]> = {};
 beforeAll(async () => {
   console.log(`fuzz: profile ${profile.name}, seed ${seed} (HARDENING_SEED=${seed} replays it)`);
   // DIGITRANSIT_CALLS_PER_SECOND lifted: its default of 10/s would answer most generated HSL calls itself.
-  world = await startWorld({ name: 'fuzz', liftDigitransitLimit: true, upstreamTimeoutMs: 2000 });
+  world = await startWorld({ name: 'fuzz', upstreamTimeoutMs: 2000 });
   const client = world.client;
   // Real records to aim at, so generated calls also reach the code behind the lookups.
   const journeys: string[] = [];

@@ -17,7 +17,7 @@ let runId: string;
 
 beforeAll(async () => {
   // DIGITRANSIT_CALLS_PER_SECOND lifted: 50 clients would otherwise mostly measure its 10 calls/s.
-  world = await startWorld({ name: 'load', liftDigitransitLimit: true });
+  world = await startWorld({ name: 'load' });
   const repos = await exampleRepos(path.join(world.dataDir, 'repos'));
   runId = (await launchCall(world.client, 'launch_start_run', { run_config: runConfig(repos) }))
     .run_id as string;

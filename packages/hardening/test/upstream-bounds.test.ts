@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { NORMAL_CALLS, pacer, TRANSIT_TABLES } from '../src/faults.js';
+import { NORMAL_CALLS, TRANSIT_TABLES } from '../src/faults.js';
 import { callTool } from '../src/harness/mcp-client.js';
 import { startWorld, type World } from '../src/harness/world.js';
 import { classify, type Outcome } from '../src/outcome.js';
@@ -26,7 +26,6 @@ const tooLarge = (upstream: string) =>
   `${upstream} sent a response too large: its body passed the limit of 8388608 bytes (8 MiB)`;
 
 let world: World;
-const paceDigitransit = pacer(8);
 
 beforeAll(async () => {
   world = await startWorld({ name: 'upstream-bounds', upstreamTimeoutMs: 1500 });
@@ -49,7 +48,6 @@ async function callSampled(
   tool: string,
   args: Record<string, unknown>,
 ): Promise<{ outcome: Outcome; rssGrowthKib: number }> {
-  if (tool !== 'planJourney') await paceDigitransit();
   const beforeKib = world.server.rssKib() ?? 0;
   let peakRssKib = beforeKib;
   const sample = () => (peakRssKib = Math.max(peakRssKib, world.server.rssKib() ?? 0));

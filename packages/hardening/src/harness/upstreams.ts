@@ -42,11 +42,6 @@ export interface ServerEnvOptions {
   upstreamTimeoutMs?: number;
   /** SWITCHYARD_TOKEN for HTTP; default the sentinel token. */
   token?: string | null;
-  /**
-   * Raise DIGITRANSIT_CALLS_PER_SECOND (default 10, shared by the HSL tools) to its maximum, for suites that
-   * call the HSL tools faster than that: otherwise they would mostly measure its local `rate-limited` answers.
-   */
-  liftDigitransitLimit?: boolean;
   extra?: Record<string, string>;
 }
 
@@ -65,7 +60,8 @@ export function serverEnv(upstreams: Upstreams, options: ServerEnvOptions): Reco
     DIGITRANSIT_TIMEOUT_MS: timeout,
     PLAN_JOURNEY_TPS: '10000',
     LONDON_ARRIVALS_TPS: '10000',
-    ...(options.liftDigitransitLimit === true ? { DIGITRANSIT_CALLS_PER_SECOND: '10000' } : {}),
+    // DIGITRANSIT_CALLS_PER_SECOND stays `auto`: no local limit for the loopback stand-in, as for any OTP
+    // that is not Digitransit's own gateway.
     [GITHUB_TOKEN_ENV]: SENTINELS.githubToken,
     // The operator's launch policy: runs may use this variable as their PR token, sent only to the stand-in.
     LAUNCH_PR_TOKEN_ENV: GITHUB_TOKEN_ENV,

@@ -10,8 +10,6 @@ import { serverEnv, startUpstreams, type Upstreams } from './upstreams.js';
 export interface WorldOptions {
   /** The era of `client` and of `connect()` without one; default HARDENING_ERA, else modern. */
   era?: ProtocolEra;
-  /** DIGITRANSIT_CALLS_PER_SECOND at its maximum (see serverEnv). */
-  liftDigitransitLimit?: boolean;
   upstreamTimeoutMs?: number;
   extraEnv?: Record<string, string>;
   name: string;
@@ -49,9 +47,6 @@ export async function startWorld(options: WorldOptions): Promise<World> {
     dataDir,
     ...(options.upstreamTimeoutMs === undefined ? {} : { upstreamTimeoutMs: options.upstreamTimeoutMs }),
     ...(options.extraEnv === undefined ? {} : { extra: options.extraEnv }),
-    ...(options.liftDigitransitLimit === undefined
-      ? {}
-      : { liftDigitransitLimit: options.liftDigitransitLimit }),
   });
   const era = options.era ?? defaultEra();
   const scanner = new SecretScanner();

@@ -61,7 +61,6 @@ export async function benchEveryTool(options: {
 }): Promise<ToolBenchRow[]> {
   const world = await startWorld({
     name: 'bench',
-    liftDigitransitLimit: true,
     extraEnv: { SWITCHYARD_LOG_LEVEL: 'warn' },
   });
   const floor = await startFloor();

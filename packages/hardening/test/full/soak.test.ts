@@ -29,7 +29,7 @@ let world: World;
 let clients: Client[];
 
 beforeAll(async () => {
-  world = await startWorld({ name: 'soak', liftDigitransitLimit: true, upstreamTimeoutMs: 200 });
+  world = await startWorld({ name: 'soak', upstreamTimeoutMs: 200 });
   clients = await Promise.all(Array.from({ length: 16 }, () => world.connect()));
 });
 
