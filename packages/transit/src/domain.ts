@@ -15,8 +15,9 @@ const { version } = createRequire(import.meta.url)('../package.json') as { versi
 
 /**
  * The transit domain: planJourney and get_london_arrivals (TfL) when the `tfl` provider is configured;
- * get_departures, plan_trip and find_stops (HSL) when `hsl` is; the saved-place tools always. Its configuration comes from the
- * environment (`loadConfig`); opening it opens and migrates transit.sqlite in the server's data directory.
+ * get_departures, plan_trip and find_stops (HSL) when `hsl` is; the saved-place tools always. Its
+ * configuration comes from the environment (`loadConfig`); opening it opens and migrates transit.sqlite in
+ * the server's data directory.
  */
 export const transitDomain = defineDomain({
   name: 'transit',

@@ -27,12 +27,13 @@ function tflServices(config: TransitConfig, logger: Logger): TflServices | undef
     retryBudgetMs: config.retryBudgetMs,
     logger,
   });
+  // One GET for all of TfL: one client, breaker, retry budget and timeout for journeys and arrivals.
+  const get = createTflGet({ config: config.tfl, policy });
   return {
-    client: createTflClient({ config: config.tfl, policy }),
+    client: createTflClient(get),
     limiter: createCallLimiter({ name: 'planJourney', points: config.tfl.planJourneyTps, durationMs: 1000 }),
     arrivals: createArrivalsSource({
-      // Its own ky instance under the same policy: one breaker, retry budget and timeout for all of TfL.
-      get: createTflGet({ config: config.tfl, policy }),
+      get,
       cache: createResponseCache({
         maxEntries: config.tfl.cacheMaxEntries,
         maxBytes: config.tfl.cacheMaxBytes,

@@ -31,7 +31,7 @@ export interface TflClient {
   journeyResults(query: JourneyQuery, signal?: AbortSignal): Promise<JourneyResultsOutcome>;
 }
 
-export interface TflClientOptions {
+export interface TflGetOptions {
   config: TflConfig;
   /** The TfL policy, shared by every session. */
   policy: UpstreamPolicy;
@@ -65,7 +65,7 @@ function outcomeOf(status: number, body: unknown): JourneyResultsOutcome {
 }
 
 /** GET from the TfL API under its policy, the key added as `app_key` (and redacted everywhere else). */
-export function createTflGet(options: TflClientOptions): UpstreamGet {
+export function createTflGet(options: TflGetOptions): UpstreamGet {
   const { config } = options;
   return createUpstreamGet({
     upstream: TFL,
@@ -76,8 +76,8 @@ export function createTflGet(options: TflClientOptions): UpstreamGet {
   });
 }
 
-export function createTflClient(options: TflClientOptions): TflClient {
-  const get = createTflGet(options);
+/** The Journey Planner over TfL's one GET (the same one the arrivals use). */
+export function createTflClient(get: UpstreamGet): TflClient {
   return {
     journeyResults(query, signal) {
       return get<JourneyResultsOutcome>(
