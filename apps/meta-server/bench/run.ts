@@ -16,7 +16,7 @@ import { startDigitransitMock, startTflMock } from '@switchyard/upstream-mocks';
 import { ms, summarize, verdict } from './stats.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
-const SWITCHYARD = path.join(HERE, '..', 'dist', 'bin.js');
+const SWITCHYARD = path.join(HERE, '..', 'bin', 'switchyard.js');
 const BARE = path.join(HERE, 'bare-server.mjs');
 const COLD_STARTS = Number(process.env.BENCH_COLD_STARTS ?? 20);
 const CLIENTS = 16;
@@ -56,17 +56,17 @@ const COLD_START_SERVERS = [
   { label: 'bare SDK server', script: BARE, targetMs: undefined },
   {
     label: 'switchyard-transit',
-    script: path.join(HERE, '../../../packages/transit/dist/bin.js'),
+    script: path.join(HERE, '../../../packages/transit/bin/switchyard-transit.js'),
     targetMs: 200,
   },
   {
     label: 'switchyard-journey',
-    script: path.join(HERE, '../../../packages/journey-continuity/dist/bin.js'),
+    script: path.join(HERE, '../../../packages/journey-continuity/bin/switchyard-journey.js'),
     targetMs: 200,
   },
   {
     label: 'switchyard-launch',
-    script: path.join(HERE, '../../../packages/launch-runs/dist/bin.js'),
+    script: path.join(HERE, '../../../packages/launch-runs/bin/switchyard-launch.js'),
     targetMs: 200,
   },
   { label: 'switchyard', script: SWITCHYARD, targetMs: 250 },
@@ -257,7 +257,8 @@ async function seedJourney(url: string): Promise<string> {
 }
 
 async function main(): Promise<void> {
-  if (!fs.existsSync(SWITCHYARD)) throw new Error(`${SWITCHYARD} is missing: build first (pnpm build)`);
+  const bundle = path.join(HERE, '..', 'dist', 'bundle', 'bin.js');
+  if (!fs.existsSync(bundle)) throw new Error(`${bundle} is missing: build first (pnpm build)`);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'switchyard-bench-'));
   const tfl = await startTflMock();
   const digitransit = await startDigitransitMock();

@@ -10,11 +10,13 @@ import { expect } from 'vitest';
 
 export const PACKAGE_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const REPO_ROOT = path.resolve(PACKAGE_DIR, '..', '..');
-/** The built bin: these tests check what users run, so they need `npx tsc -p tsconfig.build.json` first. */
-export const BIN = path.join(PACKAGE_DIR, 'dist', 'bin.js');
+/** The bin users run (it starts the bundle in dist/bundle/): these tests need `pnpm build` first. */
+export const BIN = path.join(PACKAGE_DIR, 'bin', 'switchyard.js');
+const BUNDLE = path.join(PACKAGE_DIR, 'dist', 'bundle', 'bin.js');
 
 export function requireBuiltBin(): string {
-  if (!fs.existsSync(BIN)) throw new Error(`${BIN} is missing: build @switchyard/server first (pnpm build)`);
+  if (!fs.existsSync(BUNDLE))
+    throw new Error(`${BUNDLE} is missing: build @switchyard/server first (pnpm build)`);
   return BIN;
 }
 

@@ -14,18 +14,18 @@ const BINS = {
     call: { name: 'get_or_create_journey', arguments: {} },
   },
   'switchyard-transit': {
-    path: () => path.join(REPO_ROOT, 'packages', 'transit', 'dist', 'bin.js'),
+    path: () => path.join(REPO_ROOT, 'packages', 'transit', 'bin', 'switchyard-transit.js'),
     call: {
       name: 'save_user_variable',
       arguments: { key: 'home', value: { type: 'location', lat: 60.1699, lon: 24.9384 } },
     },
   },
   'switchyard-journey': {
-    path: () => path.join(REPO_ROOT, 'packages', 'journey-continuity', 'dist', 'bin.js'),
+    path: () => path.join(REPO_ROOT, 'packages', 'journey-continuity', 'bin', 'switchyard-journey.js'),
     call: { name: 'get_or_create_journey', arguments: {} },
   },
   'switchyard-launch': {
-    path: () => path.join(REPO_ROOT, 'packages', 'launch-runs', 'dist', 'bin.js'),
+    path: () => path.join(REPO_ROOT, 'packages', 'launch-runs', 'bin', 'switchyard-launch.js'),
     call: { name: 'launch_list_runs', arguments: {} },
   },
 } as const;

@@ -1,4 +1,4 @@
 #!/usr/bin/env node
 // The switchyard-journey command. It exists before the build (so installing a clone links it without a warning) and
-// starts the compiled server in dist/, which `pnpm build` writes.
-import '../dist/bin.js';
+// starts the bundled server in dist/bundle/, which `pnpm build` writes.
+import '../dist/bundle/bin.js';

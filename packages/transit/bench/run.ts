@@ -30,7 +30,7 @@ import {
 } from './upstream-requests.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const BIN = path.join(here, '..', 'dist', 'bin.js');
+const BIN = path.join(here, '..', 'bin', 'switchyard-transit.js');
 // Enough warm-up calls for V8 to optimise the hot path, as in a server that has been up for a while.
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 200);
 const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 400);

@@ -26,6 +26,20 @@ const TOOLS_OF_BIN: Record<string, string[]> = {
   'switchyard-launch': LAUNCH_TOOLS,
 };
 
+/**
+ * A call that opens the bin's database: its migrations are files of the installed package, found from the
+ * bundle through the package's own location (scripts/bundle-bin.mjs).
+ */
+const STORE_CALL_OF_BIN: Record<string, { name: string; arguments: Record<string, unknown> }> = {
+  switchyard: { name: 'get_or_create_journey', arguments: {} },
+  'switchyard-transit': {
+    name: 'save_user_variable',
+    arguments: { key: 'home', value: { type: 'location', lat: 60.1699, lon: 24.9384 } },
+  },
+  'switchyard-journey': { name: 'get_or_create_journey', arguments: {} },
+  'switchyard-launch': { name: 'launch_list_runs', arguments: {} },
+};
+
 /** The pnpm the repository pins (corepack's signature check fails against some registries, so via npx). */
 function pnpmCommand(): string[] {
   const root = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as {
@@ -123,7 +137,7 @@ describe('what a user gets from the registry', () => {
   });
 
   it.each(Object.values(SERVER_PACKAGES).map((server) => server.bin))(
-    '%s starts over stdio from the installed package and lists its tools',
+    '%s starts over stdio from the installed package, lists its tools and opens its database',
     async (bin) => {
       const transport = new StdioClientTransport({
         command: path.join(project, 'node_modules', '.bin', bin),
@@ -135,6 +149,8 @@ describe('what a user gets from the registry', () => {
       await client.connect(transport);
       try {
         expectCompleteListing((await client.listTools()).tools, TOOLS_OF_BIN[bin] ?? []);
+        const stored = await client.callTool(STORE_CALL_OF_BIN[bin]!);
+        expect(stored.isError, JSON.stringify(stored.content)).not.toBe(true);
       } finally {
         await client.close();
       }

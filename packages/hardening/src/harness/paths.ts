@@ -8,9 +8,9 @@ const require = createRequire(import.meta.url);
 export const PACKAGE_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const FIXTURES_DIR = path.join(PACKAGE_DIR, 'fixtures');
 
-/** The built `switchyard` bin of @switchyard/server (what users run). */
+/** The `switchyard` bin of @switchyard/server, what users run (it starts the bundle `pnpm build` writes). */
 export function switchyardBin(): string {
-  return path.join(path.dirname(require.resolve('@switchyard/server')), 'bin.js');
+  return path.join(path.dirname(require.resolve('@switchyard/server')), '..', 'bin', 'switchyard.js');
 }
 
 /** The preload that reports unhandled rejections, uncaught exceptions and warnings on stderr. */
