@@ -2,6 +2,7 @@
 // from word lists with a seeded PRNG (the same corpus every run).
 import { randomUUID } from 'node:crypto';
 import type Database from 'better-sqlite3';
+import { localPrincipal } from '@switchyard/server-kit/runtime';
 import { SESSION_FTS_SHARDS, sessionFtsTable } from '../src/db/fts.js';
 
 const TOPICS = [
@@ -221,7 +222,7 @@ export function generateCorpus(
   const load = sqlite.transaction(() => {
     for (const trigger of triggers) sqlite.exec(`DROP TRIGGER ${trigger.name}`);
     const insertJourney = sqlite.prepare(
-      'INSERT INTO journeys (id, user_id, created_at, updated_at) VALUES (?, ?, ?, ?)',
+      'INSERT INTO journeys (id, owner, user_id, created_at, updated_at) VALUES (?, ?, ?, ?, ?)',
     );
     const insertSession = sqlite.prepare(
       'INSERT INTO sessions (id, journey_id, created_at, summary, diagnosis, confidence_score) VALUES (?, ?, ?, ?, ?, ?)',
@@ -231,7 +232,8 @@ export function generateCorpus(
       const user = randomUUID();
       journeyIds.push(id);
       userIds.push(user);
-      insertJourney.run(id, user, start, start + span);
+      // The benchmark's client is a local (stdio-like) caller: the corpus is its journeys.
+      insertJourney.run(id, localPrincipal(), user, start, start + span);
     }
     // Sessions land on journeys uniformly at random; each journey's are written together, oldest first.
     const perJourney = new Uint32Array(journeys);

@@ -3,11 +3,14 @@
 // occurs thousands of times in each. Also measures a cheap call issued while each heavy search is in flight:
 // the server answers calls one at a time, so its latency shows how long a heavy search holds everything else.
 import type { Client } from '@modelcontextprotocol/client';
+import { localPrincipal } from '@switchyard/server-kit/runtime';
 import { MAX_SUMMARY_BYTES } from '../src/journeys/limits.js';
 import type { JourneyService } from '../src/journeys/journey-service.js';
 import { toMillisRange } from '../src/journeys/time.js';
 import { seededRandom, summaryGenerator } from './corpus.js';
 import { measure, percentiles, type Stats } from './stats.js';
+
+const LOCAL = { owner: localPrincipal() };
 
 export interface LargeTextOptions {
   documentBytes: number;
@@ -92,37 +95,46 @@ export async function measureLargeTexts(
       operation: `query_journey_history, ${Math.round(options.documentBytes / 1024)} KiB document`,
       args: { journey_id: withDocument, query: LARGE_TEXT_QUERY, include_documents: true },
       floor: () =>
-        floor.queryHistory({
-          journeyId: withDocument,
-          text: LARGE_TEXT_QUERY,
-          range: everything,
-          limit: 10,
-          includeDocuments: true,
-        }),
+        floor.queryHistory(
+          {
+            journeyId: withDocument,
+            text: LARGE_TEXT_QUERY,
+            range: everything,
+            limit: 10,
+            includeDocuments: true,
+          },
+          LOCAL,
+        ),
     },
     {
       operation: `query_journey_history, ${Math.round(options.documentBytes / 1024)} KiB, match at end`,
       args: { journey_id: withNeedle, query: 'zebra', include_documents: true },
       floor: () =>
-        floor.queryHistory({
-          journeyId: withNeedle,
-          text: 'zebra',
-          range: everything,
-          limit: 10,
-          includeDocuments: true,
-        }),
+        floor.queryHistory(
+          {
+            journeyId: withNeedle,
+            text: 'zebra',
+            range: everything,
+            limit: 10,
+            includeDocuments: true,
+          },
+          LOCAL,
+        ),
     },
     {
       operation: `query_journey_history, ${options.summaries} x 64 KiB summaries`,
       args: { journey_id: withSummaries, query: LARGE_TEXT_QUERY },
       floor: () =>
-        floor.queryHistory({
-          journeyId: withSummaries,
-          text: LARGE_TEXT_QUERY,
-          range: everything,
-          limit: 10,
-          includeDocuments: false,
-        }),
+        floor.queryHistory(
+          {
+            journeyId: withSummaries,
+            text: LARGE_TEXT_QUERY,
+            range: everything,
+            limit: 10,
+            includeDocuments: false,
+          },
+          LOCAL,
+        ),
     },
   ];
   const warmup = Math.min(5, options.iterations);

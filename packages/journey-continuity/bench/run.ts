@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { createLogger } from '@switchyard/server-kit/runtime';
+import { createLogger, localPrincipal } from '@switchyard/server-kit/runtime';
 import { connectInMemory } from '@switchyard/server-kit/testing';
 import { openJourneyDatabase, DATABASE_FILE_NAME } from '../src/db/database.js';
 import { SESSION_FTS_SHARDS, sessionFtsTable } from '../src/db/fts.js';
@@ -19,6 +19,9 @@ import { journeyDomain, loadJourneyConfig } from '../src/index.js';
 import { BENCH_QUERIES, generateCorpus, verifyIndex, type Corpus } from './corpus.js';
 import { measureLargeTexts } from './large-texts.js';
 import { measure, type Stats } from './stats.js';
+
+/** The in-process client calls without a token, as the local principal: the floor reads as it. */
+const LOCAL = { owner: localPrincipal() };
 
 const int = (name: string, fallback: number) => {
   const value = Number(process.env[name] ?? fallback);
@@ -105,13 +108,16 @@ async function main(): Promise<void> {
       call('query_journey_history', { journey_id: journey(i), query: query(i) }),
     ),
     floor: await measure(ITERATIONS, (i) =>
-      floor.queryHistory({
-        journeyId: journey(i),
-        text: query(i),
-        range: everything,
-        limit: 10,
-        includeDocuments: false,
-      }),
+      floor.queryHistory(
+        {
+          journeyId: journey(i),
+          text: query(i),
+          range: everything,
+          limit: 10,
+          includeDocuments: false,
+        },
+        LOCAL,
+      ),
     ),
   });
   rows.push({
@@ -119,7 +125,10 @@ async function main(): Promise<void> {
     target: 'p95 <= 5 ms',
     client: await measure(ITERATIONS, (i) => call('query_journey_history', { journey_id: journey(i) })),
     floor: await measure(ITERATIONS, (i) =>
-      floor.queryHistory({ journeyId: journey(i), range: everything, limit: 10, includeDocuments: false }),
+      floor.queryHistory(
+        { journeyId: journey(i), range: everything, limit: 10, includeDocuments: false },
+        LOCAL,
+      ),
     ),
   });
   rows.push({
@@ -129,20 +138,23 @@ async function main(): Promise<void> {
       call('query_journey_history', { journey_id: journey(i), limit: 100 }),
     ),
     floor: await measure(ITERATIONS, (i) =>
-      floor.queryHistory({ journeyId: journey(i), range: everything, limit: 100, includeDocuments: false }),
+      floor.queryHistory(
+        { journeyId: journey(i), range: everything, limit: 100, includeDocuments: false },
+        LOCAL,
+      ),
     ),
   });
   rows.push({
     operation: 'get_or_create_journey, existing user',
     target: 'p95 <= 2 ms',
     client: await measure(ITERATIONS, (i) => call('get_or_create_journey', { user_id: user(i) })),
-    floor: await measure(ITERATIONS, (i) => floor.getOrCreateJourney(user(i))),
+    floor: await measure(ITERATIONS, (i) => floor.getOrCreateJourney(LOCAL, user(i))),
   });
   rows.push({
     operation: 'get_or_create_journey, new user',
     target: 'p95 <= 2 ms (seed: < 50 ms)',
     client: await measure(ITERATIONS, () => call('get_or_create_journey', { user_id: randomUUID() })),
-    floor: await measure(ITERATIONS, () => floor.getOrCreateJourney(randomUUID())),
+    floor: await measure(ITERATIONS, () => floor.getOrCreateJourney(LOCAL, randomUUID())),
   });
 
   const large = await measureLargeTexts(client, floor, LARGE_TEXTS);

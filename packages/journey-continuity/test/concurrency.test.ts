@@ -78,7 +78,7 @@ describe('get_or_create_journey across processes', () => {
       expect(db.prepare('SELECT count(*) FROM journeys WHERE user_id IS NULL').pluck().get()).toBe(
         WORKERS * ANONYMOUS,
       );
-      expect(db.prepare('SELECT count(*) FROM __drizzle_migrations').pluck().get()).toBe(2);
+      expect(db.prepare('SELECT count(*) FROM __drizzle_migrations').pluck().get()).toBe(3);
     } finally {
       db.close();
     }

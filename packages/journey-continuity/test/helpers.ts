@@ -4,7 +4,11 @@ import path from 'node:path';
 import type { Client } from '@modelcontextprotocol/client';
 import { JourneyErrorPayloadSchema } from '@switchyard/contracts/journey';
 import { createLogger } from '@switchyard/server-kit/runtime';
-import { connectInMemory, type ProtocolEra } from '@switchyard/server-kit/testing';
+import {
+  connectInMemory,
+  type ConnectInMemoryOptions,
+  type ProtocolEra,
+} from '@switchyard/server-kit/testing';
 import { afterAll, expect } from 'vitest';
 import {
   DATABASE_FILE_NAME,
@@ -44,6 +48,8 @@ export interface HarnessOptions {
   config?: Partial<JourneyConfig>;
   /** The protocol era the client speaks (default modern: 2026-07-28). */
   era?: ProtocolEra;
+  /** Modern era: who the client is, as the HTTP layer's token check would say (default: the local user). */
+  authInfo?: ConnectInMemoryOptions['authInfo'];
 }
 
 /** Every log line the harnesses wrote (for assertions about what logs contain). */
@@ -72,6 +78,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     dataDir,
     logger,
     ...(options.era === undefined ? {} : { era: options.era }),
+    ...(options.authInfo === undefined ? {} : { authInfo: options.authInfo }),
   });
   const { client } = connection;
   const state = connection.domains.get(journeyDomain.name) as JourneyState;

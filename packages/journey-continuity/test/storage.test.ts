@@ -28,7 +28,7 @@ describe('migrations', () => {
     ) as {
       entries: { tag: string }[];
     };
-    expect(journal.entries.map((e) => e.tag)).toEqual(['0000_init', '0001_fts']);
+    expect(journal.entries.map((e) => e.tag)).toEqual(['0000_init', '0001_fts', '0002_journey_owner']);
   });
 
   it('creates every shard with its triggers, and the shard and key columns agree with the code', () => {

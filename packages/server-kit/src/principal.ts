@@ -9,6 +9,11 @@ let localUser: string | undefined;
 export function callerPrincipal(auth: { clientId?: string } | undefined): string {
   const clientId = auth?.clientId;
   if (clientId !== undefined && clientId !== '') return `client:${clientId}`;
+  return localPrincipal();
+}
+
+/** The principal of the OS user running the server: stdio callers, and data from before owners were kept. */
+export function localPrincipal(): string {
   localUser ??= `local:${safeUserName()}`;
   return localUser;
 }

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { openDatabase } from '@switchyard/server-kit/runtime';
+import { localPrincipal, openDatabase } from '@switchyard/server-kit/runtime';
 import type Database from 'better-sqlite3';
 
 /** The committed drizzle-kit migrations: `drizzle/` beside `src/` and `dist/` (it ships in the package). */
@@ -33,5 +33,14 @@ export function openJourneyDatabase(options: OpenJourneyDatabaseOptions): Journe
   });
   // Freed pages are overwritten, so deleted journeys do not linger in the file.
   sqlite.pragma('secure_delete = ON');
+  claimUnownedJourneys(sqlite);
   return { sqlite, file };
+}
+
+/**
+ * Journeys written before owners were recorded were the one local user's: they become the local principal's
+ * (the OS user running the server, as stdio callers are), so nothing saved is lost and no one else sees them.
+ */
+function claimUnownedJourneys(sqlite: Database.Database): void {
+  sqlite.prepare("UPDATE journeys SET owner = ? WHERE owner = ''").run(localPrincipal());
 }

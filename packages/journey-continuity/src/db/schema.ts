@@ -23,7 +23,14 @@ export const journeys = sqliteTable(
   'journeys',
   {
     id: text('id').primaryKey(),
-    /** At most one journey per non-null user: the unique index decides between concurrent creators. */
+    /**
+     * The principal that created the journey (server-kit's callerPrincipal); only it sees the journey and what
+     * belongs to it. Rows from before owners were recorded ('') are the local principal's (claimed on open).
+     */
+    owner: text('owner').notNull().default(''),
+    /**
+     * At most one journey per owner and non-null user: the unique index decides between concurrent creators.
+     */
     userId: text('user_id'),
     createdAt: integer('created_at').notNull(),
     updatedAt: integer('updated_at').notNull(),
@@ -31,7 +38,7 @@ export const journeys = sqliteTable(
     metadata: text('metadata').notNull().default('{}'),
   },
   (table) => [
-    uniqueIndex('journeys_user_id_unique').on(table.userId),
+    uniqueIndex('journeys_owner_user_id_unique').on(table.owner, table.userId),
     check(
       'journeys_id_is_lowercase_uuid',
       sql`length(${table.id}) = 36 AND ${table.id} = lower(${table.id}) AND substr(${table.id}, 35, 2) GLOB '[0-9a-f][0-9a-f]'`,

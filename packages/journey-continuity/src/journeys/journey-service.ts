@@ -2,7 +2,7 @@ import { DEFAULT_SNIPPET_SCAN_BYTES } from '../config.js';
 import type { JourneyDatabase } from '../db/database.js';
 import { FAILED_STEP, withDatabaseErrors } from './database-errors.js';
 import { HistorySearch, type HistoryQuery, type HistoryResult } from './history-search.js';
-import { JourneyStore, type JourneyStoreOptions } from './journey-store.js';
+import { JourneyStore, type Caller, type JourneyStoreOptions } from './journey-store.js';
 
 export type { HistoryQuery, HistoryResult } from './history-search.js';
 
@@ -12,6 +12,7 @@ export interface JourneyServiceOptions extends JourneyStoreOptions {
 }
 export type {
   AddedDocument,
+  Caller,
   DeletedJourney,
   JourneySummary,
   NewDocument,
@@ -36,15 +37,15 @@ export class JourneyService {
     this.history.close();
   }
 
-  getOrCreateJourney(userId?: string) {
-    return this.store.getOrCreate(userId);
+  getOrCreateJourney(caller: Caller, userId?: string) {
+    return this.store.getOrCreate(caller, userId);
   }
 
-  /** 404 for an unknown journey; the check and the search read one snapshot. */
-  queryHistory(query: HistoryQuery): HistoryResult {
+  /** 404 for an unknown journey or another's; the check and the search read one snapshot. */
+  queryHistory(query: HistoryQuery, caller: Caller): HistoryResult {
     return withDatabaseErrors(FAILED_STEP.queryHistory, () =>
       this.store.read(() => {
-        this.store.assertExists(query.journeyId);
+        this.store.assertOwned(query.journeyId, caller);
         return this.history.search(query);
       }),
     );
@@ -58,7 +59,7 @@ export class JourneyService {
     return this.store.recordSession(...args);
   }
 
-  deleteJourney(journeyId: string) {
-    return this.store.deleteJourney(journeyId);
+  deleteJourney(...args: Parameters<JourneyStore['deleteJourney']>) {
+    return this.store.deleteJourney(...args);
   }
 }

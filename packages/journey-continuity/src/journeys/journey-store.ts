@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { SwitchyardError } from '@switchyard/contracts/errors';
-import { count, eq, sql } from 'drizzle-orm';
+import { and, count, eq, sql } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/better-sqlite3';
 import type { JourneyDatabase } from '../db/database.js';
 import { documents, journeys, sessions } from '../db/schema.js';
@@ -22,7 +22,12 @@ export interface JourneySummary {
   isNew: boolean;
 }
 
-export interface NewSession {
+/** Who is asking: every journey belongs to the principal that created it, and only it may reach it. */
+export interface Caller {
+  owner: string;
+}
+
+export interface NewSession extends Caller {
   journeyId: string;
   summary: string;
   messages?: unknown[];
@@ -41,7 +46,7 @@ export interface RecordedSession {
   sessionCount: number;
 }
 
-export interface NewDocument {
+export interface NewDocument extends Caller {
   journeyId: string;
   documentType: DocumentType;
   title?: string;
@@ -71,6 +76,7 @@ export interface JourneyStoreOptions {
   now?: () => number;
 }
 
+/** Also the answer for another principal's journey: the two cannot be told apart. */
 export function journeyNotFound(journeyId: string): SwitchyardError {
   return new SwitchyardError('not-found', `Journey ${journeyId} not found`);
 }
@@ -95,17 +101,23 @@ export class JourneyStore {
       journeyById: db
         .select({ id: journeys.id, userId: journeys.userId, createdAt: journeys.createdAt })
         .from(journeys)
-        .where(eq(journeys.id, p('id')))
+        .where(and(eq(journeys.id, p('id')), eq(journeys.owner, p('owner'))))
         .prepare(),
       journeyByUser: db
         .select({ id: journeys.id, userId: journeys.userId, createdAt: journeys.createdAt })
         .from(journeys)
-        .where(eq(journeys.userId, p('userId')))
+        .where(and(eq(journeys.owner, p('owner')), eq(journeys.userId, p('userId'))))
         .prepare(),
       insertJourney: db
         .insert(journeys)
-        .values({ id: p('id'), userId: p('userId'), createdAt: p('now'), updatedAt: p('now') })
-        .onConflictDoNothing({ target: journeys.userId })
+        .values({
+          id: p('id'),
+          owner: p('owner'),
+          userId: p('userId'),
+          createdAt: p('now'),
+          updatedAt: p('now'),
+        })
+        .onConflictDoNothing({ target: [journeys.owner, journeys.userId] })
         .prepare(),
       touchJourney: db
         .update(journeys)
@@ -114,7 +126,7 @@ export class JourneyStore {
         .prepare(),
       deleteJourney: db
         .delete(journeys)
-        .where(eq(journeys.id, p('id')))
+        .where(and(eq(journeys.id, p('id')), eq(journeys.owner, p('owner'))))
         .prepare(),
       sessionCount: db
         .select({ n: count() })
@@ -153,22 +165,27 @@ export class JourneyStore {
     };
   }
 
-  /** The journey of `userId` (created if it has none), or a new anonymous journey without one. */
-  getOrCreate(userId?: string): JourneySummary {
+  /**
+   * The caller's journey for `userId` (created if there is none), or a new anonymous journey without one.
+   * Each owner has its own users: the same user_id from two principals names two journeys.
+   */
+  getOrCreate({ owner }: Caller, userId?: string): JourneySummary {
     return withDatabaseErrors(FAILED_STEP.getOrCreateJourney, () => {
       const user = userId?.toLowerCase();
       if (user !== undefined) {
         // Most calls find the journey: answer them without taking the write lock.
-        const existing = this.read(() => this.withCount(this.queries.journeyByUser.get({ userId: user })));
+        const existing = this.read(() =>
+          this.withCount(this.queries.journeyByUser.get({ owner, userId: user })),
+        );
         if (existing !== undefined) return { ...existing, isNew: false };
       }
       return this.write(() => {
         const id = randomUUID();
-        const inserted = this.queries.insertJourney.run({ id, userId: user ?? null, now: this.now() });
+        const inserted = this.queries.insertJourney.run({ id, owner, userId: user ?? null, now: this.now() });
         const row =
           user === undefined
-            ? this.queries.journeyById.get({ id })
-            : this.queries.journeyByUser.get({ userId: user });
+            ? this.queries.journeyById.get({ id, owner })
+            : this.queries.journeyByUser.get({ owner, userId: user });
         const journey = this.withCount(row);
         if (journey === undefined) throw new Error('journey vanished inside its own transaction');
         return { ...journey, isNew: inserted.changes === 1 };
@@ -176,9 +193,9 @@ export class JourneyStore {
     });
   }
 
-  /** 404 unless the journey exists. */
-  assertExists(journeyId: string): void {
-    if (this.queries.journeyById.get({ id: journeyId.toLowerCase() }) === undefined) {
+  /** 404 unless the journey exists and is the caller's. */
+  assertOwned(journeyId: string, { owner }: Caller): void {
+    if (this.queries.journeyById.get({ id: journeyId.toLowerCase(), owner }) === undefined) {
       throw journeyNotFound(journeyId);
     }
   }
@@ -192,7 +209,7 @@ export class JourneyStore {
     return withDatabaseErrors(FAILED_STEP.recordSession, () =>
       this.write(() => {
         const journeyId = input.journeyId.toLowerCase();
-        this.assertExists(journeyId);
+        this.assertOwned(journeyId, input);
         const id = randomUUID();
         const now = this.now();
         const createdAt = input.createdAt ?? now;
@@ -227,7 +244,7 @@ export class JourneyStore {
     return withDatabaseErrors(FAILED_STEP.addDocument, () =>
       this.write(() => {
         const journeyId = input.journeyId.toLowerCase();
-        this.assertExists(journeyId);
+        this.assertOwned(journeyId, input);
         const id = randomUUID();
         const createdAt = this.now();
         this.queries.insertDocument.run({
@@ -254,14 +271,14 @@ export class JourneyStore {
   }
 
   /** Deletes the journey; its sessions, documents and their index entries go with it (cascade, triggers). */
-  deleteJourney(journeyId: string): DeletedJourney {
+  deleteJourney(journeyId: string, caller: Caller): DeletedJourney {
     return withDatabaseErrors(FAILED_STEP.deleteJourney, () =>
       this.write(() => {
         const id = journeyId.toLowerCase();
-        this.assertExists(id);
+        this.assertOwned(id, caller);
         const sessionsDeleted = this.sessionCount(id);
         const documentsDeleted = this.queries.documentCount.get({ id })?.n ?? 0;
-        this.queries.deleteJourney.run({ id });
+        this.queries.deleteJourney.run({ id, owner: caller.owner });
         return { id, sessionsDeleted, documentsDeleted };
       }),
     );

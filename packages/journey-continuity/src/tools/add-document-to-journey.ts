@@ -22,6 +22,7 @@ export const addDocumentToJourneyTool = tool({
   handler: async (input, call) => {
     const service = await serviceFor('addDocument', call.state.service);
     const document = service.addDocument({
+      owner: call.principal,
       journeyId: input.journey_id,
       documentType: input.document_type,
       ...(input.title === undefined ? {} : { title: input.title }),

@@ -15,7 +15,7 @@ export const deleteJourneyTool = tool({
   ...JOURNEY_ERRORS,
   handler: async ({ journey_id }, call) => {
     const service = await serviceFor('deleteJourney', call.state.service);
-    const deleted = service.deleteJourney(journey_id);
+    const deleted = service.deleteJourney(journey_id, { owner: call.principal });
     return {
       journey_id: deleted.id,
       deleted: true as const,

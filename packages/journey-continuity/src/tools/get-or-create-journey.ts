@@ -18,7 +18,7 @@ export const getOrCreateJourneyTool = tool({
   ...JOURNEY_ERRORS,
   handler: async ({ user_id }, call) => {
     const service = await serviceFor('getOrCreateJourney', call.state.service);
-    const journey = service.getOrCreateJourney(user_id);
+    const journey = service.getOrCreateJourney({ owner: call.principal }, user_id);
     return {
       journey_id: journey.id,
       user_id: journey.userId,

@@ -27,7 +27,9 @@ export const queryJourneyHistoryTool = tool({
       limit: input.limit,
       includeDocuments: input.include_documents,
     };
-    const result = (await serviceFor('queryHistory', call.state.service)).queryHistory(query);
+    const result = (await serviceFor('queryHistory', call.state.service)).queryHistory(query, {
+      owner: call.principal,
+    });
     return {
       journey_id: input.journey_id.toLowerCase(),
       sessions: result.sessions.map((session) => ({

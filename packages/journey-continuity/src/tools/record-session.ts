@@ -17,6 +17,7 @@ export const recordSessionTool = tool({
   ...JOURNEY_ERRORS,
   handler: async (input, call) => {
     const newSession = {
+      owner: call.principal,
       journeyId: input.journey_id,
       summary: input.summary,
       ...(input.messages === undefined ? {} : { messages: input.messages }),
