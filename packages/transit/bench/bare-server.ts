@@ -4,6 +4,7 @@
 import { McpServer } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import {
+  arrivalsRequest,
   departuresRequest,
   findStopsRequest,
   journeyRequest,
@@ -20,6 +21,7 @@ const tools = {
   plan_trip: tripRequest,
   plan_trip_named: namedTripRequest,
   find_stops: findStopsRequest,
+  get_london_arrivals: arrivalsRequest,
 };
 
 serveStdio(() => {

@@ -16,6 +16,8 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { clientFor, type ProtocolEra } from '@switchyard/server-kit/testing';
 import { startDigitransitMock, startTflMock } from '@switchyard/upstream-mocks';
 import {
+  ARRIVALS_ARGS,
+  arrivalsRequest,
   DEPARTURES_ARGS,
   departuresRequest,
   FIND_STOPS_ARGS,
@@ -166,6 +168,10 @@ const env = {
   DIGITRANSIT_ROUTING_URL: digitransit.routingUrl,
   DIGITRANSIT_GEOCODING_URL: digitransit.geocodingUrl,
   PLAN_JOURNEY_TPS: '10000',
+  LONDON_ARRIVALS_TPS: '10000',
+  // Every arrivals call goes upstream, as the direct one does: with the answer cache a repeated stop within
+  // TfL's timeToLive costs no upstream call at all, which is not what this compares.
+  TFL_CACHE_MAX_ENTRIES: '0',
   SWITCHYARD_DATA_DIR: dataDir,
   SWITCHYARD_LOG_LEVEL: 'warn',
 };
@@ -202,6 +208,13 @@ const cases = [
     bareTool: 'find_stops',
     args: FIND_STOPS_ARGS,
     direct: findStopsRequest,
+  },
+  {
+    name: 'get_london_arrivals',
+    tool: 'get_london_arrivals',
+    bareTool: 'get_london_arrivals',
+    args: ARRIVALS_ARGS,
+    direct: arrivalsRequest,
   },
 ];
 

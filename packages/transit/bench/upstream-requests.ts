@@ -3,6 +3,7 @@
 import { HSL_REGION_BOUNDS } from '../src/config.js';
 import { PLAN_CONNECTION_QUERY, STOP_DEPARTURES_QUERY, STOPS_BY_NAME_QUERY } from '../src/hsl/queries.js';
 import { planConnectionVariables } from '../src/hsl/plan-request.js';
+import { arrivalsRequest as arrivalsRequestOf } from '../src/tfl/arrivals-client.js';
 import { journeyResultsPath } from '../src/tfl/client.js';
 
 export interface BenchTargets {
@@ -25,6 +26,7 @@ export const NAMED_TRIP_ARGS = {
   destination: { type: 'label', value: 'Kiasma' },
 };
 export const FIND_STOPS_ARGS = { name: 'Kamppi' };
+export const ARRIVALS_ARGS = { stop: { type: 'id', value: '940GZZLUOXC' } };
 
 async function json(response: Response): Promise<Record<string, unknown>> {
   if (!response.ok) throw new Error(`upstream answered ${response.status}`);
@@ -34,6 +36,18 @@ async function json(response: Response): Promise<Record<string, unknown>> {
 export function journeyRequest(targets: BenchTargets): Promise<Record<string, unknown>> {
   const url = `${targets.tflUrl}/${journeyResultsPath(JOURNEY_ARGS.from, JOURNEY_ARGS.to)}?app_key=${targets.tflKey}`;
   return fetch(url, { headers: { accept: 'application/json' } }).then(json);
+}
+
+export function arrivalsRequest(targets: BenchTargets): Promise<Record<string, unknown>> {
+  const { path } = arrivalsRequestOf({ stopId: ARRIVALS_ARGS.stop.value, direction: 'all' });
+  const url = `${targets.tflUrl}/${path}?app_key=${targets.tflKey}`;
+  // TfL answers arrivals with a JSON array; the tools' floor wraps it so every case returns an object.
+  return fetch(url, { headers: { accept: 'application/json' } })
+    .then((response) => {
+      if (!response.ok) throw new Error(`upstream answered ${response.status}`);
+      return response.json() as Promise<unknown[]>;
+    })
+    .then((predictions) => ({ predictions }));
 }
 
 function graphql(targets: BenchTargets, query: string, variables: Record<string, unknown>) {
