@@ -15,11 +15,12 @@ import { londonJourney } from './chapters/london.js';
 import { ToolError } from './call.js';
 import { line } from './print.js';
 
-const BIN = fileURLToPath(new URL('../dist/bin.js', import.meta.url));
+const BIN = fileURLToPath(new URL('../bin/switchyard.js', import.meta.url));
+const BUNDLE = fileURLToPath(new URL('../dist/bundle/bin.js', import.meta.url));
 const DEMO_KEYS = { TFL_API_KEY: 'demo-tfl-key', DIGITRANSIT_SUBSCRIPTION_KEY: 'demo-digitransit-key' };
 
 async function main(): Promise<void> {
-  if (!fs.existsSync(BIN)) throw new Error(`${BIN} is missing: run the build first (pnpm build)`);
+  if (!fs.existsSync(BUNDLE)) throw new Error(`${BUNDLE} is missing: run the build first (pnpm build)`);
   const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'switchyard-demo-'));
   const dataDir = path.join(workDir, 'data');
   const tfl = await startTflMock();

@@ -24,6 +24,8 @@ describe('pnpm demo', () => {
     expect(stdout).toContain('DISAMBIGUATION_REQUIRED');
     expect(stdout).toMatch(/▶ planJourney: from "\d+" \(Victoria\)/);
     expect(stdout).toMatch(/OK: \d fastest journeys/);
+    // ...and the next trains at a saved station, on one line.
+    expect(stdout).toMatch(/▶ get_london_arrivals[\s\S]*OK: [\s\S]*- (due|\d+ min): Victoria to /);
     // Helsinki: departures by saved label and a trip from a saved place.
     expect(stdout).toMatch(/▶ get_departures[\s\S]*Rautatientori: with realtime data/);
     expect(stdout).toMatch(/▶ plan_trip[\s\S]*from Home; realtime: \w+\n\s+1\. \d\d:\d\d → \d\d:\d\d/);

@@ -1,5 +1,10 @@
 import type { Client } from '@modelcontextprotocol/client';
-import { PlanJourneyOutputSchema, type JourneyOptionSummary } from '@switchyard/contracts/transit';
+import {
+  GetLondonArrivalsOutputSchema,
+  PlanJourneyOutputSchema,
+  SaveUserVariableOutputSchema,
+  type JourneyOptionSummary,
+} from '@switchyard/contracts/transit';
 import type { TflMock } from '@switchyard/upstream-mocks';
 import { callTool } from '../call.js';
 import { chapter, clock, line, pence, step } from '../print.js';
@@ -13,12 +18,13 @@ function describeOption(option: JourneyOptionSummary, index: number): void {
   for (const leg of option.legs) line(`- ${leg.summary} (${leg.durationMinutes} min)`, 3);
 }
 
-/** planJourney with a disambiguation round: TfL knows several places called "Victoria". */
+/** planJourney with a disambiguation round (TfL knows several places called "Victoria"), then the next trains. */
 export async function londonJourney(client: Client, tfl: TflMock): Promise<void> {
   chapter(
-    '1. London: plan a journey with TfL',
+    '1. London: plan a journey with TfL, then catch the next train',
     'A rider asks for "Victoria" to King\'s Cross. TfL knows several places by that name, so the first\n' +
-      'answer asks which one; the client picks a suggestion and asks again.',
+      'answer asks which one; the client picks a suggestion and asks again. Then the rider saves their\n' +
+      'station and asks when the next Victoria line trains leave it.',
   );
   // The mock plays TfL's answer for an ambiguous origin once; the retry resolves normally.
   tfl.scenario('disambiguation-from', { times: 1 });
@@ -59,4 +65,32 @@ export async function londonJourney(client: Client, tfl: TflMock): Promise<void>
     throw new Error(`expected journeys, got ${second.code}`);
   line('The fastest options, quickest first:');
   second.topJourneys.slice(0, 3).forEach(describeOption);
+
+  await nextTrains(client);
+}
+
+/** A saved London stop, and the next arrivals there on one line, soonest first. */
+async function nextTrains(client: Client): Promise<void> {
+  step('save_user_variable', '"my station" = Oxford Circus (940GZZLUOXC)');
+  await callTool(
+    client,
+    'save_user_variable',
+    { key: 'my station', value: { type: 'tfl-stop', naptanId: '940GZZLUOXC', name: 'Oxford Circus' } },
+    SaveUserVariableOutputSchema,
+  );
+  step('get_london_arrivals', '"my station", Victoria line, the next 3');
+  const answer = await callTool(
+    client,
+    'get_london_arrivals',
+    { stop: { type: 'label', value: 'my station' }, lines: ['victoria'], limit: 3 },
+    GetLondonArrivalsOutputSchema,
+    { envelope: true },
+  );
+  if (!answer.success || answer.arrivals === null) throw new Error(`expected arrivals, got ${answer.code}`);
+  line(`${answer.code}: ${answer.message}`);
+  for (const arrival of answer.arrivals) {
+    const platform = arrival.platform === undefined ? '' : `, ${arrival.platform}`;
+    const due = arrival.minutesToArrival === 0 ? 'due' : `${arrival.minutesToArrival} min`;
+    line(`- ${due}: ${arrival.lineName} to ${arrival.destination || arrival.towards || '?'}${platform}`, 2);
+  }
 }
