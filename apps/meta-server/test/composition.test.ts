@@ -108,6 +108,7 @@ describe('composition through the combined server', () => {
           ...LAUNCH_TOOLS.filter((name) => name !== 'launch_cancel'),
           'get_departures',
           'get_london_arrivals',
+          'get_line_status',
           'get_or_create_journey',
         ].sort(),
       );
@@ -139,6 +140,7 @@ describe('composition through the combined server', () => {
       [
         'planJourney',
         'get_london_arrivals',
+        'get_line_status',
         'get_departures',
         'plan_trip',
         'find_stops',

@@ -34,6 +34,7 @@ export const DUMMY_KEYS = {
 export const TRANSIT_TOOLS = [
   'planJourney',
   'get_london_arrivals',
+  'get_line_status',
   'get_departures',
   'plan_trip',
   'find_stops',

@@ -42,13 +42,18 @@ export function committedSchema(name: string): JsonSchema {
 const TRANSIT_UPSTREAM: Record<string, ToolContract['upstream']> = {
   planJourney: 'tfl',
   get_london_arrivals: 'tfl',
+  get_line_status: 'tfl',
   get_departures: 'digitransit',
   plan_trip: 'digitransit',
   find_stops: 'digitransit',
 };
 
 /** The London tools answer in planJourney's envelope (`{ success, code, message, ... }`), the others in HSL's. */
-const ENVELOPE_TOOLS: ReadonlySet<string> = new Set(['planJourney', 'get_london_arrivals']);
+const ENVELOPE_TOOLS: ReadonlySet<string> = new Set([
+  'planJourney',
+  'get_london_arrivals',
+  'get_line_status',
+]);
 
 function build(): ToolContract[] {
   const tools: ToolContract[] = [];

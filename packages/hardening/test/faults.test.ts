@@ -17,6 +17,7 @@ import { toolContract } from '../src/tools.js';
 const TRANSIT_TOOLS = [
   'planJourney',
   'get_london_arrivals',
+  'get_line_status',
   'get_departures',
   'plan_trip',
   'find_stops',

@@ -6,6 +6,7 @@ import { openTransit } from './open.js';
 import { commutePrompt } from './prompts/commute.js';
 import { findStopsTool } from './tools/find-stops.js';
 import { getDeparturesTool } from './tools/get-departures.js';
+import { getLineStatusTool } from './tools/get-line-status.js';
 import { getLondonArrivalsTool } from './tools/get-london-arrivals.js';
 import { planJourneyTool } from './tools/plan-journey.js';
 import { planTripTool } from './tools/plan-trip.js';
@@ -38,6 +39,7 @@ export const transitDomain = defineDomain({
   tools: [
     planJourneyTool,
     getLondonArrivalsTool,
+    getLineStatusTool,
     getDeparturesTool,
     planTripTool,
     findStopsTool,

@@ -10,6 +10,7 @@ import type { LoadSavedPlaceStore } from './places/store.js';
 import type { HslServices, TflServices, TransitState } from './services.js';
 import { createArrivalsSource } from './tfl/arrivals-client.js';
 import { createTflClient, createTflGet, TFL } from './tfl/client.js';
+import { createLineStatusSource } from './tfl/line-status-client.js';
 import { createResponseCache } from './tfl/response-cache.js';
 
 /** What opening transit needs from the server: where transit.sqlite lives, and the domain's logger. */
@@ -27,22 +28,26 @@ function tflServices(config: TransitConfig, logger: Logger): TflServices | undef
     retryBudgetMs: config.retryBudgetMs,
     logger,
   });
-  // One GET for all of TfL: one client, breaker, retry budget and timeout for journeys and arrivals.
+  // One GET for all of TfL: one client, breaker, retry budget and timeout for every London tool; one answer
+  // cache (keyed by the request path) bounded as a whole.
   const get = createTflGet({ config: config.tfl, policy });
+  const cache = createResponseCache({
+    maxEntries: config.tfl.cacheMaxEntries,
+    maxBytes: config.tfl.cacheMaxBytes,
+  });
+  const perSecond = (name: string, points: number) => createCallLimiter({ name, points, durationMs: 1000 });
   return {
     client: createTflClient(get),
-    limiter: createCallLimiter({ name: 'planJourney', points: config.tfl.planJourneyTps, durationMs: 1000 }),
+    limiter: perSecond('planJourney', config.tfl.planJourneyTps),
     arrivals: createArrivalsSource({
       get,
-      cache: createResponseCache({
-        maxEntries: config.tfl.cacheMaxEntries,
-        maxBytes: config.tfl.cacheMaxBytes,
-      }),
-      limiter: createCallLimiter({
-        name: 'get_london_arrivals',
-        points: config.tfl.arrivalsTps,
-        durationMs: 1000,
-      }),
+      cache,
+      limiter: perSecond('get_london_arrivals', config.tfl.arrivalsTps),
+    }),
+    lineStatus: createLineStatusSource({
+      get,
+      cache,
+      limiter: perSecond('get_line_status', config.tfl.lineStatusTps),
     }),
   };
 }

@@ -8,6 +8,7 @@ import type { Geocoder } from './hsl/geocoding.js';
 import type { LoadSavedPlaceStore } from './places/store.js';
 import type { ArrivalsSource } from './tfl/arrivals-client.js';
 import type { TflClient } from './tfl/client.js';
+import type { LineStatusSource } from './tfl/line-status-client.js';
 
 export interface TflServices {
   client: TflClient;
@@ -15,6 +16,8 @@ export interface TflServices {
   limiter: CallLimiter;
   /** get_london_arrivals: predictions through the TfL answer cache (TFL_CACHE_*, LONDON_ARRIVALS_TPS). */
   arrivals: ArrivalsSource;
+  /** get_line_status: line statuses through the same answer cache (LINE_STATUS_TPS). */
+  lineStatus: LineStatusSource;
 }
 
 export interface HslServices {

@@ -79,6 +79,7 @@ describe('switchyard-transit', () => {
         'delete_user_variable',
         'find_stops',
         'get_departures',
+        'get_line_status',
         'get_london_arrivals',
         'get_user_variables',
         'planJourney',

@@ -28,6 +28,7 @@ describe('loadConfig', () => {
         maxResponseBytes: 8 * 1024 * 1024,
         planJourneyTps: 5,
         arrivalsTps: 5,
+        lineStatusTps: 5,
         cacheMaxEntries: 500,
         cacheMaxBytes: 8 * 1024 * 1024,
       },

@@ -209,6 +209,7 @@ describe('get_london_arrivals internal failures', () => {
       client: { journeyResults: () => Promise.reject(new Error('not used')) },
       limiter: { consume: async () => {} },
       arrivals: { arrivals: unexpectedFailure },
+      lineStatus: { status: () => Promise.reject(new Error('not used')) },
     });
     try {
       const result = await connection.client.callTool({

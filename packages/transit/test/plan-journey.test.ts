@@ -211,6 +211,7 @@ describe('planJourney internal failures', () => {
       client: { journeyResults: unexpectedFailure },
       limiter: { consume: async () => {} },
       arrivals: { arrivals: () => Promise.reject(new Error('not used')) },
+      lineStatus: { status: () => Promise.reject(new Error('not used')) },
     });
     try {
       const result = await connection.client.callTool({

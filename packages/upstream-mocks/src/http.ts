@@ -16,7 +16,13 @@ export interface GraphQLRequestBody {
 export interface RecordedRequest {
   /** Which route of the mock it hit. */
   readonly endpoint:
-    'tfl-journey' | 'tfl-arrivals' | 'routing' | 'geocoding-search' | 'geocoding-autocomplete' | 'unknown';
+    | 'tfl-journey'
+    | 'tfl-arrivals'
+    | 'tfl-line-status'
+    | 'routing'
+    | 'geocoding-search'
+    | 'geocoding-autocomplete'
+    | 'unknown';
   readonly method: string;
   /** Path and query exactly as received (still percent-encoded). */
   readonly url: string;

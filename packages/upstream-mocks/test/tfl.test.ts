@@ -50,7 +50,7 @@ describe('TfL mock: keys', () => {
   });
 
   it('answers 404 for other paths and 405 for other methods', async () => {
-    expect((await fetch(`${tfl.url}/Line/victoria/Status?app_key=k`)).status).toBe(404);
+    expect((await fetch(`${tfl.url}/Line/victoria/Route?app_key=k`)).status).toBe(404);
     expect((await fetch(journeyUrl(), { method: 'POST' })).status).toBe(405);
   });
 });

@@ -1,4 +1,5 @@
 import { GetDeparturesInputSchema, GetDeparturesOutputSchema } from './departures.js';
+import { GetLineStatusInputSchema, GetLineStatusOutputSchema } from './line-status.js';
 import { GetLondonArrivalsInputSchema, GetLondonArrivalsOutputSchema } from './london-arrivals.js';
 import { PlanJourneyInputSchema, PlanJourneyOutputSchema } from './plan-journey.js';
 import { PlanTripInputSchema, PlanTripOutputSchema } from './plan-trip.js';
@@ -19,7 +20,9 @@ export * from './departures.js';
 export * from './plan-trip.js';
 export * from './saved-places.js';
 export * from './stops.js';
+export * from './london-envelope.js';
 export * from './london-arrivals.js';
+export * from './line-status.js';
 export {
   GET_DEPARTURES_ERROR_TABLE,
   LONDON_ERROR_TABLE,
@@ -44,6 +47,7 @@ export const TRANSIT_TOOL_SCHEMAS = {
   plan_trip: { input: PlanTripInputSchema, output: PlanTripOutputSchema },
   find_stops: { input: FindStopsInputSchema, output: FindStopsOutputSchema },
   get_london_arrivals: { input: GetLondonArrivalsInputSchema, output: GetLondonArrivalsOutputSchema },
+  get_line_status: { input: GetLineStatusInputSchema, output: GetLineStatusOutputSchema },
   save_user_variable: { input: SaveUserVariableInputSchema, output: SaveUserVariableOutputSchema },
   get_user_variables: { input: GetUserVariablesInputSchema, output: GetUserVariablesOutputSchema },
   delete_user_variable: { input: DeleteUserVariableInputSchema, output: DeleteUserVariableOutputSchema },

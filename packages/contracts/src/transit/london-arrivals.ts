@@ -1,9 +1,8 @@
 // get_london_arrivals: a contract of our own (issue #16) in planJourney's envelope and codes.
 import { z } from 'zod';
-import { LONDON_ERROR_TABLE, type LondonErrorCode } from '../errors/index.js';
 import type { SwitchyardError } from '../errors/index.js';
-import { codeFor } from '../errors/index.js';
 import { InstantSchema, WarningSchema } from './common.js';
+import { LONDON_ENVELOPE_HEAD, londonEnvelopeRule, londonFailureHead } from './london-envelope.js';
 
 export const MAX_LONDON_ARRIVALS = 50;
 export const MAX_ARRIVAL_LINES = 10;
@@ -13,6 +12,17 @@ export const NAPTAN_ID_PATTERN = /^[A-Za-z0-9]{3,30}$/;
 
 /** A TfL line id: lower-case letters, digits and dashes (victoria, hammersmith-city, 25, n29). */
 export const TFL_LINE_ID_PATTERN = /^[a-z0-9][a-z0-9-]{0,39}$/;
+
+/** One TfL line id as a caller writes it: trimmed and lower-cased, then checked. */
+export const TflLineIdSchema = z
+  .string()
+  .trim()
+  .toLowerCase()
+  // A refinement, not a regex: the listed schema stays short (the message says what is wanted).
+  .refine(
+    (id) => TFL_LINE_ID_PATTERN.test(id),
+    'each line is a TfL line id such as victoria, hammersmith-city or 25',
+  );
 
 export const LondonStopRefSchema = z
   .strictObject({
@@ -45,17 +55,7 @@ export const GetLondonArrivalsInputSchema = z
   .strictObject({
     stop: LondonStopRefSchema,
     lines: z
-      .array(
-        z
-          .string()
-          .trim()
-          .toLowerCase()
-          // A refinement, not a regex: the listed schema stays short (the message says what is wanted).
-          .refine(
-            (id) => TFL_LINE_ID_PATTERN.test(id),
-            'each line is a TfL line id such as victoria, hammersmith-city or 25',
-          ),
-      )
+      .array(TflLineIdSchema)
       .min(1, 'lines must name at least one line (or be left out)')
       .max(MAX_ARRIVAL_LINES, `lines may name at most ${MAX_ARRIVAL_LINES} lines`)
       .optional()
@@ -99,20 +99,10 @@ export const LondonArrivalSchema = z
   .describe('One predicted arrival.');
 export type LondonArrival = z.infer<typeof LondonArrivalSchema>;
 
-export const LONDON_CODES = ['OK', ...(Object.keys(LONDON_ERROR_TABLE.codes) as LondonErrorCode[])] as const;
-export const LondonCodeSchema = z
-  .enum(LONDON_CODES as unknown as ['OK', ...LondonErrorCode[]])
-  .describe(
-    'OK, or VALIDATION_ERROR, RATE_LIMIT_EXCEEDED, UPSTREAM_TIMEOUT, UPSTREAM_ERROR, INTERNAL_ERROR.',
-  );
-export type LondonCode = z.infer<typeof LondonCodeSchema>;
-
 /** The planJourney-style envelope: the same fields on success and on every failure (null on failure). */
 export const GetLondonArrivalsOutputSchema = z
   .object({
-    success: z.boolean().describe('Whether the tool execution succeeded.'),
-    code: LondonCodeSchema,
-    message: z.string().describe('Human-readable result or error summary.'),
+    ...LONDON_ENVELOPE_HEAD,
     stopId: z.string().nullable().describe('The NaPTAN id asked for; null on error.'),
     stopName: z.string().nullable().describe("TfL's station name, when any arrival names it."),
     arrivals: z
@@ -131,27 +121,14 @@ export const GetLondonArrivalsOutputSchema = z
       .optional()
       .describe('truncated-results when more arrivals existed than `limit`.'),
   })
-  .superRefine((value, ctx) => {
-    if (value.success !== (value.code === 'OK')) {
-      ctx.addIssue({ code: 'custom', path: ['code'], message: 'code is OK exactly when success is true' });
-    }
-    if (value.success !== (value.arrivals !== null)) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['arrivals'],
-        message: 'arrivals is a list on success and null on error',
-      });
-    }
-  })
+  .superRefine(londonEnvelopeRule('arrivals'))
   .describe('get_london_arrivals envelope.');
 export type GetLondonArrivalsOutput = z.infer<typeof GetLondonArrivalsOutputSchema>;
 
 /** get_london_arrivals' envelope on failure: every field present, the data fields null. */
 export function londonArrivalsErrorEnvelope(error: SwitchyardError): GetLondonArrivalsOutput {
   return {
-    success: false,
-    code: codeFor(LONDON_ERROR_TABLE, error.kind, error.code),
-    message: error.message,
+    ...londonFailureHead(error),
     stopId: null,
     stopName: null,
     arrivals: null,

@@ -6,6 +6,12 @@ import { ARRIVAL_STOPS, buildArrivals, KNOWN_ARRIVAL_LINES, type ArrivalStop } f
 import { TFL_STATIONS } from './data.js';
 import { NO_JOURNEY_MESSAGE, notFoundError } from './errors.js';
 import { buildItineraryResult, type JourneyRequest } from './journeys.js';
+import {
+  buildLineStatus,
+  KNOWN_STATUS_LINES,
+  KNOWN_STATUS_MODES,
+  type StatusSelection,
+} from './line-status.js';
 import { journeyRequest } from './request.js';
 import { JSON_HEADERS } from './scenarios.js';
 
@@ -78,6 +84,36 @@ function arrivalsAnswer(
   return { endpoint: 'tfl-arrivals', params, normal, body, notFoundMessage };
 }
 
+function idList(ids: string): string[] {
+  return ids
+    .split(',')
+    .map((id) => id.trim().toLowerCase())
+    .filter((id) => id !== '');
+}
+
+/** A TfL date-time path segment (`2026-11-28T00:00:00`, London time as TfL reads it; taken as UTC here). */
+function pathInstant(segment: string): number {
+  return Date.parse(/[zZ]|[+-]\d\d:\d\d$/.test(segment) ? segment : `${segment}Z`);
+}
+
+function lineStatusAnswer(
+  params: Record<string, string>,
+  request: TflRouteRequest,
+  selection: StatusSelection,
+): TflRouteAnswer {
+  const unknown =
+    'modes' in selection
+      ? selection.modes.find((mode) => !KNOWN_STATUS_MODES.has(mode))
+      : selection.lineIds.find((id) => !KNOWN_STATUS_LINES.has(id));
+  const notFoundMessage = `The following ${'modes' in selection ? 'mode' : 'line'} id is not recognised: ${unknown ?? ''}`;
+  const body = buildLineStatus(selection, request.nowMs);
+  const normal =
+    unknown === undefined
+      ? reply.json(200, body, JSON_HEADERS)
+      : reply.json(404, notFoundError(request.rawUrl, notFoundMessage, request.nowMs));
+  return { endpoint: 'tfl-line-status', params, normal, body, notFoundMessage };
+}
+
 const ROUTES: readonly TflRoute[] = [
   {
     pattern: /^\/journey\/journeyresults\/([^/]+)\/to\/([^/]+)\/?$/i,
@@ -107,6 +143,21 @@ const ROUTES: readonly TflRoute[] = [
         .filter((id) => id !== '');
       return arrivalsAnswer({ ids, stopPointId }, request, lineIds);
     },
+  },
+  {
+    pattern: /^\/line\/mode\/([^/]+)\/status\/?$/i,
+    answer: ([modes = ''], request) => lineStatusAnswer({ modes }, request, { modes: idList(modes) }),
+  },
+  {
+    pattern: /^\/line\/([^/]+)\/status\/([^/]+)\/to\/([^/]+)\/?$/i,
+    answer([ids = '', startDate = '', endDate = ''], request) {
+      const range = { fromMs: pathInstant(startDate), toMs: pathInstant(endDate) };
+      return lineStatusAnswer({ ids, startDate, endDate }, request, { lineIds: idList(ids), range });
+    },
+  },
+  {
+    pattern: /^\/line\/([^/]+)\/status\/?$/i,
+    answer: ([ids = ''], request) => lineStatusAnswer({ ids }, request, { lineIds: idList(ids) }),
   },
 ];
 

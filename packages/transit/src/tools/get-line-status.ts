@@ -1,0 +1,24 @@
+import {
+  GetLineStatusInputSchema,
+  GetLineStatusOutputSchema,
+  lineStatusErrorEnvelope,
+} from '@switchyard/contracts/transit';
+import { configured } from '../services.js';
+import { getLineStatus } from '../tfl/line-status.js';
+import { READS_UPSTREAM } from './hints.js';
+import { tflConfigured, tool } from './spec.js';
+
+export const getLineStatusTool = tool({
+  name: 'get_line_status',
+  title: 'London line status (TfL)',
+  description:
+    'Status and disruptions of London lines or whole modes (TfL), now or for planned works over days.',
+  input: GetLineStatusInputSchema,
+  output: GetLineStatusOutputSchema,
+  annotations: READS_UPSTREAM,
+  errorPayload: (error) => lineStatusErrorEnvelope(error),
+  isErrorOutput: (output) => !output.success,
+  when: tflConfigured,
+  handler: async (input, call) =>
+    getLineStatus(configured(call.state.tfl, 'tfl').lineStatus, input, call.signal),
+});
