@@ -126,18 +126,7 @@ export const GetLineStatusOutputSchema = z
     dataFreshness: InstantSchema.nullable().describe('When TfL answered; null on error.'),
     validUntil: InstantSchema.nullable().describe("Until when TfL's caching hints call this current."),
   })
-  .superRefine((value, ctx) => {
-    if (value.success !== (value.code === 'OK')) {
-      ctx.addIssue({ code: 'custom', path: ['code'], message: 'code is OK exactly when success is true' });
-    }
-    if (value.success !== (value.lines !== null)) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['lines'],
-        message: 'lines is a list on success and null on error',
-      });
-    }
-  })
+  .superRefine(londonEnvelopeRule('lines'))
   .describe('get_line_status envelope.');
 export type GetLineStatusOutput = z.infer<typeof GetLineStatusOutputSchema>;
 
