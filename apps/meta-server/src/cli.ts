@@ -58,7 +58,7 @@ Every flag can also be set by its environment variable (the flag wins):
   (defaults and meanings: the README's configuration section).
 
 Domains: journey-continuity and launch-runs always run (embedded SQLite in the data directory).
-transit is mounted with the providers whose keys are set: TFL_API_KEY (London, planJourney, get_london_arrivals, get_line_status) and/or
+transit is mounted with the providers whose keys are set: TFL_API_KEY (London, planJourney, get_london_arrivals, get_line_status, find_london_stops) and/or
 DIGITRANSIT_SUBSCRIPTION_KEY (Helsinki, get_departures, plan_trip, find_stops). Naming transit in
 --domains makes its keys required.
 

@@ -141,6 +141,7 @@ describe('composition through the combined server', () => {
         'planJourney',
         'get_london_arrivals',
         'get_line_status',
+        'find_london_stops',
         'get_departures',
         'plan_trip',
         'find_stops',

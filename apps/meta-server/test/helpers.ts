@@ -35,6 +35,7 @@ export const TRANSIT_TOOLS = [
   'planJourney',
   'get_london_arrivals',
   'get_line_status',
+  'find_london_stops',
   'get_departures',
   'plan_trip',
   'find_stops',

@@ -134,6 +134,7 @@ export const TRANSIT_TABLES: Readonly<Record<string, DomainErrorTable>> = {
   planJourney: PLAN_JOURNEY_ERROR_TABLE,
   get_london_arrivals: LONDON_ERROR_TABLE,
   get_line_status: LONDON_ERROR_TABLE,
+  find_london_stops: LONDON_ERROR_TABLE,
   get_departures: GET_DEPARTURES_ERROR_TABLE,
   plan_trip: PLAN_TRIP_ERROR_TABLE,
   find_stops: TRANSIT_EXTRA_ERROR_TABLE,
@@ -144,6 +145,7 @@ export const NORMAL_CALLS: Readonly<Record<string, Record<string, unknown>>> = {
   planJourney: { from: "King's Cross", to: 'Waterloo' },
   get_london_arrivals: { stop: { type: 'id', value: '940GZZLUOXC' }, limit: 5 },
   get_line_status: { lines: ['victoria', 'central'] },
+  find_london_stops: { name: 'Oxford Circus' },
   get_departures: { stop: { type: 'id', value: 'HSL:1040129' }, limit: 5 },
   plan_trip: {
     origin: { type: 'coords', value: { lat: 60.1699, lon: 24.9384 } },

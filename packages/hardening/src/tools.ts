@@ -43,6 +43,7 @@ const TRANSIT_UPSTREAM: Record<string, ToolContract['upstream']> = {
   planJourney: 'tfl',
   get_london_arrivals: 'tfl',
   get_line_status: 'tfl',
+  find_london_stops: 'tfl',
   get_departures: 'digitransit',
   plan_trip: 'digitransit',
   find_stops: 'digitransit',
@@ -53,6 +54,7 @@ const ENVELOPE_TOOLS: ReadonlySet<string> = new Set([
   'planJourney',
   'get_london_arrivals',
   'get_line_status',
+  'find_london_stops',
 ]);
 
 function build(): ToolContract[] {

@@ -18,6 +18,7 @@ const TRANSIT_TOOLS = [
   'planJourney',
   'get_london_arrivals',
   'get_line_status',
+  'find_london_stops',
   'get_departures',
   'plan_trip',
   'find_stops',

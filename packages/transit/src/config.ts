@@ -33,6 +33,8 @@ export interface TflConfig {
   arrivalsTps: number;
   /** TfL line status requests per second (answers from the cache cost none) before RATE_LIMIT_EXCEEDED. */
   lineStatusTps: number;
+  /** TfL stop searches per second (answers from the cache cost none) before RATE_LIMIT_EXCEEDED. */
+  stopsTps: number;
   /** The TfL answer cache: most answers kept (0: none) and most bytes (answers measured as JSON). */
   cacheMaxEntries: number;
   cacheMaxBytes: number;
@@ -84,6 +86,7 @@ const DEFAULTS = {
   PLAN_JOURNEY_TPS: '5',
   LONDON_ARRIVALS_TPS: '5',
   LINE_STATUS_TPS: '5',
+  LONDON_STOPS_TPS: '5',
   TFL_CACHE_MAX_ENTRIES: '500',
   TFL_CACHE_MAX_BYTES: String(8 * 1024 * 1024),
   DIGITRANSIT_CALLS_PER_SECOND: 'auto',
@@ -208,6 +211,7 @@ export function loadConfig(env: Env = process.env): TransitConfig {
       planJourneyTps: integer(env, 'PLAN_JOURNEY_TPS', 10_000),
       arrivalsTps: integer(env, 'LONDON_ARRIVALS_TPS', 10_000),
       lineStatusTps: integer(env, 'LINE_STATUS_TPS', 10_000),
+      stopsTps: integer(env, 'LONDON_STOPS_TPS', 10_000),
       cacheMaxEntries: integer(env, 'TFL_CACHE_MAX_ENTRIES', 100_000, 0),
       cacheMaxBytes: integer(env, 'TFL_CACHE_MAX_BYTES', MAX_RESPONSE_BYTES_CEILING, 0),
     };

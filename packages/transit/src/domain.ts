@@ -6,6 +6,7 @@ import { openTransit } from './open.js';
 import { commutePrompt } from './prompts/commute.js';
 import { findStopsTool } from './tools/find-stops.js';
 import { getDeparturesTool } from './tools/get-departures.js';
+import { findLondonStopsTool } from './tools/find-london-stops.js';
 import { getLineStatusTool } from './tools/get-line-status.js';
 import { getLondonArrivalsTool } from './tools/get-london-arrivals.js';
 import { planJourneyTool } from './tools/plan-journey.js';
@@ -40,6 +41,7 @@ export const transitDomain = defineDomain({
     planJourneyTool,
     getLondonArrivalsTool,
     getLineStatusTool,
+    findLondonStopsTool,
     getDeparturesTool,
     planTripTool,
     findStopsTool,

@@ -10,7 +10,9 @@ import type { LoadSavedPlaceStore } from './places/store.js';
 import type { HslServices, TflServices, TransitState } from './services.js';
 import { createArrivalsSource } from './tfl/arrivals-client.js';
 import { createTflClient, createTflGet, TFL } from './tfl/client.js';
+import { createCachedTflGet } from './tfl/cached-answers.js';
 import { createLineStatusSource } from './tfl/line-status-client.js';
+import { createStopsSource } from './tfl/stops-client.js';
 import { createResponseCache } from './tfl/response-cache.js';
 
 /** What opening transit needs from the server: where transit.sqlite lives, and the domain's logger. */
@@ -36,19 +38,14 @@ function tflServices(config: TransitConfig, logger: Logger): TflServices | undef
     maxBytes: config.tfl.cacheMaxBytes,
   });
   const perSecond = (name: string, points: number) => createCallLimiter({ name, points, durationMs: 1000 });
+  const cachedGet = (tool: string, callsPerSecond: number) =>
+    createCachedTflGet({ get, cache, limiter: perSecond(tool, callsPerSecond) });
   return {
     client: createTflClient(get),
     limiter: perSecond('planJourney', config.tfl.planJourneyTps),
-    arrivals: createArrivalsSource({
-      get,
-      cache,
-      limiter: perSecond('get_london_arrivals', config.tfl.arrivalsTps),
-    }),
-    lineStatus: createLineStatusSource({
-      get,
-      cache,
-      limiter: perSecond('get_line_status', config.tfl.lineStatusTps),
-    }),
+    arrivals: createArrivalsSource(cachedGet('get_london_arrivals', config.tfl.arrivalsTps)),
+    lineStatus: createLineStatusSource(cachedGet('get_line_status', config.tfl.lineStatusTps)),
+    stops: createStopsSource(cachedGet('find_london_stops', config.tfl.stopsTps)),
   };
 }
 

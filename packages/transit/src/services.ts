@@ -9,6 +9,7 @@ import type { LoadSavedPlaceStore } from './places/store.js';
 import type { ArrivalsSource } from './tfl/arrivals-client.js';
 import type { TflClient } from './tfl/client.js';
 import type { LineStatusSource } from './tfl/line-status-client.js';
+import type { StopsSource } from './tfl/stops-client.js';
 
 export interface TflServices {
   client: TflClient;
@@ -18,6 +19,8 @@ export interface TflServices {
   arrivals: ArrivalsSource;
   /** get_line_status: line statuses through the same answer cache (LINE_STATUS_TPS). */
   lineStatus: LineStatusSource;
+  /** find_london_stops: stop points through the same answer cache (LONDON_STOPS_TPS). */
+  stops: StopsSource;
 }
 
 export interface HslServices {

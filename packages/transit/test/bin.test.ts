@@ -77,6 +77,7 @@ describe('switchyard-transit', () => {
       const { tools } = await client.listTools();
       expect(tools.map((t) => t.name).sort()).toEqual([
         'delete_user_variable',
+        'find_london_stops',
         'find_stops',
         'get_departures',
         'get_line_status',

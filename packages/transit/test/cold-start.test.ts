@@ -76,7 +76,7 @@ describe('cold start of switchyard-transit', { timeout: 120_000 }, () => {
     };
     const queryBuilderLoaded = () => imports.specifiers().filter((s) => DRIZZLE_QUERY_BUILDER.includes(s));
 
-    expect((await client.listTools()).tools).toHaveLength(9);
+    expect((await client.listTools()).tools).toHaveLength(10);
     // Readiness still means an open, migrated database.
     expect(tablesIn(path.join(dataDir, 'transit.sqlite'))).toContain('saved_places');
     expect(queryBuilderLoaded()).toEqual([]);

@@ -29,6 +29,7 @@ describe('loadConfig', () => {
         planJourneyTps: 5,
         arrivalsTps: 5,
         lineStatusTps: 5,
+        stopsTps: 5,
         cacheMaxEntries: 500,
         cacheMaxBytes: 8 * 1024 * 1024,
       },

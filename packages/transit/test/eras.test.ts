@@ -13,14 +13,14 @@ import { describe, expect, it } from 'vitest';
 import { hslError, startHarness, useHarness } from './helpers.js';
 
 const SAVED_PLACE_TOOLS = ['delete_user_variable', 'get_user_variables', 'save_user_variable'];
-const TFL_TOOLS = ['planJourney', 'get_london_arrivals', 'get_line_status'];
+const TFL_TOOLS = ['planJourney', 'get_london_arrivals', 'get_line_status', 'find_london_stops'];
 const HSL_TOOLS = ['find_stops', 'get_departures', 'plan_trip'];
 const STOP = { type: 'stop', stopId: 'HSL:1040129', name: 'Arkadian puisto' } as const;
 
 describe.each(['modern', 'legacy'] as const)('transit in the %s protocol era', (era) => {
   const h = useHarness({ era });
 
-  it('lists all nine tools when both providers are configured', async () => {
+  it('lists all ten tools when both providers are configured', async () => {
     const { tools } = await h.client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual(
       [...TFL_TOOLS, ...HSL_TOOLS, ...SAVED_PLACE_TOOLS].sort(),

@@ -210,6 +210,7 @@ describe('get_london_arrivals internal failures', () => {
       limiter: { consume: async () => {} },
       arrivals: { arrivals: unexpectedFailure },
       lineStatus: { status: () => Promise.reject(new Error('not used')) },
+      stops: { find: () => Promise.reject(new Error('not used')) },
     });
     try {
       const result = await connection.client.callTool({

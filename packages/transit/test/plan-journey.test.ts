@@ -212,6 +212,7 @@ describe('planJourney internal failures', () => {
       limiter: { consume: async () => {} },
       arrivals: { arrivals: () => Promise.reject(new Error('not used')) },
       lineStatus: { status: () => Promise.reject(new Error('not used')) },
+      stops: { find: () => Promise.reject(new Error('not used')) },
     });
     try {
       const result = await connection.client.callTool({

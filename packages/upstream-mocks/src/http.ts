@@ -19,6 +19,7 @@ export interface RecordedRequest {
     | 'tfl-journey'
     | 'tfl-arrivals'
     | 'tfl-line-status'
+    | 'tfl-stops'
     | 'routing'
     | 'geocoding-search'
     | 'geocoding-autocomplete'

@@ -1,6 +1,7 @@
 import { GetDeparturesInputSchema, GetDeparturesOutputSchema } from './departures.js';
 import { GetLineStatusInputSchema, GetLineStatusOutputSchema } from './line-status.js';
 import { GetLondonArrivalsInputSchema, GetLondonArrivalsOutputSchema } from './london-arrivals.js';
+import { FindLondonStopsInputSchema, FindLondonStopsOutputSchema } from './london-stops.js';
 import { PlanJourneyInputSchema, PlanJourneyOutputSchema } from './plan-journey.js';
 import { PlanTripInputSchema, PlanTripOutputSchema } from './plan-trip.js';
 import {
@@ -23,6 +24,7 @@ export * from './stops.js';
 export * from './london-envelope.js';
 export * from './london-arrivals.js';
 export * from './line-status.js';
+export * from './london-stops.js';
 export {
   GET_DEPARTURES_ERROR_TABLE,
   LONDON_ERROR_TABLE,
@@ -48,6 +50,7 @@ export const TRANSIT_TOOL_SCHEMAS = {
   find_stops: { input: FindStopsInputSchema, output: FindStopsOutputSchema },
   get_london_arrivals: { input: GetLondonArrivalsInputSchema, output: GetLondonArrivalsOutputSchema },
   get_line_status: { input: GetLineStatusInputSchema, output: GetLineStatusOutputSchema },
+  find_london_stops: { input: FindLondonStopsInputSchema, output: FindLondonStopsOutputSchema },
   save_user_variable: { input: SaveUserVariableInputSchema, output: SaveUserVariableOutputSchema },
   get_user_variables: { input: GetUserVariablesInputSchema, output: GetUserVariablesOutputSchema },
   delete_user_variable: { input: DeleteUserVariableInputSchema, output: DeleteUserVariableOutputSchema },

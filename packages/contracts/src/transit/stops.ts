@@ -3,15 +3,18 @@ import { CoordinateSchema, LanguageSchema, TransitModeSchema, WarningSchema } fr
 
 export const MAX_FOUND_STOPS = 50;
 
+/** A stop search by name, in either city: 2..100 characters after trimming. */
+export const StopNameSchema = z
+  .string()
+  .trim()
+  .min(2, 'name must be at least 2 characters')
+  .max(100, 'name must be at most 100 characters');
+
 export const FindStopsInputSchema = z
   .strictObject({
-    name: z
-      .string()
-      .trim()
-      .min(2, 'name must be at least 2 characters')
-      .max(100, 'name must be at most 100 characters')
-      .optional()
-      .describe('Part of the stop name or its short code, e.g. "Rautatientori" or "H2035".'),
+    name: StopNameSchema.optional().describe(
+      'Part of the stop name or its short code, e.g. "Rautatientori" or "H2035".',
+    ),
     near: CoordinateSchema.optional().describe('Find stops around this coordinate instead of by name.'),
     radiusMeters: z
       .number()

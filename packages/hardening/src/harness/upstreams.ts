@@ -61,6 +61,7 @@ export function serverEnv(upstreams: Upstreams, options: ServerEnvOptions): Reco
     PLAN_JOURNEY_TPS: '10000',
     LONDON_ARRIVALS_TPS: '10000',
     LINE_STATUS_TPS: '10000',
+    LONDON_STOPS_TPS: '10000',
     // DIGITRANSIT_CALLS_PER_SECOND stays `auto`: no local limit for the loopback stand-in, as for any OTP
     // that is not Digitransit's own gateway.
     [GITHUB_TOKEN_ENV]: SENTINELS.githubToken,

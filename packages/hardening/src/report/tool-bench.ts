@@ -126,6 +126,7 @@ export async function benchEveryTool(options: {
       planJourney: { note: '', args: () => NORMAL_CALLS.planJourney! },
       get_london_arrivals: { note: 'TfL answer cache', args: () => NORMAL_CALLS.get_london_arrivals! },
       get_line_status: { note: 'TfL answer cache', args: () => NORMAL_CALLS.get_line_status! },
+      find_london_stops: { note: 'TfL answer cache', args: () => NORMAL_CALLS.find_london_stops! },
       get_departures: { note: '', args: () => NORMAL_CALLS.get_departures! },
       plan_trip: { note: '', args: () => NORMAL_CALLS.plan_trip! },
       find_stops: { note: 'by name', args: () => NORMAL_CALLS.find_stops! },

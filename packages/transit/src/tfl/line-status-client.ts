@@ -1,13 +1,10 @@
-// Line status from TfL through the response cache: one upstream request per distinct question within TfL's
-// own lifetime for its answer (its Cache-Control), shared by every caller.
+// Line status from TfL, through the answer cache (cached-answers.ts).
 import { SwitchyardError } from '@switchyard/contracts/errors';
 import type { LineStatusMode } from '@switchyard/contracts/transit';
-import { assertOk, readJson, type CallLimiter } from '@switchyard/resilience';
-import type { UpstreamGet } from '../upstream.js';
-import { answerLifetimeMs } from './cache-lifetime.js';
-import { parseTfl, TFL } from './client.js';
+import type { CachedTflGet, Fetched } from './cached-answers.js';
+import { parseTfl } from './client.js';
 import { LineListSchema, type LineWire } from './line-status-wire.js';
-import type { Cached, ResponseCache } from './response-cache.js';
+import type { Cached } from './response-cache.js';
 
 /** Lines (lower-case ids, sorted) or modes, and for lines optionally a range of London days. */
 export type LineStatusQuery =
@@ -15,20 +12,10 @@ export type LineStatusQuery =
 
 export interface LineStatusAnswer {
   lines: LineWire[];
-  /** When this server received them (epoch ms). */
-  fetchedAtMs: number;
 }
 
 export interface LineStatusSource {
-  status(query: LineStatusQuery, signal?: AbortSignal): Promise<Cached<LineStatusAnswer>>;
-}
-
-export interface LineStatusSourceOptions {
-  get: UpstreamGet;
-  cache: ResponseCache;
-  /** Upstream calls per second (cache hits and shared calls cost nothing). */
-  limiter: CallLimiter;
-  now?: () => number;
+  status(query: LineStatusQuery, signal?: AbortSignal): Promise<Cached<Fetched<LineStatusAnswer>>>;
 }
 
 const joined = (ids: readonly string[]) => ids.map(encodeURIComponent).join(',');
@@ -50,28 +37,17 @@ function unknownLine(query: LineStatusQuery): SwitchyardError {
   });
 }
 
-export function createLineStatusSource(options: LineStatusSourceOptions): LineStatusSource {
-  const now = options.now ?? Date.now;
-
-  async function load(query: LineStatusQuery, path: string) {
-    await options.limiter.consume();
-    const { lines, headers } = await options.get(path, {}, async (response) => {
-      if (response.status === 404) {
-        await response.body?.cancel().catch(() => undefined);
-        throw unknownLine(query);
-      }
-      await assertOk(response, { upstream: TFL });
-      const body = await readJson(response, { upstream: TFL });
-      return { lines: parseTfl(LineListSchema, body, 'line status answer'), headers: response.headers };
-    });
-    const fetchedAtMs = now();
-    return { value: { lines, fetchedAtMs }, lifetimeMs: answerLifetimeMs(headers, [], fetchedAtMs) };
-  }
-
+/** Kept for TfL's max-age: line status changes far less often than arrivals. */
+export function createLineStatusSource(get: CachedTflGet): LineStatusSource {
   return {
-    status(query, signal) {
-      const path = lineStatusPath(query);
-      return options.cache.get(path, () => load(query, path), signal);
-    },
+    status: (query, signal) =>
+      get(
+        { path: lineStatusPath(query), searchParams: {} },
+        {
+          notFound: () => unknownLine(query),
+          read: (body) => ({ value: { lines: parseTfl(LineListSchema, body, 'line status answer') } }),
+        },
+        signal,
+      ),
   };
 }

@@ -4,7 +4,7 @@ import { reply } from '../reply.js';
 import type { MockReply } from '../reply.js';
 import { ARRIVAL_STOPS, buildArrivals, KNOWN_ARRIVAL_LINES, type ArrivalStop } from './arrivals.js';
 import { TFL_STATIONS } from './data.js';
-import { NO_JOURNEY_MESSAGE, notFoundError } from './errors.js';
+import { apiError, NO_JOURNEY_MESSAGE, notFoundError } from './errors.js';
 import { buildItineraryResult, type JourneyRequest } from './journeys.js';
 import {
   buildLineStatus,
@@ -13,6 +13,7 @@ import {
   type StatusSelection,
 } from './line-status.js';
 import { journeyRequest } from './request.js';
+import { buildStopSearch, buildStopsNearby } from './stops.js';
 import { JSON_HEADERS } from './scenarios.js';
 
 /** What a matched route answers when no fault is chosen, and what the faults start from. */
@@ -114,6 +115,64 @@ function lineStatusAnswer(
   return { endpoint: 'tfl-line-status', params, normal, body, notFoundMessage };
 }
 
+const MAX_SEARCH_RESULTS = 50;
+
+/** A comma-separated list parameter, or undefined when absent. */
+function listParam(value: string | undefined): string[] | undefined {
+  return value === undefined ? undefined : idList(value);
+}
+
+function stopSearchAnswer(query: string, request: TflRouteRequest): TflRouteAnswer {
+  const maxResults = Math.min(Number(request.query['maxResults'] ?? MAX_SEARCH_RESULTS), MAX_SEARCH_RESULTS);
+  const body = buildStopSearch(query, listParam(request.query['modes']), maxResults);
+  return {
+    endpoint: 'tfl-stops',
+    params: { query },
+    normal: reply.json(200, body, JSON_HEADERS),
+    body,
+    notFoundMessage: `No stop point matches ${query}`,
+  };
+}
+
+/** Stop points around a coordinate; TfL takes `location.lat`/`location.lon` (its swagger) or `lat`/`lon`. */
+function stopsNearbyAnswer(request: TflRouteRequest): TflRouteAnswer {
+  const { query } = request;
+  const lat = Number(query['location.lat'] ?? query['lat']);
+  const lon = Number(query['location.lon'] ?? query['lon']);
+  const stopTypes = listParam(query['stopTypes']);
+  const body = buildStopsNearby({
+    lat,
+    lon,
+    radius: Number(query['radius'] ?? 200),
+    stopTypes: stopTypes ?? [],
+    modes: listParam(query['modes']),
+    returnLines: query['returnLines']?.toLowerCase() === 'true',
+  });
+  const missing =
+    stopTypes === undefined
+      ? 'stopTypes'
+      : !Number.isFinite(lat) || !Number.isFinite(lon)
+        ? 'location'
+        : undefined;
+  const normal =
+    missing === undefined
+      ? reply.json(200, body, JSON_HEADERS)
+      : reply.json(
+          400,
+          apiError(
+            {
+              status: 400,
+              httpStatus: 'BadRequest',
+              exceptionType: 'ApiArgumentException',
+              relativeUri: request.rawUrl,
+              message: `The ${missing} field is required.`,
+            },
+            request.nowMs,
+          ),
+        );
+  return { endpoint: 'tfl-stops', params: {}, normal, body, notFoundMessage: 'No stop point found' };
+}
+
 const ROUTES: readonly TflRoute[] = [
   {
     pattern: /^\/journey\/journeyresults\/([^/]+)\/to\/([^/]+)\/?$/i,
@@ -143,6 +202,14 @@ const ROUTES: readonly TflRoute[] = [
         .filter((id) => id !== '');
       return arrivalsAnswer({ ids, stopPointId }, request, lineIds);
     },
+  },
+  {
+    pattern: /^\/stoppoint\/search\/([^/]+)\/?$/i,
+    answer: ([query = ''], request) => stopSearchAnswer(query, request),
+  },
+  {
+    pattern: /^\/stoppoint\/?$/i,
+    answer: (_segments, request) => stopsNearbyAnswer(request),
   },
   {
     pattern: /^\/line\/mode\/([^/]+)\/status\/?$/i,

@@ -1,0 +1,23 @@
+import {
+  FindLondonStopsInputSchema,
+  FindLondonStopsOutputSchema,
+  londonStopsErrorEnvelope,
+} from '@switchyard/contracts/transit';
+import { configured } from '../services.js';
+import { findLondonStops } from '../tfl/london-stops.js';
+import { READS_UPSTREAM } from './hints.js';
+import { tflConfigured, tool } from './spec.js';
+
+export const findLondonStopsTool = tool({
+  name: 'find_london_stops',
+  title: 'Find London stops (TfL)',
+  description: 'London stops by name or near a point (TfL); ids for get_london_arrivals and planJourney.',
+  input: FindLondonStopsInputSchema,
+  output: FindLondonStopsOutputSchema,
+  annotations: READS_UPSTREAM,
+  errorPayload: (error) => londonStopsErrorEnvelope(error),
+  isErrorOutput: (output) => !output.success,
+  when: tflConfigured,
+  handler: async (input, call) =>
+    findLondonStops(configured(call.state.tfl, 'tfl').stops, input, call.signal),
+});

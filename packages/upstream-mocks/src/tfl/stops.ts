@@ -1,0 +1,121 @@
+// TfL stop points: `GET /StopPoint/Search/{query}` (SearchResponse of MatchedStop) and `GET /StopPoint` around
+// a coordinate (StopPointsResponse of StopPoint, with `lines` when `returnLines=true`), over the stations of
+// the fixture data, as TfL shapes them.
+import { ARRIVAL_STOPS } from './arrivals.js';
+import { TFL_STATIONS, type TflStation } from './data.js';
+import { tflType } from './entities.js';
+
+const STATIONS: readonly TflStation[] = Object.values(TFL_STATIONS);
+
+/** The NaPTAN stop type of a station, by its main mode. */
+function stopType(station: TflStation): string {
+  if (station.modes.includes('bus')) return 'NaptanPublicBusCoachTram';
+  if (station.modes.includes('national-rail')) return 'NaptanRailStation';
+  return 'NaptanMetroStation';
+}
+
+/** The lines serving a station: those with predictions there in the arrivals data. */
+function linesOf(station: TflStation): { id: string; name: string }[] {
+  const services = ARRIVAL_STOPS[station.naptanId]?.services ?? [];
+  const unique = new Map(services.map((service) => [service.lineId, service.lineName]));
+  return [...unique].map(([id, name]) => ({ id, name }));
+}
+
+function servedBy(station: TflStation, modes: readonly string[] | undefined): boolean {
+  return modes === undefined || station.modes.some((mode) => modes.includes(mode));
+}
+
+/** Search by name: TfL puts wildcards around the query and matches case-insensitively. */
+export function buildStopSearch(query: string, modes: readonly string[] | undefined, maxResults: number) {
+  const wanted = query.toLowerCase();
+  const found = STATIONS.filter(
+    (station) => station.commonName.toLowerCase().includes(wanted) && servedBy(station, modes),
+  );
+  return {
+    $type: tflType('SearchResponse'),
+    query,
+    total: found.length,
+    matches: found.slice(0, maxResults).map((station) => ({
+      $type: tflType('MatchedStop'),
+      icsId: station.icsCode,
+      modes: [...station.modes],
+      id: station.naptanId,
+      name: station.commonName,
+      lat: station.lat,
+      lon: station.lon,
+    })),
+  };
+}
+
+const EARTH_RADIUS_METERS = 6_371_000;
+
+function distanceMeters(lat1: number, lon1: number, lat2: number, lon2: number): number {
+  const rad = Math.PI / 180;
+  const dLat = (lat2 - lat1) * rad;
+  const dLon = (lon2 - lon1) * rad;
+  const a = Math.sin(dLat / 2) ** 2 + Math.cos(lat1 * rad) * Math.cos(lat2 * rad) * Math.sin(dLon / 2) ** 2;
+  return 2 * EARTH_RADIUS_METERS * Math.asin(Math.sqrt(a));
+}
+
+export interface NearbyQuery {
+  readonly lat: number;
+  readonly lon: number;
+  readonly radius: number;
+  /** Lower case (TfL matches them case-insensitively). */
+  readonly stopTypes: readonly string[];
+  readonly modes: readonly string[] | undefined;
+  readonly returnLines: boolean;
+}
+
+/** Stop points around a coordinate, as TfL answers them (unordered; `distance` in metres). */
+export function buildStopsNearby(query: NearbyQuery) {
+  const found = STATIONS.map((station) => ({
+    station,
+    distance: distanceMeters(query.lat, query.lon, station.lat, station.lon),
+  })).filter(
+    ({ station, distance }) =>
+      distance <= query.radius &&
+      query.stopTypes.includes(stopType(station).toLowerCase()) &&
+      servedBy(station, query.modes),
+  );
+  return {
+    $type: tflType('StopPointsResponse'),
+    centrePoint: [query.lat, query.lon],
+    stopPoints: found.map(({ station, distance }) => ({
+      $type: tflType('StopPoint'),
+      naptanId: station.naptanId,
+      ...(station.stopLetter === undefined
+        ? {}
+        : { indicator: `Stop ${station.stopLetter}`, stopLetter: station.stopLetter }),
+      modes: [...station.modes],
+      icsCode: station.icsCode,
+      stopType: stopType(station),
+      lines: query.returnLines
+        ? linesOf(station).map((line) => ({
+            $type: tflType('Identifier'),
+            id: line.id,
+            name: line.name,
+            uri: `/Line/${line.id}`,
+            type: 'Line',
+            crowding: { $type: tflType('Crowding') },
+            routeType: 'Unknown',
+            status: 'Unknown',
+          }))
+        : [],
+      lineGroup: [],
+      lineModeGroups: [],
+      status: true,
+      id: station.naptanId,
+      commonName: station.commonName,
+      distance: Math.round(distance * 100) / 100,
+      placeType: 'StopPoint',
+      additionalProperties: [],
+      children: [],
+      lat: station.lat,
+      lon: station.lon,
+    })),
+    pageSize: 0,
+    total: found.length,
+    page: 0,
+  };
+}
