@@ -24,6 +24,8 @@ describe('pnpm demo', () => {
     expect(stdout).toContain('DISAMBIGUATION_REQUIRED');
     expect(stdout).toMatch(/▶ planJourney: from "\d+" \(Victoria\)/);
     expect(stdout).toMatch(/OK: \d fastest journeys/);
+    // ...the lines on the way (the mock's Central line has minor delays)...
+    expect(stdout).toMatch(/▶ get_line_status[\s\S]*- Central: Minor Delays: /);
     // ...and the next trains at a saved station, on one line.
     expect(stdout).toMatch(/▶ get_london_arrivals[\s\S]*OK: [\s\S]*- (due|\d+ min): Victoria to /);
     // Helsinki: departures by saved label and a trip from a saved place.

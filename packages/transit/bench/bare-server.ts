@@ -6,6 +6,8 @@ import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import {
   arrivalsRequest,
   departuresRequest,
+  lineStatusRequest,
+  londonStopsRequest,
   findStopsRequest,
   journeyRequest,
   namedTripRequest,
@@ -22,6 +24,8 @@ const tools = {
   plan_trip_named: namedTripRequest,
   find_stops: findStopsRequest,
   get_london_arrivals: arrivalsRequest,
+  get_line_status: lineStatusRequest,
+  find_london_stops: londonStopsRequest,
 };
 
 serveStdio(() => {

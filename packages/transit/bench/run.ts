@@ -18,6 +18,10 @@ import { startDigitransitMock, startTflMock } from '@switchyard/upstream-mocks';
 import {
   ARRIVALS_ARGS,
   arrivalsRequest,
+  LINE_STATUS_ARGS,
+  lineStatusRequest,
+  LONDON_STOPS_ARGS,
+  londonStopsRequest,
   DEPARTURES_ARGS,
   departuresRequest,
   FIND_STOPS_ARGS,
@@ -169,8 +173,10 @@ const env = {
   DIGITRANSIT_GEOCODING_URL: digitransit.geocodingUrl,
   PLAN_JOURNEY_TPS: '10000',
   LONDON_ARRIVALS_TPS: '10000',
-  // Every arrivals call goes upstream, as the direct one does: with the answer cache a repeated stop within
-  // TfL's timeToLive costs no upstream call at all, which is not what this compares.
+  LINE_STATUS_TPS: '10000',
+  LONDON_STOPS_TPS: '10000',
+  // Every London call goes upstream, as the direct one does: with the answer cache a repeated question within
+  // TfL's lifetime costs no upstream call at all, which is not what this compares.
   TFL_CACHE_MAX_ENTRIES: '0',
   SWITCHYARD_DATA_DIR: dataDir,
   SWITCHYARD_LOG_LEVEL: 'warn',
@@ -215,6 +221,20 @@ const cases = [
     bareTool: 'get_london_arrivals',
     args: ARRIVALS_ARGS,
     direct: arrivalsRequest,
+  },
+  {
+    name: 'get_line_status',
+    tool: 'get_line_status',
+    bareTool: 'get_line_status',
+    args: LINE_STATUS_ARGS,
+    direct: lineStatusRequest,
+  },
+  {
+    name: 'find_london_stops',
+    tool: 'find_london_stops',
+    bareTool: 'find_london_stops',
+    args: LONDON_STOPS_ARGS,
+    direct: londonStopsRequest,
   },
 ];
 

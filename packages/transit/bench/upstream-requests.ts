@@ -4,7 +4,10 @@ import { HSL_REGION_BOUNDS } from '../src/config.js';
 import { PLAN_CONNECTION_QUERY, STOP_DEPARTURES_QUERY, STOPS_BY_NAME_QUERY } from '../src/hsl/queries.js';
 import { planConnectionVariables } from '../src/hsl/plan-request.js';
 import { arrivalsRequest as arrivalsRequestOf } from '../src/tfl/arrivals-client.js';
+import { cacheKey, type TflRequest } from '../src/tfl/cached-answers.js';
 import { journeyResultsPath } from '../src/tfl/client.js';
+import { lineStatusPath } from '../src/tfl/line-status-client.js';
+import { stopsRequest } from '../src/tfl/stops-client.js';
 
 export interface BenchTargets {
   tflUrl: string;
@@ -27,6 +30,8 @@ export const NAMED_TRIP_ARGS = {
 };
 export const FIND_STOPS_ARGS = { name: 'Kamppi' };
 export const ARRIVALS_ARGS = { stop: { type: 'id', value: '940GZZLUOXC' } };
+export const LINE_STATUS_ARGS = { lines: ['central', 'victoria'] };
+export const LONDON_STOPS_ARGS = { name: 'Oxford Circus' };
 
 async function json(response: Response): Promise<Record<string, unknown>> {
   if (!response.ok) throw new Error(`upstream answered ${response.status}`);
@@ -38,16 +43,27 @@ export function journeyRequest(targets: BenchTargets): Promise<Record<string, un
   return fetch(url, { headers: { accept: 'application/json' } }).then(json);
 }
 
+/** A TfL GET as the London tools send it (their request, the key as app_key); the body as TfL sent it. */
+function tflGet(targets: BenchTargets, request: TflRequest): Promise<Record<string, unknown>> {
+  const url = new URL(`${targets.tflUrl}/${cacheKey(request)}`);
+  url.searchParams.set('app_key', targets.tflKey);
+  return fetch(url, { headers: { accept: 'application/json' } }).then(async (response) => {
+    if (!response.ok) throw new Error(`upstream answered ${response.status}`);
+    const body = (await response.json()) as unknown;
+    return Array.isArray(body) ? { items: body } : (body as Record<string, unknown>);
+  });
+}
+
 export function arrivalsRequest(targets: BenchTargets): Promise<Record<string, unknown>> {
-  const { path } = arrivalsRequestOf({ stopId: ARRIVALS_ARGS.stop.value, direction: 'all' });
-  const url = `${targets.tflUrl}/${path}?app_key=${targets.tflKey}`;
-  // TfL answers arrivals with a JSON array; the tools' floor wraps it so every case returns an object.
-  return fetch(url, { headers: { accept: 'application/json' } })
-    .then((response) => {
-      if (!response.ok) throw new Error(`upstream answered ${response.status}`);
-      return response.json() as Promise<unknown[]>;
-    })
-    .then((predictions) => ({ predictions }));
+  return tflGet(targets, arrivalsRequestOf({ stopId: ARRIVALS_ARGS.stop.value, direction: 'all' }));
+}
+
+export function lineStatusRequest(targets: BenchTargets): Promise<Record<string, unknown>> {
+  return tflGet(targets, { path: lineStatusPath({ lineIds: LINE_STATUS_ARGS.lines }), searchParams: {} });
+}
+
+export function londonStopsRequest(targets: BenchTargets): Promise<Record<string, unknown>> {
+  return tflGet(targets, stopsRequest({ ...LONDON_STOPS_ARGS, radiusMeters: 300, limit: 10 }));
 }
 
 function graphql(targets: BenchTargets, query: string, variables: Record<string, unknown>) {

@@ -1,5 +1,6 @@
 import type { Client } from '@modelcontextprotocol/client';
 import {
+  GetLineStatusOutputSchema,
   GetLondonArrivalsOutputSchema,
   PlanJourneyOutputSchema,
   SaveUserVariableOutputSchema,
@@ -23,8 +24,8 @@ export async function londonJourney(client: Client, tfl: TflMock): Promise<void>
   chapter(
     '1. London: plan a journey with TfL, then catch the next train',
     'A rider asks for "Victoria" to King\'s Cross. TfL knows several places by that name, so the first\n' +
-      'answer asks which one; the client picks a suggestion and asks again. Then the rider saves their\n' +
-      'station and asks when the next Victoria line trains leave it.',
+      'answer asks which one; the client picks a suggestion and asks again. Then the rider checks the lines\n' +
+      'on the way, saves their station and asks when the next Victoria line trains leave it.',
   );
   // The mock plays TfL's answer for an ambiguous origin once; the retry resolves normally.
   tfl.scenario('disambiguation-from', { times: 1 });
@@ -66,7 +67,27 @@ export async function londonJourney(client: Client, tfl: TflMock): Promise<void>
   line('The fastest options, quickest first:');
   second.topJourneys.slice(0, 3).forEach(describeOption);
 
+  await lineStatus(client);
   await nextTrains(client);
+}
+
+/** Whether the lines of the trip run well now. */
+async function lineStatus(client: Client): Promise<void> {
+  step('get_line_status', 'Victoria, Central and Northern lines, now');
+  const answer = await callTool(
+    client,
+    'get_line_status',
+    { lines: ['victoria', 'central', 'northern'] },
+    GetLineStatusOutputSchema,
+    { envelope: true },
+  );
+  if (!answer.success || answer.lines === null) throw new Error(`expected line status, got ${answer.code}`);
+  line(`${answer.code}: ${answer.message}`);
+  for (const status of answer.lines) {
+    const [first] = status.statuses;
+    const reason = status.disrupted && first?.reason !== undefined ? `: ${first.reason}` : '';
+    line(`- ${status.name}: ${first?.description ?? 'no status'}${reason}`, 2);
+  }
 }
 
 /** A saved London stop, and the next arrivals there on one line, soonest first. */
