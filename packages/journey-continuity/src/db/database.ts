@@ -42,5 +42,7 @@ export function openJourneyDatabase(options: OpenJourneyDatabaseOptions): Journe
  * (the OS user running the server, as stdio callers are), so nothing saved is lost and no one else sees them.
  */
 function claimUnownedJourneys(sqlite: Database.Database): void {
+  // Read first: a start with nothing to claim (every start after the first) takes no write lock.
+  if (sqlite.prepare("SELECT 1 FROM journeys WHERE owner = '' LIMIT 1").get() === undefined) return;
   sqlite.prepare("UPDATE journeys SET owner = ? WHERE owner = ''").run(localPrincipal());
 }
