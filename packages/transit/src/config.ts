@@ -53,6 +53,10 @@ export interface HslConfig {
    * undefined: no local limit (a self-hosted OTP, or `off`).
    */
   callsPerSecond: number | undefined;
+  /** Service alerts attached to one get_departures or plan_trip answer at most (0: none, and none asked for). */
+  alertsMax: number;
+  /** Characters of an alert's header, description or URL at most (longer ones are cut, ending in "…"). */
+  alertTextMaxChars: number;
 }
 
 export interface TransitConfig {
@@ -90,6 +94,8 @@ const DEFAULTS = {
   TFL_CACHE_MAX_ENTRIES: '500',
   TFL_CACHE_MAX_BYTES: String(8 * 1024 * 1024),
   DIGITRANSIT_CALLS_PER_SECOND: 'auto',
+  HSL_ALERTS_MAX: '5',
+  HSL_ALERT_TEXT_MAX_CHARS: '600',
   TRANSIT_RETRY_BUDGET_MS: '3000',
 } as const;
 
@@ -227,6 +233,8 @@ export function loadConfig(env: Env = process.env): TransitConfig {
       maxResponseBytes: integer(env, 'DIGITRANSIT_MAX_RESPONSE_BYTES', MAX_RESPONSE_BYTES_CEILING, 1024),
       regionBounds: regionBounds(env),
       callsPerSecond: digitransitCallsPerSecond(env),
+      alertsMax: integer(env, 'HSL_ALERTS_MAX', 50, 0),
+      alertTextMaxChars: integer(env, 'HSL_ALERT_TEXT_MAX_CHARS', 10_000, 40),
     };
   }
   return config;

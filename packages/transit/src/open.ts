@@ -62,6 +62,7 @@ function hslServices(config: TransitConfig, logger: Logger): HslServices | undef
         ? NO_CALL_LIMIT
         : createCallLimiter({ name: 'Digitransit', points: hsl.callsPerSecond, durationMs: 1000 }),
     bounds: hsl.regionBounds,
+    alerts: { max: hsl.alertsMax, textMaxChars: hsl.alertTextMaxChars },
   };
 }
 

@@ -3,6 +3,7 @@
 import { SwitchyardError } from '@switchyard/contracts/errors';
 import type { CallLimiter } from '@switchyard/resilience';
 import type { RegionBounds } from './config.js';
+import type { AlertLimits } from './hsl/alerts.js';
 import type { RoutingClient } from './hsl/client.js';
 import type { Geocoder } from './hsl/geocoding.js';
 import type { LoadSavedPlaceStore } from './places/store.js';
@@ -29,6 +30,8 @@ export interface HslServices {
   /** DIGITRANSIT_CALLS_PER_SECOND, shared by the HSL tools (keeps under the subscription key's rate). */
   limiter: CallLimiter;
   bounds: RegionBounds;
+  /** HSL_ALERTS_MAX and HSL_ALERT_TEXT_MAX_CHARS: how many service alerts an answer carries, how long. */
+  alerts: AlertLimits;
 }
 
 /** The opened transit domain: what its tool handlers get as `call.state`. */

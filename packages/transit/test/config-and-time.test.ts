@@ -41,6 +41,8 @@ describe('loadConfig', () => {
         maxResponseBytes: 8 * 1024 * 1024,
         regionBounds: HSL_REGION_BOUNDS,
         callsPerSecond: 10,
+        alertsMax: 5,
+        alertTextMaxChars: 600,
       },
     });
   });
@@ -80,6 +82,9 @@ describe('loadConfig', () => {
     [{ TFL_MAX_RESPONSE_BYTES: '8MiB' }, 'TFL_MAX_RESPONSE_BYTES'],
     [{ TFL_MAX_RESPONSE_BYTES: '1023' }, 'TFL_MAX_RESPONSE_BYTES'],
     [{ DIGITRANSIT_MAX_RESPONSE_BYTES: String(2 ** 30 + 1) }, 'DIGITRANSIT_MAX_RESPONSE_BYTES'],
+    [{ HSL_ALERTS_MAX: '51' }, 'HSL_ALERTS_MAX'],
+    [{ HSL_ALERTS_MAX: '-1' }, 'HSL_ALERTS_MAX'],
+    [{ HSL_ALERT_TEXT_MAX_CHARS: '39' }, 'HSL_ALERT_TEXT_MAX_CHARS'],
   ])('%j fails naming %s', (env, variable) => {
     const error = configError({ ...KEYS, ...env });
     expect(error.variable).toBe(variable);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { InstantSchema, LanguageSchema, TransitModeSchema, WarningSchema } from './common.js';
+import { InstantSchema, LanguageSchema, TransitModeSchema } from './common.js';
+import { AnswerWarningSchema } from './service-alerts.js';
 
 export const MAX_DEPARTURES = 50;
 
@@ -94,9 +95,12 @@ export const GetDeparturesOutputSchema = z
       .describe('Departures sorted by realtimeTime, else scheduledTime, ascending; at most `limit`.'),
     correlationId: z.uuid().describe('Correlation id of this call (UUID).'),
     warnings: z
-      .array(WarningSchema)
+      .array(AnswerWarningSchema)
       .optional()
-      .describe('truncated-results when more departures existed than `limit`.'),
+      .describe(
+        'truncated-results when more departures existed than `limit`; service-alert for each alert valid in ' +
+          'the window that concerns the stop or a line of the departures (most severe first, bounded).',
+      ),
   })
   .describe('get_departures success payload.');
 export type GetDeparturesOutput = z.infer<typeof GetDeparturesOutputSchema>;

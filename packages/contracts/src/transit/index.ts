@@ -19,6 +19,7 @@ export * from './common.js';
 export * from './plan-journey.js';
 export * from './departures.js';
 export * from './plan-trip.js';
+export * from './service-alerts.js';
 export * from './saved-places.js';
 export * from './stops.js';
 export * from './london-envelope.js';

@@ -5,10 +5,10 @@ import {
   LanguageSchema,
   sameCoordinates,
   TransitModeSchema,
-  WarningSchema,
 } from './common.js';
 import { DepartureStatusSchema } from './departures.js';
 import { SAVED_PLACE_KEY_MAX } from './saved-places.js';
+import { AnswerWarningSchema } from './service-alerts.js';
 
 export const MAX_ITINERARIES = 3;
 export const MAX_WALKING_DISTANCE_LIMIT = 3000;
@@ -282,9 +282,12 @@ export const PlanTripOutputSchema = z
       'max(leg lastRealtimeUpdate, time the request was received), ISO 8601.',
     ),
     warnings: z
-      .array(WarningSchema)
+      .array(AnswerWarningSchema)
       .optional()
-      .describe('truncated-results, unsupported-accessibility-flag, preference-unmet.'),
+      .describe(
+        'truncated-results, unsupported-accessibility-flag, preference-unmet; service-alert for each alert ' +
+          'valid during a leg of the returned itineraries (most severe first, bounded).',
+      ),
     correlationId: z.uuid().describe('Correlation id of this call (UUID).'),
     meta: z
       .object({

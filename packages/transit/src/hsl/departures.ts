@@ -3,17 +3,29 @@ import {
   GTFS_ID_PATTERN,
   type Departure,
   type GetDeparturesOutput,
+  type AnswerWarning,
   type GetDeparturesRequest,
-  type Warning,
 } from '@switchyard/contracts/transit';
 import { z } from 'zod';
 import { formatUtc } from '../time.js';
 import { lenientList, nonEmpty, optionalBoolean, optionalObject, optionalText, wireNumber } from '../wire.js';
+import {
+  OtpAlertsSchema,
+  serviceAlertWarnings,
+  type AlertLimits,
+  type AlertSource,
+  type OtpAlert,
+} from './alerts.js';
 import type { RoutingClient } from './client.js';
 import { STOP_DEPARTURES_QUERY } from './queries.js';
 import { dataFreshness, departureStatus, REALTIME_STATES, toTransitMode } from './realtime.js';
 
-const RouteSchema = z.looseObject({ shortName: optionalText, longName: optionalText, mode: optionalText });
+const RouteSchema = z.looseObject({
+  shortName: optionalText,
+  longName: optionalText,
+  mode: optionalText,
+  alerts: OtpAlertsSchema,
+});
 
 /** Epoch seconds of a service day: 1970 to 2100 (anything else is not a time this server can show). */
 const serviceDaySeconds = wireNumber.pipe(z.number().min(0).max(4_102_444_800));
@@ -35,6 +47,7 @@ export const StoptimeSchema = z.looseObject({
   trip: optionalObject(
     z.looseObject({
       tripHeadsign: optionalText,
+      alerts: OtpAlertsSchema,
       route: optionalObject(RouteSchema),
       pattern: optionalObject(z.looseObject({ route: optionalObject(RouteSchema) })),
     }),
@@ -47,6 +60,7 @@ export const StopDeparturesDataSchema = z.object({
     .looseObject({
       gtfsId: optionalText,
       name: optionalText,
+      alerts: OtpAlertsSchema,
       stoptimesWithoutPatterns: lenientList(StoptimeSchema),
     })
     .nullable(),
@@ -57,6 +71,8 @@ interface MappedDeparture {
   /** Realtime time if present, else scheduled (epoch ms): the sort key of rule 4. */
   effectiveMs: number;
   cancelled: boolean;
+  /** The alerts of its route and trip. */
+  alerts: OtpAlert[];
 }
 
 /**
@@ -88,7 +104,8 @@ export function toDeparture(stoptime: Stoptime): MappedDeparture {
     status: departureStatus({ cancelled, delaySeconds }),
     ...(platform === undefined ? {} : { platform }),
   };
-  return { departure, effectiveMs: realtimeMs ?? scheduledMs, cancelled };
+  const alerts = [...(route?.alerts ?? []), ...(stoptime.trip?.alerts ?? [])];
+  return { departure, effectiveMs: realtimeMs ?? scheduledMs, cancelled, alerts };
 }
 
 export interface DepartureBoard {
@@ -96,6 +113,8 @@ export interface DepartureBoard {
   truncated: boolean;
   realtimeUsed: boolean;
   dataFreshness: string;
+  /** The route and trip alerts of the departures kept, by line. */
+  lineAlerts: { line: string; alerts: OtpAlert[] }[];
 }
 
 /**
@@ -117,6 +136,9 @@ export function buildBoard(
     realtimeUsed: kept.some((item) => item.cancelled || item.departure.realtimeTime !== undefined),
     // OTP's Stoptime carries no update timestamp, so the request time is the freshness floor here.
     dataFreshness: dataFreshness(options.requestReceivedMs, []),
+    lineAlerts: kept
+      .filter((item) => item.departure.line !== '')
+      .map((item) => ({ line: item.departure.line, alerts: item.alerts })),
   };
 }
 
@@ -135,6 +157,7 @@ export interface DeparturesQuery {
   request: GetDeparturesRequest;
   correlationId: string;
   requestReceivedMs: number;
+  alertLimits: AlertLimits;
   signal?: AbortSignal;
 }
 
@@ -150,7 +173,13 @@ export async function getDepartures(
     {
       document: STOP_DEPARTURES_QUERY,
       // One more than asked for, so that "more existed than limit" can be told.
-      variables: { id: query.stopId, startTime, timeRange, numberOfDepartures: request.limit + 1 },
+      variables: {
+        id: query.stopId,
+        startTime,
+        timeRange,
+        numberOfDepartures: request.limit + 1,
+        withAlerts: query.alertLimits.max > 0,
+      },
       language: request.language,
       ...(query.signal === undefined ? {} : { signal: query.signal }),
     },
@@ -166,7 +195,13 @@ export async function getDepartures(
     windowEndMs: (startTime + timeRange) * 1000,
     requestReceivedMs,
   });
-  const warnings: Warning[] = board.truncated
+  const stopId = nonEmpty(data.stop.gtfsId) ?? query.stopId;
+  const window = { startMs: startTime * 1000, endMs: (startTime + timeRange) * 1000 };
+  const alertSources: AlertSource[] = [
+    { alerts: data.stop.alerts, affects: { stopId }, window },
+    ...board.lineAlerts.map(({ line, alerts }) => ({ alerts, affects: { line }, window })),
+  ];
+  const warnings: AnswerWarning[] = board.truncated
     ? [
         {
           code: 'truncated-results',
@@ -174,9 +209,12 @@ export async function getDepartures(
         },
       ]
     : [];
+  warnings.push(
+    ...serviceAlertWarnings(alertSources, { language: request.language, limits: query.alertLimits }),
+  );
   const stopName = nonEmpty(data.stop.name);
   return {
-    stopId: nonEmpty(data.stop.gtfsId) ?? query.stopId,
+    stopId,
     ...(stopName === undefined ? {} : { stopName }),
     realtimeUsed: board.realtimeUsed,
     dataFreshness: board.dataFreshness,

@@ -17,6 +17,7 @@ import {
   optionalText,
   wireNumber,
 } from '../wire.js';
+import { OtpAlertsSchema, type OtpAlert } from './alerts.js';
 import { departureStatus, toTransitMode } from './realtime.js';
 
 /** `LegTime`: without a readable scheduled time a leg cannot be placed, and its itinerary is left out. */
@@ -51,6 +52,7 @@ export const OtpLegSchema = z.looseObject({
   to: PlaceSchema,
   route: optionalObject(z.looseObject({ shortName: optionalText })),
   trip: optionalObject(z.looseObject({ gtfsId: optionalText, wheelchairAccessible: optionalText })),
+  alerts: OtpAlertsSchema,
 });
 export type OtpLeg = z.infer<typeof OtpLegSchema>;
 
@@ -106,6 +108,8 @@ export interface Candidate {
   disrupted: boolean;
   /** Every transit leg's trip and stops are known to be wheelchair accessible. */
   accessibilityConfirmed: boolean;
+  /** Each leg's service alerts, by leg index. */
+  legAlerts: OtpAlert[][];
 }
 
 function parseMs(value: string | null | undefined): number | undefined {
@@ -224,6 +228,7 @@ export function toCandidate(node: OtpItinerary): Candidate {
     itinerary,
     disrupted: itinerary.disrupted,
     accessibilityConfirmed: transitLegs.every((m) => m.accessible),
+    legAlerts: node.legs.map((leg) => leg.alerts),
   };
 }
 

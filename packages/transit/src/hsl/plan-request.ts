@@ -51,6 +51,8 @@ export interface PlanSearch {
   /** The instant searched, ISO 8601. */
   time: string;
   constraints: PlanConstraints;
+  /** Ask for each leg's service alerts (HSL_ALERTS_MAX > 0); absent: the document's default, true. */
+  withAlerts?: boolean;
 }
 
 export function planConnectionVariables(search: PlanSearch): Record<string, unknown> {
@@ -67,5 +69,6 @@ export function planConnectionVariables(search: PlanSearch): Record<string, unkn
     transferCost: OPTIMIZE_PREFERENCES[search.constraints.optimize].transferCost,
     walkReluctance: walkReluctanceFor(search.constraints),
     wheelchair: search.constraints.accessibility.stepFree,
+    ...(search.withAlerts === undefined ? {} : { withAlerts: search.withAlerts }),
   };
 }

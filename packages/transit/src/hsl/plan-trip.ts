@@ -8,14 +8,15 @@ import {
   type LocationRef,
   type PlanConstraints,
   type PlanTripOutput,
+  type AnswerWarning,
   type PlanTripRequest,
-  type Warning,
 } from '@switchyard/contracts/transit';
 import type { RegionBounds } from '../config.js';
 import type { LocationResolver } from '../places/resolve.js';
 import { resolveLocation } from '../places/resolve.js';
 import { formatUtc } from '../time.js';
 import { malformed } from '../upstream.js';
+import { serviceAlertWarnings, type AlertLimits, type AlertSource } from './alerts.js';
 import { DIGITRANSIT, type RoutingClient } from './client.js';
 import type { Geocoder } from './geocoding.js';
 import {
@@ -38,6 +39,7 @@ export interface PlanTripDeps {
   geocoder?: Geocoder;
   savedPlaces: LocationResolver['savedPlaces'];
   bounds: RegionBounds;
+  alertLimits: AlertLimits;
   /** Logs a failed disruption-alternative search (the primary result is still returned). */
   onAlternativeFailure?: (error: SwitchyardError) => void;
 }
@@ -108,6 +110,20 @@ function sameConstraints(a: PlanConstraints, b: PlanConstraints): boolean {
   return a.optimize === b.optimize && a.maxWalkingDistance === b.maxWalkingDistance;
 }
 
+/** Each returned leg's alerts, needed from the leg's first to its last moment (scheduled or expected). */
+function legAlertSources(returned: readonly Candidate[]): AlertSource[] {
+  return returned.flatMap((candidate, itinerary) =>
+    candidate.itinerary.legs.map((leg, index) => ({
+      alerts: candidate.legAlerts[index] ?? [],
+      affects: { leg: { itinerary, leg: index } },
+      window: {
+        startMs: Math.min(Date.parse(leg.startTime), Date.parse(leg.scheduledStartTime)),
+        endMs: Math.max(Date.parse(leg.endTime), Date.parse(leg.scheduledEndTime)),
+      },
+    })),
+  );
+}
+
 function endpointLabel(ref: LocationRef, fallback: string): string {
   return ref.name ?? ref.label ?? fallback;
 }
@@ -151,8 +167,9 @@ export async function planTrip(
     type: input.when.type,
     time,
     constraints: c,
+    withAlerts: deps.alertLimits.max > 0,
   });
-  const warnings: Warning[] = [];
+  const warnings: AnswerWarning[] = [];
   const relaxed = relaxConstraints(constraints);
   let received = 0;
 
@@ -236,6 +253,13 @@ export async function planTrip(
       });
     }
   }
+
+  warnings.push(
+    ...serviceAlertWarnings(legAlertSources(returned), {
+      language: constraints.language,
+      limits: deps.alertLimits,
+    }),
+  );
 
   const duplicates = received - all.length;
   return {

@@ -2,13 +2,54 @@
 // against the OTP schema shipped by @opentripplanner/core-utils and, when present, the upstream and HSL-fork
 // .graphqls files. Only fields that are mapped are selected.
 
-/** get_departures: one stop and its next departures, cancellations included, non-pickups left out. */
+/**
+ * What alerts.ts reads of an OTP `Alert`: texts with every translation (the language is picked here, along the
+ * fallback chain), severity, effect, cause and validity. Selected unless `$withAlerts` is false (HSL_ALERTS_MAX = 0).
+ */
+const ALERTS = /* GraphQL */ `
+  alerts @include(if: $withAlerts) {
+    id
+    alertHash
+    alertHeaderText
+    alertDescriptionText
+    alertUrl
+    alertHeaderTextTranslations {
+      text
+      language
+    }
+    alertDescriptionTextTranslations {
+      text
+      language
+    }
+    alertUrlTranslations {
+      text
+      language
+    }
+    alertSeverityLevel
+    alertEffect
+    alertCause
+    effectiveStartDate
+    effectiveEndDate
+  }
+`;
+
+/**
+ * get_departures: one stop and its next departures, cancellations included, non-pickups left out; with the
+ * alerts of the stop, and of each departure's route and trip, in the same request.
+ */
 export const STOP_DEPARTURES_QUERY = /* GraphQL */ `
-  query StopDepartures($id: String!, $startTime: Long!, $timeRange: Int!, $numberOfDepartures: Int!) {
+  query StopDepartures(
+    $id: String!
+    $startTime: Long!
+    $timeRange: Int!
+    $numberOfDepartures: Int!
+    $withAlerts: Boolean = true
+  ) {
     stop(id: $id) {
       gtfsId
       name
       platformCode
+      ${ALERTS}
       stoptimesWithoutPatterns(
         startTime: $startTime
         timeRange: $timeRange
@@ -27,10 +68,12 @@ export const STOP_DEPARTURES_QUERY = /* GraphQL */ `
         }
         trip {
           tripHeadsign
+          ${ALERTS}
           route {
             shortName
             longName
             mode
+            ${ALERTS}
           }
         }
       }
@@ -55,7 +98,10 @@ const LEG_TIME_FIELDS = /* GraphQL */ `
   }
 `;
 
-/** plan_trip: planConnection (not the deprecated `plan`), realtime cancellations included. */
+/**
+ * plan_trip: planConnection (not the deprecated `plan`), realtime cancellations included; each leg with its
+ * alerts (OTP gathers those of the leg's route, trip and stops).
+ */
 export const PLAN_CONNECTION_QUERY = /* GraphQL */ `
   query PlanTrip(
     $origin: PlanLabeledLocationInput!
@@ -66,6 +112,7 @@ export const PLAN_CONNECTION_QUERY = /* GraphQL */ `
     $transferCost: Cost!
     $walkReluctance: Reluctance!
     $wheelchair: Boolean!
+    $withAlerts: Boolean = true
   ) {
     planConnection(
       origin: $origin
@@ -119,6 +166,7 @@ export const PLAN_CONNECTION_QUERY = /* GraphQL */ `
               gtfsId
               wheelchairAccessible @include(if: $wheelchair)
             }
+            ${ALERTS}
           }
         }
       }

@@ -43,6 +43,7 @@ export const getDeparturesTool = tool({
       request: input,
       correlationId: call.correlationId,
       requestReceivedMs,
+      alertLimits: hsl.alerts,
       signal: call.signal,
     });
   },

@@ -50,6 +50,7 @@ export const planTripTool = tool({
         geocoder: hsl.geocoder,
         savedPlaces: call.state.savedPlaces,
         bounds: hsl.bounds,
+        alertLimits: hsl.alerts,
         onAlternativeFailure: (error) =>
           call.logger.warn('disruption alternative search failed; returning the primary itineraries', {
             kind: error.kind,

@@ -19,6 +19,8 @@ export interface ResolverContext {
   readonly router: string;
   readonly departures: DepartureVariant;
   readonly plan: PlanVariant;
+  /** Stops, routes and legs carry the service alerts of alerts.ts (the `service-alerts` scenario). */
+  readonly alerts: boolean;
   /** Index of this plan request among those of the same scenario selection (counts up on each call). */
   nextPlanCall(): number;
 }

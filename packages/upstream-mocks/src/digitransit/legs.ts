@@ -1,5 +1,7 @@
 // Turns itinerary specs into OTP Itinerary/Leg/Place source objects with concrete times.
 import { compactDate, HELSINKI, isoDuration, offsetDateTime } from '../time.js';
+import { alertsOn } from './alerts.js';
+import type { FieldFn } from './context.js';
 import { findRoute, findStop } from './data.js';
 import { agencyNode, routeNode, stopNode, tripNode } from './nodes.js';
 import type { Node } from './nodes.js';
@@ -183,7 +185,14 @@ function legNode(spec: LegSpec, startMs: number, options: BuildOptions, index: n
             alerts: [],
           },
         ],
-    alerts: [],
+    // OTP's Leg.alerts: those of the leg's route, trip and its boarding and alighting stops.
+    alerts: (transit
+      ? (_args, ctx) =>
+          alertsOn(ctx, {
+            stops: [from.stopId, to.stopId].filter((id): id is string => id !== undefined),
+            routes: route ? [route.gtfsId] : [],
+          })
+      : () => []) satisfies FieldFn,
     fareProducts: [],
     rideHailingEstimate: null,
     pickupBookingInfo: null,

@@ -5,6 +5,7 @@ import { HSL_AGENCY, HSL_STOPS, findRoute, findStation, findStop } from './data.
 import type { HslRoute, HslStation, HslStop } from './data.js';
 import { buildDepartures, selectDepartures } from './departures.js';
 import type { DepartureRecord, StoptimeArgs } from './departures.js';
+import { entityAlerts } from './alerts.js';
 import { relayId } from './context.js';
 import type { FieldFn, ResolverContext } from './context.js';
 
@@ -66,7 +67,7 @@ export function routeNode(route: HslRoute): Node {
     bikesAllowed: 'NO_INFORMATION',
     sortOrder: null,
     agency: agencyNode,
-    alerts: empty,
+    alerts: entityAlerts({ route: route.gtfsId }),
     patterns: () => [patternNode(route, '0'), patternNode(route, '1')],
     stops: () => stopsOnRoute(route).map(stopNode),
     trips: empty,
@@ -201,7 +202,7 @@ export function stopNode(stop: HslStop): Node {
     },
     routes: () => stop.routes.map((r) => routeNode(findRoute(r.route))),
     patterns: () => stop.routes.map((r) => patternNode(findRoute(r.route), r.directionId)),
-    alerts: empty,
+    alerts: entityAlerts({ stop: stop.gtfsId, routes: stop.routes.map((r) => r.route) }),
     transfers: empty,
     stoptimesWithoutPatterns: ((args, ctx) =>
       departuresOf([stop], args, ctx).map(stoptimeNode)) satisfies FieldFn,

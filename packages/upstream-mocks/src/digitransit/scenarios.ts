@@ -36,6 +36,8 @@ export const DIGITRANSIT_DATA_SCENARIOS = [
   'departures-scheduled',
   /** No departures at any stop. */
   'departures-empty',
+  /** The default data, with the service alerts of alerts.ts on stops, routes and legs. */
+  'service-alerts',
 ] as const;
 
 /** Scenarios of the transport and gateway, shared with geocoding (except `graphql-errors`). */
@@ -84,16 +86,22 @@ export function isDataScenario(name: string): name is DataScenarioName {
   return (DIGITRANSIT_DATA_SCENARIOS as readonly string[]).includes(name);
 }
 
-export function dataVariants(name: DataScenarioName): { plan: PlanVariant; departures: DepartureVariant } {
+export function dataVariants(name: DataScenarioName): {
+  plan: PlanVariant;
+  departures: DepartureVariant;
+  alerts: boolean;
+} {
   switch (name) {
     case 'default':
-      return { plan: 'mixed', departures: 'mixed' };
+      return { plan: 'mixed', departures: 'mixed', alerts: false };
     case 'departures-scheduled':
-      return { plan: 'mixed', departures: 'scheduled' };
+      return { plan: 'mixed', departures: 'scheduled', alerts: false };
     case 'departures-empty':
-      return { plan: 'mixed', departures: 'empty' };
+      return { plan: 'mixed', departures: 'empty', alerts: false };
+    case 'service-alerts':
+      return { plan: 'mixed', departures: 'mixed', alerts: true };
     default:
-      return { plan: name.slice('plan-'.length) as PlanVariant, departures: 'mixed' };
+      return { plan: name.slice('plan-'.length) as PlanVariant, departures: 'mixed', alerts: false };
   }
 }
 
