@@ -5,7 +5,7 @@ import { lazy, type Logger } from '@switchyard/server-kit/runtime';
 import type { TransitConfig } from './config.js';
 import { createRoutingClient, DIGITRANSIT } from './hsl/client.js';
 import { createGeocoder, GEOCODING } from './hsl/geocoding.js';
-import { openSavedPlaceDatabase } from './places/database.js';
+import { createSavedPlaceProbe, openSavedPlaceDatabase } from './places/database.js';
 import type { LoadSavedPlaceStore } from './places/store.js';
 import type { HslServices, TflServices, TransitState } from './services.js';
 import { createArrivalsSource } from './tfl/arrivals-client.js';
@@ -97,6 +97,7 @@ export function openTransit(config: TransitConfig, runtime: TransitRuntime): Tra
   let closed = false;
   return {
     savedPlaces: lazySavedPlaceStore(database),
+    hasSavedPlaces: createSavedPlaceProbe(database),
     ...(tfl === undefined ? {} : { tfl }),
     ...(hsl === undefined ? {} : { hsl }),
     ready: () => !closed,

@@ -6,6 +6,7 @@ import type { RegionBounds } from './config.js';
 import type { AlertLimits } from './hsl/alerts.js';
 import type { RoutingClient } from './hsl/client.js';
 import type { Geocoder } from './hsl/geocoding.js';
+import type { SavedPlaceProbe } from './places/database.js';
 import type { LoadSavedPlaceStore } from './places/store.js';
 import type { ArrivalsSource } from './tfl/arrivals-client.js';
 import type { TflClient } from './tfl/client.js';
@@ -38,6 +39,8 @@ export interface HslServices {
 export interface TransitState {
   /** Saved places, loaded with the first call that touches them (drizzle is not needed to start). */
   savedPlaces: LoadSavedPlaceStore;
+  /** Whether a caller has saved places of some kinds, without loading the store (plain SQL). */
+  hasSavedPlaces: SavedPlaceProbe;
   /** Present when the `tfl` provider is configured. */
   tfl?: TflServices;
   /** Present when the `hsl` provider is configured. */

@@ -168,6 +168,7 @@ export function unexpectedFailure(): never {
 export function connectOverTfl(tfl: TflServices) {
   const state: TransitState = {
     savedPlaces: () => Promise.reject(new Error('not used')),
+    hasSavedPlaces: () => false,
     tfl,
     ready: () => true,
     close: async () => {},

@@ -1,9 +1,17 @@
 // Saved places as the seeds' "user variable store": labels in get_departures, plan_trip and
-// get_london_arrivals resolve here.
+// get_london_arrivals, and saved keys given as planJourney's from/to, resolve here.
 import { SwitchyardError } from '@switchyard/contracts/errors';
-import type { Language, LocationRef, PlaceInput, SavedPlaceValue } from '@switchyard/contracts/transit';
+import {
+  SAVED_PLACE_TYPES,
+  SavedPlaceKeySchema,
+  type Language,
+  type LocationRef,
+  type PlaceInput,
+  type SavedPlaceValue,
+} from '@switchyard/contracts/transit';
 import type { RegionBounds } from '../config.js';
 import type { Geocoder } from '../hsl/geocoding.js';
+import type { SavedPlaceProbe } from './database.js';
 import type { LoadSavedPlaceStore, SavedPlaceStore } from './store.js';
 
 const KIND_NAMES: Readonly<Record<SavedPlaceValue['type'], string>> = {
@@ -50,6 +58,40 @@ export function resolveTflStopLabel(store: SavedPlaceStore, principal: string, k
       'Save the stop first with save_user_variable ({ type: "tfl-stop", naptanId }), or pass stop.type "id".',
     wrongType: 'Save the London stop as { type: "tfl-stop", naptanId: "940GZZLUOXC" }, or pass its id.',
   }).naptanId;
+}
+
+type SavedOf<T extends SavedPlaceValue['type']> = Extract<SavedPlaceValue, { type: T }>;
+
+/**
+ * What a saved place means to TfL's JourneyResults, by kind: a London stop its NaPTAN id, a location "lat,lon"
+ * (TfL reads coordinates in that form). An HSL stop means nothing to TfL: not resolved.
+ */
+const TFL_JOURNEY_PLACE: { [T in SavedPlaceValue['type']]: ((value: SavedOf<T>) => string) | undefined } = {
+  'tfl-stop': (value) => value.naptanId,
+  location: (value) => `${value.lat.toFixed(6)},${value.lon.toFixed(6)}`,
+  stop: undefined,
+};
+const TFL_JOURNEY_KINDS = SAVED_PLACE_TYPES.filter((type) => TFL_JOURNEY_PLACE[type] !== undefined);
+
+export interface JourneyPlaceResolver {
+  savedPlaces: LoadSavedPlaceStore;
+  hasSavedPlaces: SavedPlaceProbe;
+  principal: string;
+}
+
+/**
+ * planJourney's `from`/`to`: the caller's own saved key, exactly (as keys compare: case-sensitive, NFC), of kind
+ * tfl-stop or location becomes what TfL resolves; every other string (not a key of this caller, or an HSL
+ * stop) goes to TfL as given. The store loads only for a caller who has saved places of those kinds and a
+ * string that can be a key (at most 50 characters), so planJourney with free text stays off drizzle.
+ */
+export async function resolveJourneyPlace(text: string, deps: JourneyPlaceResolver): Promise<string> {
+  const key = SavedPlaceKeySchema.safeParse(text);
+  if (!key.success || !deps.hasSavedPlaces(deps.principal, TFL_JOURNEY_KINDS)) return text;
+  const saved = (await deps.savedPlaces()).get(deps.principal, key.data);
+  if (saved === undefined) return text;
+  const toTfl = TFL_JOURNEY_PLACE[saved.value.type] as ((value: SavedPlaceValue) => string) | undefined;
+  return toTfl === undefined ? text : toTfl(saved.value);
 }
 
 export interface LocationResolver {

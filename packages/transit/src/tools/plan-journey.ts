@@ -3,6 +3,7 @@ import {
   PlanJourneyOutputSchema,
   planJourneyErrorEnvelope,
 } from '@switchyard/contracts/transit';
+import { resolveJourneyPlace } from '../places/resolve.js';
 import { configured } from '../services.js';
 import { planJourney } from '../tfl/plan-journey.js';
 import { READS_UPSTREAM } from './hints.js';
@@ -13,16 +14,21 @@ export const planJourneyTool = tool({
   title: 'Plan a London journey (TfL)',
   description:
     'Plans a journey in London with the TfL Journey Planner: the 5 fastest options with legs, times (London ' +
-    'offset), disruption flags and fares, between place names, postcodes, "lat,lon" or stop codes. An ' +
-    "ambiguous name answers DISAMBIGUATION_REQUIRED with suggestions: call again with one's `parameterValue`.",
+    'offset), disruption flags and fares, between place names, postcodes, "lat,lon", stop codes or your ' +
+    'saved London stops and locations (their key). An ambiguous name answers DISAMBIGUATION_REQUIRED with ' +
+    "suggestions: call again with one's `parameterValue`.",
   input: PlanJourneyInputSchema,
   output: PlanJourneyOutputSchema,
   annotations: READS_UPSTREAM,
   errorPayload: (error) => planJourneyErrorEnvelope(error),
   isErrorOutput: (output) => !output.success,
   when: tflConfigured,
-  handler: (input, call) => {
+  handler: async (input, call) => {
     const tfl = configured(call.state.tfl, 'tfl');
-    return planJourney(input, { tfl: tfl.client, limiter: tfl.limiter }, call.signal);
+    const { savedPlaces, hasSavedPlaces } = call.state;
+    const place = (text: string) =>
+      resolveJourneyPlace(text, { savedPlaces, hasSavedPlaces, principal: call.principal });
+    const [from, to] = await Promise.all([place(input.from), place(input.to)]);
+    return planJourney({ ...input, from, to }, { tfl: tfl.client, limiter: tfl.limiter }, call.signal);
   },
 });
