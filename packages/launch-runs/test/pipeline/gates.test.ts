@@ -112,6 +112,18 @@ describe('W7 validateSite (local profile)', () => {
     expect(blocker.ok).toBe(false);
   });
 
+  it('FrontMatter: YAML that parses but cannot be read (a dangling alias, an alias bomb) is invalid, not a crash', async () => {
+    const dangling = await validate('---\ntitle: *nowhere\n---\n\nText.\n');
+    expect(onPage(dangling, 'FrontMatter').map((issue) => [issue.error_code, issue.message])).toEqual([
+      ['FRONT_MATTER_INVALID', expect.stringContaining('nowhere')],
+    ]);
+    const ten = (item: string): string => `[${Array(10).fill(item).join(', ')}]`;
+    const bomb = ['a: &a [x]', `b: &b ${ten('*a')}`, `c: &c ${ten('*b')}`, `d: ${ten('*c')}`].join('\n');
+    expect(codes(await validate(`---\n${bomb}\n---\n\nText.\n`), 'FrontMatter')).toEqual([
+      'FRONT_MATTER_INVALID',
+    ]);
+  });
+
   it('TruthLock: an uncited version, a marker that points nowhere, an uncited factual bullet, a cited line that changed a number', async () => {
     const report = await validate(
       [

@@ -1,5 +1,5 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SnippetCatalog } from '../../src/pipeline/artifact-schemas.js';
 import { sha256Hex } from '../../src/pipeline/hashing.js';
@@ -15,6 +15,28 @@ beforeAll(async () => {
   catalog = prepared.ctx.artifacts.json<SnippetCatalog>('snippet_catalog.json');
 });
 afterAll(() => prepared.cleanup());
+
+/** W3's snippets for a source repository holding `files` (path -> content). */
+async function snippetsOf(files: Record<string, string>): Promise<SnippetCatalog['snippets']> {
+  const dir = await tempDir('snippet-repo');
+  try {
+    for (const [path, content] of Object.entries(files)) {
+      await mkdir(dirname(join(dir.path, 'src', path)), { recursive: true });
+      await writeFile(join(dir.path, 'src', path), content);
+    }
+    const repo = await gitRepoFrom(join(dir.path, 'src'), join(dir.path, 'repo'));
+    const ctx = workerContext({
+      config: { ...exampleRunConfig(prepared.repos), source: { repo } },
+      runDir: join(dir.path, 'run'),
+    });
+    const pipeline = createLaunchPipeline();
+    await pipeline.cloneInputs(ctx);
+    await pipeline.catalogSnippets(ctx);
+    return ctx.artifacts.json<SnippetCatalog>('snippet_catalog.json').snippets;
+  } finally {
+    await dir.cleanup();
+  }
+}
 
 describe('W3 catalogSnippets', () => {
   it('catalogs README fences and example files with language and provenance', async () => {
@@ -51,40 +73,39 @@ describe('W3 catalogSnippets', () => {
   });
 
   it('infers a missing language, marks an unknown one, merges duplicates into one snippet with two provenances', async () => {
-    const dir = await tempDir('snippet-repo');
-    try {
-      await mkdir(join(dir.path, 'src', 'docs'), { recursive: true });
-      await writeFile(
-        join(dir.path, 'src', 'README.md'),
+    const snippets = await snippetsOf({
+      'README.md':
         '# W\n\n## Usage\n\n```\nnpm run build\n```\n\n```\n{"a": 1}\n```\n\n```\nsomething plain\n```\n',
-      );
-      await writeFile(
-        join(dir.path, 'src', 'docs', 'guide.md'),
-        '# Guide\n\n```sh {title="x"}\nnpm run build\n```\n',
-      );
-      const repo = await gitRepoFrom(join(dir.path, 'src'), join(dir.path, 'repo'));
-      const ctx = workerContext({
-        config: { ...exampleRunConfig(prepared.repos), source: { repo } },
-        runDir: join(dir.path, 'run'),
-      });
-      const pipeline = createLaunchPipeline();
-      await pipeline.cloneInputs(ctx);
-      await pipeline.catalogSnippets(ctx);
-      const snippets = ctx.artifacts.json<SnippetCatalog>('snippet_catalog.json').snippets;
-      const build = snippets.find((snippet) => snippet.content === 'npm run build')!;
-      expect(build.provenance.map((item) => item.path)).toEqual(['README.md', 'docs/guide.md']);
-      expect(build).toMatchObject({ language: 'sh', language_source: 'inferred' });
-      expect(snippets.find((snippet) => snippet.content === '{"a": 1}')).toMatchObject({
-        language: 'json',
-        language_source: 'inferred',
-      });
-      expect(snippets.find((snippet) => snippet.content === 'something plain')).toMatchObject({
-        language: 'text',
-        language_source: 'unknown',
-      });
-    } finally {
-      await dir.cleanup();
-    }
+      'docs/guide.md': '# Guide\n\n```sh {title="x"}\nnpm run build\n```\n',
+    });
+    const build = snippets.find((snippet) => snippet.content === 'npm run build')!;
+    expect(build.provenance.map((item) => item.path)).toEqual(['README.md', 'docs/guide.md']);
+    expect(build).toMatchObject({ language: 'sh', language_source: 'inferred' });
+    expect(snippets.find((snippet) => snippet.content === '{"a": 1}')).toMatchObject({
+      language: 'json',
+      language_source: 'inferred',
+    });
+    expect(snippets.find((snippet) => snippet.content === 'something plain')).toMatchObject({
+      language: 'text',
+      language_source: 'unknown',
+    });
+  });
+
+  it("provenance spans exactly a fence's content lines (closed in a blockquote, a longer fence holding ```)", async () => {
+    const snippets = await snippetsOf({
+      'README.md':
+        '# W\n\n## Usage\n\n> ```sh\n> npm run quoted\n> ```\n\n````md\nnpm run outer\n```\n````\n',
+    });
+    expect(
+      snippets.map(({ content, provenance }) => [
+        content,
+        provenance[0]!.line_start,
+        provenance[0]!.line_end,
+      ]),
+    ).toEqual([
+      ['npm run quoted', 6, 6],
+      ['npm run outer\n```', 10, 11],
+    ]);
   });
 
   it('language helpers', () => {

@@ -1,161 +1,92 @@
 import MarkdownIt, { type Token } from 'markdown-it';
 import { inlineSegments, segmentsToPlain, type InlineSegment } from './inline.js';
 
+// Parsed, never rendered: HTML is recognised only so HTML blocks are told apart from prose; no linkify.
 const markdown = new MarkdownIt('commonmark', { html: true }).enable(['table', 'strikethrough']);
 
-export type BlockType = 'heading' | 'paragraph' | 'fence' | 'code' | 'html' | 'table' | 'hr';
-export type Container = 'root' | 'list_item' | 'blockquote';
+/** The markdown-it tokens read as blocks (the rest, such as rules and list markers, carry no block). */
+const BLOCK_TYPES: Partial<Record<string, MdBlock['type']>> = {
+  heading_open: 'heading',
+  paragraph_open: 'paragraph',
+  fence: 'fence',
+  code_block: 'code',
+  html_block: 'html',
+  table_open: 'table',
+};
+const CONTAINERS: Partial<Record<string, MdBlock['container']>> = {
+  list_item_open: 'list_item',
+  blockquote_open: 'blockquote',
+};
 
 /** One block of a Markdown document; lines are 1-based and absolute in the file. */
 export interface MdBlock {
-  type: BlockType;
+  type: 'heading' | 'paragraph' | 'fence' | 'code' | 'html' | 'table';
   startLine: number;
   endLine: number;
-  container: Container;
-  /** Depth of list nesting (0 outside lists). */
-  listDepth: number;
-  /** Heading level (headings only). */
+  /** The innermost list item or blockquote around the block. */
+  container: 'root' | 'list_item' | 'blockquote';
+  /** Headings: 1 to 6. */
   level: number;
-  /** Inline content (headings and paragraphs). */
+  /** Headings and paragraphs: the inline token, its prose and code spans, and their plain text. */
+  inline: Token | null;
   segments: InlineSegment[];
-  /** Plain text of the inline content. */
   text: string;
-  /** Fences: info string, first word (language) and content (without the trailing newline). */
+  /** Fences: the info string (language first), the content without its last newline and its lines. */
   info: string;
   content: string;
-  /** Fences: first and last content line (empty fences: endLine < startLine). */
   contentStart: number;
   contentEnd: number;
-  inline: Token | null;
 }
 
-export interface MdLink {
-  href: string;
-  line: number;
-  image: boolean;
-}
-
-export interface MdDocument {
-  blocks: MdBlock[];
-  links: MdLink[];
-}
+export type MdLink = { href: string; line: number; image: boolean };
+export type MdDocument = { blocks: MdBlock[]; links: MdLink[] };
+type Place = Pick<MdBlock, 'startLine' | 'endLine' | 'container'>;
 
 /** Parses `body` (which starts at file line `firstLine`) into blocks and links with absolute line numbers. */
 export function parseMarkdown(body: string, firstLine = 1): MdDocument {
   const tokens = markdown.parse(body, {});
-  const offset = firstLine - 1;
-  const lines = body.split('\n');
   const blocks: MdBlock[] = [];
   const links: MdLink[] = [];
-  const containers: Container[] = [];
-  let listDepth = 0;
-
-  const base = (type: BlockType, token: Token): MdBlock => {
+  // The container of each open token, innermost last (markdown-it's open and close tokens are balanced).
+  const containers: MdBlock['container'][] = ['root'];
+  for (const [index, token] of tokens.entries()) {
+    if (token.nesting === -1) containers.pop();
     const [begin, end] = token.map ?? [0, 0];
-    return {
-      type,
-      startLine: begin + 1 + offset,
-      endLine: end + offset,
-      container: containers.at(-1) ?? 'root',
-      listDepth,
-      level: 0,
-      segments: [],
-      text: '',
-      info: '',
-      content: '',
-      contentStart: 0,
-      contentEnd: -1,
-      inline: null,
-    };
-  };
-
-  for (let index = 0; index < tokens.length; index += 1) {
-    const token = tokens[index]!;
-    switch (token.type) {
-      case 'bullet_list_open':
-      case 'ordered_list_open':
-        listDepth += 1;
-        break;
-      case 'bullet_list_close':
-      case 'ordered_list_close':
-        listDepth -= 1;
-        break;
-      case 'list_item_open':
-        containers.push('list_item');
-        break;
-      case 'blockquote_open':
-        containers.push('blockquote');
-        break;
-      case 'list_item_close':
-      case 'blockquote_close':
-        containers.pop();
-        break;
-      case 'heading_open':
-      case 'paragraph_open': {
-        const inline = tokens[index + 1];
-        const block = base(token.type === 'heading_open' ? 'heading' : 'paragraph', token);
-        if (token.type === 'heading_open') block.level = Number(token.tag.slice(1));
-        if (inline?.type === 'inline') {
-          block.inline = inline;
-          block.segments = inlineSegments(inline.children);
-          block.text = segmentsToPlain(block.segments);
-          collectLinks(inline, block.startLine, links);
-        }
-        blocks.push(block);
-        break;
-      }
-      case 'fence': {
-        const block = base('fence', token);
-        block.info = token.info.trim();
-        block.content = token.content.replace(/\n$/, '');
-        block.contentStart = block.startLine + 1;
-        const lastLine = (lines[block.endLine - 1 - offset] ?? '').trim();
-        const closed = block.endLine > block.startLine && /^(`{3,}|~{3,})$/.test(lastLine);
-        block.contentEnd = closed ? block.endLine - 1 : block.endLine;
-        blocks.push(block);
-        break;
-      }
-      case 'code_block': {
-        const block = base('code', token);
-        block.content = token.content.replace(/\n$/, '');
-        block.contentStart = block.startLine;
-        block.contentEnd = block.endLine;
-        blocks.push(block);
-        break;
-      }
-      case 'html_block':
-        blocks.push(base('html', token));
-        break;
-      case 'table_open': {
-        const block = base('table', token);
-        blocks.push(block);
-        while (index < tokens.length && tokens[index]!.type !== 'table_close') {
-          const inner = tokens[index]!;
-          if (inner.type === 'inline') collectLinks(inner, (inner.map?.[0] ?? 0) + 1 + offset, links);
-          index += 1;
-        }
-        break;
-      }
-      case 'hr':
-        blocks.push(base('hr', token));
-        break;
-      default:
-        break;
-    }
+    const container = containers.at(-1)!;
+    const place = { startLine: begin + firstLine, endLine: end + firstLine - 1, container };
+    if (token.type === 'inline') collectLinks(token, place.startLine, links);
+    const type = BLOCK_TYPES[token.type];
+    if (type !== undefined) blocks.push(readBlock(type, token, tokens[index + 1], place));
+    if (token.nesting === 1) containers.push(CONTAINERS[token.type] ?? container);
   }
   return { blocks, links };
 }
 
-function collectLinks(inline: Token, startLine: number, links: MdLink[]): void {
-  let line = startLine;
+function readBlock(type: MdBlock['type'], token: Token, next: Token | undefined, place: Place): MdBlock {
+  const inline = (type === 'heading' || type === 'paragraph') && next?.type === 'inline' ? next : null;
+  const segments = inlineSegments(inline?.children ?? null);
+  const content = type === 'fence' ? token.content : '';
+  // An empty fence has no content lines: contentEnd < contentStart.
+  const contentLines = content === '' ? 0 : content.replace(/\n$/, '').split('\n').length;
+  return {
+    type,
+    ...place,
+    level: type === 'heading' ? Number(token.tag.slice(1)) : 0,
+    inline,
+    segments,
+    text: segmentsToPlain(segments),
+    info: token.info.trim(),
+    content: content.replace(/\n$/, ''),
+    contentStart: place.startLine + 1,
+    contentEnd: place.startLine + contentLines,
+  };
+}
+
+function collectLinks(inline: Token, line: number, links: MdLink[]): void {
   for (const child of inline.children ?? []) {
     if (child.type === 'softbreak' || child.type === 'hardbreak') line += 1;
-    else if (child.type === 'link_open') {
-      const href = child.attrGet('href');
-      if (href !== null) links.push({ href: String(href), line, image: false });
-    } else if (child.type === 'image') {
-      const src = child.attrGet('src');
-      if (src !== null) links.push({ href: String(src), line, image: true });
-    }
+    const image = child.type === 'image';
+    const href = image ? child.attrGet('src') : child.type === 'link_open' ? child.attrGet('href') : null;
+    if (href !== null) links.push({ href: String(href), line, image });
   }
 }

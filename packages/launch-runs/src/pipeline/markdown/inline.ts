@@ -6,40 +6,25 @@ import type { Token } from 'markdown-it';
  */
 export type InlineSegment = { kind: 'text'; value: string } | { kind: 'code'; value: string };
 
+/** The prose an inline token adds (none for emphasis and link markers or inline HTML). */
+const PROSE: Partial<Record<string, (token: Token, inLink: boolean) => string | undefined>> = {
+  text: (token) => token.content,
+  softbreak: () => ' ',
+  hardbreak: () => ' ',
+  image: (token, inLink) => (inLink || token.content.trim() === '' ? undefined : token.content),
+};
+
 export function inlineSegments(children: readonly Token[] | null): InlineSegment[] {
   const segments: InlineSegment[] = [];
-  const pushText = (value: string): void => {
+  let linkDepth = 0;
+  for (const token of children ?? []) {
+    if (token.type === 'link_open' || token.type === 'link_close') linkDepth += token.nesting;
+    if (token.type === 'code_inline') segments.push({ kind: 'code', value: token.content });
+    const value = PROSE[token.type]?.(token, linkDepth > 0);
+    if (value === undefined) continue;
     const last = segments.at(-1);
     if (last?.kind === 'text') last.value += value;
     else segments.push({ kind: 'text', value });
-  };
-  let linkDepth = 0;
-  for (const token of children ?? []) {
-    switch (token.type) {
-      case 'link_open':
-        linkDepth += 1;
-        break;
-      case 'link_close':
-        linkDepth -= 1;
-        break;
-      case 'image':
-        if (linkDepth === 0 && token.content.trim() !== '') pushText(token.content);
-        break;
-      case 'text':
-      case 'entity':
-        pushText(token.content);
-        break;
-      case 'code_inline':
-        segments.push({ kind: 'code', value: token.content });
-        break;
-      case 'softbreak':
-      case 'hardbreak':
-        pushText(' ');
-        break;
-      default:
-        // link/strong/em markers, images and inline HTML carry no prose of their own.
-        break;
-    }
   }
   return segments;
 }
@@ -49,55 +34,33 @@ export function segmentsToPlain(segments: readonly InlineSegment[]): string {
   return collapse(segments.map((segment) => segment.value).join(''));
 }
 
-function collapse(text: string): string {
-  return text.replace(/\s+/g, ' ').trim();
-}
+const collapse = (text: string): string => text.replace(/\s+/g, ' ').trim();
 
 /** A code span that survives any content: the fence is longer than the longest backtick run inside. */
 export function codeSpan(value: string): string {
-  const longest = Math.max(0, ...[...value.matchAll(/`+/g)].map((match) => match[0].length));
+  const longest = [...value.matchAll(/`+/g)].reduce((max, match) => Math.max(max, match[0].length), 0);
   const fence = '`'.repeat(longest + 1);
   const pad = value.startsWith('`') || value.endsWith('`') ? ' ' : '';
   return `${fence}${pad}${value}${pad}${fence}`;
 }
 
+/** Backslash, backtick, `*`, brackets, `<`, `_` outside a word, `~~`: one character each (linear matching). */
+const MARKDOWN_SYNTAX = /[\\`*[\]<]|(?<![\p{L}\p{N}])_|_(?![\p{L}\p{N}])|(?<=~)~|~(?=~)/gu;
+
 /** Escapes text so Markdown shows it literally (no emphasis, links, HTML or block syntax). */
 export function escapeMarkdownText(text: string): string {
-  let out = '';
-  for (let index = 0; index < text.length; index += 1) {
-    const char = text[index] ?? '';
-    const previous = text[index - 1] ?? ' ';
-    const next = text[index + 1] ?? ' ';
-    if ('\\`*[]<'.includes(char)) out += `\\${char}`;
-    else if (char === '_' && !(/[\p{L}\p{N}]/u.test(previous) && /[\p{L}\p{N}]/u.test(next))) out += '\\_';
-    else if (char === '~' && (previous === '~' || next === '~')) out += '\\~';
-    else out += char;
-  }
-  return out;
+  return text.replace(MARKDOWN_SYNTAX, '\\$&');
 }
 
 /**
  * Markdown for the segments: escaped prose, code spans rebuilt, whitespace collapsed; block syntax at the
  * start escaped too unless the text goes after a heading marker.
  */
-export function segmentsToMarkdown(
-  segments: readonly InlineSegment[],
-  options: { heading?: boolean } = {},
-): string {
-  const markdown = segments
-    .map((segment) =>
-      segment.kind === 'code'
-        ? codeSpan(segment.value)
-        : escapeMarkdownText(segment.value.replace(/\s+/g, ' ')),
-    )
-    .join('');
-  return options.heading === true ? collapse(markdown) : escapeLineStart(collapse(markdown));
-}
-
-/** A line starting with block syntax (`#`, `>`, `-`, `+`, `1.`, `|`, `=`) gets it escaped. */
-export function escapeLineStart(line: string): string {
-  if (/^(#|>|-|\+|=|\|)/.test(line)) return `\\${line}`;
-  const ordered = /^(\d+)([.)])/.exec(line);
-  if (ordered !== null) return `${ordered[1]}\\${line.slice(ordered[1]!.length)}`;
-  return line;
+export function segmentsToMarkdown(segments: readonly InlineSegment[], { heading = false } = {}): string {
+  const toMarkdown = (segment: InlineSegment): string =>
+    segment.kind === 'code' ? codeSpan(segment.value) : escapeMarkdownText(segment.value);
+  const markdown = collapse(segments.map(toMarkdown).join(''));
+  if (heading) return markdown;
+  // `#`, `>`, `-`, `+`, `=`, `|`, `1.` and `1)` would start a block.
+  return markdown.replace(/^[#>+=|-]/, '\\$&').replace(/^\d+(?=[.)])/, '$&\\');
 }
