@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { firstPlace } from '../src/hsl/geocoding.js';
 import { buildBoard, StoptimeSchema, toDeparture } from '../src/hsl/departures.js';
+import { serviceAlertWarnings } from '../src/hsl/alerts.js';
 import { OtpItinerarySchema, toCandidate } from '../src/hsl/itineraries.js';
 import { suggestionsFor, topJourneys } from '../src/tfl/plan-journey.js';
 import { DisambiguationResultSchema, isDisambiguationBody, ItineraryResultSchema } from '../src/tfl/wire.js';
@@ -107,6 +108,44 @@ describe('Digitransit', () => {
     expect(bus.startTime).not.toBe(bus.scheduledStartTime);
     expect(candidate.disrupted).toBe(true);
     expect(candidate.itinerary.fingerprint).toMatch(/^sha1:[0-9a-f]{40}$/);
+  });
+
+  it("planConnection: a leg's real-shaped alert (untranslated, epoch-second validity) as a service alert", () => {
+    const [node] = planNodes(fixture('otp-plan-connection.json'));
+    const { legAlerts, itinerary } = toCandidate(OtpItinerarySchema.parse(node));
+    const index = legAlerts.findIndex((alerts) => alerts.length > 0);
+    const alerts = legAlerts[index]!;
+    const limits = { max: 5, textMaxChars: 600 };
+    const during = { startMs: 1676459008_000, endMs: 1676459008_000 + 60_000 };
+    const [warning] = serviceAlertWarnings(
+      [{ alerts, affects: { leg: { itinerary: 0, leg: index } }, window: during }],
+      { language: 'sv', limits },
+    );
+    expect(warning).toEqual({
+      code: 'service-alert',
+      message: 'A header',
+      alert: {
+        id: 'QWxlcnQ6Rjphbi1hbGVydA',
+        header: 'A header',
+        description: 'A description',
+        severity: 'severe',
+        effect: 'REDUCED_SERVICE',
+        cause: 'MAINTENANCE',
+        validFrom: '2023-02-15T11:03:28Z',
+        validUntil: '2023-02-16T11:03:28Z',
+        url: 'https://example.com',
+        affects: { legs: [{ itinerary: 0, leg: index }] },
+      },
+    });
+    // The leg itself ran in 2020, long before the alert: not shown with it.
+    const leg = itinerary.legs[index]!;
+    const legTime = { startMs: Date.parse(leg.startTime), endMs: Date.parse(leg.endTime) };
+    expect(
+      serviceAlertWarnings([{ alerts, affects: { leg: { itinerary: 0, leg: index } }, window: legTime }], {
+        language: 'sv',
+        limits,
+      }),
+    ).toEqual([]);
   });
 
   it('Pelias: coordinates are [lon, lat]; name and label', () => {
