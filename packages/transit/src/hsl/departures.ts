@@ -21,10 +21,10 @@ import { STOP_DEPARTURES_QUERY } from './queries.js';
 import { dataFreshness, departureStatus, REALTIME_STATES, toTransitMode } from './realtime.js';
 
 const RouteSchema = z.looseObject({
+  gtfsId: optionalText,
   shortName: optionalText,
   longName: optionalText,
   mode: optionalText,
-  alerts: OtpAlertsSchema,
 });
 
 /** Epoch seconds of a service day: 1970 to 2100 (anything else is not a time this server can show). */
@@ -61,6 +61,7 @@ export const StopDeparturesDataSchema = z.object({
       gtfsId: optionalText,
       name: optionalText,
       alerts: OtpAlertsSchema,
+      routes: lenientList(z.looseObject({ gtfsId: optionalText, alerts: OtpAlertsSchema })),
       stoptimesWithoutPatterns: lenientList(StoptimeSchema),
     })
     .nullable(),
@@ -71,8 +72,10 @@ interface MappedDeparture {
   /** Realtime time if present, else scheduled (epoch ms): the sort key of rule 4. */
   effectiveMs: number;
   cancelled: boolean;
-  /** The alerts of its route and trip. */
-  alerts: OtpAlert[];
+  /** Its route's GTFS id, when known (route alerts come once per route, with the stop). */
+  routeId: string | undefined;
+  /** The alerts of its trip. */
+  tripAlerts: OtpAlert[];
 }
 
 /**
@@ -104,8 +107,13 @@ export function toDeparture(stoptime: Stoptime): MappedDeparture {
     status: departureStatus({ cancelled, delaySeconds }),
     ...(platform === undefined ? {} : { platform }),
   };
-  const alerts = [...(route?.alerts ?? []), ...(stoptime.trip?.alerts ?? [])];
-  return { departure, effectiveMs: realtimeMs ?? scheduledMs, cancelled, alerts };
+  return {
+    departure,
+    effectiveMs: realtimeMs ?? scheduledMs,
+    cancelled,
+    routeId: nonEmpty(route?.gtfsId),
+    tripAlerts: stoptime.trip?.alerts ?? [],
+  };
 }
 
 export interface DepartureBoard {
@@ -113,8 +121,8 @@ export interface DepartureBoard {
   truncated: boolean;
   realtimeUsed: boolean;
   dataFreshness: string;
-  /** The route and trip alerts of the departures kept, by line. */
-  lineAlerts: { line: string; alerts: OtpAlert[] }[];
+  /** The departures kept that name a line: the line, its route and the trip's alerts. */
+  served: { line: string; routeId: string | undefined; tripAlerts: OtpAlert[] }[];
 }
 
 /**
@@ -136,9 +144,9 @@ export function buildBoard(
     realtimeUsed: kept.some((item) => item.cancelled || item.departure.realtimeTime !== undefined),
     // OTP's Stoptime carries no update timestamp, so the request time is the freshness floor here.
     dataFreshness: dataFreshness(options.requestReceivedMs, []),
-    lineAlerts: kept
+    served: kept
       .filter((item) => item.departure.line !== '')
-      .map((item) => ({ line: item.departure.line, alerts: item.alerts })),
+      .map(({ departure, routeId, tripAlerts }) => ({ line: departure.line, routeId, tripAlerts })),
   };
 }
 
@@ -197,9 +205,19 @@ export async function getDepartures(
   });
   const stopId = nonEmpty(data.stop.gtfsId) ?? query.stopId;
   const window = { startMs: startTime * 1000, endMs: (startTime + timeRange) * 1000 };
+  // The alerts of each route serving the stop, by route id; a departure's line shows those of its route.
+  const routeAlerts = new Map<string, OtpAlert[]>();
+  for (const route of data.stop.routes) {
+    const id = nonEmpty(route.gtfsId);
+    if (id !== undefined) routeAlerts.set(id, route.alerts);
+  }
   const alertSources: AlertSource[] = [
     { alerts: data.stop.alerts, affects: { stopId }, window },
-    ...board.lineAlerts.map(({ line, alerts }) => ({ alerts, affects: { line }, window })),
+    ...board.served.map(({ line, routeId, tripAlerts }) => ({
+      alerts: [...((routeId && routeAlerts.get(routeId)) || []), ...tripAlerts],
+      affects: { line },
+      window,
+    })),
   ];
   const warnings: AnswerWarning[] = board.truncated
     ? [

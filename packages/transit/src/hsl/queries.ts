@@ -35,7 +35,8 @@ const ALERTS = /* GraphQL */ `
 
 /**
  * get_departures: one stop and its next departures, cancellations included, non-pickups left out; with the
- * alerts of the stop, and of each departure's route and trip, in the same request.
+ * alerts of the stop, of each route serving it (once per route, not once per departure) and of each
+ * departure's trip, in the same request.
  */
 export const STOP_DEPARTURES_QUERY = /* GraphQL */ `
   query StopDepartures(
@@ -50,6 +51,10 @@ export const STOP_DEPARTURES_QUERY = /* GraphQL */ `
       name
       platformCode
       ${ALERTS}
+      routes @include(if: $withAlerts) {
+        gtfsId
+        ${ALERTS}
+      }
       stoptimesWithoutPatterns(
         startTime: $startTime
         timeRange: $timeRange
@@ -70,10 +75,10 @@ export const STOP_DEPARTURES_QUERY = /* GraphQL */ `
           tripHeadsign
           ${ALERTS}
           route {
+            gtfsId
             shortName
             longName
             mode
-            ${ALERTS}
           }
         }
       }
