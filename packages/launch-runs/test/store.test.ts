@@ -25,6 +25,7 @@ const RUN = 'r_2026-01-21T10-00-00Z_abcd1234';
 function insertRun(runId = RUN, key?: string, hash = 'h1', token = newLeaseToken()) {
   return store.insert({
     runId,
+    owner: 'local:test',
     productSlug: 'p',
     config: '{}',
     configHash: hash,
@@ -138,6 +139,7 @@ describe('runs and the event chain', () => {
     for (const runId of ids) {
       frozen.insert({
         runId,
+        owner: 'local:test',
         productSlug: 'p',
         config: '{}',
         configHash: runId,

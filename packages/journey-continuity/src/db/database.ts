@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { localPrincipal, openDatabase } from '@switchyard/server-kit/runtime';
+import { claimUnownedRows, openDatabase } from '@switchyard/server-kit/runtime';
 import type Database from 'better-sqlite3';
 
 /** The committed drizzle-kit migrations: `drizzle/` beside `src/` and `dist/` (it ships in the package). */
@@ -33,16 +33,6 @@ export function openJourneyDatabase(options: OpenJourneyDatabaseOptions): Journe
   });
   // Freed pages are overwritten, so deleted journeys do not linger in the file.
   sqlite.pragma('secure_delete = ON');
-  claimUnownedJourneys(sqlite);
+  claimUnownedRows(sqlite, 'journeys');
   return { sqlite, file };
-}
-
-/**
- * Journeys written before owners were recorded were the one local user's: they become the local principal's
- * (the OS user running the server, as stdio callers are), so nothing saved is lost and no one else sees them.
- */
-function claimUnownedJourneys(sqlite: Database.Database): void {
-  // Read first: a start with nothing to claim (every start after the first) takes no write lock.
-  if (sqlite.prepare("SELECT 1 FROM journeys WHERE owner = '' LIMIT 1").get() === undefined) return;
-  sqlite.prepare("UPDATE journeys SET owner = ? WHERE owner = ''").run(localPrincipal());
 }

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { openDatabase } from '@switchyard/server-kit/runtime';
+import { claimUnownedRows, openDatabase } from '@switchyard/server-kit/runtime';
 import type Database from 'better-sqlite3';
 
 /** The committed drizzle-kit migrations, next to src/ and dist/ alike. */
@@ -22,5 +22,7 @@ export interface LaunchDatabase {
  */
 export function openLaunchDatabase(dataDir: string): LaunchDatabase {
   const file = path.join(dataDir, 'launch-runs.sqlite');
-  return { sqlite: openDatabase({ file, migrationsFolder: MIGRATIONS_FOLDER }), file };
+  const sqlite = openDatabase({ file, migrationsFolder: MIGRATIONS_FOLDER });
+  claimUnownedRows(sqlite, 'runs');
+  return { sqlite, file };
 }

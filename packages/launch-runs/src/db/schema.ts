@@ -8,12 +8,20 @@ export const runs = sqliteTable(
   'runs',
   {
     runId: text('run_id').primaryKey(),
+    /**
+     * The principal that started the run (server-kit's callerPrincipal); only it sees the run. Rows from
+     * before owners were recorded ('') are the local principal's (claimed on open).
+     */
+    owner: text('owner').notNull().default(''),
     productSlug: text('product_slug').notNull(),
     /** Canonical JSON of the validated run_config (defaults applied). */
     config: text('config').notNull(),
     /** sha256 of `config`: idempotency compares it. */
     configHash: text('config_hash').notNull(),
-    /** Unique: the database, not JavaScript, decides which of two concurrent starts wins. */
+    /**
+     * Unique per owner: the database, not JavaScript, decides which of two concurrent starts wins; another
+     * principal's key is another key.
+     */
     idempotencyKey: text('idempotency_key'),
     state: text('state').notNull(),
     /** The last stable state the run reached (resume point), null before PLAN_READY. */
@@ -43,8 +51,9 @@ export const runs = sqliteTable(
     leaseExpiresMs: integer('lease_expires_ms'),
   },
   (table) => [
-    uniqueIndex('runs_idempotency_key_unique').on(table.idempotencyKey),
+    uniqueIndex('runs_owner_idempotency_key_unique').on(table.owner, table.idempotencyKey),
     index('runs_created_idx').on(table.createdMs, table.runId),
+    index('runs_owner_created_idx').on(table.owner, table.createdMs, table.runId),
     index('runs_product_created_idx').on(table.productSlug, table.createdMs),
     index('runs_state_created_idx').on(table.state, table.createdMs),
   ],

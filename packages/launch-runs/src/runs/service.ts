@@ -114,6 +114,11 @@ export class LaunchRunService {
     return row;
   }
 
+  /** RUN_NOT_FOUND unless the run exists and `owner` started it: another's run answers as a missing one. */
+  assertOwned(runId: string, owner: string): void {
+    if (this.deps.store.get(runId)?.owner !== owner) throw runNotFound(runId);
+  }
+
   status(runId: string): RunStatus {
     const row = this.requireRow(runId);
     return buildStatus(
@@ -138,13 +143,16 @@ export class LaunchRunService {
     return content;
   }
 
+  /** `owner`'s runs, newest first. */
   list(
+    owner: string,
     filter: { product_slug?: string; state?: RunState },
     cursor: string | undefined,
     limit = PAGE_SIZE,
   ): ListRunsPage {
     const size = Math.min(Math.max(limit, 1), PAGE_SIZE);
     const rows = this.deps.store.list({
+      owner,
       ...(filter.product_slug === undefined ? {} : { productSlug: filter.product_slug }),
       ...(filter.state === undefined ? {} : { state: filter.state }),
       ...(cursor === undefined ? {} : { before: decodeCursor(cursor) }),
@@ -179,6 +187,7 @@ export class LaunchRunService {
    * callers, also across processes); with a different config it is INVALID_INPUT.
    */
   startRun(
+    owner: string,
     input: StartRunInput,
     onProgress?: ProgressListener,
   ): { run_id: string; state: RunState; created: boolean } {
@@ -186,12 +195,13 @@ export class LaunchRunService {
     const configHash = sha256Hex(config);
     const key = input.idempotency_key;
     if (key !== undefined) {
-      const existing = this.deps.store.getByIdempotencyKey(key);
+      const existing = this.deps.store.getByIdempotencyKey(owner, key);
       if (existing !== undefined) return this.existingRun(existing, configHash);
     }
     const token = newLeaseToken();
     const { row, created } = this.deps.store.insert({
       runId: newRunId(this.now()),
+      owner,
       productSlug: input.run_config.product_slug,
       config,
       configHash,
@@ -661,9 +671,12 @@ export class LaunchRunService {
     return marked;
   }
 
-  /** Newest runs first, optionally only those whose id starts with `runIdPrefix` (resource listings, completions). */
-  recentRuns(limit: number, runIdPrefix?: string): RunRow[] {
-    return this.deps.store.list({ limit, ...(runIdPrefix === undefined ? {} : { runIdPrefix }) });
+  /**
+   * `owner`'s newest runs first, optionally only those whose id starts with `runIdPrefix` (resource listings,
+   * completions).
+   */
+  recentRuns(owner: string, limit: number, runIdPrefix?: string): RunRow[] {
+    return this.deps.store.list({ owner, limit, ...(runIdPrefix === undefined ? {} : { runIdPrefix }) });
   }
 
   /** Aborts background work (runs stay resumable), waits for it to settle. */

@@ -40,6 +40,8 @@ export function lastErrorOf(row: Pick<RunRow, 'lastError'>): RunFailure | undefi
 
 export interface NewRun {
   runId: string;
+  /** The principal starting it (its idempotency keys are its own). */
+  owner: string;
   productSlug: string;
   config: string;
   configHash: string;
@@ -69,6 +71,8 @@ export type RunPatch = Partial<
 > & { sectionStates?: SectionStates };
 
 export interface ListFilter {
+  /** Only this principal's runs. */
+  owner?: string;
   productSlug?: string;
   state?: RunState;
   /** Exclusive upper bound of the (created_ms, run_id) order: the previous page's last row. */
@@ -108,8 +112,12 @@ export class RunStore {
     return db.select().from(runs).where(eq(runs.runId, runId)).get();
   }
 
-  getByIdempotencyKey(key: string): RunRow | undefined {
-    return this.db.select().from(runs).where(eq(runs.idempotencyKey, key)).get();
+  getByIdempotencyKey(owner: string, key: string, db: DbOrTx = this.db): RunRow | undefined {
+    return db
+      .select()
+      .from(runs)
+      .where(and(eq(runs.owner, owner), eq(runs.idempotencyKey, key)))
+      .get();
   }
 
   append(tx: DbOrTx, runId: string, type: EventType, payload: Record<string, unknown>): RunEvent {
@@ -123,7 +131,7 @@ export class RunStore {
   insert(run: NewRun): { row: RunRow; created: boolean } {
     return this.tx((tx) => {
       if (run.idempotencyKey !== undefined) {
-        const existing = tx.select().from(runs).where(eq(runs.idempotencyKey, run.idempotencyKey)).get();
+        const existing = this.getByIdempotencyKey(run.owner, run.idempotencyKey, tx);
         if (existing !== undefined) return { row: existing, created: false };
       }
       // Creation times strictly increase (a run started in the same millisecond as the newest one is dated a
@@ -138,6 +146,7 @@ export class RunStore {
         .insert(runs)
         .values({
           runId: run.runId,
+          owner: run.owner,
           productSlug: run.productSlug,
           config: run.config,
           configHash: run.configHash,
@@ -155,7 +164,9 @@ export class RunStore {
         .get();
       if (inserted === undefined) {
         const winner =
-          run.idempotencyKey === undefined ? undefined : this.getByIdempotencyKey(run.idempotencyKey);
+          run.idempotencyKey === undefined
+            ? undefined
+            : this.getByIdempotencyKey(run.owner, run.idempotencyKey);
         if (winner === undefined) throw new Error(`run ${run.runId} could not be inserted`);
         return { row: winner, created: false };
       }
@@ -320,6 +331,7 @@ export class RunStore {
   /** Newest first, by (created_ms, run_id). */
   list(filter: ListFilter): RunRow[] {
     const conditions: SQL[] = [];
+    if (filter.owner !== undefined) conditions.push(eq(runs.owner, filter.owner));
     if (filter.productSlug !== undefined) conditions.push(eq(runs.productSlug, filter.productSlug));
     if (filter.state !== undefined) conditions.push(eq(runs.state, filter.state));
     if (filter.runIdPrefix !== undefined && filter.runIdPrefix !== '') {

@@ -40,7 +40,9 @@ function checkedRunId(value: string | undefined): string {
 /** `{run_id}`: the newest runs whose id starts with what the user typed. */
 async function completeRunId(variable: string, value: string, call: RequestCall<LaunchRunsState>) {
   if (variable !== 'run_id') return [];
-  return (await call.state.runs()).recentRuns(COMPLETED_RUN_IDS, value).map((run) => run.runId);
+  return (await call.state.runs())
+    .recentRuns(call.principal, COMPLETED_RUN_IDS, value)
+    .map((run) => run.runId);
 }
 
 /** Failures as the contract's codes (INVALID_INPUT, RUN_NOT_FOUND, INTERNAL...), in the JSON-RPC error. */
@@ -57,7 +59,7 @@ export const artifactResource = resource({
   description: 'An artifact of a launch run (text as text, binary as a base64 blob).',
   list: async (call) => {
     const service = await call.state.runs();
-    return service.recentRuns(LISTED_RUNS).flatMap((run) =>
+    return service.recentRuns(call.principal, LISTED_RUNS).flatMap((run) =>
       service.status(run.runId).artifacts.map((artifact) => ({
         uri: artifactUri(run.runId, artifact.name),
         name: `${run.runId}/${artifact.name}`,
@@ -70,7 +72,9 @@ export const artifactResource = resource({
     const name = decoded(variables.name);
     const problem = artifactNameProblem(name);
     if (problem !== undefined) throw invalidInput(`invalid artifact name: ${problem}`);
-    const artifact = encodeArtifact(await (await call.state.runs()).artifact(runId, name));
+    const service = await call.state.runs();
+    service.assertOwned(runId, call.principal);
+    const artifact = encodeArtifact(await service.artifact(runId, name));
     const base = { uri, mimeType: artifact.content_type.replace(/;base64$/, '') };
     return [
       artifact.encoding === 'base64'
@@ -90,7 +94,7 @@ export const eventsResource = resource({
   description: "A run's hash-chained event log as NDJSON, oldest first.",
   mimeType: 'application/x-ndjson',
   list: async (call) =>
-    (await call.state.runs()).recentRuns(LISTED_RUNS).map((run) => ({
+    (await call.state.runs()).recentRuns(call.principal, LISTED_RUNS).map((run) => ({
       uri: eventsUri(run.runId),
       name: `${run.runId}/events.ndjson`,
       title: `Events of run ${run.runId}`,
@@ -98,7 +102,9 @@ export const eventsResource = resource({
     })),
   read: async (uri, variables, call) => {
     const runId = checkedRunId(variables.run_id);
-    const text = (await call.state.runs()).eventsNdjson(runId);
+    const service = await call.state.runs();
+    service.assertOwned(runId, call.principal);
+    const text = service.eventsNdjson(runId);
     return [{ uri, mimeType: 'application/x-ndjson', text }];
   },
   complete: completeRunId,

@@ -30,12 +30,21 @@ type LaunchToolSpec<I extends ObjectSchema, O extends ObjectSchema> = Omit<
   'errorPayload' | 'errorOutput'
 >;
 
-/** A launch_* tool: its own spec plus what every one shares, the standard error shape with the run_id. */
+/**
+ * A launch_* tool: its own spec plus what every one shares: the standard error shape with the run_id, and for
+ * a tool about one run, that the run is the caller's (another principal's run answers RUN_NOT_FOUND, as a
+ * missing one does) before the tool's own handler runs.
+ */
 export function launchTool<I extends ObjectSchema, O extends ObjectSchema>(
   spec: LaunchToolSpec<I, O>,
 ): ToolSpec<LaunchRunsState, LaunchRunsConfig, I, O> {
   return tool({
     ...spec,
+    handler: async (input, call) => {
+      const runId = runIdFromInput(input);
+      if (runId !== undefined) (await call.state.runs()).assertOwned(runId, call.principal);
+      return spec.handler(input, call);
+    },
     errorPayload: (error, { input }) => redactedPayload(error, runIdFromInput(input)),
     errorOutput: LaunchErrorPayloadSchema,
   });

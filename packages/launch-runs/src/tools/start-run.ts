@@ -90,6 +90,7 @@ export const startRunTool = launchTool({
     checkRunConfigPolicy(input.run_config, call.state.policy);
     const onProgress = backgroundProgress(call);
     const started = (await call.state.runs()).startRun(
+      call.principal,
       { run_config: input.run_config, idempotency_key: input.idempotency_key },
       onProgress,
     );

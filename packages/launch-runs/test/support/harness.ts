@@ -26,8 +26,11 @@ export interface Harness {
   /** Calls a tool and returns its structured content (success or the standard error shape). */
   call(name: string, args?: Record<string, unknown>): Promise<Payload>;
   raw(name: string, args?: Record<string, unknown>): Promise<CallToolResult>;
-  /** Another client on the same opened domain (its own connection, in `era`). */
-  connect(era?: ProtocolEra): Promise<Client>;
+  /**
+   * Another client on the same opened domain (its own connection, in `era`); with `clientId`, a caller the
+   * HTTP layer's token check named so (another principal; modern era).
+   */
+  connect(era?: ProtocolEra, clientId?: string): Promise<Client>;
   close(): Promise<void>;
 }
 
@@ -87,13 +90,14 @@ export async function startHarness(
       const result = await raw(name, args);
       return result.structuredContent as Payload;
     },
-    async connect(era) {
+    async connect(era, clientId) {
       // The same opened state behind a second server: closing that connection leaves the domain open.
       const shared = { ...domain, open: () => ({ ...state, close: async () => undefined }) };
       const second = await connectInMemory([{ domain: shared, config }], {
         dataDir,
         logger: quiet(),
         ...(era === undefined ? {} : { era }),
+        ...(clientId === undefined ? {} : { authInfo: { token: clientId, clientId, scopes: [] } }),
       });
       extra.push(second);
       return second.client;

@@ -9,3 +9,4 @@ export { createLogger, type Logger, type LoggerOptions, type LogLevel } from './
 export { applyMigrations, openDatabase, type OpenDatabaseOptions } from './sqlite.js';
 export { resolveDataDir } from './data-dir.js';
 export { localPrincipal } from '../principal.js';
+export { claimUnownedRows } from './ownership.js';
