@@ -66,7 +66,7 @@ describe('Digitransit mock: service alerts', () => {
       'sv',
       'en',
     ]);
-    const byRoute = Object.fromEntries(
+    const byRoute: Record<string, Record<string, unknown>[]> = Object.fromEntries(
       arr(stop['routes']).map((route) => [obj(route)['gtfsId'], arr(obj(route)['alerts']).map(obj)]),
     );
     // Bus 55: a detour in fi and sv only; bus 18: a notice.
