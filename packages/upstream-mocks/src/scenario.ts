@@ -1,7 +1,7 @@
 // Scenario selection shared by the mocks: a standing scenario, plus a queue of
 // "the next N requests answer X" entries that are consumed first.
 import type { RecordedRequest } from './http.js';
-import type { MockReply } from './reply.js';
+import { reply, type MockReply } from './reply.js';
 
 export interface ScenarioContext {
   /** 0-based index of this request among those answered by the same `scenario()` selection. */
@@ -121,4 +121,42 @@ export async function resolvePick<Name extends string>(
   const result = await spec(request, { callIndex: pick.callIndex, requestIndex: pick.requestIndex, now });
   if (result === undefined) return fallback;
   return typeof result === 'string' ? controller.check(result) : result;
+}
+
+/** The faults that happen to a normal answer on its way: never sent, reset mid-body, truncated, grown huge. */
+export const BODY_FAULTS = [
+  /** Never answers until the server is closed. */
+  'hang',
+  /** Headers and part of the body, then a TCP reset. */
+  'reset',
+  /** 200 `application/json` with a truncated body. */
+  'malformed-json',
+  /** 200: the normal answer with its first list repeated until the body is `bodyBytes` (200 MiB), chunked. */
+  'oversized-body',
+  /** As `oversized-body`, with the true Content-Length announced. */
+  'oversized-content-length',
+] as const;
+export type BodyFault = (typeof BODY_FAULTS)[number];
+
+export function isBodyFault(name: string): name is BodyFault {
+  return (BODY_FAULTS as readonly string[]).includes(name);
+}
+
+/**
+ * A body fault's reply, made from the route's normal body (`hang` sends none of it); `headers` go with the
+ * oversized answer, as the route's own would.
+ */
+export function bodyFaultReply(
+  name: BodyFault,
+  normal: unknown,
+  options: { bodyBytes?: number | undefined; headers?: Record<string, string> },
+): MockReply {
+  if (name === 'hang') return reply.hang();
+  if (name === 'reset') return reply.reset(JSON.stringify(normal).slice(0, 400));
+  if (name === 'malformed-json') return reply.malformedJson(normal);
+  return reply.oversized(normal, {
+    announceLength: name === 'oversized-content-length',
+    ...(options.bodyBytes === undefined ? {} : { bytes: options.bodyBytes }),
+    ...(options.headers === undefined ? {} : { headers: options.headers }),
+  });
 }

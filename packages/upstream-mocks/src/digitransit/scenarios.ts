@@ -1,7 +1,7 @@
 // Named Digitransit scenarios: data scenarios (the query still executes) and transport scenarios.
 import { reply } from '../reply.js';
 import type { MockReply } from '../reply.js';
-import type { ScenarioOptions } from '../scenario.js';
+import { BODY_FAULTS, bodyFaultReply, isBodyFault, type ScenarioOptions } from '../scenario.js';
 import type { PlanVariant } from './context.js';
 import type { DepartureVariant } from './departures.js';
 import { gatewayError, invalidKey, NGINX_BAD_GATEWAY, quotaExceeded, rateLimited } from './gateway.js';
@@ -56,16 +56,7 @@ export const TRANSPORT_SCENARIOS = [
   'bad-gateway',
   /** 503 gateway JSON. */
   'service-unavailable',
-  /** Never answers until the server is closed. */
-  'hang',
-  /** Headers and part of the body, then a TCP reset. */
-  'reset',
-  /** 200 `application/json` with a truncated body. */
-  'malformed-json',
-  /** 200: the normal answer with its first list repeated until the body is `bodyBytes` (200 MiB), chunked. */
-  'oversized-body',
-  /** As `oversized-body`, with the true Content-Length announced. */
-  'oversized-content-length',
+  ...BODY_FAULTS,
 ] as const;
 
 export const DIGITRANSIT_SCENARIOS = [
@@ -115,6 +106,9 @@ export async function transportReply(
   body: () => Promise<unknown>,
 ): Promise<MockReply> {
   const retryAfterSeconds = options.retryAfterSeconds ?? 1;
+  if (isBodyFault(name)) {
+    return bodyFaultReply(name, name === 'hang' ? undefined : await body(), { bodyBytes: options.bodyBytes });
+  }
   switch (name) {
     case 'unauthorized':
       return invalidKey();
@@ -130,17 +124,5 @@ export async function transportReply(
       return reply.text(502, NGINX_BAD_GATEWAY, 'text/html');
     case 'service-unavailable':
       return gatewayError(503, 'Service Unavailable');
-    case 'hang':
-      return reply.hang();
-    case 'reset':
-      return reply.reset(JSON.stringify(await body()).slice(0, 200));
-    case 'malformed-json':
-      return reply.malformedJson(await body());
-    case 'oversized-body':
-    case 'oversized-content-length':
-      return reply.oversized(await body(), {
-        announceLength: name === 'oversized-content-length',
-        ...(options.bodyBytes === undefined ? {} : { bytes: options.bodyBytes }),
-      });
   }
 }

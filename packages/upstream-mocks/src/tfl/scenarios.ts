@@ -2,6 +2,7 @@
 // disambiguation scenarios belong to JourneyResults (other routes answer normally), and the faults apply to all.
 import { reply } from '../reply.js';
 import type { MockReply } from '../reply.js';
+import { BODY_FAULTS, bodyFaultReply, isBodyFault } from '../scenario.js';
 import { buildDisambiguationResult } from './disambiguation.js';
 import { apiError, BAD_GATEWAY_HTML, notFoundError, rateLimitBody } from './errors.js';
 import type { JourneyRequest } from './journeys.js';
@@ -33,16 +34,7 @@ export const TFL_SCENARIOS = [
   'bad-gateway',
   /** 503 ApiError. */
   'service-unavailable',
-  /** Never answers until the server is closed. */
-  'hang',
-  /** Sends headers and part of the body, then resets the connection. */
-  'reset',
-  /** 200 `application/json` with a truncated body. */
-  'malformed-json',
-  /** 200 ItineraryResult whose `journeys` repeat until the body is `bodyBytes` (200 MiB), chunked. */
-  'oversized-body',
-  /** As `oversized-body`, with the true Content-Length announced. */
-  'oversized-content-length',
+  ...BODY_FAULTS,
   /** The normal answer with `Cache-Control: public, max-age=1` (a short caching hint). */
   'short-max-age',
 ] as const;
@@ -70,6 +62,8 @@ export const JSON_HEADERS = { 'cache-control': 'public, must-revalidate, max-age
 
 export function tflScenarioReply(name: TflScenarioName, input: TflScenarioInput): MockReply {
   const { journey, rawUrl, nowMs, body } = input;
+  if (isBodyFault(name))
+    return bodyFaultReply(name, body, { bodyBytes: input.bodyBytes, headers: JSON_HEADERS });
   switch (name) {
     case 'default':
       return input.normal;
@@ -124,19 +118,6 @@ export function tflScenarioReply(name: TflScenarioName, input: TflScenarioInput)
           nowMs,
         ),
       );
-    case 'hang':
-      return reply.hang();
-    case 'reset':
-      return reply.reset(JSON.stringify(body).slice(0, 400));
-    case 'malformed-json':
-      return reply.malformedJson(body);
-    case 'oversized-body':
-    case 'oversized-content-length':
-      return reply.oversized(body, {
-        announceLength: name === 'oversized-content-length',
-        ...(input.bodyBytes === undefined ? {} : { bytes: input.bodyBytes }),
-        headers: JSON_HEADERS,
-      });
   }
 }
 
