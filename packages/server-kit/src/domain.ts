@@ -1,6 +1,12 @@
 import type { Logger } from './runtime/logger.js';
 import type { ObjectSchema, PromptSpec, ResourceSpec, ToolMiddleware, ToolSpec } from './tool-spec.js';
 
+/** The OAuth scopes of one domain (see `Domain.scopes`). */
+export interface DomainScopes {
+  readonly read: string;
+  readonly write: string;
+}
+
 /** Environment variables as a domain reads its configuration from them. */
 export type Env = Readonly<Record<string, string | undefined>>;
 
@@ -40,6 +46,12 @@ export interface Domain<Config = unknown, State extends DomainLifecycle = Domain
   readonly instructions: string;
   /** The word `--tool-prefix` puts before a tool name that does not already contain it (`transit`). */
   readonly toolPrefix: string;
+  /**
+   * The OAuth scopes a caller needs for this domain over HTTP with OAuth: `read` for the tools annotated
+   * read-only (and the domain's resources and prompts), `write` for the others; a tool's own `scope` wins.
+   * Default `<toolPrefix>:read` and `<toolPrefix>:write`.
+   */
+  readonly scopes?: DomainScopes;
   /** A small SVG (its text) shown beside each of the domain's tools, and beside its standalone server. */
   readonly icon?: string;
   /** Environment → configuration; throws an error that names the variable that is wrong. */

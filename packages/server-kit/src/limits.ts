@@ -8,10 +8,12 @@ interface LimitSetting {
   /** How `runServer` spells the option (used in messages). */
   option: string;
   variable: string;
-  /** Smallest accepted value; 0 only where 0 means "no limit". */
+  /** Smallest accepted value. */
   min: number;
+  /** What 0 means, where 0 is accepted. */
+  zeroMeans?: string;
   /** What the number counts, for messages. */
-  unit: 'bytes' | 'milliseconds' | 'levels' | 'connections';
+  unit: 'bytes' | 'milliseconds' | 'seconds' | 'levels' | 'connections';
   /** Absent where the default depends on the modules (the message sizes). */
   default?: number;
 }
@@ -28,6 +30,17 @@ export const DEFAULT_HEADERS_TIMEOUT_MS = 10_000;
 export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
 /** An idle kept-alive connection is closed after this. */
 export const DEFAULT_KEEP_ALIVE_TIMEOUT_MS = 5_000;
+
+/** Accepted difference between our clock and the authorization server's, for `exp`, `nbf` and `iat`. */
+export const DEFAULT_OAUTH_CLOCK_SKEW_S = 60;
+/** One fetch of an authorization server's metadata, JWKS or introspection answer. */
+export const DEFAULT_OAUTH_FETCH_TIMEOUT_MS = 5_000;
+/** A JWKS is fetched again after this even when every token's key is in it (keys that were removed go). */
+export const DEFAULT_OAUTH_JWKS_CACHE_MAX_AGE_MS = 10 * 60_000;
+/** A token signed by an unknown key refetches the JWKS (rotation), at most once per this. */
+export const DEFAULT_OAUTH_JWKS_COOLDOWN_MS = 30_000;
+/** The largest metadata document, JWKS or introspection answer read from an authorization server. */
+export const DEFAULT_OAUTH_MAX_RESPONSE_BYTES = 256 * 1024;
 
 export const LIMITS = {
   maxArgumentDepth: {
@@ -77,12 +90,49 @@ export const LIMITS = {
     unit: 'milliseconds',
     default: DEFAULT_KEEP_ALIVE_TIMEOUT_MS,
   },
+  oauthClockSkewS: {
+    option: 'http.oauth.clockSkewS',
+    variable: 'SWITCHYARD_OAUTH_CLOCK_SKEW_S',
+    min: 0,
+    zeroMeans: 'no tolerance',
+    unit: 'seconds',
+    default: DEFAULT_OAUTH_CLOCK_SKEW_S,
+  },
+  oauthFetchTimeoutMs: {
+    option: 'http.oauth.fetchTimeoutMs',
+    variable: 'SWITCHYARD_OAUTH_FETCH_TIMEOUT_MS',
+    min: 1,
+    unit: 'milliseconds',
+    default: DEFAULT_OAUTH_FETCH_TIMEOUT_MS,
+  },
+  oauthJwksCacheMaxAgeMs: {
+    option: 'http.oauth.jwksCacheMaxAgeMs',
+    variable: 'SWITCHYARD_OAUTH_JWKS_CACHE_MAX_AGE_MS',
+    min: 1,
+    unit: 'milliseconds',
+    default: DEFAULT_OAUTH_JWKS_CACHE_MAX_AGE_MS,
+  },
+  oauthJwksCooldownMs: {
+    option: 'http.oauth.jwksCooldownMs',
+    variable: 'SWITCHYARD_OAUTH_JWKS_COOLDOWN_MS',
+    min: 0,
+    zeroMeans: 'refetch on every unknown key',
+    unit: 'milliseconds',
+    default: DEFAULT_OAUTH_JWKS_COOLDOWN_MS,
+  },
+  oauthMaxResponseBytes: {
+    option: 'http.oauth.maxResponseBytes',
+    variable: 'SWITCHYARD_OAUTH_MAX_RESPONSE_BYTES',
+    min: 1,
+    unit: 'bytes',
+    default: DEFAULT_OAUTH_MAX_RESPONSE_BYTES,
+  },
 } as const satisfies Record<string, LimitSetting>;
 
 export type LimitName = keyof typeof LIMITS;
 
 function describeRange(setting: LimitSetting): string {
-  const zero = setting.min === 0 ? ' (0 = no limit)' : '';
+  const zero = setting.zeroMeans === undefined ? '' : ` (0 = ${setting.zeroMeans})`;
   return `a whole number of ${setting.unit} >= ${setting.min}${zero}`;
 }
 

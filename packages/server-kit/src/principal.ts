@@ -3,10 +3,15 @@ import os from 'node:os';
 let localUser: string | undefined;
 
 /**
- * Who is calling: the authenticated principal over HTTP (the token's client id), else the local OS user
- * (stdio, or HTTP without auth on loopback). Per-caller data (saved places) is keyed by this.
+ * Who is calling: over HTTP with OAuth the access token's subject (`oauth:<sub>`, or `oauth:<iss>#<sub>`
+ * when several issuers are trusted), with the static token its fingerprint (`client:token-...`), else the
+ * local OS user (stdio, or HTTP without auth on loopback). Per-caller data is keyed by this.
  */
-export function callerPrincipal(auth: { clientId?: string } | undefined): string {
+export function callerPrincipal(
+  auth: { clientId?: string; extra?: Record<string, unknown> } | undefined,
+): string {
+  const principal = auth?.extra?.principal;
+  if (typeof principal === 'string' && principal !== '') return principal;
   const clientId = auth?.clientId;
   if (clientId !== undefined && clientId !== '') return `client:${clientId}`;
   return localPrincipal();

@@ -3,6 +3,7 @@ import { buildCatalog, type CatalogOptions } from './catalog.js';
 import type { DomainLifecycle, Mount } from './domain.js';
 import type { TransportHost } from './host.js';
 import type { HttpListenerSettings } from './http/http-server.js';
+import { resolveOAuthSettings, type OAuthOptions } from './http/oauth-settings.js';
 import { isLoopbackHost } from './http/security.js';
 import { InFlightTracker } from './in-flight.js';
 import { DEFAULT_MAX_MESSAGE_BYTES, DEFAULT_REQUEST_TIMEOUT_MS, resolveLimit, type Env } from './limits.js';
@@ -11,6 +12,7 @@ import { openDomains } from './open-domains.js';
 import { resolveDataDir } from './runtime/data-dir.js';
 import { lazy } from './runtime/lazy.js';
 import { createLogger, type Logger } from './runtime/logger.js';
+import { ScopeTable } from './scopes.js';
 
 export const DEFAULT_HTTP_HOST = '127.0.0.1';
 export const DEFAULT_HTTP_PORT = 3333;
@@ -28,12 +30,18 @@ const loadStdioHost = lazy(() => import('./stdio/stdio-host.js'));
 const loadHttpListener = lazy(() => import('./http/http-server.js'));
 
 export interface HttpServerOptions {
-  /** Interface to bind; default 127.0.0.1. Anything but loopback requires `token`. */
+  /** Interface to bind; default 127.0.0.1. Anything but loopback requires `token` or `oauth`. */
   host?: string;
   /** Default 3333; 0 picks any free port (read it from `RunningServer.url`). */
   port?: number;
   /** Bearer token: every /mcp request without `Authorization: Bearer <token>` gets 401. */
   token?: string;
+  /**
+   * OAuth 2.1 resource server: access tokens from the trusted issuers, for this server's resource URI, with
+   * the scope each tool needs. Default: from the SWITCHYARD_OAUTH_* variables and SWITCHYARD_RESOURCE_URL
+   * (off when no issuer is set). With `token` as well, that token is accepted too (with every scope).
+   */
+  oauth?: OAuthOptions;
   /**
    * Host header allow-list (`name` for any port, `name:port` for one). Default when bound to loopback:
    * localhost, 127.0.0.1 and [::1] on the bound port; otherwise no Host check.
@@ -153,10 +161,12 @@ function resolveHttpSettings(
         '(generate one with `openssl rand -hex 32`)',
     );
   }
-  if (token === undefined && !isLoopbackHost(host)) {
+  const oauth = resolveOAuthSettings(http.oauth, env);
+  if (token === undefined && oauth === undefined && !isLoopbackHost(host)) {
     fail(
-      `refusing to listen on ${host} without a token: anyone who can reach it could call every tool. ` +
-        'Set a bearer token (http.token; SWITCHYARD_TOKEN for the switchyard server) or bind to 127.0.0.1.',
+      `refusing to listen on ${host} without a token or OAuth: anyone who can reach it could call every tool. ` +
+        'Set a bearer token (http.token; SWITCHYARD_TOKEN for the switchyard server), configure OAuth ' +
+        '(SWITCHYARD_OAUTH_ISSUER and SWITCHYARD_RESOURCE_URL) or bind to 127.0.0.1.',
     );
   }
   if (http.allowedHosts !== undefined && http.allowedHosts.length === 0) {
@@ -166,6 +176,7 @@ function resolveHttpSettings(
     host,
     port,
     token,
+    oauth,
     allowedHosts: http.allowedHosts,
     allowedOrigins: http.allowedOrigins,
     maxBodyBytes: resolveLimit('httpMaxBodyBytes', http.maxBodyBytes, env, defaultMessageLimit(mounts)),
@@ -203,6 +214,7 @@ export async function runServer(
     fail(`shutdownGraceMs must be a number of milliseconds >= 0, got ${String(graceMs)}`);
   }
   const catalog = buildCatalog(mounts, options);
+  const scopes = new ScopeTable(catalog);
   registerSecret(httpSettings?.token);
   const logger = options.logger ?? createLogger();
   const dataDir = options.dataDir ?? resolveDataDir(env);
@@ -281,12 +293,19 @@ export async function runServer(
       const listener = await startHttpListener(httpSettings, {
         states: opened.states,
         createServer,
+        scopes,
         logger,
         tracker,
       });
       host = listener;
       url = listener.url;
-      logger.info('listening', { transport: 'http', url });
+      logger.info('listening', {
+        transport: 'http',
+        url,
+        ...(httpSettings.oauth === undefined
+          ? {}
+          : { oauthIssuers: httpSettings.oauth.issuers, resource: httpSettings.oauth.resource.href }),
+      });
     } else {
       const { startStdioHost } = await loadStdioHost();
       host = startStdioHost({

@@ -71,6 +71,8 @@ export interface ToolSpec<
   /** The contract's success payload schema. */
   output: O;
   annotations: ToolAnnotations;
+  /** The OAuth scope a caller needs to call it over HTTP with OAuth; default the domain's (`Domain.scopes`). */
+  scope?: string;
   /** Builds the contract's error payload from a domain error (validation failures included). */
   errorPayload(error: SwitchyardError, context: ErrorPayloadContext): Record<string, unknown>;
   /**

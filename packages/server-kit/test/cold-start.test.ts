@@ -8,6 +8,8 @@ import { FIXTURES_DIR, hasMessage, PACKAGE_DIR, spawnFixture, tempDir } from './
 
 /** What only the Streamable HTTP transport needs. */
 const HTTP_ONLY = ['body-parser', 'cors', '@modelcontextprotocol/node'];
+/** What only OAuth needs (an HTTP server without it never loads them). */
+const OAUTH_ONLY = ['jose'];
 
 function scratchDir(): string {
   const dir = tempDir();
@@ -36,7 +38,7 @@ describe('startup loads only what the transport needs', { timeout: 60_000 }, () 
     },
   );
 
-  it('http: loads them when it serves HTTP', async () => {
+  it('http: loads them when it serves HTTP, and the JWT library only with OAuth', async () => {
     const dir = scratchDir();
     const imports = recordPackageImports(path.join(dir, 'imports.log'));
     const fixture = spawnFixture('serve.ts', {
@@ -47,6 +49,7 @@ describe('startup loads only what the transport needs', { timeout: 60_000 }, () 
     try {
       await fixture.waitForLine(hasMessage('listening'));
       expect(imports.packages()).toEqual(expect.arrayContaining(HTTP_ONLY));
+      for (const name of OAUTH_ONLY) expect(imports.packages()).not.toContain(name);
     } finally {
       fixture.child.kill('SIGTERM');
       await fixture.exited;

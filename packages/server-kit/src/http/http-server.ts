@@ -9,14 +9,19 @@ import { checkReadiness } from '../health.js';
 import { JSONRPC_INTERNAL_ERROR, type ServerFactory, type TransportHost } from '../host.js';
 import type { InFlightTracker } from '../in-flight.js';
 import type { Logger } from '../runtime/logger.js';
+import type { ScopeTable } from '../scopes.js';
 import { bodyRefusal } from './body-refusals.js';
+import { HttpAuth, type AuthRefusal, type Caller } from './http-auth.js';
+import type { OAuthSettings } from './oauth-settings.js';
 import { sendJson, sendJsonRpcError } from './responses.js';
-import { BearerTokenAuth, HostAllowList, isLoopbackHost, OriginPolicy } from './security.js';
+import { HostAllowList, isLoopbackHost, OriginPolicy } from './security.js';
 
 export interface HttpListenerSettings {
   host: string;
   port: number;
   token: string | undefined;
+  /** OAuth 2.1 resource server settings; undefined when OAuth is off. */
+  oauth: OAuthSettings | undefined;
   allowedHosts: readonly string[] | undefined;
   allowedOrigins: readonly string[] | undefined;
   maxBodyBytes: number;
@@ -33,6 +38,8 @@ export interface HttpListenerDeps {
   /** The opened domains, for `/readyz`. */
   states: ReadonlyMap<string, DomainLifecycle>;
   createServer: ServerFactory;
+  /** The scope each tool, resource and prompt needs (checked when the caller came with an OAuth token). */
+  scopes: ScopeTable;
   logger: Logger;
   tracker: InFlightTracker;
 }
@@ -130,7 +137,11 @@ export async function startHttpListener(
   deps: HttpListenerDeps,
 ): Promise<HttpListener> {
   const { logger, tracker } = deps;
-  const auth = settings.token === undefined ? undefined : new BearerTokenAuth(settings.token);
+  const verifier =
+    settings.oauth === undefined
+      ? undefined
+      : (await import('./token-verifiers.js')).createTokenVerifier(settings.oauth);
+  const auth = new HttpAuth({ token: settings.token, oauth: settings.oauth, verifier, scopes: deps.scopes });
   const origins = new OriginPolicy(settings.allowedOrigins);
   const explicitHosts =
     settings.allowedHosts === undefined ? undefined : new HostAllowList(settings.allowedHosts);
@@ -203,21 +214,48 @@ export async function startHttpListener(
     refuse(req, res, refusal.status, refusal.message, refusal.code);
   };
 
+  /** Logs the reason category only: never the token, its claims or the header. */
+  const refuseAuth = (req: http.IncomingMessage, res: http.ServerResponse, refusal: AuthRefusal): void => {
+    logger.info('http request refused', {
+      status: refusal.status,
+      method: req.method,
+      path: pathOf(req.url),
+      reason: refusal.reason,
+    });
+    res.setHeader('WWW-Authenticate', refusal.challenge);
+    sendJsonRpcError(res, refusal.status, refusal.message);
+  };
+
+  /** The step-up refusal for the first message of the body (one, or a batch) the caller lacks a scope for. */
+  const scopeRefusal = (caller: Caller | undefined, body: unknown): AuthRefusal | undefined => {
+    for (const message of Array.isArray(body) ? body : [body]) {
+      const refusal = auth.checkScope(caller, deps.scopes.needFor(message));
+      if (refusal !== undefined) return refusal;
+    }
+    return undefined;
+  };
+
   const serveMcp = async (req: McpRequest, res: http.ServerResponse): Promise<void> => {
-    if (auth !== undefined) {
-      const authInfo = auth.authenticate(req.headers.authorization);
-      if (authInfo === undefined) {
-        res.setHeader('WWW-Authenticate', 'Bearer realm="switchyard"');
-        refuse(req, res, 401, 'Unauthorized: send the header "Authorization: Bearer <token>"');
+    let caller: Caller | undefined;
+    if (auth.required) {
+      const outcome = await auth.authenticate(req.headers.authorization);
+      if ('refusal' in outcome) {
+        refuseAuth(req, res, outcome.refusal);
         return;
       }
-      req.auth = authInfo;
+      caller = outcome.caller;
+      req.auth = caller.authInfo;
     }
     if (req.method === 'POST') res.once('close', tracker.begin());
     try {
       await passes(jsonBody, req, res);
     } catch (error) {
       refuseBody(req, res, error);
+      return;
+    }
+    const refusal = scopeRefusal(caller, req.body);
+    if (refusal !== undefined) {
+      refuseAuth(req, res, refusal);
       return;
     }
     await serveRequest(req, res);
@@ -240,8 +278,11 @@ export async function startHttpListener(
     if (allowedOriginsCors !== undefined && !(await passes(allowedOriginsCors, req, res))) return;
     const path = pathOf(req.url);
     const isGet = req.method === 'GET' || req.method === 'HEAD';
+    const resourceMetadata = isGet ? auth.protectedResourceMetadata(path) : undefined;
     if (path === MCP_PATH) {
       await serveMcp(req, res);
+    } else if (resourceMetadata !== undefined) {
+      sendJson(res, 200, resourceMetadata);
     } else if (path === '/healthz' && isGet) {
       sendJson(res, 200, { status: 'ok' });
     } else if (path === '/readyz' && isGet) {

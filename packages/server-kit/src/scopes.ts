@@ -1,0 +1,104 @@
+import type { Catalog } from './catalog.js';
+import type { Domain, DomainScopes } from './domain.js';
+import type { ToolSpec } from './tool-spec.js';
+
+/** RFC 6749 §3.3 `scope-token`: printable ASCII without space, `"` and `\`. */
+const SCOPE_TOKEN = /^[\x21\x23-\x5B\x5D-\x7E]+$/;
+
+/** A domain's scopes as it declares them, else `<toolPrefix>:read` and `<toolPrefix>:write`. */
+export function domainScopes(domain: Pick<Domain, 'scopes' | 'toolPrefix'>): DomainScopes {
+  return domain.scopes ?? { read: `${domain.toolPrefix}:read`, write: `${domain.toolPrefix}:write` };
+}
+
+/** The scope one tool needs: its own, else its domain's read or write scope by its read-only annotation. */
+export function toolScope(
+  domain: Pick<Domain, 'scopes' | 'toolPrefix'>,
+  spec: Pick<ToolSpec, 'scope' | 'annotations'>,
+): string {
+  const scopes = domainScopes(domain);
+  return spec.scope ?? (spec.annotations.readOnlyHint ? scopes.read : scopes.write);
+}
+
+/** What a request needs: the scope, and the thing it is for (named in the 403 message). */
+export interface ScopeNeed {
+  scope: string;
+  target: string;
+}
+
+interface JsonRpcRequestLike {
+  method?: unknown;
+  params?: { name?: unknown; uri?: unknown } | null;
+}
+
+function checkScopeToken(scope: string, owner: string): string {
+  if (!SCOPE_TOKEN.test(scope)) {
+    throw new Error(
+      `${owner} declares the scope "${scope}", which is not an OAuth scope token (RFC 6749 3.3)`,
+    );
+  }
+  return scope;
+}
+
+/** The text of a URI template before its first expression: `launch://runs/`. */
+function literalPrefix(uriTemplate: string): string {
+  const brace = uriTemplate.indexOf('{');
+  return brace === -1 ? uriTemplate : uriTemplate.slice(0, brace);
+}
+
+/**
+ * The scope every request of a catalog needs, decided once from the domains' declarations: `tools/call`
+ * needs the tool's scope, `resources/read` and `prompts/get` the read scope of the domain that offers the
+ * resource or prompt. Everything else (initialize, the lists, ping) needs only a valid token.
+ */
+export class ScopeTable {
+  /** Every scope the catalog uses, sorted (Protected Resource Metadata's `scopes_supported`). */
+  readonly supported: readonly string[];
+  private readonly tools = new Map<string, string>();
+  private readonly prompts = new Map<string, string>();
+  /** Longest literal prefix first, so the most specific template wins. */
+  private readonly resources: { prefix: string; scope: string }[] = [];
+
+  constructor(catalog: Catalog) {
+    const all = new Set<string>();
+    for (const [name, tool] of catalog.tools) {
+      const domain = catalog.domains.get(tool.domain)?.mount.domain;
+      if (domain === undefined) continue;
+      const scope = checkScopeToken(toolScope(domain, tool.spec), `tool "${name}"`);
+      this.tools.set(name, scope);
+      all.add(scope);
+    }
+    for (const [name, entry] of catalog.domains) {
+      const scopes = domainScopes(entry.mount.domain);
+      const read = checkScopeToken(scopes.read, `domain "${name}"`);
+      checkScopeToken(scopes.write, `domain "${name}"`);
+      for (const prompt of entry.prompts) this.prompts.set(prompt.name, read);
+      for (const resource of entry.resources) {
+        this.resources.push({ prefix: literalPrefix(resource.uriTemplate), scope: read });
+      }
+      if (entry.prompts.length > 0 || entry.resources.length > 0) all.add(read);
+    }
+    this.resources.sort((a, b) => b.prefix.length - a.prefix.length);
+    this.supported = [...all].sort();
+  }
+
+  /** The scope `message` (one JSON-RPC message, parsed) needs, if any. */
+  needFor(message: unknown): ScopeNeed | undefined {
+    if (message === null || typeof message !== 'object') return undefined;
+    const { method, params } = message as JsonRpcRequestLike;
+    const name = typeof params?.name === 'string' ? params.name : undefined;
+    if (method === 'tools/call' && name !== undefined) {
+      const scope = this.tools.get(name);
+      return scope === undefined ? undefined : { scope, target: `the tool "${name}"` };
+    }
+    if (method === 'prompts/get' && name !== undefined) {
+      const scope = this.prompts.get(name);
+      return scope === undefined ? undefined : { scope, target: `the prompt "${name}"` };
+    }
+    if (method === 'resources/read' && typeof params?.uri === 'string') {
+      const uri = params.uri;
+      const scope = this.resources.find((resource) => uri.startsWith(resource.prefix))?.scope;
+      return scope === undefined ? undefined : { scope, target: 'the resource' };
+    }
+    return undefined;
+  }
+}

@@ -1,0 +1,330 @@
+import net from 'node:net';
+import { importJWK, SignJWT, type JWTPayload } from 'jose';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { RunServerOptions } from '../src/index.js';
+import { MODERN_PROTOCOL_VERSION, rawHttpRequest } from '../src/testing.js';
+import { echoDomain } from './fixtures/echo-domain.js';
+import { CLIENTS, newSigningKey, startTestProvider, type TestProvider } from './fixtures/oidc.js';
+import { httpTestHarness, logEntry, MCP_POST_HEADERS } from './helpers.js';
+
+const SCOPES = ['echo:read', 'echo:write', 'other:read'];
+const STATIC_TOKEN = 'static-token-0123456789abcdef';
+
+const { start, connectClient, initialize, closeAll } = httpTestHarness();
+afterEach(closeAll);
+
+let provider: TestProvider;
+let untrusted: TestProvider;
+beforeAll(async () => {
+  [provider, untrusted] = await Promise.all([
+    startTestProvider({ scopes: SCOPES }),
+    startTestProvider({ scopes: SCOPES }),
+  ]);
+});
+afterAll(async () => {
+  await Promise.all([provider.close(), untrusted.close()]);
+});
+
+const echo = () => ({ domain: echoDomain(), config: undefined });
+
+/** A free loopback port, so the resource URI can name the server before it listens. */
+async function freePort(): Promise<number> {
+  const probe = net.createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as net.AddressInfo;
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return port;
+}
+
+/** A server trusting `provider`, whose resource URI is its own /mcp URL. */
+async function startProtected(http: NonNullable<RunServerOptions['http']> = {}) {
+  const port = await freePort();
+  const resource = `http://127.0.0.1:${port}/mcp`;
+  const started = await start([echo()], {
+    port,
+    ...http,
+    oauth: { issuers: [provider.issuer], resourceUrl: resource, jwksCooldownMs: 0, ...http.oauth },
+  });
+  return {
+    ...started,
+    resource,
+    metadataUrl: `http://127.0.0.1:${port}/.well-known/oauth-protected-resource/mcp`,
+  };
+}
+
+function bearer(token: string): Record<string, string> {
+  return { authorization: `Bearer ${token}` };
+}
+
+/** A raw `tools/call` (modern era headers), to read the HTTP status and headers of the answer. */
+function rawCall(url: string, token: string, name: string) {
+  return rawHttpRequest(url, {
+    method: 'POST',
+    headers: {
+      ...MCP_POST_HEADERS,
+      ...bearer(token),
+      'mcp-protocol-version': MODERN_PROTOCOL_VERSION,
+      'mcp-method': 'tools/call',
+      'mcp-name': name,
+    },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 7,
+      method: 'tools/call',
+      params: { name, arguments: { text: 'x' } },
+    }),
+  });
+}
+
+/** A token signed with the provider's own key (or `key`), with claims a provider would not issue. */
+async function handSigned(claims: JWTPayload, key = provider.signingKey): Promise<string> {
+  return new SignJWT({ scope: 'echo:read', client_id: 'hand', ...claims })
+    .setProtectedHeader({ alg: 'RS256', kid: key.kid, typ: 'at+jwt' })
+    .sign(await importJWK(key.privateJwk, 'RS256'));
+}
+
+function baseClaims(resource: string, overrides: JWTPayload = {}): JWTPayload {
+  const now = Math.floor(Date.now() / 1000);
+  return { iss: provider.issuer, aud: resource, sub: 'hand-user', iat: now, exp: now + 300, ...overrides };
+}
+
+function base64url(value: unknown): string {
+  return Buffer.from(JSON.stringify(value)).toString('base64url');
+}
+
+/** The reason categories the server logged for refused requests. */
+function refusalReasons(lines: string[]): unknown[] {
+  return lines
+    .map(logEntry)
+    .filter((entry) => entry?.msg === 'http request refused' || entry?.message === 'http request refused')
+    .map((entry) => entry?.reason);
+}
+
+describe('OAuth resource server', () => {
+  it('answers a request without a token with 401 and where to find the authorization server', async () => {
+    const { url, metadataUrl } = await startProtected();
+    const answer = await initialize(url);
+    expect(answer.status).toBe(401);
+    const challenge = answer.headers['www-authenticate'];
+    expect(challenge).toBe(`Bearer resource_metadata="${metadataUrl}", scope="echo:read"`);
+    expect(challenge).not.toContain('error=');
+  });
+
+  it('publishes Protected Resource Metadata at the path-suffixed and the root well-known URL', async () => {
+    const { base, resource, metadataUrl } = await startProtected();
+    for (const address of [metadataUrl, `${base}/.well-known/oauth-protected-resource`]) {
+      const answer = await rawHttpRequest(address);
+      expect(answer.status, address).toBe(200);
+      expect(JSON.parse(answer.body)).toEqual({
+        resource,
+        authorization_servers: [provider.issuer],
+        scopes_supported: ['echo:read'],
+        bearer_methods_supported: ['header'],
+        resource_name: 'Switchyard MCP server',
+      });
+    }
+  });
+
+  it('lets a valid token call a tool, as the token subject, and never logs the token', async () => {
+    const { url, resource, lines } = await startProtected();
+    const token = await provider.clientCredentialsToken({ scope: 'echo:read', resource });
+    const { client } = await connectClient(url, token);
+    const result = await client.callTool({ name: 'echo_text', arguments: { text: 'hello' } });
+    expect(result.isError).toBeFalsy();
+    expect((result.structuredContent as { principal: string }).principal).toBe('oauth:service-client');
+    expect(lines.join('\n')).not.toContain(token);
+  });
+
+  it.each([
+    [
+      'a token for another resource',
+      'wrong-audience',
+      async () => provider.clientCredentialsToken({ scope: 'echo:read', resource: 'http://127.0.0.1:1/mcp' }),
+    ],
+    [
+      'a token from an untrusted issuer',
+      'unknown-issuer',
+      async (resource: string) => untrusted.clientCredentialsToken({ scope: 'echo:read', resource }),
+    ],
+    [
+      'an expired token (past the clock skew)',
+      'expired',
+      async (resource: string) =>
+        handSigned(baseClaims(resource, { exp: Math.floor(Date.now() / 1000) - 120 })),
+    ],
+    [
+      'a token not valid yet (past the clock skew)',
+      'not-yet-valid',
+      async (resource: string) =>
+        handSigned(baseClaims(resource, { nbf: Math.floor(Date.now() / 1000) + 120 })),
+    ],
+    [
+      'a token without a subject',
+      'missing-claim',
+      async (resource: string) => handSigned(baseClaims(resource, { sub: undefined })),
+    ],
+    [
+      'a token signed by another key under the same key id',
+      'bad-signature',
+      async (resource: string) =>
+        handSigned(baseClaims(resource), { ...(await newSigningKey(provider.signingKey.kid)) }),
+    ],
+    [
+      'a token signed by a key the issuer does not publish',
+      'unknown-key',
+      async (resource: string) => handSigned(baseClaims(resource), await newSigningKey('stranger')),
+    ],
+    [
+      'an unsigned token (alg none)',
+      'algorithm-not-allowed',
+      async (resource: string) =>
+        `${base64url({ alg: 'none', typ: 'at+jwt' })}.${base64url(baseClaims(resource))}.`,
+    ],
+    [
+      'HS256 with the public key as the shared secret',
+      'algorithm-not-allowed',
+      async (resource: string) =>
+        new SignJWT(baseClaims(resource))
+          .setProtectedHeader({ alg: 'HS256', kid: provider.signingKey.kid })
+          .sign(new TextEncoder().encode(JSON.stringify(provider.signingKey.publicJwk))),
+    ],
+    ['something that is not a JWT', 'malformed', async () => 'not-a-jwt-at-all'],
+  ])('refuses %s with 401 invalid_token (%s)', async (_what, reason, makeToken) => {
+    const { url, resource, metadataUrl, lines } = await startProtected();
+    const token = await makeToken(resource);
+    const answer = await initialize(url, bearer(token));
+    expect(answer.status).toBe(401);
+    const challenge = answer.headers['www-authenticate'] ?? '';
+    expect(challenge).toContain('error="invalid_token"');
+    expect(challenge).toContain(`resource_metadata="${metadataUrl}"`);
+    expect(refusalReasons(lines)).toEqual([reason]);
+    expect(`${answer.body}${challenge}${lines.join('\n')}`).not.toContain(token);
+  });
+
+  it('accepts a token that expired within the clock skew, and refuses it with no skew', async () => {
+    const lenient = await startProtected();
+    const expiredLately = await handSigned(
+      baseClaims(lenient.resource, { exp: Math.floor(Date.now() / 1000) - 20 }),
+    );
+    expect((await initialize(lenient.url, bearer(expiredLately))).status).toBe(200);
+    const strict = await startProtected({ oauth: { clockSkewS: 0 } });
+    const expiredForStrict = await handSigned(
+      baseClaims(strict.resource, { exp: Math.floor(Date.now() / 1000) - 20 }),
+    );
+    expect((await initialize(strict.url, bearer(expiredForStrict))).status).toBe(401);
+  });
+
+  it('never fetches anything from an issuer it does not trust', async () => {
+    const { url, resource } = await startProtected();
+    const before = untrusted.jwksFetches();
+    const token = await untrusted.clientCredentialsToken({ scope: 'echo:read', resource });
+    expect((await initialize(url, bearer(token))).status).toBe(401);
+    expect(untrusted.jwksFetches()).toBe(before);
+  });
+
+  it('answers a call the token lacks the scope for with 403 insufficient_scope naming the scope', async () => {
+    const { url, resource, metadataUrl } = await startProtected();
+    const token = await provider.clientCredentialsToken({ scope: 'other:read', resource });
+    // Authenticated: it may connect and list every tool (so it learns what to ask for)...
+    const { client } = await connectClient(url, token);
+    expect((await client.listTools()).tools.map((tool) => tool.name)).toContain('echo_text');
+    // ...but a call needs the tool's scope: the step-up challenge says which.
+    const answer = await rawCall(url, token, 'echo_text');
+    expect(answer.status).toBe(403);
+    const challenge = answer.headers['www-authenticate'] ?? '';
+    expect(challenge).toContain('error="insufficient_scope"');
+    expect(challenge).toContain('scope="echo:read"');
+    expect(challenge).toContain(`resource_metadata="${metadataUrl}"`);
+    expect(JSON.parse(answer.body).error.message).toMatch(
+      /the tool "echo_text" needs the OAuth scope "echo:read"/,
+    );
+    await expect(client.callTool({ name: 'echo_text', arguments: { text: 'x' } })).rejects.toThrow();
+
+    const allowed = await provider.clientCredentialsToken({ scope: 'echo:read', resource });
+    const stepped = await connectClient(url, allowed);
+    const result = await stepped.client.callTool({ name: 'echo_text', arguments: { text: 'x' } });
+    expect(result.isError).toBeFalsy();
+  });
+
+  it('picks up a key rotation at the provider', async () => {
+    const { url, resource } = await startProtected();
+    const before = await provider.clientCredentialsToken({ scope: 'echo:read', resource });
+    expect((await initialize(url, bearer(before))).status).toBe(200);
+    provider.rotateKeys(await newSigningKey(`key-${Date.now()}`));
+    const after = await provider.clientCredentialsToken({ scope: 'echo:read', resource });
+    expect(after).not.toBe(before);
+    expect((await initialize(url, bearer(after))).status).toBe(200);
+    // The old key is still published during the rotation, so earlier tokens keep working.
+    expect((await initialize(url, bearer(before))).status).toBe(200);
+  });
+
+  it('accepts the static token as well when both are configured (with every scope)', async () => {
+    const { url, resource } = await startProtected({ token: STATIC_TOKEN });
+    const { client } = await connectClient(url, STATIC_TOKEN);
+    const result = await client.callTool({ name: 'echo_text', arguments: { text: 'operator' } });
+    expect((result.structuredContent as { principal: string }).principal).toMatch(/^client:token-/);
+    const token = await provider.clientCredentialsToken({ scope: 'echo:read', resource });
+    expect((await initialize(url, bearer(token))).status).toBe(200);
+  });
+
+  it('qualifies the principal with the issuer when several issuers are trusted', async () => {
+    const { url, resource } = await startProtected({
+      oauth: { issuers: [provider.issuer, untrusted.issuer] },
+    });
+    const token = await untrusted.clientCredentialsToken({ scope: 'echo:read', resource });
+    const { client } = await connectClient(url, token);
+    const result = await client.callTool({ name: 'echo_text', arguments: { text: 'two issuers' } });
+    expect((result.structuredContent as { principal: string }).principal).toBe(
+      `oauth:${untrusted.issuer}#service-client`,
+    );
+  });
+});
+
+describe('OAuth resource server with token introspection', () => {
+  let opaqueProvider: TestProvider;
+  beforeAll(async () => {
+    opaqueProvider = await startTestProvider({ scopes: SCOPES, accessTokenFormat: 'opaque' });
+  });
+  afterAll(() => opaqueProvider.close());
+
+  async function startIntrospecting() {
+    const port = await freePort();
+    const resource = `http://127.0.0.1:${port}/mcp`;
+    const started = await start([echo()], {
+      port,
+      oauth: {
+        issuers: [opaqueProvider.issuer],
+        resourceUrl: resource,
+        introspection: {
+          url: `${opaqueProvider.issuer}/token/introspection`,
+          clientId: CLIENTS.resourceServer.id,
+          clientSecret: CLIENTS.resourceServer.secret,
+        },
+      },
+    });
+    return { ...started, resource };
+  }
+
+  it('lets an active token for this resource in, and refuses one for another resource or an unknown one', async () => {
+    const { url, resource, lines } = await startIntrospecting();
+    const token = await opaqueProvider.clientCredentialsToken({ scope: 'echo:read', resource });
+    const { client } = await connectClient(url, token);
+    const result = await client.callTool({ name: 'echo_text', arguments: { text: 'introspected' } });
+    expect((result.structuredContent as { principal: string }).principal).toBe('oauth:service-client');
+
+    const elsewhere = await opaqueProvider.clientCredentialsToken({
+      scope: 'echo:read',
+      resource: 'http://127.0.0.1:1/mcp',
+    });
+    expect((await initialize(url, bearer(elsewhere))).status).toBe(401);
+    expect((await initialize(url, bearer('made-up-token-0123456789'))).status).toBe(401);
+    expect(refusalReasons(lines)).toEqual(['wrong-audience', 'inactive']);
+
+    const narrow = await opaqueProvider.clientCredentialsToken({ scope: 'other:read', resource });
+    expect((await rawCall(url, narrow, 'echo_text')).status).toBe(403);
+
+    const logged = lines.join('\n');
+    for (const secret of [token, elsewhere, CLIENTS.resourceServer.secret])
+      expect(logged).not.toContain(secret);
+  });
+});

@@ -1,0 +1,87 @@
+import { z } from 'zod';
+import { describe, expect, it } from 'vitest';
+import { buildCatalog, defineDomain, type Domain, type ToolSpec } from '../src/index.js';
+import { ScopeTable } from '../src/scopes.js';
+import { echoDomain } from './fixtures/echo-domain.js';
+
+function tool(name: string, readOnlyHint: boolean, scope?: string): ToolSpec {
+  return {
+    name,
+    title: name,
+    description: name,
+    input: z.strictObject({}),
+    output: z.strictObject({}),
+    annotations: { readOnlyHint, openWorldHint: false },
+    ...(scope === undefined ? {} : { scope }),
+    errorPayload: () => ({ error: {} }),
+    handler: () => ({}),
+  };
+}
+
+function domain(scopes: Domain['scopes'], tools: ToolSpec[]): Domain {
+  return defineDomain({
+    name: 'launch-runs',
+    version: '1.0.0',
+    title: 'Launch',
+    instructions: 'test',
+    toolPrefix: 'launch',
+    ...(scopes === undefined ? {} : { scopes }),
+    config: () => undefined,
+    open: () => ({ close: async () => {} }),
+    tools,
+  });
+}
+
+function tableOf(...domains: Domain[]): ScopeTable {
+  return new ScopeTable(
+    buildCatalog(
+      domains.map((d) => ({ domain: d, config: undefined })),
+      {},
+    ),
+  );
+}
+
+const call = (name: string) => ({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name } });
+
+describe('ScopeTable', () => {
+  it('defaults to <prefix>:read for read-only tools and <prefix>:write for the others', () => {
+    const table = tableOf(domain(undefined, [tool('get_run', true), tool('start_run', false)]));
+    expect(table.needFor(call('get_run'))?.scope).toBe('launch:read');
+    expect(table.needFor(call('start_run'))?.scope).toBe('launch:write');
+    expect(table.supported).toEqual(['launch:read', 'launch:write']);
+  });
+
+  it("uses the domain's declared scopes, and a tool's own scope over them", () => {
+    const table = tableOf(
+      domain({ read: 'launch:run', write: 'launch:run' }, [
+        tool('get_run', true),
+        tool('launch_open_pr', false, 'launch:pr'),
+      ]),
+    );
+    expect(table.needFor(call('get_run'))).toEqual({ scope: 'launch:run', target: 'the tool "get_run"' });
+    expect(table.needFor(call('launch_open_pr'))?.scope).toBe('launch:pr');
+    expect(table.supported).toEqual(['launch:pr', 'launch:run']);
+  });
+
+  it("asks the domain's read scope for its resources, and nothing for lists, unknown tools or junk", () => {
+    const table = tableOf(echoDomain());
+    const read = { jsonrpc: '2.0', id: 1, method: 'resources/read', params: { uri: 'echo://info' } };
+    expect(table.needFor(read)?.scope).toBe('echo:read');
+    for (const message of [
+      { jsonrpc: '2.0', id: 1, method: 'tools/list' },
+      call('no_such_tool'),
+      { jsonrpc: '2.0', id: 1, method: 'resources/read', params: { uri: 'other://x' } },
+      null,
+      'text',
+      [call('echo_text')],
+    ]) {
+      expect(table.needFor(message)).toBeUndefined();
+    }
+  });
+
+  it('refuses a declared scope that is not an OAuth scope token', () => {
+    expect(() => tableOf(domain(undefined, [tool('bad', true, 'two words')]))).toThrow(
+      /tool "bad" declares the scope "two words", which is not an OAuth scope token/,
+    );
+  });
+});
