@@ -36,6 +36,8 @@ export const journeyDomain = defineDomain({
     'adds a summary of the conversation; add_document_to_journey keeps a WOOP plan, file, artifact or note ' +
     'with it. delete_journey forgets a journey and everything in it when the person asks.',
   toolPrefix: 'journey',
+  // OAuth: the read-only tools need journey:read, the others journey:write.
+  scopes: { read: 'journey:read', write: 'journey:write' },
   // Drawn for Switchyard (MIT, like the code); shipped in the package's icons/ folder.
   icon: readFileSync(new URL('../icons/journey-continuity.svg', import.meta.url), 'utf8'),
   config: loadJourneyConfig,

@@ -36,6 +36,8 @@ export function launchRunsDomainWith(seams: LaunchRunsSeams): LaunchRunsDomain {
       'and opens the pull request. launch_resume continues an interrupted run, launch_cancel stops one, ' +
       'launch_list_runs lists them. Artifacts and event logs are also resources (launch://runs/{run_id}/...).',
     toolPrefix: 'launch',
+    // OAuth: launch:run for the runs; opening a pull request (launch_open_pr) asks launch:pr on top.
+    scopes: { read: 'launch:run', write: 'launch:run' },
     // Drawn for Switchyard (MIT, like the code); shipped in the package's icons/ folder.
     icon: readFileSync(new URL('../icons/launch-runs.svg', import.meta.url), 'utf8'),
     config: loadLaunchRunsConfig,

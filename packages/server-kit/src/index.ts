@@ -8,6 +8,7 @@ export { buildCatalog, prefixedName, TOOL_NAME, type Catalog, type CatalogOption
 export { listedTool, type ListedTool } from './tool-listing.js';
 export { svgIcon, type ListedIcon } from './icons.js';
 export { callerPrincipal } from './principal.js';
+export { domainScopes, ScopeTable, toolScope, type ScopeNeed } from './scopes.js';
 export { createProgressReporter } from './progress.js';
 export * from './run-server.js';
 export {

@@ -1,3 +1,4 @@
+import http from 'node:http';
 import net from 'node:net';
 import { importJWK, SignJWT, type JWTPayload } from 'jose';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -277,6 +278,42 @@ describe('OAuth resource server', () => {
     expect((result.structuredContent as { principal: string }).principal).toBe(
       `oauth:${untrusted.issuer}#service-client`,
     );
+  });
+});
+
+describe('OAuth resource server bounds on the authorization server', () => {
+  /** A JWKS endpoint that answers with a huge key set, or never answers. */
+  async function misbehavingJwks(kind: 'huge' | 'silent') {
+    const server = http.createServer((_req, res) => {
+      if (kind === 'silent') return;
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ keys: [{ kty: 'oct', k: 'x'.repeat(64 * 1024) }] }));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as net.AddressInfo;
+    return {
+      url: `http://127.0.0.1:${port}/jwks`,
+      close: () => {
+        server.closeAllConnections();
+        return new Promise<void>((resolve) => server.close(() => resolve()));
+      },
+    };
+  }
+
+  it.each([
+    ['a key set over SWITCHYARD_OAUTH_MAX_RESPONSE_BYTES', 'huge', { maxResponseBytes: 4096 }],
+    ['a key set slower than SWITCHYARD_OAUTH_FETCH_TIMEOUT_MS', 'silent', { fetchTimeoutMs: 200 }],
+  ] as const)('answers 503 when the keys cannot be read: %s', async (_what, kind, bounds) => {
+    const jwks = await misbehavingJwks(kind);
+    try {
+      const { url, resource, lines } = await startProtected({ oauth: { jwksUrl: jwks.url, ...bounds } });
+      const token = await provider.clientCredentialsToken({ scope: 'echo:read', resource });
+      const answer = await initialize(url, bearer(token));
+      expect(answer.status).toBe(503);
+      expect(refusalReasons(lines)).toEqual(['issuer-unavailable']);
+    } finally {
+      await jwks.close();
+    }
   });
 });
 

@@ -33,6 +33,8 @@ export const transitDomain = defineDomain({
     'itineraries between coordinates or saved places. save_user_variable saves a place or stop under a name ' +
     'that get_departures and plan_trip then accept as a label; get_user_variables lists them.',
   toolPrefix: 'transit',
+  // OAuth: one scope for every transit tool, saved places included (they are the caller's own).
+  scopes: { read: 'transit', write: 'transit' },
   // Drawn for Switchyard (MIT, like the code); shipped in the package's icons/ folder.
   icon: readFileSync(new URL('../icons/transit.svg', import.meta.url), 'utf8'),
   config: loadConfig,

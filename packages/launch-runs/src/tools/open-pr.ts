@@ -11,6 +11,8 @@ export const openPrTool = launchTool({
   input: LaunchOpenPrInputSchema,
   output: LaunchOpenPrOutputSchema,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+  // Pushes and opens a PR with the operator's credentials: its own OAuth scope, beyond launch:run.
+  scope: 'launch:pr',
   handler: async (input, call) => ({
     ok: true as const,
     ...(await (await call.state.runs()).openPr(input.run_id, { signal: call.signal })),

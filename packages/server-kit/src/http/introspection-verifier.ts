@@ -22,25 +22,27 @@ function audiencesOf(aud: unknown): string[] {
  * Tokens checked by the authorization server (RFC 7662), for opaque tokens or an operator who wants
  * revocation to take effect at once. The answer must say `active`, and carry what a JWT would: a trusted
  * `iss` (may be omitted with one trusted issuer), `aud` naming this resource, `sub` (else `client_id`), and `exp`/`nbf` within
- * the clock skew. The credentials go to the introspection endpoint's origin only and are never logged.
+ * the clock skew. The credentials go to the introspection endpoint only (no redirect is followed) and are
+ * never logged.
  */
 export class IntrospectionVerifier implements AccessTokenVerifier {
   private readonly fetchFrom: typeof fetch;
   private readonly url: string;
+  private readonly authorization: string;
 
   constructor(private readonly settings: OAuthSettings & { introspection: IntrospectionOptions }) {
     const { introspection } = settings;
     registerSecret(introspection.clientSecret);
-    const authorization = basicCredentials(introspection);
-    registerSecret(authorization);
+    this.authorization = basicCredentials(introspection);
+    registerSecret(this.authorization);
     this.url = introspection.url;
-    this.fetchFrom = authorizationServerFetch(settings, introspection.url, { authorization });
+    this.fetchFrom = authorizationServerFetch(settings);
   }
 
   async verify(token: string): Promise<VerifiedToken> {
     const answer = await fetchJsonObject(this.fetchFrom, this.url, {
       method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: this.authorization },
       body: new URLSearchParams({ token, token_type_hint: 'access_token' }).toString(),
     });
     if (answer.active !== true) throw new TokenRefusal('inactive');

@@ -42,13 +42,13 @@ export class IssuerKeys {
       timeoutDuration: this.settings.fetchTimeoutMs,
       cacheMaxAge: this.settings.jwksCacheMaxAgeMs,
       cooldownDuration: this.settings.jwksCooldownMs,
-      [customFetch]: authorizationServerFetch(this.settings, url.href),
+      [customFetch]: authorizationServerFetch(this.settings),
     });
   }
 
   private async jwksUrlOf(issuer: string): Promise<URL> {
     if (this.settings.jwksUrl !== undefined) return this.settings.jwksUrl;
-    const fetchFrom = authorizationServerFetch(this.settings, issuer);
+    const fetchFrom = authorizationServerFetch(this.settings);
     let lastFailure: unknown;
     for (const url of metadataUrls(issuer)) {
       try {
