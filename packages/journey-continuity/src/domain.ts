@@ -4,6 +4,7 @@ import { loadJourneyConfig } from './config.js';
 import { largestRequestBytes } from './journeys/limits.js';
 import { openJourney } from './open.js';
 import { recapPrompt } from './prompts/recap.js';
+import { JOURNEY_ADMIN_SCOPE } from './tools/acting-for.js';
 import { addDocumentToJourneyTool } from './tools/add-document-to-journey.js';
 import { deleteJourneyTool } from './tools/delete-journey.js';
 import { getOrCreateJourneyTool } from './tools/get-or-create-journey.js';
@@ -36,8 +37,9 @@ export const journeyDomain = defineDomain({
     'adds a summary of the conversation; add_document_to_journey keeps a WOOP plan, file, artifact or note ' +
     'with it. delete_journey forgets a journey and everything in it when the person asks.',
   toolPrefix: 'journey',
-  // OAuth: the read-only tools need journey:read, the others journey:write.
-  scopes: { read: 'journey:read', write: 'journey:write' },
+  // OAuth: the read-only tools need journey:read, the others journey:write; journey:admin lets a trusted
+  // backend act for other users (tools/acting-for.ts).
+  scopes: { read: 'journey:read', write: 'journey:write', extra: [JOURNEY_ADMIN_SCOPE] },
   // Drawn for Switchyard (MIT, like the code); shipped in the package's icons/ folder.
   icon: readFileSync(new URL('../icons/journey-continuity.svg', import.meta.url), 'utf8'),
   config: loadJourneyConfig,

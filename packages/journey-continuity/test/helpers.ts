@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Client } from '@modelcontextprotocol/client';
 import { JourneyErrorPayloadSchema } from '@switchyard/contracts/journey';
-import { createLogger } from '@switchyard/server-kit/runtime';
+import { createLogger, type LogLevel } from '@switchyard/server-kit/runtime';
 import {
   connectInMemory,
   type ConnectInMemoryOptions,
@@ -50,6 +50,8 @@ export interface HarnessOptions {
   era?: ProtocolEra;
   /** Modern era: who the client is, as the HTTP layer's token check would say (default: the local user). */
   authInfo?: ConnectInMemoryOptions['authInfo'];
+  /** What the harness logs into `logLines` (default error). */
+  logLevel?: LogLevel;
 }
 
 /** Every log line the harnesses wrote (for assertions about what logs contain). */
@@ -73,7 +75,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   const dataDir = options.dataDir ?? tempDataDir();
   const config = { ...loadJourneyConfig({}), ...options.config };
   // Failures are logged at error level by design; keep them out of the test output.
-  const logger = createLogger({ level: 'error', write: (line) => logLines.push(line) });
+  const logger = createLogger({ level: options.logLevel ?? 'error', write: (line) => logLines.push(line) });
   const connection = await connectInMemory([{ domain: journeyDomain, config }], {
     dataDir,
     logger,

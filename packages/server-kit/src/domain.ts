@@ -5,6 +5,8 @@ import type { ObjectSchema, PromptSpec, ResourceSpec, ToolMiddleware, ToolSpec }
 export interface DomainScopes {
   readonly read: string;
   readonly write: string;
+  /** Scopes no request needs but the domain's handlers look for (an admin scope); listed as supported. */
+  readonly extra?: readonly string[];
 }
 
 /** Environment variables as a domain reads its configuration from them. */

@@ -12,7 +12,7 @@ import { toSwitchyardError } from '@switchyard/contracts/errors';
 import { callTool, type ToolRunner } from './call-tool.js';
 import type { Catalog, CatalogTool } from './catalog.js';
 import type { DomainLifecycle } from './domain.js';
-import { callerPrincipal } from './principal.js';
+import { callerOAuth, callerPrincipal } from './principal.js';
 import { createProgressReporter } from './progress.js';
 import type { Logger } from './runtime/logger.js';
 import { svgIcon } from './icons.js';
@@ -192,6 +192,7 @@ export function buildServerFactory(
         state: stateOf(tool.domain),
         signal: AbortSignal.any([ctx.mcpReq.signal, serving.shutdownSignal]),
         principal: callerPrincipal(ctx.http?.authInfo),
+        oauth: callerOAuth(ctx.http?.authInfo),
         progress: createProgressReporter(ctx.mcpReq._meta?.progressToken, (notification) =>
           ctx.mcpReq.notify(notification),
         ),

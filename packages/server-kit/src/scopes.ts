@@ -76,6 +76,7 @@ export class ScopeTable {
         this.resources.push({ prefix: literalPrefix(resource.uriTemplate), scope: read });
       }
       if (entry.prompts.length > 0 || entry.resources.length > 0) all.add(read);
+      for (const scope of scopes.extra ?? []) all.add(checkScopeToken(scope, `domain "${name}"`));
     }
     this.resources.sort((a, b) => b.prefix.length - a.prefix.length);
     this.supported = [...all].sort();

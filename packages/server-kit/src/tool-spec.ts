@@ -1,5 +1,6 @@
 import type { SwitchyardError } from '@switchyard/contracts/errors';
 import type { z } from 'zod';
+import type { OAuthCaller } from './principal.js';
 import type { Logger } from './runtime/logger.js';
 
 export type ObjectSchema = z.ZodType<Record<string, unknown>, Record<string, unknown>>;
@@ -30,6 +31,8 @@ export interface ToolCall<State = unknown> {
   signal: AbortSignal;
   /** Who is calling: the token's subject over HTTP with auth, else the local OS user. */
   principal: string;
+  /** Present when the caller authenticated with an OAuth access token: its subject and scopes. */
+  oauth?: OAuthCaller | undefined;
   progress: ProgressReporter;
   /** The server's log (stderr), with the domain and tool in every line. */
   logger: Logger;

@@ -5,7 +5,12 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { RunServerOptions } from '../src/index.js';
 import { MODERN_PROTOCOL_VERSION, rawHttpRequest } from '../src/testing.js';
 import { echoDomain } from './fixtures/echo-domain.js';
-import { CLIENTS, newSigningKey, startTestProvider, type TestProvider } from './fixtures/oidc.js';
+import {
+  CLIENTS,
+  newSigningKey,
+  startTestProvider,
+  type TestProvider,
+} from '@switchyard/upstream-mocks/oidc';
 import { httpTestHarness, logEntry, MCP_POST_HEADERS } from './helpers.js';
 
 const SCOPES = ['echo:read', 'echo:write', 'other:read'];

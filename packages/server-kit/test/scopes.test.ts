@@ -44,6 +44,18 @@ function tableOf(...domains: Domain[]): ScopeTable {
 const call = (name: string) => ({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name } });
 
 describe('ScopeTable', () => {
+  it('lists a domain’s extra scopes as supported, though no request needs them', () => {
+    const table = tableOf(
+      domain({ read: 'launch:read', write: 'launch:run', extra: ['launch:admin'] }, [
+        tool('start_run', false),
+      ]),
+    );
+    expect(table.supported).toEqual(['launch:admin', 'launch:run']);
+    expect(() =>
+      tableOf(domain({ read: 'r', write: 'w', extra: ['not a scope'] }, [tool('start_run', false)])),
+    ).toThrow(/not an OAuth scope token/);
+  });
+
   it('defaults to <prefix>:read for read-only tools and <prefix>:write for the others', () => {
     const table = tableOf(domain(undefined, [tool('get_run', true), tool('start_run', false)]));
     expect(table.needFor(call('get_run'))?.scope).toBe('launch:read');

@@ -51,6 +51,10 @@ export class JourneyService {
     );
   }
 
+  ownerOf(journeyId: string, operation: keyof typeof FAILED_STEP): string | undefined {
+    return this.store.ownerOf(journeyId, FAILED_STEP[operation]);
+  }
+
   addDocument(...args: Parameters<JourneyStore['addDocument']>) {
     return this.store.addDocument(...args);
   }

@@ -103,6 +103,11 @@ export class JourneyStore {
         .from(journeys)
         .where(and(eq(journeys.id, p('id')), eq(journeys.owner, p('owner'))))
         .prepare(),
+      ownerOf: db
+        .select({ owner: journeys.owner })
+        .from(journeys)
+        .where(eq(journeys.id, p('id')))
+        .prepare(),
       journeyByUser: db
         .select({ id: journeys.id, userId: journeys.userId, createdAt: journeys.createdAt })
         .from(journeys)
@@ -191,6 +196,11 @@ export class JourneyStore {
         return { ...journey, isNew: inserted.changes === 1 };
       });
     });
+  }
+
+  /** Whose the journey is, if it exists (for callers that may act for other principals). */
+  ownerOf(journeyId: string, step: string): string | undefined {
+    return withDatabaseErrors(step, () => this.queries.ownerOf.get({ id: journeyId.toLowerCase() }))?.owner;
   }
 
   /** 404 unless the journey exists and is the caller's. */

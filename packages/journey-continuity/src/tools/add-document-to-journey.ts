@@ -3,6 +3,7 @@ import {
   AddDocumentToJourneyOutputSchema,
 } from '@switchyard/contracts/journey';
 import { toIso } from '../journeys/time.js';
+import { actorForJourney } from './acting-for.js';
 import { JOURNEY_ERRORS, serviceFor } from './shared.js';
 import { tool } from './spec.js';
 
@@ -22,7 +23,7 @@ export const addDocumentToJourneyTool = tool({
   handler: async (input, call) => {
     const service = await serviceFor('addDocument', call.state.service);
     const document = service.addDocument({
-      owner: call.principal,
+      ...actorForJourney(call, service, input.journey_id, 'addDocument'),
       journeyId: input.journey_id,
       documentType: input.document_type,
       ...(input.title === undefined ? {} : { title: input.title }),

@@ -1,4 +1,5 @@
 import { DeleteJourneyInputSchema, DeleteJourneyOutputSchema } from '@switchyard/contracts/journey';
+import { actorForJourney } from './acting-for.js';
 import { JOURNEY_ERRORS, serviceFor } from './shared.js';
 import { tool } from './spec.js';
 
@@ -15,7 +16,10 @@ export const deleteJourneyTool = tool({
   ...JOURNEY_ERRORS,
   handler: async ({ journey_id }, call) => {
     const service = await serviceFor('deleteJourney', call.state.service);
-    const deleted = service.deleteJourney(journey_id, { owner: call.principal });
+    const deleted = service.deleteJourney(
+      journey_id,
+      actorForJourney(call, service, journey_id, 'deleteJourney'),
+    );
     return {
       journey_id: deleted.id,
       deleted: true as const,

@@ -1,5 +1,6 @@
 import { GetOrCreateJourneyInputSchema, GetOrCreateJourneyOutputSchema } from '@switchyard/contracts/journey';
 import { toIso } from '../journeys/time.js';
+import { actorForUser } from './acting-for.js';
 import { JOURNEY_ERRORS, serviceFor } from './shared.js';
 import { tool } from './spec.js';
 
@@ -18,7 +19,8 @@ export const getOrCreateJourneyTool = tool({
   ...JOURNEY_ERRORS,
   handler: async ({ user_id }, call) => {
     const service = await serviceFor('getOrCreateJourney', call.state.service);
-    const journey = service.getOrCreateJourney({ owner: call.principal }, user_id);
+    const actor = actorForUser(call, user_id);
+    const journey = service.getOrCreateJourney({ owner: actor.owner }, actor.userId);
     return {
       journey_id: journey.id,
       user_id: journey.userId,

@@ -3,6 +3,7 @@ import {
   QueryJourneyHistoryOutputSchema,
 } from '@switchyard/contracts/journey';
 import { toIso, toMillisRange } from '../journeys/time.js';
+import { actorForJourney } from './acting-for.js';
 import { JOURNEY_ERRORS, serviceFor } from './shared.js';
 import { tool } from './spec.js';
 
@@ -27,9 +28,11 @@ export const queryJourneyHistoryTool = tool({
       limit: input.limit,
       includeDocuments: input.include_documents,
     };
-    const result = (await serviceFor('queryHistory', call.state.service)).queryHistory(query, {
-      owner: call.principal,
-    });
+    const service = await serviceFor('queryHistory', call.state.service);
+    const result = service.queryHistory(
+      query,
+      actorForJourney(call, service, input.journey_id, 'queryHistory'),
+    );
     return {
       journey_id: input.journey_id.toLowerCase(),
       sessions: result.sessions.map((session) => ({

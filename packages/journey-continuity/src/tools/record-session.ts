@@ -1,5 +1,6 @@
 import { RecordSessionInputSchema, RecordSessionOutputSchema } from '@switchyard/contracts/journey';
 import { toIso, toMillis } from '../journeys/time.js';
+import { actorForJourney } from './acting-for.js';
 import { JOURNEY_ERRORS, serviceFor } from './shared.js';
 import { tool } from './spec.js';
 
@@ -16,8 +17,9 @@ export const recordSessionTool = tool({
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   ...JOURNEY_ERRORS,
   handler: async (input, call) => {
+    const service = await serviceFor('recordSession', call.state.service);
     const newSession = {
-      owner: call.principal,
+      ...actorForJourney(call, service, input.journey_id, 'recordSession'),
       journeyId: input.journey_id,
       summary: input.summary,
       ...(input.messages === undefined ? {} : { messages: input.messages }),
@@ -25,7 +27,7 @@ export const recordSessionTool = tool({
       ...(input.confidence_score === undefined ? {} : { confidenceScore: input.confidence_score }),
       ...(input.created_at === undefined ? {} : { createdAt: toMillis(input.created_at) }),
     };
-    const session = (await serviceFor('recordSession', call.state.service)).recordSession(newSession);
+    const session = service.recordSession(newSession);
     return {
       session_id: session.id,
       journey_id: session.journeyId,

@@ -1,4 +1,5 @@
 import type { AuthInfo } from '@modelcontextprotocol/server';
+import { oauthPrincipal, type OAuthIdentity } from '../principal.js';
 import type { ScopeNeed, ScopeTable } from '../scopes.js';
 import { PROTECTED_RESOURCE_WELL_KNOWN, type OAuthSettings } from './oauth-settings.js';
 import { BearerTokenAuth } from './security.js';
@@ -38,9 +39,9 @@ function bearerChallenge(parameters: Record<string, string | undefined>): string
   return quoted.length === 0 ? 'Bearer' : `Bearer ${quoted.join(', ')}`;
 }
 
-/** The principal of an OAuth token: its subject, qualified by its issuer when several issuers are trusted. */
-function principalOf(token: VerifiedToken, issuerCount: number): string {
-  return issuerCount > 1 ? `oauth:${token.issuer}#${token.subject}` : `oauth:${token.subject}`;
+/** Who an OAuth token speaks for: its subject, qualified by its issuer when several issuers are trusted. */
+function identityOf(token: VerifiedToken, issuerCount: number): OAuthIdentity {
+  return { subject: token.subject, qualifyingIssuer: issuerCount > 1 ? token.issuer : undefined };
 }
 
 /** The token's fingerprint (what `AuthInfo.token` carries: no handler ever sees the token itself). */
@@ -109,6 +110,7 @@ export class HttpAuth {
       throw error;
     }
     const oauth = this.options.oauth as OAuthSettings;
+    const identity = identityOf(token, oauth.issuers.length);
     const authInfo: AuthInfo = {
       token: fingerprintOf(presented),
       clientId: token.clientId,
@@ -116,7 +118,7 @@ export class HttpAuth {
       expiresAt: token.expiresAt,
       resource: oauth.resource,
       resourceMetadataUrl: oauth.metadataUrl,
-      extra: { principal: principalOf(token, oauth.issuers.length) },
+      extra: { principal: oauthPrincipal(identity.subject, identity.qualifyingIssuer), oauth: identity },
     };
     return { caller: { authInfo, scopes: new Set(token.scopes) } };
   }
