@@ -38,21 +38,42 @@ export function findSentinels(text: string): SentinelName[] {
   return [...found];
 }
 
-/** One leak: where a sentinel was seen, with a short excerpt around it for the failure message. */
+/** One leak: where a sentinel (or a watched secret) was seen. */
 export interface Leak {
   where: string;
-  secrets: SentinelName[];
+  secrets: string[];
 }
 
-/** Collects texts from tool outputs, errors and log lines, and reports every one that holds a sentinel. */
+/**
+ * The forms of an OAuth access token a leak could take: the token, and its signature (a JWT's third part, the
+ * part no one else can produce) raw and URL-encoded. An opaque token is its own signature.
+ */
+function accessTokenForms(token: string): string[] {
+  const signature = token.slice(token.lastIndexOf('.') + 1);
+  return [token, encodeURIComponent(token), ...(signature.length >= 16 ? [signature] : [])];
+}
+
+/**
+ * Collects texts from tool outputs, errors and log lines, and reports every one that holds a sentinel or a
+ * secret made during the run (an access token a provider issued: `watchAccessToken`).
+ */
 export class SecretScanner {
   private scanned = 0;
   private readonly leaks: Leak[] = [];
+  private readonly watched: { name: string; needle: string }[] = [];
+
+  /** Also look for this access token (in its raw, URL-encoded and signature forms) from now on. */
+  watchAccessToken(name: string, token: string): void {
+    for (const needle of new Set(accessTokenForms(token))) this.watched.push({ name, needle });
+  }
 
   scan(where: string, value: unknown): void {
     const text = typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value));
     this.scanned += 1;
-    const secrets = findSentinels(text);
+    const secrets: string[] = findSentinels(text);
+    for (const { name, needle } of this.watched) {
+      if (text.includes(needle) && !secrets.includes(name)) secrets.push(name);
+    }
     if (secrets.length > 0) this.leaks.push({ where, secrets });
   }
 

@@ -5,7 +5,7 @@ import { assertSupported } from '../src/fuzz/json-schema.js';
 import { invalidArbitrary } from '../src/fuzz/mutations.js';
 import { trimStrings } from '../src/fuzz/run-fuzz.js';
 import { isValidAgainst } from '../src/fuzz/validator.js';
-import { findSentinels, SENTINELS } from '../src/sentinels.js';
+import { findSentinels, SecretScanner, SENTINELS } from '../src/sentinels.js';
 import { TOOL_CONTRACTS } from '../src/tools.js';
 
 /**
@@ -68,5 +68,20 @@ describe('helpers', () => {
     ]);
     expect(findSentinels(`key=...${SENTINELS.switchyardToken.slice(-16)}`)).toEqual(['switchyardToken']);
     expect(findSentinels('[REDACTED]')).toEqual([]);
+  });
+
+  it('finds a watched access token whole, URL-encoded or by its signature alone', () => {
+    const token = 'eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJhbGljZSJ9.c2lnbmF0dXJlLW9mLXRoZS1wcm92aWRlcg';
+    const scanner = new SecretScanner();
+    scanner.watchAccessToken('alice access token', token);
+    scanner.scan('log', `authorization: Bearer ${token}`);
+    scanner.scan('payload', { next: encodeURIComponent(token) });
+    scanner.scan('error', 'bad signature c2lnbmF0dXJlLW9mLXRoZS1wcm92aWRlcg');
+    scanner.scan('clean', 'eyJhbGciOiJSUzI1NiJ9 is only a header');
+    expect(scanner.found()).toEqual([
+      { where: 'log', secrets: ['alice access token'] },
+      { where: 'payload', secrets: ['alice access token'] },
+      { where: 'error', secrets: ['alice access token'] },
+    ]);
   });
 });

@@ -53,6 +53,11 @@ function literalPrefix(uriTemplate: string): string {
 export class ScopeTable {
   /** Every scope the catalog uses, sorted (Protected Resource Metadata's `scopes_supported`). */
   readonly supported: readonly string[];
+  /**
+   * The scopes some request needs, sorted: what a 401 challenge asks for. A domain's extra scopes (an admin
+   * scope) are left out, because clients ask for every scope a challenge names.
+   */
+  readonly requested: readonly string[];
   private readonly tools = new Map<string, string>();
   private readonly prompts = new Map<string, string>();
   /** Longest literal prefix first, so the most specific template wins. */
@@ -60,6 +65,7 @@ export class ScopeTable {
 
   constructor(catalog: Catalog) {
     const all = new Set<string>();
+    const extra = new Set<string>();
     for (const [name, tool] of catalog.tools) {
       const domain = catalog.domains.get(tool.domain)?.mount.domain;
       if (domain === undefined) continue;
@@ -76,10 +82,11 @@ export class ScopeTable {
         this.resources.push({ prefix: literalPrefix(resource.uriTemplate), scope: read });
       }
       if (entry.prompts.length > 0 || entry.resources.length > 0) all.add(read);
-      for (const scope of scopes.extra ?? []) all.add(checkScopeToken(scope, `domain "${name}"`));
+      for (const scope of scopes.extra ?? []) extra.add(checkScopeToken(scope, `domain "${name}"`));
     }
     this.resources.sort((a, b) => b.prefix.length - a.prefix.length);
-    this.supported = [...all].sort();
+    this.requested = [...all].sort();
+    this.supported = [...new Set([...all, ...extra])].sort();
   }
 
   /** The scope `message` (one JSON-RPC message, parsed) needs, if any. */

@@ -44,13 +44,14 @@ function tableOf(...domains: Domain[]): ScopeTable {
 const call = (name: string) => ({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name } });
 
 describe('ScopeTable', () => {
-  it('lists a domain’s extra scopes as supported, though no request needs them', () => {
+  it('lists a domain’s extra scopes as supported, but not among the scopes a challenge asks for', () => {
     const table = tableOf(
       domain({ read: 'launch:read', write: 'launch:run', extra: ['launch:admin'] }, [
         tool('start_run', false),
       ]),
     );
     expect(table.supported).toEqual(['launch:admin', 'launch:run']);
+    expect(table.requested).toEqual(['launch:run']);
     expect(() =>
       tableOf(domain({ read: 'r', write: 'w', extra: ['not a scope'] }, [tool('start_run', false)])),
     ).toThrow(/not an OAuth scope token/);

@@ -160,7 +160,7 @@ export class HttpAuth {
       challenge: bearerChallenge({
         ...(tokenRefused ? { error: 'invalid_token', error_description: description } : {}),
         resource_metadata: oauth.metadataUrl,
-        scope: scopes.supported.join(' '),
+        scope: scopes.requested.join(' '),
       }),
       message: `${status === 401 ? 'Unauthorized' : 'Unavailable'}: ${description}`,
     };
