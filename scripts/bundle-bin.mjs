@@ -15,8 +15,11 @@ import { isBuiltin } from 'node:module';
 import path from 'node:path';
 import * as esbuild from 'esbuild';
 
-/** Native addons stay ordinary imports, resolved from the installed package. */
-const EXTERNAL = ['better-sqlite3'];
+/**
+ * Native addons stay ordinary imports, resolved from the installed package; so does pg, whose optional native
+ * binding (pg-native) is required only when asked for, and which loads only for a PostgreSQL database.
+ */
+const EXTERNAL = ['better-sqlite3', 'pg'];
 const OUT_DIR = 'dist/bundle';
 const NOTICES_FILE = 'THIRD-PARTY-NOTICES.txt';
 

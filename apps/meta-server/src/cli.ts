@@ -62,6 +62,10 @@ transit is mounted with the providers whose keys are set: TFL_API_KEY (London, p
 DIGITRANSIT_SUBSCRIPTION_KEY (Helsinki, get_departures, plan_trip, find_stops). Naming transit in
 --domains makes its keys required.
 
+PostgreSQL (instead of the embedded SQLite files): SWITCHYARD_DATABASE_URL=postgres://..., or per domain
+  TRANSIT_DATABASE_URL. Servers refuse to start on an unmigrated database: run \`switchyard migrate\` first,
+  or set SWITCHYARD_MIGRATE_ON_START=1.
+
 Examples:
   switchyard                                   stdio, for a client that starts the server itself
   switchyard --http                            Streamable HTTP on http://127.0.0.1:3333/mcp
@@ -75,6 +79,7 @@ function buildProgram(): Command {
     .description(
       'One MCP server for transit (London and Helsinki), documentation launch runs and journey continuity.',
     )
+    .argument('[command]', 'migrate: apply pending PostgreSQL migrations, then exit')
     .version(VERSION, '-v, --version', 'print the version and exit')
     .helpOption('-h, --help', 'show this help and exit')
     .addOption(new Option('--http', 'serve Streamable HTTP on /mcp instead of stdio'))
@@ -170,6 +175,8 @@ function settingsFrom(program: Command, env: Env): SwitchyardSettings {
 
 export type CliOutcome =
   | { action: 'run'; settings: SwitchyardSettings }
+  /** `switchyard migrate`: apply the PostgreSQL migrations of every domain configured for PostgreSQL. */
+  | { action: 'migrate' }
   /** --help, --version or a usage error: print `output` (stdout when exitCode is 0, else stderr). */
   | { action: 'exit'; exitCode: number; output: string };
 
@@ -189,6 +196,15 @@ export function parseCommandLine(argv: readonly string[], env: Env): CliOutcome 
   } catch (error) {
     if (error instanceof CommanderError) return { action: 'exit', exitCode: error.exitCode, output };
     throw error;
+  }
+  const command = program.args[0];
+  if (command === 'migrate') return { action: 'migrate' };
+  if (command !== undefined) {
+    return {
+      action: 'exit',
+      exitCode: 1,
+      output: `switchyard: unknown command "${command}" (the one command is \`switchyard migrate\`)\n`,
+    };
   }
   try {
     return { action: 'run', settings: settingsFrom(program, env) };

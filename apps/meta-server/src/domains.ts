@@ -1,4 +1,5 @@
 import type { DomainLifecycle, Mount } from '@switchyard/server-kit';
+import { describeDatabase } from '@switchyard/server-kit/runtime';
 import type { Provider } from '@switchyard/transit';
 import type { Env } from './cli.js';
 import { DOMAIN_NAMES, SettingsError, type DomainName } from './settings.js';
@@ -82,10 +83,14 @@ async function planTransit(request: PlanRequest, explicit: boolean): Promise<Dom
   const { transitDomain } = await import('@switchyard/transit');
   const config = loadFor('transit', () => transitDomain.config(transitEnv));
   const providers = config.providers.map((p) => `${p} (${PROVIDER_PLACES[p]})`).join(' and ');
+  const places =
+    config.database === undefined
+      ? ''
+      : `; saved places in PostgreSQL at ${describeDatabase(config.database.url)} (${config.database.variable})`;
   return {
     name: 'transit',
     mount: true,
-    reason: `providers ${providers}: ${why}`,
+    reason: `providers ${providers}: ${why}${places}`,
     domain: { domain: transitDomain, config },
   };
 }

@@ -13,6 +13,18 @@ function forPeople(message: string): string {
   return OPTION_NAMES.reduce((text, [pattern, name]) => text.replace(pattern, name), message);
 }
 
+/** `switchyard migrate`: one line per domain migrated, or why there was nothing to do. */
+async function migrate(env: Env): Promise<number> {
+  try {
+    const { migrateConfiguredDomains } = await import('./migrate.js');
+    for (const line of await migrateConfiguredDomains(env)) process.stdout.write(`${line}\n`);
+    return 0;
+  } catch (error) {
+    process.stderr.write(`switchyard migrate: ${error instanceof Error ? error.message : String(error)}\n`);
+    return 1;
+  }
+}
+
 /**
  * The `switchyard` command: parse flags and environment, then serve until a signal (or the end of stdin).
  * Returns the exit code to use once the event loop drains; usage and start-up errors print one line.
@@ -23,6 +35,7 @@ export async function main(argv: readonly string[], env: Env): Promise<number> {
     (outcome.exitCode === 0 ? process.stdout : process.stderr).write(outcome.output);
     return outcome.exitCode;
   }
+  if (outcome.action === 'migrate') return migrate(env);
   try {
     // Loaded only now, so --help, --version and usage errors answer at once.
     const { startSwitchyard } = await import('./index.js');

@@ -5,18 +5,25 @@ import { VERSION } from '../src/version.js';
 
 function settings(argv: string[], env: Record<string, string> = {}): SwitchyardSettings {
   const outcome = parseCommandLine(argv, env);
-  if (outcome.action !== 'run')
-    throw new Error(`expected settings, got exit ${outcome.exitCode}: ${outcome.output}`);
+  if (outcome.action !== 'run') throw new Error(`expected settings, got ${JSON.stringify(outcome)}`);
   return outcome.settings;
 }
 
 function exit(argv: string[], env: Record<string, string> = {}): Extract<CliOutcome, { action: 'exit' }> {
   const outcome = parseCommandLine(argv, env);
-  if (outcome.action !== 'exit') throw new Error(`expected an exit, got ${JSON.stringify(outcome.settings)}`);
+  if (outcome.action !== 'exit') throw new Error(`expected an exit, got ${JSON.stringify(outcome)}`);
   return outcome;
 }
 
 describe('switchyard command line', () => {
+  it('knows one command, migrate, and names it for any other', () => {
+    expect(parseCommandLine(['migrate'], {})).toEqual({ action: 'migrate' });
+    expect(exit(['serve'])).toMatchObject({
+      exitCode: 1,
+      output: expect.stringContaining('unknown command "serve" (the one command is `switchyard migrate`)'),
+    });
+  });
+
   it('defaults to stdio, 127.0.0.1:3333, no prefix, every tool and the default domains', () => {
     expect(settings([])).toEqual({
       transport: 'stdio',

@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import net from 'node:net';
 import path from 'node:path';
 import type { Client } from '@modelcontextprotocol/client';
 import { startTestProvider, type ServiceClient, type TestProvider } from '@switchyard/upstream-mocks/oidc';
@@ -10,6 +9,7 @@ import { removeTempDir, tempDir } from '../src/harness/temp.js';
 import { serverEnv, startUpstreams, type Upstreams } from '../src/harness/upstreams.js';
 import { exampleRepos, launchCall, runConfig, waitForRest, type RunStatus } from '../src/launch.js';
 import { SecretScanner } from '../src/sentinels.js';
+import { freePort } from '@switchyard/server-kit/testing';
 
 /**
  * Issue #17's isolation matrix, against the built combined server as an OAuth resource server trusting a real
@@ -41,14 +41,6 @@ let backend: Client;
 
 /** What Alice owns, made in `beforeAll`. */
 const owned = { journeyId: '', runId: '', artifact: '', sessionSummary: 'Alice asked about the ferry' };
-
-async function freePort(): Promise<number> {
-  const probe = net.createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
-}
 
 async function connectAs(client: ServiceClient, scope: string, resource: string): Promise<Client> {
   const token = await provider.clientCredentialsToken({ scope, resource }, client);

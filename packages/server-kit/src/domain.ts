@@ -9,6 +9,13 @@ export interface DomainScopes {
   readonly extra?: readonly string[];
 }
 
+/** A domain's PostgreSQL side: its own URL variable (over SWITCHYARD_DATABASE_URL) and its migrations. */
+export interface DomainPostgres {
+  readonly variable: string;
+  /** The committed drizzle-kit migrations for PostgreSQL (a folder path). */
+  readonly migrationsFolder: string;
+}
+
 /** Environment variables as a domain reads its configuration from them. */
 export type Env = Readonly<Record<string, string | undefined>>;
 
@@ -56,6 +63,8 @@ export interface Domain<Config = unknown, State extends DomainLifecycle = Domain
   readonly scopes?: DomainScopes;
   /** A small SVG (its text) shown beside each of the domain's tools, and beside its standalone server. */
   readonly icon?: string;
+  /** Where the domain keeps its data on PostgreSQL, when it can (`switchyard migrate` applies these). */
+  readonly postgres?: DomainPostgres;
   /** Environment → configuration; throws an error that names the variable that is wrong. */
   config(env: Env): Config;
   /** The largest request (bytes, JSON-RPC framing included) this configuration's tools accept, if above 1 MiB. */

@@ -87,3 +87,4 @@ export {
   type StdioBinOptions,
 } from './package-imports.js';
 export { rawHttpRequest, type RawHttpRequest, type RawHttpResponse } from './raw-http.js';
+export { freePort } from './free-port.js';

@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import net from 'node:net';
 import {
   StreamableHTTPClientTransport,
   UnauthorizedError,
@@ -16,6 +15,7 @@ import { clientFor } from '../src/testing.js';
 import { echoDomain } from './fixtures/echo-domain.js';
 import { CLIENTS, startTestProvider, type TestProvider } from '@switchyard/upstream-mocks/oidc';
 import { httpTestHarness } from './helpers.js';
+import { freePort } from '../src/testing.js';
 
 const SCOPES = ['echo:read', 'echo:write', 'other:read'];
 
@@ -31,15 +31,6 @@ beforeAll(async () => {
   provider = await startTestProvider({ scopes: SCOPES });
 });
 afterAll(() => provider.close());
-
-/** A free loopback port, so the resource URI can name the server before it listens. */
-async function freePort(): Promise<number> {
-  const probe = net.createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
-}
 
 /** A server trusting `provider`, whose resource URI is its own /mcp URL. */
 async function startProtected() {

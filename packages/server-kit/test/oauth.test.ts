@@ -1,5 +1,5 @@
 import http from 'node:http';
-import net from 'node:net';
+import type net from 'node:net';
 import { importJWK, SignJWT, type JWTPayload } from 'jose';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { RunServerOptions } from '../src/index.js';
@@ -12,6 +12,7 @@ import {
   type TestProvider,
 } from '@switchyard/upstream-mocks/oidc';
 import { httpTestHarness, logEntry, MCP_POST_HEADERS } from './helpers.js';
+import { freePort } from '../src/testing.js';
 
 const SCOPES = ['echo:read', 'echo:write', 'other:read'];
 const STATIC_TOKEN = 'static-token-0123456789abcdef';
@@ -32,15 +33,6 @@ afterAll(async () => {
 });
 
 const echo = () => ({ domain: echoDomain(), config: undefined });
-
-/** A free loopback port, so the resource URI can name the server before it listens. */
-async function freePort(): Promise<number> {
-  const probe = net.createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
-}
 
 /** A server trusting `provider`, whose resource URI is its own /mcp URL. */
 async function startProtected(http: NonNullable<RunServerOptions['http']> = {}) {

@@ -1,6 +1,7 @@
 import { DEFAULT_MAX_RESPONSE_BYTES, registerSecret } from '@switchyard/resilience';
-import { ConfigError } from '@switchyard/server-kit/runtime';
+import { ConfigError, resolvePostgresSettings, type PostgresSettings } from '@switchyard/server-kit/runtime';
 import { z } from 'zod';
+import { DATABASE_URL_VARIABLE } from './places/database.js';
 
 export { ConfigError };
 
@@ -67,6 +68,8 @@ export interface TransitConfig {
   hsl?: HslConfig;
   /** Longest total wait for retries (a Retry-After included) before answering rate-limited. */
   retryBudgetMs: number;
+  /** Saved places on PostgreSQL (TRANSIT_DATABASE_URL, else SWITCHYARD_DATABASE_URL); absent: transit.sqlite. */
+  database?: PostgresSettings;
 }
 
 /**
@@ -206,6 +209,11 @@ export function loadConfig(env: Env = process.env): TransitConfig {
     providers: enabled,
     retryBudgetMs: integer(env, 'TRANSIT_RETRY_BUDGET_MS', 600_000, 0),
   };
+  const database = resolvePostgresSettings(env, DATABASE_URL_VARIABLE);
+  if (database !== undefined) {
+    registerSecret(decodeURIComponent(new URL(database.url).password));
+    config.database = database;
+  }
   if (enabled.includes('tfl')) {
     const apiKey = secret(env, 'TFL_API_KEY', 'tfl');
     registerSecret(apiKey);

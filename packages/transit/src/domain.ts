@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import { defineDomain } from '@switchyard/server-kit';
 import { loadConfig } from './config.js';
 import { openTransit } from './open.js';
+import { DATABASE_URL_VARIABLE, POSTGRES_MIGRATIONS_FOLDER } from './places/database.js';
 import { commutePrompt } from './prompts/commute.js';
 import { findStopsTool } from './tools/find-stops.js';
 import { getDeparturesTool } from './tools/get-departures.js';
@@ -37,6 +38,8 @@ export const transitDomain = defineDomain({
   scopes: { read: 'transit', write: 'transit' },
   // Drawn for Switchyard (MIT, like the code); shipped in the package's icons/ folder.
   icon: readFileSync(new URL('../icons/transit.svg', import.meta.url), 'utf8'),
+  // Saved places move to PostgreSQL with TRANSIT_DATABASE_URL (or SWITCHYARD_DATABASE_URL).
+  postgres: { variable: DATABASE_URL_VARIABLE, migrationsFolder: POSTGRES_MIGRATIONS_FOLDER },
   config: loadConfig,
   open: (config, runtime) => openTransit(config, runtime),
   tools: [

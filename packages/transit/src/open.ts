@@ -1,12 +1,11 @@
-import type Database from 'better-sqlite3';
 import { SwitchyardError } from '@switchyard/contracts/errors';
 import { createCallLimiter, createUpstreamPolicy, NO_CALL_LIMIT } from '@switchyard/resilience';
-import { lazy, type Logger } from '@switchyard/server-kit/runtime';
+import { lazy, type Logger, type PostgresSettings } from '@switchyard/server-kit/runtime';
 import type { TransitConfig } from './config.js';
 import { createRoutingClient, DIGITRANSIT } from './hsl/client.js';
 import { createGeocoder, GEOCODING } from './hsl/geocoding.js';
-import { createSavedPlaceProbe, openSavedPlaceDatabase } from './places/database.js';
-import type { LoadSavedPlaceStore } from './places/store.js';
+import { createSavedPlaceProbe, openSavedPlaceDatabase, type SavedPlaceProbe } from './places/database.js';
+import type { LoadSavedPlaceStore, SavedPlaceStore } from './places/store.js';
 import type { HslServices, TflServices, TransitState } from './services.js';
 import { createArrivalsSource } from './tfl/arrivals-client.js';
 import { createTflClient, createTflGet, TFL } from './tfl/client.js';
@@ -66,16 +65,22 @@ function hslServices(config: TransitConfig, logger: Logger): HslServices | undef
   };
 }
 
+/** Where saved places live: transit.sqlite in the data directory, or the operator's PostgreSQL. */
+interface SavedPlaceBackend {
+  savedPlaces: LoadSavedPlaceStore;
+  hasSavedPlaces: SavedPlaceProbe;
+  close(): Promise<void>;
+}
+
 /**
- * The saved-place store over the open database, loaded by the first tool call that touches saved places:
- * drizzle's query builder (over a hundred module files) is not needed to start. A failed load is the
- * calling tool's internal error; the next call retries.
+ * The store loads with the first tool call that touches saved places: drizzle's query builder (over a
+ * hundred module files) is not needed to start. A failed load is the calling tool's internal error; the next
+ * call retries.
  */
-function lazySavedPlaceStore(database: Database.Database): LoadSavedPlaceStore {
+function lazySavedPlaceStore(create: () => Promise<SavedPlaceStore>): LoadSavedPlaceStore {
   return lazy(async () => {
     try {
-      const { createSavedPlaceStore } = await import('./places/store.js');
-      return createSavedPlaceStore(database);
+      return await create();
     } catch (cause) {
       throw new SwitchyardError('internal', 'Saved places are unavailable: their store could not be loaded', {
         hint: 'Try again; if this keeps happening, reinstall @switchyard/transit.',
@@ -85,26 +90,55 @@ function lazySavedPlaceStore(database: Database.Database): LoadSavedPlaceStore {
   });
 }
 
+function sqliteBackend(dataDir: string): SavedPlaceBackend {
+  const database = openSavedPlaceDatabase(dataDir);
+  return {
+    savedPlaces: lazySavedPlaceStore(async () =>
+      (await import('./places/sqlite-store.js')).createSqliteSavedPlaceStore(database),
+    ),
+    hasSavedPlaces: createSavedPlaceProbe(database),
+    async close() {
+      database.close();
+    },
+  };
+}
+
+async function postgresBackend(settings: PostgresSettings, logger: Logger): Promise<SavedPlaceBackend> {
+  const { openSavedPlacePool, createPostgresSavedPlaceProbe } = await import('./places/postgres-database.js');
+  const pool = await openSavedPlacePool(settings, logger);
+  return {
+    savedPlaces: lazySavedPlaceStore(async () =>
+      (await import('./places/postgres-store.js')).createPostgresSavedPlaceStore(pool),
+    ),
+    hasSavedPlaces: createPostgresSavedPlaceProbe(pool),
+    close: () => pool.end(),
+  };
+}
+
 /**
  * Opens transit once per process: the TfL services when `tfl` is configured, the HSL ones when `hsl` is,
- * and transit.sqlite at once (opened and migrated: a bad or locked file fails the start); the saved-place
- * store's query code loads with the first call that needs it.
+ * and the saved places' database at once: transit.sqlite (opened and migrated: a bad or locked file fails the
+ * start), or PostgreSQL when configured (reached and checked: unreachable or unmigrated fails the start). The
+ * saved-place store's query code loads with the first call that needs it.
  */
-export function openTransit(config: TransitConfig, runtime: TransitRuntime): TransitState {
-  const database = openSavedPlaceDatabase(runtime.dataDir);
+export async function openTransit(config: TransitConfig, runtime: TransitRuntime): Promise<TransitState> {
+  const places =
+    config.database === undefined
+      ? sqliteBackend(runtime.dataDir)
+      : await postgresBackend(config.database, runtime.logger);
   const tfl = tflServices(config, runtime.logger);
   const hsl = hslServices(config, runtime.logger);
   let closed = false;
   return {
-    savedPlaces: lazySavedPlaceStore(database),
-    hasSavedPlaces: createSavedPlaceProbe(database),
+    savedPlaces: places.savedPlaces,
+    hasSavedPlaces: places.hasSavedPlaces,
     ...(tfl === undefined ? {} : { tfl }),
     ...(hsl === undefined ? {} : { hsl }),
     ready: () => !closed,
     async close() {
       if (closed) return;
       closed = true;
-      database.close();
+      await places.close();
     },
   };
 }

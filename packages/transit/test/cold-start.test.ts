@@ -100,8 +100,8 @@ describe('a saved-place store that fails to load', () => {
   it('answers each tool’s internal-error, keeps serving, and loads on a later call', async () => {
     const h = await startHarness();
     cleanups.push(() => h.close());
-    cleanups.push(() => vi.doUnmock('../src/places/store.js'));
-    vi.doMock('../src/places/store.js', () => {
+    cleanups.push(() => vi.doUnmock('../src/places/sqlite-store.js'));
+    vi.doMock('../src/places/sqlite-store.js', () => {
       throw new Error('simulated broken install');
     });
 
@@ -126,7 +126,7 @@ describe('a saved-place store that fails to load', () => {
     // Calls that need no saved place are unaffected.
     expect((await h.call('get_departures', { stop: STOP_ID })).isError).toBe(false);
 
-    vi.doUnmock('../src/places/store.js');
+    vi.doUnmock('../src/places/sqlite-store.js');
     expect((await h.call('save_user_variable', { key: 'home', value: HOME })).isError).toBe(false);
     const listed = await h.call('get_user_variables', {});
     expect(listed.structured).toMatchObject({ variables: [{ key: 'home', value: HOME }] });

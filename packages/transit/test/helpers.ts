@@ -121,14 +121,14 @@ export function hslError(answer: ToolAnswer): {
  * One harness for a test file: started before its tests, closed after them, the mocks reset (default
  * scenarios, no recorded requests) before each test. The returned object forwards to it.
  */
-export function useHarness(options: HarnessOptions = {}): Harness {
+export function useHarness(options: HarnessOptions | (() => Promise<HarnessOptions>) = {}): Harness {
   let current: Harness | undefined;
   const started = (): Harness => {
     if (current === undefined) throw new Error('the harness is used before beforeAll started it');
     return current;
   };
   beforeAll(async () => {
-    current = await startHarness(options);
+    current = await startHarness(typeof options === 'function' ? await options() : options);
   });
   afterAll(async () => {
     await current?.close();
@@ -168,7 +168,7 @@ export function unexpectedFailure(): never {
 export function connectOverTfl(tfl: TflServices) {
   const state: TransitState = {
     savedPlaces: () => Promise.reject(new Error('not used')),
-    hasSavedPlaces: () => false,
+    hasSavedPlaces: async () => false,
     tfl,
     ready: () => true,
     close: async () => {},

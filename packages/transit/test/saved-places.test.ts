@@ -3,21 +3,45 @@ import {
   GetUserVariablesOutputSchema,
   SaveUserVariableOutputSchema,
 } from '@switchyard/contracts/transit';
-import { afterEach, describe, expect, it } from 'vitest';
+import { startTestPostgres, type TestPostgres } from '@switchyard/test-postgres';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import Database from 'better-sqlite3';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { openSavedPlaceDatabase } from '../src/places/database.js';
-import { createSavedPlaceStore, type SavedPlaceStore } from '../src/places/store.js';
+import { openSavedPlacePool } from '../src/places/postgres-database.js';
+import { createPostgresSavedPlaceStore } from '../src/places/postgres-store.js';
+import { createSqliteSavedPlaceStore } from '../src/places/sqlite-store.js';
+import type { SavedPlaceStore } from '../src/places/store.js';
+import { loadConfig } from '../src/config.js';
+import { createLogger } from '@switchyard/server-kit/runtime';
 import { hslError, startHarness, useHarness, type Harness } from './helpers.js';
 
-const h = useHarness();
+// Every saved-place rule holds on both databases: the same tests run on transit.sqlite and on a real
+// PostgreSQL server (issue #18). The server starts once, for the first test that needs it.
+let postgres: Promise<TestPostgres> | undefined;
+const postgresDatabase = async (): Promise<string> =>
+  (await (postgres ??= startTestPostgres())).createDatabase();
+afterAll(async () => {
+  await (await postgres)?.stop();
+});
+
+const DIALECTS = ['sqlite', 'postgres'] as const;
+type Dialect = (typeof DIALECTS)[number];
+
+/** What a harness needs to keep saved places in `dialect`. */
+async function placesOn(dialect: Dialect): Promise<{ env?: Record<string, string> }> {
+  if (dialect === 'sqlite') return {};
+  return { env: { TRANSIT_DATABASE_URL: await postgresDatabase(), SWITCHYARD_MIGRATE_ON_START: '1' } };
+}
 
 const HOME = { type: 'location', lat: 60.1699, lon: 24.9384, name: 'Home', address: 'Mannerheimintie 1' };
 const STOP = { type: 'stop', stopId: 'HSL:1040129', name: 'Arkadian puisto' };
 
-describe('saved places through an MCP client', () => {
+describe.each(DIALECTS)('saved places through an MCP client (%s)', (dialect) => {
+  const h = useHarness(() => placesOn(dialect));
+
   it('saves, lists (sorted by key), filters by type and gets one key', async () => {
     const saved = SaveUserVariableOutputSchema.parse(
       (await h.call('save_user_variable', { key: 'work', value: STOP })).structured,
@@ -114,6 +138,26 @@ describe('saved places through an MCP client', () => {
     expect(await list()).toEqual(before);
   });
 
+  it('saved places survive a restart (same database, new module)', async () => {
+    const first = await startHarness(await placesOn(dialect));
+    try {
+      await first.call('save_user_variable', { key: 'survivor', value: HOME });
+      const restarted = await first.restart();
+      try {
+        const one = GetUserVariablesOutputSchema.parse(
+          (await restarted.call('get_user_variables', { key: 'survivor' })).structured,
+        );
+        expect(one.variables[0]!.value).toEqual(HOME);
+      } finally {
+        await restarted.close();
+      }
+    } finally {
+      await first.close();
+    }
+  });
+});
+
+describe('saved places in transit.sqlite from earlier versions', () => {
   it('a key stored in NFD before keys were normalised stays listable, usable and deletable', async () => {
     const own = await startHarness();
     try {
@@ -164,61 +208,89 @@ describe('saved places through an MCP client', () => {
     const after = GetUserVariablesOutputSchema.parse((await own.call('get_user_variables', {})).structured);
     expect(after.variables.map((v) => v.key)).toEqual(['caf\u00e9', 'marker']);
   }
-
-  it('saved places survive a restart (same data dir, new module)', async () => {
-    const first = await startHarness();
-    try {
-      await first.call('save_user_variable', { key: 'survivor', value: HOME });
-      const restarted = await first.restart();
-      try {
-        const one = GetUserVariablesOutputSchema.parse(
-          (await restarted.call('get_user_variables', { key: 'survivor' })).structured,
-        );
-        expect(one.variables[0]!.value).toEqual(HOME);
-      } finally {
-        await restarted.close();
-      }
-    } finally {
-      await first.close();
-    }
-  });
 });
 
-describe('saved place store', () => {
-  const cleanups: (() => void)[] = [];
-  afterEach(() => {
-    for (const cleanup of cleanups.splice(0).reverse()) cleanup();
-  });
-  function tempDir(): string {
+/**
+ * Two stores on one database, each over its own connection, as two processes or replicas would have: a temp
+ * dir's transit.sqlite, or a new PostgreSQL database. Closed after each test.
+ */
+async function twoStoresOn(dialect: Dialect): Promise<[SavedPlaceStore, SavedPlaceStore]> {
+  if (dialect === 'sqlite') {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'transit-store-'));
-    cleanups.push(() => fs.rmSync(dir, { recursive: true, force: true }));
-    return dir;
+    cleanups.push(async () => fs.rmSync(dir, { recursive: true, force: true }));
+    const open = () => {
+      const database = openSavedPlaceDatabase(dir);
+      cleanups.push(async () => void database.close());
+      return createSqliteSavedPlaceStore(database);
+    };
+    return [open(), open()];
   }
-  /** A store on its own connection to `dir`'s transit.sqlite (as a separate process would have). */
-  function openStore(dir: string): SavedPlaceStore {
-    const database = openSavedPlaceDatabase(dir);
-    cleanups.push(() => database.close());
-    return createSavedPlaceStore(database);
-  }
+  const { database } = loadConfig({
+    TRANSIT_PROVIDERS: 'tfl',
+    TFL_API_KEY: 'store-test-key-1234',
+    TRANSIT_DATABASE_URL: await postgresDatabase(),
+    SWITCHYARD_MIGRATE_ON_START: '1',
+  });
+  const logger = createLogger({ level: 'error', write: () => {} });
+  const open = async () => {
+    const pool = await openSavedPlacePool(database!, logger);
+    cleanups.push(() => pool.end());
+    return createPostgresSavedPlaceStore(pool);
+  };
+  return [await open(), await open()];
+}
 
-  it('keeps each principal’s places apart', () => {
-    const store = openStore(tempDir());
-    store.save('client:alice', 'home', { type: 'location', lat: 60.1, lon: 24.9 });
-    store.save('client:bob', 'home', { type: 'stop', stopId: 'HSL:1' });
-    expect(store.get('client:alice', 'home')?.value.type).toBe('location');
-    expect(store.get('client:bob', 'home')?.value.type).toBe('stop');
-    expect(store.list('client:carol')).toEqual([]);
-    expect(store.delete('client:carol', 'home')).toBeUndefined();
-    expect(store.get('client:alice', 'home')).toBeDefined();
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+describe.each(DIALECTS)('saved place store (%s)', (dialect) => {
+  it('keeps each principal’s places apart', async () => {
+    const [store] = await twoStoresOn(dialect);
+    await store.save('client:alice', 'home', { type: 'location', lat: 60.1, lon: 24.9 });
+    await store.save('client:bob', 'home', { type: 'stop', stopId: 'HSL:1' });
+    expect((await store.get('client:alice', 'home'))?.value.type).toBe('location');
+    expect((await store.get('client:bob', 'home'))?.value.type).toBe('stop');
+    expect(await store.list('client:carol')).toEqual([]);
+    expect(await store.delete('client:carol', 'home')).toBeUndefined();
+    expect(await store.get('client:alice', 'home')).toBeDefined();
   });
 
-  it('two stores on one file (two processes) see each other’s writes', () => {
-    const dir = tempDir();
-    const a = openStore(dir);
-    const b = openStore(dir);
-    a.save('p', 'k', { type: 'stop', stopId: 'HSL:1' });
-    const result = b.save('p', 'k', { type: 'stop', stopId: 'HSL:2' });
+  it('two stores on one database (two processes) see each other’s writes', async () => {
+    const [a, b] = await twoStoresOn(dialect);
+    await a.save('p', 'k', { type: 'stop', stopId: 'HSL:1' });
+    const result = await b.save('p', 'k', { type: 'stop', stopId: 'HSL:2' });
     expect(result.previous).toEqual({ type: 'stop', stopId: 'HSL:1' });
-    expect(a.get('p', 'k')?.value).toEqual({ type: 'stop', stopId: 'HSL:2' });
+    expect((await a.get('p', 'k'))?.value).toEqual({ type: 'stop', stopId: 'HSL:2' });
+  });
+
+  it('sorts keys by code point, whatever the database’s locale', async () => {
+    const [store] = await twoStoresOn(dialect);
+    for (const key of ['zoo', 'Zebra', '\u00c4iti', 'apple', 'Apple', '10', '9']) {
+      await store.save('p', key, { type: 'stop', stopId: 'HSL:1' });
+    }
+    expect((await store.list('p')).map((place) => place.key)).toEqual([
+      '10',
+      '9',
+      'Apple',
+      'Zebra',
+      'apple',
+      'zoo',
+      '\u00c4iti',
+    ]);
+  });
+
+  it('concurrent saves of one key from two processes: one creates it, the other replaces it', async () => {
+    const [a, b] = await twoStoresOn(dialect);
+    const results = await Promise.all(
+      Array.from({ length: 8 }, (_, n) =>
+        (n % 2 === 0 ? a : b).save('p', 'race', { type: 'stop', stopId: `HSL:${n}` }),
+      ),
+    );
+    expect(results.filter((result) => result.previous === undefined)).toHaveLength(1);
+    const stored = await a.list('p');
+    expect(stored).toHaveLength(1);
+    expect(results.map((result) => result.saved.createdAt)).toEqual(results.map(() => stored[0]!.createdAt));
   });
 });

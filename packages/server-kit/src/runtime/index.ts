@@ -10,3 +10,9 @@ export { applyMigrations, openDatabase, type OpenDatabaseOptions } from './sqlit
 export { resolveDataDir } from './data-dir.js';
 export { localPrincipal } from '../principal.js';
 export { claimUnownedRows } from './ownership.js';
+export {
+  DATABASE_URL_VARIABLE,
+  describeDatabase,
+  resolvePostgresSettings,
+  type PostgresSettings,
+} from './postgres-settings.js';

@@ -8,9 +8,16 @@ import { openDatabase } from '@switchyard/server-kit/runtime';
 
 /** The committed drizzle-kit migrations, beside `dist/` in the published package. */
 export const MIGRATIONS_FOLDER = fileURLToPath(new URL('../../drizzle', import.meta.url));
+/** ... and those for PostgreSQL (TRANSIT_DATABASE_URL or SWITCHYARD_DATABASE_URL). */
+export const POSTGRES_MIGRATIONS_FOLDER = fileURLToPath(new URL('../../drizzle-postgres', import.meta.url));
+/** The variable naming transit's own PostgreSQL database (over SWITCHYARD_DATABASE_URL). */
+export const DATABASE_URL_VARIABLE = 'TRANSIT_DATABASE_URL';
 
 /** Whether a caller has any saved place of these kinds. */
-export type SavedPlaceProbe = (principal: string, types: readonly SavedPlaceValue['type'][]) => boolean;
+export type SavedPlaceProbe = (
+  principal: string,
+  types: readonly SavedPlaceValue['type'][],
+) => Promise<boolean>;
 
 /**
  * A probe over the open database in plain SQL (no drizzle): lets a tool that only might need saved places
@@ -20,7 +27,7 @@ export function createSavedPlaceProbe(database: Database.Database): SavedPlacePr
   const anyOfType = database.prepare<[string, string], unknown>(
     'SELECT 1 FROM saved_places WHERE principal = ? AND type IN (SELECT value FROM json_each(?)) LIMIT 1',
   );
-  return (principal, types) => anyOfType.get(principal, JSON.stringify(types)) !== undefined;
+  return async (principal, types) => anyOfType.get(principal, JSON.stringify(types)) !== undefined;
 }
 
 /** Opens (creating it if missing) `transit.sqlite` in the data dir, with every migration applied. */

@@ -21,14 +21,14 @@ const KIND_NAMES: Readonly<Record<SavedPlaceValue['type'], string>> = {
 };
 
 /** The saved place `key` when it is of `type`; a validation error that says what to do otherwise. */
-function savedOfType<T extends SavedPlaceValue['type']>(
+async function savedOfType<T extends SavedPlaceValue['type']>(
   store: SavedPlaceStore,
   principal: string,
   key: string,
   type: T,
   hints: { missing: string; wrongType: string },
-): Extract<SavedPlaceValue, { type: T }> {
-  const place = store.get(principal, key);
+): Promise<Extract<SavedPlaceValue, { type: T }>> {
+  const place = await store.get(principal, key);
   if (place === undefined) {
     throw new SwitchyardError('validation', `No saved place named "${key}"`, { hint: hints.missing });
   }
@@ -43,21 +43,31 @@ function savedOfType<T extends SavedPlaceValue['type']>(
 }
 
 /** get_departures' `stop.type='label'`: the stop id a saved stop holds. */
-export function resolveStopLabel(store: SavedPlaceStore, principal: string, key: string): string {
-  return savedOfType(store, principal, key, 'stop', {
+export async function resolveStopLabel(
+  store: SavedPlaceStore,
+  principal: string,
+  key: string,
+): Promise<string> {
+  const stop = await savedOfType(store, principal, key, 'stop', {
     missing:
       'Save the stop first with save_user_variable ({ type: "stop", stopId }), or pass stop.type "id".',
     wrongType: 'Use find_stops to get an HSL stop id, and save that as a stop.',
-  }).stopId;
+  });
+  return stop.stopId;
 }
 
 /** get_london_arrivals' `stop.type='label'`: the NaPTAN id a saved tfl-stop holds. */
-export function resolveTflStopLabel(store: SavedPlaceStore, principal: string, key: string): string {
-  return savedOfType(store, principal, key, 'tfl-stop', {
+export async function resolveTflStopLabel(
+  store: SavedPlaceStore,
+  principal: string,
+  key: string,
+): Promise<string> {
+  const stop = await savedOfType(store, principal, key, 'tfl-stop', {
     missing:
       'Save the stop first with save_user_variable ({ type: "tfl-stop", naptanId }), or pass stop.type "id".',
     wrongType: 'Save the London stop as { type: "tfl-stop", naptanId: "940GZZLUOXC" }, or pass its id.',
-  }).naptanId;
+  });
+  return stop.naptanId;
 }
 
 type SavedOf<T extends SavedPlaceValue['type']> = Extract<SavedPlaceValue, { type: T }>;
@@ -87,8 +97,8 @@ export interface JourneyPlaceResolver {
  */
 export async function resolveJourneyPlace(text: string, deps: JourneyPlaceResolver): Promise<string> {
   const key = SavedPlaceKeySchema.safeParse(text);
-  if (!key.success || !deps.hasSavedPlaces(deps.principal, TFL_JOURNEY_KINDS)) return text;
-  const saved = (await deps.savedPlaces()).get(deps.principal, key.data);
+  if (!key.success || !(await deps.hasSavedPlaces(deps.principal, TFL_JOURNEY_KINDS))) return text;
+  const saved = await (await deps.savedPlaces()).get(deps.principal, key.data);
   if (saved === undefined) return text;
   const toTfl = TFL_JOURNEY_PLACE[saved.value.type] as ((value: SavedPlaceValue) => string) | undefined;
   return toTfl === undefined ? text : toTfl(saved.value);
@@ -109,7 +119,7 @@ export interface LocationResolver {
 export async function resolveLocation(place: PlaceInput, deps: LocationResolver): Promise<LocationRef> {
   if (place.type === 'coords') return { coordinate: place.value, rawSource: 'input' };
   const key = place.value;
-  const saved = (await deps.savedPlaces()).get(deps.principal, key);
+  const saved = await (await deps.savedPlaces()).get(deps.principal, key);
   if (saved !== undefined) {
     if (saved.value.type !== 'location') {
       throw new SwitchyardError('validation', `The saved place "${key}" is a stop, not a location`, {

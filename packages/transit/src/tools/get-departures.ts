@@ -36,7 +36,7 @@ export const getDeparturesTool = tool({
     const stopId =
       input.stop.type === 'id'
         ? parseStopId(input.stop.value)
-        : resolveStopLabel(await call.state.savedPlaces(), call.principal, input.stop.value);
+        : await resolveStopLabel(await call.state.savedPlaces(), call.principal, input.stop.value);
     await hsl.limiter.consume();
     return getDepartures(hsl.routing, {
       stopId,

@@ -24,7 +24,7 @@ export const getLondonArrivalsTool = tool({
     const stopId =
       input.stop.type === 'id'
         ? input.stop.value
-        : resolveTflStopLabel(await call.state.savedPlaces(), call.principal, input.stop.value);
+        : await resolveTflStopLabel(await call.state.savedPlaces(), call.principal, input.stop.value);
     return getLondonArrivals(tfl.arrivals, {
       stopId,
       request: input,

@@ -56,7 +56,7 @@ export const savedPlaceTools = [
     ...ERRORS,
     handler: async (input, call) => {
       const store = await call.state.savedPlaces();
-      const { saved, previous } = store.save(call.principal, input.key, input.value);
+      const { saved, previous } = await store.save(call.principal, input.key, input.value);
       if (previous === undefined) return { saved };
       return {
         saved,
@@ -83,11 +83,11 @@ export const savedPlaceTools = [
     handler: async (input, call) => {
       const store = await call.state.savedPlaces();
       if (input.key !== undefined) {
-        const place = store.get(call.principal, input.key);
+        const place = await store.get(call.principal, input.key);
         if (place === undefined) throw notFound(input.key);
         return { variables: input.type === undefined || place.value.type === input.type ? [place] : [] };
       }
-      return { variables: store.list(call.principal, input.type) };
+      return { variables: await store.list(call.principal, input.type) };
     },
   }),
   tool({
@@ -100,7 +100,7 @@ export const savedPlaceTools = [
     ...ERRORS,
     handler: async (input, call) => {
       const store = await call.state.savedPlaces();
-      const deleted = store.delete(call.principal, input.key);
+      const deleted = await store.delete(call.principal, input.key);
       if (deleted === undefined) throw notFound(input.key);
       return { deleted };
     },

@@ -1,0 +1,52 @@
+import type { Domain } from '../domain.js';
+import { ConfigError } from '../runtime/config-error.js';
+import { describeDatabase, resolvePostgresSettings } from '../runtime/postgres-settings.js';
+import { applyPostgresMigrations } from './open.js';
+import pg from 'pg';
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+/** What `switchyard migrate` did for one domain. */
+export interface DomainMigration {
+  domain: string;
+  /** host:port/database, without credentials. */
+  database: string;
+  applied: number;
+}
+
+/**
+ * Applies the pending PostgreSQL migrations of every domain configured for PostgreSQL (its own variable or
+ * SWITCHYARD_DATABASE_URL), one domain after another; domains on SQLite are left alone (they migrate when
+ * they open). The first failure stops and is thrown.
+ */
+export async function migrateDomains(
+  domains: readonly Pick<Domain, 'name' | 'postgres'>[],
+  env: Env,
+): Promise<DomainMigration[]> {
+  const done: DomainMigration[] = [];
+  for (const domain of domains) {
+    if (domain.postgres === undefined) continue;
+    const settings = resolvePostgresSettings(env, domain.postgres.variable);
+    if (settings === undefined) continue;
+    const pool = new pg.Pool({
+      connectionString: settings.url,
+      max: 1,
+      connectionTimeoutMillis: settings.connectTimeoutMs,
+    });
+    pool.on('error', () => undefined);
+    const database = describeDatabase(settings.url);
+    try {
+      const applied = await applyPostgresMigrations(pool, {
+        domain: domain.name,
+        migrationsFolder: domain.postgres.migrationsFolder,
+      });
+      done.push({ domain: domain.name, database, applied });
+    } catch (error) {
+      const cause = error instanceof Error ? error.message : String(error);
+      throw new ConfigError(settings.variable, `could not migrate ${domain.name} at ${database}: ${cause}`);
+    } finally {
+      await pool.end();
+    }
+  }
+  return done;
+}

