@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import { SwitchyardError } from '@switchyard/contracts/errors';
 import { createCallLimiter, createUpstreamPolicy, NO_CALL_LIMIT } from '@switchyard/resilience';
-import { lazy, type Logger } from '@switchyard/server-kit/runtime';
+import { lazyStore, type Logger } from '@switchyard/server-kit/runtime';
 import type { TransitConfig } from './config.js';
 import { createRoutingClient, DIGITRANSIT } from './hsl/client.js';
 import { createGeocoder, GEOCODING } from './hsl/geocoding.js';
@@ -72,17 +72,14 @@ function hslServices(config: TransitConfig, logger: Logger): HslServices | undef
  * calling tool's internal error; the next call retries.
  */
 function lazySavedPlaceStore(database: Database.Database): LoadSavedPlaceStore {
-  return lazy(async () => {
-    try {
-      const { createSavedPlaceStore } = await import('./places/store.js');
-      return createSavedPlaceStore(database);
-    } catch (cause) {
-      throw new SwitchyardError('internal', 'Saved places are unavailable: their store could not be loaded', {
+  return lazyStore({
+    load: async () => (await import('./places/store.js')).createSavedPlaceStore(database),
+    unavailable: (cause) =>
+      new SwitchyardError('internal', 'Saved places are unavailable: their store could not be loaded', {
         hint: 'Try again; if this keeps happening, reinstall @switchyard/transit.',
         cause,
-      });
-    }
-  });
+      }),
+  }).get;
 }
 
 /**
