@@ -1,17 +1,17 @@
 import type { DomainLifecycle, DomainRuntime } from '@switchyard/server-kit';
-import { lazy } from '@switchyard/server-kit/runtime';
+import { lazyStore } from '@switchyard/server-kit/runtime';
 import type { JourneyConfig } from './config.js';
 import { openJourneyDatabase } from './db/database.js';
+import { storeUnavailable, type JourneyOperation } from './journeys/database-errors.js';
 import type { JourneyService } from './journeys/journey-service.js';
-import type { LoadJourneyService } from './tools/shared.js';
 
 /** The opened journey domain: what its tools get as `call.state` (tests and embedders reach it too). */
 export interface JourneyState extends DomainLifecycle {
   /**
    * The journey service, without MCP (benchmarks, embedding, tests): loaded with drizzle by the first call;
-   * a failed load rejects and the next call tries again.
+   * a failed load rejects as `operation`'s 500 ("Failed to add document: …") and the next call tries again.
    */
-  service: LoadJourneyService;
+  service(operation: JourneyOperation): Promise<JourneyService>;
   ready(): boolean;
   close(): Promise<void>;
 }
@@ -23,25 +23,27 @@ export interface JourneyState extends DomainLifecycle {
  */
 export function openJourney(config: JourneyConfig, runtime: Pick<DomainRuntime, 'dataDir'>): JourneyState {
   const database = openJourneyDatabase({ dataDir: runtime.dataDir, busyTimeoutMs: config.busyTimeoutMs });
-  let service: JourneyService | undefined;
-  const loadService = lazy(async () => {
-    const { JourneyService } = await import('./journeys/journey-service.js');
-    service = new JourneyService(database, {
-      maxDocumentBytes: config.maxDocumentBytes,
-      snippetScanBytes: config.snippetScanBytes,
-    });
-    return service;
+  const service = lazyStore({
+    load: async () => {
+      const { JourneyService } = await import('./journeys/journey-service.js');
+      return new JourneyService(database, {
+        maxDocumentBytes: config.maxDocumentBytes,
+        snippetScanBytes: config.snippetScanBytes,
+      });
+    },
+    unavailable: storeUnavailable,
+    close: (loaded) => loaded.close(),
   });
   let closed = false;
   return {
-    service: loadService,
+    service: service.get,
     ready() {
       return !closed && database.sqlite.open;
     },
     async close() {
       if (closed) return;
       closed = true;
-      service?.close();
+      await service.close();
       database.sqlite.close();
     },
   };

@@ -3,11 +3,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { journeyErrorPayload, SwitchyardError } from '@switchyard/contracts/errors';
-import { lazy } from '@switchyard/server-kit/runtime';
+import { lazyStore } from '@switchyard/server-kit/runtime';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { sessionFtsTable, sessionShardOf } from '../src/db/fts.js';
-import { describeDatabaseFailure, withStoreLoaded } from '../src/journeys/database-errors.js';
+import { describeDatabaseFailure, storeUnavailable } from '../src/journeys/database-errors.js';
 import { newJourney, record, startHarness, tempDataDir, type Harness, type JourneyOut } from './helpers.js';
 
 let h: Harness | undefined;
@@ -122,8 +122,11 @@ describe('database failures', () => {
 
   it('store code that fails to import is a retryable 500 without the path; the next call imports again', async () => {
     const file = path.join(tempDataDir(), 'store.js');
-    const load = lazy(() => import(pathToFileURL(file).href) as Promise<{ store: string }>);
-    const failure = await withStoreLoaded('Failed to add document', load).catch((error: unknown) => error);
+    const store = lazyStore({
+      load: () => import(pathToFileURL(file).href) as Promise<{ store: string }>,
+      unavailable: storeUnavailable,
+    });
+    const failure = await store.get('addDocument').catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(SwitchyardError);
     expect(failure).toMatchObject({ retryable: true });
     expect(journeyErrorPayload(failure as SwitchyardError)).toEqual({
@@ -134,7 +137,7 @@ describe('database failures', () => {
       },
     });
     fs.writeFileSync(file, "export const store = 'loaded';\n");
-    expect((await withStoreLoaded('Failed to add document', load)).store).toBe('loaded');
+    expect((await store.get('addDocument')).store).toBe('loaded');
   });
 
   it('maps SQLite result codes to short, non-internal details', () => {

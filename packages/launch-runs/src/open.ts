@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import type { DomainLifecycle, DomainRuntime } from '@switchyard/server-kit';
-import { lazy } from '@switchyard/server-kit/runtime';
+import { lazyStore } from '@switchyard/server-kit/runtime';
 import { pipelineOptionsOf, siteBuildOptionsOf, type LaunchRunsConfig } from './config.js';
 import { openLaunchDatabase } from './db/open.js';
 import { createLaunchPipeline } from './pipeline/index.js';
@@ -69,54 +69,49 @@ export function openLaunchRuns(
   );
   let closed = false;
 
-  const loadRuns = lazy(async (): Promise<OpenedRuns> => {
-    const { openRuns } = await import('./runs/open-runs.js');
-    if (closed) throw moduleClosed();
-    const opened = openRuns({
-      sqlite: database.sqlite,
-      dataDir,
-      pipeline,
-      telemetry,
-      logger,
-      env: runtime.env,
-      leaseMs: config.leaseMs,
-    });
-    if (opened.interrupted.length > 0) {
-      logger.warn('runs interrupted by a previous process; resume them with launch_resume', {
-        runs: opened.interrupted,
+  const runStore = lazyStore({
+    load: async (): Promise<OpenedRuns> => {
+      const { openRuns } = await import('./runs/open-runs.js');
+      if (closed) throw moduleClosed();
+      const opened = openRuns({
+        sqlite: database.sqlite,
+        dataDir,
+        pipeline,
+        telemetry,
+        logger,
+        env: runtime.env,
+        leaseMs: config.leaseMs,
       });
-    }
-    return opened;
+      if (opened.interrupted.length > 0) {
+        logger.warn('runs interrupted by a previous process; resume them with launch_resume', {
+          runs: opened.interrupted,
+        });
+      }
+      return opened;
+    },
+    unavailable: storeUnavailable,
+    close: (opened) => opened.service.close(),
   });
-  /** The latest load, so close() can wait for one in flight and close what it opened. */
-  let loading: Promise<OpenedRuns> | undefined;
-  const opened = async (): Promise<OpenedRuns> => {
-    loading = loadRuns();
-    try {
-      return await loading;
-    } catch (error) {
-      throw storeUnavailable(error);
-    }
-  };
 
   if (hasRunsToRecover(database.sqlite)) {
-    opened().catch((error: unknown) =>
-      logger.warn('could not recover interrupted runs at start; the next call retries', { error }),
-    );
+    runStore
+      .get()
+      .catch((error: unknown) =>
+        logger.warn('could not recover interrupted runs at start; the next call retries', { error }),
+      );
   }
 
   return {
     policy,
     telemetry,
-    runs: async () => (await opened()).service,
-    interruptedAtStartup: async () => (await opened()).interrupted,
+    runs: async () => (await runStore.get()).service,
+    interruptedAtStartup: async () => (await runStore.get()).interrupted,
     flushTelemetry: () => telemetry.flush(),
     ready: () => !closed && database.sqlite.open,
     async close() {
       if (closed) return;
       closed = true;
-      const loaded = await loading?.catch(() => undefined);
-      await loaded?.service.close();
+      await runStore.close();
       await telemetry.shutdown();
       database.sqlite.close();
     },

@@ -1,6 +1,6 @@
 import { SwitchyardError } from '@switchyard/contracts/errors';
 import { createCallLimiter, createUpstreamPolicy, NO_CALL_LIMIT } from '@switchyard/resilience';
-import { lazy, type Logger, type PostgresSettings } from '@switchyard/server-kit/runtime';
+import { lazyStore, type Logger, type PostgresSettings } from '@switchyard/server-kit/runtime';
 import type { TransitConfig } from './config.js';
 import { createRoutingClient, DIGITRANSIT } from './hsl/client.js';
 import { createGeocoder, GEOCODING } from './hsl/geocoding.js';
@@ -77,17 +77,15 @@ interface SavedPlaceBackend {
  * hundred module files) is not needed to start. A failed load is the calling tool's internal error; the next
  * call retries.
  */
-function lazySavedPlaceStore(create: () => Promise<SavedPlaceStore>): LoadSavedPlaceStore {
-  return lazy(async () => {
-    try {
-      return await create();
-    } catch (cause) {
-      throw new SwitchyardError('internal', 'Saved places are unavailable: their store could not be loaded', {
+function lazySavedPlaceStore(load: () => Promise<SavedPlaceStore>): LoadSavedPlaceStore {
+  return lazyStore({
+    load,
+    unavailable: (cause) =>
+      new SwitchyardError('internal', 'Saved places are unavailable: their store could not be loaded', {
         hint: 'Try again; if this keeps happening, reinstall @switchyard/transit.',
         cause,
-      });
-    }
-  });
+      }),
+  }).get;
 }
 
 function sqliteBackend(dataDir: string): SavedPlaceBackend {

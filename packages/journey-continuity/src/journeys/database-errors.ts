@@ -9,6 +9,9 @@ export const FAILED_STEP = {
   deleteJourney: 'Failed to delete journey',
 } as const;
 
+/** An operation of the journey service, as its failures name it. */
+export type JourneyOperation = keyof typeof FAILED_STEP;
+
 const UNEXPECTED_DATABASE_ERROR = 'unexpected database error';
 
 /** What a caller may be told about a database failure: short, no SQL, no file paths. */
@@ -54,22 +57,19 @@ export function withDatabaseErrors<T>(step: string, work: () => T): T {
 }
 
 /**
- * Awaits the store, which loads on the first call that needs it. A SQLite failure while setting it up
- * (e.g. the database was closed) is described as usual; anything else means its code could not be loaded
- * ("journey store could not be loaded"), retryable because the next call loads it again.
+ * The journey store (loaded by the first call that needs it) could not be loaded for `operation`, as that
+ * operation's 500. A SQLite failure while setting it up (e.g. the database was closed) is described as usual;
+ * anything else means its code could not be loaded ("journey store could not be loaded"), retryable because
+ * the next call loads it again.
  */
-export async function withStoreLoaded<T>(step: string, load: () => Promise<T>): Promise<T> {
-  try {
-    return await load();
-  } catch (error) {
-    if (error instanceof SwitchyardError) throw error;
-    const failure = describeDatabaseFailure(error);
-    throw databaseError(
-      step,
-      failure.detail === UNEXPECTED_DATABASE_ERROR
-        ? { detail: 'journey store could not be loaded', retryable: true }
-        : failure,
-      error,
-    );
-  }
+export function storeUnavailable(cause: unknown, operation: JourneyOperation): SwitchyardError {
+  if (cause instanceof SwitchyardError) return cause;
+  const failure = describeDatabaseFailure(cause);
+  return databaseError(
+    FAILED_STEP[operation],
+    failure.detail === UNEXPECTED_DATABASE_ERROR
+      ? { detail: 'journey store could not be loaded', retryable: true }
+      : failure,
+    cause,
+  );
 }

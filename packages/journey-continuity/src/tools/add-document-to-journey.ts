@@ -4,7 +4,7 @@ import {
 } from '@switchyard/contracts/journey';
 import { toIso } from '../journeys/time.js';
 import { actorForJourney } from './acting-for.js';
-import { JOURNEY_ERRORS, serviceFor } from './shared.js';
+import { JOURNEY_ERRORS } from './shared.js';
 import { tool } from './spec.js';
 
 export const addDocumentToJourneyTool = tool({
@@ -21,7 +21,7 @@ export const addDocumentToJourneyTool = tool({
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   ...JOURNEY_ERRORS,
   handler: async (input, call) => {
-    const service = await serviceFor('addDocument', call.state.service);
+    const service = await call.state.service('addDocument');
     const document = service.addDocument({
       ...actorForJourney(call, service, input.journey_id, 'addDocument'),
       journeyId: input.journey_id,

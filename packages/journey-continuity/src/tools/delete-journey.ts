@@ -1,6 +1,6 @@
 import { DeleteJourneyInputSchema, DeleteJourneyOutputSchema } from '@switchyard/contracts/journey';
 import { actorForJourney } from './acting-for.js';
-import { JOURNEY_ERRORS, serviceFor } from './shared.js';
+import { JOURNEY_ERRORS } from './shared.js';
 import { tool } from './spec.js';
 
 export const deleteJourneyTool = tool({
@@ -15,7 +15,7 @@ export const deleteJourneyTool = tool({
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
   ...JOURNEY_ERRORS,
   handler: async ({ journey_id }, call) => {
-    const service = await serviceFor('deleteJourney', call.state.service);
+    const service = await call.state.service('deleteJourney');
     const deleted = service.deleteJourney(
       journey_id,
       actorForJourney(call, service, journey_id, 'deleteJourney'),

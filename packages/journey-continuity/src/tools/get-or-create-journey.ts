@@ -1,7 +1,7 @@
 import { GetOrCreateJourneyInputSchema, GetOrCreateJourneyOutputSchema } from '@switchyard/contracts/journey';
 import { toIso } from '../journeys/time.js';
 import { actorForUser } from './acting-for.js';
-import { JOURNEY_ERRORS, serviceFor } from './shared.js';
+import { JOURNEY_ERRORS } from './shared.js';
 import { tool } from './spec.js';
 
 export const getOrCreateJourneyTool = tool({
@@ -18,7 +18,7 @@ export const getOrCreateJourneyTool = tool({
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   ...JOURNEY_ERRORS,
   handler: async ({ user_id }, call) => {
-    const service = await serviceFor('getOrCreateJourney', call.state.service);
+    const service = await call.state.service('getOrCreateJourney');
     const actor = actorForUser(call, user_id);
     const journey = service.getOrCreateJourney({ owner: actor.owner }, actor.userId);
     return {

@@ -4,7 +4,7 @@ import {
 } from '@switchyard/contracts/journey';
 import { toIso, toMillisRange } from '../journeys/time.js';
 import { actorForJourney } from './acting-for.js';
-import { JOURNEY_ERRORS, serviceFor } from './shared.js';
+import { JOURNEY_ERRORS } from './shared.js';
 import { tool } from './spec.js';
 
 export const queryJourneyHistoryTool = tool({
@@ -28,7 +28,7 @@ export const queryJourneyHistoryTool = tool({
       limit: input.limit,
       includeDocuments: input.include_documents,
     };
-    const service = await serviceFor('queryHistory', call.state.service);
+    const service = await call.state.service('queryHistory');
     const result = service.queryHistory(
       query,
       actorForJourney(call, service, input.journey_id, 'queryHistory'),

@@ -1,7 +1,7 @@
 import { RecordSessionInputSchema, RecordSessionOutputSchema } from '@switchyard/contracts/journey';
 import { toIso, toMillis } from '../journeys/time.js';
 import { actorForJourney } from './acting-for.js';
-import { JOURNEY_ERRORS, serviceFor } from './shared.js';
+import { JOURNEY_ERRORS } from './shared.js';
 import { tool } from './spec.js';
 
 export const recordSessionTool = tool({
@@ -17,7 +17,7 @@ export const recordSessionTool = tool({
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   ...JOURNEY_ERRORS,
   handler: async (input, call) => {
-    const service = await serviceFor('recordSession', call.state.service);
+    const service = await call.state.service('recordSession');
     const newSession = {
       ...actorForJourney(call, service, input.journey_id, 'recordSession'),
       journeyId: input.journey_id,

@@ -1,10 +1,12 @@
 /**
- * `@switchyard/server-kit/runtime`: what domain logic uses at run time (loading on first use, SQLite,
- * logging, the data directory, configuration errors, the local principal), without the MCP SDK. Domain code
- * imports from here, so that loading a domain's logic (a client, a store) never loads the SDK; a test pins it.
+ * `@switchyard/server-kit/runtime`: what domain logic uses at run time (modules and stores loaded on first
+ * use, SQLite, logging, the data directory, configuration errors, the local principal), without the MCP SDK.
+ * Domain code imports from here, so that loading a domain's logic (a client, a store) never loads the SDK; a
+ * test pins it.
  */
 export { ConfigError } from './config-error.js';
 export { lazy } from './lazy.js';
+export { lazyStore, type LazyStore, type LazyStoreOptions } from './lazy-store.js';
 export { createLogger, type Logger, type LoggerOptions, type LogLevel } from './logger.js';
 export { applyMigrations, openDatabase, type OpenDatabaseOptions } from './sqlite.js';
 export { resolveDataDir } from './data-dir.js';
