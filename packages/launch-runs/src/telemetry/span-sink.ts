@@ -1,28 +1,14 @@
 import type Database from 'better-sqlite3';
 import type { spans } from '../db/schema.js';
-import type { FinishedSpan } from './span.js';
+import { ATTR, type FinishedSpan, type SpanDestination } from './span.js';
 
-/** Attribute names Switchyard puts on its spans (also what an OTLP collector sees). */
-export const ATTR = {
-  kind: 'launch.span_kind',
-  tool: 'launch.tool',
-  worker: 'launch.worker',
-  runId: 'launch.run_id',
-  outcome: 'launch.outcome',
-  errorCode: 'launch.error_code',
-  /** On a failed tool call: `input` (its arguments were refused) or `handler`. Exported, not stored. */
-  failureStage: 'launch.failure_stage',
-  correlationId: 'switchyard.correlation_id',
-} as const;
+type SpanInsert = typeof spans.$inferInsert;
 
 function text(value: string | undefined): string | null {
   return value === undefined || value === '' ? null : value;
 }
 
-type SpanInsert = typeof spans.$inferInsert;
-
-function toRow(span: FinishedSpan): SpanInsert {
-  const attributes = span.attributes;
+function toRow({ attributes, ...span }: FinishedSpan): SpanInsert {
   return {
     spanId: span.spanId,
     traceId: span.traceId,
@@ -50,7 +36,7 @@ const FLUSH_AT = 256;
  * launch_get_status does not pay for a write of its own. A crash loses at most the last quarter second of
  * spans; events, runs and artifacts are written synchronously and are not affected.
  */
-export class SqliteSpanSink {
+export class SqliteSpanSink implements SpanDestination {
   private closed = false;
   private buffer: SpanInsert[] = [];
   private timer: NodeJS.Timeout | undefined;
@@ -58,39 +44,37 @@ export class SqliteSpanSink {
    * A raw prepared statement (columns as in db/schema.ts): a batch of a few hundred spans is written in
    * about a millisecond, where building each insert through the query builder would stall the event loop.
    */
-  private readonly insert: Database.Statement;
   private readonly insertAll: (rows: SpanInsert[]) => void;
 
   constructor(
     sqlite: Database.Database,
     private readonly onError: (error: unknown) => void,
   ) {
-    this.insert = sqlite.prepare(
+    const insert = sqlite.prepare(
       `INSERT OR IGNORE INTO spans (span_id, trace_id, parent_span_id, name, kind, tool, worker, run_id, correlation_id,
          started_at, duration_ms, outcome, error_code)
        VALUES (@spanId, @traceId, @parentSpanId, @name, @kind, @tool, @worker, @runId, @correlationId,
          @startedAt, @durationMs, @outcome, @errorCode)`,
     );
     this.insertAll = sqlite.transaction((rows: SpanInsert[]) => {
-      for (const row of rows) this.insert.run(row);
+      for (const row of rows) insert.run(row);
     });
   }
 
   add(span: FinishedSpan): void {
     if (this.closed) return;
     this.buffer.push(toRow(span));
-    if (this.buffer.length >= FLUSH_AT) this.write();
+    if (this.buffer.length >= FLUSH_AT) this.flush();
     else if (this.timer === undefined) {
-      this.timer = setTimeout(() => this.write(), FLUSH_INTERVAL_MS);
+      this.timer = setTimeout(() => this.flush(), FLUSH_INTERVAL_MS);
       this.timer.unref();
     }
   }
 
-  private write(): void {
-    if (this.timer !== undefined) clearTimeout(this.timer);
+  flush(): void {
+    clearTimeout(this.timer);
     this.timer = undefined;
-    const rows = this.buffer;
-    this.buffer = [];
+    const rows = this.buffer.splice(0);
     if (rows.length === 0) return;
     try {
       this.insertAll(rows);
@@ -99,13 +83,9 @@ export class SqliteSpanSink {
     }
   }
 
-  flush(): void {
-    this.write();
-  }
-
   /** Writes what is buffered; spans that end later are dropped (the database is about to close). */
   shutdown(): void {
-    this.write();
+    this.flush();
     this.closed = true;
   }
 }
