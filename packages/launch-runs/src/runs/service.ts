@@ -31,9 +31,9 @@ import {
 import { newLeaseToken, retireLeaseToken } from './lease.js';
 import { LeaseSession } from './lease-session.js';
 import { newRunId } from './run-id.js';
-import { isStable, isTerminal, isTransitional, rewindTarget } from './state-machine.js';
+import { isStable, isTransitional, rewindTarget } from './state-machine.js';
 import { buildStatus, isInterrupted, summarize } from './status.js';
-import { CANCEL_RULE, heldElsewhere, refusal, ruleOf, type LeasedTool } from './tool-rules.js';
+import { cancelRefusal, heldElsewhere, refusal, TOOL_RULES, type LeasedTool } from './tool-rules.js';
 
 const PAGE_SIZE = 50;
 
@@ -92,7 +92,8 @@ function decodeCursor(cursor: string): { createdMs: number; runId: string } {
  */
 export class LaunchRunService {
   private readonly executor: RunExecutor;
-  private readonly sessions = new Map<string, Set<LeaseSession>>();
+  /** The leases this service holds right now, to abort on cancel and shutdown. */
+  private readonly sessions = new Set<LeaseSession>();
   private readonly background = new Set<Promise<void>>();
   private readonly shutdown = new AbortController();
   private readonly now: () => number;
@@ -149,9 +150,9 @@ export class LaunchRunService {
     const size = Math.min(Math.max(limit, 1), PAGE_SIZE);
     const rows = this.deps.store.list({
       owner,
-      ...(filter.product_slug === undefined ? {} : { productSlug: filter.product_slug }),
-      ...(filter.state === undefined ? {} : { state: filter.state }),
-      ...(cursor === undefined ? {} : { before: decodeCursor(cursor) }),
+      productSlug: filter.product_slug,
+      state: filter.state,
+      before: cursor === undefined ? undefined : decodeCursor(cursor),
       limit: size + 1,
     });
     const page = rows.slice(0, size);
@@ -262,19 +263,12 @@ export class LaunchRunService {
   }
 
   private execution(session: LeaseSession, row: RunRow, onProgress?: ProgressListener): Execution {
-    let set = this.sessions.get(session.runId);
-    if (set === undefined) {
-      set = new Set();
-      this.sessions.set(session.runId, set);
-    }
-    set.add(session);
-    return { runId: session.runId, session, config: configOf(row), ...(onProgress ? { onProgress } : {}) };
+    this.sessions.add(session);
+    return { runId: session.runId, session, config: configOf(row), onProgress };
   }
 
   private endSession(session: LeaseSession): void {
-    const set = this.sessions.get(session.runId);
-    set?.delete(session);
-    if (set?.size === 0) this.sessions.delete(session.runId);
+    this.sessions.delete(session);
     try {
       session.release();
     } catch (error) {
@@ -296,10 +290,7 @@ export class LaunchRunService {
     answered?: (row: RunRow) => T | undefined,
   ): Promise<T> {
     const acquired = LeaseSession.acquire(this.deps.store, runId, this.deps.leaseMs, {
-      signals: {
-        shutdown: this.shutdown.signal,
-        ...(options.signal === undefined ? {} : { request: options.signal }),
-      },
+      signals: { shutdown: this.shutdown.signal, request: options.signal },
       now: this.now,
     });
     const session = 'busy' in acquired ? undefined : acquired.session;
@@ -307,6 +298,7 @@ export class LaunchRunService {
     try {
       const answer = answered?.(row);
       if (answer !== undefined) return answer;
+      // The rule reads the run as it stood before this call: without the lease just taken.
       const refused = refusal(tool, session === undefined ? row : { ...row, leaseOwner: null }, {
         nowMs: this.now(),
         paths: this.deps.paths,
@@ -396,7 +388,7 @@ export class LaunchRunService {
         throw illegalState({
           message: `Run ${runId} has no validation_report.json`,
           current: 'VALIDATING',
-          rule: ruleOf('launch_fix_next'),
+          rule: TOOL_RULES.launch_fix_next,
           details: { reason: 'no_validation_report' },
         });
       }
@@ -476,21 +468,16 @@ export class LaunchRunService {
     store.tx((tx) => {
       const row = store.requireRun(tx, runId, undefined);
       const state = runState(row);
+      const refused = cancelRefusal(row);
+      if (refused !== undefined) throw refused;
       if (state === 'CANCELLED') return;
-      if (isTerminal(state)) {
-        throw illegalState({
-          message: `Run ${runId} is already ${state} and cannot be cancelled`,
-          current: state,
-          rule: CANCEL_RULE,
-        });
-      }
       store.transition(runId, state, 'CANCELLED', {
         tx,
         patch: { activeWorker: null },
         payload: { reason: 'launch_cancel' },
       });
     });
-    for (const session of this.sessions.get(runId) ?? []) session.abort('cancelled');
+    for (const session of this.sessions) if (session.runId === runId) session.abort('cancelled');
     return { run_id: runId, cancelled: true, state: 'CANCELLED' };
   }
 
@@ -563,13 +550,13 @@ export class LaunchRunService {
    * completions).
    */
   recentRuns(owner: string, limit: number, runIdPrefix?: string): RunRow[] {
-    return this.deps.store.list({ owner, limit, ...(runIdPrefix === undefined ? {} : { runIdPrefix }) });
+    return this.deps.store.list({ owner, limit, runIdPrefix });
   }
 
   /** Aborts background work (runs stay resumable), waits for it to settle. */
   async close(): Promise<void> {
     this.shutdown.abort('shutdown');
-    for (const set of this.sessions.values()) for (const session of set) session.abort('shutdown');
+    for (const session of this.sessions) session.abort('shutdown');
     await Promise.allSettled([...this.background]);
   }
 }

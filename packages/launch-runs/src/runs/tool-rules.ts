@@ -31,16 +31,16 @@ interface ToolRule extends StateRequirement {
   check(row: RunRow, current: RunState, context: RuleContext): Objection | undefined;
 }
 
-const NON_TERMINAL = RUN_STATES.filter((state) => !isTerminal(state));
-
-/** launch_cancel, checked in its own transaction: a CANCELLED run stays so, DONE and FAILED ones are final. */
-export const CANCEL_RULE: StateRequirement = { required: 'a non-terminal state', allowed: NON_TERMINAL };
+const NOT_FINISHED: StateRequirement = {
+  required: 'a non-terminal state',
+  allowed: RUN_STATES.filter((state) => !isTerminal(state)),
+};
 
 /**
  * The state rules of the tools that work under the run's lease, checked once, on the run as the lease
  * attempt found it (LaunchRunService.withLease). A FAILED or CANCELLED run is refused before any of them.
  */
-const TOOL_RULES = {
+export const TOOL_RULES = {
   launch_validate: {
     // "run state MUST be at least LINKING"
     required: 'LINKING',
@@ -95,7 +95,7 @@ const TOOL_RULES = {
     },
   },
   launch_resume: {
-    ...CANCEL_RULE,
+    ...NOT_FINISHED,
     check: (row, current) =>
       current === 'DONE' ? { message: `Run ${row.runId} is DONE: there is nothing to resume` } : undefined,
   },
@@ -119,10 +119,6 @@ const TOOL_RULES = {
 
 export type LeasedTool = keyof typeof TOOL_RULES;
 
-export function ruleOf(tool: LeasedTool): StateRequirement {
-  return TOOL_RULES[tool];
-}
-
 /** Why `tool` may not work on the run as `row` shows it; undefined when its rule accepts the run. */
 export function refusal(tool: LeasedTool, row: RunRow, context: RuleContext): SwitchyardError | undefined {
   const rule: ToolRule = TOOL_RULES[tool];
@@ -142,4 +138,15 @@ export function heldElsewhere(tool: LeasedTool, row: RunRow): SwitchyardError {
   const rule = TOOL_RULES[tool];
   if (!isTerminal(current)) return runBusy(current, rule);
   return illegalState({ message: `Run ${row.runId} is ${current}`, current, rule });
+}
+
+/**
+ * launch_cancel, checked in its own transaction (it takes no lease): a DONE or FAILED run is final. A
+ * CANCELLED one is not refused: cancelling it again changes nothing.
+ */
+export function cancelRefusal(row: RunRow): SwitchyardError | undefined {
+  const current = runState(row);
+  if (!isTerminal(current) || current === 'CANCELLED') return undefined;
+  const message = `Run ${row.runId} is already ${current} and cannot be cancelled`;
+  return illegalState({ message, current, rule: NOT_FINISHED });
 }
