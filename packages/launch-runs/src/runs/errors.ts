@@ -6,39 +6,47 @@ export function errorCodeOf(error: unknown): string {
   return launchErrorPayload(toSwitchyardError(error)).error.code;
 }
 
-/**
- * ILLEGAL_STATE with the details the contract asks for: the current state, the requirement in the
- * contract's words (`required_state`) and the concrete states that satisfy it (`allowed_states`).
- */
-export function illegalState(
-  message: string,
-  current: RunState,
-  required: string,
-  allowed: readonly RunState[],
-  extra: { retryable?: boolean; details?: Record<string, unknown>; hint?: string } = {},
-): SwitchyardError {
+/** What a tool needs of the run's state: the contract's words and the concrete states that satisfy them. */
+export interface StateRequirement {
+  required: string;
+  allowed: readonly RunState[];
+}
+
+export interface IllegalStateRefusal {
+  message: string;
+  current: RunState;
+  /** Fills details.required_state and details.allowed_states. */
+  rule: StateRequirement;
+  hint?: string | undefined;
+  details?: Record<string, unknown> | undefined;
+  retryable?: boolean;
+}
+
+/** ILLEGAL_STATE with the details the contract asks for: current_state, required_state, allowed_states. */
+export function illegalState(refusal: IllegalStateRefusal): SwitchyardError {
+  const { message, current, rule, hint } = refusal;
   return new SwitchyardError('conflict', message, {
     code: 'ILLEGAL_STATE',
-    retryable: extra.retryable ?? false,
-    ...(extra.hint === undefined ? {} : { hint: extra.hint }),
+    retryable: refusal.retryable ?? false,
+    ...(hint === undefined ? {} : { hint }),
     details: {
       current_state: current,
-      required_state: required,
-      allowed_states: [...allowed],
-      ...extra.details,
+      required_state: rule.required,
+      allowed_states: [...rule.allowed],
+      ...refusal.details,
     },
   });
 }
 
 /** Another executor (a background run, a concurrent call, another process) holds the run right now. */
-export function runBusy(current: RunState, required: string, allowed: readonly RunState[]): SwitchyardError {
-  return illegalState(
-    `Run is busy (state ${current}): another step is executing on it; retry when it has finished`,
+export function runBusy(current: RunState, rule: StateRequirement): SwitchyardError {
+  return illegalState({
+    message: `Run is busy (state ${current}): another step is executing on it; retry when it has finished`,
     current,
-    required,
-    allowed,
-    { retryable: true, details: { reason: 'run_busy' } },
-  );
+    rule,
+    retryable: true,
+    details: { reason: 'run_busy' },
+  });
 }
 
 export function runNotFound(runId: string): SwitchyardError {

@@ -20,7 +20,13 @@ import { redactSecrets } from '@switchyard/resilience/context';
 import type { Logger } from '@switchyard/server-kit/runtime';
 import type { RunRow } from '../db/schema.js';
 import { sha256OfFile } from '../pipeline/file-reads.js';
-import type { LaunchPipeline, SectionProgress, WorkerContext } from '../pipeline/types.js';
+import type {
+  InputsResult,
+  LaunchPipeline,
+  LinkResult,
+  SectionProgress,
+  WorkerContext,
+} from '../pipeline/types.js';
 import type { ArtifactRepository } from '../store/artifact-store.js';
 import { listEvents } from '../store/event-log.js';
 import { countBlocking, replaceIssues } from '../store/issue-store.js';
@@ -29,6 +35,7 @@ import {
   runState,
   sectionStatesOf,
   type RunFailure,
+  type RunPatch,
   type RunStore,
   type SectionStates,
 } from '../store/run-store.js';
@@ -38,20 +45,58 @@ import type { LeaseSession } from './lease-session.js';
 import { isTerminal } from './state-machine.js';
 import { AUTOMATIC_STEP_COUNT, WORKER_NAMES, type WorkerId } from './worker-ids.js';
 
-/** The automatic steps: from a state, which worker runs (after entering `enter`) and where it leads. */
+/** What a step's worker records on the run as it moves it on. */
+interface StepRecord {
+  patch?: RunPatch;
+  payload?: Record<string, unknown>;
+}
+
+function inputsRecord({ source_sha, site_sha }: InputsResult): StepRecord {
+  return { patch: { sourceSha: source_sha, siteSha: site_sha }, payload: { source_sha, site_sha } };
+}
+
+/** A worker's section progress merged into the run's section states (sections the run has not are dropped). */
+function sectionsRecord(result: { sections: SectionProgress }, row: RunRow): StepRecord {
+  const sections: SectionStates = { ...sectionStatesOf(row) };
+  for (const [section, state] of Object.entries(result.sections)) {
+    if (section in sections && state !== undefined) sections[section] = state;
+  }
+  return { patch: { sectionStates: sections } };
+}
+
+function linkRecord(link: LinkResult, row: RunRow): StepRecord {
+  return { ...sectionsRecord(link, row), payload: { applied_patch_ids: [...link.applied_patch_ids].sort() } };
+}
+
+/** The pipeline calls of automatic steps: the workers that take nothing but their context. */
+type StepCall = 'cloneInputs' | 'extractFacts' | 'catalogSnippets' | 'planPages' | 'draftPages' | 'linkPages';
+
+/**
+ * An automatic step: from a state, the worker that runs (after entering `enter`), its pipeline call, where it
+ * leads and what it records on the way. W7 has no `call`: `validate` records its report and moves the run.
+ */
 interface Step {
   worker: WorkerId;
   enter?: RunState;
+  call?: StepCall;
   to: RunState;
+  /** Reads the result of the step's own `call` (a method, so each record may name that result's type). */
+  record?(result: unknown, row: RunRow): StepRecord;
 }
 
 const STEPS: Readonly<Partial<Record<RunState, Step>>> = {
-  CREATED: { worker: 'W1', to: 'CLONED_INPUTS' },
-  CLONED_INPUTS: { worker: 'W2', to: 'INGESTED' },
-  INGESTED: { worker: 'W3', to: 'FACTS_READY' },
-  FACTS_READY: { worker: 'W4', to: 'PLAN_READY' },
-  PLAN_READY: { worker: 'W5', enter: 'DRAFTING', to: 'DRAFT_READY' },
-  DRAFT_READY: { worker: 'W6', to: 'LINKING' },
+  CREATED: { worker: 'W1', call: 'cloneInputs', to: 'CLONED_INPUTS', record: inputsRecord },
+  CLONED_INPUTS: { worker: 'W2', call: 'extractFacts', to: 'INGESTED' },
+  INGESTED: { worker: 'W3', call: 'catalogSnippets', to: 'FACTS_READY' },
+  FACTS_READY: { worker: 'W4', call: 'planPages', to: 'PLAN_READY', record: sectionsRecord },
+  PLAN_READY: {
+    worker: 'W5',
+    enter: 'DRAFTING',
+    call: 'draftPages',
+    to: 'DRAFT_READY',
+    record: sectionsRecord,
+  },
+  DRAFT_READY: { worker: 'W6', call: 'linkPages', to: 'LINKING', record: linkRecord },
   LINKING: { worker: 'W7', to: 'VALIDATING' },
 };
 
@@ -114,14 +159,6 @@ export interface ExecutorDeps {
 
 export function configOf(row: RunRow): RunConfig {
   return RunConfigSchema.parse(JSON.parse(row.config));
-}
-
-function mergeSections(row: RunRow, progress: SectionProgress): SectionStates {
-  const sections: SectionStates = { ...sectionStatesOf(row) };
-  for (const [section, state] of Object.entries(progress)) {
-    if (section in sections && state !== undefined) sections[section] = state;
-  }
-  return sections;
 }
 
 /** The failure as recorded on the run (status details.error), with every registered secret redacted. */
@@ -290,88 +327,27 @@ export class RunExecutor {
     return row;
   }
 
-  private progress(
-    execution: Execution,
-    state: RunState,
-    worker: WorkerId | undefined,
-    message: string,
-  ): void {
-    const index = worker === undefined ? 0 : Math.min(Number(worker.slice(1)), AUTOMATIC_STEP_COUNT);
-    execution.onProgress?.({
-      runId: execution.runId,
-      state,
-      worker,
-      progress: index,
-      total: AUTOMATIC_STEP_COUNT,
-      message,
-    });
-  }
-
   private async runStep(execution: Execution, row: RunRow, state: RunState, step: Step): Promise<void> {
     const { store, pipeline } = this.deps;
     const { runId, session } = execution;
-    let from = state;
-    if (step.enter !== undefined) {
-      store.transition(runId, from, step.enter, { token: session.token });
-      from = step.enter;
-    }
     const token = session.token;
-    switch (step.worker) {
-      case 'W1': {
-        const inputs = await this.runWorker(execution, 'W1', (ctx) => pipeline.cloneInputs(ctx));
-        store.transition(runId, from, step.to, {
-          token,
-          patch: { sourceSha: inputs.source_sha, siteSha: inputs.site_sha },
-          payload: { source_sha: inputs.source_sha, site_sha: inputs.site_sha },
-        });
-        break;
-      }
-      case 'W2':
-        await this.runWorker(execution, 'W2', (ctx) => pipeline.extractFacts(ctx));
-        store.transition(runId, from, step.to, { token });
-        break;
-      case 'W3':
-        await this.runWorker(execution, 'W3', (ctx) => pipeline.catalogSnippets(ctx));
-        store.transition(runId, from, step.to, { token });
-        break;
-      case 'W4': {
-        const plan = await this.runWorker(execution, 'W4', (ctx) => pipeline.planPages(ctx));
-        store.transition(runId, from, step.to, {
-          token,
-          patch: { sectionStates: mergeSections(row, plan.sections) },
-        });
-        break;
-      }
-      case 'W5': {
-        const draft = await this.runWorker(execution, 'W5', (ctx) => pipeline.draftPages(ctx));
-        store.transition(runId, from, step.to, {
-          token,
-          patch: { sectionStates: mergeSections(this.requireRow(runId), draft.sections) },
-        });
-        break;
-      }
-      case 'W6': {
-        const link = await this.runWorker(execution, 'W6', (ctx) => pipeline.linkPages(ctx));
-        store.transition(runId, from, step.to, {
-          token,
-          patch: { sectionStates: mergeSections(row, link.sections) },
-          payload: { applied_patch_ids: [...link.applied_patch_ids].sort() },
-        });
-        break;
-      }
-      case 'W7':
-        await this.validate(execution);
-        break;
-      default:
-        throw new Error(`worker ${step.worker} is not an automatic step`);
+    if (step.enter !== undefined) store.transition(runId, state, step.enter, { token });
+    const call = step.call;
+    if (call === undefined) {
+      await this.validate(execution);
+    } else {
+      const result = await this.runWorker<unknown>(execution, step.worker, (ctx) => pipeline[call](ctx));
+      store.transition(runId, step.enter ?? state, step.to, { token, ...step.record?.(result, row) });
     }
     const after = runState(this.requireRow(runId));
-    this.progress(
-      execution,
-      after,
-      step.worker,
-      `${step.worker} ${WORKER_NAMES[step.worker]} done: ${after}`,
-    );
+    execution.onProgress?.({
+      runId,
+      state: after,
+      worker: step.worker,
+      progress: Number(step.worker.slice(1)),
+      total: AUTOMATIC_STEP_COUNT,
+      message: `${step.worker} ${WORKER_NAMES[step.worker]} done: ${after}`,
+    });
   }
 
   /**

@@ -1,7 +1,5 @@
-import fs from 'node:fs';
 import { SwitchyardError } from '@switchyard/contracts/errors';
 import {
-  RUN_STATES,
   ValidationReportSchema,
   type RunConfig,
   type RunState,
@@ -22,7 +20,7 @@ import {
 import { listEvents } from '../store/event-log.js';
 import { countBlocking, openIssues } from '../store/issue-store.js';
 import { runState } from '../store/run-store.js';
-import { illegalState, runBusy, runCancelled, runNotFound } from './errors.js';
+import { illegalState, runNotFound } from './errors.js';
 import {
   configOf,
   RunExecutor,
@@ -30,15 +28,13 @@ import {
   type ExecutorDeps,
   type ProgressListener,
 } from './executor.js';
-import { isLeaseLive, newLeaseToken, retireLeaseToken } from './lease.js';
+import { newLeaseToken, retireLeaseToken } from './lease.js';
 import { LeaseSession } from './lease-session.js';
 import { newRunId } from './run-id.js';
-import { isAtLeast, isStable, isTerminal, isTransitional, rewindTarget } from './state-machine.js';
+import { isStable, isTransitional, rewindTarget } from './state-machine.js';
 import { buildStatus, isInterrupted, summarize } from './status.js';
+import { cancelRefusal, heldElsewhere, refusal, TOOL_RULES, type LeasedTool } from './tool-rules.js';
 
-const NON_TERMINAL = RUN_STATES.filter((state) => !isTerminal(state));
-/** launch_validate: "run state MUST be at least LINKING". */
-const VALIDATE_STATES: readonly RunState[] = RUN_STATES.filter((state) => isAtLeast(state, 'LINKING'));
 const PAGE_SIZE = 50;
 
 export interface RunServiceDeps extends ExecutorDeps {
@@ -96,7 +92,8 @@ function decodeCursor(cursor: string): { createdMs: number; runId: string } {
  */
 export class LaunchRunService {
   private readonly executor: RunExecutor;
-  private readonly sessions = new Map<string, Set<LeaseSession>>();
+  /** The leases this service holds right now, to abort on cancel and shutdown. */
+  private readonly sessions = new Set<LeaseSession>();
   private readonly background = new Set<Promise<void>>();
   private readonly shutdown = new AbortController();
   private readonly now: () => number;
@@ -153,9 +150,9 @@ export class LaunchRunService {
     const size = Math.min(Math.max(limit, 1), PAGE_SIZE);
     const rows = this.deps.store.list({
       owner,
-      ...(filter.product_slug === undefined ? {} : { productSlug: filter.product_slug }),
-      ...(filter.state === undefined ? {} : { state: filter.state }),
-      ...(cursor === undefined ? {} : { before: decodeCursor(cursor) }),
+      productSlug: filter.product_slug,
+      state: filter.state,
+      before: cursor === undefined ? undefined : decodeCursor(cursor),
       limit: size + 1,
     });
     const page = rows.slice(0, size);
@@ -266,19 +263,12 @@ export class LaunchRunService {
   }
 
   private execution(session: LeaseSession, row: RunRow, onProgress?: ProgressListener): Execution {
-    let set = this.sessions.get(session.runId);
-    if (set === undefined) {
-      set = new Set();
-      this.sessions.set(session.runId, set);
-    }
-    set.add(session);
-    return { runId: session.runId, session, config: configOf(row), ...(onProgress ? { onProgress } : {}) };
+    this.sessions.add(session);
+    return { runId: session.runId, session, config: configOf(row), onProgress };
   }
 
   private endSession(session: LeaseSession): void {
-    const set = this.sessions.get(session.runId);
-    set?.delete(session);
-    if (set?.size === 0) this.sessions.delete(session.runId);
+    this.sessions.delete(session);
     try {
       session.release();
     } catch (error) {
@@ -286,80 +276,51 @@ export class LaunchRunService {
     }
   }
 
-  /** Takes the run's lease for a tool call, or explains why not (busy: retryable; cancelled meanwhile). */
-  private acquire(runId: string, required: string, allowed: readonly RunState[], options: CallOptions) {
-    const acquired = LeaseSession.acquire(this.deps.store, runId, this.deps.leaseMs, {
-      signals: {
-        shutdown: this.shutdown.signal,
-        ...(options.signal === undefined ? {} : { request: options.signal }),
-      },
-      now: this.now,
-    });
-    if ('busy' in acquired) {
-      const state = runState(acquired.busy);
-      if (state === 'CANCELLED') throw runCancelled(runId);
-      if (isTerminal(state)) throw illegalState(`Run ${runId} is ${state}`, state, required, allowed);
-      throw runBusy(state, required, allowed);
-    }
-    return {
-      session: acquired.session,
-      row: acquired.row,
-      execution: this.execution(acquired.session, acquired.row, options.onProgress),
-    };
-  }
-
-  /** Runs `work` under the lease; a failure is settled (recorded, or the run FAILED) and rethrown. */
+  /**
+   * Runs `tool`'s `work` under the run's lease once the tool's rule (tool-rules.ts) accepts the run as the
+   * lease attempt found it; a run another executor holds is refused by the rule, or else answered busy.
+   * `answered` gives the answer a run already holds (no work needed). A failure of `work` is settled
+   * (recorded, or the run FAILED) and rethrown.
+   */
   private async withLease<T>(
     runId: string,
-    required: string,
-    allowed: readonly RunState[],
+    tool: LeasedTool,
     options: CallOptions,
     work: (execution: Execution, row: RunRow) => Promise<T>,
+    answered?: (row: RunRow) => T | undefined,
   ): Promise<T> {
-    const { session, row, execution } = this.acquire(runId, required, allowed, options);
+    const acquired = LeaseSession.acquire(this.deps.store, runId, this.deps.leaseMs, {
+      signals: { shutdown: this.shutdown.signal, request: options.signal },
+      now: this.now,
+    });
+    const session = 'busy' in acquired ? undefined : acquired.session;
+    const row = 'busy' in acquired ? acquired.busy : acquired.row;
     try {
-      return await work(execution, row);
-    } catch (thrown) {
-      throw this.executor.settleFailure(execution, thrown);
+      const answer = answered?.(row);
+      if (answer !== undefined) return answer;
+      // The rule reads the run as it stood before this call: without the lease just taken.
+      const refused = refusal(tool, session === undefined ? row : { ...row, leaseOwner: null }, {
+        nowMs: this.now(),
+        paths: this.deps.paths,
+        busy: session === undefined,
+      });
+      if (refused !== undefined) throw refused;
+      if (session === undefined) throw heldElsewhere(tool, row);
+      const execution = this.execution(session, row, options.onProgress);
+      try {
+        return await work(execution, row);
+      } catch (thrown) {
+        throw this.executor.settleFailure(execution, thrown);
+      }
     } finally {
-      this.endSession(session);
+      if (session !== undefined) this.endSession(session);
     }
-  }
-
-  private rejectFinished(row: RunRow, required: string, allowed: readonly RunState[]): RunState {
-    const state = runState(row);
-    if (state === 'CANCELLED') throw runCancelled(row.runId);
-    if (state === 'FAILED') {
-      throw illegalState(`Run ${row.runId} has FAILED; start a new run`, state, required, allowed);
-    }
-    return state;
   }
 
   // ---- launch_validate ------------------------------------------------------------------------------
 
-  /** launch_validate's state rule: checked before taking the lease and again under it. */
-  private checkValidatable(state: RunState): void {
-    if (VALIDATE_STATES.includes(state)) return;
-    throw illegalState(
-      `launch_validate needs the run at LINKING or later; it is ${state}`,
-      state,
-      'LINKING',
-      VALIDATE_STATES,
-      { hint: 'Wait for the run to reach LINKING (launch_get_status), or continue it with launch_resume.' },
-    );
-  }
-
   async validate(runId: string, options: CallOptions = {}): Promise<ValidationReport> {
-    const row = this.requireRow(runId);
-    const state = this.rejectFinished(row, 'LINKING', VALIDATE_STATES);
-    this.checkValidatable(state);
-    if (!fs.existsSync(this.deps.paths.siteWorktree(runId))) {
-      throw illegalState(`Run ${runId} has no site worktree to validate`, state, 'LINKING', VALIDATE_STATES, {
-        details: { reason: 'site_worktree_missing' },
-      });
-    }
-    return this.withLease(runId, 'LINKING', VALIDATE_STATES, options, async (execution, leased) => {
-      this.checkValidatable(runState(leased));
+    return this.withLease(runId, 'launch_validate', options, async (execution) => {
       const { report, row } = await this.executor.validate(execution);
       options.onProgress?.({
         runId,
@@ -374,47 +335,6 @@ export class LaunchRunService {
   }
 
   // ---- launch_fix_next ------------------------------------------------------------------------------
-
-  private checkFixable(row: RunRow): void {
-    const state = this.rejectFinished(row, 'VALIDATING', ['VALIDATING']);
-    if (state === 'FIXING' && isLeaseLive(row, this.now()))
-      throw runBusy(state, 'VALIDATING', ['VALIDATING']);
-    if (state !== 'VALIDATING') {
-      const interrupted = isInterrupted(row, this.now());
-      const hint =
-        state === 'READY_FOR_PR'
-          ? 'The report is ok: open the PR with launch_open_pr.'
-          : interrupted
-            ? 'The run was interrupted: continue it with launch_resume.'
-            : undefined;
-      throw illegalState(
-        `launch_fix_next needs the run in VALIDATING; it is ${state}`,
-        state,
-        'VALIDATING',
-        ['VALIDATING'],
-        {
-          ...(hint === undefined ? {} : { hint }),
-          ...(interrupted ? { details: { interrupted: true } } : {}),
-        },
-      );
-    }
-    if (row.lastReportOk !== false) {
-      throw illegalState(
-        row.lastReportOk === null
-          ? `Run ${row.runId} has no validation report yet; run launch_validate first`
-          : `The last validation report of run ${row.runId} is ok: nothing to fix`,
-        state,
-        'VALIDATING',
-        ['VALIDATING'],
-        {
-          details: {
-            reason: row.lastReportOk === null ? 'no_validation_report' : 'validation_report_ok',
-            last_report_ok: row.lastReportOk,
-          },
-        },
-      );
-    }
-  }
 
   private async lastReport(runId: string): Promise<ValidationReport | undefined> {
     const content = await this.deps.artifacts.read(runId, 'validation_report.json');
@@ -435,6 +355,17 @@ export class LaunchRunService {
     return parsed.data;
   }
 
+  /** FIX_EXHAUSTED: the run FAILS from `state` with `details`, and the caller gets the same code. */
+  private exhausted(
+    execution: Execution,
+    state: RunState,
+    message: string,
+    details: Record<string, unknown>,
+  ): SwitchyardError {
+    this.executor.fail(execution, state, { code: 'FIX_EXHAUSTED', message, retryable: false, details });
+    return new SwitchyardError('conflict', message, { code: 'FIX_EXHAUSTED', details });
+  }
+
   /**
    * One fix (W8) for the next issue of the last report, then re-validation (W7). Applied fixes count
    * against max_fix_attempts: at the limit the run FAILS with FIX_EXHAUSTED; a fix that changes nothing
@@ -442,48 +373,33 @@ export class LaunchRunService {
    * leaves the run as it was (see RunExecutor.fix).
    */
   async fixNext(runId: string, options: CallOptions = {}): Promise<FixOutcome> {
-    this.checkFixable(this.requireRow(runId));
-    return this.withLease(runId, 'VALIDATING', ['VALIDATING'], options, async (execution, row) => {
-      this.checkFixable({ ...row, leaseOwner: null });
+    return this.withLease(runId, 'launch_fix_next', options, async (execution, row) => {
       const max = execution.config.max_fix_attempts;
       if (row.fixAttempts >= max) {
-        const failure = {
-          code: 'FIX_EXHAUSTED',
-          message: `max_fix_attempts (${max}) reached with blocking issues left; the run has FAILED`,
-          retryable: false,
-          details: { fix_attempts: row.fixAttempts, max_fix_attempts: max },
-        };
-        this.executor.fail(execution, 'VALIDATING', failure);
-        throw new SwitchyardError('conflict', failure.message, {
-          code: 'FIX_EXHAUSTED',
-          details: failure.details,
-        });
+        throw this.exhausted(
+          execution,
+          'VALIDATING',
+          `max_fix_attempts (${max}) reached with blocking issues left; the run has FAILED`,
+          { fix_attempts: row.fixAttempts, max_fix_attempts: max },
+        );
       }
       const report = await this.lastReport(runId);
       if (report === undefined) {
-        throw illegalState(
-          `Run ${runId} has no validation_report.json`,
-          'VALIDATING',
-          'VALIDATING',
-          ['VALIDATING'],
-          {
-            details: { reason: 'no_validation_report' },
-          },
-        );
+        throw illegalState({
+          message: `Run ${runId} has no validation_report.json`,
+          current: 'VALIDATING',
+          rule: TOOL_RULES.launch_fix_next,
+          details: { reason: 'no_validation_report' },
+        });
       }
       const fix = await this.executor.fix(execution, report, row.fixAttempts + 1);
       if (!fix.applied) {
-        const failure = {
-          code: 'FIX_EXHAUSTED',
-          message: `The fix for issue ${fix.fixed_issue_id} changed nothing; the run has FAILED`,
-          retryable: false,
-          details: { reason: 'fix_no_op', issue_id: fix.fixed_issue_id, fix_attempts: row.fixAttempts },
-        };
-        this.executor.fail(execution, 'FIXING', failure);
-        throw new SwitchyardError('conflict', failure.message, {
-          code: 'FIX_EXHAUSTED',
-          details: failure.details,
-        });
+        throw this.exhausted(
+          execution,
+          'FIXING',
+          `The fix for issue ${fix.fixed_issue_id} changed nothing; the run has FAILED`,
+          { reason: 'fix_no_op', issue_id: fix.fixed_issue_id, fix_attempts: row.fixAttempts },
+        );
       }
       const { report: next } = await this.executor.validate(execution);
       return {
@@ -505,19 +421,10 @@ export class LaunchRunService {
    * READY_FOR_PR is left for launch_open_pr.
    */
   async resume(runId: string, options: CallOptions = {}): Promise<RunStatus> {
-    const state = this.rejectFinished(this.requireRow(runId), 'a non-terminal state', NON_TERMINAL);
-    if (state === 'DONE') {
-      throw illegalState(
-        `Run ${runId} is DONE: there is nothing to resume`,
-        state,
-        'a non-terminal state',
-        NON_TERMINAL,
-      );
-    }
-    await this.withLease(runId, 'a non-terminal state', NON_TERMINAL, options, async (execution, row) => {
+    await this.withLease(runId, 'launch_resume', options, async (execution, row) => {
       const { store } = this.deps;
       const token = execution.session.token;
-      let state = this.rejectFinished(row, 'a non-terminal state', NON_TERMINAL);
+      let state = runState(row);
       await this.deps.artifacts.reconcile(runId);
       if (state === 'PR_OPENED') {
         store.transition(runId, 'PR_OPENED', 'DONE', {
@@ -561,70 +468,36 @@ export class LaunchRunService {
     store.tx((tx) => {
       const row = store.requireRun(tx, runId, undefined);
       const state = runState(row);
+      const refused = cancelRefusal(row);
+      if (refused !== undefined) throw refused;
       if (state === 'CANCELLED') return;
-      if (isTerminal(state)) {
-        throw illegalState(
-          `Run ${runId} is already ${state} and cannot be cancelled`,
-          state,
-          'a non-terminal state',
-          NON_TERMINAL,
-        );
-      }
       store.transition(runId, state, 'CANCELLED', {
         tx,
         patch: { activeWorker: null },
         payload: { reason: 'launch_cancel' },
       });
     });
-    for (const session of this.sessions.get(runId) ?? []) session.abort('cancelled');
+    for (const session of this.sessions) if (session.runId === runId) session.abort('cancelled');
     return { run_id: runId, cancelled: true, state: 'CANCELLED' };
   }
 
   // ---- launch_open_pr -------------------------------------------------------------------------------
 
-  private storedPr(row: RunRow): PullRequestResult | undefined {
+  /** The PR of a run that has opened one (PR_OPENED or DONE): launch_open_pr answers with it again. */
+  private openedPr(row: RunRow): PullRequestResult | undefined {
+    const state = runState(row);
+    if (state !== 'PR_OPENED' && state !== 'DONE') return undefined;
     if (row.prUrl === null || row.branch === null || row.commitSha === null) return undefined;
     return { pr_url: row.prUrl, branch: row.branch, commit_sha: row.commitSha };
   }
 
-  private checkOpenable(row: RunRow): PullRequestResult | undefined {
-    const state = this.rejectFinished(row, 'READY_FOR_PR', ['READY_FOR_PR']);
-    const stored = this.storedPr(row);
-    if ((state === 'PR_OPENED' || state === 'DONE') && stored !== undefined) return stored;
-    if (state !== 'READY_FOR_PR') {
-      throw illegalState(
-        `launch_open_pr needs the run in READY_FOR_PR; it is ${state}`,
-        state,
-        'READY_FOR_PR',
-        ['READY_FOR_PR'],
-      );
-    }
-    if (row.lastReportOk !== true) {
-      throw illegalState(
-        `The last validation report of run ${row.runId} is not ok`,
-        state,
-        'READY_FOR_PR',
-        ['READY_FOR_PR'],
-        {
-          details: { reason: 'validation_report_not_ok', last_report_ok: row.lastReportOk },
-        },
-      );
-    }
-    return undefined;
-  }
-
   /** W9 once: a run already PR_OPENED or DONE answers with the PR it has (no second PR). */
   async openPr(runId: string, options: CallOptions = {}): Promise<PullRequestResult & { run_id: string }> {
-    const early = this.checkOpenable(this.requireRow(runId));
-    if (early !== undefined) return { run_id: runId, ...early };
     const pr = await this.withLease(
       runId,
-      'READY_FOR_PR',
-      ['READY_FOR_PR'],
+      'launch_open_pr',
       options,
       async (execution, row) => {
-        const stored = this.checkOpenable(row);
-        if (stored !== undefined) return stored;
         const { store, pipeline } = this.deps;
         const token = execution.session.token;
         const opened = await this.executor.runWorker(execution, 'W9', (ctx) => pipeline.openPullRequest(ctx));
@@ -641,6 +514,7 @@ export class LaunchRunService {
         store.transition(runId, 'PR_OPENED', 'DONE', { token, patch: { sectionStates: this.allDone(row) } });
         return opened;
       },
+      (row) => this.openedPr(row),
     );
     return { run_id: runId, pr_url: pr.pr_url, branch: pr.branch, commit_sha: pr.commit_sha };
   }
@@ -676,13 +550,13 @@ export class LaunchRunService {
    * completions).
    */
   recentRuns(owner: string, limit: number, runIdPrefix?: string): RunRow[] {
-    return this.deps.store.list({ owner, limit, ...(runIdPrefix === undefined ? {} : { runIdPrefix }) });
+    return this.deps.store.list({ owner, limit, runIdPrefix });
   }
 
   /** Aborts background work (runs stay resumable), waits for it to settle. */
   async close(): Promise<void> {
     this.shutdown.abort('shutdown');
-    for (const set of this.sessions.values()) for (const session of set) session.abort('shutdown');
+    for (const session of this.sessions) session.abort('shutdown');
     await Promise.allSettled([...this.background]);
   }
 }

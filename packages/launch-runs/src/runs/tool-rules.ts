@@ -1,0 +1,152 @@
+import fs from 'node:fs';
+import type { SwitchyardError } from '@switchyard/contracts/errors';
+import { RUN_STATES, type RunState } from '@switchyard/contracts/launch-runs';
+import type { RunRow } from '../db/schema.js';
+import type { RunPaths } from '../store/run-paths.js';
+import { runState } from '../store/run-store.js';
+import {
+  illegalState,
+  runBusy,
+  runCancelled,
+  type IllegalStateRefusal,
+  type StateRequirement,
+} from './errors.js';
+import { isAtLeast, isTerminal } from './state-machine.js';
+import { isInterrupted } from './status.js';
+
+export interface RuleContext {
+  nowMs: number;
+  paths: RunPaths;
+  /** Another executor holds the run's lease. */
+  busy: boolean;
+}
+
+/** What a rule says against the run; the ILLEGAL_STATE it becomes adds the states. */
+type Objection = Pick<IllegalStateRefusal, 'message' | 'hint' | 'details'>;
+
+interface ToolRule extends StateRequirement {
+  /** States in which a run another executor holds is busy (retryable) rather than in the wrong state. */
+  busyIn?: readonly RunState[];
+  /** Why the tool may not work on the run as `row` shows it (without the caller's own lease), if it may not. */
+  check(row: RunRow, current: RunState, context: RuleContext): Objection | undefined;
+}
+
+const NOT_FINISHED: StateRequirement = {
+  required: 'a non-terminal state',
+  allowed: RUN_STATES.filter((state) => !isTerminal(state)),
+};
+
+/**
+ * The state rules of the tools that work under the run's lease, checked once, on the run as the lease
+ * attempt found it (LaunchRunService.withLease). A FAILED or CANCELLED run is refused before any of them.
+ */
+export const TOOL_RULES = {
+  launch_validate: {
+    // "run state MUST be at least LINKING"
+    required: 'LINKING',
+    allowed: RUN_STATES.filter((state) => isAtLeast(state, 'LINKING')),
+    check(row, current, { paths }) {
+      if (!isAtLeast(current, 'LINKING')) {
+        return {
+          message: `launch_validate needs the run at LINKING or later; it is ${current}`,
+          hint: 'Wait for the run to reach LINKING (launch_get_status), or continue it with launch_resume.',
+        };
+      }
+      if (!fs.existsSync(paths.siteWorktree(row.runId))) {
+        return {
+          message: `Run ${row.runId} has no site worktree to validate`,
+          details: { reason: 'site_worktree_missing' },
+        };
+      }
+      return undefined;
+    },
+  },
+  launch_fix_next: {
+    required: 'VALIDATING',
+    allowed: ['VALIDATING'],
+    busyIn: ['FIXING'],
+    check(row, current, { nowMs }) {
+      if (current !== 'VALIDATING') {
+        const interrupted = isInterrupted(row, nowMs);
+        return {
+          message: `launch_fix_next needs the run in VALIDATING; it is ${current}`,
+          hint:
+            current === 'READY_FOR_PR'
+              ? 'The report is ok: open the PR with launch_open_pr.'
+              : interrupted
+                ? 'The run was interrupted: continue it with launch_resume.'
+                : undefined,
+          details: interrupted ? { interrupted: true } : undefined,
+        };
+      }
+      if (row.lastReportOk === null) {
+        return {
+          message: `Run ${row.runId} has no validation report yet; run launch_validate first`,
+          details: { reason: 'no_validation_report', last_report_ok: null },
+        };
+      }
+      if (row.lastReportOk) {
+        return {
+          message: `The last validation report of run ${row.runId} is ok: nothing to fix`,
+          details: { reason: 'validation_report_ok', last_report_ok: true },
+        };
+      }
+      return undefined;
+    },
+  },
+  launch_resume: {
+    ...NOT_FINISHED,
+    check: (row, current) =>
+      current === 'DONE' ? { message: `Run ${row.runId} is DONE: there is nothing to resume` } : undefined,
+  },
+  launch_open_pr: {
+    required: 'READY_FOR_PR',
+    allowed: ['READY_FOR_PR'],
+    check(row, current) {
+      if (current !== 'READY_FOR_PR') {
+        return { message: `launch_open_pr needs the run in READY_FOR_PR; it is ${current}` };
+      }
+      if (row.lastReportOk !== true) {
+        return {
+          message: `The last validation report of run ${row.runId} is not ok`,
+          details: { reason: 'validation_report_not_ok', last_report_ok: row.lastReportOk },
+        };
+      }
+      return undefined;
+    },
+  },
+} satisfies Record<string, ToolRule>;
+
+export type LeasedTool = keyof typeof TOOL_RULES;
+
+/** Why `tool` may not work on the run as `row` shows it; undefined when its rule accepts the run. */
+export function refusal(tool: LeasedTool, row: RunRow, context: RuleContext): SwitchyardError | undefined {
+  const rule: ToolRule = TOOL_RULES[tool];
+  const current = runState(row);
+  if (current === 'CANCELLED') return runCancelled(row.runId);
+  if (current === 'FAILED') {
+    return illegalState({ message: `Run ${row.runId} has FAILED; start a new run`, current, rule });
+  }
+  if (context.busy && rule.busyIn?.includes(current)) return runBusy(current, rule);
+  const objection = rule.check(row, current, context);
+  return objection === undefined ? undefined : illegalState({ ...objection, current, rule });
+}
+
+/** The answer for a run the rule accepts but another executor holds: retry later (a DONE run stays DONE). */
+export function heldElsewhere(tool: LeasedTool, row: RunRow): SwitchyardError {
+  const current = runState(row);
+  const rule = TOOL_RULES[tool];
+  if (!isTerminal(current)) return runBusy(current, rule);
+  return illegalState({ message: `Run ${row.runId} is ${current}`, current, rule });
+}
+
+/**
+ * launch_cancel, checked in its own transaction (it takes no lease): a DONE or FAILED run is final. A
+ * CANCELLED one is not refused: cancelling it again changes nothing.
+ */
+export function cancelRefusal(row: RunRow): SwitchyardError | undefined {
+  const current = runState(row);
+  if (!isTerminal(current) || current === 'CANCELLED') return undefined;
+  const message = `Run ${row.runId} is already ${current} and cannot be cancelled`;
+  return illegalState({ message, current, rule: NOT_FINISHED });
+}
