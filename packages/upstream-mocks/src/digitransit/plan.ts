@@ -3,9 +3,8 @@
 import { HELSINKI, offsetDateTime, zonedParts, zonedToEpochMs } from '../time.js';
 import { findStop, ROUTER_BOUNDS } from './data.js';
 import type { ResolverContext } from './context.js';
-import { itinerarySpecs } from './itineraries.js';
-import { buildItinerary } from './legs.js';
-import type { BuiltItinerary, Endpoint } from './legs.js';
+import { buildItinerary, plannedItineraries } from './itineraries.js';
+import type { BuiltItinerary, Endpoint } from './itineraries.js';
 import type { Node } from './nodes.js';
 
 type Obj = Record<string, unknown>;
@@ -130,7 +129,7 @@ export function runPlan(request: PlanRequest, ctx: ResolverContext): PlanResult 
   }
 
   const options = { origin, destination, wheelchair: request.wheelchair };
-  const specs = itinerarySpecs(ctx.plan, call);
+  const specs = plannedItineraries(ctx.plan, call);
   // Timetables run on whole minutes: start from the next minute (or end by the previous one when arriving by).
   const base = Math.ceil(request.timeMs / 60_000) * 60_000;
   let built = specs.map((spec) => buildItinerary(spec, base, options));
