@@ -50,8 +50,8 @@ export type {
   RealtimeStateName,
   StoptimeArgs,
 } from './digitransit/departures.js';
-export { PELIAS_PLACES } from './geocoding/data.js';
-export type { PeliasLayer, PeliasPlace } from './geocoding/data.js';
+export { PELIAS_PLACES } from './geocoding/pelias.js';
+export type { PeliasFeature } from './geocoding/pelias.js';
 export { otpSchema, OTP_SCHEMA_JSON_PATH } from './digitransit/schema.js';
 export { validateOtpQuery } from './digitransit/graphql.js';
 export type { OtpGraphQLResponse } from './digitransit/graphql.js';
