@@ -3,7 +3,7 @@
 // transit leg, then moved to the request's time and ends and linked to the stops, routes and trips of data.ts.
 // The recorded leg geometry and walking steps stay as they are.
 import { compactDate, HELSINKI, isoDuration, offsetDateTime } from '../time.js';
-import { readFixture, shiftTimes, type TimeFormat } from '../recorded.js';
+import { movableTimes, readFixture, type TimeFormat } from '../recorded.js';
 import { alertsOn } from './alerts.js';
 import type { FieldFn, PlanVariant } from './context.js';
 import { findRoute, findStop } from './data.js';
@@ -52,7 +52,6 @@ interface RecordedItinerary {
   legs: RecordedLeg[];
 }
 
-const RECORDED = readFixture<Record<string, RecordedItinerary>>('digitransit/itineraries.json');
 const RECORDED_START_MS = Date.parse('2025-06-02T08:16:00+03:00');
 
 /** OTP's offset date-times in Helsinki time. */
@@ -63,6 +62,12 @@ const OTP_TIMES: readonly TimeFormat[] = [
     write: (ms) => offsetDateTime(ms, HELSINKI),
   },
 ];
+
+const RECORDED = new Map(
+  Object.entries(readFixture<Record<string, RecordedItinerary>>('digitransit/itineraries.json')).map(
+    ([name, itinerary]) => [name, movableTimes(itinerary, RECORDED_START_MS, OTP_TIMES)],
+  ),
+);
 
 /** A transit leg's realtime: a delay in seconds (UPDATED), or SCHEDULED / CANCELED. */
 type Realtime = number | 'SCHEDULED' | 'CANCELED';
@@ -94,7 +99,10 @@ export function plannedItineraries(variant: PlanVariant, call: number): readonly
   return plans[Math.min(call, plans.length - 1)] ?? [];
 }
 
-/** The scheduled and estimated times of a leg's end, its stop call, and the leg's realtime fields. */
+/**
+ * A transit leg with its realtime: the recorded times are the actual ones, scheduled `delay` earlier, estimated
+ * unless SCHEDULED; its ends, stop calls, delays, state, and the trip and leg ids that carry the scheduled time.
+ */
 function applyRealtime(leg: RecordedLeg, realtime: Realtime, index: number): void {
   const delay = typeof realtime === 'number' ? realtime : 0;
   const state = typeof realtime === 'number' ? 'UPDATED' : realtime;
@@ -178,10 +186,9 @@ export function buildItinerary(
   baseMs: number,
   options: BuildOptions,
 ): BuiltItinerary {
-  const recorded = RECORDED[name];
-  if (recorded === undefined) throw new Error(`no recorded itinerary ${name}`);
-  const byMs = baseMs + departIn * 60_000 - RECORDED_START_MS;
-  const node = shiftTimes(recorded, byMs, RECORDED_START_MS, OTP_TIMES);
+  const recordedAt = RECORDED.get(name);
+  if (recordedAt === undefined) throw new Error(`no recorded itinerary ${name}`);
+  const node = recordedAt(baseMs + departIn * 60_000 - RECORDED_START_MS);
   const transitLegs = node.legs.filter((leg) => leg.transitLeg);
   transitLegs.forEach((leg, i) => applyRealtime(leg, realtime[i] ?? S, node.legs.indexOf(leg)));
   placeAt(node.legs[0]!.from, options.origin);

@@ -2,7 +2,7 @@
 // King's Cross to Waterloo with unsorted durations and a tie, fares on four, one disrupted leg), moved to the
 // requested time and ends. The recorded walking steps and path lines stay as they are.
 import { compactDate, localDateTime, localDateTimeMs, LONDON, zonedParts } from '../time.js';
-import { readFixture, shiftTimes, type TimeFormat } from '../recorded.js';
+import { movableTimes, readFixture, type TimeFormat } from '../recorded.js';
 import { locationName, stopPointEntity, tflType } from './entities.js';
 import type { TflLocation } from './entities.js';
 
@@ -49,7 +49,10 @@ const TFL_TIMES: readonly TimeFormat[] = [
   },
 ];
 
-const shifted = <T>(value: T, byMs: number): T => shiftTimes(value, byMs, RECORDED_SEARCH_MS, TFL_TIMES);
+const movable = <T>(value: T) => movableTimes(value, RECORDED_SEARCH_MS, TFL_TIMES);
+/** The result around the journeys (the lines' status), and each journey, with their times to move. */
+const RESULT_AT = movable({ ...RECORDED, journeys: [] });
+const JOURNEYS_AT = RECORDED.journeys.map((journey) => ({ journey, at: movable(journey) }));
 
 /** How far a journey moves: with the search when departing; arriving, it ends as long before as it left after. */
 function journeyShift(journey: RecordedJourney, request: JourneyRequest): number {
@@ -66,8 +69,8 @@ function withEnds(journey: RecordedJourney, request: JourneyRequest): RecordedJo
   const recordedTo = last.arrivalPoint.commonName;
   const toName = locationName(request.to);
   first.departurePoint = stopPointEntity(request.from, 'from');
-  last.instruction.summary = last.instruction.summary.replace(recordedTo, toName);
-  last.instruction.detailed = last.instruction.detailed.replace(recordedTo, toName);
+  last.instruction.summary = last.instruction.summary.replace(recordedTo, () => toName);
+  last.instruction.detailed = last.instruction.detailed.replace(recordedTo, () => toName);
   last.arrivalPoint = stopPointEntity(request.to, 'to') as RecordedLeg['arrivalPoint'];
   return journey;
 }
@@ -94,10 +97,8 @@ function timeAdjustment(ms: number, timeIs: string, request: JourneyRequest): Re
 export function buildItineraryResult(request: JourneyRequest): Record<string, unknown> {
   const t = request.dateTimeMs;
   return {
-    ...shifted(RECORDED, t - RECORDED_SEARCH_MS),
-    journeys: RECORDED.journeys.map((journey) =>
-      withEnds(shifted(journey, journeyShift(journey, request)), request),
-    ),
+    ...RESULT_AT(t - RECORDED_SEARCH_MS),
+    journeys: JOURNEYS_AT.map(({ journey, at }) => withEnds(at(journeyShift(journey, request)), request)),
     searchCriteria: {
       $type: tflType('JourneyPlanner.SearchCriteria'),
       dateTime: localDateTime(t, LONDON),
