@@ -25,15 +25,14 @@ export type { ScenarioContext, ScenarioHandler, ScenarioOptions } from './scenar
 export type { GraphQLRequestBody, RecordedRequest } from './http.js';
 
 // Fixture data and builders, for assertions and parser tests.
-export { HIGHGATE_OPTIONS, TFL_LINES, TFL_STATIONS, VICTORIA_OPTIONS } from './tfl/data.js';
-export type { TflDisambiguationCandidate, TflLine, TflStation } from './tfl/data.js';
+export { TFL_STATIONS } from './tfl/data.js';
+export type { TflStation } from './tfl/data.js';
 export { buildItineraryResult } from './tfl/journeys.js';
 export { ARRIVAL_STOPS, buildArrivals, PREDICTION_LIFETIME_SECONDS } from './tfl/arrivals.js';
 export type { ArrivalService, ArrivalStop, ArrivalsQuery } from './tfl/arrivals.js';
-export { JOURNEY_TEMPLATES } from './tfl/templates.js';
 export type { JourneyRequest } from './tfl/journeys.js';
-export { buildDisambiguationResult } from './tfl/disambiguation.js';
-export type { MatchStatus } from './tfl/disambiguation.js';
+export { buildDisambiguationResult, HIGHGATE_OPTIONS, VICTORIA_OPTIONS } from './tfl/disambiguation.js';
+export type { MatchStatus, TflDisambiguationOption } from './tfl/disambiguation.js';
 export { journeyRequest } from './tfl/request.js';
 export {
   HSL_AGENCY,
@@ -51,8 +50,8 @@ export type {
   RealtimeStateName,
   StoptimeArgs,
 } from './digitransit/departures.js';
-export { PELIAS_PLACES } from './geocoding/data.js';
-export type { PeliasLayer, PeliasPlace } from './geocoding/data.js';
+export { PELIAS_PLACES } from './geocoding/pelias.js';
+export type { PeliasFeature } from './geocoding/pelias.js';
 export { otpSchema, OTP_SCHEMA_JSON_PATH } from './digitransit/schema.js';
 export { validateOtpQuery } from './digitransit/graphql.js';
 export type { OtpGraphQLResponse } from './digitransit/graphql.js';

@@ -64,6 +64,12 @@ export function localDateTime(epochMs: number, timeZone: string): string {
   return format(zoned(epochMs, timeZone), "yyyy-MM-dd'T'HH:mm:ss");
 }
 
+/** The instant of a `localDateTime` string in the zone. */
+export function localDateTimeMs(text: string, timeZone: string): number {
+  const [year = 0, month = 1, day = 1, hour = 0, minute = 0, second = 0] = text.split(/\D/).map(Number);
+  return zonedToEpochMs({ year, month, day, hour, minute, second }, timeZone);
+}
+
 /** `2025-06-02T08:15:00+03:00`, Java's ISO_OFFSET_DATE_TIME for whole seconds (OTP's OffsetDateTime). */
 export function offsetDateTime(epochMs: number, timeZone: string): string {
   return format(zoned(Math.floor(epochMs / 1000) * 1000, timeZone), "yyyy-MM-dd'T'HH:mm:ssXXX");

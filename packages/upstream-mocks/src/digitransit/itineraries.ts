@@ -1,166 +1,210 @@
-// Itinerary plans for each planConnection scenario, as specs relative to the search time.
-import type { PlanVariant } from './context.js';
-import type { TransitModeName } from './data.js';
+// planConnection itineraries: the recorded ones in fixtures/digitransit/itineraries.json (every leg SCHEDULED,
+// leaving at the recorded search time), listed per scenario with their departure and the realtime of each
+// transit leg, then moved to the request's time and ends and linked to the stops, routes and trips of data.ts.
+// The recorded leg geometry and walking steps stay as they are.
+import { compactDate, HELSINKI, isoDuration, offsetDateTime } from '../time.js';
+import { movableTimes, readFixture, type TimeFormat } from '../recorded.js';
+import { alertsOn } from './alerts.js';
+import type { FieldFn, PlanVariant } from './context.js';
+import { findRoute, findStop } from './data.js';
+import { agencyNode, routeNode, stopNode, tripNode } from './nodes.js';
+import type { Node } from './nodes.js';
+import { hslTripId } from './tripid.js';
 
-export type LegRealtime =
-  | { readonly state: 'SCHEDULED' }
-  | { readonly state: 'UPDATED'; readonly delay: number }
-  | { readonly state: 'CANCELED' };
-
-/** `origin`, `destination`, or a stop's gtfsId. */
-export type PlaceRef = string;
-
-export interface LegSpec {
-  readonly mode: 'WALK' | TransitModeName;
-  readonly from: PlaceRef;
-  readonly to: PlaceRef;
-  readonly minutes: number;
-  /** Metres. */
-  readonly distance: number;
-  readonly route?: string;
-  readonly directionId?: '0' | '1';
-  readonly realtime?: LegRealtime;
-  /** Minutes spent waiting before this leg starts. */
-  readonly waitBefore?: number;
+export interface Endpoint {
+  readonly name: string;
+  readonly lat: number;
+  readonly lon: number;
+  /** Set when the endpoint is a stop. */
+  readonly stopId?: string;
 }
 
-export interface ItinerarySpec {
-  /** Minutes after the search time at which the itinerary starts. */
-  readonly departIn: number;
-  readonly legs: readonly LegSpec[];
+export interface BuildOptions {
+  readonly origin: Endpoint;
+  readonly destination: Endpoint;
+  readonly wheelchair: boolean;
 }
 
-const S: LegRealtime = { state: 'SCHEDULED' };
-const CANCELED: LegRealtime = { state: 'CANCELED' };
-const late = (delay: number): LegRealtime => ({ state: 'UPDATED', delay });
-
-const OOPPERA = 'HSL:1130446';
-const PASILAN_ASEMA = 'HSL:1174403';
-const HELSINKI_PLATFORM = 'HSL:1020502';
-const PASILA_PLATFORM = 'HSL:1174502';
-const ARKADIAN_PUISTO = 'HSL:1040129';
-const RAUTATIENTORI = 'HSL:1020453';
-
-function tram(departIn: number, realtime: LegRealtime, walkIn = 4, walkOut = 3): ItinerarySpec {
-  return {
-    departIn,
-    legs: [
-      { mode: 'WALK', from: 'origin', to: OOPPERA, minutes: walkIn, distance: Math.round(walkIn * 78.5) },
-      {
-        mode: 'TRAM',
-        from: OOPPERA,
-        to: PASILAN_ASEMA,
-        minutes: 8,
-        distance: 2410,
-        route: 'HSL:1009',
-        directionId: '0',
-        realtime,
-      },
-      {
-        mode: 'WALK',
-        from: PASILAN_ASEMA,
-        to: 'destination',
-        minutes: walkOut,
-        distance: Math.round(walkOut * 78.5),
-      },
-    ],
-  };
+type Ref = { gtfsId: string } | null;
+interface RecordedPlace extends Endpoint {
+  stop: Ref | FieldFn;
+  arrival: unknown;
+  departure: unknown;
+}
+interface RecordedLeg {
+  [field: string]: unknown;
+  mode: string;
+  startTime: number;
+  endTime: number;
+  transitLeg: boolean;
+  from: RecordedPlace;
+  to: RecordedPlace;
+  route: Ref;
+  trip: { gtfsId: string; directionId: '0' | '1' } | null;
+  headsign: string | null;
+  stopCalls: { stopLocation: Ref }[];
+}
+interface RecordedItinerary {
+  [field: string]: unknown;
+  startTime: number;
+  endTime: number;
+  numberOfTransfers: number;
+  legs: RecordedLeg[];
 }
 
-/** The I train from Helsinki to Pasila, 5 minutes. */
-function railHelsinkiPasila(realtime: LegRealtime): LegSpec {
-  return {
-    mode: 'RAIL',
-    from: HELSINKI_PLATFORM,
-    to: PASILA_PLATFORM,
-    minutes: 5,
-    distance: 3140,
-    route: 'HSL:3001I',
-    directionId: '0',
-    realtime,
-  };
-}
+const RECORDED_START_MS = Date.parse('2025-06-02T08:16:00+03:00');
 
-function train(departIn: number, realtime: LegRealtime, walkIn = 6, walkOut = 4): ItinerarySpec {
-  return {
-    departIn,
-    legs: [
-      {
-        mode: 'WALK',
-        from: 'origin',
-        to: HELSINKI_PLATFORM,
-        minutes: walkIn,
-        distance: Math.round(walkIn * 79.5),
-      },
-      railHelsinkiPasila(realtime),
-      {
-        mode: 'WALK',
-        from: PASILA_PLATFORM,
-        to: 'destination',
-        minutes: walkOut,
-        distance: Math.round(walkOut * 79.5),
-      },
-    ],
-  };
-}
+/** OTP's offset date-times in Helsinki time. */
+const OTP_TIMES: readonly TimeFormat[] = [
+  {
+    pattern: /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d[+-]\d\d:\d\d$/,
+    read: Date.parse,
+    write: (ms) => offsetDateTime(ms, HELSINKI),
+  },
+];
 
-function busThenTrain(departIn: number, bus: LegRealtime, rail: LegRealtime): ItinerarySpec {
-  return {
-    departIn,
-    legs: [
-      { mode: 'WALK', from: 'origin', to: ARKADIAN_PUISTO, minutes: 3, distance: 240 },
-      {
-        mode: 'BUS',
-        from: ARKADIAN_PUISTO,
-        to: RAUTATIENTORI,
-        minutes: 6,
-        distance: 1320,
-        route: 'HSL:1055',
-        directionId: '0',
-        realtime: bus,
-      },
-      { mode: 'WALK', from: RAUTATIENTORI, to: HELSINKI_PLATFORM, minutes: 2, distance: 150 },
-      { ...railHelsinkiPasila(rail), waitBefore: 3 },
-      { mode: 'WALK', from: PASILA_PLATFORM, to: 'destination', minutes: 4, distance: 300 },
-    ],
-  };
-}
+const RECORDED = new Map(
+  Object.entries(readFixture<Record<string, RecordedItinerary>>('digitransit/itineraries.json')).map(
+    ([name, itinerary]) => [name, movableTimes(itinerary, RECORDED_START_MS, OTP_TIMES)],
+  ),
+);
 
-const directWalk: ItinerarySpec = {
-  departIn: 0,
-  legs: [{ mode: 'WALK', from: 'origin', to: 'destination', minutes: 36, distance: 2900 }],
+/** A transit leg's realtime: a delay in seconds (UPDATED), or SCHEDULED / CANCELED. */
+type Realtime = number | 'SCHEDULED' | 'CANCELED';
+/** A recorded itinerary, minutes after the search, and the realtime of each of its transit legs. */
+type Planned = readonly [itinerary: string, departIn: number, realtime: readonly Realtime[]];
+
+const S = 'SCHEDULED';
+const X = 'CANCELED';
+
+/** The itineraries of each data scenario (by the plan request's number within it); plan.ts answers the others. */
+// prettier-ignore
+const PLANS: Partial<Record<PlanVariant, readonly (readonly Planned[])[]>> = {
+  mixed:           [[['tram', 2, [60]],  ['train', 5, [S]], ['bus-and-train', 1, [120, S]], ['tram', 12, [0]]]],
+  realtime:        [[['tram', 2, [30]],  ['train', 5, [0]], ['bus-and-train', 1, [45, -20]], ['tram', 12, [15]]]],
+  scheduled:       [[['tram', 2, [S]],   ['train', 5, [S]], ['bus-and-train', 1, [S, S]], ['tram', 12, [S]]]],
+  'cancelled-leg': [[['tram', 2, [30]],  ['train', 5, [X]], ['bus-and-train', 1, [45, 0]], ['tram', 12, [0]]]],
+  delayed:         [[['tram', 2, [420]], ['train', 5, [0]], ['bus-and-train', 1, [180, S]], ['tram', 12, [10]]]],
+  duplicates:      [[['tram', 2, [60]],  ['tram', 2, [60]], ['train', 5, [S]],
+                     ['bus-and-train', 1, [120, S]], ['bus-and-train', 1, [120, S]]]],
+  'long-walks':    [[['train-long-walks', 0, [0]], ['tram-long-walks', 1, [30]], ['tram', 2, [0]], ['walk', 0, []]]],
+  'disrupted-then-clear': [
+    [['tram', 2, [540]], ['train', 5, [X]], ['bus-and-train', 1, [360, S]]],
+    [['train', 9, [0]]],
+  ],
 };
 
-/** Itineraries for each data scenario; `call` is the index of the plan request within the scenario. */
-export function itinerarySpecs(variant: PlanVariant, call: number): readonly ItinerarySpec[] {
-  switch (variant) {
-    case 'mixed':
-      return [tram(2, late(60)), train(5, S), busThenTrain(1, late(120), S), tram(12, late(0))];
-    case 'realtime':
-      return [tram(2, late(30)), train(5, late(0)), busThenTrain(1, late(45), late(-20)), tram(12, late(15))];
-    case 'scheduled':
-      return [tram(2, S), train(5, S), busThenTrain(1, S, S), tram(12, S)];
-    case 'cancelled-leg':
-      return [tram(2, late(30)), train(5, CANCELED), busThenTrain(1, late(45), late(0)), tram(12, late(0))];
-    case 'delayed':
-      return [tram(2, late(420)), train(5, late(0)), busThenTrain(1, late(180), S), tram(12, late(10))];
-    case 'duplicates':
-      return [
-        tram(2, late(60)),
-        tram(2, late(60)),
-        train(5, S),
-        busThenTrain(1, late(120), S),
-        busThenTrain(1, late(120), S),
-      ];
-    case 'long-walks':
-      return [train(0, late(0), 22, 12), tram(1, late(30), 12, 6), tram(2, late(0)), directWalk];
-    case 'disrupted-then-clear':
-      return call === 0
-        ? [tram(2, late(540)), train(5, CANCELED), busThenTrain(1, late(360), S)]
-        : [train(9, late(0))];
-    case 'no-transit-connection':
-    case 'outside-bounds':
-    case 'location-not-found':
-      return [];
+export function plannedItineraries(variant: PlanVariant, call: number): readonly Planned[] {
+  const plans = PLANS[variant] ?? [];
+  return plans[Math.min(call, plans.length - 1)] ?? [];
+}
+
+/**
+ * A transit leg with its realtime: the recorded times are the actual ones, scheduled `delay` earlier, estimated
+ * unless SCHEDULED; its ends, stop calls, delays, state, and the trip and leg ids that carry the scheduled time.
+ */
+function applyRealtime(leg: RecordedLeg, realtime: Realtime, index: number): void {
+  const delay = typeof realtime === 'number' ? realtime : 0;
+  const state = typeof realtime === 'number' ? 'UPDATED' : realtime;
+  const time = (ms: number) => {
+    const scheduled = offsetDateTime(ms - delay * 1000, HELSINKI);
+    const estimated = state === S ? null : { time: offsetDateTime(ms, HELSINKI), delay: isoDuration(delay) };
+    return { scheduled, estimated, legTime: { scheduledTime: scheduled, estimated } };
+  };
+  const start = time(leg.startTime);
+  const end = time(leg.endTime);
+  Object.assign(leg.from, { arrival: start.legTime, departure: start.legTime });
+  Object.assign(leg.to, { arrival: end.legTime, departure: end.legTime });
+  leg.stopCalls.forEach((call, i) => {
+    const { scheduled, estimated } = i === 0 ? start : end;
+    Object.assign(call, {
+      schedule: { time: { __typename: 'ArrivalDepartureTime', arrival: scheduled, departure: scheduled } },
+      realTime: estimated ? { arrival: estimated, departure: estimated } : null,
+    });
+  });
+  const serviceDate = compactDate(leg.startTime, HELSINKI);
+  const { gtfsId: routeId } = leg.route ?? { gtfsId: '' };
+  const directionId = leg.trip?.directionId ?? '0';
+  const tripId = hslTripId(routeId, directionId, leg.startTime - delay * 1000 - 9 * 60_000);
+  Object.assign(leg, {
+    start: start.legTime,
+    end: end.legTime,
+    departureDelay: delay,
+    arrivalDelay: delay,
+    realTime: state !== S,
+    realtimeState: state,
+    serviceDate,
+    id: Buffer.from(`SCHEDULED_TRANSIT_LEG_V3|${tripId}|${serviceDate}|${index}`, 'utf8').toString('base64'),
+    trip: { gtfsId: tripId, directionId },
+  });
+}
+
+/** The request's origin and destination in place of the recorded ones. */
+function placeAt(place: RecordedPlace, endpoint: Endpoint): void {
+  const { stopId, ...at } = endpoint;
+  Object.assign(place, at, {
+    vertexType: stopId ? 'TRANSIT' : 'NORMAL',
+    stop: stopId ? { gtfsId: stopId } : null,
+  });
+}
+
+/** The recorded references to stops, routes and trips as the nodes graphql resolves them to. */
+function link(leg: RecordedLeg): void {
+  const stopId = (ref: Ref | FieldFn) => (ref !== null && 'gtfsId' in ref ? ref.gtfsId : undefined);
+  const stopOf = (ref: Ref | FieldFn) => {
+    const stop = findStop(stopId(ref) ?? '');
+    return stop ? () => stopNode(stop) : null;
+  };
+  const stops = [stopId(leg.from.stop), stopId(leg.to.stop)].filter((id): id is string => id !== undefined);
+  leg.from.stop = stopOf(leg.from.stop);
+  leg.to.stop = stopOf(leg.to.stop);
+  if (leg.route === null || leg.trip === null) return;
+  const route = findRoute(leg.route.gtfsId);
+  const trip = { ...leg.trip, route, headsign: leg.headsign ?? '', serviceDate: String(leg['serviceDate']) };
+  Object.assign(leg, {
+    route: () => routeNode(route),
+    agency: agencyNode,
+    trip: () => tripNode(trip),
+    stopCalls: leg.stopCalls.map((c) => ({ ...c, stopLocation: stopOf(c.stopLocation)?.() ?? null })),
+    // OTP's Leg.alerts: those of the leg's route, trip and its boarding and alighting stops.
+    alerts: ((_args, ctx) => alertsOn(ctx, { stops, routes: [route.gtfsId] })) satisfies FieldFn,
+  });
+}
+
+export interface BuiltItinerary {
+  readonly node: Node;
+  readonly startMs: number;
+  readonly endMs: number;
+  readonly numberOfTransfers: number;
+  readonly hasCancelledLeg: boolean;
+  readonly hasTransit: boolean;
+  readonly transitModes: readonly string[];
+}
+
+export function buildItinerary(
+  [name, departIn, realtime]: Planned,
+  baseMs: number,
+  options: BuildOptions,
+): BuiltItinerary {
+  const recordedAt = RECORDED.get(name);
+  if (recordedAt === undefined) throw new Error(`no recorded itinerary ${name}`);
+  const node = recordedAt(baseMs + departIn * 60_000 - RECORDED_START_MS);
+  const transitLegs = node.legs.filter((leg) => leg.transitLeg);
+  transitLegs.forEach((leg, i) => applyRealtime(leg, realtime[i] ?? S, node.legs.indexOf(leg)));
+  placeAt(node.legs[0]!.from, options.origin);
+  placeAt(node.legs.at(-1)!.to, options.destination);
+  if (options.wheelchair) {
+    node['accessibilityScore'] = 0.9;
+    for (const leg of node.legs) leg['accessibilityScore'] = leg.transitLeg ? 0.9 : 1;
   }
+  node.legs.forEach(link);
+  return {
+    node,
+    startMs: node.startTime,
+    endMs: node.endTime,
+    numberOfTransfers: node.numberOfTransfers,
+    hasCancelledLeg: realtime.includes(X),
+    hasTransit: transitLegs.length > 0,
+    transitModes: transitLegs.map((leg) => leg.mode),
+  };
 }

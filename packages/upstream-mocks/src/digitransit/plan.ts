@@ -2,52 +2,46 @@
 // (first, maximumTransfers, transit modes, includeRealTimeCancellations, wheelchair), answers routing errors.
 import { HELSINKI, offsetDateTime, zonedParts, zonedToEpochMs } from '../time.js';
 import { findStop, ROUTER_BOUNDS } from './data.js';
-import type { ResolverContext } from './context.js';
-import { itinerarySpecs } from './itineraries.js';
-import { buildItinerary } from './legs.js';
-import type { BuiltItinerary, Endpoint } from './legs.js';
+import type { PlanVariant, ResolverContext } from './context.js';
+import { buildItinerary, plannedItineraries } from './itineraries.js';
+import type { BuiltItinerary, Endpoint } from './itineraries.js';
 import type { Node } from './nodes.js';
 
 type Obj = Record<string, unknown>;
 
 const asObj = (value: unknown): Obj => (value !== null && typeof value === 'object' ? (value as Obj) : {});
 
-export type RoutingErrorCode = 'NO_TRANSIT_CONNECTION' | 'OUTSIDE_BOUNDS' | 'LOCATION_NOT_FOUND';
+type RoutingErrorCode = 'NO_TRANSIT_CONNECTION' | 'OUTSIDE_BOUNDS' | 'LOCATION_NOT_FOUND';
+type InputField = 'FROM' | 'TO' | null;
 
-export interface RoutingError {
+interface RoutingError {
   readonly code: RoutingErrorCode;
   readonly description: string;
-  readonly inputField: 'FROM' | 'TO' | 'DATE_TIME' | null;
+  readonly inputField: InputField;
 }
 
-/** OTP's English messages for these codes (PlannerErrorMapper). */
-export function routingError(code: RoutingErrorCode, inputField: 'FROM' | 'TO' | null): RoutingError {
-  switch (code) {
-    case 'NO_TRANSIT_CONNECTION':
-      return {
-        code,
-        inputField,
-        description:
-          'No trip found. There may be no transit service within the maximum specified distance or at the specified time, or your start or end point might not be safely accessible.',
-      };
-    case 'OUTSIDE_BOUNDS':
-      return {
-        code,
-        inputField,
-        description:
-          'Trip is not possible. You might be trying to plan a trip outside the map data boundary.',
-      };
-    case 'LOCATION_NOT_FOUND':
-      return {
-        code,
-        inputField,
-        description:
-          inputField === 'TO'
-            ? 'Destination is unknown.  Can you be a bit more descriptive?'
-            : 'Origin is unknown. Can you be a bit more descriptive?',
-      };
-  }
+/** OTP's English messages for these codes (PlannerErrorMapper); LOCATION_NOT_FOUND names the side. */
+const DESCRIPTIONS: Record<RoutingErrorCode, (inputField: InputField) => string> = {
+  NO_TRANSIT_CONNECTION: () =>
+    'No trip found. There may be no transit service within the maximum specified distance or at the specified time, or your start or end point might not be safely accessible.',
+  OUTSIDE_BOUNDS: () =>
+    'Trip is not possible. You might be trying to plan a trip outside the map data boundary.',
+  LOCATION_NOT_FOUND: (inputField) =>
+    inputField === 'TO'
+      ? 'Destination is unknown.  Can you be a bit more descriptive?'
+      : 'Origin is unknown. Can you be a bit more descriptive?',
+};
+
+function routingError(code: RoutingErrorCode, inputField: InputField): RoutingError {
+  return { code, inputField, description: DESCRIPTIONS[code](inputField) };
 }
+
+/** The data scenarios that answer a routing error instead of itineraries. */
+const SCENARIO_ERRORS: Partial<Record<PlanVariant, RoutingError>> = {
+  'no-transit-connection': routingError('NO_TRANSIT_CONNECTION', null),
+  'outside-bounds': routingError('OUTSIDE_BOUNDS', 'FROM'),
+  'location-not-found': routingError('LOCATION_NOT_FOUND', 'FROM'),
+};
 
 type EndpointResult = { readonly endpoint: Endpoint } | { readonly error: RoutingError };
 
@@ -103,34 +97,11 @@ export function runPlan(request: PlanRequest, ctx: ResolverContext): PlanResult 
   const errors = [from, to].flatMap((r) => ('error' in r ? [r.error] : []));
   if (errors.length > 0) return { itineraries: [], routingErrors: errors, origin, destination };
 
-  switch (ctx.plan) {
-    case 'no-transit-connection':
-      return {
-        itineraries: [],
-        routingErrors: [routingError('NO_TRANSIT_CONNECTION', null)],
-        origin,
-        destination,
-      };
-    case 'outside-bounds':
-      return {
-        itineraries: [],
-        routingErrors: [routingError('OUTSIDE_BOUNDS', 'FROM')],
-        origin,
-        destination,
-      };
-    case 'location-not-found':
-      return {
-        itineraries: [],
-        routingErrors: [routingError('LOCATION_NOT_FOUND', 'FROM')],
-        origin,
-        destination,
-      };
-    default:
-      break;
-  }
+  const scenarioError = SCENARIO_ERRORS[ctx.plan];
+  if (scenarioError) return { itineraries: [], routingErrors: [scenarioError], origin, destination };
 
   const options = { origin, destination, wheelchair: request.wheelchair };
-  const specs = itinerarySpecs(ctx.plan, call);
+  const specs = plannedItineraries(ctx.plan, call);
   // Timetables run on whole minutes: start from the next minute (or end by the previous one when arriving by).
   const base = Math.ceil(request.timeMs / 60_000) * 60_000;
   let built = specs.map((spec) => buildItinerary(spec, base, options));
@@ -147,9 +118,7 @@ export function runPlan(request: PlanRequest, ctx: ResolverContext): PlanResult 
     )
     .filter((it) => !allowed || it.transitModes.every((mode) => allowed.has(mode)))
     .filter((it) => !request.transitOnly || it.hasTransit)
-    .map((it, index) => ({ it, index }))
-    .sort((a, b) => a.it.endMs - b.it.endMs || a.index - b.index)
-    .map(({ it }) => it)
+    .sort((a, b) => a.endMs - b.endMs)
     .slice(0, Math.max(0, request.first));
   const routingErrors = kept.length === 0 ? [routingError('NO_TRANSIT_CONNECTION', null)] : [];
   return { itineraries: kept, routingErrors, origin, destination };

@@ -77,23 +77,24 @@ export function isDataScenario(name: string): name is DataScenarioName {
   return (DIGITRANSIT_DATA_SCENARIOS as readonly string[]).includes(name);
 }
 
-export function dataVariants(name: DataScenarioName): {
-  plan: PlanVariant;
-  departures: DepartureVariant;
-  alerts: boolean;
-} {
-  switch (name) {
-    case 'default':
-      return { plan: 'mixed', departures: 'mixed', alerts: false };
-    case 'departures-scheduled':
-      return { plan: 'mixed', departures: 'scheduled', alerts: false };
-    case 'departures-empty':
-      return { plan: 'mixed', departures: 'empty', alerts: false };
-    case 'service-alerts':
-      return { plan: 'mixed', departures: 'mixed', alerts: true };
-    default:
-      return { plan: name.slice('plan-'.length) as PlanVariant, departures: 'mixed', alerts: false };
-  }
+interface DataVariants {
+  readonly plan: PlanVariant;
+  readonly departures: DepartureVariant;
+  readonly alerts: boolean;
+}
+
+const DEFAULT_DATA: DataVariants = { plan: 'mixed', departures: 'mixed', alerts: false };
+
+/** The data scenarios that are not `plan-*` (those name their plan variant). */
+const DATA_VARIANTS: Partial<Record<DataScenarioName, DataVariants>> = {
+  default: DEFAULT_DATA,
+  'departures-scheduled': { ...DEFAULT_DATA, departures: 'scheduled' },
+  'departures-empty': { ...DEFAULT_DATA, departures: 'empty' },
+  'service-alerts': { ...DEFAULT_DATA, alerts: true },
+};
+
+export function dataVariants(name: DataScenarioName): DataVariants {
+  return DATA_VARIANTS[name] ?? { ...DEFAULT_DATA, plan: name.slice('plan-'.length) as PlanVariant };
 }
 
 /**

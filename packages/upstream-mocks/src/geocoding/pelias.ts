@@ -1,6 +1,6 @@
-// Pelias (Digitransit geocoding) FeatureCollections for /search and /autocomplete.
-import { PELIAS_PLACES, WOF, wofId } from './data.js';
-import type { PeliasPlace } from './data.js';
+// Pelias (Digitransit geocoding) FeatureCollections for /search and /autocomplete: the recorded places that
+// match the text, ranked as Pelias ranks them.
+import { readFixture } from '../recorded.js';
 
 export type PeliasEndpoint = 'search' | 'autocomplete';
 
@@ -19,62 +19,30 @@ const DEFAULT_LAYERS = ['station', 'stop', 'venue', 'address', 'street'];
 const DEFAULT_SOURCES = ['openstreetmap', 'openaddresses', 'nlsfi', 'gtfshsl'];
 const MAX_SIZE = 40;
 
+/** A Pelias feature as recorded; `confidence` is set per answer. */
+export interface PeliasFeature {
+  readonly geometry: { readonly coordinates: readonly [lon: number, lat: number] };
+  readonly properties: {
+    readonly layer: string;
+    readonly source: string;
+    readonly name: string;
+    readonly label: string;
+  };
+}
+
+/**
+ * Places the Pelias mock knows (fixtures/geocoding/places.json): the HSL stations and stops of the routing data,
+ * venues, addresses and a street. Stop ids are `GTFS:<feed>:<stop>#<code>`: strip `GTFS:` and `#...` for the
+ * routing id.
+ */
+export const PELIAS_PLACES = readFixture<{ features: PeliasFeature[] }>('geocoding/places.json').features;
+
 const normalize = (text: string): string =>
   text
     .normalize('NFD')
     .replace(/[\u0300-\u036f]/g, '')
     .toLowerCase()
     .trim();
-
-function label(place: PeliasPlace): string {
-  if (place.layer === 'address' || place.layer === 'street') return `${place.name}, ${place.localadmin}`;
-  if (place.layer === 'venue' && place.street) {
-    return `${place.name}, ${place.street} ${place.housenumber ?? ''}`.trimEnd() + `, ${place.localadmin}`;
-  }
-  return `${place.name}, ${place.neighbourhood}, ${place.localadmin}`;
-}
-
-function feature(place: PeliasPlace, confidence: number): Record<string, unknown> {
-  const locality = place.localadmin;
-  return {
-    type: 'Feature',
-    geometry: { type: 'Point', coordinates: [place.lon, place.lat] },
-    properties: {
-      id: place.id,
-      gid: `${place.source}:${place.layer}:${place.id}`,
-      layer: place.layer,
-      source: place.source,
-      source_id: place.id,
-      name: place.name,
-      ...(place.housenumber ? { housenumber: place.housenumber } : {}),
-      ...(place.street && place.layer !== 'street' ? { street: place.street } : {}),
-      postalcode: place.postalcode,
-      postalcode_gid: `whosonfirst:postalcode:${wofId(421400000, place.postalcode)}`,
-      confidence,
-      accuracy: place.layer === 'stop' || place.layer === 'station' ? 'centroid' : 'point',
-      region: 'Uusimaa',
-      region_gid: `whosonfirst:region:${WOF.region}`,
-      localadmin: place.localadmin,
-      localadmin_gid: `whosonfirst:localadmin:${WOF.localadmin[locality] ?? ''}`,
-      locality,
-      locality_gid: `whosonfirst:locality:${WOF.locality[locality] ?? ''}`,
-      neighbourhood: place.neighbourhood,
-      neighbourhood_gid: `whosonfirst:neighbourhood:${wofId(1108700000, place.neighbourhood)}`,
-      label: label(place),
-      ...(place.modes
-        ? {
-            addendum: {
-              GTFS: {
-                modes: place.modes,
-                ...(place.code ? { code: place.code } : {}),
-                ...(place.platform ? { platform: place.platform } : {}),
-              },
-            },
-          }
-        : {}),
-    },
-  };
-}
 
 function listParam(value: string | undefined, fallback: readonly string[]): string[] {
   if (!value) return [...fallback];
@@ -130,15 +98,15 @@ export function peliasResponse(query: PeliasQuery): { status: number; body: Reco
   const needle = normalize(text);
   const ranked = query.empty
     ? []
-    : PELIAS_PLACES.filter((place) => layers.includes(place.layer) && sources.includes(place.source))
+    : PELIAS_PLACES.filter(({ properties: p }) => layers.includes(p.layer) && sources.includes(p.source))
         .map((place) => {
-          const name = normalize(place.name);
+          const name = normalize(place.properties.name);
           const rank =
             name === needle
               ? 0
               : name.startsWith(needle)
                 ? 1
-                : normalize(label(place)).includes(needle)
+                : normalize(place.properties.label).includes(needle)
                   ? 2
                   : 3;
           return { place, rank };
@@ -147,10 +115,15 @@ export function peliasResponse(query: PeliasQuery): { status: number; body: Reco
         .filter((entry) => query.endpoint === 'search' || entry.rank < 2 || needle.length > 3)
         .sort(
           (a, b) =>
-            a.rank - b.rank || DEFAULT_LAYERS.indexOf(a.place.layer) - DEFAULT_LAYERS.indexOf(b.place.layer),
+            a.rank - b.rank ||
+            DEFAULT_LAYERS.indexOf(a.place.properties.layer) -
+              DEFAULT_LAYERS.indexOf(b.place.properties.layer),
         )
         .slice(0, size);
-  const features = ranked.map(({ place, rank }) => feature(place, [1, 0.9, 0.8][rank] ?? 0.8));
+  const features = ranked.map(({ place, rank }) => ({
+    ...place,
+    properties: { ...place.properties, confidence: [1, 0.9, 0.8][rank] ?? 0.8 },
+  }));
   // Pelias echoes the query; search puts its parse last, autocomplete names its parser first.
   const echoed = { size, layers, sources, private: false, lang, querySize: size * 10 };
   const queryEcho =
@@ -163,8 +136,8 @@ export function peliasResponse(query: PeliasQuery): { status: number; body: Reco
     features,
   };
   if (ranked.length > 0) {
-    const lons = ranked.map((r) => r.place.lon);
-    const lats = ranked.map((r) => r.place.lat);
+    const lons = ranked.map((r) => r.place.geometry.coordinates[0]);
+    const lats = ranked.map((r) => r.place.geometry.coordinates[1]);
     body['bbox'] = [Math.min(...lons), Math.min(...lats), Math.max(...lons), Math.max(...lats)];
   }
   return { status: 200, body };

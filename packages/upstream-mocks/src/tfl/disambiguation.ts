@@ -1,60 +1,59 @@
-// Builds TfL `DisambiguationResult` bodies (HTTP 300, sometimes 200).
+// TfL `DisambiguationResult` bodies (HTTP 300, sometimes 200): the recorded answer in
+// fixtures/tfl/disambiguation-300.json ("Victoria" to "Highgate", both sides lists), each side set to the
+// scenario's match status and the option list its text names, echoing the request.
 import { localDateTime, LONDON } from '../time.js';
-import { HIGHGATE_OPTIONS, VICTORIA_OPTIONS } from './data.js';
-import type { TflDisambiguationCandidate } from './data.js';
-import { tflType } from './entities.js';
+import { readFixture } from '../recorded.js';
 import { journeyUri, journeyVector } from './journeys.js';
 import type { JourneyRequest } from './journeys.js';
 
 export type MatchStatus = 'list' | 'identified' | 'empty';
 
-function candidatesFor(text: string, side: 'from' | 'to'): readonly TflDisambiguationCandidate[] {
+/** A `DisambiguationOption` as TfL sends it; `parameterValue` is absent on some real options. */
+export interface TflDisambiguationOption {
+  readonly parameterValue?: string;
+  readonly uri: string;
+  readonly place: { readonly commonName: string; readonly lat: number; readonly lon: number };
+  readonly matchQuality: number;
+}
+
+interface Side {
+  readonly $type: string;
+  readonly disambiguationOptions: readonly TflDisambiguationOption[];
+}
+
+const RECORDED = readFixture<{
+  fromLocationDisambiguation: Side;
+  toLocationDisambiguation: Side;
+  searchCriteria: object;
+}>('tfl/disambiguation-300.json');
+
+/** "Victoria": 7 options, unsorted by matchQuality, a point of interest outranking the stations, one without parameterValue. */
+export const VICTORIA_OPTIONS = RECORDED.fromLocationDisambiguation.disambiguationOptions;
+/** "Highgate": 6 options, unsorted by matchQuality. */
+export const HIGHGATE_OPTIONS = RECORDED.toLocationDisambiguation.disambiguationOptions;
+
+function optionsFor(text: string, side: 'from' | 'to'): readonly TflDisambiguationOption[] {
   const needle = text.toLowerCase();
   if (needle.includes('highgate')) return HIGHGATE_OPTIONS;
   if (needle.includes('victoria')) return VICTORIA_OPTIONS;
   return side === 'from' ? VICTORIA_OPTIONS : HIGHGATE_OPTIONS;
 }
 
-function optionEntity(
-  candidate: TflDisambiguationCandidate,
-  side: 'from' | 'to',
-  request: JourneyRequest,
-): Record<string, unknown> {
-  const value = candidate.parameterValue ?? `lonlat:"${candidate.lon},${candidate.lat}"`;
+/** The option with its `uri`: this request with the option in place of the side's text. */
+function withUri(option: TflDisambiguationOption, side: 'from' | 'to', request: JourneyRequest) {
+  const value = option.parameterValue ?? `lonlat:"${option.place.lon},${option.place.lat}"`;
   const uri =
     side === 'from' ? journeyUri(value, request.toText, '') : journeyUri(request.fromText, value, '');
-  const isStop = candidate.placeType === 'StopPoint';
-  return {
-    $type: tflType('JourneyPlanner.DisambiguationOption'),
-    ...(candidate.parameterValue !== undefined ? { parameterValue: candidate.parameterValue } : {}),
-    uri,
-    place: {
-      $type: tflType(isStop ? 'StopPoint' : 'Place'),
-      ...(isStop
-        ? { naptanId: candidate.naptanId, modes: candidate.modes ?? [], icsCode: candidate.icsCode }
-        : {}),
-      ...(isStop ? { url: `/StopPoint/${candidate.naptanId ?? ''}` } : {}),
-      commonName: candidate.commonName,
-      placeType: candidate.placeType,
-      additionalProperties: [],
-      lat: candidate.lat,
-      lon: candidate.lon,
-    },
-    matchQuality: candidate.matchQuality,
-  };
+  return { ...option, uri };
 }
 
-function sideEntity(
-  status: MatchStatus,
-  side: 'from' | 'to',
-  request: JourneyRequest,
-): Record<string, unknown> {
-  const $type = tflType('JourneyPlanner.Disambiguation');
+function sideEntity(status: MatchStatus, side: 'from' | 'to', request: JourneyRequest): object {
+  const { $type } = RECORDED.fromLocationDisambiguation;
   if (status !== 'list') return { $type, matchStatus: status };
   const text = side === 'from' ? request.fromText : request.toText;
   return {
     $type,
-    disambiguationOptions: candidatesFor(text, side).map((c) => optionEntity(c, side, request)),
+    disambiguationOptions: optionsFor(text, side).map((option) => withUri(option, side, request)),
     matchStatus: 'list',
   };
 }
@@ -64,13 +63,11 @@ export function buildDisambiguationResult(
   statuses: { readonly from: MatchStatus; readonly to: MatchStatus },
 ): Record<string, unknown> {
   return {
-    $type: tflType('JourneyPlanner.DisambiguationResult'),
+    ...RECORDED,
     toLocationDisambiguation: sideEntity(statuses.to, 'to', request),
     fromLocationDisambiguation: sideEntity(statuses.from, 'from', request),
-    viaLocationDisambiguation: { $type: tflType('JourneyPlanner.Disambiguation'), matchStatus: 'empty' },
-    recommendedMaxAgeMinutes: 1440,
     searchCriteria: {
-      $type: tflType('JourneyPlanner.SearchCriteria'),
+      ...RECORDED.searchCriteria,
       dateTime: localDateTime(request.dateTimeMs, LONDON),
       dateTimeType: request.timeIs,
     },

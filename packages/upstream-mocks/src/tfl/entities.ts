@@ -1,5 +1,5 @@
 // TfL's presentation entities as they appear on the wire, each with its .NET `$type`.
-import type { TflLine, TflStation } from './data.js';
+import type { TflStation } from './data.js';
 
 const ENTITIES = 'Tfl.Api.Presentation.Entities';
 
@@ -47,42 +47,6 @@ export function stopPointEntity(
   };
 }
 
-export function identifier(id: string, name: string, type: string, uri?: string): Record<string, unknown> {
-  return {
-    $type: tflType('Identifier'),
-    id,
-    name,
-    ...(uri ? { uri } : {}),
-    type,
-    ...(type === 'Line' ? { crowding: { $type: tflType('Crowding') } } : {}),
-    routeType: 'Unknown',
-    status: 'Unknown',
-  };
-}
-
-export function modeIdentifier(modeId: string): Record<string, unknown> {
-  return identifier(modeId, modeId, 'Mode');
-}
-
-export function routeOption(line: TflLine | undefined, direction: string): Record<string, unknown> {
-  if (!line) {
-    return { $type: tflType('JourneyPlanner.RouteOption'), name: '', directions: [''] };
-  }
-  return {
-    $type: tflType('JourneyPlanner.RouteOption'),
-    name: line.name,
-    directions: [direction],
-    lineIdentifier: identifier(line.id, line.name, 'Line', `/Line/${line.id}`),
-    direction: '',
-  };
-}
-
 export function locationName(location: TflLocation): string {
   return location.kind === 'station' ? location.station.commonName : location.commonName;
-}
-
-export function locationCoords(location: TflLocation): { lat: number; lon: number } {
-  return location.kind === 'station'
-    ? { lat: location.station.lat, lon: location.station.lon }
-    : { lat: location.lat, lon: location.lon };
 }

@@ -1,8 +1,17 @@
 // Reads a JourneyResults request: resolves `from`/`to` and the requested date and time.
 import { LONDON, zonedParts, zonedToEpochMs } from '../time.js';
-import { TFL_STATIONS } from './data.js';
+import { TFL_STATIONS, type TflStation } from './data.js';
 import type { TflLocation } from './entities.js';
 import type { JourneyRequest } from './journeys.js';
+
+/** Where a journey starts or ends when its text names no known place. */
+const FALLBACK = { from: station('kingsCross'), to: station('waterloo') };
+
+function station(key: string): TflStation {
+  const found = TFL_STATIONS[key];
+  if (found === undefined) throw new Error(`no station ${key} in fixtures/tfl/stations.json`);
+  return found;
+}
 
 const COORDINATES = /^\s*(-?\d{1,3}(?:\.\d+)?)\s*,\s*(-?\d{1,3}(?:\.\d+)?)\s*$/;
 const POSTCODE = /^[A-Z]{1,2}\d[A-Z\d]?\s*\d[A-Z]{2}$/i;
@@ -25,7 +34,7 @@ export function resolveLocation(text: string, side: 'from' | 'to'): TflLocation 
   if (coords)
     return { kind: 'point', commonName: text.trim(), lat: Number(coords[1]), lon: Number(coords[2]) };
   if (POSTCODE.test(text.trim())) {
-    const fallback = side === 'from' ? TFL_STATIONS.kingsCross : TFL_STATIONS.waterloo;
+    const fallback = FALLBACK[side];
     return {
       kind: 'point',
       commonName: text.trim().toUpperCase(),
@@ -33,7 +42,7 @@ export function resolveLocation(text: string, side: 'from' | 'to'): TflLocation 
       lon: fallback.lon - 0.003,
     };
   }
-  return { kind: 'station', station: side === 'from' ? TFL_STATIONS.kingsCross : TFL_STATIONS.waterloo };
+  return { kind: 'station', station: FALLBACK[side] };
 }
 
 /** `date=yyyyMMdd`, `time=HHmm`, `timeIs=Departing|Arriving`; defaults to now, rounded up to the minute. */

@@ -3,7 +3,7 @@
 import { reply } from '../reply.js';
 import type { MockReply } from '../reply.js';
 import { BODY_FAULTS, bodyFaultReply, isBodyFault } from '../scenario.js';
-import { buildDisambiguationResult } from './disambiguation.js';
+import { buildDisambiguationResult, type MatchStatus } from './disambiguation.js';
 import { apiError, BAD_GATEWAY_HTML, notFoundError, rateLimitBody } from './errors.js';
 import type { JourneyRequest } from './journeys.js';
 
@@ -123,19 +123,22 @@ export function tflScenarioReply(name: TflScenarioName, input: TflScenarioInput)
 
 type DisambiguationScenario = Extract<TflScenarioName, `disambiguation-${string}`>;
 
+/** Each disambiguation scenario's HTTP status and the match status of each side. */
+const DISAMBIGUATIONS: Record<
+  DisambiguationScenario,
+  { readonly status: number; readonly from: MatchStatus; readonly to: MatchStatus }
+> = {
+  'disambiguation-from': { status: 300, from: 'list', to: 'identified' },
+  'disambiguation-to': { status: 300, from: 'identified', to: 'list' },
+  'disambiguation-both': { status: 300, from: 'list', to: 'list' },
+  'disambiguation-no-match': { status: 300, from: 'empty', to: 'identified' },
+  'disambiguation-200': { status: 200, from: 'list', to: 'list' },
+};
+
 function disambiguationReply(name: DisambiguationScenario, journey: JourneyRequest): MockReply {
-  switch (name) {
-    case 'disambiguation-from':
-      return reply.json(300, buildDisambiguationResult(journey, { from: 'list', to: 'identified' }));
-    case 'disambiguation-to':
-      return reply.json(300, buildDisambiguationResult(journey, { from: 'identified', to: 'list' }));
-    case 'disambiguation-both':
-      return reply.json(300, buildDisambiguationResult(journey, { from: 'list', to: 'list' }));
-    case 'disambiguation-no-match':
-      return reply.json(300, buildDisambiguationResult(journey, { from: 'empty', to: 'identified' }));
-    case 'disambiguation-200':
-      return reply.json(200, buildDisambiguationResult(journey, { from: 'list', to: 'list' }), JSON_HEADERS);
-  }
+  const { status, ...statuses } = DISAMBIGUATIONS[name];
+  const body = buildDisambiguationResult(journey, statuses);
+  return status === 200 ? reply.json(200, body, JSON_HEADERS) : reply.json(status, body);
 }
 
 export function forbiddenReply(rawUrl: string, nowMs: number): MockReply {
