@@ -1,3 +1,5 @@
+import type { ToolBenchRow } from './tool-bench.js';
+
 /** The protocol era a measurement was made in: 2026-07-28 (modern) or the 2025 handshake (legacy). */
 export type BenchEra = 'modern' | 'legacy';
 
@@ -188,17 +190,7 @@ export interface ToolBenchResult {
   warmup: number;
   /** The Node version the benchmark ran on (`process.version`). */
   node: string;
-  rows: {
-    era: BenchEra;
-    tool: string;
-    domain: string;
-    note: string;
-    n: number;
-    p50: number;
-    p95: number;
-    floorP50: number;
-    floorP95: number;
-  }[];
+  rows: ToolBenchRow[];
 }
 
 export function parseToolBench(output: string): ToolBenchResult {
