@@ -101,7 +101,10 @@ async function planJourney(request: PlanRequest): Promise<DomainDecision> {
   return {
     name: 'journey-continuity',
     mount: true,
-    reason: `embedded SQLite in ${request.dataDir}`,
+    reason:
+      config.database === undefined
+        ? `embedded SQLite in ${request.dataDir}`
+        : `PostgreSQL at ${describeDatabase(config.database.url)} (${config.database.variable})`,
     domain: { domain: journeyDomain, config },
   };
 }

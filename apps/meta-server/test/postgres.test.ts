@@ -1,6 +1,7 @@
 // The combined bin on PostgreSQL (issue #18): it refuses an unmigrated database with one line that says what to
 // do, `switchyard migrate` applies the migrations, and two server processes on one database (replicas) share
-// saved places. Every other domain stays on its SQLite file in the data directory.
+// saved places and journeys. Launch runs stay on their SQLite file in the data directory.
+import { randomUUID } from 'node:crypto';
 import { startTestPostgres, type TestPostgres } from '@switchyard/test-postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectStdio, DUMMY_KEYS, runBin, tempDir } from './helpers.js';
@@ -36,9 +37,11 @@ describe('switchyard on PostgreSQL', () => {
     const migrated = await runBin(['migrate'], env);
     expect(migrated).toMatchObject({ code: 0, stderr: '' });
     expect(migrated.stdout).toMatch(
-      /^transit: applied 1 migration\(s\) at 127\.0\.0\.1:\d+\/switchyard_test_\w+\n$/,
+      /^transit: applied 1 migration\(s\) at 127\.0\.0\.1:\d+\/switchyard_test_\w+\njourney-continuity: applied 2 migration\(s\) at 127\.0\.0\.1:\d+\/switchyard_test_\w+\n$/,
     );
-    expect((await runBin(['migrate'], env)).stdout).toMatch(/^transit: up to date at /);
+    expect((await runBin(['migrate'], env)).stdout).toMatch(
+      /^transit: up to date at .+\njourney-continuity: up to date at /,
+    );
 
     // Two processes with separate data directories: only the database is shared.
     const [one, two] = await Promise.all([
@@ -53,6 +56,24 @@ describe('switchyard on PostgreSQL', () => {
       expect(saved.isError).toBeFalsy();
       const listed = await two.client.callTool({ name: 'get_user_variables', arguments: {} });
       expect(listed.structuredContent).toMatchObject({ variables: [{ key: 'home', value: HOME }] });
+      const user = randomUUID();
+      const journeys = await Promise.all(
+        [one, two].map((replica) =>
+          replica.client.callTool({ name: 'get_or_create_journey', arguments: { user_id: user } }),
+        ),
+      );
+      const ids = journeys.map((j) => (j.structuredContent as { journey_id: string }).journey_id);
+      expect(ids[0]).toBe(ids[1]);
+      const recorded = await one.client.callTool({
+        name: 'record_session',
+        arguments: { journey_id: ids[0], summary: 'Planned the ferry trip' },
+      });
+      expect(recorded.isError).toBeFalsy();
+      const found = await two.client.callTool({
+        name: 'query_journey_history',
+        arguments: { journey_id: ids[0], query: 'ferry' },
+      });
+      expect(found.structuredContent).toMatchObject({ total_results: 1 });
       expect(`${one.stderr()}${two.stderr()}`).not.toContain(password);
     } finally {
       await Promise.all([one.close(), two.close()]);

@@ -13,7 +13,7 @@ import { createLogger, localPrincipal } from '@switchyard/server-kit/runtime';
 import { connectInMemory } from '@switchyard/server-kit/testing';
 import { openJourneyDatabase, DATABASE_FILE_NAME } from '../src/db/database.js';
 import { SESSION_FTS_SHARDS, sessionFtsTable } from '../src/db/fts.js';
-import { JourneyService } from '../src/journeys/journey-service.js';
+import { SqliteJourneyService } from '../src/journeys/sqlite-journey-service.js';
 import { toMillisRange } from '../src/journeys/time.js';
 import { journeyDomain, loadJourneyConfig } from '../src/index.js';
 import { BENCH_QUERIES, generateCorpus, verifyIndex, type Corpus } from './corpus.js';
@@ -89,7 +89,7 @@ async function main(): Promise<void> {
     logger: createLogger({ level: 'error' }),
   });
   const floorDb = openJourneyDatabase({ dataDir });
-  const floor = new JourneyService(floorDb, { maxDocumentBytes });
+  const floor = new SqliteJourneyService(floorDb, { maxDocumentBytes });
   const journey = (i: number) => corpus.journeyIds[(i * 7919) % corpus.journeyIds.length]!;
   const user = (i: number) => corpus.userIds[(i * 104_729) % corpus.userIds.length]!;
   const query = (i: number) => BENCH_QUERIES[i % BENCH_QUERIES.length]!;

@@ -1,5 +1,7 @@
-import { ConfigError } from '@switchyard/server-kit/runtime';
+import { registerSecret } from '@switchyard/resilience/context';
+import { ConfigError, resolvePostgresSettings, type PostgresSettings } from '@switchyard/server-kit/runtime';
 import { z } from 'zod';
+import { DATABASE_URL_VARIABLE } from './db/database.js';
 
 export { ConfigError };
 
@@ -17,6 +19,8 @@ export interface JourneyConfig {
    * for their snippets (JOURNEY_SNIPPET_SCAN_BYTES; default DEFAULT_SNIPPET_SCAN_BYTES, 2 MiB).
    */
   snippetScanBytes?: number;
+  /** Journeys on PostgreSQL (JOURNEY_DATABASE_URL, else SWITCHYARD_DATABASE_URL); absent: the SQLite file. */
+  database?: PostgresSettings;
 }
 
 export const DEFAULT_MAX_DOCUMENT_BYTES = 1024 * 1024;
@@ -42,6 +46,8 @@ function optionalInteger(env: Env, name: string, min: number, max: number): numb
 export function loadJourneyConfig(env: Env = process.env): JourneyConfig {
   // Left out when unset: the journey service applies the default, also to configurations built in code.
   const snippetScanBytes = optionalInteger(env, 'JOURNEY_SNIPPET_SCAN_BYTES', 0, 1024 * 1024 * 1024);
+  const database = resolvePostgresSettings(env, DATABASE_URL_VARIABLE);
+  if (database !== undefined) registerSecret(decodeURIComponent(new URL(database.url).password));
   return {
     maxDocumentBytes: integer(
       env,
@@ -52,5 +58,6 @@ export function loadJourneyConfig(env: Env = process.env): JourneyConfig {
     ),
     busyTimeoutMs: integer(env, 'JOURNEY_BUSY_TIMEOUT_MS', DEFAULT_BUSY_TIMEOUT_MS, 0, 600_000),
     ...(snippetScanBytes === undefined ? {} : { snippetScanBytes }),
+    ...(database === undefined ? {} : { database }),
   };
 }

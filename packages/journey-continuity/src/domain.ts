@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { defineDomain } from '@switchyard/server-kit';
 import { loadJourneyConfig } from './config.js';
+import { DATABASE_URL_VARIABLE, POSTGRES_MIGRATIONS_FOLDER } from './db/database.js';
 import { largestRequestBytes } from './journeys/limits.js';
 import { openJourney } from './open.js';
 import { recapPrompt } from './prompts/recap.js';
@@ -22,7 +23,8 @@ export const JOURNEY_TOOL_NAMES = [
 
 /**
  * The journey-continuity domain: the five journey tools of seed 004 over one SQLite file,
- * `journey-continuity.sqlite` in the server's data directory (opened and migrated by `openJourney`). Its
+ * `journey-continuity.sqlite` in the server's data directory, or over PostgreSQL (JOURNEY_DATABASE_URL or
+ * SWITCHYARD_DATABASE_URL), opened by `openJourney`. Its
  * configuration comes from the environment (`loadJourneyConfig`); requests may be as large as the largest
  * document it accepts needs (`maxRequestBytes`).
  */
@@ -42,6 +44,8 @@ export const journeyDomain = defineDomain({
   scopes: { read: 'journey:read', write: 'journey:write', extra: [JOURNEY_ADMIN_SCOPE] },
   // Drawn for Switchyard (MIT, like the code); shipped in the package's icons/ folder.
   icon: readFileSync(new URL('../icons/journey-continuity.svg', import.meta.url), 'utf8'),
+  // Journeys move to PostgreSQL with JOURNEY_DATABASE_URL (or SWITCHYARD_DATABASE_URL).
+  postgres: { variable: DATABASE_URL_VARIABLE, migrationsFolder: POSTGRES_MIGRATIONS_FOLDER },
   config: loadJourneyConfig,
   // The HTTP body and stdio message limits are raised so that a document of the largest allowed size fits.
   maxRequestBytes: (config) => largestRequestBytes(config.maxDocumentBytes),

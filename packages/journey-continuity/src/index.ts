@@ -7,7 +7,12 @@ export {
   loadJourneyConfig,
   type JourneyConfig,
 } from './config.js';
-export { DATABASE_FILE_NAME, MIGRATIONS_FOLDER } from './db/database.js';
+export {
+  DATABASE_FILE_NAME,
+  DATABASE_URL_VARIABLE,
+  MIGRATIONS_FOLDER,
+  POSTGRES_MIGRATIONS_FOLDER,
+} from './db/database.js';
 export { MAX_METADATA_BYTES, MAX_SUMMARY_BYTES, MAX_TITLE_CHARS } from './journeys/limits.js';
 export { MAX_QUERY_PHRASES } from './journeys/fts-query.js';
 export { VERSION } from './version.js';

@@ -1,9 +1,9 @@
 import type { DomainLifecycle, DomainRuntime } from '@switchyard/server-kit';
-import { lazyStore } from '@switchyard/server-kit/runtime';
+import { lazyStore, type Logger, type PostgresSettings } from '@switchyard/server-kit/runtime';
 import type { JourneyConfig } from './config.js';
 import { openJourneyDatabase } from './db/database.js';
 import { storeUnavailable, type JourneyOperation } from './journeys/database-errors.js';
-import type { JourneyService } from './journeys/journey-service.js';
+import type { JourneyService, JourneyServiceOptions } from './journeys/journey-service.js';
 
 /** The opened journey domain: what its tools get as `call.state` (tests and embedders reach it too). */
 export interface JourneyState extends DomainLifecycle {
@@ -16,21 +16,58 @@ export interface JourneyState extends DomainLifecycle {
   close(): Promise<void>;
 }
 
-/**
- * Opens the journey-continuity domain: opens (and migrates) `<dataDir>/journey-continuity.sqlite` now (a bad
- * or locked file fails the start), closes it on `close()`. The journey service and drizzle's query builder
- * under it load with the first tool call that needs them, not at start.
- */
-export function openJourney(config: JourneyConfig, runtime: Pick<DomainRuntime, 'dataDir'>): JourneyState {
-  const database = openJourneyDatabase({ dataDir: runtime.dataDir, busyTimeoutMs: config.busyTimeoutMs });
-  const service = lazyStore({
-    load: async () => {
-      const { JourneyService } = await import('./journeys/journey-service.js');
-      return new JourneyService(database, {
-        maxDocumentBytes: config.maxDocumentBytes,
-        snippetScanBytes: config.snippetScanBytes,
-      });
+/** Where journeys live: the SQLite file in the data directory, or the operator's PostgreSQL. */
+interface JourneyBackend {
+  /** The service over the open database (its query code is imported only now). */
+  load(options: JourneyServiceOptions): Promise<JourneyService>;
+  isOpen(): boolean;
+  close(): Promise<void>;
+}
+
+function sqliteBackend(dataDir: string, busyTimeoutMs: number): JourneyBackend {
+  const database = openJourneyDatabase({ dataDir, busyTimeoutMs });
+  return {
+    load: async (options) =>
+      new (await import('./journeys/sqlite-journey-service.js')).SqliteJourneyService(database, options),
+    isOpen: () => database.sqlite.open,
+    async close() {
+      database.sqlite.close();
     },
+  };
+}
+
+async function postgresBackend(settings: PostgresSettings, logger: Logger): Promise<JourneyBackend> {
+  const { openJourneyPool } = await import('./db/postgres-database.js');
+  const pool = await openJourneyPool(settings, logger);
+  let ended = false;
+  return {
+    load: async (options) =>
+      new (await import('./journeys/postgres-journey-service.js')).PostgresJourneyService(pool, options),
+    isOpen: () => !ended,
+    async close() {
+      ended = true;
+      await pool.end();
+    },
+  };
+}
+
+/**
+ * Opens the journey-continuity domain: its database now, `<dataDir>/journey-continuity.sqlite` (opened and
+ * migrated: a bad or locked file fails the start) or PostgreSQL when configured (reached and checked:
+ * unreachable or unmigrated fails the start), closed on `close()`. The journey service and drizzle's query
+ * builder under it load with the first tool call that needs them, not at start.
+ */
+export async function openJourney(
+  config: JourneyConfig,
+  runtime: Pick<DomainRuntime, 'dataDir' | 'logger'>,
+): Promise<JourneyState> {
+  const backend =
+    config.database === undefined
+      ? sqliteBackend(runtime.dataDir, config.busyTimeoutMs)
+      : await postgresBackend(config.database, runtime.logger);
+  const service = lazyStore({
+    load: () =>
+      backend.load({ maxDocumentBytes: config.maxDocumentBytes, snippetScanBytes: config.snippetScanBytes }),
     unavailable: storeUnavailable,
     close: (loaded) => loaded.close(),
   });
@@ -38,13 +75,13 @@ export function openJourney(config: JourneyConfig, runtime: Pick<DomainRuntime, 
   return {
     service: service.get,
     ready() {
-      return !closed && database.sqlite.open;
+      return !closed && backend.isOpen();
     },
     async close() {
       if (closed) return;
       closed = true;
       await service.close();
-      database.sqlite.close();
+      await backend.close();
     },
   };
 }

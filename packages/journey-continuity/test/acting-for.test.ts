@@ -7,8 +7,10 @@ import { oauthPrincipal } from '@switchyard/server-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JOURNEY_ADMIN_SCOPE } from '../src/tools/acting-for.js';
 import {
+  DIALECTS,
   logLines,
   startHarness,
+  storageFor,
   tempDataDir,
   type Harness,
   type HistoryOut,
@@ -27,7 +29,7 @@ function oauthCaller(subject: string, scopes: string[], qualifyingIssuer?: strin
   };
 }
 
-describe('user_id under OAuth', () => {
+describe.each(DIALECTS)('user_id under OAuth (%s)', (dialect) => {
   const dataDir = tempDataDir();
   const userSubject = randomUUID();
   const otherUser = randomUUID();
@@ -35,17 +37,20 @@ describe('user_id under OAuth', () => {
   let backend: Harness;
   let plainBackend: Harness;
   let localCaller: Harness;
+  let storage: Awaited<ReturnType<typeof storageFor>>;
 
   beforeAll(async () => {
+    storage = await storageFor(dialect);
     [user, backend, plainBackend, localCaller] = await Promise.all([
-      startHarness({ dataDir, authInfo: oauthCaller(userSubject, USER_SCOPES) }),
+      startHarness({ dataDir, storage, authInfo: oauthCaller(userSubject, USER_SCOPES) }),
       startHarness({
         dataDir,
+        storage,
         authInfo: oauthCaller('origin-backend', [...USER_SCOPES, JOURNEY_ADMIN_SCOPE]),
         logLevel: 'info',
       }),
-      startHarness({ dataDir, authInfo: oauthCaller('plain-backend', USER_SCOPES) }),
-      startHarness({ dataDir }),
+      startHarness({ dataDir, storage, authInfo: oauthCaller('plain-backend', USER_SCOPES) }),
+      startHarness({ dataDir, storage }),
     ]);
   });
   afterAll(async () => {
@@ -99,7 +104,7 @@ describe('user_id under OAuth', () => {
     const newUser = randomUUID();
     const created = await backend.ok<JourneyOut>('get_or_create_journey', { user_id: newUser });
     expect(created.is_new).toBe(true);
-    const asUser = await startHarness({ dataDir, authInfo: oauthCaller(newUser, USER_SCOPES) });
+    const asUser = await startHarness({ dataDir, storage, authInfo: oauthCaller(newUser, USER_SCOPES) });
     try {
       const mine = await asUser.ok<JourneyOut>('get_or_create_journey', { user_id: newUser });
       expect(mine).toMatchObject({ journey_id: created.journey_id, is_new: false });
@@ -156,7 +161,7 @@ describe('user_id under OAuth', () => {
   });
 });
 
-describe('user_id under OAuth with several trusted issuers', () => {
+describe.each(DIALECTS)('user_id under OAuth with several trusted issuers (%s)', (dialect) => {
   const dataDir = tempDataDir();
   const subject = randomUUID();
   let harnesses: Harness[] = [];
@@ -165,10 +170,12 @@ describe('user_id under OAuth with several trusted issuers', () => {
   it('keeps an admin of one issuer to the users of that issuer', async () => {
     const ours = 'https://login.example.com/';
     const theirs = 'https://other.example.net/';
+    const storage = await storageFor(dialect);
     const [userOfTheirs, ourBackend] = (harnesses = await Promise.all([
-      startHarness({ dataDir, authInfo: oauthCaller(subject, USER_SCOPES, theirs) }),
+      startHarness({ dataDir, storage, authInfo: oauthCaller(subject, USER_SCOPES, theirs) }),
       startHarness({
         dataDir,
+        storage,
         authInfo: oauthCaller('backend', [...USER_SCOPES, JOURNEY_ADMIN_SCOPE], ours),
       }),
     ])) as [Harness, Harness];

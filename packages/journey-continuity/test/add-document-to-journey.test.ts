@@ -1,18 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DOCUMENT_TYPES } from '@switchyard/contracts/journey';
 import { MAX_METADATA_BYTES, MAX_TITLE_CHARS } from '../src/index.js';
-import { history, newJourney, startHarness, type Harness } from './helpers.js';
+import { DIALECTS, history, newJourney, startHarness, storageFor, type Harness } from './helpers.js';
 
 const LIMIT = 2048;
-let h: Harness;
-beforeAll(async () => {
-  h = await startHarness({ config: { maxDocumentBytes: LIMIT } });
-});
-afterAll(async () => {
-  await h.stop();
-});
 
 interface Added {
   document_id: string;
@@ -24,7 +16,15 @@ interface Added {
   metadata?: Record<string, unknown>;
 }
 
-describe('add_document_to_journey', () => {
+describe.each(DIALECTS)('add_document_to_journey (%s)', (dialect) => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness({ storage: await storageFor(dialect), config: { maxDocumentBytes: LIMIT } });
+  });
+  afterAll(async () => {
+    await h.stop();
+  });
+
   it('returns the created record and stores it', async () => {
     const journeyId = await newJourney(h);
     const added = await h.ok<Added>('add_document_to_journey', {
@@ -42,21 +42,9 @@ describe('add_document_to_journey', () => {
       metadata: { language: 'en', tags: ['running'], version: 2 },
     });
     expect(Math.abs(Date.parse(added.created_at) - Date.now())).toBeLessThan(60_000);
-    const db = new Database(h.dbFile, { readonly: true });
-    try {
-      const row = db.prepare('SELECT * FROM documents WHERE id = ?').get(added.document_id) as Record<
-        string,
-        unknown
-      >;
-      expect(row).toMatchObject({
-        journey_id: journeyId,
-        document_type: 'woop_plan',
-        title: 'Half marathon',
-      });
-      expect(JSON.parse(row.metadata as string)).toEqual(added.metadata);
-    } finally {
-      db.close();
-    }
+    const [row] = await h.rows('SELECT * FROM documents WHERE id = ?', added.document_id);
+    expect(row).toMatchObject({ journey_id: journeyId, document_type: 'woop_plan', title: 'Half marathon' });
+    expect(JSON.parse(row!.metadata as string)).toEqual(added.metadata);
     const listed = await history(h, { journey_id: journeyId, include_documents: true });
     expect(listed.documents).toEqual([
       {

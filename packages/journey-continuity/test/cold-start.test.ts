@@ -40,6 +40,8 @@ describe('cold start of switchyard-journey', () => {
       // The database was opened and migrated at start: raw better-sqlite3 and drizzle's migration reader.
       expect(atStart).toEqual(expect.arrayContaining(['better-sqlite3', 'drizzle-orm/migrator']));
       for (const specifier of DRIZZLE_QUERY_BUILDER) expect(atStart).not.toContain(specifier);
+      // The embedded default never loads the PostgreSQL driver.
+      expect(atStart).not.toContain('pg');
 
       const journey = await client.callTool({ name: 'get_or_create_journey', arguments: {} });
       expect(journey.isError).toBeFalsy();

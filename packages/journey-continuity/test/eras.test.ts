@@ -10,12 +10,16 @@ import {
 } from '@switchyard/contracts/journey';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JOURNEY_TOOL_NAMES } from '../src/index.js';
-import { startHarness, type Harness } from './helpers.js';
+import { DIALECTS, startHarness, storageFor, type Harness } from './helpers.js';
 
-describe.each(['modern', 'legacy'] as const)('journey-continuity in the %s protocol era', (era) => {
+const CASES = (['modern', 'legacy'] as const).flatMap((era) =>
+  DIALECTS.map((dialect) => [era, dialect] as const),
+);
+
+describe.each(CASES)('journey-continuity in the %s protocol era (%s)', (era, dialect) => {
   let h: Harness;
   beforeAll(async () => {
-    h = await startHarness({ era });
+    h = await startHarness({ era, storage: await storageFor(dialect) });
   });
   afterAll(async () => {
     await h.stop();

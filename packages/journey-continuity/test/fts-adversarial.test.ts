@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { journeyMatch, MAX_QUERY_PHRASES, toFtsPhrases } from '../src/journeys/fts-query.js';
-import { history, newJourney, record, startHarness, type Harness } from './helpers.js';
+import { DIALECTS, history, newJourney, record, startHarness, storageFor, type Harness } from './helpers.js';
 
 // Text that would be an FTS5 syntax error, an operator, a column filter or SQL if passed through.
 const NASTY_QUERIES = [
@@ -54,29 +54,29 @@ const NASTY_QUERIES = [
   '   ',
 ];
 
-let h: Harness;
-let journeyId: string;
-beforeAll(async () => {
-  h = await startHarness();
-  journeyId = await newJourney(h);
-  await record(h, journeyId, 'Sleep was short because of late work emails', {
-    created_at: '2025-01-01T00:00:00Z',
+describe.each(DIALECTS)('FTS: any text is a valid query (%s)', (dialect) => {
+  let h: Harness;
+  let journeyId: string;
+  beforeAll(async () => {
+    h = await startHarness({ storage: await storageFor(dialect) });
+    journeyId = await newJourney(h);
+    await record(h, journeyId, 'Sleep was short because of late work emails', {
+      created_at: '2025-01-01T00:00:00Z',
+    });
+    await record(h, journeyId, "Discussed O'Brien's plan for the NEAR future AND a summary", {
+      created_at: '2025-01-02T00:00:00Z',
+    });
+    await h.ok('add_document_to_journey', {
+      journey_id: journeyId,
+      document_type: 'note',
+      title: 'Sleep diary',
+      content: 'Bed at 23:00 - up at 07:00',
+    });
   });
-  await record(h, journeyId, "Discussed O'Brien's plan for the NEAR future AND a summary", {
-    created_at: '2025-01-02T00:00:00Z',
+  afterAll(async () => {
+    await h.stop();
   });
-  await h.ok('add_document_to_journey', {
-    journey_id: journeyId,
-    document_type: 'note',
-    title: 'Sleep diary',
-    content: 'Bed at 23:00 - up at 07:00',
-  });
-});
-afterAll(async () => {
-  await h.stop();
-});
 
-describe('FTS: any text is a valid query', () => {
   it(`answers ${NASTY_QUERIES.length} adversarial queries normally, never a syntax error or a 500`, async () => {
     expect(NASTY_QUERIES.length).toBeGreaterThanOrEqual(30);
     for (const query of NASTY_QUERIES) {

@@ -1,17 +1,25 @@
 import { randomUUID } from 'node:crypto';
-import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { history, newJourney, record, startHarness, type Harness, type JourneyOut } from './helpers.js';
+import {
+  DIALECTS,
+  history,
+  newJourney,
+  record,
+  startHarness,
+  storageFor,
+  type Harness,
+  type JourneyOut,
+} from './helpers.js';
 
-let h: Harness;
-beforeEach(async () => {
-  h = await startHarness();
-});
-afterEach(async () => {
-  await h.stop();
-});
+describe.each(DIALECTS)('get_or_create_journey (%s)', (dialect) => {
+  let h: Harness;
+  beforeEach(async () => {
+    h = await startHarness({ storage: await storageFor(dialect) });
+  });
+  afterEach(async () => {
+    await h.stop();
+  });
 
-describe('get_or_create_journey', () => {
   it('creates a journey for a new user, then returns the same one (is_new false)', async () => {
     const user = randomUUID();
     const first = await h.ok<JourneyOut>('get_or_create_journey', { user_id: user });
@@ -53,18 +61,16 @@ describe('get_or_create_journey', () => {
     expect(a).not.toBe(b);
   });
 
-  it('the database itself refuses a second journey for a user', () => {
-    const db = new Database(h.dbFile);
-    try {
-      const user = randomUUID();
-      const insert = db.prepare(
-        'INSERT INTO journeys (id, user_id, created_at, updated_at) VALUES (?, ?, 0, 0)',
+  it('the database itself refuses a second journey for a user', async () => {
+    const user = randomUUID();
+    const insert = () =>
+      h.rows(
+        "INSERT INTO journeys (id, owner, user_id, created_at, updated_at) VALUES (?, 'someone', ?, 0, 0)",
+        randomUUID(),
+        user,
       );
-      insert.run(randomUUID(), user);
-      expect(() => insert.run(randomUUID(), user)).toThrow(/UNIQUE/);
-    } finally {
-      db.close();
-    }
+    await insert();
+    await expect(insert()).rejects.toThrow(/unique/i);
   });
 
   it('rejects a malformed user_id and unknown fields with 400', async () => {

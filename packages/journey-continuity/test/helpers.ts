@@ -1,9 +1,12 @@
+import Database from 'better-sqlite3';
 import fs from 'node:fs';
+import pg from 'pg';
 import os from 'node:os';
 import path from 'node:path';
 import type { Client } from '@modelcontextprotocol/client';
 import { JourneyErrorPayloadSchema } from '@switchyard/contracts/journey';
-import { createLogger, type LogLevel } from '@switchyard/server-kit/runtime';
+import { createLogger, resolvePostgresSettings, type LogLevel } from '@switchyard/server-kit/runtime';
+import { startTestPostgres, type TestPostgres } from '@switchyard/test-postgres';
 import {
   connectInMemory,
   type ConnectInMemoryOptions,
@@ -12,6 +15,7 @@ import {
 import { afterAll, expect } from 'vitest';
 import {
   DATABASE_FILE_NAME,
+  DATABASE_URL_VARIABLE,
   journeyDomain,
   loadJourneyConfig,
   type JourneyConfig,
@@ -37,6 +41,11 @@ export interface Harness {
     name: string,
     args: Record<string, unknown>,
   ): Promise<{ status: number; code: string; message: string }>;
+  /**
+   * Rows of `sql` (placeholders `?`) run straight on the harness's database, SQLite or PostgreSQL, outside the
+   * server: what is really stored.
+   */
+  rows<T = Record<string, unknown>>(sql: string, ...params: unknown[]): Promise<T[]>;
   /** Closes the client, the server and the domain (the data directory stays). */
   stop(): Promise<void>;
 }
@@ -44,6 +53,8 @@ export interface Harness {
 export interface HarnessOptions {
   /** A new temp dir by default. */
   dataDir?: string;
+  /** Where journeys live (default the data directory's SQLite file); see `storageFor`. */
+  storage?: Partial<JourneyConfig>;
   /** Over the defaults of `loadJourneyConfig`. */
   config?: Partial<JourneyConfig>;
   /** The protocol era the client speaks (default modern: 2026-07-28). */
@@ -63,6 +74,34 @@ afterAll(() => {
   for (const dir of tempDirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
 });
 
+// Every journey rule holds on both databases: the tests that are not about the SQLite file itself run on
+// journey-continuity.sqlite and on a real PostgreSQL server (issue #18), started once per test file, for the
+// first test that needs it, and stopped after the file's own afterAll hooks (which stop its harnesses).
+export const DIALECTS = ['sqlite', 'postgres'] as const;
+export type Dialect = (typeof DIALECTS)[number];
+
+let postgres: Promise<TestPostgres> | undefined;
+afterAll(async () => {
+  const server = postgres;
+  postgres = undefined;
+  await (await server)?.stop();
+});
+
+/** A new, empty PostgreSQL database on the file's test server: its URL. */
+export async function postgresDatabase(): Promise<string> {
+  return (await (postgres ??= startTestPostgres())).createDatabase();
+}
+
+/**
+ * The configuration that keeps journeys in `dialect`: nothing for SQLite (the data directory's file), a new
+ * PostgreSQL database (migrated on start) otherwise. Harnesses given the same one share their journeys.
+ */
+export async function storageFor(dialect: Dialect): Promise<Partial<JourneyConfig>> {
+  if (dialect === 'sqlite') return {};
+  const env = { [DATABASE_URL_VARIABLE]: await postgresDatabase(), SWITCHYARD_MIGRATE_ON_START: '1' };
+  return { database: resolvePostgresSettings(env, DATABASE_URL_VARIABLE)! };
+}
+
 /** A fresh data directory, removed after the test file. */
 export function tempDataDir(): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'journey-test-'));
@@ -73,7 +112,7 @@ export function tempDataDir(): string {
 /** The journey domain opened on `dataDir` (a new temp dir by default) behind a real MCP Client. */
 export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
   const dataDir = options.dataDir ?? tempDataDir();
-  const config = { ...loadJourneyConfig({}), ...options.config };
+  const config = { ...loadJourneyConfig({}), ...options.storage, ...options.config };
   // Failures are logged at error level by design; keep them out of the test output.
   const logger = createLogger({ level: options.logLevel ?? 'error', write: (line) => logLines.push(line) });
   const connection = await connectInMemory([{ domain: journeyDomain, config }], {
@@ -92,9 +131,11 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     return { isError: result.isError === true, data };
   };
   let stopped: Promise<void> | undefined;
+  const dbFile = path.join(dataDir, DATABASE_FILE_NAME);
   return {
     dataDir,
-    dbFile: path.join(dataDir, DATABASE_FILE_NAME),
+    dbFile,
+    rows: (sql, ...params) => rowsIn(config.database?.url ?? dbFile, sql, params),
     state,
     client,
     call,
@@ -113,6 +154,31 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       return stopped;
     },
   };
+}
+
+async function rowsIn<T>(database: string, sql: string, params: unknown[]): Promise<T[]> {
+  if (!database.startsWith('postgres')) {
+    const db = new Database(database);
+    try {
+      const statement = db.prepare(sql);
+      return (statement.reader ? statement.all(...params) : (statement.run(...params), [])) as T[];
+    } finally {
+      db.close();
+    }
+  }
+  const client = new pg.Client({ connectionString: database });
+  await client.connect();
+  try {
+    let n = 0;
+    return (
+      await client.query(
+        sql.replaceAll('?', () => `$${++n}`),
+        params,
+      )
+    ).rows as T[];
+  } finally {
+    await client.end();
+  }
 }
 
 export interface JourneyOut {

@@ -5,7 +5,16 @@ import { journeyMatch, toFtsPhrases } from '../src/journeys/fts-query.js';
 import { matchedDocumentsSql, rankedSessionsSql } from '../src/journeys/history-search.js';
 import { SNIPPET_WINDOW_CHARS } from '../src/journeys/text-windows.js';
 import { ConfigError, loadJourneyConfig, MAX_SUMMARY_BYTES } from '../src/index.js';
-import { history, newJourney, record, startHarness, tempDataDir, type Harness } from './helpers.js';
+import {
+  DIALECTS,
+  history,
+  newJourney,
+  record,
+  startHarness,
+  storageFor,
+  tempDataDir,
+  type Harness,
+} from './helpers.js';
 
 const MIB = 1024 * 1024;
 const FILLER = 'calm steady filler text goes on and on. ';
@@ -17,89 +26,100 @@ const filler = (bytes: number) => FILLER.repeat(Math.ceil(bytes / FILLER.length)
 const plain = (snippet: string) => snippet.replaceAll('**', '').replace(/^…/, '').replace(/…$/, '');
 const words = (snippet: string) => plain(snippet).split(/\s+/).filter(Boolean).length;
 
+describe.each(DIALECTS)('large texts (%s)', (dialect) => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness({ storage: await storageFor(dialect) });
+  });
+  afterAll(async () => {
+    await h.stop();
+  });
+
+  async function documentSnippet(content: string, query: string): Promise<string | undefined> {
+    const journeyId = await newJourney(h);
+    await h.ok('add_document_to_journey', {
+      journey_id: journeyId,
+      document_type: 'note',
+      title: 'Notes',
+      content,
+    });
+    const page = await history(h, { journey_id: journeyId, query, include_documents: true });
+    expect(page.documents).toHaveLength(1);
+    return page.documents?.[0]?.snippet;
+  }
+
+  describe('snippets of large texts come from a window around the match', () => {
+    it('a match deep inside a 1 MiB document: a snippet around it, cut on both sides', async () => {
+      const content = `${filler(600_000)}then the zebra crossing appeared. ${filler(MIB - 600_034)}`;
+      expect(Buffer.byteLength(content)).toBe(MIB);
+      const snippet = await documentSnippet(content, 'zebra');
+      expect(snippet).toMatch(/^….*\*\*zebra\*\* crossing appeared\..*…$/);
+      expect(content).toContain(plain(snippet!));
+      expect(words(snippet!)).toBeGreaterThanOrEqual(8);
+      expect(words(snippet!)).toBeLessThanOrEqual(20);
+    });
+
+    it('a match at the very end of a 1 MiB document: the snippet ends with the text', async () => {
+      const content = `${filler(MIB - 24)} a final ocelot sighting`;
+      expect(Buffer.byteLength(content)).toBe(MIB);
+      const snippet = await documentSnippet(content, 'ocelot');
+      expect(snippet).toMatch(/^….*\*\*ocelot\*\* sighting$/);
+      expect(content.endsWith(plain(snippet!))).toBe(true);
+    });
+
+    it('a match at the start of a long text: no ellipsis before it', async () => {
+      const snippet = await documentSnippet(`Zebras first. ${filler(MIB / 2)}`, 'zebra');
+      expect(snippet).toMatch(/^\*\*Zebras\*\* first\. .*…$/);
+    });
+
+    it('a document matched by its title alone shows the title', async () => {
+      const journeyId = await newJourney(h);
+      await h.ok('add_document_to_journey', {
+        journey_id: journeyId,
+        document_type: 'woop_plan',
+        title: 'Marathon plan',
+        content: filler(200_000),
+      });
+      const page = await history(h, { journey_id: journeyId, query: 'marathon', include_documents: true });
+      expect(page.documents?.[0]?.snippet).toBe('**Marathon** plan');
+    });
+
+    it('many summaries of the largest size: ranked by bm25 as before, each with a snippet of its match', async () => {
+      const journeyId = await newJourney(h);
+      // Equal lengths (the same number of words), the word replaced 1..12 times deep in each summary.
+      const base = filler(MAX_SUMMARY_BYTES - 100).split(' ');
+      const created: string[] = [];
+      for (let times = 1; times <= 12; times++) {
+        const summary = [...base];
+        for (let k = 0; k < times; k++) summary[5000 + 300 * k] = 'metronome';
+        const day = String(times).padStart(2, '0');
+        await record(h, journeyId, summary.join(' '), { created_at: `2025-04-${day}T10:00:00Z` });
+        created.push(`2025-04-${day}T10:00:00.000Z`);
+        expect(Buffer.byteLength(summary.join(' '))).toBeLessThanOrEqual(MAX_SUMMARY_BYTES);
+      }
+      const page = await history(h, { journey_id: journeyId, query: 'metronome', limit: 5 });
+      expect(page.total_results).toBe(12);
+      expect(page.sessions.map((s) => s.created_at)).toEqual(created.slice(-5).reverse());
+      expect(page.sessions[0]?.relevance_score).toBe(1);
+      const scores = page.sessions.map((s) => s.relevance_score!);
+      expect([...scores].sort((a, b) => b - a)).toEqual(scores);
+      for (const session of page.sessions) {
+        expect(session.snippet).toMatch(/^….*\*\*metronome\*\*.*…$/);
+        expect(session.summary).toContain(plain(session.snippet!));
+      }
+      const all = await history(h, { journey_id: journeyId, query: 'metronome', limit: 100 });
+      expect(all.sessions.map((s) => s.created_at)).toEqual([...created].reverse());
+    });
+  });
+});
+
+// SQLite only from here: FTS5's own snippet() and statements, and the scan budget's reads.
 let h: Harness;
 beforeAll(async () => {
   h = await startHarness();
 });
 afterAll(async () => {
   await h.stop();
-});
-
-async function documentSnippet(content: string, query: string): Promise<string | undefined> {
-  const journeyId = await newJourney(h);
-  await h.ok('add_document_to_journey', {
-    journey_id: journeyId,
-    document_type: 'note',
-    title: 'Notes',
-    content,
-  });
-  const page = await history(h, { journey_id: journeyId, query, include_documents: true });
-  expect(page.documents).toHaveLength(1);
-  return page.documents?.[0]?.snippet;
-}
-
-describe('snippets of large texts come from a window around the match', () => {
-  it('a match deep inside a 1 MiB document: a snippet around it, cut on both sides', async () => {
-    const content = `${filler(600_000)}then the zebra crossing appeared. ${filler(MIB - 600_034)}`;
-    expect(Buffer.byteLength(content)).toBe(MIB);
-    const snippet = await documentSnippet(content, 'zebra');
-    expect(snippet).toMatch(/^….*\*\*zebra\*\* crossing appeared\..*…$/);
-    expect(content).toContain(plain(snippet!));
-    expect(words(snippet!)).toBeGreaterThanOrEqual(8);
-    expect(words(snippet!)).toBeLessThanOrEqual(20);
-  });
-
-  it('a match at the very end of a 1 MiB document: the snippet ends with the text', async () => {
-    const content = `${filler(MIB - 24)} a final ocelot sighting`;
-    expect(Buffer.byteLength(content)).toBe(MIB);
-    const snippet = await documentSnippet(content, 'ocelot');
-    expect(snippet).toMatch(/^….*\*\*ocelot\*\* sighting$/);
-    expect(content.endsWith(plain(snippet!))).toBe(true);
-  });
-
-  it('a match at the start of a long text: no ellipsis before it', async () => {
-    const snippet = await documentSnippet(`Zebras first. ${filler(MIB / 2)}`, 'zebra');
-    expect(snippet).toMatch(/^\*\*Zebras\*\* first\. .*…$/);
-  });
-
-  it('a document matched by its title alone shows the title', async () => {
-    const journeyId = await newJourney(h);
-    await h.ok('add_document_to_journey', {
-      journey_id: journeyId,
-      document_type: 'woop_plan',
-      title: 'Marathon plan',
-      content: filler(200_000),
-    });
-    const page = await history(h, { journey_id: journeyId, query: 'marathon', include_documents: true });
-    expect(page.documents?.[0]?.snippet).toBe('**Marathon** plan');
-  });
-
-  it('many summaries of the largest size: ranked by bm25 as before, each with a snippet of its match', async () => {
-    const journeyId = await newJourney(h);
-    // Equal lengths (the same number of words), the word replaced 1..12 times deep in each summary.
-    const base = filler(MAX_SUMMARY_BYTES - 100).split(' ');
-    const created: string[] = [];
-    for (let times = 1; times <= 12; times++) {
-      const summary = [...base];
-      for (let k = 0; k < times; k++) summary[5000 + 300 * k] = 'metronome';
-      const day = String(times).padStart(2, '0');
-      await record(h, journeyId, summary.join(' '), { created_at: `2025-04-${day}T10:00:00Z` });
-      created.push(`2025-04-${day}T10:00:00.000Z`);
-      expect(Buffer.byteLength(summary.join(' '))).toBeLessThanOrEqual(MAX_SUMMARY_BYTES);
-    }
-    const page = await history(h, { journey_id: journeyId, query: 'metronome', limit: 5 });
-    expect(page.total_results).toBe(12);
-    expect(page.sessions.map((s) => s.created_at)).toEqual(created.slice(-5).reverse());
-    expect(page.sessions[0]?.relevance_score).toBe(1);
-    const scores = page.sessions.map((s) => s.relevance_score!);
-    expect([...scores].sort((a, b) => b - a)).toEqual(scores);
-    for (const session of page.sessions) {
-      expect(session.snippet).toMatch(/^….*\*\*metronome\*\*.*…$/);
-      expect(session.summary).toContain(plain(session.snippet!));
-    }
-    const all = await history(h, { journey_id: journeyId, query: 'metronome', limit: 100 });
-    expect(all.sessions.map((s) => s.created_at)).toEqual([...created].reverse());
-  });
 });
 
 describe('snippets of short texts are FTS5’s snippet() of the whole text, as before', () => {

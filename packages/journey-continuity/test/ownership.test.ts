@@ -4,11 +4,19 @@
 import { randomUUID } from 'node:crypto';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHarness, tempDataDir, type Harness, type HistoryOut, type JourneyOut } from './helpers.js';
+import {
+  DIALECTS,
+  startHarness,
+  storageFor,
+  tempDataDir,
+  type Harness,
+  type HistoryOut,
+  type JourneyOut,
+} from './helpers.js';
 
 const principal = (clientId: string) => ({ token: clientId, clientId, scopes: [] });
 
-describe('journeys belong to their principal', () => {
+describe.each(DIALECTS)('journeys belong to their principal (%s)', (dialect) => {
   const dataDir = tempDataDir();
   let alice: Harness;
   let bob: Harness;
@@ -16,8 +24,9 @@ describe('journeys belong to their principal', () => {
   let aliceJourney: JourneyOut;
 
   beforeAll(async () => {
-    alice = await startHarness({ dataDir, authInfo: principal('alice') });
-    bob = await startHarness({ dataDir, authInfo: principal('bob') });
+    const storage = await storageFor(dialect);
+    alice = await startHarness({ dataDir, storage, authInfo: principal('alice') });
+    bob = await startHarness({ dataDir, storage, authInfo: principal('bob') });
     aliceJourney = await alice.ok<JourneyOut>('get_or_create_journey', { user_id: user });
     await alice.ok('record_session', {
       journey_id: aliceJourney.journey_id,
@@ -80,6 +89,7 @@ describe('journeys belong to their principal', () => {
   });
 });
 
+// SQLite only: PostgreSQL databases never held journeys without an owner.
 describe('journeys from before owners were recorded', () => {
   it('become the local user’s on open, and no one else’s', async () => {
     const dataDir = tempDataDir();

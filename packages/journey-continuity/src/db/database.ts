@@ -6,6 +6,11 @@ import type Database from 'better-sqlite3';
 /** The committed drizzle-kit migrations: `drizzle/` beside `src/` and `dist/` (it ships in the package). */
 export const MIGRATIONS_FOLDER = fileURLToPath(new URL('../../drizzle', import.meta.url));
 
+/** ... and those for PostgreSQL (JOURNEY_DATABASE_URL or SWITCHYARD_DATABASE_URL). */
+export const POSTGRES_MIGRATIONS_FOLDER = fileURLToPath(new URL('../../drizzle-postgres', import.meta.url));
+/** The variable naming the journeys' own PostgreSQL database (over SWITCHYARD_DATABASE_URL). */
+export const DATABASE_URL_VARIABLE = 'JOURNEY_DATABASE_URL';
+
 export const DATABASE_FILE_NAME = 'journey-continuity.sqlite';
 
 /**

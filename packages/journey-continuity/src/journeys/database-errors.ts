@@ -12,30 +12,76 @@ export const FAILED_STEP = {
 /** An operation of the journey service, as its failures name it. */
 export type JourneyOperation = keyof typeof FAILED_STEP;
 
+type Failure = { detail: string; retryable: boolean };
+
+const BUSY: Failure = { detail: 'database is busy', retryable: true };
+const FULL: Failure = { detail: 'disk is full', retryable: false };
+const READ_ONLY: Failure = { detail: 'database is read-only', retryable: false };
+const DAMAGED: Failure = { detail: 'database file is damaged', retryable: false };
+const CLOSED: Failure = { detail: 'database is closed', retryable: false };
+const UNREACHABLE: Failure = { detail: 'database is unreachable', retryable: true };
+
+/** SQLite's result codes (better-sqlite3's `code`, extended codes included by prefix). */
+const SQLITE_FAILURES: readonly [prefix: string, failure: Failure][] = [
+  ['SQLITE_BUSY', BUSY],
+  ['SQLITE_LOCKED', BUSY],
+  ['SQLITE_FULL', FULL],
+  ['SQLITE_READONLY', READ_ONLY],
+  ['SQLITE_CORRUPT', DAMAGED],
+  ['SQLITE_NOTADB', DAMAGED],
+  ['SQLITE_IOERR', { detail: 'disk I/O error', retryable: true }],
+  ['SQLITE_CANTOPEN', { detail: 'database cannot be opened', retryable: false }],
+];
+
+/**
+ * PostgreSQL's SQLSTATEs (node-postgres' `code`; a two-character entry is a class) and the driver's own
+ * network errors, in the same words.
+ */
+const POSTGRES_FAILURES: Readonly<Record<string, Failure>> = {
+  '40001': BUSY, // serialization failure
+  '40P01': BUSY, // deadlock detected
+  '55P03': BUSY, // lock not available
+  '57014': BUSY, // statement timeout
+  '53100': FULL,
+  '25006': READ_ONLY,
+  XX001: DAMAGED,
+  XX002: DAMAGED,
+  '54000': { detail: 'text is too large to index', retryable: false },
+  '08': UNREACHABLE, // connection exceptions
+  '53300': UNREACHABLE, // too many connections
+  '57P01': UNREACHABLE, // the server is shutting down
+  '57P02': UNREACHABLE,
+  '57P03': UNREACHABLE, // the server is starting
+  ECONNREFUSED: UNREACHABLE,
+  ECONNRESET: UNREACHABLE,
+  ETIMEDOUT: UNREACHABLE,
+  EPIPE: UNREACHABLE,
+};
+
+/** Messages of failures that carry no code. */
+const MESSAGE_FAILURES: readonly [pattern: RegExp, failure: Failure][] = [
+  [/database connection is not open/i, CLOSED], // better-sqlite3, after close()
+  [/Cannot use a pool after calling end/i, CLOSED], // node-postgres, after end()
+  [/Connection terminated|timeout exceeded when trying to connect/i, UNREACHABLE],
+];
+
 const UNEXPECTED_DATABASE_ERROR = 'unexpected database error';
 
-/** What a caller may be told about a database failure: short, no SQL, no file paths. */
-export function describeDatabaseFailure(error: unknown): { detail: string; retryable: boolean } {
+/** What a caller may be told about a database failure: short, no SQL, no file paths, no credentials. */
+export function describeDatabaseFailure(error: unknown): Failure {
   const code =
     typeof (error as { code?: unknown })?.code === 'string' ? (error as { code: string }).code : '';
-  if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED')) {
-    return { detail: 'database is busy', retryable: true };
-  }
-  if (code.startsWith('SQLITE_FULL')) return { detail: 'disk is full', retryable: false };
-  if (code.startsWith('SQLITE_READONLY')) return { detail: 'database is read-only', retryable: false };
-  if (code.startsWith('SQLITE_CORRUPT') || code === 'SQLITE_NOTADB') {
-    return { detail: 'database file is damaged', retryable: false };
-  }
-  if (code.startsWith('SQLITE_IOERR')) return { detail: 'disk I/O error', retryable: true };
-  if (code.startsWith('SQLITE_CANTOPEN')) return { detail: 'database cannot be opened', retryable: false };
-  if (error instanceof TypeError && /database connection is not open/i.test(error.message)) {
-    return { detail: 'database is closed', retryable: false };
-  }
-  return { detail: UNEXPECTED_DATABASE_ERROR, retryable: false };
+  const sqlite = SQLITE_FAILURES.find(([prefix]) => code.startsWith(prefix));
+  if (sqlite !== undefined) return sqlite[1];
+  const postgres = POSTGRES_FAILURES[code] ?? POSTGRES_FAILURES[code.slice(0, 2)];
+  if (postgres !== undefined && code !== '') return postgres;
+  const message = error instanceof Error ? error.message : '';
+  const byMessage = MESSAGE_FAILURES.find(([pattern]) => pattern.test(message));
+  return byMessage?.[1] ?? { detail: UNEXPECTED_DATABASE_ERROR, retryable: false };
 }
 
 /** The contract's 500 for a failed step: `<step>: <detail>` with code DATABASE_ERROR. */
-function databaseError(step: string, failure: { detail: string; retryable: boolean }, cause: unknown) {
+function databaseError(step: string, failure: Failure, cause: unknown) {
   return new SwitchyardError('internal', `${step}: ${failure.detail}`, {
     code: 'DATABASE_ERROR',
     retryable: failure.retryable,
@@ -56,9 +102,19 @@ export function withDatabaseErrors<T>(step: string, work: () => T): T {
   }
 }
 
+/** `withDatabaseErrors` for work that answers later (PostgreSQL). */
+export async function withDatabaseErrorsAsync<T>(step: string, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof SwitchyardError) throw error;
+    throw databaseError(step, describeDatabaseFailure(error), error);
+  }
+}
+
 /**
  * The journey store (loaded by the first call that needs it) could not be loaded for `operation`, as that
- * operation's 500. A SQLite failure while setting it up (e.g. the database was closed) is described as usual;
+ * operation's 500. A database failure while setting it up (e.g. the database was closed) is described as usual;
  * anything else means its code could not be loaded ("journey store could not be loaded"), retryable because
  * the next call loads it again.
  */

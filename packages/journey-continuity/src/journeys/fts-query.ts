@@ -12,27 +12,34 @@ export function isWordCharacter(character: string): boolean {
 }
 
 /**
- * Turns any text into an FTS5 expression that can only mean "these words": each whitespace-separated
- * chunk becomes one quoted phrase of its words (`knee-injury` -> "knee injury"), so operators (AND, OR,
- * NOT, NEAR), quotes, `*`, `^`, `-`, `:`, parentheses and SQL are searched as plain words or ignored,
- * never parsed. Returns the phrases, which FTS5 ANDs when joined by spaces; empty when the text has no
- * words at all.
+ * The words of a query, grouped as it groups them: each whitespace-separated chunk is one phrase of its
+ * words (`knee-injury` -> knee, injury), a repeated chunk once, at most MAX_QUERY_PHRASES phrases. Empty when
+ * the text has no words at all. Operators, quotes and SQL are words or separators here, never syntax.
  */
-export function toFtsPhrases(text: string): string[] {
-  const phrases: string[] = [];
+export function queryPhrases(text: string): string[][] {
+  const phrases: string[][] = [];
   const seen = new Set<string>();
   for (const chunk of text.normalize('NFC').split(/\s+/u)) {
     const words = chunk.match(WORD);
     if (words === null) continue;
-    const phrase = words.join(' ');
-    const key = phrase.toLowerCase();
+    const key = words.join(' ').toLowerCase();
     if (seen.has(key)) continue;
     seen.add(key);
-    // WORD never matches a double quote, so the phrase needs no escaping.
-    phrases.push(`"${phrase}"`);
+    phrases.push(words);
     if (phrases.length === MAX_QUERY_PHRASES) break;
   }
   return phrases;
+}
+
+/**
+ * Turns any text into an FTS5 expression that can only mean "these words": each of its phrases
+ * (`queryPhrases`) quoted (`knee-injury` -> "knee injury"), so operators (AND, OR, NOT, NEAR), quotes, `*`,
+ * `^`, `-`, `:`, parentheses and SQL are searched as plain words or ignored, never parsed. Returns the
+ * phrases, which FTS5 ANDs when joined by spaces; empty when the text has no words at all.
+ */
+export function toFtsPhrases(text: string): string[] {
+  // WORD never matches a double quote, so the phrase needs no escaping.
+  return queryPhrases(text).map((words) => `"${words.join(' ')}"`);
 }
 
 /** The MATCH expression for some columns of one journey's rows: `jkey : "<key>" AND {cols} : (<phrases>)`. */

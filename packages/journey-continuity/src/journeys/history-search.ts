@@ -1,65 +1,24 @@
 import type Database from 'better-sqlite3';
 import { DOCUMENTS_FTS_TABLE, journeyKey, sessionFtsTable, sessionShardOf } from '../db/fts.js';
 import { anyPhrase, journeyMatch, toFtsPhrases } from './fts-query.js';
-import { MARK, SnippetMaker, type SnippetSource } from './snippets.js';
-import type { MillisRange } from './time.js';
-
-export interface HistoryQuery {
-  journeyId: string;
-  /** Free text; blank or absent lists sessions newest first. */
-  text?: string;
-  range: MillisRange;
-  limit: number;
-  includeDocuments: boolean;
-}
-
-export interface SessionHit {
-  id: string;
-  createdAt: number;
-  summary: string;
-  hasDiagnosis: boolean;
-  /** With text only: bm25 scaled to (0, 1] against the best match. */
-  relevance?: number;
-  snippet?: string;
-}
-
-export interface DocumentHit {
-  id: string;
-  documentType: string;
-  title: string | null;
-  createdAt: number;
-  snippet?: string;
-}
-
-export interface HistoryResult {
-  sessions: SessionHit[];
-  /** Matching sessions before `limit`. */
-  total: number;
-  /** Present when documents were asked for. */
-  documents?: DocumentHit[];
-}
+import {
+  nothingMatches,
+  rankedResult,
+  toDocumentHit,
+  toSessionHit,
+  type DocumentRow,
+  type HistoryQuery,
+  type HistoryResult,
+  type RankedSessionRow,
+  type SessionRow,
+} from './history-result.js';
+import { SnippetMaker } from './snippets.js';
 
 export interface HistorySearchOptions {
   /** Most bytes of long texts one search reads to find where they match, for their snippets. */
   snippetScanBytes: number;
 }
 
-interface SessionRow {
-  id: string;
-  createdAt: number;
-  summary: string;
-  hasDiagnosis: number;
-}
-interface RankedSessionRow extends SessionRow {
-  score: number;
-  total: number;
-}
-interface DocumentRow {
-  id: string;
-  documentType: string;
-  title: string | null;
-  createdAt: number;
-}
 interface MatchedDocumentRow extends DocumentRow {
   seq: number;
 }
@@ -125,10 +84,8 @@ export class HistorySearch {
       };
     }
     const phrases = toFtsPhrases(text);
-    if (phrases.length === 0) {
-      // Nothing searchable (only punctuation or symbols): nothing can match.
-      return { sessions: [], total: 0, ...(query.includeDocuments ? { documents: [] } : {}) };
-    }
+    // Nothing searchable (only punctuation or symbols): nothing can match.
+    if (phrases.length === 0) return nothingMatches(query);
     const key = journeyKey(journeyId);
     const rows = this.rankedSessionsIn(sessionShardOf(journeyId)).all({
       ...base,
@@ -137,36 +94,11 @@ export class HistorySearch {
     const documents = query.includeDocuments
       ? this.matchDocuments.all({ ...base, match: journeyMatch(key, ['title', 'content'], phrases) })
       : [];
-    const sources: SnippetSource[] = [
-      ...rows.map((row) => ({
-        read: (start: number, count: number) => row.summary.slice(start, start + count),
-      })),
-      ...documents.map((row) => ({
-        title: row.title,
-        read: (start: number, count: number) => this.readDocument.get({ seq: row.seq, start, count }) ?? '',
-      })),
-    ];
-    const snippets = this.snippets.snippets(sources, anyPhrase(phrases));
-    // bm25() is negative and more negative is better; every matched term adds a positive weight, so the
-    // best score is never 0 and each row's share of it lies in (0, 1].
-    const best = rows[0]?.score ?? -1;
-    const sessions = rows.map((row, i): SessionHit => {
-      const snippet = snippets[i]?.text;
-      return {
-        ...toSessionHit(row),
-        relevance: row.score / best,
-        ...(snippet === undefined ? {} : { snippet }),
-      };
-    });
-    const result: HistoryResult = { sessions, total: rows[0]?.total ?? 0 };
-    if (query.includeDocuments) {
-      result.documents = documents.map((row, i) => {
-        const found = snippets[rows.length + i];
-        const snippet = [found?.text, found?.title].find((s) => s?.includes(MARK));
-        return { ...toDocumentHit(row), ...(snippet ? { snippet } : {}) };
-      });
-    }
-    return result;
+    const matched = documents.map((row) => ({
+      ...row,
+      read: (start: number, count: number) => this.readDocument.get({ seq: row.seq, start, count }) ?? '',
+    }));
+    return rankedResult(query, rows, matched, this.snippets, anyPhrase(phrases));
   }
 
   /** Frees the scratch database the snippets are cut in. */
@@ -215,12 +147,4 @@ export function matchedDocumentsSql(): string {
      WHERE ${f} MATCH @match AND d.journey_id = @journeyId AND d.created_at BETWEEN @from AND @to
      ORDER BY d.created_at DESC, d.seq DESC
      LIMIT @limit`;
-}
-
-function toSessionHit(row: SessionRow): SessionHit {
-  return { id: row.id, createdAt: row.createdAt, summary: row.summary, hasDiagnosis: row.hasDiagnosis === 1 };
-}
-
-function toDocumentHit(row: DocumentRow): DocumentHit {
-  return { id: row.id, documentType: row.documentType, title: row.title, createdAt: row.createdAt };
 }

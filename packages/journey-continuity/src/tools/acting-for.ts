@@ -1,8 +1,7 @@
 import { SwitchyardError } from '@switchyard/contracts/errors';
 import type { ToolCall } from '@switchyard/server-kit';
 import type { FAILED_STEP } from '../journeys/database-errors.js';
-import type { Caller } from '../journeys/journey-store.js';
-import type { JourneyService } from '../journeys/journey-service.js';
+import type { Caller, JourneyService } from '../journeys/journey-service.js';
 
 /**
  * The OAuth scope of a trusted backend that acts for many users (the seed's origin system): it may name any
@@ -55,15 +54,15 @@ export function actorForUser(call: ToolCall, userId: string | undefined): Journe
  * The owner a journey_id tool works as: the caller, or with the admin scope whoever of the caller's issuer
  * owns the journey. Any other journey then answers 404 like a missing one.
  */
-export function actorForJourney(
+export async function actorForJourney(
   call: ToolCall,
   service: JourneyService,
   journeyId: string,
   operation: keyof typeof FAILED_STEP,
-): Caller {
+): Promise<Caller> {
   const oauth = call.oauth;
   if (oauth === undefined || !isAdmin(call)) return { owner: call.principal };
-  const owner = service.ownerOf(journeyId, operation);
+  const owner = await service.ownerOf(journeyId, operation);
   if (owner === undefined || !owner.startsWith(oauth.issuerPrefix)) return { owner: call.principal };
   audit(call, owner, { journeyId: journeyId.toLowerCase() });
   return { owner };

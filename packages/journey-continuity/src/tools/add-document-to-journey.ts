@@ -22,8 +22,8 @@ export const addDocumentToJourneyTool = tool({
   ...JOURNEY_ERRORS,
   handler: async (input, call) => {
     const service = await call.state.service('addDocument');
-    const document = service.addDocument({
-      ...actorForJourney(call, service, input.journey_id, 'addDocument'),
+    const document = await service.addDocument({
+      ...(await actorForJourney(call, service, input.journey_id, 'addDocument')),
       journeyId: input.journey_id,
       documentType: input.document_type,
       ...(input.title === undefined ? {} : { title: input.title }),

@@ -16,9 +16,9 @@ export const deleteJourneyTool = tool({
   ...JOURNEY_ERRORS,
   handler: async ({ journey_id }, call) => {
     const service = await call.state.service('deleteJourney');
-    const deleted = service.deleteJourney(
+    const deleted = await service.deleteJourney(
       journey_id,
-      actorForJourney(call, service, journey_id, 'deleteJourney'),
+      await actorForJourney(call, service, journey_id, 'deleteJourney'),
     );
     return {
       journey_id: deleted.id,

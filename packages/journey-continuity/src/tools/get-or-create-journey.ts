@@ -20,7 +20,7 @@ export const getOrCreateJourneyTool = tool({
   handler: async ({ user_id }, call) => {
     const service = await call.state.service('getOrCreateJourney');
     const actor = actorForUser(call, user_id);
-    const journey = service.getOrCreateJourney({ owner: actor.owner }, actor.userId);
+    const journey = await service.getOrCreateJourney({ owner: actor.owner }, actor.userId);
     return {
       journey_id: journey.id,
       user_id: journey.userId,

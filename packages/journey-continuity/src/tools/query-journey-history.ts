@@ -29,9 +29,9 @@ export const queryJourneyHistoryTool = tool({
       includeDocuments: input.include_documents,
     };
     const service = await call.state.service('queryHistory');
-    const result = service.queryHistory(
+    const result = await service.queryHistory(
       query,
-      actorForJourney(call, service, input.journey_id, 'queryHistory'),
+      await actorForJourney(call, service, input.journey_id, 'queryHistory'),
     );
     return {
       journey_id: input.journey_id.toLowerCase(),

@@ -19,7 +19,7 @@ export const recordSessionTool = tool({
   handler: async (input, call) => {
     const service = await call.state.service('recordSession');
     const newSession = {
-      ...actorForJourney(call, service, input.journey_id, 'recordSession'),
+      ...(await actorForJourney(call, service, input.journey_id, 'recordSession')),
       journeyId: input.journey_id,
       summary: input.summary,
       ...(input.messages === undefined ? {} : { messages: input.messages }),
@@ -27,7 +27,7 @@ export const recordSessionTool = tool({
       ...(input.confidence_score === undefined ? {} : { confidenceScore: input.confidence_score }),
       ...(input.created_at === undefined ? {} : { createdAt: toMillis(input.created_at) }),
     };
-    const session = service.recordSession(newSession);
+    const session = await service.recordSession(newSession);
     return {
       session_id: session.id,
       journey_id: session.journeyId,

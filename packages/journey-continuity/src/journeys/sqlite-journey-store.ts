@@ -1,97 +1,35 @@
 import { randomUUID } from 'node:crypto';
-import { SwitchyardError } from '@switchyard/contracts/errors';
 import { and, count, eq, sql } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/better-sqlite3';
 import type { JourneyDatabase } from '../db/database.js';
 import { documents, journeys, sessions } from '../db/schema.js';
 import { FAILED_STEP, withDatabaseErrors } from './database-errors.js';
 import {
-  assertMaxBytes,
-  assertMaxChars,
-  MAX_METADATA_BYTES,
-  MAX_SUMMARY_BYTES,
-  MAX_TITLE_CHARS,
-} from './limits.js';
-import type { DocumentType } from '@switchyard/contracts/journey';
-
-export interface JourneySummary {
-  id: string;
-  userId: string | null;
-  createdAt: number;
-  sessionCount: number;
-  isNew: boolean;
-}
-
-/** Who is asking: every journey belongs to the principal that created it, and only it may reach it. */
-export interface Caller {
-  owner: string;
-}
-
-export interface NewSession extends Caller {
-  journeyId: string;
-  summary: string;
-  messages?: unknown[];
-  diagnosis?: Record<string, unknown>;
-  confidenceScore?: number;
-  /** Milliseconds since the epoch; default now. */
-  createdAt?: number;
-}
-
-export interface RecordedSession {
-  id: string;
-  journeyId: string;
-  createdAt: number;
-  hasDiagnosis: boolean;
-  confidenceScore: number | null;
-  sessionCount: number;
-}
-
-export interface NewDocument extends Caller {
-  journeyId: string;
-  documentType: DocumentType;
-  title?: string;
-  content?: string;
-  metadata?: Record<string, unknown>;
-}
-
-export interface AddedDocument {
-  id: string;
-  journeyId: string;
-  documentType: DocumentType;
-  title: string | null;
-  contentBytes: number;
-  metadata: Record<string, unknown>;
-  createdAt: number;
-}
-
-export interface DeletedJourney {
-  id: string;
-  sessionsDeleted: number;
-  documentsDeleted: number;
-}
-
-export interface JourneyStoreOptions {
-  /** Largest document content, in UTF-8 bytes (also bounds a session's messages and diagnosis as JSON). */
-  maxDocumentBytes: number;
-  now?: () => number;
-}
-
-/** Also the answer for another principal's journey: the two cannot be told apart. */
-export function journeyNotFound(journeyId: string): SwitchyardError {
-  return new SwitchyardError('not-found', `Journey ${journeyId} not found`);
-}
+  addedDocument,
+  checkedDocument,
+  checkedSession,
+  journeyNotFound,
+  type AddedDocument,
+  type Caller,
+  type DeletedJourney,
+  type JourneyServiceOptions,
+  type JourneySummary,
+  type NewDocument,
+  type NewSession,
+  type RecordedSession,
+} from './journey-service.js';
 
 /**
- * Journeys, their sessions and documents. Every write that depends on what is already stored runs in one
+ * Journeys, their sessions and documents in SQLite (sqlite-journey-service.ts serves them). Every write that depends on what is already stored runs in one
  * IMMEDIATE transaction, so concurrent processes sharing the file cannot interleave inside it.
  */
-export class JourneyStore {
+export class SqliteJourneyStore {
   private readonly now: () => number;
   private readonly queries;
 
   constructor(
     private readonly database: JourneyDatabase,
-    private readonly options: JourneyStoreOptions,
+    private readonly options: JourneyServiceOptions,
   ) {
     this.now = options.now ?? Date.now;
     // The store only runs the prepared statements below (no relational `db.query`), so no schema is passed.
@@ -211,11 +149,7 @@ export class JourneyStore {
   }
 
   recordSession(input: NewSession): RecordedSession {
-    assertMaxBytes('summary', input.summary, MAX_SUMMARY_BYTES);
-    const messages = input.messages === undefined ? null : JSON.stringify(input.messages);
-    const diagnosis = input.diagnosis === undefined ? null : JSON.stringify(input.diagnosis);
-    if (messages !== null) assertMaxBytes('messages', messages, this.options.maxDocumentBytes);
-    if (diagnosis !== null) assertMaxBytes('diagnosis', diagnosis, this.options.maxDocumentBytes);
+    const { messages, diagnosis } = checkedSession(input, this.options.maxDocumentBytes);
     return withDatabaseErrors(FAILED_STEP.recordSession, () =>
       this.write(() => {
         const journeyId = input.journeyId.toLowerCase();
@@ -246,11 +180,7 @@ export class JourneyStore {
   }
 
   addDocument(input: NewDocument): AddedDocument {
-    if (input.title !== undefined) assertMaxChars('title', input.title, MAX_TITLE_CHARS);
-    if (input.content !== undefined) assertMaxBytes('content', input.content, this.options.maxDocumentBytes);
-    const metadata = input.metadata ?? {};
-    const metadataJson = JSON.stringify(metadata);
-    assertMaxBytes('metadata', metadataJson, MAX_METADATA_BYTES);
+    const { metadataJson } = checkedDocument(input, this.options.maxDocumentBytes);
     return withDatabaseErrors(FAILED_STEP.addDocument, () =>
       this.write(() => {
         const journeyId = input.journeyId.toLowerCase();
@@ -267,15 +197,7 @@ export class JourneyStore {
           createdAt,
         });
         this.queries.touchJourney.run({ id: journeyId, now: createdAt });
-        return {
-          id,
-          journeyId,
-          documentType: input.documentType,
-          title: input.title ?? null,
-          contentBytes: input.content === undefined ? 0 : Buffer.byteLength(input.content, 'utf8'),
-          metadata: JSON.parse(metadataJson) as Record<string, unknown>,
-          createdAt,
-        };
+        return addedDocument(input, { id, journeyId, metadataJson, createdAt });
       }),
     );
   }

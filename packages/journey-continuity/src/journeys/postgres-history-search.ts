@@ -1,0 +1,181 @@
+// query_journey_history on PostgreSQL. Every query filters by journey first, as FTS5's sharding does: the
+// journey's key is a lexeme of every row's tsvector (postgres-schema.ts), so the GIN index intersects the
+// journey's rows with the query's words, and the term statistics bm25 needs are the journey's own.
+import { sql, type SQL } from 'drizzle-orm';
+import type { NodePgDatabase } from 'drizzle-orm/node-postgres';
+import { journeyKey } from '../db/fts.js';
+import { anyPhrase, queryPhrases, toFtsPhrases } from './fts-query.js';
+import {
+  nothingMatches,
+  rankedResult,
+  toDocumentHit,
+  toSessionHit,
+  type DocumentRow,
+  type HistoryQuery,
+  type HistoryResult,
+  type RankedSessionRow,
+  type SessionRow,
+} from './history-result.js';
+import { utf8Bytes } from './limits.js';
+import { searchWords } from './search-text.js';
+import type { SnippetMaker } from './snippets.js';
+import { SNIPPET_WINDOW_CHARS } from './text-windows.js';
+
+type Queryable = Pick<NodePgDatabase, 'execute'>;
+
+/** The text search configuration of drizzle-postgres/0001_search_config.sql. */
+export const SEARCH_CONFIG = sql.raw(`'switchyard_journey'::regconfig`);
+
+/** The tsvector of a row: its words and its journey's key. */
+export function searchVector(journeyId: string, text: string): SQL {
+  return sql`to_tsvector(${SEARCH_CONFIG}, ${text}) || array_to_tsvector(ARRAY[${journeyKey(journeyId)}]::text[])`;
+}
+
+/** The longest word PostgreSQL's parser indexes (longer ones are left out of a tsvector and a tsquery). */
+const MAX_WORD_BYTES = 2047;
+
+/** FTS5's bm25 parameters (fts5_aux.c): k1 + 1, k1, 1 - b and b, as SQL constants. */
+const [K1_PLUS_1, K1, ONE_MINUS_B, B] = ['2.2', '1.2', '0.25', '0.75'].map((n) => sql.raw(`${n}::float8`));
+
+/**
+ * A journey's sessions matching every phrase, best bm25 first (ties newest first), and the number of matches
+ * before the limit. bm25 is FTS5's formula, computed from term statistics in SQL: for each phrase, its IDF
+ * ln((N - n + 0.5) / (n + 0.5)) (1e-6 when not positive, as FTS5 does) times tf·(k1 + 1) / (tf + k1·(1 - b +
+ * b·|D| / avgdl)), summed and negated. N, n and avgdl are the journey's (FTS5's are its shard's: about 1/64
+ * of all journeys). A phrase's tf is the count of its least frequent word in the row (tsvectors keep
+ * positions, not phrase counts).
+ */
+function rankedSessionsSql(journeyId: string, phrases: readonly string[], match: SQL, query: HistoryQuery) {
+  const { from, to } = query.range;
+  return sql`WITH terms AS (
+      SELECT phrase, phraseto_tsquery(${SEARCH_CONFIG}, phrase) AS q,
+             tsvector_to_array(to_tsvector(${SEARCH_CONFIG}, phrase)) AS lexemes
+        FROM unnest(${sql.param(phrases)}::text[]) AS t(phrase)
+    ), journey AS (
+      SELECT count(*)::float8 AS n, coalesce(avg(token_count), 1)::float8 AS avgdl
+        FROM sessions WHERE journey_id = ${journeyId}
+    ), weights AS (
+      SELECT terms.lexemes,
+             CASE WHEN ln((journey.n - hits.n + 0.5) / (hits.n + 0.5)) <= 0 THEN 1e-6
+                  ELSE ln((journey.n - hits.n + 0.5) / (hits.n + 0.5)) END AS idf
+        FROM terms CROSS JOIN journey
+        CROSS JOIN LATERAL (
+          SELECT count(*)::float8 AS n FROM sessions
+           WHERE journey_id = ${journeyId} AND search @@ (${journeyQuery(journeyId)} && terms.q)
+        ) hits
+    ), matches AS (
+      SELECT seq, created_at, token_count, search FROM sessions
+       WHERE journey_id = ${journeyId} AND created_at BETWEEN ${from} AND ${to} AND search @@ ${match}
+    ), scored AS (
+      SELECT m.seq, m.created_at,
+             -sum(w.idf * f.tf * ${K1_PLUS_1} / (f.tf + ${K1} * (${ONE_MINUS_B} + ${B} * m.token_count / journey.avgdl)))
+               AS score
+        FROM matches m CROSS JOIN journey CROSS JOIN weights w
+        CROSS JOIN LATERAL (
+          SELECT coalesce(min(coalesce(array_length(v.positions, 1), 0)), 0)::float8 AS tf
+            FROM unnest(w.lexemes) AS l(lexeme) LEFT JOIN unnest(m.search) AS v ON v.lexeme = l.lexeme
+        ) f
+       GROUP BY m.seq, m.created_at
+    ), page AS (
+      SELECT seq, created_at, score, count(*) OVER () AS total FROM scored
+       ORDER BY score, created_at DESC, seq DESC
+       LIMIT ${query.limit}
+    )
+    SELECT s.id, page.created_at::float8 AS "createdAt", s.summary, s.diagnosis IS NOT NULL AS "hasDiagnosis",
+           page.score, page.total::int AS total
+      FROM page JOIN sessions s ON s.seq = page.seq
+     ORDER BY page.score, page.created_at DESC, page.seq DESC`;
+}
+
+/** The tsquery of a journey's key. */
+function journeyQuery(journeyId: string): SQL {
+  return sql`to_tsquery('simple', ${journeyKey(journeyId)})`;
+}
+
+/** Every phrase and the journey's key: each phrase through phraseto_tsquery (plain text, never syntax). */
+function matchAll(journeyId: string, phrases: readonly string[]): SQL {
+  const each = phrases.map((phrase) => sql`phraseto_tsquery(${SEARCH_CONFIG}, ${phrase})`);
+  return sql`(${journeyQuery(journeyId)} && ${sql.join(each, sql` && `)})`;
+}
+
+const DOCUMENT_COLUMNS = sql`id, document_type AS "documentType", title, created_at::float8 AS "createdAt"`;
+
+async function rowsOf<T>(db: Queryable, query: SQL): Promise<T[]> {
+  return (await db.execute(query)).rows as T[];
+}
+
+/**
+ * Searches one journey's history (the caller checked that the journey is theirs, in the same snapshot).
+ * Snippets are cut as on SQLite: a matched document's content is read up to what the snippet scan budget
+ * could ever look at (`scanBytes`, plus a window), in the same query.
+ */
+export async function searchPostgresHistory(
+  db: Queryable,
+  query: HistoryQuery,
+  snippets: { maker: SnippetMaker; scanBytes: number },
+): Promise<HistoryResult> {
+  const journeyId = query.journeyId.toLowerCase();
+  const { from, to } = query.range;
+  const inRange = sql`journey_id = ${journeyId} AND created_at BETWEEN ${from} AND ${to}`;
+  const text = query.text?.trim() ? query.text : undefined;
+  if (text === undefined) {
+    const [sessions, [count], documents] = await Promise.all([
+      rowsOf<SessionRow>(
+        db,
+        sql`SELECT id, created_at::float8 AS "createdAt", summary, diagnosis IS NOT NULL AS "hasDiagnosis"
+              FROM sessions WHERE ${inRange} ORDER BY created_at DESC, seq DESC LIMIT ${query.limit}`,
+      ),
+      rowsOf<{ n: number }>(db, sql`SELECT count(*)::int AS n FROM sessions WHERE ${inRange}`),
+      query.includeDocuments
+        ? rowsOf<DocumentRow>(
+            db,
+            sql`SELECT ${DOCUMENT_COLUMNS} FROM documents WHERE ${inRange}
+                 ORDER BY created_at DESC, seq DESC LIMIT ${query.limit}`,
+          )
+        : undefined,
+    ]);
+    return {
+      sessions: sessions.map(toSessionHit),
+      total: count?.n ?? 0,
+      ...(documents === undefined ? {} : { documents: documents.map(toDocumentHit) }),
+    };
+  }
+  const phrases = queryPhrases(text)
+    .map((words) => searchWords(words.join(' ')))
+    .filter((words) => words.length > 0);
+  // PostgreSQL indexes no word longer than MAX_WORD_BYTES: no row can contain one.
+  const tooLong = phrases.some((words) => words.some((word) => utf8Bytes(word) > MAX_WORD_BYTES));
+  if (phrases.length === 0 || tooLong) return nothingMatches(query);
+  return rankedSearch(db, query, journeyId, inRange, snippets, {
+    phrases: phrases.map((words) => words.join(' ')),
+    snippetMatch: anyPhrase(toFtsPhrases(text)),
+  });
+}
+
+async function rankedSearch(
+  db: Queryable,
+  query: HistoryQuery,
+  journeyId: string,
+  inRange: SQL,
+  snippets: { maker: SnippetMaker; scanBytes: number },
+  { phrases, snippetMatch }: { phrases: string[]; snippetMatch: string },
+): Promise<HistoryResult> {
+  const match = matchAll(journeyId, phrases);
+  const readChars = snippets.scanBytes + 2 * SNIPPET_WINDOW_CHARS;
+  const [rows, documents] = await Promise.all([
+    rowsOf<RankedSessionRow>(db, rankedSessionsSql(journeyId, phrases, match, query)),
+    query.includeDocuments
+      ? rowsOf<DocumentRow & { head: string | null }>(
+          db,
+          sql`SELECT ${DOCUMENT_COLUMNS}, substr(content, 1, ${readChars}) AS head FROM documents
+               WHERE ${inRange} AND search @@ ${match}
+               ORDER BY created_at DESC, seq DESC LIMIT ${query.limit}`,
+        )
+      : [],
+  ]);
+  const matched = documents.map(({ head, ...row }) => ({
+    ...row,
+    read: (start: number, count: number) => (head ?? '').slice(start, start + count),
+  }));
+  return rankedResult(query, rows, matched, snippets.maker, snippetMatch);
+}

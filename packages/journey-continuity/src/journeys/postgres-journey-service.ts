@@ -1,0 +1,217 @@
+// The journey service on PostgreSQL (JOURNEY_DATABASE_URL or SWITCHYARD_DATABASE_URL), for several servers
+// sharing one database. Loaded only then, with the first tool call that needs it.
+import { randomUUID } from 'node:crypto';
+import { and, eq, sql } from 'drizzle-orm';
+import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
+import type pg from 'pg';
+import { DEFAULT_SNIPPET_SCAN_BYTES } from '../config.js';
+import { documents, journeys, sessions } from '../db/postgres-schema.js';
+import { FAILED_STEP, withDatabaseErrorsAsync } from './database-errors.js';
+import {
+  addedDocument,
+  checkedDocument,
+  checkedSession,
+  journeyNotFound,
+  type Caller,
+  type JourneyService,
+  type JourneyServiceOptions,
+  type JourneySummary,
+} from './journey-service.js';
+import { searchPostgresHistory, searchVector } from './postgres-history-search.js';
+import { searchText } from './search-text.js';
+import { SnippetMaker } from './snippets.js';
+
+type Queryable = Pick<NodePgDatabase, 'select' | 'execute'>;
+
+// Qualified by hand: inside the subquery drizzle's bare "id" would name the session's id.
+const SESSION_COUNT = sql<number>`(SELECT count(*)::int FROM sessions s WHERE s.journey_id = journeys.id)`;
+const SUMMARY = {
+  id: journeys.id,
+  userId: journeys.userId,
+  createdAt: journeys.createdAt,
+  sessionCount: SESSION_COUNT,
+};
+
+/**
+ * Every write that depends on what is stored runs in one transaction that first locks the journey's row
+ * (`FOR UPDATE`): a delete and a session recorded at once by two replicas are serialised as SQLite's
+ * IMMEDIATE transactions serialise them. A user's journey is unique by the index on (owner, user_id):
+ * concurrent creators insert with ON CONFLICT DO NOTHING and all answer the one row.
+ */
+export class PostgresJourneyService implements JourneyService {
+  private readonly db: NodePgDatabase;
+  private readonly now: () => number;
+  private readonly snippets: { maker: SnippetMaker; scanBytes: number };
+
+  constructor(
+    pool: pg.Pool,
+    private readonly options: JourneyServiceOptions,
+  ) {
+    this.db = drizzle(pool);
+    this.now = options.now ?? Date.now;
+    const scanBytes = options.snippetScanBytes ?? DEFAULT_SNIPPET_SCAN_BYTES;
+    this.snippets = { maker: new SnippetMaker(scanBytes), scanBytes };
+  }
+
+  close(): void {
+    this.snippets.maker.close();
+  }
+
+  getOrCreateJourney({ owner }: Caller, userId?: string): Promise<JourneySummary> {
+    return withDatabaseErrorsAsync(FAILED_STEP.getOrCreateJourney, async () => {
+      const user = userId?.toLowerCase();
+      const byUser = (userIdOf: string) =>
+        this.db
+          .select(SUMMARY)
+          .from(journeys)
+          .where(and(eq(journeys.owner, owner), eq(journeys.userId, userIdOf)));
+      if (user !== undefined) {
+        const [existing] = await byUser(user);
+        if (existing !== undefined) return { ...existing, isNew: false };
+      }
+      const now = this.now();
+      const id = randomUUID();
+      const inserted = await this.db
+        .insert(journeys)
+        .values({ id, owner, userId: user ?? null, createdAt: now, updatedAt: now })
+        .onConflictDoNothing({ target: [journeys.owner, journeys.userId] })
+        .returning({ id: journeys.id });
+      if (inserted.length === 1)
+        return { id, userId: user ?? null, createdAt: now, sessionCount: 0, isNew: true };
+      // Another creator's row won: it is committed (ON CONFLICT waited for it), so this statement sees it.
+      const [winner] = user === undefined ? [] : await byUser(user);
+      if (winner === undefined) throw new Error('journey vanished after a conflicting insert');
+      return { ...winner, isNew: false };
+    });
+  }
+
+  async ownerOf(journeyId: string, operation: keyof typeof FAILED_STEP) {
+    return withDatabaseErrorsAsync(FAILED_STEP[operation], async () => {
+      const [row] = await this.db
+        .select({ owner: journeys.owner })
+        .from(journeys)
+        .where(eq(journeys.id, journeyId.toLowerCase()));
+      return row?.owner;
+    });
+  }
+
+  queryHistory(...[query, caller]: Parameters<JourneyService['queryHistory']>) {
+    return withDatabaseErrorsAsync(FAILED_STEP.queryHistory, () =>
+      this.db.transaction(
+        async (tx) => {
+          await assertOwned(tx, query.journeyId, caller);
+          return searchPostgresHistory(tx, query, this.snippets);
+        },
+        { isolationLevel: 'repeatable read', accessMode: 'read only' },
+      ),
+    );
+  }
+
+  recordSession(...[input]: Parameters<JourneyService['recordSession']>) {
+    const { messages, diagnosis } = checkedSession(input, this.options.maxDocumentBytes);
+    const journeyId = input.journeyId.toLowerCase();
+    const search = searchText(input.summary);
+    return withDatabaseErrorsAsync(FAILED_STEP.recordSession, () =>
+      this.db.transaction(async (tx) => {
+        await assertOwned(tx, journeyId, input, 'lock');
+        const id = randomUUID();
+        const now = this.now();
+        const createdAt = input.createdAt ?? now;
+        await tx.insert(sessions).values({
+          id,
+          journeyId,
+          createdAt,
+          summary: input.summary,
+          messages,
+          diagnosis,
+          confidenceScore: input.confidenceScore ?? null,
+          tokenCount: search.tokens,
+          search: searchVector(journeyId, search.text),
+        });
+        await touch(tx, journeyId, now);
+        return {
+          id,
+          journeyId,
+          createdAt,
+          hasDiagnosis: diagnosis !== null,
+          confidenceScore: input.confidenceScore ?? null,
+          sessionCount: await countIn(tx, sessions, journeyId),
+        };
+      }),
+    );
+  }
+
+  addDocument(...[input]: Parameters<JourneyService['addDocument']>) {
+    const { metadataJson } = checkedDocument(input, this.options.maxDocumentBytes);
+    const journeyId = input.journeyId.toLowerCase();
+    const search = searchText(`${input.title ?? ''}\n${input.content ?? ''}`);
+    return withDatabaseErrorsAsync(FAILED_STEP.addDocument, () =>
+      this.db.transaction(async (tx) => {
+        await assertOwned(tx, journeyId, input, 'lock');
+        const id = randomUUID();
+        const createdAt = this.now();
+        await tx.insert(documents).values({
+          id,
+          journeyId,
+          documentType: input.documentType,
+          title: input.title ?? null,
+          content: input.content ?? null,
+          metadata: metadataJson,
+          createdAt,
+          search: searchVector(journeyId, search.text),
+        });
+        await touch(tx, journeyId, createdAt);
+        return addedDocument(input, { id, journeyId, metadataJson, createdAt });
+      }),
+    );
+  }
+
+  deleteJourney(...[journeyId, caller]: Parameters<JourneyService['deleteJourney']>) {
+    const id = journeyId.toLowerCase();
+    return withDatabaseErrorsAsync(FAILED_STEP.deleteJourney, () =>
+      this.db.transaction(async (tx) => {
+        await assertOwned(tx, id, caller, 'lock');
+        const sessionsDeleted = await countIn(tx, sessions, id);
+        const documentsDeleted = await countIn(tx, documents, id);
+        // Sessions and documents go with it (ON DELETE CASCADE), and so do their tsvectors.
+        await tx.delete(journeys).where(and(eq(journeys.id, id), eq(journeys.owner, caller.owner)));
+        return { id, sessionsDeleted, documentsDeleted };
+      }),
+    );
+  }
+}
+
+/** 404 unless the journey exists and is the caller's; with 'lock', holds its row until the transaction ends. */
+async function assertOwned(
+  db: Queryable,
+  journeyId: string,
+  { owner }: Caller,
+  lock?: 'lock',
+): Promise<void> {
+  const query = db
+    .select({ id: journeys.id })
+    .from(journeys)
+    .where(and(eq(journeys.id, journeyId.toLowerCase()), eq(journeys.owner, owner)));
+  const [row] = await (lock === undefined ? query : query.for('update'));
+  if (row === undefined) throw journeyNotFound(journeyId);
+}
+
+/** How many sessions (or documents) the journey has. */
+async function countIn(
+  db: Queryable,
+  table: typeof sessions | typeof documents,
+  journeyId: string,
+): Promise<number> {
+  const [row] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(table)
+    .where(eq(table.journeyId, journeyId));
+  return row?.n ?? 0;
+}
+
+async function touch(db: Pick<NodePgDatabase, 'update'>, journeyId: string, now: number): Promise<void> {
+  await db
+    .update(journeys)
+    .set({ updatedAt: sql`greatest(${journeys.updatedAt}, ${now})` })
+    .where(eq(journeys.id, journeyId));
+}
