@@ -18,7 +18,7 @@ export function clientConfiguration(url: string, hasToken: boolean): Record<stri
     mcpServers: {
       switchyard: {
         url,
-        ...(hasToken ? { headers: { Authorization: `Bearer ${TOKEN_PLACEHOLDER}` } } : {}),
+        headers: hasToken ? { Authorization: `Bearer ${TOKEN_PLACEHOLDER}` } : undefined,
       },
     },
   };

@@ -163,13 +163,13 @@ function settingsFrom(program: Command, env: Env): SwitchyardSettings {
     port: stringSetting(program, env, 'port', parsePort) ?? DEFAULT_PORT,
     toolPrefix: booleanSetting(program, env, 'toolPrefix'),
     readOnly: booleanSetting(program, env, 'readOnly'),
-    ...(token ? { token } : {}),
-    ...(domains === undefined ? {} : { domains }),
-    ...(toolsAllow === undefined ? {} : { toolsAllow }),
-    ...(toolsDeny === undefined ? {} : { toolsDeny }),
-    ...(allowedHosts === undefined ? {} : { allowedHosts }),
-    ...(allowedOrigins === undefined ? {} : { allowedOrigins }),
-    ...(dataDir ? { dataDir } : {}),
+    token: token || undefined,
+    domains,
+    toolsAllow,
+    toolsDeny,
+    allowedHosts,
+    allowedOrigins,
+    dataDir: dataDir || undefined,
   };
 }
 

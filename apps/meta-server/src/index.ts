@@ -83,11 +83,7 @@ export async function planSwitchyard(options: SwitchyardOptions = {}): Promise<S
     ...env,
     ...(options.dataDir === undefined ? {} : { SWITCHYARD_DATA_DIR: options.dataDir }),
   });
-  const decisions = await planDomains({
-    ...(options.domains === undefined ? {} : { domains: options.domains }),
-    env,
-    dataDir,
-  });
+  const decisions = await planDomains({ domains: options.domains, env, dataDir });
   return { decisions, mounts: [...mountsOf(decisions), ...(options.extraDomains ?? [])], dataDir };
 }
 
@@ -121,19 +117,19 @@ export async function startSwitchyard(options: SwitchyardOptions = {}): Promise<
     // The domains' variables and the SWITCHYARD_* resource bounds (connections, timeouts, sizes) are read there.
     env: options.env ?? process.env,
     instructions: instructionsFor(plan.mounts),
-    ...(options.readOnly === undefined ? {} : { readOnly: options.readOnly }),
-    ...(options.toolPrefix === undefined ? {} : { toolPrefix: options.toolPrefix }),
-    ...(options.toolsAllow === undefined ? {} : { toolsAllow: options.toolsAllow }),
-    ...(options.toolsDeny === undefined ? {} : { toolsDeny: options.toolsDeny }),
-    ...(options.strictOutput === undefined ? {} : { strictOutput: options.strictOutput }),
-    ...(options.handleSignals === undefined ? {} : { handleSignals: options.handleSignals }),
-    ...(options.shutdownGraceMs === undefined ? {} : { shutdownGraceMs: options.shutdownGraceMs }),
+    readOnly: options.readOnly,
+    toolPrefix: options.toolPrefix,
+    toolsAllow: options.toolsAllow,
+    toolsDeny: options.toolsDeny,
+    strictOutput: options.strictOutput,
+    handleSignals: options.handleSignals,
+    shutdownGraceMs: options.shutdownGraceMs,
     http: {
       host: options.host ?? DEFAULT_HOST,
       port: options.port ?? DEFAULT_PORT,
-      ...(options.token === undefined ? {} : { token: options.token }),
-      ...(options.allowedHosts === undefined ? {} : { allowedHosts: options.allowedHosts }),
-      ...(options.allowedOrigins === undefined ? {} : { allowedOrigins: options.allowedOrigins }),
+      token: options.token,
+      allowedHosts: options.allowedHosts,
+      allowedOrigins: options.allowedOrigins,
     },
   });
   if (running.url !== undefined) {
@@ -143,7 +139,7 @@ export async function startSwitchyard(options: SwitchyardOptions = {}): Promise<
   }
   return {
     ...plan,
-    ...(running.url === undefined ? {} : { url: running.url }),
+    url: running.url,
     domains: running.domains,
     close: () => running.close(),
   };

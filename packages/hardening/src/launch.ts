@@ -27,10 +27,10 @@ export function runConfig(
     site: { repo: repos.siteRepo },
     required_sections: ['products', 'docs'],
     allowed_paths: ['content/products/**', 'content/docs/**'],
-    ...(options.githubApi === undefined
-      ? {}
-      : {
-          pr: {
+    pr:
+      options.githubApi === undefined
+        ? undefined
+        : {
             provider: 'github',
             github: {
               owner: 'switchyard-mcp',
@@ -39,7 +39,6 @@ export function runConfig(
               api_base_url: options.githubApi,
             },
           },
-        }),
   };
 }
 

@@ -59,10 +59,7 @@ export type LaunchRunsConfigInput = z.input<typeof LaunchRunsConfigSchema>;
 
 /** The pipeline options the configuration sets (the file limits); the pipeline's defaults fill the rest. */
 export function pipelineOptionsOf(config: LaunchRunsConfig): LaunchPipelineOptions {
-  return {
-    ...(config.maxFileBytes === undefined ? {} : { maxFileBytes: config.maxFileBytes }),
-    ...(config.maxHashBytes === undefined ? {} : { maxHashBytes: config.maxHashBytes }),
-  };
+  return { maxFileBytes: config.maxFileBytes, maxHashBytes: config.maxHashBytes };
 }
 
 function integerVariable(
@@ -105,7 +102,7 @@ function listVariable(env: Env, name: string, item: z.ZodType<string>): string[]
 /** The operator's launch policy and site build bounds, from the variables that are set. */
 function policyVariables(env: Env): Partial<LaunchRunsConfigInput> {
   const shape = LaunchRunsConfigSchema.shape;
-  const entries = {
+  return {
     repoRoots: listVariable(env, 'LAUNCH_REPO_ROOTS', shape.repoRoots.unwrap().element),
     remoteHosts: listVariable(
       env,
@@ -128,7 +125,6 @@ function policyVariables(env: Env): Partial<LaunchRunsConfigInput> {
       'bytes',
     ),
   };
-  return Object.fromEntries(Object.entries(entries).filter(([, value]) => value !== undefined));
 }
 
 /** The site build options the configuration sets (hugo's allowances, the build's bounds). */
@@ -138,10 +134,8 @@ export function siteBuildOptionsOf(config: LaunchRunsConfig): LaunchPipelineOpti
       ...(config.hugoExecAllow === undefined ? {} : { execAllow: config.hugoExecAllow }),
       ...(config.hugoHttpUrls === undefined ? {} : { httpUrls: config.hugoHttpUrls }),
     },
-    ...(config.siteBuildTimeoutMs === undefined ? {} : { siteBuildTimeoutMs: config.siteBuildTimeoutMs }),
-    ...(config.siteBuildMaxOutputBytes === undefined
-      ? {}
-      : { siteBuildMaxOutputBytes: config.siteBuildMaxOutputBytes }),
+    siteBuildTimeoutMs: config.siteBuildTimeoutMs,
+    siteBuildMaxOutputBytes: config.siteBuildMaxOutputBytes,
   };
 }
 
@@ -172,17 +166,12 @@ function otlpTracesUrl(env: Env): string | undefined {
  * LAUNCH_SITE_BUILD_*). Fails fast with the name of the variable that is wrong. The domain's `config`.
  */
 export function loadLaunchRunsConfig(env: Env = process.env): LaunchRunsConfig {
-  const leaseMs = integerVariable(env, 'LAUNCH_LEASE_MS', 1000, 3_600_000);
-  const maxFileBytes = integerVariable(env, 'LAUNCH_MAX_FILE_BYTES', MIN_FILE_BYTES, MAX_FILE_BYTES, 'bytes');
-  const maxHashBytes = integerVariable(env, 'LAUNCH_MAX_HASH_BYTES', 0, MAX_HASH_BYTES, 'bytes');
-  const tracesUrl = otlpTracesUrl(env);
-  const serviceName = env.OTEL_SERVICE_NAME?.trim();
   return LaunchRunsConfigSchema.parse({
-    ...(leaseMs === undefined ? {} : { leaseMs }),
-    ...(tracesUrl === undefined ? {} : { otlpTracesUrl: tracesUrl }),
-    ...(serviceName ? { serviceName } : {}),
-    ...(maxFileBytes === undefined ? {} : { maxFileBytes }),
-    ...(maxHashBytes === undefined ? {} : { maxHashBytes }),
+    leaseMs: integerVariable(env, 'LAUNCH_LEASE_MS', 1000, 3_600_000),
+    otlpTracesUrl: otlpTracesUrl(env),
+    serviceName: env.OTEL_SERVICE_NAME?.trim() || undefined,
+    maxFileBytes: integerVariable(env, 'LAUNCH_MAX_FILE_BYTES', MIN_FILE_BYTES, MAX_FILE_BYTES, 'bytes'),
+    maxHashBytes: integerVariable(env, 'LAUNCH_MAX_HASH_BYTES', 0, MAX_HASH_BYTES, 'bytes'),
     ...policyVariables(env),
   });
 }

@@ -58,7 +58,7 @@ export function openLaunchRuns(
     sqlite: database.sqlite,
     serviceName: config.serviceName,
     serviceVersion: version,
-    ...(config.otlpTracesUrl === undefined ? {} : { otlpTracesUrl: config.otlpTracesUrl }),
+    otlpTracesUrl: config.otlpTracesUrl,
     errorCodeOf,
     onError: (message, error) => logger.warn(message, { error }),
   });

@@ -36,7 +36,7 @@ function responseTooLarge(limit: ResponseLimit, status: number, announcedBytes?:
         upstream: limit.upstream,
         reason: 'response too large',
         limitBytes: limit.maxBytes,
-        ...(announcedBytes === undefined ? {} : { announcedBytes }),
+        announcedBytes,
       },
     },
   );

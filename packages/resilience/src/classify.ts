@@ -97,7 +97,7 @@ export function classifyHttpStatus(status: number, options: ClassifyHttpOptions)
   const details: Record<string, unknown> = {
     upstream,
     status,
-    ...(said === undefined ? {} : { upstreamMessage: said }),
+    upstreamMessage: said,
   };
   const base = { upstreamStatus: status, details };
   const answered = `${upstream} answered ${statusLine(status)}`;
@@ -114,7 +114,7 @@ export function classifyHttpStatus(status: number, options: ClassifyHttpOptions)
     return new SwitchyardError('rate-limited', message, {
       ...base,
       retryable: true,
-      ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
+      retryAfterMs,
     });
   }
   if (status === 408 || status === 504) {
@@ -203,12 +203,12 @@ function messageOf(value: unknown): string {
 function withCause(error: SwitchyardError, cause: unknown): SwitchyardError {
   return new SwitchyardError(error.kind, error.message, {
     cause,
-    ...(error.code === undefined ? {} : { code: error.code }),
-    ...(error.retryAfterMs === undefined ? {} : { retryAfterMs: error.retryAfterMs }),
-    ...(error.retryable === undefined ? {} : { retryable: error.retryable }),
-    ...(error.hint === undefined ? {} : { hint: error.hint }),
-    ...(error.details === undefined ? {} : { details: error.details }),
-    ...(error.upstreamStatus === undefined ? {} : { upstreamStatus: error.upstreamStatus }),
+    code: error.code,
+    retryAfterMs: error.retryAfterMs,
+    retryable: error.retryable,
+    hint: error.hint,
+    details: error.details,
+    upstreamStatus: error.upstreamStatus,
   });
 }
 
@@ -235,8 +235,8 @@ function fromGraphqlClientError(error: unknown, upstream: string): SwitchyardErr
   const body = property(response, 'body');
   return classifyHttpStatus(status, {
     upstream,
-    ...(headers instanceof Headers ? { headers } : {}),
-    ...(typeof body === 'string' ? { body: redactText(body.slice(0, 16_384)) } : {}),
+    headers: headers instanceof Headers ? headers : undefined,
+    body: typeof body === 'string' ? redactText(body.slice(0, 16_384)) : undefined,
   });
 }
 

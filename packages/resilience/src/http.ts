@@ -155,6 +155,6 @@ export async function assertOk(response: Response, options: { upstream: string }
   throw classifyHttpStatus(response.status, {
     upstream: options.upstream,
     headers: response.headers,
-    ...(body === undefined ? {} : { body: redactText(body) }),
+    body: body === undefined ? undefined : redactText(body),
   });
 }

@@ -108,7 +108,7 @@ export function createUpstreamPolicy(options: UpstreamPolicyOptions): UpstreamPo
             options.breaker?.halfOpenAfterMs ?? 10_000,
             0,
           ),
-          ...(logger === undefined ? {} : { logger }),
+          logger,
         });
 
   const stopError = (reason: unknown): SwitchyardError =>
@@ -176,7 +176,7 @@ export function createUpstreamPolicy(options: UpstreamPolicyOptions): UpstreamPo
         attempt,
         delayMs,
         kind: error.kind,
-        ...(error.upstreamStatus === undefined ? {} : { upstreamStatus: error.upstreamStatus }),
+        upstreamStatus: error.upstreamStatus,
         reason: error.message,
       });
       await abortableSleep(delayMs, callSignal);

@@ -113,7 +113,7 @@ export function buildServerFactory(
     name: spec.name,
     title: spec.title,
     description: spec.description,
-    ...(spec.mimeType === undefined ? {} : { mimeType: spec.mimeType }),
+    mimeType: spec.mimeType,
   }));
   const promptListing = [...prompts.values()].map(({ spec }) => ({
     name: spec.name,
@@ -160,16 +160,13 @@ export function buildServerFactory(
   const implementation = {
     name: identity.name,
     version: identity.version,
-    ...(identity.title === undefined ? {} : { title: identity.title }),
-    ...(identity.websiteUrl === undefined ? {} : { websiteUrl: identity.websiteUrl }),
-    ...(identity.icon === undefined ? {} : { icons: [svgIcon(identity.icon)] }),
+    title: identity.title,
+    websiteUrl: identity.websiteUrl,
+    icons: identity.icon === undefined ? undefined : [svgIcon(identity.icon)],
   };
 
   return (context) => {
-    const server = new Server(implementation, {
-      capabilities,
-      ...(identity.instructions === undefined ? {} : { instructions: identity.instructions }),
-    });
+    const server = new Server(implementation, { capabilities, instructions: identity.instructions });
     const laterLog =
       serving.persistentConnection && context.era === 'legacy'
         ? (domain: string) =>
@@ -196,7 +193,7 @@ export function buildServerFactory(
         progress: createProgressReporter(ctx.mcpReq._meta?.progressToken, (notification) =>
           ctx.mcpReq.notify(notification),
         ),
-        ...(laterLog === undefined ? {} : { laterLog: laterLog(tool.domain) }),
+        laterLog: laterLog?.(tool.domain),
       });
       return server.projectCallToolResult(result, tool.listing.outputSchema);
     });

@@ -20,12 +20,7 @@ export function createProgressReporter(
       try {
         await notify({
           method: 'notifications/progress',
-          params: {
-            progressToken,
-            progress,
-            ...(total === undefined ? {} : { total }),
-            ...(message === undefined ? {} : { message }),
-          },
+          params: { progressToken, progress, total, message },
         });
       } catch {
         // The client may have gone away; progress is best effort and must not fail the call.

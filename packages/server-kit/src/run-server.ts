@@ -224,10 +224,10 @@ export async function runServer(
   const identity: ServerIdentity = {
     name: options.name,
     version: options.version,
-    ...(options.title === undefined ? {} : { title: options.title }),
-    ...(options.websiteUrl === undefined ? {} : { websiteUrl: options.websiteUrl }),
-    ...(options.icon === undefined ? {} : { icon: options.icon }),
-    ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
+    title: options.title,
+    websiteUrl: options.websiteUrl,
+    icon: options.icon,
+    instructions: options.instructions,
   };
   const { buildServerFactory } = await loadServerFactory();
   const createServer = buildServerFactory(identity, {
@@ -302,9 +302,8 @@ export async function runServer(
       logger.info('listening', {
         transport: 'http',
         url,
-        ...(httpSettings.oauth === undefined
-          ? {}
-          : { oauthIssuers: httpSettings.oauth.issuers, resource: httpSettings.oauth.resource.href }),
+        oauthIssuers: httpSettings.oauth?.issuers,
+        resource: httpSettings.oauth?.resource.href,
       });
     } else {
       const { startStdioHost } = await loadStdioHost();
@@ -330,5 +329,5 @@ export async function runServer(
     process.on('SIGTERM', onSignal);
   }
 
-  return { ...(url === undefined ? {} : { url }), domains: opened.states, close };
+  return { url, domains: opened.states, close };
 }

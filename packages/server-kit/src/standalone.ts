@@ -64,20 +64,12 @@ async function start<Config, State extends DomainLifecycle>(
     version: domain.version,
     title: domain.title,
     instructions: domain.instructions,
-    ...(domain.icon === undefined ? {} : { icon: domain.icon }),
+    icon: domain.icon,
     transport: values.http ? 'http' : 'stdio',
     env,
     dataDir,
     logger,
-    ...(values.http
-      ? {
-          http: {
-            ...(values.host === undefined ? {} : { host: values.host }),
-            ...(port === undefined ? {} : { port }),
-            ...(token ? { token } : {}),
-          },
-        }
-      : {}),
+    http: { host: values.host, port, token },
   });
 }
 

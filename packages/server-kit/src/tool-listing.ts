@@ -25,6 +25,6 @@ export function listedTool(spec: ToolSpec, exposedName: string, icons?: ListedIc
     description: spec.description,
     ...toolListingSchemas(spec),
     annotations: spec.annotations,
-    ...(icons === undefined ? {} : { icons }),
+    icons,
   };
 }

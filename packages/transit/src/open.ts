@@ -130,8 +130,8 @@ export async function openTransit(config: TransitConfig, runtime: TransitRuntime
   return {
     savedPlaces: places.savedPlaces,
     hasSavedPlaces: places.hasSavedPlaces,
-    ...(tfl === undefined ? {} : { tfl }),
-    ...(hsl === undefined ? {} : { hsl }),
+    tfl,
+    hsl,
     ready: () => !closed,
     async close() {
       if (closed) return;

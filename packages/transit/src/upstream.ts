@@ -33,15 +33,15 @@ export function createUpstreamGet(options: UpstreamGetOptions): UpstreamGet {
   const http = createUpstreamKy({
     upstream: options.upstream,
     baseUrl: options.baseUrl,
-    ...(options.secretQuery === undefined ? {} : { secretQuery: options.secretQuery }),
-    ...(options.secretHeaders === undefined ? {} : { secretHeaders: options.secretHeaders }),
+    secretQuery: options.secretQuery,
+    secretHeaders: options.secretHeaders,
     headers: { accept: 'application/json' },
     maxResponseBytes: options.maxResponseBytes,
   });
   return (path, searchParams, read, signal) =>
     options.policy.execute(
       async (attemptSignal) => read(await http.get(path, { signal: attemptSignal, searchParams })),
-      { idempotent: true, ...(signal === undefined ? {} : { signal }) },
+      { idempotent: true, signal },
     );
 }
 

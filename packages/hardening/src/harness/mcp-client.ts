@@ -25,9 +25,8 @@ export interface HttpClientOptions {
  */
 export async function connectHttp(url: string, options: HttpClientOptions = {}): Promise<Client> {
   const transport = new StreamableHTTPClientTransport(new URL(url), {
-    ...(options.token === undefined
-      ? {}
-      : { requestInit: { headers: { Authorization: `Bearer ${options.token}` } } }),
+    requestInit:
+      options.token === undefined ? undefined : { headers: { Authorization: `Bearer ${options.token}` } },
   });
   const client = clientFor(options.era ?? defaultEra(), options.name ?? 'switchyard-hardening');
   await client.connect(transport);

@@ -45,8 +45,8 @@ export async function startWorld(options: WorldOptions): Promise<World> {
   const dataDir = tempDir(options.name);
   const env = serverEnv(upstreams, {
     dataDir,
-    ...(options.upstreamTimeoutMs === undefined ? {} : { upstreamTimeoutMs: options.upstreamTimeoutMs }),
-    ...(options.extraEnv === undefined ? {} : { extra: options.extraEnv }),
+    upstreamTimeoutMs: options.upstreamTimeoutMs,
+    extra: options.extraEnv,
   });
   const era = options.era ?? defaultEra();
   const scanner = new SecretScanner();

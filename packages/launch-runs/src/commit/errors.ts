@@ -12,6 +12,6 @@ export function commitServiceError(
     code: 'COMMIT_SERVICE_ERROR',
     retryable,
     details,
-    ...(cause === undefined ? {} : { cause }),
+    cause,
   });
 }

@@ -113,10 +113,7 @@ export class GithubPullRequests implements PullRequestProvider {
       throw commitServiceError(
         `GitHub did not accept the pull request: ${failure?.message ?? 'request failed'}`,
         true,
-        {
-          provider: 'github',
-          ...(failure?.upstreamStatus === undefined ? {} : { status: failure.upstreamStatus }),
-        },
+        { provider: 'github', status: failure?.upstreamStatus },
         error,
       );
     }

@@ -38,7 +38,7 @@ const EXAMPLE_COMMIT_ENV = {
 async function commitFolder(dir: string, message: string, gitBinary: string | undefined): Promise<void> {
   const { gitClient } = await loadGitClient();
   const git = gitClient(dir, {
-    ...(gitBinary === undefined ? {} : { binary: gitBinary }),
+    binary: gitBinary,
     env: EXAMPLE_COMMIT_ENV,
     config: { 'core.autocrlf': 'false' },
   });

@@ -13,10 +13,7 @@ const HASH_CHUNK_BYTES = 1024 * 1024;
 /** sha256 of a file, streamed a chunk at a time so memory stays flat whatever its size. */
 export async function sha256OfFile(path: string, signal?: AbortSignal): Promise<string> {
   const hash = createHash('sha256');
-  const stream = createReadStream(path, {
-    highWaterMark: HASH_CHUNK_BYTES,
-    ...(signal === undefined ? {} : { signal }),
-  });
+  const stream = createReadStream(path, { highWaterMark: HASH_CHUNK_BYTES, signal });
   for await (const chunk of stream) hash.update(chunk as Buffer);
   return hash.digest('hex');
 }

@@ -87,7 +87,7 @@ export async function cloneInputs(
   const site = parseRepoLocation(config.site.repo, 'site.repo');
   const git = (dir: string): SimpleGit =>
     gitClient(dir, {
-      ...(options.gitBinary === undefined ? {} : { binary: options.gitBinary }),
+      binary: options.gitBinary,
       signal,
       home: runScratchHome(ctx.runDir),
       config: { 'core.autocrlf': 'false', 'advice.detachedHead': 'false' },

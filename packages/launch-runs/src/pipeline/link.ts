@@ -96,7 +96,7 @@ export async function linkPages(ctx: WorkerContext, options: ResolvedPipelineOpt
   if (refused.length > 0) throw allowedPathsViolation(refused, ctx.config.allowed_paths);
 
   const git = gitClient(siteRoot, {
-    ...(options.gitBinary === undefined ? {} : { binary: options.gitBinary }),
+    binary: options.gitBinary,
     signal: ctx.signal,
     home: runScratchHome(ctx.runDir),
   });

@@ -85,7 +85,7 @@ export async function openPullRequest(
   const siteRoot = workspacePaths(ctx.runDir).site;
   const identity = { 'user.name': config.commit.author_name, 'user.email': config.commit.author_email };
   const git = gitClient(siteRoot, {
-    ...(options.gitBinary === undefined ? {} : { binary: options.gitBinary }),
+    binary: options.gitBinary,
     signal: ctx.signal,
     home: runScratchHome(ctx.runDir),
     config: { ...identity, 'commit.gpgsign': 'false', ...pushAuthConfig(remote, token) },

@@ -73,7 +73,7 @@ function refusal(reason: PolicyReason, field: string, message: string): Switchya
   return new SwitchyardError(
     'validation',
     setting === undefined ? message : `${message}; the server's operator allows more with ${setting}`,
-    { code: 'INVALID_INPUT', details: { reason, ...(setting === undefined ? {} : { setting }), field } },
+    { code: 'INVALID_INPUT', details: { reason, setting, field } },
   );
 }
 

@@ -28,7 +28,7 @@ export function illegalState(refusal: IllegalStateRefusal): SwitchyardError {
   return new SwitchyardError('conflict', message, {
     code: 'ILLEGAL_STATE',
     retryable: refusal.retryable ?? false,
-    ...(hint === undefined ? {} : { hint }),
+    hint,
     details: {
       current_state: current,
       required_state: rule.required,

@@ -13,12 +13,11 @@ export const resumeTool = launchTool({
   output: LaunchResumeOutputSchema,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
   handler: async (input, call) => {
-    const onProgress = progressOf(call);
     const status = await (
       await call.state.runs()
     ).resume(input.run_id, {
       signal: call.signal,
-      ...(onProgress ? { onProgress } : {}),
+      onProgress: progressOf(call),
     });
     return { ok: true as const, status };
   },

@@ -11,12 +11,7 @@ export const toolSpans = middleware({
     const runId = runIdFromInput(invocation.input);
     return invocation.state.telemetry.inSpan(
       `launch.tool ${invocation.tool}`,
-      {
-        kind: 'tool',
-        tool: invocation.tool,
-        correlationId: invocation.correlationId,
-        ...(runId === undefined ? {} : { runId }),
-      },
+      { kind: 'tool', tool: invocation.tool, correlationId: invocation.correlationId, runId },
       async (span) => {
         const outcome = await next();
         if (outcome.error !== undefined) span.fail(errorCodeOf(outcome.error), outcome.stage ?? 'handler');

@@ -13,12 +13,11 @@ export const validateTool = launchTool({
   output: LaunchValidateOutputSchema,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   handler: async (input, call) => {
-    const onProgress = progressOf(call);
     const report = await (
       await call.state.runs()
     ).validate(input.run_id, {
       signal: call.signal,
-      ...(onProgress ? { onProgress } : {}),
+      onProgress: progressOf(call),
     });
     return { ok: true as const, run_id: input.run_id, validation_report: report };
   },

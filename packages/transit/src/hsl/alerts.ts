@@ -144,18 +144,16 @@ function toServiceAlert(
   return {
     id: alertId(alert, title.text),
     header: headerText,
-    ...(header !== undefined && description !== undefined
-      ? { description: bounded(description.text, maxChars) }
-      : {}),
-    ...(title.language === undefined ? {} : { language: title.language }),
+    description:
+      header !== undefined && description !== undefined ? bounded(description.text, maxChars) : undefined,
+    language: title.language,
     severity: SEVERITIES[alert.alertSeverityLevel?.toUpperCase() ?? ''] ?? 'unknown',
-    ...(effect === undefined ? {} : { effect }),
-    ...(cause === undefined ? {} : { cause }),
-    ...(alert.effectiveStartDate === undefined
-      ? {}
-      : { validFrom: formatUtc(alert.effectiveStartDate * 1000) }),
-    ...(alert.effectiveEndDate === undefined ? {} : { validUntil: formatUtc(alert.effectiveEndDate * 1000) }),
-    ...(url === undefined ? {} : { url: bounded(url.text, maxChars) }),
+    effect,
+    cause,
+    validFrom:
+      alert.effectiveStartDate === undefined ? undefined : formatUtc(alert.effectiveStartDate * 1000),
+    validUntil: alert.effectiveEndDate === undefined ? undefined : formatUtc(alert.effectiveEndDate * 1000),
+    url: url === undefined ? undefined : bounded(url.text, maxChars),
     affects: {},
   };
 }

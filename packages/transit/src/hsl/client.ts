@@ -83,7 +83,7 @@ export function createRoutingClient(options: RoutingClientOptions): RoutingClien
           if (!parsed.success) throw malformed(DIGITRANSIT, 'GraphQL result');
           return parsed.data;
         },
-        { idempotent: true, ...(request.signal === undefined ? {} : { signal: request.signal }) },
+        { idempotent: true, signal: request.signal },
       );
     },
   };

@@ -103,9 +103,10 @@ export function toDeparture(stoptime: Stoptime): MappedDeparture {
     mode: toTransitMode(route?.mode),
     destination: nonEmpty(stoptime.headsign) ?? nonEmpty(stoptime.trip?.tripHeadsign) ?? '',
     scheduledTime: formatUtc(scheduledMs),
-    ...(realtimeMs === undefined ? {} : { realtimeTime: formatUtc(realtimeMs), delaySeconds }),
+    realtimeTime: realtimeMs === undefined ? undefined : formatUtc(realtimeMs),
+    delaySeconds,
     status: departureStatus({ cancelled, delaySeconds }),
-    ...(platform === undefined ? {} : { platform }),
+    platform,
   };
   return {
     departure,
@@ -189,7 +190,7 @@ export async function getDepartures(
         withAlerts: query.alertLimits.max > 0,
       },
       language: request.language,
-      ...(query.signal === undefined ? {} : { signal: query.signal }),
+      signal: query.signal,
     },
     StopDeparturesDataSchema,
   );
@@ -230,14 +231,13 @@ export async function getDepartures(
   warnings.push(
     ...serviceAlertWarnings(alertSources, { language: request.language, limits: query.alertLimits }),
   );
-  const stopName = nonEmpty(data.stop.name);
   return {
     stopId,
-    ...(stopName === undefined ? {} : { stopName }),
+    stopName: nonEmpty(data.stop.name),
     realtimeUsed: board.realtimeUsed,
     dataFreshness: board.dataFreshness,
     departures: board.departures,
     correlationId: query.correlationId,
-    ...(warnings.length === 0 ? {} : { warnings }),
+    warnings: warnings.length === 0 ? undefined : warnings,
   };
 }

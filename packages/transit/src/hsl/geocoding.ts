@@ -48,11 +48,7 @@ export function firstPlace(body: unknown): GeocodedPlace | undefined {
   const [lon, lat] = feature.geometry.coordinates;
   const address = nonEmpty(feature.properties?.label);
   const name = nonEmpty(feature.properties?.name) ?? nonEmpty(address?.split(',')[0]);
-  return {
-    coordinate: { lat, lon },
-    ...(name === undefined ? {} : { name }),
-    ...(address === undefined ? {} : { address }),
-  };
+  return { coordinate: { lat, lon }, name, address };
 }
 
 export function createGeocoder(options: { config: HslConfig; policy: UpstreamPolicy }): Geocoder {

@@ -148,7 +148,7 @@ function mapLeg(leg: OtpLeg): MappedLeg {
   const end = estimatedEnd ?? scheduledEnd;
   const place = (p: OtpLeg['from'], fallback: string) => {
     const stopId = nonEmpty(p.stop?.gtfsId);
-    return { name: nonEmpty(p.name) ?? fallback, lat: p.lat, lon: p.lon, ...(stopId ? { stopId } : {}) };
+    return { name: nonEmpty(p.name) ?? fallback, lat: p.lat, lon: p.lon, stopId };
   };
   const line = nonEmpty(leg.route?.shortName);
   const headsign = nonEmpty(leg.headsign);
@@ -163,10 +163,10 @@ function mapLeg(leg: OtpLeg): MappedLeg {
     scheduledEndTime: formatUtc(scheduledEnd),
     durationSeconds: Math.max(0, Math.round(leg.duration ?? (end - start) / 1000)),
     distanceMeters: Math.max(0, leg.distance ?? 0),
-    ...(transit && line ? { line } : {}),
-    ...(transit && headsign ? { headsign } : {}),
+    line: transit ? line : undefined,
+    headsign: transit ? headsign : undefined,
     status: transit ? departureStatus({ cancelled, delaySeconds }) : 'scheduled_only',
-    ...(delaySeconds === undefined ? {} : { delaySeconds }),
+    delaySeconds,
   };
   const accessible =
     !transit ||

@@ -69,6 +69,6 @@ export function planConnectionVariables(search: PlanSearch): Record<string, unkn
     transferCost: OPTIMIZE_PREFERENCES[search.constraints.optimize].transferCost,
     walkReluctance: walkReluctanceFor(search.constraints),
     wheelchair: search.constraints.accessibility.stepFree,
-    ...(search.withAlerts === undefined ? {} : { withAlerts: search.withAlerts }),
+    withAlerts: search.withAlerts,
   };
 }

@@ -64,7 +64,7 @@ async function search(deps: PlanTripDeps, plan: PlanSearch, signal?: AbortSignal
       document: PLAN_CONNECTION_QUERY,
       variables: planConnectionVariables(plan),
       language: plan.constraints.language,
-      ...(signal === undefined ? {} : { signal }),
+      signal,
     },
     PlanConnectionDataSchema,
   );
@@ -137,10 +137,10 @@ export async function planTrip(
   const resolver: LocationResolver = {
     savedPlaces: deps.savedPlaces,
     principal: call.principal,
-    ...(deps.geocoder === undefined ? {} : { geocoder: deps.geocoder }),
+    geocoder: deps.geocoder,
     language: constraints.language,
     bounds: deps.bounds,
-    ...(call.signal === undefined ? {} : { signal: call.signal }),
+    signal: call.signal,
   };
   // Both ends are geocoded at once (two upstream round trips in parallel, not in series); when both fail, the
   // origin's error is the answer, as if they had been resolved in order.
@@ -273,8 +273,8 @@ export async function planTrip(
       call.requestReceivedMs,
       itineraries.flatMap((it) => it.legs.map((leg) => leg.lastRealtimeUpdate)),
     ),
-    ...(warnings.length === 0 ? {} : { warnings }),
+    warnings: warnings.length === 0 ? undefined : warnings,
     correlationId: call.correlationId,
-    ...(duplicates > 0 ? { meta: { deduplicatedFrom: received } } : {}),
+    meta: duplicates > 0 ? { deduplicatedFrom: received } : undefined,
   };
 }

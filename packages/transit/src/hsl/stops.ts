@@ -31,16 +31,15 @@ export const StopsNearDataSchema = z.object({
 
 export function toFoundStop(stop: OtpStop, distance?: number): FoundStop {
   const code = nonEmpty(stop.code);
-  const platform = nonEmpty(stop.platformCode);
   return {
     stopId: stop.gtfsId,
     name: nonEmpty(stop.name) ?? code ?? stop.gtfsId,
-    ...(code ? { code } : {}),
-    ...(platform ? { platform } : {}),
+    code,
+    platform: nonEmpty(stop.platformCode),
     lat: stop.lat,
     lon: stop.lon,
-    ...(stop.vehicleMode ? { mode: toTransitMode(stop.vehicleMode) } : {}),
-    ...(typeof distance === 'number' && distance >= 0 ? { distanceMeters: distance } : {}),
+    mode: stop.vehicleMode ? toTransitMode(stop.vehicleMode) : undefined,
+    distanceMeters: typeof distance === 'number' && distance >= 0 ? distance : undefined,
   };
 }
 
@@ -108,5 +107,5 @@ export async function findStops(routing: RoutingClient, query: FindStopsQuery): 
           },
         ]
       : [];
-  return { stops: found.slice(0, query.limit), ...(warnings.length === 0 ? {} : { warnings }) };
+  return { stops: found.slice(0, query.limit), warnings: warnings.length === 0 ? undefined : warnings };
 }

@@ -131,8 +131,8 @@ export async function resolveLocation(place: PlaceInput, deps: LocationResolver)
       coordinate: { lat, lon },
       rawSource: 'variable',
       label: key,
-      ...(name === undefined ? {} : { name }),
-      ...(address === undefined ? {} : { address }),
+      name,
+      address,
     };
   }
   const found =
@@ -141,7 +141,7 @@ export async function resolveLocation(place: PlaceInput, deps: LocationResolver)
       : await deps.geocoder.search(key, {
           language: deps.language,
           bounds: deps.bounds,
-          ...(deps.signal === undefined ? {} : { signal: deps.signal }),
+          signal: deps.signal,
         });
   if (found === undefined) {
     throw new SwitchyardError(
@@ -156,7 +156,7 @@ export async function resolveLocation(place: PlaceInput, deps: LocationResolver)
     coordinate: found.coordinate,
     rawSource: 'geocoder',
     label: key,
-    ...(found.name === undefined ? {} : { name: found.name }),
-    ...(found.address === undefined ? {} : { address: found.address }),
+    name: found.name,
+    address: found.address,
   };
 }

@@ -29,15 +29,12 @@ function instant(value: string | undefined): string | undefined {
 }
 
 function toEntry(status: LineStatusWire): LineStatusEntry {
-  const reason = nonEmpty(status.reason);
-  const category = nonEmpty(status.disruption?.category);
-  const closureText = nonEmpty(status.disruption?.closureText);
   return {
     severity: status.statusSeverity,
     description: nonEmpty(status.statusSeverityDescription) ?? `severity ${status.statusSeverity}`,
-    ...(reason === undefined ? {} : { reason }),
-    ...(category === undefined ? {} : { category }),
-    ...(closureText === undefined ? {} : { closureText }),
+    reason: nonEmpty(status.reason),
+    category: nonEmpty(status.disruption?.category),
+    closureText: nonEmpty(status.disruption?.closureText),
     validity: status.validityPeriods.flatMap((period) => {
       const from = instant(period.fromDate);
       const to = instant(period.toDate);

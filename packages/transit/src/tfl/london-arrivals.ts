@@ -26,7 +26,7 @@ export interface LondonArrivalsCall {
 export function arrivalsQuery(stopId: string, request: GetLondonArrivalsRequest): ArrivalsQuery {
   return {
     stopId: stopId.toUpperCase(),
-    ...(request.lines === undefined ? {} : { lineIds: [...new Set(request.lines)].sort() }),
+    lineIds: request.lines === undefined ? undefined : [...new Set(request.lines)].sort(),
     direction: request.direction,
   };
 }
@@ -36,22 +36,20 @@ function toArrival(prediction: Prediction, nowMs: number): LondonArrival | undef
   const expectedMs = Date.parse(prediction.expectedArrival ?? '');
   if (lineId === undefined || !Number.isFinite(expectedMs)) return undefined;
   const direction = nonEmpty(prediction.direction)?.toLowerCase();
-  const towards = nonEmpty(prediction.towards);
-  const platform = nonEmpty(prediction.platformName);
-  const currentLocation = nonEmpty(prediction.currentLocation);
   return {
     lineId,
     lineName: nonEmpty(prediction.lineName) ?? lineId,
     mode: nonEmpty(prediction.modeName) ?? 'unknown',
     destination: nonEmpty(prediction.destinationName) ?? '',
-    ...(towards === undefined ? {} : { towards }),
-    ...(platform === undefined ? {} : { platform }),
-    ...(direction !== undefined && DIRECTIONS.has(direction)
-      ? { direction: direction as 'inbound' | 'outbound' }
-      : {}),
+    towards: nonEmpty(prediction.towards),
+    platform: nonEmpty(prediction.platformName),
+    direction:
+      direction !== undefined && DIRECTIONS.has(direction)
+        ? (direction as 'inbound' | 'outbound')
+        : undefined,
     expectedArrival: new Date(expectedMs).toISOString(),
     minutesToArrival: Math.max(0, Math.floor((expectedMs - nowMs) / 60_000)),
-    ...(currentLocation === undefined ? {} : { currentLocation }),
+    currentLocation: nonEmpty(prediction.currentLocation),
   };
 }
 

@@ -51,14 +51,14 @@ function toLeg(leg: TflLeg, journey: JourneyTimes): JourneyLegSummary {
   const arrivalTime = instant(leg.arrivalTime) ?? journey.arrival;
   return {
     mode,
-    ...(line === undefined ? {} : { line }),
+    line,
     summary: nonEmpty(leg.instruction?.summary) ?? `${mode} from ${from} to ${to}`,
     from,
     to,
     departureTime,
     arrivalTime,
     durationMinutes: minutes(leg.duration, minutesBetween(departureTime, arrivalTime)),
-    ...(leg.distance !== undefined && leg.distance >= 0 ? { distanceMeters: leg.distance } : {}),
+    distanceMeters: leg.distance !== undefined && leg.distance >= 0 ? leg.distance : undefined,
     isDisrupted: leg.isDisrupted === true,
   };
 }
@@ -87,7 +87,7 @@ export function toJourneyOption(journey: TflJourney): JourneyOptionSummary | und
     arrivalDateTime: arrival,
     legCount: legs.length,
     legs,
-    ...(pence === undefined ? {} : { farePence: pence }),
+    farePence: pence,
     isDisrupted: legs.some((leg) => leg.isDisrupted),
   };
 }
@@ -134,14 +134,13 @@ export function suggestionsFor(side: Disambiguation | undefined): JourneyDisambi
     const parameterValue = nonEmpty(option.parameterValue);
     if (parameterValue === undefined) return [];
     const place = option.place;
-    const placeType = nonEmpty(place?.placeType);
     const suggestion: JourneyDisambiguationSuggestion = {
       parameterValue,
       matchQuality: option.matchQuality ?? null,
       name: nonEmpty(place?.commonName) ?? parameterValue,
-      ...(placeType === undefined ? {} : { placeType }),
-      ...(place?.lat === undefined ? {} : { lat: place.lat }),
-      ...(place?.lon === undefined ? {} : { lon: place.lon }),
+      placeType: nonEmpty(place?.placeType),
+      lat: place?.lat,
+      lon: place?.lon,
     };
     return [suggestion];
   });

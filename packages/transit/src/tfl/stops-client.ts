@@ -67,8 +67,6 @@ function toStop(
   name: string,
   extras: StopExtras = {},
 ): LondonStop {
-  const letter = nonEmpty(extras.stopLetter);
-  const zone = nonEmpty(stop.zone);
   return {
     id,
     name,
@@ -76,9 +74,9 @@ function toStop(
     lon: stop.lon,
     modes: stop.modes,
     lines: stop.lines.map((line) => line.id),
-    ...(letter === undefined ? {} : { stopLetter: letter }),
-    ...(zone === undefined ? {} : { zone }),
-    ...(extras.distance === undefined ? {} : { distanceMeters: Math.round(extras.distance) }),
+    stopLetter: nonEmpty(extras.stopLetter),
+    zone: nonEmpty(stop.zone),
+    distanceMeters: extras.distance === undefined ? undefined : Math.round(extras.distance),
   };
 }
 

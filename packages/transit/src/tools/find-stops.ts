@@ -27,8 +27,8 @@ export const findStopsTool = tool({
     const hsl = configured(call.state.hsl, 'hsl');
     await hsl.limiter.consume();
     return findStops(hsl.routing, {
-      ...(input.name === undefined ? {} : { name: input.name }),
-      ...(input.near === undefined ? {} : { near: input.near }),
+      name: input.name,
+      near: input.near,
       radiusMeters: input.radiusMeters,
       limit: input.limit,
       language: input.language,

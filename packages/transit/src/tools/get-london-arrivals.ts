@@ -25,10 +25,6 @@ export const getLondonArrivalsTool = tool({
       input.stop.type === 'id'
         ? input.stop.value
         : await resolveTflStopLabel(await call.state.savedPlaces(), call.principal, input.stop.value);
-    return getLondonArrivals(tfl.arrivals, {
-      stopId,
-      request: input,
-      ...(call.signal === undefined ? {} : { signal: call.signal }),
-    });
+    return getLondonArrivals(tfl.arrivals, { stopId, request: input, signal: call.signal });
   },
 });

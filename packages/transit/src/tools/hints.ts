@@ -21,11 +21,7 @@ export function withValidationHint(
       )
     : [];
   const hint = paths.map((path) => hints[path]).find((value) => value !== undefined) ?? fallback;
-  return new SwitchyardError(error.kind, error.message, {
-    hint,
-    ...(error.details === undefined ? {} : { details: error.details }),
-    cause: error,
-  });
+  return new SwitchyardError(error.kind, error.message, { hint, details: error.details, cause: error });
 }
 
 /** Parameters of `hslErrorPayload`'s code table. */
