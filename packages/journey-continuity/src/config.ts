@@ -57,7 +57,7 @@ export function loadJourneyConfig(env: Env = process.env): JourneyConfig {
       64 * 1024 * 1024,
     ),
     busyTimeoutMs: integer(env, 'JOURNEY_BUSY_TIMEOUT_MS', DEFAULT_BUSY_TIMEOUT_MS, 0, 600_000),
-    ...(snippetScanBytes === undefined ? {} : { snippetScanBytes }),
-    ...(database === undefined ? {} : { database }),
+    snippetScanBytes,
+    database,
   };
 }

@@ -34,7 +34,7 @@ export function openJourneyDatabase(options: OpenJourneyDatabaseOptions): Journe
   const sqlite = openDatabase({
     file,
     migrationsFolder: MIGRATIONS_FOLDER,
-    ...(options.busyTimeoutMs === undefined ? {} : { busyTimeoutMs: options.busyTimeoutMs }),
+    busyTimeoutMs: options.busyTimeoutMs,
   });
   // Freed pages are overwritten, so deleted journeys do not linger in the file.
   sqlite.pragma('secure_delete = ON');

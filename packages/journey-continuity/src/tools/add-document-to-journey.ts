@@ -26,16 +26,16 @@ export const addDocumentToJourneyTool = tool({
       ...(await actorForJourney(call, service, input.journey_id, 'addDocument')),
       journeyId: input.journey_id,
       documentType: input.document_type,
-      ...(input.title === undefined ? {} : { title: input.title }),
-      ...(input.content === undefined ? {} : { content: input.content }),
-      ...(input.metadata === undefined ? {} : { metadata: input.metadata }),
+      title: input.title,
+      content: input.content,
+      metadata: input.metadata,
     });
     return {
       document_id: document.id,
       journey_id: document.journeyId,
       document_type: document.documentType,
       created_at: toIso(document.createdAt),
-      ...(document.title === null ? {} : { title: document.title }),
+      title: document.title ?? undefined,
       content_bytes: document.contentBytes,
       metadata: document.metadata,
     };

@@ -23,7 +23,7 @@ export const queryJourneyHistoryTool = tool({
   handler: async (input, call) => {
     const query = {
       journeyId: input.journey_id,
-      ...(input.query === undefined ? {} : { text: input.query }),
+      text: input.query,
       range: toMillisRange(input.from_date, input.to_date),
       limit: input.limit,
       includeDocuments: input.include_documents,
@@ -40,20 +40,16 @@ export const queryJourneyHistoryTool = tool({
         created_at: toIso(session.createdAt),
         summary: session.summary,
         has_diagnosis: session.hasDiagnosis,
-        ...(session.relevance === undefined ? {} : { relevance_score: session.relevance }),
-        ...(session.snippet === undefined ? {} : { snippet: session.snippet }),
+        relevance_score: session.relevance,
+        snippet: session.snippet,
       })),
-      ...(result.documents === undefined
-        ? {}
-        : {
-            documents: result.documents.map((document) => ({
-              document_id: document.id,
-              document_type: document.documentType,
-              ...(document.title === null ? {} : { title: document.title }),
-              created_at: toIso(document.createdAt),
-              ...(document.snippet === undefined ? {} : { snippet: document.snippet }),
-            })),
-          }),
+      documents: result.documents?.map((document) => ({
+        document_id: document.id,
+        document_type: document.documentType,
+        title: document.title ?? undefined,
+        created_at: toIso(document.createdAt),
+        snippet: document.snippet,
+      })),
       total_results: result.total,
     };
   },

@@ -22,10 +22,10 @@ export const recordSessionTool = tool({
       ...(await actorForJourney(call, service, input.journey_id, 'recordSession')),
       journeyId: input.journey_id,
       summary: input.summary,
-      ...(input.messages === undefined ? {} : { messages: input.messages }),
-      ...(input.diagnosis === undefined ? {} : { diagnosis: input.diagnosis }),
-      ...(input.confidence_score === undefined ? {} : { confidenceScore: input.confidence_score }),
-      ...(input.created_at === undefined ? {} : { createdAt: toMillis(input.created_at) }),
+      messages: input.messages,
+      diagnosis: input.diagnosis,
+      confidenceScore: input.confidence_score,
+      createdAt: input.created_at === undefined ? undefined : toMillis(input.created_at),
     };
     const session = await service.recordSession(newSession);
     return {
@@ -33,7 +33,7 @@ export const recordSessionTool = tool({
       journey_id: session.journeyId,
       created_at: toIso(session.createdAt),
       has_diagnosis: session.hasDiagnosis,
-      ...(session.confidenceScore === null ? {} : { confidence_score: session.confidenceScore }),
+      confidence_score: session.confidenceScore ?? undefined,
       session_count: session.sessionCount,
     };
   },
