@@ -102,7 +102,7 @@ export function parseJourneyBench(output: string): BenchRow[] {
       floorLabel: 'the same domain call without MCP',
       floorP50: num(m[4]),
       floorP95: num(m[5]),
-      ...(dialect === undefined ? {} : { dialect }),
+      dialect,
     });
   }
   return requireRows('journey-continuity', rows, output);
