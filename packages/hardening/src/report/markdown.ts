@@ -54,6 +54,29 @@ function settingsText(settings: Record<string, string>): string {
   return entries.length === 0 ? 'its defaults' : entries.map(([k, v]) => `\`${k}=${v}\``).join(', ');
 }
 
+/**
+ * The rows of a benchmark that runs the same operations on several databases, one line per operation and
+ * p50/p95 per database side by side; nothing when its rows name at most one database.
+ */
+function dialectsSideBySide(rows: readonly BenchRow[]): string[] {
+  const dialects = [...new Set(rows.flatMap((row) => (row.dialect === undefined ? [] : [row.dialect])))];
+  if (dialects.length < 2) return [];
+  const operations = [...new Set(rows.map((row) => row.operation))];
+  const cells = (operation: string, dialect: string) => {
+    const row = rows.find((r) => r.operation === operation && r.dialect === dialect);
+    return [f2(row?.p50), f2(row?.p95)];
+  };
+  return [
+    'Through the MCP client, each database with the same corpus and calls:',
+    '',
+    table(
+      ['operation', ...dialects.flatMap((dialect) => [`${dialect} p50`, `${dialect} p95`])],
+      operations.map((operation) => [operation, ...dialects.flatMap((dialect) => cells(operation, dialect))]),
+    ),
+    '',
+  ];
+}
+
 /** docs/benchmarks.md from one run of every benchmark; every number in it comes from `input`. */
 export function renderReport(input: ReportInput): string {
   const m = input.machineStart;
@@ -110,6 +133,7 @@ export function renderReport(input: ReportInput): string {
       `\`${section.command}\` (${section.seconds.toFixed(0)} s, ${settingsText(section.settings)}).`,
       conditions(section.rows, section.node),
       '',
+      ...dialectsSideBySide(section.rows),
       table(
         [
           'operation',
@@ -126,7 +150,7 @@ export function renderReport(input: ReportInput): string {
           'server CPU per call',
         ],
         section.rows.map((r) => [
-          r.operation,
+          r.dialect === undefined ? r.operation : `${r.operation} (${r.dialect})`,
           r.era,
           f2(r.p50),
           f2(r.p95),

@@ -18,6 +18,8 @@ export interface BenchRow {
   floorP95: number | undefined;
   /** The server process's CPU time per call, where the benchmark measures it. */
   cpuPerCallMs?: number;
+  /** The database it ran on, where the benchmark runs the same operations on several (SQLite, PostgreSQL). */
+  dialect?: string;
 }
 
 /** A benchmark's output did not have the shape its parser knows: the report fails rather than guess. */
@@ -78,14 +80,18 @@ export function parseTransitBench(output: string): BenchRow[] {
 }
 
 /**
- * packages/journey-continuity bench/run.ts: `operation  p50 p95 floor50 floor95 x50  target` (ms, 3 decimals),
- * through connectInMemory's default era (modern) unless the output names another.
+ * packages/journey-continuity bench/run.ts: per database, a header `== SQLite: …` (or PostgreSQL), then rows
+ * `operation  p50 p95 floor50 floor95 x50  target` (ms, 3 decimals), through connectInMemory's default era
+ * (modern) unless the output names another. Rows before any header (an older output) name no database.
  */
 export function parseJourneyBench(output: string): BenchRow[] {
   const era = eraOf(output, 'modern', 'journey-continuity');
   const rows: BenchRow[] = [];
+  const header = /^== (SQLite|PostgreSQL):/;
   const pattern = /^(\S.*?)\s+(\d+\.\d{3})\s+(\d+\.\d{3})\s+(\d+\.\d{3})\s+(\d+\.\d{3})\s+([\d.]+)\s+(.*)$/;
+  let dialect: string | undefined;
   for (const line of output.split('\n')) {
+    dialect = header.exec(line)?.[1] ?? dialect;
     const m = pattern.exec(line.trim());
     if (m === null) continue;
     rows.push({
@@ -96,6 +102,7 @@ export function parseJourneyBench(output: string): BenchRow[] {
       floorLabel: 'the same domain call without MCP',
       floorP50: num(m[4]),
       floorP95: num(m[5]),
+      dialect,
     });
   }
   return requireRows('journey-continuity', rows, output);

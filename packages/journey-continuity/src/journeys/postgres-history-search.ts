@@ -1,8 +1,14 @@
 // query_journey_history on PostgreSQL. Every query filters by journey first, as FTS5's sharding does: the
-// journey's key is a lexeme of every row's tsvector (postgres-schema.ts), so the GIN index intersects the
-// journey's rows with the query's words, and the term statistics bm25 needs are the journey's own.
+// term statistics bm25 needs are the journey's own, read from its rows (the journey index); documents are
+// also found by the journey's key, a lexeme of every row's tsvector (postgres-schema.ts), under the GIN index.
+// Each statement has one text whatever the query (values are parameters, the phrases one array), so that it
+// runs as a named statement: PostgreSQL plans it once per connection (planning the ranked search costs about
+// as much as running it).
+import { createHash } from 'node:crypto';
 import { sql, type SQL } from 'drizzle-orm';
 import type { NodePgDatabase } from 'drizzle-orm/node-postgres';
+import { PgDialect } from 'drizzle-orm/pg-core';
+import type pg from 'pg';
 import { journeyKey } from '../db/fts.js';
 import { anyPhrase, queryPhrases, toFtsPhrases } from './fts-query.js';
 import {
@@ -21,14 +27,19 @@ import { searchWords } from './search-text.js';
 import type { SnippetMaker } from './snippets.js';
 import { SNIPPET_WINDOW_CHARS } from './text-windows.js';
 
-type Queryable = Pick<NodePgDatabase, 'execute'>;
+type Queryable = Pick<NodePgDatabase, '_'>;
 
 /** The text search configuration of drizzle-postgres/0001_search_config.sql. */
 export const SEARCH_CONFIG = sql.raw(`'switchyard_journey'::regconfig`);
 
 /** The tsvector of a row: its words and its journey's key. */
 export function searchVector(journeyId: string, text: string): SQL {
-  return sql`to_tsvector(${SEARCH_CONFIG}, ${text}) || array_to_tsvector(ARRAY[${journeyKey(journeyId)}]::text[])`;
+  return searchVectorOf(sql`${text}`, sql`${journeyKey(journeyId)}`);
+}
+
+/** The same from SQL expressions: `text` the row's words (searchText), `key` its journey's key. */
+export function searchVectorOf(text: SQL, key: SQL): SQL {
+  return sql`to_tsvector(${SEARCH_CONFIG}, ${text}) || array_to_tsvector(ARRAY[${key}]::text[])`;
 }
 
 /** The longest word PostgreSQL's parser indexes (longer ones are left out of a tsvector and a tsquery). */
@@ -44,37 +55,47 @@ const [K1_PLUS_1, K1, ONE_MINUS_B, B] = ['2.2', '1.2', '0.25', '0.75'].map((n) =
  * b·|D| / avgdl)), summed and negated. N, n and avgdl are the journey's (FTS5's are its shard's: about 1/64
  * of all journeys). A phrase's tf is the count of its least frequent word in the row (tsvectors keep
  * positions, not phrase counts).
+ *
+ * The statistics need every row of the journey, so its rows are read once (`rows`, by the journey index)
+ * and everything else is computed from them, each step once (MATERIALIZED: inlined, a step would be run
+ * again for every row of the next). A match's word counts come from its vector cut down to the query's words
+ * (setweight marks them, ts_filter keeps them), as an array in `vocabulary` order: a long summary's vector is
+ * unnested once, a few lexemes long, and a phrase's tf is the least of its words' slots.
  */
-function rankedSessionsSql(journeyId: string, phrases: readonly string[], match: SQL, query: HistoryQuery) {
+function rankedSessionsSql(journeyId: string, phrases: readonly string[], query: HistoryQuery) {
   const { from, to } = query.range;
-  return sql`WITH terms AS (
+  return sql`WITH rows AS MATERIALIZED (
+      SELECT seq, created_at, token_count, search FROM sessions WHERE journey_id = ${journeyId}
+    ), terms AS MATERIALIZED (
       SELECT phrase, phraseto_tsquery(${SEARCH_CONFIG}, phrase) AS q,
              tsvector_to_array(to_tsvector(${SEARCH_CONFIG}, phrase)) AS lexemes
         FROM unnest(${sql.param(phrases)}::text[]) AS t(phrase)
-    ), journey AS (
-      SELECT count(*)::float8 AS n, coalesce(avg(token_count), 1)::float8 AS avgdl
-        FROM sessions WHERE journey_id = ${journeyId}
-    ), weights AS (
-      SELECT terms.lexemes,
+    ), vocabulary AS MATERIALIZED (
+      SELECT array_agg(DISTINCT l.lexeme) AS lexemes FROM terms, unnest(terms.lexemes) AS l(lexeme)
+    ), journey AS MATERIALIZED (
+      SELECT count(*)::float8 AS n, coalesce(avg(token_count), 1)::float8 AS avgdl FROM rows
+    ), weights AS MATERIALIZED (
+      SELECT ARRAY(SELECT array_position(vocabulary.lexemes, l) FROM unnest(terms.lexemes) AS l) AS slots,
              CASE WHEN ln((journey.n - hits.n + 0.5) / (hits.n + 0.5)) <= 0 THEN 1e-6
                   ELSE ln((journey.n - hits.n + 0.5) / (hits.n + 0.5)) END AS idf
-        FROM terms CROSS JOIN journey
-        CROSS JOIN LATERAL (
-          SELECT count(*)::float8 AS n FROM sessions
-           WHERE journey_id = ${journeyId} AND search @@ (${journeyQuery(journeyId)} && terms.q)
-        ) hits
-    ), matches AS (
-      SELECT seq, created_at, token_count, search FROM sessions
-       WHERE journey_id = ${journeyId} AND created_at BETWEEN ${from} AND ${to} AND search @@ ${match}
+        FROM terms CROSS JOIN vocabulary CROSS JOIN journey
+        CROSS JOIN LATERAL (SELECT count(*)::float8 AS n FROM rows WHERE search @@ terms.q) hits
+    ), matches AS MATERIALIZED (
+      SELECT seq, created_at, token_count,
+             ARRAY(SELECT coalesce(array_length(v.positions, 1), 0)
+                     FROM unnest(vocabulary.lexemes) WITH ORDINALITY AS l(lexeme, slot)
+                     LEFT JOIN unnest(ts_filter(setweight(search, 'A', vocabulary.lexemes), '{a}')) AS v
+                       ON v.lexeme = l.lexeme
+                    ORDER BY l.slot) AS counts
+        FROM rows CROSS JOIN vocabulary
+       WHERE created_at BETWEEN ${from} AND ${to}
+         AND NOT EXISTS (SELECT FROM terms WHERE NOT rows.search @@ terms.q)
     ), scored AS (
       SELECT m.seq, m.created_at,
              -sum(w.idf * f.tf * ${K1_PLUS_1} / (f.tf + ${K1} * (${ONE_MINUS_B} + ${B} * m.token_count / journey.avgdl)))
                AS score
         FROM matches m CROSS JOIN journey CROSS JOIN weights w
-        CROSS JOIN LATERAL (
-          SELECT coalesce(min(coalesce(array_length(v.positions, 1), 0)), 0)::float8 AS tf
-            FROM unnest(w.lexemes) AS l(lexeme) LEFT JOIN unnest(m.search) AS v ON v.lexeme = l.lexeme
-        ) f
+        CROSS JOIN LATERAL (SELECT coalesce(min(m.counts[slot]), 0)::float8 AS tf FROM unnest(w.slots) AS slot) f
        GROUP BY m.seq, m.created_at
     ), page AS (
       SELECT seq, created_at, score, count(*) OVER () AS total FROM scored
@@ -92,16 +113,23 @@ function journeyQuery(journeyId: string): SQL {
   return sql`to_tsquery('simple', ${journeyKey(journeyId)})`;
 }
 
-/** Every phrase and the journey's key: each phrase through phraseto_tsquery (plain text, never syntax). */
-function matchAll(journeyId: string, phrases: readonly string[]): SQL {
-  const each = phrases.map((phrase) => sql`phraseto_tsquery(${SEARCH_CONFIG}, ${phrase})`);
-  return sql`(${journeyQuery(journeyId)} && ${sql.join(each, sql` && `)})`;
+/** A row of the journey matching every phrase, each through phraseto_tsquery (plain text, never syntax). */
+function matchesEveryPhrase(journeyId: string, phrases: readonly string[]): SQL {
+  return sql`search @@ ${journeyQuery(journeyId)} AND NOT EXISTS (
+    SELECT FROM unnest(${sql.param(phrases)}::text[]) AS p(phrase)
+     WHERE NOT search @@ phraseto_tsquery(${SEARCH_CONFIG}, p.phrase))`;
 }
 
 const DOCUMENT_COLUMNS = sql`id, document_type AS "documentType", title, created_at::float8 AS "createdAt"`;
 
+const dialect = new PgDialect();
+
+/** Runs `query` as a statement named after its text, prepared on each connection the first time it runs there. */
 async function rowsOf<T>(db: Queryable, query: SQL): Promise<T[]> {
-  return (await db.execute(query)).rows as T[];
+  const { sql: text, params } = dialect.sqlToQuery(query);
+  const name = `journey_${createHash('sha1').update(text).digest('hex').slice(0, 24)}`;
+  const prepared = db._.session.prepareQuery({ sql: text, params }, undefined, name, false);
+  return ((await prepared.execute()) as pg.QueryResult).rows as T[];
 }
 
 /**
@@ -160,15 +188,14 @@ async function rankedSearch(
   snippets: { maker: SnippetMaker; scanBytes: number },
   { phrases, snippetMatch }: { phrases: string[]; snippetMatch: string },
 ): Promise<HistoryResult> {
-  const match = matchAll(journeyId, phrases);
   const readChars = snippets.scanBytes + 2 * SNIPPET_WINDOW_CHARS;
   const [rows, documents] = await Promise.all([
-    rowsOf<RankedSessionRow>(db, rankedSessionsSql(journeyId, phrases, match, query)),
+    rowsOf<RankedSessionRow>(db, rankedSessionsSql(journeyId, phrases, query)),
     query.includeDocuments
       ? rowsOf<DocumentRow & { head: string | null }>(
           db,
           sql`SELECT ${DOCUMENT_COLUMNS}, substr(content, 1, ${readChars}) AS head FROM documents
-               WHERE ${inRange} AND search @@ ${match}
+               WHERE ${inRange} AND ${matchesEveryPhrase(journeyId, phrases)}
                ORDER BY created_at DESC, seq DESC LIMIT ${query.limit}`,
         )
       : [],
