@@ -188,9 +188,9 @@ describe('journey contracts: conformance to seed 004', () => {
     }
   });
 
-  it('matches the seed file itself when /work/shared is present', () => {
-    const seedFile = path.resolve(__dirname, '../../../../shared/seeds/004_95b04d7d3501ceae.txt');
-    if (!fs.existsSync(seedFile)) return;
+  // A user's clone has no ../shared: then this cross-check is skipped (and says so), never passed empty.
+  const seedFile = path.resolve(__dirname, '../../../../shared/seeds/004_95b04d7d3501ceae.txt');
+  it.runIf(fs.existsSync(seedFile))('matches the seed file itself when /work/shared is present', () => {
     const blocks = [...fs.readFileSync(seedFile, 'utf8').matchAll(/```json\n([\s\S]*?)```/g)].map(
       (match) => JSON.parse(match[1]!) as Json,
     );

@@ -1,4 +1,3 @@
-import { registerSecret } from '@switchyard/resilience/context';
 import { ConfigError, resolvePostgresSettings, type PostgresSettings } from '@switchyard/server-kit/runtime';
 import { z } from 'zod';
 import { DATABASE_URL_VARIABLE } from './db/database.js';
@@ -47,7 +46,6 @@ export function loadJourneyConfig(env: Env = process.env): JourneyConfig {
   // Left out when unset: the journey service applies the default, also to configurations built in code.
   const snippetScanBytes = optionalInteger(env, 'JOURNEY_SNIPPET_SCAN_BYTES', 0, 1024 * 1024 * 1024);
   const database = resolvePostgresSettings(env, DATABASE_URL_VARIABLE);
-  if (database !== undefined) registerSecret(decodeURIComponent(new URL(database.url).password));
   return {
     maxDocumentBytes: integer(
       env,

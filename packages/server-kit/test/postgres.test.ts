@@ -1,4 +1,5 @@
 import { fileURLToPath } from 'node:url';
+import { redactText } from '@switchyard/resilience/context';
 import { startTestPostgres, type TestPostgres } from '@switchyard/test-postgres';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -27,6 +28,13 @@ describe('PostgreSQL settings', () => {
         'TRANSIT_DATABASE_URL',
       ),
     ).toMatchObject({ url: own, variable: 'TRANSIT_DATABASE_URL', migrateOnStart: true });
+  });
+
+  it('registers the password as a secret, so that no log line or error shows it', () => {
+    const url = 'postgres://app:Zq7%40pw-Kt9xLm@db.example.com/switchyard';
+    expect(redactText('driver said: Zq7@pw-Kt9xLm')).toContain('Zq7@pw-Kt9xLm');
+    resolvePostgresSettings({ SWITCHYARD_DATABASE_URL: url }, 'NOTES_DATABASE_URL');
+    expect(redactText('driver said: Zq7@pw-Kt9xLm')).not.toContain('Kt9xLm');
   });
 
   it.each([

@@ -210,10 +210,7 @@ export function loadConfig(env: Env = process.env): TransitConfig {
     retryBudgetMs: integer(env, 'TRANSIT_RETRY_BUDGET_MS', 600_000, 0),
   };
   const database = resolvePostgresSettings(env, DATABASE_URL_VARIABLE);
-  if (database !== undefined) {
-    registerSecret(decodeURIComponent(new URL(database.url).password));
-    config.database = database;
-  }
+  if (database !== undefined) config.database = database;
   if (enabled.includes('tfl')) {
     const apiKey = secret(env, 'TFL_API_KEY', 'tfl');
     registerSecret(apiKey);

@@ -90,15 +90,21 @@ function databaseError(step: string, failure: Failure, cause: unknown) {
 }
 
 /**
- * Runs `work`; a SwitchyardError passes through, anything else becomes the contract's 500:
+ * What a failure of `step` answers: a SwitchyardError as it is, anything else the contract's 500,
  * `<step>: <detail>` with code DATABASE_ERROR (e.g. "Failed to query history: database is busy").
  */
+function asDatabaseError(step: string, error: unknown): SwitchyardError {
+  return error instanceof SwitchyardError
+    ? error
+    : databaseError(step, describeDatabaseFailure(error), error);
+}
+
+/** Runs `work` (SQLite answers at once), its failure as `asDatabaseError`. */
 export function withDatabaseErrors<T>(step: string, work: () => T): T {
   try {
     return work();
   } catch (error) {
-    if (error instanceof SwitchyardError) throw error;
-    throw databaseError(step, describeDatabaseFailure(error), error);
+    throw asDatabaseError(step, error);
   }
 }
 
@@ -107,8 +113,7 @@ export async function withDatabaseErrorsAsync<T>(step: string, work: () => Promi
   try {
     return await work();
   } catch (error) {
-    if (error instanceof SwitchyardError) throw error;
-    throw databaseError(step, describeDatabaseFailure(error), error);
+    throw asDatabaseError(step, error);
   }
 }
 

@@ -1,6 +1,7 @@
 // What the journey tools need from storage: one asynchronous interface, implemented over SQLite
 // (sqlite-journey-service.ts, the embedded default) and over PostgreSQL (postgres-journey-service.ts).
 // No database code here: each implementation loads only where it is used.
+import { randomUUID } from 'node:crypto';
 import { SwitchyardError } from '@switchyard/contracts/errors';
 import type { DocumentType } from '@switchyard/contracts/journey';
 import type { FAILED_STEP } from './database-errors.js';
@@ -115,6 +116,31 @@ export function checkedSession(input: NewSession, maxDocumentBytes: number) {
   if (messages !== null) assertMaxBytes('messages', messages, maxDocumentBytes);
   if (diagnosis !== null) assertMaxBytes('diagnosis', diagnosis, maxDocumentBytes);
   return { messages, diagnosis };
+}
+
+/** The row a new session writes, its id made here, after `checkedSession`. */
+export function sessionRow(input: NewSession, checked: ReturnType<typeof checkedSession>, now: number) {
+  return {
+    id: randomUUID(),
+    journeyId: input.journeyId.toLowerCase(),
+    createdAt: input.createdAt ?? now,
+    summary: input.summary,
+    messages: checked.messages,
+    diagnosis: checked.diagnosis,
+    confidenceScore: input.confidenceScore ?? null,
+  };
+}
+
+/** What record_session answers for a stored session row. */
+export function recordedSession(row: ReturnType<typeof sessionRow>, sessionCount: number): RecordedSession {
+  return {
+    id: row.id,
+    journeyId: row.journeyId,
+    createdAt: row.createdAt,
+    hasDiagnosis: row.diagnosis !== null,
+    confidenceScore: row.confidenceScore,
+    sessionCount,
+  };
 }
 
 /** A document's metadata as stored, after the limits every backend applies (400 naming the field). */

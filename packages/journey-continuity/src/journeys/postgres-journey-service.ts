@@ -11,6 +11,8 @@ import {
   addedDocument,
   checkedDocument,
   checkedSession,
+  recordedSession,
+  sessionRow,
   journeyNotFound,
   type Caller,
   type JourneyService,
@@ -108,35 +110,20 @@ export class PostgresJourneyService implements JourneyService {
   }
 
   recordSession(...[input]: Parameters<JourneyService['recordSession']>) {
-    const { messages, diagnosis } = checkedSession(input, this.options.maxDocumentBytes);
-    const journeyId = input.journeyId.toLowerCase();
+    const checked = checkedSession(input, this.options.maxDocumentBytes);
     const search = searchText(input.summary);
     return withDatabaseErrorsAsync(FAILED_STEP.recordSession, () =>
       this.db.transaction(async (tx) => {
-        await assertOwned(tx, journeyId, input, 'lock');
-        const id = randomUUID();
         const now = this.now();
-        const createdAt = input.createdAt ?? now;
+        const row = sessionRow(input, checked, now);
+        await assertOwned(tx, row.journeyId, input, 'lock');
         await tx.insert(sessions).values({
-          id,
-          journeyId,
-          createdAt,
-          summary: input.summary,
-          messages,
-          diagnosis,
-          confidenceScore: input.confidenceScore ?? null,
+          ...row,
           tokenCount: search.tokens,
-          search: searchVector(journeyId, search.text),
+          search: searchVector(row.journeyId, search.text),
         });
-        await touch(tx, journeyId, now);
-        return {
-          id,
-          journeyId,
-          createdAt,
-          hasDiagnosis: diagnosis !== null,
-          confidenceScore: input.confidenceScore ?? null,
-          sessionCount: await countIn(tx, sessions, journeyId),
-        };
+        await touch(tx, row.journeyId, now);
+        return recordedSession(row, await countIn(tx, sessions, row.journeyId));
       }),
     );
   }

@@ -8,6 +8,8 @@ import {
   addedDocument,
   checkedDocument,
   checkedSession,
+  recordedSession,
+  sessionRow,
   journeyNotFound,
   type AddedDocument,
   type Caller,
@@ -18,6 +20,9 @@ import {
   type NewSession,
   type RecordedSession,
 } from './journey-service.js';
+
+/** What the journey lookups read (the session count is added after). */
+const JOURNEY_COLUMNS = { id: journeys.id, userId: journeys.userId, createdAt: journeys.createdAt };
 
 /**
  * Journeys, their sessions and documents in SQLite (sqlite-journey-service.ts serves them). Every write that depends on what is already stored runs in one
@@ -37,7 +42,7 @@ export class SqliteJourneyStore {
     const p = sql.placeholder;
     this.queries = {
       journeyById: db
-        .select({ id: journeys.id, userId: journeys.userId, createdAt: journeys.createdAt })
+        .select(JOURNEY_COLUMNS)
         .from(journeys)
         .where(and(eq(journeys.id, p('id')), eq(journeys.owner, p('owner'))))
         .prepare(),
@@ -47,7 +52,7 @@ export class SqliteJourneyStore {
         .where(eq(journeys.id, p('id')))
         .prepare(),
       journeyByUser: db
-        .select({ id: journeys.id, userId: journeys.userId, createdAt: journeys.createdAt })
+        .select(JOURNEY_COLUMNS)
         .from(journeys)
         .where(and(eq(journeys.owner, p('owner')), eq(journeys.userId, p('userId'))))
         .prepare(),
@@ -149,32 +154,15 @@ export class SqliteJourneyStore {
   }
 
   recordSession(input: NewSession): RecordedSession {
-    const { messages, diagnosis } = checkedSession(input, this.options.maxDocumentBytes);
+    const checked = checkedSession(input, this.options.maxDocumentBytes);
     return withDatabaseErrors(FAILED_STEP.recordSession, () =>
       this.write(() => {
-        const journeyId = input.journeyId.toLowerCase();
-        this.assertOwned(journeyId, input);
-        const id = randomUUID();
         const now = this.now();
-        const createdAt = input.createdAt ?? now;
-        this.queries.insertSession.run({
-          id,
-          journeyId,
-          createdAt,
-          summary: input.summary,
-          messages,
-          diagnosis,
-          confidenceScore: input.confidenceScore ?? null,
-        });
-        this.queries.touchJourney.run({ id: journeyId, now });
-        return {
-          id,
-          journeyId,
-          createdAt,
-          hasDiagnosis: diagnosis !== null,
-          confidenceScore: input.confidenceScore ?? null,
-          sessionCount: this.sessionCount(journeyId),
-        };
+        const row = sessionRow(input, checked, now);
+        this.assertOwned(row.journeyId, input);
+        this.queries.insertSession.run(row);
+        this.queries.touchJourney.run({ id: row.journeyId, now });
+        return recordedSession(row, this.sessionCount(row.journeyId));
       }),
     );
   }

@@ -41,8 +41,8 @@ async function pendingMigrations(client: pg.ClientBase, domain: string, all: Mig
 export async function applyPostgresMigrations(
   pool: pg.Pool,
   options: Pick<OpenPostgresOptions, 'domain' | 'migrationsFolder'>,
+  all: MigrationMeta[] = readMigrationFiles({ migrationsFolder: options.migrationsFolder }),
 ): Promise<number> {
-  const all = readMigrationFiles({ migrationsFolder: options.migrationsFolder });
   const client = await pool.connect();
   try {
     await client.query('BEGIN');
@@ -97,13 +97,10 @@ export async function openPostgres(
         `cannot reach PostgreSQL at ${where}: ${error instanceof Error ? error.message : String(error)}`,
       );
     });
+    const all = readMigrationFiles({ migrationsFolder: options.migrationsFolder });
     let pending: MigrationMeta[];
     try {
-      pending = await pendingMigrations(
-        client,
-        options.domain,
-        readMigrationFiles({ migrationsFolder: options.migrationsFolder }),
-      );
+      pending = await pendingMigrations(client, options.domain, all);
     } finally {
       client.release();
     }
@@ -115,7 +112,7 @@ export async function openPostgres(
             'pending): run `switchyard migrate` with the same settings, or start with SWITCHYARD_MIGRATE_ON_START=1',
         );
       }
-      await applyPostgresMigrations(pool, options);
+      await applyPostgresMigrations(pool, options, all);
     }
     return pool;
   } catch (error) {

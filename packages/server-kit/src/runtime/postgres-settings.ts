@@ -1,3 +1,4 @@
+import { registerSecret } from '@switchyard/resilience/context';
 import { ConfigError } from './config-error.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -45,7 +46,8 @@ function flag(env: Env, variable: string): boolean {
 
 /**
  * A domain's PostgreSQL settings: its own variable (`TRANSIT_DATABASE_URL`...) wins over
- * SWITCHYARD_DATABASE_URL; with neither, undefined (the domain keeps its embedded SQLite file).
+ * SWITCHYARD_DATABASE_URL; with neither, undefined (the domain keeps its embedded SQLite file). The URL's
+ * password is registered as a secret.
  */
 export function resolvePostgresSettings(env: Env, domainVariable: string): PostgresSettings | undefined {
   const variable = env[domainVariable]?.trim() ? domainVariable : DATABASE_URL_VARIABLE;
@@ -63,6 +65,8 @@ export function resolvePostgresSettings(env: Env, domainVariable: string): Postg
       `must be a postgres:// URL (like postgres://user:password@host:5432/database), got a ${parsed.protocol} URL`,
     );
   }
+  // The password may reach a driver's error or a log line: redacted wherever it appears.
+  registerSecret(decodeURIComponent(parsed.password));
   return {
     url,
     variable,
