@@ -1,6 +1,8 @@
 import { isAbsolute } from 'node:path';
 import type { Env } from '@switchyard/server-kit';
+import { resolvePostgresSettings, type PostgresSettings } from '@switchyard/server-kit/runtime';
 import { z } from 'zod';
+import { DATABASE_URL_VARIABLE } from './db/open.js';
 import type { LaunchPipelineOptions } from './pipeline/options.js';
 import { SERVER_SECRET_VARIABLES } from './policy/launch-policy.js';
 
@@ -24,6 +26,11 @@ const tokenEnvName = z
 export const LaunchRunsConfigSchema = z.object({
   /** How long an executor's lease on a run lasts without renewal (it renews at a third of it). */
   leaseMs: z.number().int().min(1000).max(3_600_000).default(30_000),
+  /**
+   * On PostgreSQL, how often a replica looks for a run whose executor died (lease expired, never released)
+   * and takes it over; at most one run per look.
+   */
+  takeoverMs: z.number().int().min(100).max(3_600_000).default(5_000),
   /** OTLP/HTTP traces URL; spans are exported there as well as stored when set. */
   otlpTracesUrl: z.url().optional(),
   serviceName: z.string().min(1).default('switchyard-launch'),
@@ -54,7 +61,10 @@ export const LaunchRunsConfigSchema = z.object({
   siteBuildMaxOutputBytes: z.number().int().min(1_048_576).max(Number.MAX_SAFE_INTEGER).optional(),
 });
 
-export type LaunchRunsConfig = z.output<typeof LaunchRunsConfigSchema>;
+export type LaunchRunsConfig = z.output<typeof LaunchRunsConfigSchema> & {
+  /** Runs on PostgreSQL (LAUNCH_DATABASE_URL, else SWITCHYARD_DATABASE_URL); absent: launch-runs.sqlite. */
+  database?: PostgresSettings;
+};
 export type LaunchRunsConfigInput = z.input<typeof LaunchRunsConfigSchema>;
 
 /** The pipeline options the configuration sets (the file limits); the pipeline's defaults fill the rest. */
@@ -160,18 +170,22 @@ function otlpTracesUrl(env: Env): string | undefined {
 }
 
 /**
- * Environment → config: LAUNCH_LEASE_MS, OTEL_EXPORTER_OTLP_ENDPOINT / OTEL_EXPORTER_OTLP_TRACES_ENDPOINT,
+ * Environment → config: LAUNCH_LEASE_MS, LAUNCH_TAKEOVER_MS, OTEL_EXPORTER_OTLP_ENDPOINT / OTEL_EXPORTER_OTLP_TRACES_ENDPOINT,
  * OTEL_SERVICE_NAME, LAUNCH_MAX_FILE_BYTES, LAUNCH_MAX_HASH_BYTES and the policy and site build settings
  * (LAUNCH_REPO_ROOTS, LAUNCH_REMOTE_HOSTS, LAUNCH_GITHUB_API_URLS, LAUNCH_PR_TOKEN_ENV, LAUNCH_HUGO_*,
- * LAUNCH_SITE_BUILD_*). Fails fast with the name of the variable that is wrong. The domain's `config`.
+ * LAUNCH_SITE_BUILD_*), LAUNCH_DATABASE_URL / SWITCHYARD_DATABASE_URL. Fails fast with the name of the
+ * variable that is wrong. The domain's `config`.
  */
 export function loadLaunchRunsConfig(env: Env = process.env): LaunchRunsConfig {
-  return LaunchRunsConfigSchema.parse({
+  const database = resolvePostgresSettings(env, DATABASE_URL_VARIABLE);
+  const parsed = LaunchRunsConfigSchema.parse({
     leaseMs: integerVariable(env, 'LAUNCH_LEASE_MS', 1000, 3_600_000),
+    takeoverMs: integerVariable(env, 'LAUNCH_TAKEOVER_MS', 100, 3_600_000),
     otlpTracesUrl: otlpTracesUrl(env),
     serviceName: env.OTEL_SERVICE_NAME?.trim() || undefined,
     maxFileBytes: integerVariable(env, 'LAUNCH_MAX_FILE_BYTES', MIN_FILE_BYTES, MAX_FILE_BYTES, 'bytes'),
     maxHashBytes: integerVariable(env, 'LAUNCH_MAX_HASH_BYTES', 0, MAX_HASH_BYTES, 'bytes'),
     ...policyVariables(env),
   });
+  return database === undefined ? parsed : { ...parsed, database };
 }

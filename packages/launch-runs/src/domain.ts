@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { defineDomain, type Domain } from '@switchyard/server-kit';
 import { loadLaunchRunsConfig, type LaunchRunsConfig } from './config.js';
+import { DATABASE_URL_VARIABLE, POSTGRES_MIGRATIONS_FOLDER } from './db/open.js';
 import { openLaunchRuns, version, type LaunchRunsSeams, type LaunchRunsState } from './open.js';
 import { launchDocsPrompt } from './prompts/launch-docs.js';
 import { cancelTool } from './tools/cancel.js';
@@ -40,6 +41,8 @@ export function launchRunsDomainWith(seams: LaunchRunsSeams): LaunchRunsDomain {
     scopes: { read: 'launch:run', write: 'launch:run' },
     // Drawn for Switchyard (MIT, like the code); shipped in the package's icons/ folder.
     icon: readFileSync(new URL('../icons/launch-runs.svg', import.meta.url), 'utf8'),
+    // Runs move to PostgreSQL with LAUNCH_DATABASE_URL (or SWITCHYARD_DATABASE_URL).
+    postgres: { variable: DATABASE_URL_VARIABLE, migrationsFolder: POSTGRES_MIGRATIONS_FOLDER },
     config: loadLaunchRunsConfig,
     open: (config, runtime) => openLaunchRuns(config, runtime, seams),
     tools: [

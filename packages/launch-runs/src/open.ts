@@ -1,8 +1,8 @@
 import { createRequire } from 'node:module';
 import type { DomainLifecycle, DomainRuntime } from '@switchyard/server-kit';
-import { lazyStore } from '@switchyard/server-kit/runtime';
+import { lazyStore, type Logger, type PostgresSettings } from '@switchyard/server-kit/runtime';
 import { pipelineOptionsOf, siteBuildOptionsOf, type LaunchRunsConfig } from './config.js';
-import { openLaunchDatabase } from './db/open.js';
+import { openLaunchDatabase, type LaunchDatabase } from './db/open.js';
 import { createLaunchPipeline } from './pipeline/index.js';
 import type { LaunchPipeline } from './pipeline/types.js';
 import { resolveLaunchPolicy, type LaunchPolicy } from './policy/launch-policy.js';
@@ -11,6 +11,8 @@ import { errorCodeOf, moduleClosed, storeUnavailable } from './runs/errors.js';
 import type { OpenedRuns } from './runs/open-runs.js';
 import { hasRunsToRecover } from './runs/recovery-check.js';
 import type { LaunchRunService } from './runs/service.js';
+import type { TraceIds } from './store/event-chain.js';
+import type { LaunchStore } from './store/launch-store.js';
 import { LaunchTelemetry } from './telemetry/telemetry.js';
 
 export const { version } = createRequire(import.meta.url)('../package.json') as { version: string };
@@ -40,20 +42,66 @@ export interface LaunchRunsSeams {
   pipeline?: LaunchPipeline;
 }
 
+/** Where runs live: launch-runs.sqlite in the data directory, or the operator's PostgreSQL. */
+interface RunsBackend {
+  /** The store over the open database (its query code is imported only now). */
+  store(trace: () => TraceIds | undefined): Promise<LaunchStore>;
+  /** Whether a run waits for recovery, so the store should load at start (SQLite: a raw query). */
+  hasRunsToRecover(): boolean;
+  isOpen(): boolean;
+  close(): Promise<void>;
+}
+
+function sqliteBackend(database: LaunchDatabase): RunsBackend {
+  return {
+    async store(trace) {
+      const [{ SqliteLaunchStore }, { launchDb }] = await Promise.all([
+        import('./store/sqlite-launch-store.js'),
+        import('./db/drizzle.js'),
+      ]);
+      return new SqliteLaunchStore(launchDb(database.sqlite), trace);
+    },
+    hasRunsToRecover: () => hasRunsToRecover(database.sqlite),
+    isOpen: () => database.sqlite.open,
+    close: async () => undefined,
+  };
+}
+
+async function postgresBackend(settings: PostgresSettings, logger: Logger): Promise<RunsBackend> {
+  const { openLaunchPool } = await import('./db/postgres-database.js');
+  const pool = await openLaunchPool(settings, logger);
+  let ended = false;
+  return {
+    store: async (trace) =>
+      new (await import('./store/postgres-launch-store.js')).PostgresLaunchStore(pool, trace),
+    // Replicas take over each other's abandoned runs: the store loads at start to watch for them.
+    hasRunsToRecover: () => true,
+    isOpen: () => !ended,
+    async close() {
+      ended = true;
+      await pool.end();
+    },
+  };
+}
+
 /**
- * Opens the launch-runs domain: one SQLite database in the server's data directory (opened and migrated
- * here, once per process), telemetry, the operator's policy around the pipeline, background execution of
- * runs. The run store (drizzle and everything over it) is the one lazily loaded part: the first call that
- * needs it loads it and sweeps interrupted runs; when the database holds a run to recover, that starts
- * here already, so recovery (and its warning) happens at start. Workers read PR tokens from `runtime.env`.
+ * Opens the launch-runs domain: the runs' database (launch-runs.sqlite in the server's data directory,
+ * opened and migrated here; or PostgreSQL when configured, reached and checked here), telemetry (spans in
+ * the data directory's SQLite file in both cases), the operator's policy around the pipeline, background
+ * execution of runs. The run store (drizzle and everything over it) is the one lazily loaded part: the first
+ * call that needs it loads it and sweeps interrupted runs; when the database holds a run to recover (and
+ * always on PostgreSQL, where replicas take over each other's abandoned runs), that starts here already.
+ * Workers read PR tokens from `runtime.env`.
  */
-export function openLaunchRuns(
+export async function openLaunchRuns(
   config: LaunchRunsConfig,
   runtime: DomainRuntime,
   seams: LaunchRunsSeams = {},
-): LaunchRunsState {
+): Promise<LaunchRunsState> {
   const { logger, dataDir } = runtime;
   const database = openLaunchDatabase(dataDir);
+  const backend =
+    config.database === undefined ? sqliteBackend(database) : await postgresBackend(config.database, logger);
   const telemetry = new LaunchTelemetry({
     sqlite: database.sqlite,
     serviceName: config.serviceName,
@@ -72,15 +120,17 @@ export function openLaunchRuns(
   const runStore = lazyStore({
     load: async (): Promise<OpenedRuns> => {
       const { openRuns } = await import('./runs/open-runs.js');
+      const store = await backend.store(() => telemetry.current());
       if (closed) throw moduleClosed();
-      const opened = openRuns({
-        sqlite: database.sqlite,
+      const opened = await openRuns({
+        store,
         dataDir,
         pipeline,
         telemetry,
         logger,
         env: runtime.env,
         leaseMs: config.leaseMs,
+        takeoverMs: config.takeoverMs,
       });
       if (opened.interrupted.length > 0) {
         logger.warn('runs interrupted by a previous process; resume them with launch_resume', {
@@ -93,7 +143,7 @@ export function openLaunchRuns(
     close: (opened) => opened.service.close(),
   });
 
-  if (hasRunsToRecover(database.sqlite)) {
+  if (backend.hasRunsToRecover()) {
     runStore
       .get()
       .catch((error: unknown) =>
@@ -107,11 +157,12 @@ export function openLaunchRuns(
     runs: async () => (await runStore.get()).service,
     interruptedAtStartup: async () => (await runStore.get()).interrupted,
     flushTelemetry: () => telemetry.flush(),
-    ready: () => !closed && database.sqlite.open,
+    ready: () => !closed && database.sqlite.open && backend.isOpen(),
     async close() {
       if (closed) return;
       closed = true;
       await runStore.close();
+      await backend.close();
       await telemetry.shutdown();
       database.sqlite.close();
     },

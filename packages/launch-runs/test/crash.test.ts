@@ -7,10 +7,7 @@ import { openLaunchDatabase } from '../src/db/open.js';
 import { materializeExampleRepos } from '../src/pipeline/index.js';
 import { sha256Hex } from '../src/canonical-json.js';
 import { verifyEventChain } from '../src/store/event-chain.js';
-import { listEvents } from '../src/store/event-log.js';
-import { ArtifactRepository } from '../src/store/artifact-store.js';
-import { RunPaths } from '../src/store/run-paths.js';
-import { RunStore } from '../src/store/run-store.js';
+import { SqliteLaunchStore } from '../src/store/sqlite-launch-store.js';
 import { startChildServer, waitForFile, type ChildServer } from './support/child-server.js';
 import { atRest, tempDir, waitForStatus, type Payload } from './support/harness.js';
 import { exampleConfig, maskTimings } from './support/launch-flow.js';
@@ -67,12 +64,11 @@ async function finish(server: ChildServer, runId: string): Promise<void> {
   if (pr.ok !== true) throw new Error(`open_pr failed: ${JSON.stringify(pr)}`);
 }
 
-function artifactsOf(runId: string): Map<string, string> {
+async function artifactsOf(runId: string): Promise<Map<string, string>> {
   const database = openLaunchDatabase(dataDir);
   try {
-    const store = new RunStore(launchDb(database.sqlite), () => undefined);
-    const repo = new ArtifactRepository(store, new RunPaths(dataDir));
-    return new Map(repo.list(runId).map((row) => [row.name, row.sha256]));
+    const store = new SqliteLaunchStore(launchDb(database.sqlite), () => undefined);
+    return new Map((await store.artifacts(runId)).map((row) => [row.name, row.sha256]));
   } finally {
     database.sqlite.close();
   }
@@ -118,11 +114,11 @@ describe('crash and resume', () => {
     }
     await server.kill();
 
-    const expected = artifactsOf(reference);
+    const expected = await artifactsOf(reference);
     const database = openLaunchDatabase(dataDir);
     try {
       for (const { name, runId } of [...crashed, { name: 'reference', runId: reference }]) {
-        const events = listEvents(launchDb(database.sqlite), runId);
+        const events = await new SqliteLaunchStore(launchDb(database.sqlite), () => undefined).events(runId);
         expect(verifyEventChain(events), name).toEqual({ ok: true, count: events.length });
         if (runId !== reference) {
           expect(
@@ -130,7 +126,7 @@ describe('crash and resume', () => {
             name,
           ).toEqual(expect.arrayContaining(['RUN_INTERRUPTED', 'RUN_REWOUND']));
         }
-        const artifacts = artifactsOf(runId);
+        const artifacts = await artifactsOf(runId);
         const folder = path.join(dataDir, 'launch-runs', 'runs', runId, 'artifacts');
         const onDisk = (fs.readdirSync(folder, { recursive: true }) as string[])
           .filter((entry) => fs.statSync(path.join(folder, entry)).isFile())

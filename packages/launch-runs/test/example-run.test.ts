@@ -103,7 +103,7 @@ describe('a launch on the example repositories', { timeout: 120_000 }, () => {
       ),
     ).toEqual([]);
     expect(report.ok).toBe(true);
-    expect((await h.state.runs()).verifyEvents(runId).ok).toBe(true);
+    expect((await (await h.state.runs()).verifyEvents(runId)).ok).toBe(true);
   });
 
   it('is deterministic: a second run on the same inputs writes byte-identical artifacts (gate timings aside)', async () => {

@@ -39,7 +39,7 @@ const statusOf = async (h: Harness, runId: string) =>
 const notBusy = (status: Record<string, unknown>) =>
   (status.details as { busy?: boolean } | undefined)?.busy === false;
 const eventTypes = async (h: Harness, runId: string) =>
-  (await h.state.runs()).events(runId).map((event) => event.type);
+  (await (await h.state.runs()).events(runId)).map((event) => event.type);
 
 /**
  * A run whose fix has written its file (FIX_APPLYING recorded, FIX_APPLIED not) when its process stops;
@@ -122,7 +122,7 @@ describe('launch_fix_next counts applied fixes only', () => {
       const types = await eventTypes(h, runId);
       expect(types).not.toContain('FIX_APPLYING');
       expect(types).not.toContain('FIX_APPLIED');
-      expect((await h.state.runs()).events(runId).at(-1)?.payload).toMatchObject({
+      expect((await (await h.state.runs()).events(runId)).at(-1)?.payload).toMatchObject({
         from: 'FIXING',
         to: 'VALIDATING',
         reason: 'fix_not_applied',
@@ -135,7 +135,7 @@ describe('launch_fix_next counts applied fixes only', () => {
       expect((await statusOf(h, runId)).details.fix_attempts).toBe(1);
       // That was the one attempt max_fix_attempts allows.
       errorOf(await h.call('launch_fix_next', { run_id: runId }), 'FIX_EXHAUSTED');
-      expect((await h.state.runs()).verifyEvents(runId).ok).toBe(true);
+      expect((await (await h.state.runs()).verifyEvents(runId)).ok).toBe(true);
     },
   );
 
@@ -164,7 +164,7 @@ describe('launch_fix_next counts applied fixes only', () => {
     const status = await statusOf(second, runId);
     expect(status.details.fix_attempts).toBe(1);
     expect(status.open_issues).toHaveLength(1);
-    const applied = (await second.state.runs()).events(runId).filter((e) => e.type === 'FIX_APPLIED');
+    const applied = (await (await second.state.runs()).events(runId)).filter((e) => e.type === 'FIX_APPLIED');
     expect(applied.map((event) => event.payload)).toEqual([
       expect.objectContaining({ attempt: 1, recovered: true }),
     ]);

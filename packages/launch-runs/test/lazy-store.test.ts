@@ -126,7 +126,7 @@ describe('the lazily loaded run store', () => {
     };
     expect(status.details.interrupted).toBe(true);
     expect(await h.state.interruptedAtStartup()).toEqual([runId]);
-    const events = (await h.state.runs()).events(runId);
+    const events = await (await h.state.runs()).events(runId);
     expect(events.filter((event) => event.type === 'RUN_INTERRUPTED')).toHaveLength(1);
   });
 

@@ -38,8 +38,7 @@ describe('launch_open_pr', () => {
     const second = await h.call('launch_open_pr', { run_id: runId });
     expect(second).toEqual(first);
     expect(pipeline.prsOpened).toHaveLength(1);
-    const transitions = (await h.state.runs())
-      .events(runId)
+    const transitions = (await (await h.state.runs()).events(runId))
       .filter((e) => e.type === 'STATE_CHANGED')
       .slice(-2)
       .map((e) => [e.payload.from, e.payload.to]);
@@ -105,6 +104,6 @@ describe('launch_open_pr', () => {
     expect(error.message).toContain('[REDACTED]');
     const status = await h.call('launch_get_status', { run_id: runId });
     expect(JSON.stringify(status)).not.toContain(secret);
-    expect(JSON.stringify((await h.state.runs()).events(runId))).not.toContain(secret);
+    expect(JSON.stringify(await (await h.state.runs()).events(runId))).not.toContain(secret);
   });
 });

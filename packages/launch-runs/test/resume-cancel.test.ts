@@ -79,7 +79,7 @@ describe('interruption and launch_resume', () => {
     expect(resumed.status.state).toBe('DRAFT_READY');
     expect(resumed.status.details).toMatchObject({ interrupted: false, active_worker: null });
     expect(pipeline.calls).toEqual(['W5']);
-    const events = (await second.state.runs()).events(runId);
+    const events = await (await second.state.runs()).events(runId);
     expect(events.map((e) => e.type)).toContain('RUN_INTERRUPTED');
     expect(events.find((e) => e.type === 'RUN_REWOUND')?.payload).toEqual({
       from: 'DRAFTING',
@@ -91,7 +91,7 @@ describe('interruption and launch_resume', () => {
     const next = LaunchResumeOutputSchema.parse(await second.call('launch_resume', { run_id: runId }));
     expect(next.status.state).toBe('VALIDATING');
     expect(pipeline.calls).toEqual(['W5', 'W6', 'W7']);
-    expect((await second.state.runs()).verifyEvents(runId).ok).toBe(true);
+    expect((await (await second.state.runs()).verifyEvents(runId)).ok).toBe(true);
   });
 
   it('reports progress per step to a client that sent a progress token', async () => {
@@ -178,12 +178,11 @@ describe('launch_cancel', () => {
     expect(status.state).toBe('CANCELLED');
     expect(status.artifacts).toEqual(before);
     expect(pipeline.calls).toEqual(['W1', 'W2', 'W3', 'W4']);
-    const lastTransition = (await h.state.runs())
-      .events(runId)
+    const lastTransition = (await (await h.state.runs()).events(runId))
       .filter((e) => e.type === 'STATE_CHANGED')
       .at(-1);
     expect(lastTransition?.payload).toMatchObject({ from: 'FACTS_READY', to: 'CANCELLED' });
-    expect((await h.state.runs()).events(runId).at(-1)).toMatchObject({
+    expect((await (await h.state.runs()).events(runId)).at(-1)).toMatchObject({
       type: 'WORK_ITEM_FAILED',
       payload: { worker: 'W4', code: 'CANCELLED' },
     });
@@ -197,7 +196,7 @@ describe('launch_cancel', () => {
       (await h.call('launch_get_artifact', { run_id: runId, artifact_name: 'product_facts.json' })).ok,
     ).toBe(true);
     expect((await h.call('launch_list_runs', { filter: { state: 'CANCELLED' } })).runs).toHaveLength(1);
-    expect((await h.state.runs()).verifyEvents(runId).ok).toBe(true);
+    expect((await (await h.state.runs()).verifyEvents(runId)).ok).toBe(true);
   });
 
   it('cancels a run resting in VALIDATING; a finished run cannot be cancelled; unknown runs are RUN_NOT_FOUND', async () => {

@@ -53,8 +53,7 @@ describe('launch_start_run', () => {
   it('walks the states in order, one STATE_CHANGED event per transition', async () => {
     h = await startHarness({ pipeline: new FakePipeline({ seededProblems: 0 }) });
     const { runId } = await startAndSettle(h);
-    const transitions = (await h.state.runs())
-      .events(runId)
+    const transitions = (await (await h.state.runs()).events(runId))
       .filter((event) => event.type === 'STATE_CHANGED')
       .map((event) => `${String(event.payload.from)}>${String(event.payload.to)}`);
     expect(transitions).toEqual([
@@ -68,17 +67,19 @@ describe('launch_start_run', () => {
       'LINKING>VALIDATING',
       'VALIDATING>READY_FOR_PR',
     ]);
-    const workItems = (await h.state.runs())
-      .events(runId)
-      .filter((event) => event.type.startsWith('WORK_ITEM_'));
+    const workItems = (await (await h.state.runs()).events(runId)).filter((event) =>
+      event.type.startsWith('WORK_ITEM_'),
+    );
     expect(workItems.map((event) => `${event.type}:${String(event.payload.worker)}`)).toEqual(
       ['W1', 'W2', 'W3', 'W4', 'W5', 'W6', 'W7'].flatMap((w) => [
         `WORK_ITEM_STARTED:${w}`,
         `WORK_ITEM_FINISHED:${w}`,
       ]),
     );
-    const written = (await h.state.runs()).events(runId).filter((event) => event.type === 'ARTIFACT_WRITTEN');
-    const status = (await h.state.runs()).status(runId);
+    const written = (await (await h.state.runs()).events(runId)).filter(
+      (event) => event.type === 'ARTIFACT_WRITTEN',
+    );
+    const status = await (await h.state.runs()).status(runId);
     for (const artifact of status.artifacts) {
       expect(
         written.some(
@@ -86,9 +87,9 @@ describe('launch_start_run', () => {
         ),
       ).toBe(true);
     }
-    expect((await h.state.runs()).verifyEvents(runId)).toEqual({
+    expect(await (await h.state.runs()).verifyEvents(runId)).toEqual({
       ok: true,
-      count: (await h.state.runs()).events(runId).length,
+      count: (await (await h.state.runs()).events(runId)).length,
     });
   });
 

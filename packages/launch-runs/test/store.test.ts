@@ -1,29 +1,153 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createLogger, resolvePostgresSettings } from '@switchyard/server-kit/runtime';
+import { startTestPostgres, type TestPostgres } from '@switchyard/test-postgres';
+import { drizzle } from 'drizzle-orm/node-postgres';
+import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { canonicalJson, sha256Hex } from '../src/canonical-json.js';
 import { launchDb, type LaunchDb } from '../src/db/drizzle.js';
-import { openLaunchDatabase, type LaunchDatabase } from '../src/db/open.js';
-import { artifacts, events } from '../src/db/schema.js';
+import { DATABASE_URL_VARIABLE, openLaunchDatabase } from '../src/db/open.js';
+import { openLaunchPool } from '../src/db/postgres-database.js';
+import * as postgresSchema from '../src/db/postgres-schema.js';
+import * as sqliteSchema from '../src/db/schema.js';
 import { newLeaseToken, retireLeaseToken } from '../src/runs/lease.js';
 import { artifactNameProblem } from '../src/store/artifact-names.js';
 import { ArtifactRepository } from '../src/store/artifact-store.js';
-import { canonicalJson, sha256Hex } from '../src/canonical-json.js';
-import { verifyEventChain } from '../src/store/event-chain.js';
-import { listEvents } from '../src/store/event-log.js';
+import { verifyEventChain, type TraceIds } from '../src/store/event-chain.js';
+import type { LaunchStore, NewRun } from '../src/store/launch-store.js';
+import { PostgresLaunchStore } from '../src/store/postgres-launch-store.js';
+import { eventValues } from '../src/store/run-changes.js';
 import { RunPaths } from '../src/store/run-paths.js';
-import { RunStore } from '../src/store/run-store.js';
+import { SqliteLaunchStore } from '../src/store/sqlite-launch-store.js';
 import { tempDir } from './support/harness.js';
 
-let dir: string;
-let database: LaunchDatabase;
-let db: LaunchDb;
-let store: RunStore;
-let repo: ArtifactRepository;
-let paths: RunPaths;
-const RUN = 'r_2026-01-21T10-00-00Z_abcd1234';
+// Every LaunchStore rule holds on both databases: the same tests run on launch-runs.sqlite and on a real
+// PostgreSQL server (issue #18). Each test gets its own data directory and, on PostgreSQL, its own database;
+// "two stores" are two connections to it (two processes, or two replicas with their own pools).
 
-function insertRun(runId = RUN, key?: string, hash = 'h1', token = newLeaseToken()) {
-  return store.insert({
+let postgres: Promise<TestPostgres> | undefined;
+afterAll(async () => {
+  await (await postgres)?.stop();
+});
+
+const DIALECTS = ['sqlite', 'postgres'] as const;
+type Dialect = (typeof DIALECTS)[number];
+
+const TRACE: TraceIds = { traceId: 'a'.repeat(32), spanId: 'b'.repeat(16) };
+const RUN = 'r_2026-01-21T10-00-00Z_abcd1234';
+const LEASE_MS = 30_000;
+
+/** The stores' clock: real time, moved forward by tests that need a lease to expire. */
+let clockOffsetMs = 0;
+const clock = () => Date.now() + clockOffsetMs;
+
+interface Fixture {
+  dir: string;
+  paths: RunPaths;
+  /** Two stores on one database, as two processes (or replicas) have them. */
+  stores: [LaunchStore, LaunchStore];
+  /** Another store on the first (or second) store's connection, with its own clock and no trace. */
+  storeAt(now: () => number, connection?: 0 | 1): LaunchStore;
+  /** Inserts an events row as given, past the store (what a second writer of an event would do). */
+  insertEvent(values: ReturnType<typeof eventValues>): Promise<void>;
+  /** Sets the indexed sha256 and size of every artifact, past the store (a crash window's index). */
+  setArtifactIndex(sha256: string, size: number): Promise<void>;
+  /** Holds the run's row lock in a transaction of its own until the returned function ends it. */
+  lockRun?(runId: string): Promise<() => Promise<void>>;
+}
+
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+async function sqliteFixture(dir: string, paths: RunPaths): Promise<Fixture> {
+  const open = (): LaunchDb => {
+    const database = openLaunchDatabase(dir);
+    cleanups.push(async () => {
+      database.sqlite.close();
+    });
+    return launchDb(database.sqlite);
+  };
+  const [first, second] = [open(), open()];
+  return {
+    dir,
+    paths,
+    stores: [
+      new SqliteLaunchStore(first, () => TRACE, clock),
+      new SqliteLaunchStore(second, () => TRACE, clock),
+    ],
+    storeAt: (now, connection = 0) =>
+      new SqliteLaunchStore(connection === 0 ? first : second, () => undefined, now),
+    async insertEvent(values) {
+      first.insert(sqliteSchema.events).values(values).run();
+    },
+    async setArtifactIndex(sha256, size) {
+      first.update(sqliteSchema.artifacts).set({ sha256, size }).run();
+    },
+  };
+}
+
+async function postgresFixture(dir: string, paths: RunPaths): Promise<Fixture> {
+  const server = await (postgres ??= startTestPostgres());
+  const settings = resolvePostgresSettings(
+    { [DATABASE_URL_VARIABLE]: await server.createDatabase(), SWITCHYARD_MIGRATE_ON_START: '1' },
+    DATABASE_URL_VARIABLE,
+  )!;
+  const logger = createLogger({ level: 'error', write: () => {} });
+  const open = async () => {
+    const pool = await openLaunchPool(settings, logger);
+    cleanups.push(() => pool.end());
+    return pool;
+  };
+  const [first, second] = [await open(), await open()];
+  const db = drizzle(first);
+  return {
+    dir,
+    paths,
+    stores: [
+      new PostgresLaunchStore(first, () => TRACE, clock),
+      new PostgresLaunchStore(second, () => TRACE, clock),
+    ],
+    storeAt: (now, connection = 0) =>
+      new PostgresLaunchStore(connection === 0 ? first : second, () => undefined, now),
+    async insertEvent(values) {
+      await db.insert(postgresSchema.events).values(values);
+    },
+    async setArtifactIndex(sha256, size) {
+      await db.update(postgresSchema.artifacts).set({ sha256, size });
+    },
+    async lockRun(runId) {
+      const client = await second.connect();
+      await client.query('BEGIN');
+      await client.query('SELECT run_id FROM runs WHERE run_id = $1 FOR UPDATE', [runId]);
+      return async () => {
+        await client.query('ROLLBACK');
+        client.release();
+      };
+    },
+  };
+}
+
+/** The fixture of each test in a `describe.each(DIALECTS)` block. */
+function useStores(dialect: Dialect) {
+  const context = {} as Fixture & { store: LaunchStore; repo: ArtifactRepository };
+  beforeEach(async () => {
+    clockOffsetMs = 0;
+    const dir = tempDir('store');
+    cleanups.push(async () => fs.rmSync(dir, { recursive: true, force: true }));
+    const paths = new RunPaths(dir);
+    const fixture = await (dialect === 'sqlite' ? sqliteFixture : postgresFixture)(dir, paths);
+    Object.assign(context, fixture, {
+      store: fixture.stores[0],
+      repo: new ArtifactRepository(fixture.stores[0], paths),
+    });
+  }, 180_000);
+  return context;
+}
+
+function newRun(runId = RUN, key?: string, hash = 'h1', token = newLeaseToken()): NewRun {
+  return {
     runId,
     owner: 'local:test',
     productSlug: 'p',
@@ -32,22 +156,31 @@ function insertRun(runId = RUN, key?: string, hash = 'h1', token = newLeaseToken
     idempotencyKey: key,
     sectionStates: { docs: 'NOT_STARTED' },
     leaseOwner: token,
-    leaseMs: 30_000,
-  });
+    leaseMs: LEASE_MS,
+  };
 }
 
-beforeEach(() => {
-  dir = tempDir('store');
-  database = openLaunchDatabase(dir);
-  db = launchDb(database.sqlite);
-  store = new RunStore(db, () => ({ traceId: 'a'.repeat(32), spanId: 'b'.repeat(16) }));
-  paths = new RunPaths(dir);
-  repo = new ArtifactRepository(store, paths);
-});
-afterEach(() => {
-  database.sqlite.close();
-  fs.rmSync(dir, { recursive: true, force: true });
-});
+/** A database refusing a duplicate: SQLite's message, PostgreSQL's SQLSTATE (on the error or its cause). */
+function isUniqueViolation(error: unknown): boolean {
+  const { message, code, cause } = error as { message?: string; code?: string; cause?: unknown };
+  if (code === '23505' || /UNIQUE constraint failed/.test(message ?? '')) return true;
+  return cause !== undefined && isUniqueViolation(cause);
+}
+
+const MAIN_LINE = [
+  'CREATED',
+  'CLONED_INPUTS',
+  'INGESTED',
+  'FACTS_READY',
+  'PLAN_READY',
+  'DRAFTING',
+  'DRAFT_READY',
+  'LINKING',
+  'VALIDATING',
+  'READY_FOR_PR',
+  'PR_OPENED',
+  'DONE',
+] as const;
 
 describe('canonical JSON', () => {
   it('sorts keys at every depth and drops undefined', () => {
@@ -58,13 +191,15 @@ describe('canonical JSON', () => {
   });
 });
 
-describe('runs and the event chain', () => {
-  it('a state change updates the row and appends its event in one transaction; the chain verifies', () => {
+describe.each(DIALECTS)('runs and the event chain (%s)', (dialect) => {
+  const t = useStores(dialect);
+
+  it('a state change updates the row and appends its event in one transaction; the chain verifies', async () => {
     const token = newLeaseToken();
-    insertRun(RUN, undefined, 'h1', token);
-    store.transition(RUN, 'CREATED', 'CLONED_INPUTS', { token, patch: { sourceSha: 'abc' } });
-    expect(store.get(RUN)).toMatchObject({ state: 'CLONED_INPUTS', sourceSha: 'abc' });
-    const list = listEvents(db, RUN);
+    await t.store.insert(newRun(RUN, undefined, 'h1', token));
+    await t.store.transition(RUN, 'CREATED', 'CLONED_INPUTS', { token, patch: { sourceSha: 'abc' } });
+    expect(await t.store.get(RUN)).toMatchObject({ state: 'CLONED_INPUTS', sourceSha: 'abc' });
+    const list = await t.store.events(RUN);
     expect(list.map((e) => e.type)).toEqual(['RUN_CREATED', 'STATE_CHANGED']);
     expect(list[1]).toMatchObject({
       seq: 2,
@@ -76,23 +211,23 @@ describe('runs and the event chain', () => {
     retireLeaseToken(token);
   });
 
-  it('refuses an illegal transition and changes nothing', () => {
+  it('refuses an illegal transition and changes nothing', async () => {
     const token = newLeaseToken();
-    insertRun(RUN, undefined, 'h1', token);
-    expect(() => store.transition(RUN, 'CREATED', 'READY_FOR_PR', { token })).toThrow(
+    await t.store.insert(newRun(RUN, undefined, 'h1', token));
+    await expect(t.store.transition(RUN, 'CREATED', 'READY_FOR_PR', { token })).rejects.toThrow(
       'Illegal run state transition',
     );
-    expect(store.get(RUN)?.state).toBe('CREATED');
-    expect(listEvents(db, RUN)).toHaveLength(1);
+    expect((await t.store.get(RUN))?.state).toBe('CREATED');
+    expect(await t.store.events(RUN)).toHaveLength(1);
     retireLeaseToken(token);
   });
 
-  it('detects a tampered, reordered or deleted event', () => {
+  it('detects a tampered, reordered or deleted event', async () => {
     const token = newLeaseToken();
-    insertRun(RUN, undefined, 'h1', token);
-    store.transition(RUN, 'CREATED', 'CLONED_INPUTS', { token });
-    store.transition(RUN, 'CLONED_INPUTS', 'INGESTED', { token });
-    const list = listEvents(db, RUN);
+    await t.store.insert(newRun(RUN, undefined, 'h1', token));
+    await t.store.transition(RUN, 'CREATED', 'CLONED_INPUTS', { token });
+    await t.store.transition(RUN, 'CLONED_INPUTS', 'INGESTED', { token });
+    const list = await t.store.events(RUN);
     expect(verifyEventChain(list).ok).toBe(true);
     expect(verifyEventChain([list[0]!, list[2]!])).toMatchObject({
       ok: false,
@@ -109,47 +244,39 @@ describe('runs and the event chain', () => {
       broken_at: { seq: 3, reason: 'prev_hash' },
     });
     // The database refuses a second event with the same sequence number (no forked chain).
-    const first = db.select().from(events).all()[1]!;
-    expect(() =>
-      db
-        .insert(events)
-        .values({ ...first, seq: undefined, eventId: 'dup' })
-        .run(),
-    ).toThrow(/UNIQUE/);
+    const refused = await t.insertEvent({ ...eventValues(list[1]!), eventId: 'dup' }).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(isUniqueViolation(refused)).toBe(true);
+    expect(await t.store.events(RUN)).toHaveLength(3);
     retireLeaseToken(token);
   });
 
-  it('a transition without the lease is refused', () => {
-    insertRun();
+  it('a transition without the lease is refused', async () => {
+    await t.store.insert(newRun());
     const other = newLeaseToken();
-    expect(() => store.transition(RUN, 'CREATED', 'CLONED_INPUTS', { token: other })).toThrow(
+    await expect(t.store.transition(RUN, 'CREATED', 'CLONED_INPUTS', { token: other })).rejects.toThrow(
       'Lost the execution lease',
     );
     retireLeaseToken(other);
   });
 
-  it('runs started within one millisecond list newest first in the order they were started', () => {
-    const frozen = new RunStore(
-      db,
-      () => undefined,
-      () => Date.parse('2026-01-21T10:00:00.000Z'),
-    );
+  it('a change to a run that does not exist is RUN_NOT_FOUND', async () => {
+    await expect(t.store.transition(RUN, 'CREATED', 'CLONED_INPUTS')).rejects.toMatchObject({
+      code: 'RUN_NOT_FOUND',
+    });
+    await expect(t.store.acquireLease(RUN, newLeaseToken(), LEASE_MS)).rejects.toMatchObject({
+      code: 'RUN_NOT_FOUND',
+    });
+  });
+
+  it('runs started within one millisecond list newest first in the order they were started', async () => {
+    const frozen = t.storeAt(() => Date.parse('2026-01-21T10:00:00.000Z'));
     // Run ids sort the other way round from their start order, so a tie broken by run_id would show.
     const ids = ['r_2026-01-21T10-00-00Z_ffff0003', 'r_2026-01-21T10-00-00Z_bbbb0002', RUN];
-    for (const runId of ids) {
-      frozen.insert({
-        runId,
-        owner: 'local:test',
-        productSlug: 'p',
-        config: '{}',
-        configHash: runId,
-        idempotencyKey: undefined,
-        sectionStates: { docs: 'NOT_STARTED' },
-        leaseOwner: newLeaseToken(),
-        leaseMs: 30_000,
-      });
-    }
-    const listed = frozen.list({ limit: 10 });
+    for (const runId of ids) await frozen.insert(newRun(runId, undefined, runId));
+    const listed = await frozen.list({ limit: 10 });
     expect(listed.map((row) => row.runId)).toEqual([...ids].reverse());
     expect(listed.map((row) => row.createdAt)).toEqual([
       '2026-01-21T10:00:00.002Z',
@@ -158,39 +285,272 @@ describe('runs and the event chain', () => {
     ]);
   });
 
-  it('the unique index keeps one run per idempotency key', () => {
-    const first = insertRun(RUN, 'k');
-    const second = insertRun('r_2026-01-21T10-00-01Z_00000001', 'k');
+  it('runs started at once through two stores get distinct creation times', async () => {
+    const frozen = () => Date.parse('2026-01-21T10:00:00.000Z');
+    const stores = [t.storeAt(frozen, 0), t.storeAt(frozen, 1)];
+    const started = await Promise.all(
+      Array.from({ length: 10 }, (_, i) =>
+        stores[i % 2]!.insert(newRun(`r_2026-01-21T10-00-00Z_same000${i}`)),
+      ),
+    );
+    const createdMs = started.map((start) => start.row.createdMs).sort((x, y) => x - y);
+    expect(createdMs).toEqual(Array.from({ length: 10 }, (_, i) => frozen() + i));
+  });
+
+  it('lists by owner and state, pages with a cursor, and takes a run id prefix literally', async () => {
+    const ids = ['r_a%1', 'r_ab', 'r_Xb', 'r_a%2'];
+    for (const runId of ids) await t.store.insert(newRun(runId, undefined, runId));
+    await t.store.insert({ ...newRun('r_other'), owner: 'local:other' });
+    await t.store.cancel('r_ab', () => undefined);
+    const mine = await t.store.list({ owner: 'local:test', limit: 10 });
+    expect(mine.map((row) => row.runId)).toEqual([...ids].reverse());
+    const firstPage = await t.store.list({ owner: 'local:test', limit: 2 });
+    const last = firstPage.at(-1)!;
+    const secondPage = await t.store.list({
+      owner: 'local:test',
+      limit: 10,
+      before: { createdMs: last.createdMs, runId: last.runId },
+    });
+    expect([...firstPage, ...secondPage].map((row) => row.runId)).toEqual(mine.map((row) => row.runId));
+    expect((await t.store.list({ state: 'CANCELLED', limit: 10 })).map((row) => row.runId)).toEqual(['r_ab']);
+    const prefixed = await t.store.list({ runIdPrefix: 'r_a%', limit: 10 });
+    expect(prefixed.map((row) => row.runId)).toEqual(['r_a%2', 'r_a%1']);
+    expect(await t.store.list({ runIdPrefix: 'r__', limit: 10 })).toEqual([]);
+    expect((await t.store.unfinished()).map((row) => row.runId).sort()).toEqual(
+      ['r_Xb', 'r_a%1', 'r_a%2', 'r_other'].sort(),
+    );
+  });
+
+  it('the unique index keeps one run per idempotency key', async () => {
+    const first = await t.store.insert(newRun(RUN, 'k'));
+    const second = await t.store.insert(newRun('r_2026-01-21T10-00-01Z_00000001', 'k'));
     expect(first.created).toBe(true);
     expect(second).toMatchObject({ created: false, row: { runId: RUN } });
   });
 
-  it('a lease held by a live executor is busy; a dead one (token not alive, or expired) can be taken', () => {
+  it('two stores starting runs with one idempotency key at once make one run', async () => {
+    const [a, b] = t.stores;
+    const starts = await Promise.all(
+      Array.from({ length: 6 }, (_, i) =>
+        (i % 2 === 0 ? a : b).insert(newRun(`r_2026-01-21T10-00-00Z_race000${i}`, 'same-key')),
+      ),
+    );
+    expect(starts.filter((start) => start.created)).toHaveLength(1);
+    const winner = starts.find((start) => start.created)!.row.runId;
+    expect(new Set(starts.map((start) => start.row.runId))).toEqual(new Set([winner]));
+    expect(await a.list({ limit: 10 })).toHaveLength(1);
+    expect(await b.getByIdempotencyKey('local:test', 'same-key')).toMatchObject({ runId: winner });
+  });
+
+  it('concurrent changes from two stores each see the run as the one before left it; the chain verifies', async () => {
+    const [a, b] = t.stores;
+    await a.insert(newRun());
+    // Each change counts from the row it read: a change deciding on a stale row would lose an increment.
+    const changes = Array.from({ length: 20 }, (_, i) =>
+      (i % 2 === 0 ? a : b).updateIf(RUN, (row) => ({
+        patch: { fixAttempts: row.fixAttempts + 1 },
+        event: { type: 'WORK_ITEM_STARTED', payload: { i, after: row.fixAttempts } },
+      })),
+    );
+    await Promise.all(changes);
+    expect((await a.get(RUN))?.fixAttempts).toBe(20);
+    const list = await b.events(RUN);
+    expect(verifyEventChain(list)).toEqual({ ok: true, count: 21 });
+    expect(list.map((event) => event.seq)).toEqual(Array.from({ length: 21 }, (_, i) => i + 1));
+  });
+
+  it('of two concurrent transitions from one state, one wins and the other is refused', async () => {
+    const [a, b] = t.stores;
+    const token = newLeaseToken();
+    await a.insert(newRun(RUN, undefined, 'h1', token));
+    const outcomes = await Promise.allSettled([
+      a.transition(RUN, 'CREATED', 'CLONED_INPUTS', { token }),
+      b.transition(RUN, 'CREATED', 'CLONED_INPUTS', { token }),
+    ]);
+    expect(outcomes.map((outcome) => outcome.status).sort()).toEqual(['fulfilled', 'rejected']);
+    expect(outcomes.find((outcome) => outcome.status === 'rejected')).toMatchObject({
+      reason: { message: expect.stringContaining('Lost the execution lease') },
+    });
+    expect((await a.events(RUN)).map((event) => event.type)).toEqual(['RUN_CREATED', 'STATE_CHANGED']);
+    retireLeaseToken(token);
+  });
+
+  it('a lease held by a live executor is busy; a dead one (token not alive, or expired) can be taken', async () => {
     const holder = newLeaseToken();
-    insertRun(RUN, undefined, 'h1', holder);
+    await t.store.insert(newRun(RUN, undefined, 'h1', holder));
     const other = newLeaseToken();
-    expect(store.acquireLease(RUN, other, 30_000).busy).toBe(true);
+    expect((await t.store.acquireLease(RUN, other, LEASE_MS)).busy).toBe(true);
     retireLeaseToken(holder); // the holder is gone (same process: not alive any more)
-    expect(store.acquireLease(RUN, other, 30_000)).toMatchObject({ busy: false, row: { leaseOwner: other } });
-    store.releaseLease(RUN, other);
-    expect(store.get(RUN)?.leaseOwner).toBeNull();
+    expect(await t.store.acquireLease(RUN, other, LEASE_MS)).toMatchObject({
+      busy: false,
+      row: { leaseOwner: other },
+    });
+    await t.store.releaseLease(RUN, other);
+    expect((await t.store.get(RUN))?.leaseOwner).toBeNull();
+    retireLeaseToken(other);
+  });
+
+  it('a live lease taken through one store is busy through the other until it is released', async () => {
+    const [a, b] = t.stores;
+    const holder = newLeaseToken();
+    const other = newLeaseToken();
+    await a.insert(newRun(RUN, undefined, 'h1', holder));
+    expect(await b.acquireLease(RUN, other, LEASE_MS)).toMatchObject({
+      busy: true,
+      row: { leaseOwner: holder },
+    });
+    expect(await b.leaseStatus(RUN, other)).toBe('lost');
+    expect(await a.renewLease(RUN, holder, LEASE_MS)).toBe('renewed');
+    expect(await b.renewLease(RUN, other, LEASE_MS)).toBe('lost');
+    await a.releaseLease(RUN, holder);
+    expect(await b.acquireLease(RUN, other, LEASE_MS)).toMatchObject({
+      busy: false,
+      row: { leaseOwner: other },
+    });
+    expect(await a.leaseStatus(RUN, holder)).toBe('lost');
+    expect(await b.leaseStatus(RUN, other)).toBe('held');
+    await a.cancel(RUN, () => undefined);
+    expect(await b.renewLease(RUN, other, LEASE_MS)).toBe('cancelled');
+    expect(await b.leaseStatus(RUN, other)).toBe('cancelled');
+    retireLeaseToken(holder);
     retireLeaseToken(other);
   });
 });
 
-describe('artifacts', () => {
+describe('the SQLite store', () => {
+  const t = useStores('sqlite');
+
+  it('claims no abandoned runs: one data directory, one machine (startup marks them interrupted)', async () => {
+    await t.store.insert(newRun());
+    clockOffsetMs = 10 * LEASE_MS;
+    expect(await t.store.claimAbandoned(newLeaseToken(), LEASE_MS)).toBeUndefined();
+    expect(await t.store.artifactBytes(RUN, 'page_plan.json')).toBeUndefined();
+  });
+});
+
+describe('the PostgreSQL store', () => {
+  const t = useStores('postgres');
+
+  it('a run another writer has locked answers busy instead of waiting', async () => {
+    const token = newLeaseToken();
+    await t.store.insert(newRun(RUN, undefined, 'h1', token));
+    await t.store.releaseLease(RUN, token);
+    const unlock = await t.lockRun!(RUN);
+    try {
+      expect(await t.store.acquireLease(RUN, token, LEASE_MS)).toMatchObject({
+        busy: true,
+        row: { leaseOwner: null },
+      });
+    } finally {
+      await unlock();
+    }
+    expect(await t.store.acquireLease(RUN, token, LEASE_MS)).toMatchObject({
+      busy: false,
+      row: { leaseOwner: token },
+    });
+    retireLeaseToken(token);
+  });
+
+  it('an expired, unreleased lease is claimed once by two concurrent claimers', async () => {
+    const [a, b] = t.stores;
+    await a.insert(newRun());
+    expect(await a.claimAbandoned(newLeaseToken(), LEASE_MS)).toBeUndefined(); // still live
+    clockOffsetMs = LEASE_MS + 1;
+    const [claimA, claimB] = [newLeaseToken(), newLeaseToken()];
+    const claims = await Promise.all([
+      a.claimAbandoned(claimA, LEASE_MS),
+      b.claimAbandoned(claimB, LEASE_MS),
+    ]);
+    const claimed = claims.filter((row) => row !== undefined);
+    expect(claimed).toHaveLength(1);
+    expect(claimed[0]).toMatchObject({ runId: RUN, leaseExpiresMs: expect.any(Number) });
+    expect([claimA, claimB]).toContain(claimed[0]!.leaseOwner);
+    expect(await a.get(RUN)).toMatchObject({ leaseOwner: claimed[0]!.leaseOwner });
+  });
+
+  it('concurrent claimers on two pools each take a different abandoned run, oldest first', async () => {
+    const [a, b] = t.stores;
+    const ids = ['r_2026-01-21T10-00-00Z_old00001', 'r_2026-01-21T10-00-00Z_old00002', 'r_young'];
+    for (const runId of ids.slice(0, 2)) await a.insert(newRun(runId, undefined, runId));
+    clockOffsetMs = LEASE_MS + 1;
+    await a.insert(newRun(ids[2], undefined, 'young')); // its lease is live
+    const claims = await Promise.all([
+      a.claimAbandoned(newLeaseToken(), LEASE_MS),
+      b.claimAbandoned(newLeaseToken(), LEASE_MS),
+    ]);
+    expect(claims.map((row) => row?.runId).sort()).toEqual(ids.slice(0, 2));
+    expect(await a.claimAbandoned(newLeaseToken(), LEASE_MS)).toBeUndefined();
+    clockOffsetMs = 3 * LEASE_MS;
+    expect((await b.claimAbandoned(newLeaseToken(), LEASE_MS))?.runId).toBe(ids[0]);
+  });
+
+  it('released leases and finished runs are never claimed', async () => {
+    const token = newLeaseToken();
+    await t.store.insert(newRun('r_released', undefined, 'released', token));
+    await t.store.releaseLease('r_released', token);
+    await t.store.insert(newRun('r_cancelled', undefined, 'cancelled'));
+    await t.store.cancel('r_cancelled', () => undefined);
+    await t.store.insert(newRun('r_failed', undefined, 'failed'));
+    await t.store.transition('r_failed', 'CREATED', 'FAILED');
+    await t.store.insert(newRun('r_done', undefined, 'done'));
+    for (let i = 1; i < MAIN_LINE.length; i++)
+      await t.store.transition('r_done', MAIN_LINE[i - 1]!, MAIN_LINE[i]!);
+    // A finished run with a stale lease left on it: still not abandoned work.
+    for (const runId of ['r_cancelled', 'r_failed', 'r_done'])
+      await t.store.update(runId, { patch: { leaseOwner: newLeaseToken(), leaseExpiresMs: 1 } });
+    clockOffsetMs = 10 * LEASE_MS;
+    expect(await t.store.claimAbandoned(newLeaseToken(), LEASE_MS)).toBeUndefined();
+    expect((await t.store.get('r_released'))?.leaseOwner).toBeNull();
+  });
+
+  it('keeps artifact bytes in the database: recorded under the lease, read back, never listed', async () => {
+    const token = newLeaseToken();
+    await t.store.insert(newRun(RUN, undefined, 'h1', token));
+    const bytes = new Uint8Array([0, 1, 2, 0xfe, 0xff, 0x0a, 0x00]);
+    const entry = {
+      runId: RUN,
+      name: 'assets/logo.bin',
+      path: 'assets/logo.bin',
+      sha256: sha256Hex(bytes),
+      size: bytes.byteLength,
+      contentType: 'application/octet-stream',
+      worker: 'W2',
+    };
+    await t.store.recordArtifact(entry, token, bytes);
+    expect(await t.stores[1].artifactBytes(RUN, entry.name)).toEqual(bytes);
+    expect(await t.store.artifactBytes(RUN, 'missing.bin')).toBeUndefined();
+    const listed = await t.store.artifacts(RUN);
+    expect(listed).toEqual([{ ...entry, writtenAt: expect.any(String) }]);
+    expect(Object.keys(listed[0]!)).not.toContain('content');
+    expect(Object.keys((await t.store.artifact(RUN, entry.name))!)).not.toContain('content');
+    const replaced = new TextEncoder().encode('v2');
+    await t.store.recordArtifact({ ...entry, sha256: sha256Hex(replaced), size: 2 }, token, replaced);
+    expect(await t.store.artifactBytes(RUN, entry.name)).toEqual(replaced);
+    const stranger = newLeaseToken();
+    await expect(t.store.recordArtifact({ ...entry, name: 'other.bin' }, stranger, bytes)).rejects.toThrow(
+      'Lost the execution lease',
+    );
+    expect(await t.store.artifactBytes(RUN, 'other.bin')).toBeUndefined();
+    const written = (await t.store.events(RUN)).filter((e) => e.type === 'ARTIFACT_WRITTEN');
+    expect(written.map((e) => e.payload.sha256)).toEqual([sha256Hex(bytes), sha256Hex(replaced)]);
+    retireLeaseToken(token);
+    retireLeaseToken(stranger);
+  });
+});
+
+describe.each(DIALECTS)('artifacts (%s)', (dialect) => {
+  const t = useStores(dialect);
   const signal = new AbortController().signal;
 
-  it('writes atomically, indexes name/sha256/size/type/worker and emits ARTIFACT_WRITTEN', async () => {
+  it('writes, indexes name/sha256/size/type/worker and emits ARTIFACT_WRITTEN', async () => {
     const token = newLeaseToken();
-    insertRun(RUN, undefined, 'h1', token);
-    const writer = repo.writer(RUN, 'W2', { token, signal });
+    await t.store.insert(newRun(RUN, undefined, 'h1', token));
+    const writer = t.repo.writer(RUN, 'W2', { token, signal });
     const result = await writer.write('drafts/docs/index.md', '# Hello\n');
     expect(result).toEqual({ name: 'drafts/docs/index.md', sha256: sha256Hex('# Hello\n') });
     expect(Buffer.from((await writer.read('drafts/docs/index.md')) ?? []).toString()).toBe('# Hello\n');
     expect(await writer.read('missing.md')).toBeUndefined();
-    const rows = db.select().from(artifacts).all();
-    expect(rows).toEqual([
+    expect(await t.store.artifacts(RUN)).toEqual([
       expect.objectContaining({
         name: 'drafts/docs/index.md',
         size: 8,
@@ -198,61 +558,98 @@ describe('artifacts', () => {
         worker: 'W2',
       }),
     ]);
-    expect(fs.readFileSync(path.join(paths.artifactsDir(RUN), 'drafts', 'docs', 'index.md'), 'utf8')).toBe(
-      '# Hello\n',
-    );
     await writer.write('drafts/docs/index.md', '# Hello again\n');
-    expect(db.select().from(artifacts).all()).toHaveLength(1);
-    const written = listEvents(db, RUN).filter((e) => e.type === 'ARTIFACT_WRITTEN');
+    expect(await t.store.artifacts(RUN)).toHaveLength(1);
+    expect(Buffer.from((await writer.read('drafts/docs/index.md')) ?? []).toString()).toBe('# Hello again\n');
+    const written = (await t.store.events(RUN)).filter((e) => e.type === 'ARTIFACT_WRITTEN');
     expect(written.map((e) => e.payload.sha256)).toEqual([
       sha256Hex('# Hello\n'),
       sha256Hex('# Hello again\n'),
     ]);
-    expect(fs.readdirSync(path.join(paths.artifactsDir(RUN), 'drafts', 'docs'))).toEqual(['index.md']);
     retireLeaseToken(token);
   });
 
   it('refuses writes without the lease and after abort, leaving nothing behind', async () => {
     const token = newLeaseToken();
-    insertRun(RUN, undefined, 'h1', token);
+    await t.store.insert(newRun(RUN, undefined, 'h1', token));
     const stranger = newLeaseToken();
-    await expect(repo.writer(RUN, 'W1', { token: stranger, signal }).write('a.json', '{}')).rejects.toThrow(
+    await expect(t.repo.writer(RUN, 'W1', { token: stranger, signal }).write('a.json', '{}')).rejects.toThrow(
       'Lost the execution lease',
     );
     const aborted = AbortSignal.abort('cancelled');
-    await expect(repo.writer(RUN, 'W1', { token, signal: aborted }).write('a.json', '{}')).rejects.toThrow(
+    await expect(t.repo.writer(RUN, 'W1', { token, signal: aborted }).write('a.json', '{}')).rejects.toThrow(
       'cancelled',
     );
-    expect(repo.list(RUN)).toEqual([]);
-    expect(fs.existsSync(path.join(paths.artifactsDir(RUN), 'a.json'))).toBe(false);
-    expect(fs.readdirSync(paths.artifactsDir(RUN))).toEqual([]);
+    expect(await t.repo.list(RUN)).toEqual([]);
+    expect(await t.repo.read(RUN, 'a.json')).toBeUndefined();
+    expect((await t.store.events(RUN)).map((e) => e.type)).toEqual(['RUN_CREATED']);
+    retireLeaseToken(token);
+    retireLeaseToken(stranger);
+  });
+
+  it('a read whose bytes do not match the indexed sha256 is refused', async () => {
+    const token = newLeaseToken();
+    await t.store.insert(newRun(RUN, undefined, 'h1', token));
+    await t.repo.writer(RUN, 'W4', { token, signal }).write('page_plan.json', '{"v":1}');
+    await t.setArtifactIndex(sha256Hex('{"v":9}'), 7);
+    await expect(t.repo.read(RUN, 'page_plan.json')).rejects.toThrow('does not match its recorded sha256');
+    retireLeaseToken(token);
+  });
+});
+
+describe('artifact files beside SQLite', () => {
+  const t = useStores('sqlite');
+  const signal = new AbortController().signal;
+
+  it('writes atomically into the run folder, one file per name', async () => {
+    const token = newLeaseToken();
+    await t.store.insert(newRun(RUN, undefined, 'h1', token));
+    const writer = t.repo.writer(RUN, 'W2', { token, signal });
+    await writer.write('drafts/docs/index.md', '# Hello\n');
+    expect(fs.readFileSync(path.join(t.paths.artifactsDir(RUN), 'drafts', 'docs', 'index.md'), 'utf8')).toBe(
+      '# Hello\n',
+    );
+    await writer.write('drafts/docs/index.md', '# Hello again\n');
+    expect(fs.readdirSync(path.join(t.paths.artifactsDir(RUN), 'drafts', 'docs'))).toEqual(['index.md']);
+    retireLeaseToken(token);
+  });
+
+  it('a refused write leaves no file behind', async () => {
+    const token = newLeaseToken();
+    await t.store.insert(newRun(RUN, undefined, 'h1', token));
+    const stranger = newLeaseToken();
+    await expect(t.repo.writer(RUN, 'W1', { token: stranger, signal }).write('a.json', '{}')).rejects.toThrow(
+      'Lost the execution lease',
+    );
+    expect(fs.existsSync(path.join(t.paths.artifactsDir(RUN), 'a.json'))).toBe(false);
+    expect(fs.readdirSync(t.paths.artifactsDir(RUN))).toEqual([]);
     retireLeaseToken(token);
     retireLeaseToken(stranger);
   });
 
   it('rolls an indexed write forward after a crash between commit and rename, and drops unindexed pending bytes', async () => {
     const token = newLeaseToken();
-    insertRun(RUN, undefined, 'h1', token);
-    const writer = repo.writer(RUN, 'W4', { token, signal });
+    await t.store.insert(newRun(RUN, undefined, 'h1', token));
+    const writer = t.repo.writer(RUN, 'W4', { token, signal });
     await writer.write('page_plan.json', '{"v":1}');
     // Simulate the crash window: the index says v2, the v2 bytes are still pending, the file is v1.
-    const finalFile = path.join(paths.artifactsDir(RUN), 'page_plan.json');
+    const finalFile = path.join(t.paths.artifactsDir(RUN), 'page_plan.json');
     const v2 = '{"v":2}';
     fs.writeFileSync(`${finalFile}.${sha256Hex(v2)}.pending`, v2);
-    db.update(artifacts)
-      .set({ sha256: sha256Hex(v2), size: 7 })
-      .run();
+    await t.setArtifactIndex(sha256Hex(v2), 7);
     fs.writeFileSync(`${finalFile}.${sha256Hex('{"v":3}')}.pending`, '{"v":3}');
-    const read = await repo.read(RUN, 'page_plan.json');
+    const read = await t.repo.read(RUN, 'page_plan.json');
     expect(Buffer.from(read?.bytes ?? []).toString()).toBe(v2);
-    expect(await repo.reconcile(RUN)).toEqual([]);
-    expect(fs.readdirSync(paths.artifactsDir(RUN))).toEqual(['page_plan.json']);
+    expect(await t.repo.reconcile(RUN)).toEqual([]);
+    expect(fs.readdirSync(t.paths.artifactsDir(RUN))).toEqual(['page_plan.json']);
     // A corrupted file without pending bytes is reported, never served.
     fs.writeFileSync(finalFile, 'garbage');
-    await expect(repo.read(RUN, 'page_plan.json')).rejects.toThrow('does not match its recorded sha256');
+    await expect(t.repo.read(RUN, 'page_plan.json')).rejects.toThrow('does not match its recorded sha256');
     retireLeaseToken(token);
   });
+});
 
+describe('artifact names', () => {
   it.each([
     ['page_plan.json', undefined],
     ['drafts/docs/getting-started.md', undefined],

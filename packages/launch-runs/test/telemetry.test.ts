@@ -92,7 +92,7 @@ describe('telemetry', () => {
     }
 
     // Events carry the trace/span ids of the span they happened in.
-    const events = (await h.state.runs()).events(runId);
+    const events = await (await h.state.runs()).events(runId);
     const spanIds = new Set(rows.map((row) => row.spanId));
     expect(events.every((event) => event.trace_id !== null && spanIds.has(event.span_id ?? ''))).toBe(true);
     const w1Started = events.find(

@@ -59,9 +59,9 @@ describe('launch_validate', () => {
     expect(parsed.validation_report.ok).toBe(false);
     expect(parsed.validation_report.issues).toHaveLength(1);
     expect(pipeline.calls.filter((w) => w === 'W7')).toHaveLength(2);
-    const events = (await h.state.runs())
-      .events(runId)
-      .filter((e) => e.type.startsWith('WORK_ITEM_') && e.payload.worker === 'W7');
+    const events = (await (await h.state.runs()).events(runId)).filter(
+      (e) => e.type.startsWith('WORK_ITEM_') && e.payload.worker === 'W7',
+    );
     expect(events.map((e) => e.type)).toEqual([
       'WORK_ITEM_STARTED',
       'WORK_ITEM_FINISHED',
@@ -160,8 +160,7 @@ describe('launch_fix_next', () => {
     };
     expect(now).toMatchObject({ state: 'READY_FOR_PR', details: { fix_attempts: 2, last_report_ok: true } });
     expect(pipeline.calls.slice(7)).toEqual(['W8', 'W7', 'W8', 'W7']);
-    const transitions = (await h.state.runs())
-      .events(runId)
+    const transitions = (await (await h.state.runs()).events(runId))
       .filter((e) => e.type === 'STATE_CHANGED')
       .map((e) => `${String(e.payload.from)}>${String(e.payload.to)}`)
       .slice(-5);
@@ -175,7 +174,7 @@ describe('launch_fix_next', () => {
         'VALIDATING>READY_FOR_PR',
       ].slice(-5),
     );
-    const fixEvents = (await h.state.runs()).events(runId).filter((e) => e.type === 'FIX_APPLIED');
+    const fixEvents = (await (await h.state.runs()).events(runId)).filter((e) => e.type === 'FIX_APPLIED');
     expect(fixEvents.map((e) => e.payload.attempt)).toEqual([1, 2]);
     expect(status.artifacts).not.toContainEqual(expect.objectContaining({ name: `fix_${firstIssue}.json` }));
     const artifacts = (
@@ -258,7 +257,9 @@ describe('launch_fix_next', () => {
     held.release();
     expect((await first).ok).toBe(true);
     expect(pipeline.calls.filter((w) => w === 'W8')).toHaveLength(1);
-    expect((await h.state.runs()).events(runId).filter((e) => e.type === 'FIX_APPLIED')).toHaveLength(1);
+    expect((await (await h.state.runs()).events(runId)).filter((e) => e.type === 'FIX_APPLIED')).toHaveLength(
+      1,
+    );
     expect(
       ((await h.call('launch_get_status', { run_id: runId })).status as { details: { fix_attempts: number } })
         .details.fix_attempts,

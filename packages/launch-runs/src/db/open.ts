@@ -11,6 +11,17 @@ export const MIGRATIONS_FOLDER = path.resolve(
   'drizzle',
 );
 
+/** The PostgreSQL migrations (drizzle.postgres.config.ts), used when LAUNCH_DATABASE_URL is set. */
+export const POSTGRES_MIGRATIONS_FOLDER = path.resolve(
+  path.dirname(fileURLToPath(import.meta.url)),
+  '..',
+  '..',
+  'drizzle-postgres',
+);
+
+/** Runs move to PostgreSQL with this (or SWITCHYARD_DATABASE_URL). */
+export const DATABASE_URL_VARIABLE = 'LAUNCH_DATABASE_URL';
+
 export interface LaunchDatabase {
   sqlite: Database.Database;
   file: string;

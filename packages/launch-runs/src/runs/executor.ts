@@ -21,6 +21,7 @@ import type { Logger } from '@switchyard/server-kit/runtime';
 import type { RunRow } from '../db/schema.js';
 import { sha256OfFile } from '../pipeline/file-reads.js';
 import type {
+  AppliedFix,
   InputsResult,
   LaunchPipeline,
   LinkResult,
@@ -28,21 +29,21 @@ import type {
   WorkerContext,
 } from '../pipeline/types.js';
 import type { ArtifactRepository } from '../store/artifact-store.js';
-import { listEvents } from '../store/event-log.js';
-import { countBlocking, replaceIssues } from '../store/issue-store.js';
+import type { RunEvent } from '../store/event-chain.js';
+import { countBlocking } from '../store/issue-store.js';
 import type { RunPaths } from '../store/run-paths.js';
 import {
   runState,
   sectionStatesOf,
   type RunFailure,
+  type LaunchStore,
   type RunPatch,
-  type RunStore,
   type SectionStates,
-} from '../store/run-store.js';
+} from '../store/launch-store.js';
 import type { LaunchTelemetry } from '../telemetry/telemetry.js';
 import { LeaseLostError, runCancelled } from './errors.js';
 import type { LeaseSession } from './lease-session.js';
-import { isTerminal } from './state-machine.js';
+import { isAtLeast, isTerminal } from './state-machine.js';
 import { AUTOMATIC_STEP_COUNT, WORKER_NAMES, type WorkerId } from './worker-ids.js';
 
 /** What a step's worker records on the run as it moves it on. */
@@ -148,7 +149,7 @@ export interface Execution {
 }
 
 export interface ExecutorDeps {
-  store: RunStore;
+  store: LaunchStore;
   artifacts: ArtifactRepository;
   paths: RunPaths;
   pipeline: LaunchPipeline;
@@ -222,26 +223,31 @@ export class RunExecutor {
       { kind: 'worker', worker, runId },
       async () => {
         const started = performance.now();
-        store.update(
+        await store.update(
           runId,
-          { activeWorker: worker },
-          { type: 'WORK_ITEM_STARTED', payload: { worker, name: WORKER_NAMES[worker] } },
+          {
+            patch: { activeWorker: worker },
+            event: { type: 'WORK_ITEM_STARTED', payload: { worker, name: WORKER_NAMES[worker] } },
+          },
           { token: session.token },
         );
         await fs.mkdir(this.deps.paths.runDir(runId), { recursive: true });
         const ctx = this.workerContext(execution, worker, session.signal);
         try {
+          if (worker !== 'W1') await this.ensureWorkspace(execution, ctx);
           const result = await fn(ctx);
           this.throwIfAborted(execution);
-          store.update(
+          await store.update(
             runId,
-            { activeWorker: null },
             {
-              type: 'WORK_ITEM_FINISHED',
-              payload: {
-                worker,
-                name: WORKER_NAMES[worker],
-                duration_ms: Math.round(performance.now() - started),
+              patch: { activeWorker: null },
+              event: {
+                type: 'WORK_ITEM_FINISHED',
+                payload: {
+                  worker,
+                  name: WORKER_NAMES[worker],
+                  duration_ms: Math.round(performance.now() - started),
+                },
               },
             },
             { token: session.token },
@@ -251,9 +257,27 @@ export class RunExecutor {
           const error = session.signal.aborted ? this.abortError(execution) : toSwitchyardError(thrown);
           const interrupted =
             session.abortReason === 'shutdown' || session.abortReason === 'request-cancelled';
-          this.recordWorkerFailure(runId, worker, error, { keepActive: interrupted });
+          await this.recordWorkerFailure(runId, worker, error, { keepActive: interrupted });
           throw thrown instanceof LeaseLostError ? thrown : error;
         }
+      },
+    );
+  }
+
+  /**
+   * The run's workspace (source clone, site worktree) on this machine: a run another replica worked on, or
+   * one whose workspace is gone, gets it rebuilt from the repositories at the pinned commits, the recorded
+   * patch bundle and the applied fixes in order (pipeline.restoreWorkspace; nothing when it is there).
+   */
+  async ensureWorkspace(execution: Execution, ctx?: WorkerContext): Promise<void> {
+    const row = await this.requireRow(execution.runId);
+    if (row.sourceSha === null || row.siteSha === null || runState(row) === 'CREATED') return;
+    await this.deps.pipeline.restoreWorkspace(
+      ctx ?? this.workerContext(execution, 'W1', execution.session.signal),
+      {
+        inputs: { source_sha: row.sourceSha, site_sha: row.siteSha },
+        linked: isAtLeast(runState(row), 'LINKING'),
+        fixes: appliedFixes(await this.deps.store.events(execution.runId)),
       },
     );
   }
@@ -272,26 +296,21 @@ export class RunExecutor {
     };
   }
 
-  private recordWorkerFailure(
+  private async recordWorkerFailure(
     runId: string,
     worker: WorkerId,
     error: SwitchyardError,
     options: { keepActive: boolean },
-  ): void {
+  ): Promise<void> {
     try {
       const failure = failureOf(error);
-      this.deps.store.tx((tx) => {
-        const row = this.deps.store.requireRun(tx, runId, undefined);
-        this.deps.store.update(
-          runId,
-          options.keepActive || row.activeWorker !== worker ? {} : { activeWorker: null },
-          {
-            type: 'WORK_ITEM_FAILED',
-            payload: { worker, name: WORKER_NAMES[worker], code: failure.code, message: failure.message },
-          },
-          { tx },
-        );
-      });
+      await this.deps.store.updateIf(runId, (row) => ({
+        patch: options.keepActive || row.activeWorker !== worker ? {} : { activeWorker: null },
+        event: {
+          type: 'WORK_ITEM_FAILED',
+          payload: { worker, name: WORKER_NAMES[worker], code: failure.code, message: failure.message },
+        },
+      }));
     } catch (recordError) {
       this.deps.logger.warn('could not record a worker failure', {
         run_id: runId,
@@ -312,7 +331,7 @@ export class RunExecutor {
     let steps = 0;
     for (;;) {
       this.throwIfAborted(execution);
-      const row = this.requireRow(execution.runId);
+      const row = await this.requireRow(execution.runId);
       const state = runState(row);
       const step = STEPS[state];
       if (isTerminal(state) || step === undefined || stop(state, steps)) return row;
@@ -321,8 +340,8 @@ export class RunExecutor {
     }
   }
 
-  private requireRow(runId: string): RunRow {
-    const row = this.deps.store.get(runId);
+  private async requireRow(runId: string): Promise<RunRow> {
+    const row = await this.deps.store.get(runId);
     if (row === undefined) throw new LeaseLostError(runId);
     return row;
   }
@@ -331,15 +350,15 @@ export class RunExecutor {
     const { store, pipeline } = this.deps;
     const { runId, session } = execution;
     const token = session.token;
-    if (step.enter !== undefined) store.transition(runId, state, step.enter, { token });
+    if (step.enter !== undefined) await store.transition(runId, state, step.enter, { token });
     const call = step.call;
     if (call === undefined) {
       await this.validate(execution);
     } else {
       const result = await this.runWorker<unknown>(execution, step.worker, (ctx) => pipeline[call](ctx));
-      store.transition(runId, step.enter ?? state, step.to, { token, ...step.record?.(result, row) });
+      await store.transition(runId, step.enter ?? state, step.to, { token, ...step.record?.(result, row) });
     }
-    const after = runState(this.requireRow(runId));
+    const after = runState(await this.requireRow(runId));
     execution.onProgress?.({
       runId,
       state: after,
@@ -368,40 +387,17 @@ export class RunExecutor {
       );
     }
     const report = parsed.data;
-    const { store } = this.deps;
     const { runId, session } = execution;
-    const row = store.tx((tx) => {
-      const current = store.requireRun(tx, runId, session.token);
-      const state = runState(current);
-      replaceIssues(tx, runId, report);
-      let updated = store.update(
-        runId,
-        { lastReportOk: report.ok, lastError: null },
-        {
-          type: 'VALIDATION_RECORDED',
-          payload: {
-            ok: report.ok,
-            profile: report.profile,
-            blocking: countBlocking(report),
-            issues: report.issues.length,
-            gates: report.gates.map((gate) => ({
-              name: gate.name,
-              ok: gate.ok,
-              skipped: gate.skipped ?? false,
-            })),
-          },
-        },
-        { tx },
-      );
-      let at = state;
-      if (at === 'LINKING' || at === 'FIXING') {
-        updated = store.transition(runId, at, 'VALIDATING', { tx, token: session.token });
-        at = 'VALIDATING';
-      }
-      if (at === 'VALIDATING' && report.ok) {
-        updated = store.transition(runId, at, 'READY_FOR_PR', { tx, token: session.token });
-      }
-      return updated;
+    const row = await this.deps.store.recordValidation(runId, session.token, report, {
+      ok: report.ok,
+      profile: report.profile,
+      blocking: countBlocking(report),
+      issues: report.issues.length,
+      gates: report.gates.map((gate) => ({
+        name: gate.name,
+        ok: gate.ok,
+        skipped: gate.skipped ?? false,
+      })),
     });
     return { report, row };
   }
@@ -418,7 +414,7 @@ export class RunExecutor {
   async fix(execution: Execution, report: ValidationReport, attempt: number): Promise<FixAttempt> {
     const { store, pipeline } = this.deps;
     const { runId, session } = execution;
-    store.transition(runId, 'VALIDATING', 'FIXING', {
+    await store.transition(runId, 'VALIDATING', 'FIXING', {
       token: session.token,
       payload: { attempt, max_fix_attempts: execution.config.max_fix_attempts },
     });
@@ -439,30 +435,36 @@ export class RunExecutor {
           before_sha256: plan.change.before_sha256,
           after_sha256: plan.change.after_sha256,
         };
-        store.update(runId, {}, { type: 'FIX_APPLYING', payload: { ...intent } }, { token: session.token });
+        await store.update(
+          runId,
+          { patch: {}, event: { type: 'FIX_APPLYING', payload: { ...intent } } },
+          { token: session.token },
+        );
         applying = true;
         await pipeline.applyFix(this.workerContext(execution, 'W8', session.takenSignal), plan);
-        this.recordFixApplied(execution, intent, false);
+        await this.recordFixApplied(execution, intent, false);
         return { fixed_issue_id: plan.issue_id, applied_patch_ids: [intent.patch_id], applied: true };
       });
     } catch (thrown) {
       if (!applying && session.abortReason === 'request-cancelled')
-        this.putBackUnappliedFix(execution, attempt);
+        await this.putBackUnappliedFix(execution, attempt);
       throw thrown;
     }
   }
 
-  private recordFixApplied(execution: Execution, intent: FixIntent, recovered: boolean): void {
-    this.deps.store.update(
+  private async recordFixApplied(execution: Execution, intent: FixIntent, recovered: boolean): Promise<void> {
+    await this.deps.store.update(
       execution.runId,
-      { fixAttempts: intent.attempt },
       {
-        type: 'FIX_APPLIED',
-        payload: {
-          issue_id: intent.issue_id,
-          applied_patch_ids: [intent.patch_id],
-          attempt: intent.attempt,
-          ...(recovered ? { recovered: true } : {}),
+        patch: { fixAttempts: intent.attempt },
+        event: {
+          type: 'FIX_APPLIED',
+          payload: {
+            issue_id: intent.issue_id,
+            applied_patch_ids: [intent.patch_id],
+            attempt: intent.attempt,
+            ...(recovered ? { recovered: true } : {}),
+          },
         },
       },
       { token: execution.session.token },
@@ -470,9 +472,9 @@ export class RunExecutor {
   }
 
   /** A fix whose request went away before anything was written: the run is VALIDATING again, as it was. */
-  private putBackUnappliedFix(execution: Execution, attempt: number): void {
+  private async putBackUnappliedFix(execution: Execution, attempt: number): Promise<void> {
     try {
-      this.deps.store.transition(execution.runId, 'FIXING', 'VALIDATING', {
+      await this.deps.store.transition(execution.runId, 'FIXING', 'VALIDATING', {
         token: execution.session.token,
         patch: { activeWorker: null },
         payload: { reason: 'fix_not_applied', attempt },
@@ -492,7 +494,7 @@ export class RunExecutor {
    */
   async settleInterruptedFix(execution: Execution): Promise<void> {
     const { runId } = execution;
-    const last = listEvents(this.deps.store.db, runId)
+    const last = (await this.deps.store.events(runId))
       .filter(
         (event) =>
           event.type === 'FIX_APPLYING' ||
@@ -506,7 +508,7 @@ export class RunExecutor {
     if (file === undefined) return;
     const info = await fs.lstat(file).catch(() => undefined);
     if (info?.isFile() !== true) return;
-    if ((await sha256OfFile(file)) === intent.after_sha256) this.recordFixApplied(execution, intent, true);
+    if ((await sha256OfFile(file)) === intent.after_sha256) await this.recordFixApplied(execution, intent, true);
   }
 
   /**
@@ -514,10 +516,10 @@ export class RunExecutor {
    * step can be retried); any other failure moves the run to FAILED (sections not DONE become BLOCKED).
    * Aborted work and lost leases leave the run alone.
    */
-  settleFailure(execution: Execution, thrown: unknown): SwitchyardError {
+  async settleFailure(execution: Execution, thrown: unknown): Promise<SwitchyardError> {
     if (thrown instanceof LeaseLostError || execution.session.signal.aborted) {
       return execution.session.abortReason === undefined && thrown instanceof LeaseLostError
-        ? this.lostLeaseError(execution.runId)
+        ? await this.lostLeaseError(execution.runId)
         : this.abortError(execution);
     }
     const error = toSwitchyardError(thrown);
@@ -526,18 +528,20 @@ export class RunExecutor {
     if (PRECONDITION_CODES.has(failure.code)) return error;
     const { store } = this.deps;
     try {
-      const row = this.requireRow(execution.runId);
+      const row = await this.requireRow(execution.runId);
       const state = runState(row);
       if (isTerminal(state)) return error;
       if (isRecoverable(failure)) {
-        store.update(
+        await store.update(
           execution.runId,
-          { lastError: JSON.stringify(failure), activeWorker: null },
-          { type: 'RUN_HALTED', payload: { state, code: failure.code, message: failure.message } },
+          {
+            patch: { lastError: JSON.stringify(failure), activeWorker: null },
+            event: { type: 'RUN_HALTED', payload: { state, code: failure.code, message: failure.message } },
+          },
           { token: execution.session.token },
         );
       } else {
-        this.fail(execution, state, failure);
+        await this.fail(execution, state, failure);
       }
     } catch (settleError) {
       this.deps.logger.warn('could not record a run failure', {
@@ -549,8 +553,8 @@ export class RunExecutor {
   }
 
   /** Moves the run to FAILED with `failure` as its last error. */
-  fail(execution: Execution, state: RunState, failure: RunFailure): RunRow {
-    const row = this.requireRow(execution.runId);
+  async fail(execution: Execution, state: RunState, failure: RunFailure): Promise<RunRow> {
+    const row = await this.requireRow(execution.runId);
     const sections: SectionStates = Object.fromEntries(
       Object.entries(sectionStatesOf(row)).map(
         ([section, value]) => [section, value === 'DONE' ? value : 'BLOCKED'] as const,
@@ -563,8 +567,8 @@ export class RunExecutor {
     });
   }
 
-  private lostLeaseError(runId: string): SwitchyardError {
-    const row = this.deps.store.get(runId);
+  private async lostLeaseError(runId: string): Promise<SwitchyardError> {
+    const row = await this.deps.store.get(runId);
     if (row?.state === 'CANCELLED') return runCancelled(runId);
     return new SwitchyardError('conflict', `Run ${runId} was taken over by another executor`, {
       code: 'ILLEGAL_STATE',
@@ -572,6 +576,20 @@ export class RunExecutor {
       details: { current_state: row?.state ?? 'unknown', reason: 'lease_lost' },
     });
   }
+}
+
+/** The fixes a run's events record as written, in order: each FIX_APPLIED with its FIX_APPLYING intent. */
+function appliedFixes(events: readonly RunEvent[]): AppliedFix[] {
+  const fixes: AppliedFix[] = [];
+  let intent: FixIntent | undefined;
+  for (const event of events) {
+    if (event.type === 'FIX_APPLYING') intent = event.payload as unknown as FixIntent;
+    if (event.type === 'FIX_APPLIED' && intent !== undefined) {
+      fixes.push({ issue_id: intent.issue_id, path: intent.path, after_sha256: intent.after_sha256 });
+      intent = undefined;
+    }
+  }
+  return fixes;
 }
 
 function pickReason(failure: RunFailure): Record<string, unknown> {

@@ -1,5 +1,5 @@
 import type { RunRow } from '../db/schema.js';
-import type { RunStore } from '../store/run-store.js';
+import type { LaunchStore } from '../store/launch-store.js';
 import { newLeaseToken, retireLeaseToken } from './lease.js';
 
 /** Why an execution was aborted. */
@@ -27,10 +27,12 @@ export class LeaseSession {
   private readonly timer: NodeJS.Timeout;
   private lastRenewMs: number;
   private released = false;
+  /** A check is under way (a database round trip may outlast a tick). */
+  private ticking = false;
   readonly signal: AbortSignal;
 
   private constructor(
-    private readonly store: RunStore,
+    private readonly store: LaunchStore,
     readonly runId: string,
     readonly token: string,
     private readonly leaseMs: number,
@@ -46,14 +48,21 @@ export class LeaseSession {
   }
 
   /** Takes the lease (or adopts one already taken with `token`); `busy` with the row when someone holds it. */
-  static acquire(
-    store: RunStore,
+  static async acquire(
+    store: LaunchStore,
     runId: string,
     leaseMs: number,
     options: { token?: string; signals?: SessionSignals; now?: () => number } = {},
-  ): { session: LeaseSession; row: RunRow } | { busy: RunRow } {
+  ): Promise<{ session: LeaseSession; row: RunRow } | { busy: RunRow }> {
     const token = options.token ?? newLeaseToken();
-    const { row, busy } = store.acquireLease(runId, token, leaseMs);
+    let acquired: { row: RunRow; busy: boolean };
+    try {
+      acquired = await store.acquireLease(runId, token, leaseMs);
+    } catch (error) {
+      if (options.token === undefined) retireLeaseToken(token);
+      throw error;
+    }
+    const { row, busy } = acquired;
     if (busy || row.leaseOwner !== token) {
       if (options.token === undefined) retireLeaseToken(token);
       return { busy: row };
@@ -89,28 +98,35 @@ export class LeaseSession {
   }
 
   private tick(): void {
-    if (this.released) return;
+    if (this.released || this.ticking) return;
+    this.ticking = true;
+    void this.watch().finally(() => (this.ticking = false));
+  }
+
+  private async watch(): Promise<void> {
     try {
-      const status = this.store.leaseStatus(this.runId, this.token);
+      const status = await this.store.leaseStatus(this.runId, this.token);
+      if (this.released) return;
       if (status === 'cancelled') return this.abort('cancelled');
       if (status === 'lost') return this.abort('lease-lost');
       if (this.now() - this.lastRenewMs >= this.leaseMs / 3) {
-        const renewed = this.store.renewLease(this.runId, this.token, this.leaseMs);
+        const renewed = await this.store.renewLease(this.runId, this.token, this.leaseMs);
+        if (this.released) return;
         if (renewed !== 'renewed') return this.abort(renewed === 'cancelled' ? 'cancelled' : 'lease-lost');
         this.lastRenewMs = this.now();
       }
     } catch {
-      // The database may be closing (shutdown); the next tick or the release settles it.
+      // The database may be closing (shutdown) or briefly unreachable; the next tick or the release settles it.
     }
   }
 
   /** Stops renewing and frees the run for the next executor. Safe to call twice. */
-  release(): void {
+  async release(): Promise<void> {
     if (this.released) return;
     this.released = true;
     clearInterval(this.timer);
     try {
-      this.store.releaseLease(this.runId, this.token);
+      await this.store.releaseLease(this.runId, this.token);
     } finally {
       retireLeaseToken(this.token);
     }

@@ -2,16 +2,18 @@ import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 
 /**
- * Lease tokens name the executor that may work on a run: `<host>|<pid>|<nonce>`. Tokens of executors alive
- * in this process are kept here (process-wide, so several modules in one process agree). A token of this
- * host whose process is gone, or of this process but not alive here, is dead at once; anything else is
- * dead when its expiry passes.
+ * Lease tokens name the executor that may work on a run: `<host>|<pid>|<process instance>|<nonce>`. Tokens of
+ * executors alive in this process are kept here (process-wide, so several modules in one process agree). A
+ * token of this process instance but not alive here, or of this host whose process is gone, is dead at once;
+ * anything else (another host, or another container that happens to share host name and pid) is dead when
+ * its expiry passes.
  */
 const liveTokens = new Set<string>();
 const HOST = os.hostname().replace(/\|/g, '_');
+const INSTANCE = randomUUID();
 
 export function newLeaseToken(): string {
-  const token = `${HOST}|${process.pid}|${randomUUID()}`;
+  const token = `${HOST}|${process.pid}|${INSTANCE}|${randomUUID()}`;
   liveTokens.add(token);
   return token;
 }
@@ -39,9 +41,10 @@ export function isLeaseLive(lease: LeaseColumns, nowMs: number): boolean {
   const owner = lease.leaseOwner;
   if (owner === null || lease.leaseExpiresMs === null) return false;
   if (lease.leaseExpiresMs <= nowMs) return false;
-  const [host, pidText] = owner.split('|');
+  const [host, pidText, instance] = owner.split('|');
   if (host !== HOST) return true;
+  if (instance === INSTANCE) return liveTokens.has(owner);
   const pid = Number(pidText);
-  if (pid === process.pid) return liveTokens.has(owner);
+  if (pid === process.pid) return true;
   return Number.isInteger(pid) && pid > 0 && processAlive(pid);
 }

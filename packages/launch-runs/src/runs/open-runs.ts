@@ -1,22 +1,22 @@
-import type Database from 'better-sqlite3';
 import type { Logger } from '@switchyard/server-kit/runtime';
-import { launchDb } from '../db/drizzle.js';
 import type { LaunchPipeline } from '../pipeline/types.js';
 import { ArtifactRepository } from '../store/artifact-store.js';
+import type { LaunchStore } from '../store/launch-store.js';
 import { RunPaths } from '../store/run-paths.js';
-import { RunStore } from '../store/run-store.js';
 import type { LaunchTelemetry } from '../telemetry/telemetry.js';
 import { LaunchRunService } from './service.js';
 
 export interface OpenRunsOptions {
-  /** The opened, migrated launch database (db/open.ts). */
-  sqlite: Database.Database;
+  /** The run store (SQLite in the data directory, or PostgreSQL). */
+  store: LaunchStore;
   dataDir: string;
   pipeline: LaunchPipeline;
   telemetry: LaunchTelemetry;
   logger: Logger;
   env: Readonly<Record<string, string | undefined>>;
   leaseMs: number;
+  /** How often a replica looks for runs to take over (PostgreSQL only). */
+  takeoverMs: number;
 }
 
 export interface OpenedRuns {
@@ -26,22 +26,23 @@ export interface OpenedRuns {
 }
 
 /**
- * The run store (drizzle's query builder over the database) and the service over it, then the sweep that
- * marks runs a dead process left mid-step. open.ts loads this file on the first call that needs runs.
+ * The service over the run store, then the sweep that marks runs a dead process left mid-step (SQLite) or
+ * the watch that takes them over (PostgreSQL). open.ts loads this file on the first call that needs runs.
  */
-export function openRuns(options: OpenRunsOptions): OpenedRuns {
-  const { telemetry } = options;
-  const store = new RunStore(launchDb(options.sqlite), () => telemetry.current());
+export async function openRuns(options: OpenRunsOptions): Promise<OpenedRuns> {
+  const { store } = options;
   const paths = new RunPaths(options.dataDir);
   const service = new LaunchRunService({
     store,
     artifacts: new ArtifactRepository(store, paths),
     paths,
     pipeline: options.pipeline,
-    telemetry,
+    telemetry: options.telemetry,
     logger: options.logger,
     env: options.env,
     leaseMs: options.leaseMs,
+    // Replicas share the database: a run whose executor died is taken over, never marked and left waiting.
+    takeoverMs: store.dialect === 'postgres' ? options.takeoverMs : undefined,
   });
-  return { service, interrupted: service.sweepInterrupted() };
+  return { service, interrupted: store.dialect === 'postgres' ? [] : await service.sweepInterrupted() };
 }

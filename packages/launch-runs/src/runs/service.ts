@@ -17,9 +17,8 @@ import {
   type ChainVerification,
   type RunEvent,
 } from '../store/event-chain.js';
-import { listEvents } from '../store/event-log.js';
-import { countBlocking, openIssues } from '../store/issue-store.js';
-import { runState } from '../store/run-store.js';
+import { countBlocking } from '../store/issue-store.js';
+import { runState } from '../store/launch-store.js';
 import { illegalState, runNotFound } from './errors.js';
 import {
   configOf,
@@ -39,6 +38,12 @@ const PAGE_SIZE = 50;
 
 export interface RunServiceDeps extends ExecutorDeps {
   leaseMs: number;
+  /**
+   * Replicas on one database (PostgreSQL): every this many milliseconds the service claims one run whose
+   * executor died and continues it. Unset: runs a dead process left are marked interrupted at start
+   * (sweepInterrupted) and wait for launch_resume.
+   */
+  takeoverMs?: number;
   now?: () => number;
 }
 
@@ -98,39 +103,54 @@ export class LaunchRunService {
   private readonly shutdown = new AbortController();
   private readonly now: () => number;
 
+  private readonly takeoverTimer: NodeJS.Timeout | undefined;
+  private claiming = false;
+
   constructor(private readonly deps: RunServiceDeps) {
     this.now = deps.now ?? Date.now;
     this.executor = new RunExecutor(deps);
+    if (deps.takeoverMs !== undefined) {
+      this.takeoverTimer = setInterval(() => this.watchForAbandonedRuns(), deps.takeoverMs);
+      this.takeoverTimer.unref();
+      this.watchForAbandonedRuns();
+    }
+  }
+
+  private watchForAbandonedRuns(): void {
+    if (this.claiming) return;
+    this.claiming = true;
+    void this.takeOverOne()
+      .catch((error: unknown) => this.deps.logger.warn('could not look for abandoned runs', { error }))
+      .finally(() => (this.claiming = false));
   }
 
   // ---- queries ------------------------------------------------------------------------------------
 
-  private requireRow(runId: string): RunRow {
-    const row = this.deps.store.get(runId);
+  private async requireRow(runId: string): Promise<RunRow> {
+    const row = await this.deps.store.get(runId);
     if (row === undefined) throw runNotFound(runId);
     return row;
   }
 
   /** RUN_NOT_FOUND unless the run exists and `owner` started it: another's run answers as a missing one. */
-  assertOwned(runId: string, owner: string): void {
-    if (this.deps.store.get(runId)?.owner !== owner) throw runNotFound(runId);
+  async assertOwned(runId: string, owner: string): Promise<void> {
+    if ((await this.deps.store.get(runId))?.owner !== owner) throw runNotFound(runId);
   }
 
-  status(runId: string): RunStatus {
-    const row = this.requireRow(runId);
-    return buildStatus(
-      row,
+  async status(runId: string): Promise<RunStatus> {
+    const row = await this.requireRow(runId);
+    const [artifacts, issues] = await Promise.all([
       this.deps.artifacts.list(runId),
-      openIssues(this.deps.store.db, runId),
-      this.now(),
-    );
+      this.deps.store.openIssues(runId),
+    ]);
+    return buildStatus(row, artifacts, issues, this.now());
   }
 
   async artifact(runId: string, name: string): Promise<ArtifactContent> {
-    this.requireRow(runId);
+    await this.requireRow(runId);
     const content = await this.deps.artifacts.read(runId, name);
     if (content === undefined) {
-      const available = this.deps.artifacts.list(runId).map((row) => row.name);
+      const available = (await this.deps.artifacts.list(runId)).map((row) => row.name);
       throw new SwitchyardError('validation', `Run ${runId} has no artifact named ${name}`, {
         code: 'INVALID_INPUT',
         hint: 'Use a name from the artifacts list of launch_get_status.',
@@ -141,14 +161,14 @@ export class LaunchRunService {
   }
 
   /** `owner`'s runs, newest first. */
-  list(
+  async list(
     owner: string,
     filter: { product_slug?: string; state?: RunState },
     cursor: string | undefined,
     limit = PAGE_SIZE,
-  ): ListRunsPage {
+  ): Promise<ListRunsPage> {
     const size = Math.min(Math.max(limit, 1), PAGE_SIZE);
-    const rows = this.deps.store.list({
+    const rows = await this.deps.store.list({
       owner,
       productSlug: filter.product_slug,
       state: filter.state,
@@ -163,17 +183,17 @@ export class LaunchRunService {
     };
   }
 
-  events(runId: string): RunEvent[] {
-    this.requireRow(runId);
-    return listEvents(this.deps.store.db, runId);
+  async events(runId: string): Promise<RunEvent[]> {
+    await this.requireRow(runId);
+    return this.deps.store.events(runId);
   }
 
-  eventsNdjson(runId: string): string {
-    return eventsToNdjson(this.events(runId));
+  async eventsNdjson(runId: string): Promise<string> {
+    return eventsToNdjson(await this.events(runId));
   }
 
-  verifyEvents(runId: string): ChainVerification {
-    return verifyEventChain(this.events(runId));
+  async verifyEvents(runId: string): Promise<ChainVerification> {
+    return verifyEventChain(await this.events(runId));
   }
 
   // ---- launch_start_run -----------------------------------------------------------------------------
@@ -183,20 +203,20 @@ export class LaunchRunService {
    * with the same config hash returns the existing run (the unique index decides between concurrent
    * callers, also across processes); with a different config it is INVALID_INPUT.
    */
-  startRun(
+  async startRun(
     owner: string,
     input: StartRunInput,
     onProgress?: ProgressListener,
-  ): { run_id: string; state: RunState; created: boolean } {
+  ): Promise<{ run_id: string; state: RunState; created: boolean }> {
     const config = canonicalJson(input.run_config);
     const configHash = sha256Hex(config);
     const key = input.idempotency_key;
     if (key !== undefined) {
-      const existing = this.deps.store.getByIdempotencyKey(owner, key);
+      const existing = await this.deps.store.getByIdempotencyKey(owner, key);
       if (existing !== undefined) return this.existingRun(existing, configHash);
     }
     const token = newLeaseToken();
-    const { row, created } = this.deps.store.insert({
+    const { row, created } = await this.deps.store.insert({
       runId: newRunId(this.now()),
       owner,
       productSlug: input.run_config.product_slug,
@@ -232,16 +252,30 @@ export class LaunchRunService {
   }
 
   private runInBackground(runId: string, token: string, onProgress?: ProgressListener): void {
+    this.inBackground(runId, () =>
+      this.underLease(runId, token, onProgress, (execution) => this.executor.advance(execution, () => false)),
+    );
+  }
+
+  private inBackground(runId: string, work: () => Promise<void>): void {
     const job = new Promise<void>((resolve) => setImmediate(resolve))
-      .then(() => this.drive(runId, token, onProgress))
+      .then(work)
       .catch((error: unknown) => this.deps.logger.error('background run failed', { run_id: runId, error }));
     this.background.add(job);
     void job.finally(() => this.background.delete(job));
   }
 
-  /** W1..W7 in the background, stopping in VALIDATING (report not ok) or READY_FOR_PR. */
-  private async drive(runId: string, token: string, onProgress?: ProgressListener): Promise<void> {
-    const acquired = LeaseSession.acquire(this.deps.store, runId, this.deps.leaseMs, {
+  /**
+   * Background work on a run whose lease `token` already holds (a new run; a claimed one): W1..W7 until
+   * VALIDATING (report not ok) or READY_FOR_PR; a failure is settled on the run and logged.
+   */
+  private async underLease(
+    runId: string,
+    token: string,
+    onProgress: ProgressListener | undefined,
+    work: (execution: Execution, row: RunRow) => Promise<unknown>,
+  ): Promise<void> {
+    const acquired = await LeaseSession.acquire(this.deps.store, runId, this.deps.leaseMs, {
       token,
       signals: { shutdown: this.shutdown.signal },
       now: this.now,
@@ -252,13 +286,14 @@ export class LaunchRunService {
     }
     const execution = this.execution(acquired.session, acquired.row, onProgress);
     try {
-      const row = await this.executor.advance(execution, () => false);
-      this.deps.logger.info('run reached a stop', { run_id: runId, state: row.state });
+      await work(execution, acquired.row);
+      const row = await this.deps.store.get(runId);
+      this.deps.logger.info('run reached a stop', { run_id: runId, state: row?.state });
     } catch (thrown) {
-      const error = this.executor.settleFailure(execution, thrown);
+      const error = await this.executor.settleFailure(execution, thrown);
       this.deps.logger.info('run stopped', { run_id: runId, code: error.code, message: error.message });
     } finally {
-      this.endSession(acquired.session);
+      await this.endSession(acquired.session);
     }
   }
 
@@ -267,10 +302,10 @@ export class LaunchRunService {
     return { runId: session.runId, session, config: configOf(row), onProgress };
   }
 
-  private endSession(session: LeaseSession): void {
+  private async endSession(session: LeaseSession): Promise<void> {
     this.sessions.delete(session);
     try {
-      session.release();
+      await session.release();
     } catch (error) {
       this.deps.logger.warn('could not release a run lease', { run_id: session.runId, error });
     }
@@ -289,7 +324,7 @@ export class LaunchRunService {
     work: (execution: Execution, row: RunRow) => Promise<T>,
     answered?: (row: RunRow) => T | undefined,
   ): Promise<T> {
-    const acquired = LeaseSession.acquire(this.deps.store, runId, this.deps.leaseMs, {
+    const acquired = await LeaseSession.acquire(this.deps.store, runId, this.deps.leaseMs, {
       signals: { shutdown: this.shutdown.signal, request: options.signal },
       now: this.now,
     });
@@ -302,6 +337,7 @@ export class LaunchRunService {
       const refused = refusal(tool, session === undefined ? row : { ...row, leaseOwner: null }, {
         nowMs: this.now(),
         paths: this.deps.paths,
+        workspaceRebuilt: this.deps.store.dialect === 'postgres',
         busy: session === undefined,
       });
       if (refused !== undefined) throw refused;
@@ -310,10 +346,10 @@ export class LaunchRunService {
       try {
         return await work(execution, row);
       } catch (thrown) {
-        throw this.executor.settleFailure(execution, thrown);
+        throw await this.executor.settleFailure(execution, thrown);
       }
     } finally {
-      if (session !== undefined) this.endSession(session);
+      if (session !== undefined) await this.endSession(session);
     }
   }
 
@@ -356,13 +392,13 @@ export class LaunchRunService {
   }
 
   /** FIX_EXHAUSTED: the run FAILS from `state` with `details`, and the caller gets the same code. */
-  private exhausted(
+  private async exhausted(
     execution: Execution,
     state: RunState,
     message: string,
     details: Record<string, unknown>,
-  ): SwitchyardError {
-    this.executor.fail(execution, state, { code: 'FIX_EXHAUSTED', message, retryable: false, details });
+  ): Promise<SwitchyardError> {
+    await this.executor.fail(execution, state, { code: 'FIX_EXHAUSTED', message, retryable: false, details });
     return new SwitchyardError('conflict', message, { code: 'FIX_EXHAUSTED', details });
   }
 
@@ -376,7 +412,7 @@ export class LaunchRunService {
     return this.withLease(runId, 'launch_fix_next', options, async (execution, row) => {
       const max = execution.config.max_fix_attempts;
       if (row.fixAttempts >= max) {
-        throw this.exhausted(
+        throw await this.exhausted(
           execution,
           'VALIDATING',
           `max_fix_attempts (${max}) reached with blocking issues left; the run has FAILED`,
@@ -394,7 +430,7 @@ export class LaunchRunService {
       }
       const fix = await this.executor.fix(execution, report, row.fixAttempts + 1);
       if (!fix.applied) {
-        throw this.exhausted(
+        throw await this.exhausted(
           execution,
           'FIXING',
           `The fix for issue ${fix.fixed_issue_id} changed nothing; the run has FAILED`,
@@ -421,37 +457,74 @@ export class LaunchRunService {
    * READY_FOR_PR is left for launch_open_pr.
    */
   async resume(runId: string, options: CallOptions = {}): Promise<RunStatus> {
-    await this.withLease(runId, 'launch_resume', options, async (execution, row) => {
-      const { store } = this.deps;
-      const token = execution.session.token;
-      let state = runState(row);
-      await this.deps.artifacts.reconcile(runId);
-      if (state === 'PR_OPENED') {
-        store.transition(runId, 'PR_OPENED', 'DONE', {
-          token,
-          patch: { activeWorker: null, sectionStates: this.allDone(row) },
-        });
-        return;
-      }
-      const disturbed =
-        isTransitional(state) ||
-        row.activeWorker !== null ||
-        row.interruptedAt !== null ||
-        row.lastError !== null;
-      if (disturbed) {
-        if (state === 'FIXING') await this.executor.settleInterruptedFix(execution);
-        const target = rewindTarget(state, (row.lastStableState as RunState | null) ?? null);
-        store.rewind(runId, token, state, target);
-        state = target;
-      }
-      if (state === 'VALIDATING') {
-        if (disturbed) await this.executor.validate(execution);
-        return;
-      }
-      if (state === 'READY_FOR_PR') return;
-      await this.executor.advance(execution, (current, steps) => steps > 0 && isStable(current));
-    });
+    await this.withLease(runId, 'launch_resume', options, (execution, row) =>
+      this.continueRun(execution, row, (current, steps) => steps > 0 && isStable(current)),
+    );
     return this.status(runId);
+  }
+
+  /**
+   * A run as its last executor left it, continued: artifacts reconciled, the workspace rebuilt when this
+   * machine lacks it, an interrupted step rewound (a fix settled first), then the automatic steps until
+   * `stop` (launch_resume: the next stable state; a takeover: as far as the run's own drive would go).
+   */
+  private async continueRun(
+    execution: Execution,
+    row: RunRow,
+    stop: (state: RunState, stepsDone: number) => boolean,
+  ): Promise<void> {
+    const { store } = this.deps;
+    const { runId } = execution;
+    const token = execution.session.token;
+    let state = runState(row);
+    await this.deps.artifacts.reconcile(runId);
+    if (state === 'PR_OPENED') {
+      await store.transition(runId, 'PR_OPENED', 'DONE', {
+        token,
+        patch: { activeWorker: null, sectionStates: this.allDone(row) },
+      });
+      return;
+    }
+    const disturbed =
+      isTransitional(state) || row.activeWorker !== null || row.interruptedAt !== null || row.lastError !== null;
+    if (disturbed) {
+      if (state === 'FIXING') {
+        await this.executor.ensureWorkspace(execution);
+        await this.executor.settleInterruptedFix(execution);
+      }
+      const target = rewindTarget(state, (row.lastStableState as RunState | null) ?? null);
+      await store.rewind(runId, token, state, target);
+      state = target;
+    }
+    if (state === 'VALIDATING') {
+      if (disturbed) await this.executor.validate(execution);
+      return;
+    }
+    if (state === 'READY_FOR_PR') return;
+    await this.executor.advance(execution, stop);
+  }
+
+  // ---- takeover (PostgreSQL: replicas) --------------------------------------------------------------
+
+  /** Claims one run whose executor died (its lease expired unreleased) and continues it here. */
+  private async takeOverOne(): Promise<void> {
+    if (this.shutdown.signal.aborted) return;
+    const token = newLeaseToken();
+    const claimed = await this.deps.store.claimAbandoned(token, this.deps.leaseMs);
+    if (claimed === undefined) {
+      retireLeaseToken(token);
+      return;
+    }
+    this.deps.logger.warn('taking over a run whose executor stopped', {
+      run_id: claimed.runId,
+      state: claimed.state,
+      active_worker: claimed.activeWorker,
+    });
+    this.inBackground(claimed.runId, () =>
+      this.underLease(claimed.runId, token, undefined, (execution, row) =>
+        this.continueRun(execution, row, () => false),
+      ),
+    );
   }
 
   private allDone(row: RunRow): Record<string, 'DONE'> {
@@ -463,20 +536,8 @@ export class LaunchRunService {
   // ---- launch_cancel --------------------------------------------------------------------------------
 
   /** CANCELLED at once (artifacts kept); local work is aborted now, other processes' within their next tick. */
-  cancel(runId: string): { run_id: string; cancelled: true; state: 'CANCELLED' } {
-    const { store } = this.deps;
-    store.tx((tx) => {
-      const row = store.requireRun(tx, runId, undefined);
-      const state = runState(row);
-      const refused = cancelRefusal(row);
-      if (refused !== undefined) throw refused;
-      if (state === 'CANCELLED') return;
-      store.transition(runId, state, 'CANCELLED', {
-        tx,
-        patch: { activeWorker: null },
-        payload: { reason: 'launch_cancel' },
-      });
-    });
+  async cancel(runId: string): Promise<{ run_id: string; cancelled: true; state: 'CANCELLED' }> {
+    await this.deps.store.cancel(runId, cancelRefusal);
     for (const session of this.sessions) if (session.runId === runId) session.abort('cancelled');
     return { run_id: runId, cancelled: true, state: 'CANCELLED' };
   }
@@ -501,7 +562,7 @@ export class LaunchRunService {
         const { store, pipeline } = this.deps;
         const token = execution.session.token;
         const opened = await this.executor.runWorker(execution, 'W9', (ctx) => pipeline.openPullRequest(ctx));
-        store.transition(runId, 'READY_FOR_PR', 'PR_OPENED', {
+        await store.transition(runId, 'READY_FOR_PR', 'PR_OPENED', {
           token,
           patch: {
             prUrl: opened.pr_url,
@@ -511,7 +572,10 @@ export class LaunchRunService {
           },
           payload: { pr_url: opened.pr_url, branch: opened.branch, commit_sha: opened.commit_sha },
         });
-        store.transition(runId, 'PR_OPENED', 'DONE', { token, patch: { sectionStates: this.allDone(row) } });
+        await store.transition(runId, 'PR_OPENED', 'DONE', {
+          token,
+          patch: { sectionStates: this.allDone(row) },
+        });
         return opened;
       },
       (row) => this.openedPr(row),
@@ -525,22 +589,19 @@ export class LaunchRunService {
    * Startup: runs a dead process left mid-step are marked interrupted (RUN_INTERRUPTED) and their lease
    * freed, so launch_get_status reports details.interrupted=true and launch_resume can take them.
    */
-  sweepInterrupted(): string[] {
+  async sweepInterrupted(): Promise<string[]> {
     const { store } = this.deps;
     const marked: string[] = [];
-    for (const candidate of store.unfinished()) {
+    for (const candidate of await store.unfinished()) {
       if (candidate.interruptedAt !== null || !isInterrupted(candidate, this.now())) continue;
-      store.tx((tx) => {
-        const row = store.requireRun(tx, candidate.runId, undefined);
-        if (row.interruptedAt !== null || !isInterrupted(row, this.now())) return;
-        store.update(
-          row.runId,
-          { interruptedAt: new Date(this.now()).toISOString(), leaseOwner: null, leaseExpiresMs: null },
-          { type: 'RUN_INTERRUPTED', payload: { state: row.state, active_worker: row.activeWorker } },
-          { tx },
-        );
-        marked.push(row.runId);
+      const changed = await store.updateIf(candidate.runId, (row) => {
+        if (row.interruptedAt !== null || !isInterrupted(row, this.now())) return undefined;
+        return {
+          patch: { interruptedAt: new Date(this.now()).toISOString(), leaseOwner: null, leaseExpiresMs: null },
+          event: { type: 'RUN_INTERRUPTED', payload: { state: row.state, active_worker: row.activeWorker } },
+        };
       });
+      if (changed !== undefined) marked.push(changed.runId);
     }
     return marked;
   }
@@ -549,12 +610,13 @@ export class LaunchRunService {
    * `owner`'s newest runs first, optionally only those whose id starts with `runIdPrefix` (resource listings,
    * completions).
    */
-  recentRuns(owner: string, limit: number, runIdPrefix?: string): RunRow[] {
+  recentRuns(owner: string, limit: number, runIdPrefix?: string): Promise<RunRow[]> {
     return this.deps.store.list({ owner, limit, runIdPrefix });
   }
 
   /** Aborts background work (runs stay resumable), waits for it to settle. */
   async close(): Promise<void> {
+    clearInterval(this.takeoverTimer);
     this.shutdown.abort('shutdown');
     for (const session of this.sessions) session.abort('shutdown');
     await Promise.allSettled([...this.background]);

@@ -1,6 +1,6 @@
 import type { RunStatus, RunSummary } from '@switchyard/contracts/launch-runs';
 import type { ArtifactRow, IssueRow, RunRow } from '../db/schema.js';
-import { lastErrorOf, runState, sectionStatesOf } from '../store/run-store.js';
+import { lastErrorOf, runState, sectionStatesOf } from '../store/launch-store.js';
 import { isLeaseLive } from './lease.js';
 import { isTerminal, isTransitional } from './state-machine.js';
 

@@ -3,7 +3,7 @@ import type { SwitchyardError } from '@switchyard/contracts/errors';
 import { RUN_STATES, type RunState } from '@switchyard/contracts/launch-runs';
 import type { RunRow } from '../db/schema.js';
 import type { RunPaths } from '../store/run-paths.js';
-import { runState } from '../store/run-store.js';
+import { runState } from '../store/launch-store.js';
 import {
   illegalState,
   runBusy,
@@ -17,6 +17,11 @@ import { isInterrupted } from './status.js';
 export interface RuleContext {
   nowMs: number;
   paths: RunPaths;
+  /**
+   * Runs move between replicas (PostgreSQL): a missing workspace is rebuilt rather than refused. With one
+   * data directory (SQLite), a missing site worktree means someone removed it: the run cannot validate.
+   */
+  workspaceRebuilt: boolean;
   /** Another executor holds the run's lease. */
   busy: boolean;
 }
@@ -45,14 +50,14 @@ export const TOOL_RULES = {
     // "run state MUST be at least LINKING"
     required: 'LINKING',
     allowed: RUN_STATES.filter((state) => isAtLeast(state, 'LINKING')),
-    check(row, current, { paths }) {
+    check(row, current, { paths, workspaceRebuilt }) {
       if (!isAtLeast(current, 'LINKING')) {
         return {
           message: `launch_validate needs the run at LINKING or later; it is ${current}`,
           hint: 'Wait for the run to reach LINKING (launch_get_status), or continue it with launch_resume.',
         };
       }
-      if (!fs.existsSync(paths.siteWorktree(row.runId))) {
+      if (!workspaceRebuilt && !fs.existsSync(paths.siteWorktree(row.runId))) {
         return {
           message: `Run ${row.runId} has no site worktree to validate`,
           details: { reason: 'site_worktree_missing' },

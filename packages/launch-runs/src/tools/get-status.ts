@@ -12,6 +12,6 @@ export const getStatusTool = launchTool({
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   handler: async (input, call) => ({
     ok: true as const,
-    status: (await call.state.runs()).status(input.run_id),
+    status: await (await call.state.runs()).status(input.run_id),
   }),
 });

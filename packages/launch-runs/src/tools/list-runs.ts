@@ -12,6 +12,6 @@ export const listRunsTool = launchTool({
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   handler: async (input, call) => ({
     ok: true as const,
-    ...(await call.state.runs()).list(call.principal, input.filter ?? {}, input.cursor, input.limit),
+    ...(await (await call.state.runs()).list(call.principal, input.filter ?? {}, input.cursor, input.limit)),
   }),
 });

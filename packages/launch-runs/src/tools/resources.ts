@@ -40,9 +40,8 @@ function checkedRunId(value: string | undefined): string {
 /** `{run_id}`: the newest runs whose id starts with what the user typed. */
 async function completeRunId(variable: string, value: string, call: RequestCall<LaunchRunsState>) {
   if (variable !== 'run_id') return [];
-  return (await call.state.runs())
-    .recentRuns(call.principal, COMPLETED_RUN_IDS, value)
-    .map((run) => run.runId);
+  const runs = await (await call.state.runs()).recentRuns(call.principal, COMPLETED_RUN_IDS, value);
+  return runs.map((run) => run.runId);
 }
 
 /** Failures as the contract's codes (INVALID_INPUT, RUN_NOT_FOUND, INTERNAL...), in the JSON-RPC error. */
@@ -59,13 +58,17 @@ export const artifactResource = resource({
   description: 'An artifact of a launch run (text as text, binary as a base64 blob).',
   list: async (call) => {
     const service = await call.state.runs();
-    return service.recentRuns(call.principal, LISTED_RUNS).flatMap((run) =>
-      service.status(run.runId).artifacts.map((artifact) => ({
-        uri: artifactUri(run.runId, artifact.name),
-        name: `${run.runId}/${artifact.name}`,
-        title: `${artifact.name} of run ${run.runId}`,
-      })),
+    const runs = await service.recentRuns(call.principal, LISTED_RUNS);
+    const listed = await Promise.all(
+      runs.map(async (run) =>
+        (await service.status(run.runId)).artifacts.map((artifact) => ({
+          uri: artifactUri(run.runId, artifact.name),
+          name: `${run.runId}/${artifact.name}`,
+          title: `${artifact.name} of run ${run.runId}`,
+        })),
+      ),
     );
+    return listed.flat();
   },
   read: async (uri, variables, call) => {
     const runId = checkedRunId(variables.run_id);
@@ -73,7 +76,7 @@ export const artifactResource = resource({
     const problem = artifactNameProblem(name);
     if (problem !== undefined) throw invalidInput(`invalid artifact name: ${problem}`);
     const service = await call.state.runs();
-    service.assertOwned(runId, call.principal);
+    await service.assertOwned(runId, call.principal);
     const artifact = encodeArtifact(await service.artifact(runId, name));
     const base = { uri, mimeType: artifact.content_type.replace(/;base64$/, '') };
     return [
@@ -94,7 +97,7 @@ export const eventsResource = resource({
   description: "A run's hash-chained event log as NDJSON, oldest first.",
   mimeType: 'application/x-ndjson',
   list: async (call) =>
-    (await call.state.runs()).recentRuns(call.principal, LISTED_RUNS).map((run) => ({
+    (await (await call.state.runs()).recentRuns(call.principal, LISTED_RUNS)).map((run) => ({
       uri: eventsUri(run.runId),
       name: `${run.runId}/events.ndjson`,
       title: `Events of run ${run.runId}`,
@@ -103,8 +106,8 @@ export const eventsResource = resource({
   read: async (uri, variables, call) => {
     const runId = checkedRunId(variables.run_id);
     const service = await call.state.runs();
-    service.assertOwned(runId, call.principal);
-    const text = service.eventsNdjson(runId);
+    await service.assertOwned(runId, call.principal);
+    const text = await service.eventsNdjson(runId);
     return [{ uri, mimeType: 'application/x-ndjson', text }];
   },
   complete: completeRunId,

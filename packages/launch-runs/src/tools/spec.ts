@@ -42,7 +42,7 @@ export function launchTool<I extends ObjectSchema, O extends ObjectSchema>(
     ...spec,
     handler: async (input, call) => {
       const runId = runIdFromInput(input);
-      if (runId !== undefined) (await call.state.runs()).assertOwned(runId, call.principal);
+      if (runId !== undefined) await (await call.state.runs()).assertOwned(runId, call.principal);
       return spec.handler(input, call);
     },
     errorPayload: (error, { input }) => redactedPayload(error, runIdFromInput(input)),

@@ -1,0 +1,173 @@
+import {
+  RunStateSchema,
+  SectionStateSchema,
+  type RunState,
+  type SectionState,
+  type ValidationReport,
+} from '@switchyard/contracts/launch-runs';
+import type { ArtifactRow, IssueRow, RunRow } from '../db/schema.js';
+import type { EventType, RunEvent } from './event-chain.js';
+
+// The launch runs' one store interface. Two implementations pass one test suite: SQLite in the data directory
+// (sqlite-launch-store.ts) and PostgreSQL shared by replicas (postgres-launch-store.ts). Every method is one
+// transaction: a state change and its event are written together or not at all.
+
+export type SectionStates = Record<string, SectionState>;
+
+export interface RunFailure {
+  code: string;
+  message: string;
+  retryable: boolean;
+  details: Record<string, unknown>;
+}
+
+export function runState(row: Pick<RunRow, 'state'>): RunState {
+  return RunStateSchema.parse(row.state);
+}
+
+export function sectionStatesOf(row: Pick<RunRow, 'sectionStates'>): SectionStates {
+  const raw = JSON.parse(row.sectionStates) as Record<string, unknown>;
+  const out: SectionStates = {};
+  for (const [section, state] of Object.entries(raw)) out[section] = SectionStateSchema.parse(state);
+  return out;
+}
+
+export function lastErrorOf(row: Pick<RunRow, 'lastError'>): RunFailure | undefined {
+  return row.lastError === null ? undefined : (JSON.parse(row.lastError) as RunFailure);
+}
+
+export interface NewRun {
+  runId: string;
+  /** The principal starting it (its idempotency keys are its own). */
+  owner: string;
+  productSlug: string;
+  config: string;
+  configHash: string;
+  idempotencyKey: string | undefined;
+  sectionStates: SectionStates;
+  /** The executor that will drive the run from CREATED (its lease starts with the row). */
+  leaseOwner: string;
+  leaseMs: number;
+}
+
+export type RunPatch = Partial<
+  Pick<
+    RunRow,
+    | 'fixAttempts'
+    | 'lastReportOk'
+    | 'activeWorker'
+    | 'lastError'
+    | 'interruptedAt'
+    | 'sourceSha'
+    | 'siteSha'
+    | 'prUrl'
+    | 'branch'
+    | 'commitSha'
+    | 'leaseOwner'
+    | 'leaseExpiresMs'
+  >
+> & { sectionStates?: SectionStates };
+
+export interface RunEventInput {
+  type: EventType;
+  payload: Record<string, unknown>;
+}
+
+/** A change that is not a state change, with the event that records it. */
+export interface RunChange {
+  patch: RunPatch;
+  event?: RunEventInput;
+}
+
+export interface ListFilter {
+  /** Only this principal's runs. */
+  owner?: string;
+  productSlug?: string;
+  state?: RunState;
+  /** Exclusive upper bound of the (created_ms, run_id) order: the previous page's last row. */
+  before?: { createdMs: number; runId: string };
+  /** Only run ids that start with this (compared as text: `_` and `%` are no wildcards here). */
+  runIdPrefix?: string;
+  limit: number;
+}
+
+/** An artifact's index entry as a writer records it. */
+export type ArtifactEntry = Omit<ArtifactRow, 'writtenAt'>;
+
+export type LeaseStatus = 'held' | 'lost' | 'cancelled';
+
+/**
+ * The runs, their hash-chained event logs, artifact index and issues. `token` arguments name the lease
+ * holder: with one, a change is refused (LeaseLostError) unless that executor holds the run's lease.
+ */
+export interface LaunchStore {
+  readonly dialect: 'sqlite' | 'postgres';
+  /**
+   * Whether artifact bytes live in the database (every replica reads them) rather than in files of the
+   * data directory next to the index.
+   */
+  readonly keepsArtifactBytes: boolean;
+
+  get(runId: string): Promise<RunRow | undefined>;
+  getByIdempotencyKey(owner: string, key: string): Promise<RunRow | undefined>;
+  /** Newest first, by (created_ms, run_id). */
+  list(filter: ListFilter): Promise<RunRow[]>;
+  /** Runs that are not finished: candidates for the start-up sweep. */
+  unfinished(): Promise<RunRow[]>;
+  events(runId: string): Promise<RunEvent[]>;
+  /** The OPEN issues of the run's latest report, in report order. */
+  openIssues(runId: string): Promise<IssueRow[]>;
+  artifacts(runId: string): Promise<ArtifactRow[]>;
+  artifact(runId: string, name: string): Promise<ArtifactRow | undefined>;
+  /** The stored bytes of an indexed artifact (stores that keep them; others answer undefined). */
+  artifactBytes(runId: string, name: string): Promise<Uint8Array | undefined>;
+
+  /**
+   * Inserts a CREATED run with RUN_CREATED, or returns the run that already holds the owner's
+   * idempotency key (`created: false`): the unique index decides between concurrent starts.
+   */
+  insert(run: NewRun): Promise<{ row: RunRow; created: boolean }>;
+  /** `from` → `to` (a transition of the lifecycle), `patch` and STATE_CHANGED with `payload`. */
+  transition(
+    runId: string,
+    from: RunState,
+    to: RunState,
+    options?: { token?: string; patch?: RunPatch; payload?: Record<string, unknown> },
+  ): Promise<RunRow>;
+  /** A change that is not a state change (worker bookkeeping, fix counters), with its event. */
+  update(runId: string, change: RunChange, options?: { token?: string }): Promise<RunRow>;
+  /**
+   * Reads the run and applies what `decide` makes of it, in one transaction; nothing is written when it
+   * answers undefined (then the answer is undefined too).
+   */
+  updateIf(runId: string, decide: (row: RunRow) => RunChange | undefined): Promise<RunRow | undefined>;
+  /** An interrupted run back to `to` (RUN_REWOUND): undoes a step that never finished. */
+  rewind(runId: string, token: string, from: RunState, to: RunState): Promise<RunRow>;
+  /** CANCELLED from whatever state the run is in, unless `refuse` objects to the run as it is. */
+  cancel(runId: string, refuse: (row: RunRow) => Error | undefined): Promise<RunRow>;
+  /**
+   * A W7 report: the run's issues replaced by the report's, VALIDATION_RECORDED with `payload`, and
+   * LINKING or FIXING → VALIDATING (→ READY_FOR_PR when the report is ok).
+   */
+  recordValidation(
+    runId: string,
+    token: string,
+    report: ValidationReport,
+    payload: Record<string, unknown>,
+  ): Promise<RunRow>;
+  /** Indexes an artifact (its bytes too, when the store keeps them) with ARTIFACT_WRITTEN, under the lease. */
+  recordArtifact(entry: ArtifactEntry, token: string, bytes: Uint8Array): Promise<void>;
+
+  /** The lease for `token` unless someone else holds a live one (`busy`, with the run as it is). */
+  acquireLease(runId: string, token: string, leaseMs: number): Promise<{ row: RunRow; busy: boolean }>;
+  renewLease(runId: string, token: string, leaseMs: number): Promise<'renewed' | 'lost' | 'cancelled'>;
+  leaseStatus(runId: string, token: string): Promise<LeaseStatus>;
+  releaseLease(runId: string, token: string): Promise<void>;
+  /**
+   * A run whose executor died mid-work (its lease expired, never released), now leased to `token`, or
+   * undefined when there is none. Concurrent claimers each get a different run.
+   */
+  claimAbandoned(token: string, leaseMs: number): Promise<RunRow | undefined>;
+
+  close(): Promise<void>;
+}

@@ -1,0 +1,391 @@
+import type { RunState, ValidationReport } from '@switchyard/contracts/launch-runs';
+import { and, asc, desc, eq, isNotNull, lte, notInArray, sql, type SQL } from 'drizzle-orm';
+import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
+import type pg from 'pg';
+import { artifactIndex, artifacts, events, issues, runs } from '../db/postgres-schema.js';
+import type { ArtifactRow, IssueRow, RunRow } from '../db/schema.js';
+import type { RunEvent, TraceIds } from './event-chain.js';
+import { toRunEvent } from './event-log.js';
+import {
+  runState,
+  type ArtifactEntry,
+  type LaunchStore,
+  type LeaseStatus,
+  type ListFilter,
+  type NewRun,
+  type RunChange,
+  type RunEventInput,
+  type RunPatch,
+} from './launch-store.js';
+import {
+  artifactWrittenEvent,
+  chainedEvent,
+  eventValues,
+  issueRows,
+  leaseDecision,
+  leaseStatusOf,
+  newRunValues,
+  patchValues,
+  requireRun,
+  rewindValues,
+  runCreatedEvent,
+  transitionValues,
+  validationTransitions,
+} from './run-changes.js';
+
+type Db = NodePgDatabase;
+type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+
+const FINISHED: RunState[] = ['DONE', 'FAILED', 'CANCELLED'];
+
+/** Run ids compare and sort by code point, as SQLite compares them, whatever the database's locale. */
+const RUN_ID = sql`${runs.runId} COLLATE "C"`;
+
+/** Taken by every insert: creation times strictly increase across replicas, as in SQLite's file. */
+const INSERT_LOCK = sql`SELECT pg_advisory_xact_lock(hashtext('switchyard:launch-runs:insert'))`;
+
+/**
+ * The launch store on PostgreSQL, shared by replicas (node-postgres through drizzle, over the domain's
+ * pool). Every write is one transaction that first locks the run's row (SELECT ... FOR UPDATE): the
+ * decisions of run-changes.ts then see the row as it is, and the event chain's tail, read after the lock,
+ * cannot be appended to by anyone else meanwhile. Artifact bytes live in the artifacts rows.
+ */
+export class PostgresLaunchStore implements LaunchStore {
+  readonly dialect = 'postgres';
+  readonly keepsArtifactBytes = true;
+  private readonly db: Db;
+  /** The hot reads (every status call), prepared once per pooled connection. */
+  private readonly getPrepared;
+  private readonly artifactsPrepared;
+  private readonly openIssuesPrepared;
+
+  constructor(
+    pool: pg.Pool,
+    private readonly trace: () => TraceIds | undefined,
+    private readonly now: () => number = Date.now,
+  ) {
+    this.db = drizzle(pool);
+    this.getPrepared = this.db
+      .select()
+      .from(runs)
+      .where(eq(runs.runId, sql.placeholder('runId')))
+      .prepare('launch_runs_get');
+    this.artifactsPrepared = this.db
+      .select(artifactIndex)
+      .from(artifacts)
+      .where(eq(artifacts.runId, sql.placeholder('runId')))
+      .orderBy(asc(sql`${artifacts.name} COLLATE "C"`))
+      .prepare('launch_runs_artifacts');
+    this.openIssuesPrepared = this.db
+      .select()
+      .from(issues)
+      .where(and(eq(issues.runId, sql.placeholder('runId')), eq(issues.status, 'OPEN')))
+      .orderBy(asc(issues.ord))
+      .prepare('launch_runs_open_issues');
+  }
+
+  /** The run, locked for this transaction (other writers of it wait until it ends). */
+  private async lockedRow(tx: Tx, runId: string): Promise<RunRow | undefined> {
+    const [row] = await tx.select().from(runs).where(eq(runs.runId, runId)).for('update');
+    return row;
+  }
+
+  private async byKey(db: Db | Tx, owner: string, key: string): Promise<RunRow | undefined> {
+    const [row] = await db
+      .select()
+      .from(runs)
+      .where(and(eq(runs.owner, owner), eq(runs.idempotencyKey, key)));
+    return row;
+  }
+
+  /** Appends to the run's chain; the caller holds the run's row lock (or has just inserted the row). */
+  private async append(tx: Tx, runId: string, event: RunEventInput): Promise<void> {
+    const [tail] = await tx
+      .select({ runSeq: events.runSeq, eventHash: events.eventHash })
+      .from(events)
+      .where(eq(events.runId, runId))
+      .orderBy(desc(events.runSeq))
+      .limit(1);
+    await tx.insert(events).values(eventValues(chainedEvent(tail, runId, event, this.trace(), this.now())));
+  }
+
+  private async write(
+    tx: Tx,
+    runId: string,
+    values: Partial<RunRow>,
+    event?: RunEventInput,
+  ): Promise<RunRow> {
+    const [updated] = await tx.update(runs).set(values).where(eq(runs.runId, runId)).returning();
+    if (event !== undefined) await this.append(tx, runId, event);
+    if (updated === undefined) throw new Error(`run ${runId} vanished during a change`);
+    return updated;
+  }
+
+  private transitionIn(
+    tx: Tx,
+    row: RunRow,
+    from: RunState,
+    to: RunState,
+    patch: RunPatch,
+    payload: Record<string, unknown> | undefined,
+  ): Promise<RunRow> {
+    const values = transitionValues(row, from, to, patch, this.now());
+    return this.write(tx, row.runId, values, { type: 'STATE_CHANGED', payload: { from, to, ...payload } });
+  }
+
+  async get(runId: string): Promise<RunRow | undefined> {
+    const [row] = await this.getPrepared.execute({ runId });
+    return row;
+  }
+
+  getByIdempotencyKey(owner: string, key: string): Promise<RunRow | undefined> {
+    return this.byKey(this.db, owner, key);
+  }
+
+  list(filter: ListFilter): Promise<RunRow[]> {
+    const conditions: SQL[] = [];
+    if (filter.owner !== undefined) conditions.push(eq(runs.owner, filter.owner));
+    if (filter.productSlug !== undefined) conditions.push(eq(runs.productSlug, filter.productSlug));
+    if (filter.state !== undefined) conditions.push(eq(runs.state, filter.state));
+    if (filter.runIdPrefix !== undefined && filter.runIdPrefix !== '') {
+      const prefix = filter.runIdPrefix;
+      conditions.push(sql`substr(${runs.runId}, 1, ${prefix.length}) = ${prefix}`);
+    }
+    if (filter.before !== undefined) {
+      const { createdMs, runId } = filter.before;
+      conditions.push(
+        sql`(${runs.createdMs} < ${createdMs} OR (${runs.createdMs} = ${createdMs} AND ${RUN_ID} < ${runId}))`,
+      );
+    }
+    return this.db
+      .select()
+      .from(runs)
+      .where(conditions.length === 0 ? undefined : and(...conditions))
+      .orderBy(desc(runs.createdMs), desc(RUN_ID))
+      .limit(filter.limit);
+  }
+
+  unfinished(): Promise<RunRow[]> {
+    return this.db.select().from(runs).where(notInArray(runs.state, FINISHED));
+  }
+
+  async events(runId: string): Promise<RunEvent[]> {
+    const rows = await this.db
+      .select()
+      .from(events)
+      .where(eq(events.runId, runId))
+      .orderBy(asc(events.runSeq));
+    return rows.map(toRunEvent);
+  }
+
+  openIssues(runId: string): Promise<IssueRow[]> {
+    return this.openIssuesPrepared.execute({ runId });
+  }
+
+  artifacts(runId: string): Promise<ArtifactRow[]> {
+    return this.artifactsPrepared.execute({ runId });
+  }
+
+  async artifact(runId: string, name: string): Promise<ArtifactRow | undefined> {
+    const [row] = await this.db
+      .select(artifactIndex)
+      .from(artifacts)
+      .where(and(eq(artifacts.runId, runId), eq(artifacts.name, name)));
+    return row;
+  }
+
+  async artifactBytes(runId: string, name: string): Promise<Uint8Array | undefined> {
+    const [row] = await this.db
+      .select({ content: artifacts.content })
+      .from(artifacts)
+      .where(and(eq(artifacts.runId, runId), eq(artifacts.name, name)));
+    return row?.content;
+  }
+
+  insert(run: NewRun): Promise<{ row: RunRow; created: boolean }> {
+    return this.db.transaction(async (tx) => {
+      // Inserts queue here one at a time: each reads the newest creation time after the one before it.
+      await tx.execute(INSERT_LOCK);
+      if (run.idempotencyKey !== undefined) {
+        const existing = await this.byKey(tx, run.owner, run.idempotencyKey);
+        if (existing !== undefined) return { row: existing, created: false };
+      }
+      const [newest] = await tx
+        .select({ createdMs: sql<number | null>`max(${runs.createdMs})`.mapWith(Number) })
+        .from(runs);
+      const values = newRunValues(run, newest?.createdMs ?? null, this.now());
+      const [inserted] = await tx.insert(runs).values(values).onConflictDoNothing().returning();
+      if (inserted === undefined) {
+        const winner =
+          run.idempotencyKey === undefined ? undefined : await this.byKey(tx, run.owner, run.idempotencyKey);
+        if (winner === undefined) throw new Error(`run ${run.runId} could not be inserted`);
+        return { row: winner, created: false };
+      }
+      await this.append(tx, run.runId, runCreatedEvent(run));
+      return { row: inserted, created: true };
+    });
+  }
+
+  transition(
+    runId: string,
+    from: RunState,
+    to: RunState,
+    options: { token?: string; patch?: RunPatch; payload?: Record<string, unknown> } = {},
+  ): Promise<RunRow> {
+    return this.db.transaction(async (tx) => {
+      const row = requireRun(await this.lockedRow(tx, runId), runId, options.token);
+      return this.transitionIn(tx, row, from, to, options.patch ?? {}, options.payload);
+    });
+  }
+
+  update(runId: string, change: RunChange, options: { token?: string } = {}): Promise<RunRow> {
+    return this.db.transaction(async (tx) => {
+      requireRun(await this.lockedRow(tx, runId), runId, options.token);
+      return this.write(tx, runId, patchValues(change.patch, this.now()), change.event);
+    });
+  }
+
+  updateIf(runId: string, decide: (row: RunRow) => RunChange | undefined): Promise<RunRow | undefined> {
+    return this.db.transaction(async (tx) => {
+      const change = decide(requireRun(await this.lockedRow(tx, runId), runId, undefined));
+      if (change === undefined) return undefined;
+      return this.write(tx, runId, patchValues(change.patch, this.now()), change.event);
+    });
+  }
+
+  rewind(runId: string, token: string, from: RunState, to: RunState): Promise<RunRow> {
+    return this.db.transaction(async (tx) => {
+      const row = requireRun(await this.lockedRow(tx, runId), runId, token);
+      return this.write(tx, runId, rewindValues(row, from, to, this.now()), {
+        type: 'RUN_REWOUND',
+        payload: { from, to },
+      });
+    });
+  }
+
+  cancel(runId: string, refuse: (row: RunRow) => Error | undefined): Promise<RunRow> {
+    return this.db.transaction(async (tx) => {
+      const row = requireRun(await this.lockedRow(tx, runId), runId, undefined);
+      const refused = refuse(row);
+      if (refused !== undefined) throw refused;
+      const state = runState(row);
+      if (state === 'CANCELLED') return row;
+      return this.transitionIn(
+        tx,
+        row,
+        state,
+        'CANCELLED',
+        { activeWorker: null },
+        { reason: 'launch_cancel' },
+      );
+    });
+  }
+
+  recordValidation(
+    runId: string,
+    token: string,
+    report: ValidationReport,
+    payload: Record<string, unknown>,
+  ): Promise<RunRow> {
+    return this.db.transaction(async (tx) => {
+      const current = requireRun(await this.lockedRow(tx, runId), runId, token);
+      await tx.delete(issues).where(eq(issues.runId, runId));
+      const rows = issueRows(runId, report);
+      if (rows.length > 0) await tx.insert(issues).values(rows);
+      let row = await this.write(
+        tx,
+        runId,
+        patchValues({ lastReportOk: report.ok, lastError: null }, this.now()),
+        { type: 'VALIDATION_RECORDED', payload },
+      );
+      for (const [from, to] of validationTransitions(runState(current), report.ok))
+        row = await this.transitionIn(tx, row, from, to, {}, undefined);
+      return row;
+    });
+  }
+
+  async recordArtifact(entry: ArtifactEntry, token: string, bytes: Uint8Array): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      requireRun(await this.lockedRow(tx, entry.runId), entry.runId, token);
+      const row = { ...entry, writtenAt: new Date(this.now()).toISOString(), content: bytes };
+      await tx
+        .insert(artifacts)
+        .values(row)
+        .onConflictDoUpdate({ target: [artifacts.runId, artifacts.name], set: row });
+      await this.append(tx, entry.runId, artifactWrittenEvent(entry));
+    });
+  }
+
+  acquireLease(runId: string, token: string, leaseMs: number): Promise<{ row: RunRow; busy: boolean }> {
+    return this.db.transaction(async (tx) => {
+      // A row another transaction has locked is being changed by its writer right now: busy, not a wait.
+      const [locked] = await tx
+        .select()
+        .from(runs)
+        .where(eq(runs.runId, runId))
+        .for('update', { skipLocked: true });
+      if (locked === undefined) {
+        const [row] = await tx.select().from(runs).where(eq(runs.runId, runId));
+        return { row: requireRun(row, runId, undefined), busy: true };
+      }
+      const nowMs = this.now();
+      const decision = leaseDecision(locked, token, nowMs);
+      if (decision !== 'take') return { row: locked, busy: decision === 'busy' };
+      return {
+        row: await this.write(tx, runId, { leaseOwner: token, leaseExpiresMs: nowMs + leaseMs }),
+        busy: false,
+      };
+    });
+  }
+
+  async renewLease(runId: string, token: string, leaseMs: number): Promise<'renewed' | 'lost' | 'cancelled'> {
+    const renewed = await this.db
+      .update(runs)
+      .set({ leaseExpiresMs: this.now() + leaseMs })
+      .where(and(eq(runs.runId, runId), eq(runs.leaseOwner, token), sql`${runs.state} <> 'CANCELLED'`))
+      .returning({ runId: runs.runId });
+    if (renewed.length === 1) return 'renewed';
+    return (await this.leaseStatus(runId, token)) === 'cancelled' ? 'cancelled' : 'lost';
+  }
+
+  async leaseStatus(runId: string, token: string): Promise<LeaseStatus> {
+    const [row] = await this.db
+      .select({ state: runs.state, leaseOwner: runs.leaseOwner })
+      .from(runs)
+      .where(eq(runs.runId, runId));
+    return leaseStatusOf(row, token);
+  }
+
+  async releaseLease(runId: string, token: string): Promise<void> {
+    await this.db
+      .update(runs)
+      .set({ leaseOwner: null, leaseExpiresMs: null })
+      .where(and(eq(runs.runId, runId), eq(runs.leaseOwner, token)));
+  }
+
+  /**
+   * The oldest unfinished run whose lease expired without being released (its executor died mid-work).
+   * SKIP LOCKED: a run another replica is claiming (or changing) right now is passed over, so concurrent
+   * claimers each take a different run.
+   */
+  claimAbandoned(token: string, leaseMs: number): Promise<RunRow | undefined> {
+    return this.db.transaction(async (tx) => {
+      const nowMs = this.now();
+      const [abandoned] = await tx
+        .select({ runId: runs.runId })
+        .from(runs)
+        .where(
+          and(notInArray(runs.state, FINISHED), isNotNull(runs.leaseOwner), lte(runs.leaseExpiresMs, nowMs)),
+        )
+        .orderBy(asc(runs.createdMs), asc(RUN_ID))
+        .limit(1)
+        .for('update', { skipLocked: true });
+      if (abandoned === undefined) return undefined;
+      return this.write(tx, abandoned.runId, { leaseOwner: token, leaseExpiresMs: nowMs + leaseMs });
+    });
+  }
+
+  async close(): Promise<void> {
+    // The pool belongs to the domain (open.ts), which ends it.
+  }
+}

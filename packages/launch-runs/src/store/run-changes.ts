@@ -1,0 +1,205 @@
+import { SwitchyardError } from '@switchyard/contracts/errors';
+import type { RunState, ValidationReport } from '@switchyard/contracts/launch-runs';
+import { canonicalJson } from '../canonical-json.js';
+import type { IssueRow, RunRow } from '../db/schema.js';
+import { LeaseLostError } from '../runs/errors.js';
+import { isLeaseLive } from '../runs/lease.js';
+import { assertTransition, isStable, isTerminal } from '../runs/state-machine.js';
+import { computeEventHash, GENESIS_HASH, type RunEvent, type TraceIds } from './event-chain.js';
+import {
+  runState,
+  type ArtifactEntry,
+  type LeaseStatus,
+  type NewRun,
+  type RunEventInput,
+  type RunPatch,
+} from './launch-store.js';
+
+// What a store writes, decided without a database: both implementations read the rows, ask these, and
+// write the answers in their own transaction.
+
+/** The run as a change needs it: present, and leased to `token` when one is given. */
+export function requireRun(row: RunRow | undefined, runId: string, token: string | undefined): RunRow {
+  if (row === undefined)
+    throw new SwitchyardError('not-found', `No run with run_id ${runId}`, { code: 'RUN_NOT_FOUND' });
+  if (token !== undefined && row.leaseOwner !== token) throw new LeaseLostError(runId);
+  return row;
+}
+
+export function patchValues(patch: RunPatch, nowMs: number): Partial<RunRow> {
+  const { sectionStates, ...rest } = patch;
+  const values: Partial<RunRow> = { ...rest, updatedAt: new Date(nowMs).toISOString() };
+  if (sectionStates !== undefined) values.sectionStates = JSON.stringify(sectionStates);
+  return values;
+}
+
+/** The values of `from` → `to`: refused unless the run is in `from` and the lifecycle has the transition. */
+export function transitionValues(
+  row: RunRow,
+  from: RunState,
+  to: RunState,
+  patch: RunPatch,
+  nowMs: number,
+): Partial<RunRow> {
+  if (runState(row) !== from) throw new LeaseLostError(row.runId);
+  assertTransition(from, to);
+  const values: Partial<RunRow> = { ...patchValues(patch, nowMs), state: to };
+  if (isStable(to)) values.lastStableState = to;
+  if (isTerminal(to)) {
+    values.finishedAt = new Date(nowMs).toISOString();
+    values.leaseOwner = null;
+    values.leaseExpiresMs = null;
+  }
+  return values;
+}
+
+/** The values of a rewind to `to`: the interrupted step's traces cleared. */
+export function rewindValues(row: RunRow, from: RunState, to: RunState, nowMs: number): Partial<RunRow> {
+  if (runState(row) !== from) throw new LeaseLostError(row.runId);
+  return {
+    ...patchValues({ activeWorker: null, interruptedAt: null, lastError: null }, nowMs),
+    state: to,
+  };
+}
+
+/**
+ * A new run's row. Creation times strictly increase (a run started in the same millisecond as the newest
+ * one is dated a millisecond later), so "newest first" is the order the runs were started in.
+ */
+export function newRunValues(run: NewRun, newestMs: number | null, now: number): RunRow {
+  const nowMs = Math.max(now, (newestMs ?? -1) + 1);
+  const iso = new Date(nowMs).toISOString();
+  return {
+    runId: run.runId,
+    owner: run.owner,
+    productSlug: run.productSlug,
+    config: run.config,
+    configHash: run.configHash,
+    idempotencyKey: run.idempotencyKey ?? null,
+    state: 'CREATED',
+    lastStableState: null,
+    sectionStates: JSON.stringify(run.sectionStates),
+    fixAttempts: 0,
+    lastReportOk: null,
+    activeWorker: null,
+    lastError: null,
+    interruptedAt: null,
+    sourceSha: null,
+    siteSha: null,
+    prUrl: null,
+    branch: null,
+    commitSha: null,
+    createdAt: iso,
+    createdMs: nowMs,
+    updatedAt: iso,
+    finishedAt: null,
+    leaseOwner: run.leaseOwner,
+    leaseExpiresMs: nowMs + run.leaseMs,
+  };
+}
+
+export function runCreatedEvent(run: NewRun): RunEventInput {
+  return {
+    type: 'RUN_CREATED',
+    payload: {
+      product_slug: run.productSlug,
+      config_hash: run.configHash,
+      idempotency_key: run.idempotencyKey ?? null,
+      section_states: run.sectionStates,
+    },
+  };
+}
+
+export function artifactWrittenEvent(entry: ArtifactEntry): RunEventInput {
+  return {
+    type: 'ARTIFACT_WRITTEN',
+    payload: { name: entry.name, sha256: entry.sha256, size: entry.size, worker: entry.worker },
+  };
+}
+
+/** Whether `token` may take the run's lease now: not while another executor holds a live one. */
+export function leaseDecision(row: RunRow, token: string, nowMs: number): 'take' | 'busy' | 'finished' {
+  if (row.leaseOwner !== token && isLeaseLive(row, nowMs)) return 'busy';
+  // DONE runs may still be re-validated (read-only for their state); FAILED and CANCELLED ones never work again.
+  return row.state === 'FAILED' || row.state === 'CANCELLED' ? 'finished' : 'take';
+}
+
+/** How the lease of `token` stands on the run as read. */
+export function leaseStatusOf(
+  row: Pick<RunRow, 'state' | 'leaseOwner'> | undefined,
+  token: string,
+): LeaseStatus {
+  if (row?.state === 'CANCELLED') return 'cancelled';
+  return row?.leaseOwner === token ? 'held' : 'lost';
+}
+
+/** The transitions a recorded report makes: into VALIDATING after W7, on to READY_FOR_PR when it is ok. */
+export function validationTransitions(state: RunState, ok: boolean): [RunState, RunState][] {
+  const steps: [RunState, RunState][] = [];
+  let at = state;
+  if (at === 'LINKING' || at === 'FIXING') {
+    steps.push([at, 'VALIDATING']);
+    at = 'VALIDATING';
+  }
+  if (at === 'VALIDATING' && ok) steps.push([at, 'READY_FOR_PR']);
+  return steps;
+}
+
+/** A report's issues as the issues table stores them, in report order. */
+export function issueRows(runId: string, report: ValidationReport): IssueRow[] {
+  return report.issues.map((issue, ord) => ({
+    runId,
+    ord,
+    issueId: issue.issue_id,
+    gate: issue.gate,
+    severity: issue.severity,
+    errorCode: issue.error_code,
+    message: issue.message,
+    path: issue.location.path,
+    line: issue.location.line,
+    status: issue.status,
+    suggestedFix: issue.suggested_fix,
+  }));
+}
+
+/**
+ * The next event of a run's chain after `tail` (none: the first). `(run_id, run_seq)` is unique, so a
+ * concurrent writer that read the same tail fails instead of forking the chain.
+ */
+export function chainedEvent(
+  tail: { runSeq: number; eventHash: string } | undefined,
+  runId: string,
+  event: RunEventInput,
+  trace: TraceIds | undefined,
+  nowMs: number,
+): RunEvent {
+  const seq = (tail?.runSeq ?? 0) + 1;
+  const unhashed: Omit<RunEvent, 'event_hash'> = {
+    event_id: `${runId}.${seq}`,
+    run_id: runId,
+    seq,
+    ts: new Date(nowMs).toISOString(),
+    type: event.type,
+    payload: JSON.parse(canonicalJson(event.payload)) as Record<string, unknown>,
+    trace_id: trace?.traceId ?? null,
+    span_id: trace?.spanId ?? null,
+    prev_hash: tail?.eventHash ?? GENESIS_HASH,
+  };
+  return { ...unhashed, event_hash: computeEventHash(unhashed) };
+}
+
+/** The events table's row of an event. */
+export function eventValues(event: RunEvent) {
+  return {
+    eventId: event.event_id,
+    runId: event.run_id,
+    runSeq: event.seq,
+    ts: event.ts,
+    type: event.type,
+    payload: canonicalJson(event.payload),
+    traceId: event.trace_id,
+    spanId: event.span_id,
+    prevHash: event.prev_hash,
+    eventHash: event.event_hash,
+  };
+}
