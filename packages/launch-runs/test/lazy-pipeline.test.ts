@@ -34,6 +34,7 @@ function workersOf(fake: FakePipeline): PipelineWorkers {
     planFix: (ctx, report) => fake.planFix(ctx, report),
     applyFix: (ctx, plan) => fake.applyFix(ctx, plan),
     openPullRequest: (ctx) => fake.openPullRequest(ctx),
+    restoreWorkspace: (ctx, restore) => fake.restoreWorkspace(ctx, restore),
   };
 }
 

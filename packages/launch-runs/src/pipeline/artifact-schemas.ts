@@ -187,6 +187,27 @@ export const PatchBundleSchema = z.object({
 });
 export type PatchBundle = z.infer<typeof PatchBundleSchema>;
 
+/** A file W8 rewrote: its sha256 before and after, and (since fix records keep it) its new content. */
+export const FixPatchSchema = z.object({
+  patch_id: z.string(),
+  op: z.literal('update'),
+  path: z.string(),
+  before_sha256: sha,
+  after_sha256: sha,
+  /** Absent in records written before workspaces could be rebuilt from them. */
+  content: z.string().optional(),
+});
+export type FixPatch = z.infer<typeof FixPatchSchema>;
+
+/** `fix_<issue_id>.json`, besides the fix's own fields (gate, error_code, location, fix_kind, description). */
+export const FixRecordSchema = z.object({
+  schema_version: z.literal('1.0'),
+  issue_id: z.string(),
+  changed: z.boolean(),
+  patches: z.array(FixPatchSchema),
+});
+export type FixRecord = z.infer<typeof FixRecordSchema>;
+
 export const PrRecordSchema = z.object({
   schema_version: z.literal('1.0'),
   provider: z.enum(['local', 'github']),

@@ -3,10 +3,11 @@ import type { ValidationReport } from '@switchyard/contracts/launch-runs';
 import { applyFix as fixedText, selectNextIssue } from '../fixes/index.js';
 import { parsePage } from '../gates/page-doc.js';
 import { writeJsonArtifact } from './artifact-io.js';
+import type { FixPatch } from './artifact-schemas.js';
 import { throwIfCancelled } from './errors.js';
 import { patchId, sha256Hex } from './hashing.js';
 import { assertAllowed, readSiteFile, UnsafeSitePathError, writeSiteFile } from './site-files.js';
-import type { FixPlan, WorkerContext } from './types.js';
+import type { FixChange, FixPlan, WorkerContext } from './types.js';
 import { loadGateContext } from './validate.js';
 import { readWorkerArtifact } from './worker-artifacts.js';
 import { workspacePaths } from './workspace.js';
@@ -87,6 +88,23 @@ export async function planFix(ctx: WorkerContext, report: ValidationReport): Pro
   };
 }
 
+/** The name of the artifact that records the fix of `issueId`. */
+export function fixArtifactName(issueId: string): string {
+  return `fix_${issueId}.json`;
+}
+
+/** The record of a fix's change: the content too, so a workspace can be rebuilt without this disk. */
+function fixPatch(change: FixChange): FixPatch {
+  return {
+    patch_id: change.patch_id,
+    op: 'update',
+    path: change.path,
+    before_sha256: change.before_sha256,
+    after_sha256: change.after_sha256,
+    content: change.content,
+  };
+}
+
 /**
  * W8, second half: writes the planned change (inside allowed_paths only) and records
  * `fix_<issue_id>.json`; `changed: false` there tells a reader the fix was a no-op.
@@ -98,23 +116,12 @@ export async function applyFix(ctx: WorkerContext, fix: FixPlan): Promise<void> 
     throwIfCancelled(ctx.signal);
     await writeSiteFile(workspacePaths(ctx.runDir).site, change.path, change.content);
   }
-  await writeJsonArtifact(ctx.artifacts, `fix_${fix.issue_id}.json`, {
+  await writeJsonArtifact(ctx.artifacts, fixArtifactName(fix.issue_id), {
     schema_version: '1.0',
     issue_id: fix.issue_id,
     ...fix.record,
     changed: change !== null,
-    patches:
-      change === null
-        ? []
-        : [
-            {
-              patch_id: change.patch_id,
-              op: 'update',
-              path: change.path,
-              before_sha256: change.before_sha256,
-              after_sha256: change.after_sha256,
-            },
-          ],
+    patches: change === null ? [] : [fixPatch(change)],
   });
   ctx.logger.info('W8 fixed issue', {
     issue_id: fix.issue_id,

@@ -8,6 +8,8 @@ export type {
   Claim,
   Evidence,
   EvidenceMap,
+  FixPatch,
+  FixRecord,
   PagePlan,
   PatchBundle,
   PlannedPage,

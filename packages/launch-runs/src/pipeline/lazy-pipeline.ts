@@ -53,5 +53,6 @@ export function lazyPipeline(
     planFix: async (ctx, report) => (await workers()).planFix(ctx, report),
     applyFix: async (ctx, plan) => (await workers()).applyFix(ctx, plan),
     openPullRequest: async (ctx) => (await workers()).openPullRequest(ctx, options),
+    restoreWorkspace: async (ctx, restore) => (await workers()).restoreWorkspace(ctx, restore, options),
   };
 }

@@ -1,5 +1,4 @@
 import { createTwoFilesPatch } from 'diff';
-import { SwitchyardError } from '@switchyard/contracts/errors';
 import { gitClient } from '../git/git-client.js';
 import { fileAtCommit, gitInternalError, gitStep } from '../git/operations.js';
 import { runScratchHome } from '../subprocess/environment.js';
@@ -13,10 +12,9 @@ import { renderFrontMatter } from './render.js';
 import {
   allowedPathsMatcher,
   normalizeSitePath,
-  readSiteFile,
   resolveInSite,
   UnsafeSitePathError,
-  writeSiteFile,
+  writeSiteFiles,
 } from './site-files.js';
 import type { LinkResult, SectionProgress, WorkerContext } from './types.js';
 import { readWorkerArtifact } from './worker-artifacts.js';
@@ -130,24 +128,7 @@ export async function linkPages(ctx: WorkerContext, options: ResolvedPipelineOpt
     });
   }
 
-  for (const patch of patches) {
-    throwIfCancelled(ctx.signal);
-    try {
-      if ((await readSiteFile(siteRoot, patch.path)) !== patch.content)
-        await writeSiteFile(siteRoot, patch.path, patch.content);
-    } catch (error) {
-      if (error instanceof UnsafeSitePathError)
-        throw allowedPathsViolation([patch.path], ctx.config.allowed_paths);
-      throw new SwitchyardError('internal', `Writing ${patch.path} into the site worktree failed`, {
-        code: 'INTERNAL',
-        cause: error,
-        details: {
-          cause_class: error instanceof Error ? error.constructor.name : typeof error,
-          path: patch.path,
-        },
-      });
-    }
-  }
+  await writeSiteFiles(siteRoot, patches, ctx);
 
   const bundle: PatchBundle = { schema_version: '1.0', base_sha: inventory.site.sha, patches };
   await writeJsonArtifact(ctx.artifacts, 'patch_bundle.json', bundle);

@@ -2,7 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { lstat, mkdir, readFile, realpath, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, posix, relative, sep } from 'node:path';
 import picomatch from 'picomatch';
-import { allowedPathsViolation } from './errors.js';
+import { SwitchyardError } from '@switchyard/contracts/errors';
+import { allowedPathsViolation, throwIfCancelled } from './errors.js';
+import type { WorkerContext } from './types.js';
 
 /**
  * Safe access to files of the site worktree by site-relative POSIX path. Every path is checked before it
@@ -116,4 +118,39 @@ export async function atomicWriteFile(target: string, content: string | Uint8Arr
 
 export async function writeSiteFile(siteRoot: string, sitePath: string, content: string): Promise<void> {
   await atomicWriteFile(await resolveInSite(siteRoot, sitePath), content);
+}
+
+/** A whole file the run writes into the site worktree. */
+export interface SiteFileWrite {
+  path: string;
+  content: string;
+}
+
+/**
+ * Writes `files` into the site worktree in order, each atomically and only when it differs (so writing them
+ * again changes nothing). An unsafe path is ALLOWED_PATHS_VIOLATION, any other failure INTERNAL naming it.
+ */
+export async function writeSiteFiles(
+  siteRoot: string,
+  files: readonly SiteFileWrite[],
+  ctx: Pick<WorkerContext, 'config' | 'signal'>,
+): Promise<void> {
+  for (const file of files) {
+    throwIfCancelled(ctx.signal);
+    try {
+      if ((await readSiteFile(siteRoot, file.path)) !== file.content)
+        await writeSiteFile(siteRoot, file.path, file.content);
+    } catch (error) {
+      if (error instanceof UnsafeSitePathError)
+        throw allowedPathsViolation([file.path], ctx.config.allowed_paths);
+      throw new SwitchyardError('internal', `Writing ${file.path} into the site worktree failed`, {
+        code: 'INTERNAL',
+        cause: error,
+        details: {
+          cause_class: error instanceof Error ? error.constructor.name : typeof error,
+          path: file.path,
+        },
+      });
+    }
+  }
 }

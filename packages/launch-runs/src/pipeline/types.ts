@@ -92,6 +92,23 @@ export interface PullRequestResult {
   commit_sha: string;
 }
 
+/** A fix W8 wrote into the site worktree, as the run's events record it (FIX_APPLYING, then FIX_APPLIED). */
+export interface AppliedFix {
+  issue_id: string;
+  path: string;
+  after_sha256: string;
+}
+
+/** What a run's workspace held when its owner stopped: enough to rebuild it on another replica. */
+export interface WorkspaceRestore {
+  /** The SHAs W1 pinned. */
+  inputs: InputsResult;
+  /** W6 has applied `patch_bundle.json` to the site worktree. */
+  linked: boolean;
+  /** The fixes written since, in the order they were applied (a path fixed twice: the later one wins). */
+  fixes: readonly AppliedFix[];
+}
+
 /**
  * The workers. Each is deterministic (same inputs, byte-identical artifacts) and re-runnable after an
  * interruption. Failures are SwitchyardErrors with the contract's codes (ALLOWED_PATHS_VIOLATION,
@@ -124,4 +141,12 @@ export interface LaunchPipeline {
   applyFix(ctx: WorkerContext, plan: FixPlan): Promise<void>;
   /** W9 → PR_OPENED: commit on launch/<run_id>/<product_slug>, push, open the PR; idempotent. `pr.json`. */
   openPullRequest(ctx: WorkerContext): Promise<PullRequestResult>;
+  /**
+   * Rebuilds `<runDir>/workspace` when this replica does not have it (another replica ran the run until
+   * now): clones at the pinned SHAs, then the site files of `patch_bundle.json` (when linked) and of the
+   * last fix of each path (its `fix_<issue_id>.json`), each verified by sha256. Writes no artifact; a
+   * workspace that exists is left as it is. A fix record that does not hold the content the fix wrote is
+   * INTERNAL (`cause_class: WorkspaceRestoreError`, not retryable).
+   */
+  restoreWorkspace(ctx: WorkerContext, restore: WorkspaceRestore): Promise<void>;
 }

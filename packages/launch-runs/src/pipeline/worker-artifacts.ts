@@ -4,6 +4,7 @@ import { readJsonArtifact } from './artifact-io.js';
 import {
   EvidenceMapSchema,
   PagePlanSchema,
+  PatchBundleSchema,
   PrRecordSchema,
   ProductFactsSchema,
   RepoInventorySchema,
@@ -20,6 +21,7 @@ export const WORKER_ARTIFACTS = {
   'evidence_map.json': { schema: EvidenceMapSchema, producer: 'W2 (extractFacts)' },
   'snippet_catalog.json': { schema: SnippetCatalogSchema, producer: 'W3 (catalogSnippets)' },
   'page_plan.json': { schema: PagePlanSchema, producer: 'W4 (planPages)' },
+  'patch_bundle.json': { schema: PatchBundleSchema, producer: 'W6 (linkPages)' },
   'validation_report.json': { schema: ValidationReportSchema, producer: 'W7 (validateSite)' },
   'pr.json': { schema: PrRecordSchema, producer: 'W9 (openPullRequest)' },
 } as const;

@@ -10,3 +10,4 @@ export { linkPages } from './link.js';
 export { validateSite } from './validate.js';
 export { applyFix, planFix } from './fix.js';
 export { openPullRequest } from './open-pr.js';
+export { restoreWorkspace } from './restore.js';

@@ -10,7 +10,8 @@ import { canonicalPath, isInside } from './canonical-path.js';
  * The operator decides, the caller chooses within it: which repositories a run_config may name and where
  * a PR token may go. The policy comes from the server's environment (config.ts) and never from a tool
  * argument; a run_config outside it is INVALID_INPUT naming the policy and the setting that widens it,
- * checked when the run starts and again right before W1 clones and W9 pushes or opens the PR.
+ * checked when the run starts and again right before W1 or a workspace restore clones and W9 pushes or
+ * opens the PR.
  */
 export interface LaunchPolicy {
   /** Canonical folders local repositories (paths, file:// URLs) may be cloned from and pushed to. */

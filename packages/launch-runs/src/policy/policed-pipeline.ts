@@ -1,17 +1,18 @@
 import type { LaunchPipeline, WorkerContext } from '../pipeline/types.js';
 import { checkRunConfigPolicy, type LaunchPolicy } from './launch-policy.js';
 
-/** The workers that reach repositories and tokens: W1 (clone) and W9 (push, open the PR). */
+/** The workers that reach repositories and tokens: W1 and restoreWorkspace clone, W9 pushes and opens the PR. */
 const POLICED_WORKERS = new Set<PropertyKey>([
   'cloneInputs',
+  'restoreWorkspace',
   'openPullRequest',
 ] satisfies (keyof LaunchPipeline)[]);
 
 /**
- * `pipeline` with the operator's policy checked right before W1 and W9. launch_start_run checks it already;
- * checking again here covers runs recorded before the policy was narrowed, whichever pipeline the module
- * was given. Every other worker is the pipeline's own, called on it (a proxy, so that this stays right for
- * any LaunchPipeline, classes included).
+ * `pipeline` with the operator's policy checked right before W1, W9 and a workspace restore (it clones).
+ * launch_start_run checks it already; checking again here covers runs recorded before the policy was
+ * narrowed, whichever pipeline the module was given. Every other worker is the pipeline's own, called on it
+ * (a proxy, so that this stays right for any LaunchPipeline, classes included).
  */
 export function withLaunchPolicy(pipeline: LaunchPipeline, policy: LaunchPolicy): LaunchPipeline {
   return new Proxy(pipeline, {

@@ -1,7 +1,6 @@
 import { cp } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { SwitchyardError } from '@switchyard/contracts/errors';
 import { launchErrorPayload } from '@switchyard/contracts/errors';
 import type { RunConfigInput } from '@switchyard/contracts/launch-runs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -9,7 +8,7 @@ import { gitClient } from '../../src/git/git-client.js';
 import type { PrRecord } from '../../src/pipeline/artifact-schemas.js';
 import { createLaunchPipeline } from '../../src/pipeline/index.js';
 import { GithubPullsMock } from './github-mock.js';
-import { copyRun, prepareExampleRun, type PreparedRun, type TestContext } from './helpers.js';
+import { copyRun, failure, prepareExampleRun, type PreparedRun, type TestContext } from './helpers.js';
 
 const TOKEN = 'ghp_mockSecretToken0123456789';
 let prepared: PreparedRun;
@@ -30,15 +29,6 @@ async function freshRemote(): Promise<string> {
 
 async function branchSha(repo: string, branch: string): Promise<string> {
   return (await gitClient(repo).raw(['rev-parse', `refs/heads/${branch}`])).trim();
-}
-
-async function failure(promise: Promise<unknown>): Promise<SwitchyardError> {
-  const error = await promise.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
-  expect(error).toBeInstanceOf(SwitchyardError);
-  return error as SwitchyardError;
 }
 
 describe('W9 local commit service', () => {

@@ -1,6 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { SwitchyardError } from '@switchyard/contracts/errors';
 import {
   RunConfigSchema,
   type RunConfig,
@@ -116,6 +117,17 @@ export async function fixNext(pipeline: LaunchPipeline, ctx: WorkerContext, repo
     applied_patch_ids: plan.change === null ? [] : [plan.change.patch_id],
     changed: plan.change !== null,
   };
+}
+
+/** The SwitchyardError `promise` rejects with (a test failure when it resolves or throws anything else). */
+export async function failure(promise: Promise<unknown>): Promise<SwitchyardError> {
+  const { expect } = await import('vitest');
+  const error = await promise.then(
+    () => undefined,
+    (caught: unknown) => caught,
+  );
+  expect(error).toBeInstanceOf(SwitchyardError);
+  return error as SwitchyardError;
 }
 
 /** A temp folder removed by the returned cleanup. */

@@ -1,6 +1,5 @@
 import { cp, lstat, mkdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { SwitchyardError } from '@switchyard/contracts/errors';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { factualReason, markerIds, SNIPPET_MARKER, statementOf } from '../../src/gates/factual.js';
 import { parsePage } from '../../src/gates/page-doc.js';
@@ -15,7 +14,14 @@ import type {
 import { patchId } from '../../src/pipeline/hashing.js';
 import { createLaunchPipeline } from '../../src/pipeline/index.js';
 import { buildPagePlan } from '../../src/pipeline/plan.js';
-import { copyRun, gitRepoFrom, prepareExampleRun, readSitePage, type PreparedRun } from './helpers.js';
+import {
+  copyRun,
+  failure,
+  gitRepoFrom,
+  prepareExampleRun,
+  readSitePage,
+  type PreparedRun,
+} from './helpers.js';
 
 const pipeline = createLaunchPipeline();
 let prepared: PreparedRun;
@@ -24,15 +30,6 @@ beforeAll(async () => {
   prepared = await prepareExampleRun({ prefix: 'pages', through: 'draft' });
 });
 afterAll(() => prepared.cleanup());
-
-async function thrown(promise: Promise<unknown>): Promise<SwitchyardError> {
-  const error = await promise.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
-  expect(error).toBeInstanceOf(SwitchyardError);
-  return error as SwitchyardError;
-}
 
 describe('W4 planPages', () => {
   it('plans the pages of the required sections with paths, URLs, claims, snippets and cross links', () => {
@@ -139,7 +136,7 @@ describe('W6 linkPages', () => {
 
   it('refuses the whole bundle when one page is outside allowed_paths, writing nothing', async () => {
     const ctx = await copyRun(prepared, 'link-refused', { allowed_paths: ['content/docs/**'] });
-    const error = await thrown(pipeline.linkPages(ctx));
+    const error = await failure(pipeline.linkPages(ctx));
     expect(error.code).toBe('ALLOWED_PATHS_VIOLATION');
     expect(error.details).toMatchObject({
       paths: ['content/products/tallyho.md'],
@@ -158,7 +155,7 @@ describe('W6 linkPages', () => {
     const products = join(ctx.runDir, 'workspace', 'site', 'content', 'products');
     await rm(products, { recursive: true });
     await symlink(outside, products);
-    const error = await thrown(pipeline.linkPages(ctx));
+    const error = await failure(pipeline.linkPages(ctx));
     expect(error.code).toBe('ALLOWED_PATHS_VIOLATION');
     await expect(readFile(join(outside, 'tallyho.md'), 'utf8')).rejects.toThrow();
   });

@@ -3,15 +3,15 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { SwitchyardError } from '@switchyard/contracts/errors';
 import type { ValidationIssue, ValidationReport } from '@switchyard/contracts/launch-runs';
-import type { FixPlan, LaunchPipeline, WorkerContext } from '../../src/pipeline/types.js';
+import type { FixPlan, LaunchPipeline, WorkerContext, WorkspaceRestore } from '../../src/pipeline/types.js';
 import type { WorkerId } from '../../src/runs/worker-ids.js';
 
 /**
  * A small deterministic LaunchPipeline for runtime tests: each worker writes its declared artifacts from
  * the run config alone; W6 writes pages with `seededProblems` `__FIXME__` tokens into the site worktree,
- * W7 reports each token as a TemplateTokens blocker, W8 removes the first one. Tests can hold a worker
- * (it waits until released or aborted) or a fix right after it was written, make a worker fail, or make
- * fixes no-ops.
+ * W7 reports each token as a TemplateTokens blocker, W8 removes the first one; restoreWorkspace rebuilds
+ * that worktree from W6's pages and the fix records. Tests can hold a worker (it waits until released or
+ * aborted) or a fix right after it was written, make a worker fail, or make fixes no-ops.
  */
 export interface FakePipelineOptions {
   seededProblems?: number;
@@ -164,8 +164,8 @@ export class FakePipeline implements LaunchPipeline {
     return path.join(this.site(ctx), ctx.config.site.content_root, section, `${ctx.config.product_slug}.md`);
   }
 
-  async linkPages(ctx: WorkerContext) {
-    await this.enter('W6', ctx);
+  /** W6's pages: one per section, the seeded problems spread over them. */
+  private async writePages(ctx: WorkerContext): Promise<void> {
     const problems = this.options.seededProblems ?? 2;
     const sections = ctx.config.required_sections;
     for (const [index, section] of sections.entries()) {
@@ -175,6 +175,12 @@ export class FakePipeline implements LaunchPipeline {
       for (let p = index; p < problems; p += sections.length) lines.push(`Line ${p} __FIXME__`);
       await fs.writeFile(file, lines.join('\n') + '\n');
     }
+  }
+
+  async linkPages(ctx: WorkerContext) {
+    await this.enter('W6', ctx);
+    await this.writePages(ctx);
+    const sections = ctx.config.required_sections;
     await ctx.artifacts.write('patch_bundle.json', json({ patches: sections.map((s) => `patch_${s}`) }));
     await ctx.artifacts.write('diff_report.md', sections.map((s) => `- ${s}`).join('\n') + '\n');
     return {
@@ -251,7 +257,31 @@ export class FakePipeline implements LaunchPipeline {
       await fs.writeFile(path.join(this.site(ctx), ...plan.change.path.split('/')), plan.change.content);
       await this.pause('W8:written', ctx);
     }
-    await ctx.artifacts.write(`fix_${plan.issue_id}.json`, json({ issue_id: plan.issue_id }));
+    await ctx.artifacts.write(
+      `fix_${plan.issue_id}.json`,
+      json({ issue_id: plan.issue_id, content: plan.change?.content }),
+    );
+  }
+
+  /** The fake workspace is the site folder: W6's pages, then each fix's content from its record. */
+  async restoreWorkspace(ctx: WorkerContext, restore: WorkspaceRestore) {
+    const site = this.site(ctx);
+    if (
+      await fs.stat(site).then(
+        () => true,
+        () => false,
+      )
+    )
+      return;
+    await fs.mkdir(site, { recursive: true });
+    if (restore.linked) await this.writePages(ctx);
+    for (const fix of restore.fixes) {
+      const bytes = await ctx.artifacts.read(`fix_${fix.issue_id}.json`);
+      const record = JSON.parse(new TextDecoder().decode(bytes)) as { content?: string };
+      if (record.content === undefined || sha(record.content) !== fix.after_sha256)
+        throw new SwitchyardError('internal', `fix_${fix.issue_id}.json does not hold the applied fix`);
+      await fs.writeFile(path.join(site, ...fix.path.split('/')), record.content);
+    }
   }
 
   async openPullRequest(ctx: WorkerContext) {

@@ -57,5 +57,6 @@ export function pausingPipeline(inner: LaunchPipeline, point: PausePoint | undef
     ),
     applyFix: (ctx, plan) => inner.applyFix(ctx, plan),
     openPullRequest: wrap('W9', (ctx) => inner.openPullRequest(ctx)),
+    restoreWorkspace: (ctx, restore) => inner.restoreWorkspace(ctx, restore),
   };
 }
