@@ -203,11 +203,11 @@ describe(`${REPLICAS} replicas on one PostgreSQL database`, () => {
     expect(new Set(events.map((event) => event.event_id)).size).toBe(events.length);
     expect(events.filter((event) => event.type === 'RUN_CREATED')).toHaveLength(1);
     // After the rewind that undid the killed step, every state is entered once.
-    const rewound = events.findLastIndex((event) => event.type === 'RUN_REWOUND');
+    const rewound = events.map((event) => event.type).lastIndexOf('RUN_REWOUND');
     expect(rewound, 'the takeover rewound the interrupted step').toBeGreaterThan(0);
-    const entered = events.slice(rewound).flatMap((event) =>
-      event.type === 'STATE_CHANGED' ? [event.payload.to as string] : [],
-    );
+    const entered = events
+      .slice(rewound)
+      .flatMap((event) => (event.type === 'STATE_CHANGED' ? [event.payload.to as string] : []));
     expect(new Set(entered).size).toBe(entered.length);
     // The same artifacts as an uninterrupted run, each indexed once (the report differs in timings only).
     const comparable = (status: RunStatus) =>
@@ -234,7 +234,8 @@ async function untilAtRest(client: Client, runId: string, timeoutMs: number): Pr
   for (;;) {
     const status = await statusOf(client, runId).catch(() => undefined);
     if (status !== undefined && RESTING.has(status.state) && status.details.busy === false) return status;
-    if (Date.now() > deadline) throw new Error(`run ${runId} did not come to rest: ${JSON.stringify(status)}`);
+    if (Date.now() > deadline)
+      throw new Error(`run ${runId} did not come to rest: ${JSON.stringify(status)}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
@@ -257,10 +258,11 @@ async function killReplicaMidStep(client: Client): Promise<{ runId: string; work
     const started = await call(client, 'launch_start_run', { run_config: runConfig });
     const runId = started.run_id as string;
     for (;;) {
-      const { rows } = await database.query<{ state: string; active_worker: string | null; lease_owner: string | null }>(
-        'SELECT state, active_worker, lease_owner FROM runs WHERE run_id = $1',
-        [runId],
-      );
+      const { rows } = await database.query<{
+        state: string;
+        active_worker: string | null;
+        lease_owner: string | null;
+      }>('SELECT state, active_worker, lease_owner FROM runs WHERE run_id = $1', [runId]);
       const row = rows[0]!;
       if (row.lease_owner === null) break;
       if (row.active_worker !== null && LATE_WORKERS.has(row.active_worker)) {

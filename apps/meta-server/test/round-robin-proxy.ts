@@ -37,8 +37,9 @@ export async function startRoundRobinProxy(): Promise<RoundRobinProxy> {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
-      const backend = next;
-      next = (next + 1) % proxy.backends.length;
+      // The backends may change between requests (a replica killed, another started).
+      const backend = next % proxy.backends.length;
+      next = backend + 1;
       const body = Buffer.concat(chunks);
       const entry: ProxiedRequest = {
         backend,

@@ -9,17 +9,20 @@ describe('loadLaunchRunsConfig', () => {
     try {
       expect(loadLaunchRunsConfig({ SWITCHYARD_DATA_DIR: dir })).toEqual({
         leaseMs: 30_000,
+        takeoverMs: 5_000,
         serviceName: 'switchyard-launch',
       });
       expect(
         loadLaunchRunsConfig({
           SWITCHYARD_DATA_DIR: dir,
           LAUNCH_LEASE_MS: '5000',
+          LAUNCH_TAKEOVER_MS: '250',
           OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4318/',
           OTEL_SERVICE_NAME: 'launch-prod',
         }),
       ).toEqual({
         leaseMs: 5000,
+        takeoverMs: 250,
         otlpTracesUrl: 'http://127.0.0.1:4318/v1/traces',
         serviceName: 'launch-prod',
       });
@@ -33,6 +36,16 @@ describe('loadLaunchRunsConfig', () => {
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  it('puts runs on PostgreSQL with LAUNCH_DATABASE_URL, else SWITCHYARD_DATABASE_URL, else SQLite', () => {
+    const own = 'postgres://launch:secret@db.example:5432/launch';
+    const shared = 'postgres://all:secret@db.example:5432/all';
+    expect(loadLaunchRunsConfig({}).database).toBeUndefined();
+    expect(loadLaunchRunsConfig({ SWITCHYARD_DATABASE_URL: shared }).database?.url).toBe(shared);
+    expect(
+      loadLaunchRunsConfig({ SWITCHYARD_DATABASE_URL: shared, LAUNCH_DATABASE_URL: own }).database,
+    ).toMatchObject({ url: own, variable: 'LAUNCH_DATABASE_URL' });
   });
 
   it('reads the file limits, which the pipeline gets (its defaults when unset)', () => {
@@ -59,6 +72,8 @@ describe('loadLaunchRunsConfig', () => {
     [{ LAUNCH_MAX_FILE_BYTES: '10' }, 'LAUNCH_MAX_FILE_BYTES'],
     [{ LAUNCH_MAX_FILE_BYTES: '4MiB' }, 'LAUNCH_MAX_FILE_BYTES'],
     [{ LAUNCH_MAX_HASH_BYTES: '-1' }, 'LAUNCH_MAX_HASH_BYTES'],
+    [{ LAUNCH_TAKEOVER_MS: '50' }, 'LAUNCH_TAKEOVER_MS'],
+    [{ LAUNCH_DATABASE_URL: 'not a url' }, 'LAUNCH_DATABASE_URL'],
   ])('fails fast naming the variable (%j)', (env, variable) => {
     const dir = tempDir('config');
     try {

@@ -270,6 +270,7 @@ export class RunExecutor {
    * patch bundle and the applied fixes in order (pipeline.restoreWorkspace; nothing when it is there).
    */
   async ensureWorkspace(execution: Execution, ctx?: WorkerContext): Promise<void> {
+    if (this.deps.paths.hasWorkspace(execution.runId)) return;
     const row = await this.requireRow(execution.runId);
     if (row.sourceSha === null || row.siteSha === null || runState(row) === 'CREATED') return;
     await this.deps.pipeline.restoreWorkspace(

@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import { RunIdSchema } from '@switchyard/contracts/launch-runs';
 import { SwitchyardError } from '@switchyard/contracts/errors';
@@ -27,6 +28,12 @@ export class RunPaths {
   /** The site worktree W1 creates and W6/W8 patch (see the pipeline seam). */
   siteWorktree(runId: string): string {
     return path.join(this.runDir(runId), 'workspace', 'site');
+  }
+
+  /** Whether this machine has the run's working copies (W1's source clone and site worktree). */
+  hasWorkspace(runId: string): boolean {
+    const workspace = path.join(this.runDir(runId), 'workspace');
+    return fs.existsSync(path.join(workspace, 'site')) && fs.existsSync(path.join(workspace, 'source'));
   }
 
   /** The file of a validated artifact name, checked to stay inside the run's artifacts folder. */

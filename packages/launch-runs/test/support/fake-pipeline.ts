@@ -97,9 +97,15 @@ export class FakePipeline implements LaunchPipeline {
     return path.join(ctx.runDir, 'workspace', 'site');
   }
 
+  /** W1's clones: the fake source clone is an empty folder, the site worktree gets W6's pages. */
+  private async makeWorkspace(ctx: WorkerContext): Promise<void> {
+    await fs.mkdir(path.join(ctx.runDir, 'workspace', 'source'), { recursive: true });
+    await fs.mkdir(this.site(ctx), { recursive: true });
+  }
+
   async cloneInputs(ctx: WorkerContext) {
     await this.enter('W1', ctx);
-    await fs.mkdir(this.site(ctx), { recursive: true });
+    await this.makeWorkspace(ctx);
     await ctx.artifacts.write(
       'repo_inventory.json',
       json({
@@ -273,7 +279,7 @@ export class FakePipeline implements LaunchPipeline {
       )
     )
       return;
-    await fs.mkdir(site, { recursive: true });
+    await this.makeWorkspace(ctx);
     if (restore.linked) await this.writePages(ctx);
     for (const fix of restore.fixes) {
       const bytes = await ctx.artifacts.read(`fix_${fix.issue_id}.json`);
