@@ -53,7 +53,7 @@ export class ScenarioController<Name extends string> {
   private requestCount = 0;
 
   constructor(
-    private readonly defaultName: Name,
+    readonly defaultName: Name,
     private readonly names: readonly Name[],
   ) {
     this.standing = ScenarioController.entry<Name>(defaultName, {});
@@ -106,21 +106,44 @@ export class ScenarioController<Name extends string> {
     this.standing = ScenarioController.entry<Name>(this.defaultName, {});
     this.requestCount = 0;
   }
+
+  /** A pick as a built-in scenario name or a reply (custom handlers may return either; undefined: the default). */
+  async resolve(pick: ScenarioPick<Name>, request: RecordedRequest, now: Date): Promise<Name | MockReply> {
+    const { spec } = pick.entry;
+    if (typeof spec !== 'function') return spec;
+    const result = await spec(request, { callIndex: pick.callIndex, requestIndex: pick.requestIndex, now });
+    if (result === undefined) return this.defaultName;
+    return typeof result === 'string' ? this.check(result) : result;
+  }
 }
 
-/** Resolves a pick to a built-in scenario name or a reply (custom handlers may return either). */
-export async function resolvePick<Name extends string>(
-  controller: ScenarioController<Name>,
-  pick: ScenarioPick<Name>,
-  request: RecordedRequest,
-  now: Date,
-  fallback: Name,
-): Promise<Name | MockReply> {
-  const { spec } = pick.entry;
-  if (typeof spec !== 'function') return spec;
-  const result = await spec(request, { callIndex: pick.callIndex, requestIndex: pick.requestIndex, now });
-  if (result === undefined) return fallback;
-  return typeof result === 'string' ? controller.check(result) : result;
+/** The faults both upstreams answer, each in its own format. */
+export const STATUS_FAULTS = [
+  /** 403: TfL's ApiError even though a key was sent; Digitransit's gateway out of call volume quota. */
+  'forbidden',
+  /** 429 with `Retry-After` (seconds). */
+  'rate-limited',
+  /** 429 without `Retry-After`. */
+  'rate-limited-no-retry-after',
+  /** 500: TfL's ApiError echoing the full path and query, app_key included; text/plain from OTP. */
+  'server-error',
+  /** 502 with an HTML body from the gateway. */
+  'bad-gateway',
+  /** 503: TfL's ApiError; Digitransit's gateway JSON. */
+  'service-unavailable',
+] as const;
+export type StatusFault = (typeof STATUS_FAULTS)[number];
+
+/** The 429 of the API gateway both upstreams sit behind: `{statusCode, message}`, `Retry-After` when given. */
+export function rateLimitedReply(retryAfterSeconds: number | undefined): MockReply {
+  const message = 'Rate limit is exceeded.';
+  return retryAfterSeconds === undefined
+    ? reply.json(429, { statusCode: 429, message })
+    : reply.json(
+        429,
+        { statusCode: 429, message: `${message} Try again in ${retryAfterSeconds} seconds.` },
+        { 'retry-after': String(retryAfterSeconds) },
+      );
 }
 
 /** The faults that happen to a normal answer on its way: never sent, reset mid-body, truncated, grown huge. */

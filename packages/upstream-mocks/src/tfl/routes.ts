@@ -4,7 +4,7 @@ import { reply } from '../reply.js';
 import type { MockReply } from '../reply.js';
 import { ARRIVAL_STOPS, buildArrivals, KNOWN_ARRIVAL_LINES, type ArrivalStop } from './arrivals.js';
 import { TFL_STATIONS } from './data.js';
-import { apiError, NO_JOURNEY_MESSAGE, notFoundError } from './errors.js';
+import { apiErrorReply, NO_JOURNEY_MESSAGE } from './errors.js';
 import { buildItineraryResult, type JourneyRequest } from './journeys.js';
 import {
   buildLineStatus,
@@ -80,7 +80,7 @@ function arrivalsAnswer(
   );
   const normal =
     stop === undefined || unknownLine !== undefined
-      ? reply.json(404, notFoundError(request.rawUrl, notFoundMessage, request.nowMs))
+      ? apiErrorReply(404, request.rawUrl, notFoundMessage, request.nowMs)
       : reply.json(200, body, JSON_HEADERS);
   return { endpoint: 'tfl-arrivals', params, normal, body, notFoundMessage };
 }
@@ -111,7 +111,7 @@ function lineStatusAnswer(
   const normal =
     unknown === undefined
       ? reply.json(200, body, JSON_HEADERS)
-      : reply.json(404, notFoundError(request.rawUrl, notFoundMessage, request.nowMs));
+      : apiErrorReply(404, request.rawUrl, notFoundMessage, request.nowMs);
   return { endpoint: 'tfl-line-status', params, normal, body, notFoundMessage };
 }
 
@@ -157,19 +157,7 @@ function stopsNearbyAnswer(request: TflRouteRequest): TflRouteAnswer {
   const normal =
     missing === undefined
       ? reply.json(200, body, JSON_HEADERS)
-      : reply.json(
-          400,
-          apiError(
-            {
-              status: 400,
-              httpStatus: 'BadRequest',
-              exceptionType: 'ApiArgumentException',
-              relativeUri: request.rawUrl,
-              message: `The ${missing} field is required.`,
-            },
-            request.nowMs,
-          ),
-        );
+      : apiErrorReply(400, request.rawUrl, `The ${missing} field is required.`, request.nowMs);
   return { endpoint: 'tfl-stops', params: {}, normal, body, notFoundMessage: 'No stop point found' };
 }
 
@@ -195,13 +183,8 @@ const ROUTES: readonly TflRoute[] = [
   },
   {
     pattern: /^\/line\/([^/]+)\/arrivals\/([^/]+)\/?$/i,
-    answer([ids = '', stopPointId = ''], request) {
-      const lineIds = ids
-        .split(',')
-        .map((id) => id.trim().toLowerCase())
-        .filter((id) => id !== '');
-      return arrivalsAnswer({ ids, stopPointId }, request, lineIds);
-    },
+    answer: ([ids = '', stopPointId = ''], request) =>
+      arrivalsAnswer({ ids, stopPointId }, request, idList(ids)),
   },
   {
     pattern: /^\/stoppoint\/search\/([^/]+)\/?$/i,
