@@ -2,7 +2,7 @@
 import type { RecordedRequest } from '../http.js';
 import { reply } from '../reply.js';
 import type { MockReply } from '../reply.js';
-import { ARRIVAL_STOPS, buildArrivals, KNOWN_ARRIVAL_LINES, type ArrivalStop } from './arrivals.js';
+import { buildArrivals, KNOWN_ARRIVAL_LINES } from './arrivals.js';
 import { TFL_STATIONS } from './data.js';
 import { apiErrorReply, NO_JOURNEY_MESSAGE } from './errors.js';
 import { buildItineraryResult, type JourneyRequest } from './journeys.js';
@@ -46,40 +46,23 @@ function decodeSegment(segment: string): string {
   }
 }
 
-/** A stop with predictions, or a known station where nothing is due; undefined for an unknown id. */
-function arrivalStop(id: string): ArrivalStop | undefined {
-  const upper = id.toUpperCase();
-  const known = ARRIVAL_STOPS[upper];
-  if (known !== undefined) return known;
-  const station = Object.values(TFL_STATIONS).find((s) => s.naptanId === upper);
-  return station === undefined
-    ? undefined
-    : { naptanId: upper, stationName: station.commonName, services: [] };
-}
-
+/** The stop's arrivals (an unknown stop's body faults start from Oxford Circus's); 404 for an unknown stop or line. */
 function arrivalsAnswer(
   params: Record<string, string>,
   request: TflRouteRequest,
   lineIds?: readonly string[],
 ): TflRouteAnswer {
   const stopId = params['stopPointId'] ?? '';
-  const stop = arrivalStop(stopId);
+  const known = Object.values(TFL_STATIONS).some((station) => station.naptanId === stopId.toUpperCase());
   const unknownLine = lineIds?.find((id) => !KNOWN_ARRIVAL_LINES.has(id));
   const notFoundMessage =
     unknownLine !== undefined
       ? `The following line id is not recognised: ${unknownLine}`
       : `The following stop point is not recognised: ${stopId}`;
-  const fallbackStop = ARRIVAL_STOPS['940GZZLUOXC']!;
-  const body = buildArrivals(
-    {
-      stop: stop ?? fallbackStop,
-      ...(lineIds === undefined ? {} : { lineIds }),
-      ...(request.query['direction'] === undefined ? {} : { direction: request.query['direction'] }),
-    },
-    request.nowMs,
-  );
+  const naptanId = known ? stopId.toUpperCase() : '940GZZLUOXC';
+  const body = buildArrivals({ naptanId, lineIds, direction: request.query['direction'] }, request.nowMs);
   const normal =
-    stop === undefined || unknownLine !== undefined
+    !known || unknownLine !== undefined
       ? apiErrorReply(404, request.rawUrl, notFoundMessage, request.nowMs)
       : reply.json(200, body, JSON_HEADERS);
   return { endpoint: 'tfl-arrivals', params, normal, body, notFoundMessage };

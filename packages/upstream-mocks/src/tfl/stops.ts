@@ -1,7 +1,7 @@
 // TfL stop points: `GET /StopPoint/Search/{query}` (SearchResponse of MatchedStop) and `GET /StopPoint` around
 // a coordinate (StopPointsResponse of StopPoint, with `lines` when `returnLines=true`), over the stations of
 // the fixture data, as TfL shapes them.
-import { ARRIVAL_STOPS } from './arrivals.js';
+import { arrivalLines } from './arrivals.js';
 import { TFL_STATIONS, type TflStation } from './data.js';
 import { tflType } from './entities.js';
 
@@ -12,13 +12,6 @@ function stopType(station: TflStation): string {
   if (station.modes.includes('bus')) return 'NaptanPublicBusCoachTram';
   if (station.modes.includes('national-rail')) return 'NaptanRailStation';
   return 'NaptanMetroStation';
-}
-
-/** The lines serving a station: those with predictions there in the arrivals data. */
-function linesOf(station: TflStation): { id: string; name: string }[] {
-  const services = ARRIVAL_STOPS[station.naptanId]?.services ?? [];
-  const unique = new Map(services.map((service) => [service.lineId, service.lineName]));
-  return [...unique].map(([id, name]) => ({ id, name }));
 }
 
 function servedBy(station: TflStation, modes: readonly string[] | undefined): boolean {
@@ -91,7 +84,7 @@ export function buildStopsNearby(query: NearbyQuery) {
       icsCode: station.icsCode,
       stopType: stopType(station),
       lines: query.returnLines
-        ? linesOf(station).map((line) => ({
+        ? arrivalLines(station.naptanId).map((line) => ({
             $type: tflType('Identifier'),
             id: line.id,
             name: line.name,
