@@ -7,7 +7,7 @@ import { departures } from './departures.js';
 import type { Departure } from './departures.js';
 import { entityAlerts } from './alerts.js';
 import { relayId } from './context.js';
-import type { FieldFn, ResolverContext } from './context.js';
+import type { FieldFn } from './context.js';
 
 export type Node = Record<string, unknown>;
 
