@@ -6,7 +6,7 @@ import { BODY_FAULTS, bodyFaultReply, isBodyFault, rateLimitedReply, STATUS_FAUL
 import type { BodyFault, ScenarioOptions } from '../scenario.js';
 import { buildDisambiguationResult, type MatchStatus } from './disambiguation.js';
 import { apiErrorReply, BAD_GATEWAY_HTML, forbiddenReply } from './errors.js';
-import type { JourneyRequest } from './journeys.js';
+import type { TflRouteAnswer } from './routes.js';
 
 export const TFL_SCENARIOS = [
   /** 200 ItineraryResult with seven journeys (the default). */
@@ -31,15 +31,7 @@ export const TFL_SCENARIOS = [
 
 export type TflScenarioName = (typeof TFL_SCENARIOS)[number];
 
-export interface TflScenarioInput {
-  /** The route's normal answer (`default`), e.g. 200 with a body, or 404 for an unknown stop. */
-  readonly normal: MockReply;
-  /** A real-shaped success body of the route, which the body faults cut short, grow or reset. */
-  readonly body: unknown;
-  /** The JourneyResults request; absent on the other routes, where the disambiguation scenarios answer normally. */
-  readonly journey?: JourneyRequest | undefined;
-  /** The route's 404 message (`not-found`). */
-  readonly notFoundMessage: string;
+export interface TflScenarioInput extends TflRouteAnswer {
   /** Path and query exactly as received. */
   readonly rawUrl: string;
   readonly nowMs: number;
@@ -62,16 +54,24 @@ const DISAMBIGUATIONS: Record<
   'disambiguation-200': { status: 200, from: 'list', to: 'list' },
 };
 
+/** The route's answer without a fault: its body, or the ApiError it answers instead (an unknown stop). */
+function normal({ body, error, rawUrl, nowMs }: TflScenarioInput): MockReply {
+  return error === undefined
+    ? reply.json(200, body, JSON_HEADERS)
+    : apiErrorReply(error.status, rawUrl, error.message, nowMs);
+}
+
 function disambiguationReply({ status, ...statuses }: (typeof DISAMBIGUATIONS)[DisambiguationScenario]) {
-  return ({ journey, normal }: TflScenarioInput): MockReply => {
-    if (journey === undefined) return normal;
+  return (input: TflScenarioInput): MockReply => {
+    const { journey } = input;
+    if (journey === undefined) return normal(input);
     const body = buildDisambiguationResult(journey, statuses);
     return status === 200 ? reply.json(200, body, JSON_HEADERS) : reply.json(status, body);
   };
 }
 
 const REPLIES: Record<Exclude<TflScenarioName, BodyFault>, (input: TflScenarioInput) => MockReply> = {
-  default: (input) => input.normal,
+  default: normal,
   ...(Object.fromEntries(
     Object.entries(DISAMBIGUATIONS).map(([name, spec]) => [name, disambiguationReply(spec)]),
   ) as Record<DisambiguationScenario, (input: TflScenarioInput) => MockReply>),
@@ -89,10 +89,12 @@ const REPLIES: Record<Exclude<TflScenarioName, BodyFault>, (input: TflScenarioIn
       'The service is temporarily unavailable. Please try again later.',
       input.nowMs,
     ),
-  'short-max-age': ({ normal }) =>
-    normal.kind === 'json'
-      ? reply.json(normal.status, normal.body, { 'cache-control': 'public, max-age=1' })
-      : normal,
+  'short-max-age': (input) => {
+    const answer = normal(input);
+    return answer.kind === 'json'
+      ? reply.json(answer.status, answer.body, { 'cache-control': 'public, max-age=1' })
+      : answer;
+  },
 };
 
 export function tflScenarioReply(name: TflScenarioName, input: TflScenarioInput): MockReply {

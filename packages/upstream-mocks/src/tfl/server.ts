@@ -21,7 +21,7 @@ export async function startTflMock(options: TflMockOptions = {}): Promise<TflMoc
   const mock = await startMock(options, [scenarios], async ({ incoming, now, record, choose }) => {
     const { rawUrl, method } = incoming;
     const nowMs = now.getTime();
-    const route = matchTflRoute({ url: incoming.url, rawUrl, query: incoming.query, nowMs });
+    const route = matchTflRoute({ url: incoming.url, query: incoming.query, nowMs });
     const recorded = record({ endpoint: route?.endpoint ?? 'unknown', params: route?.params ?? {} });
     if (route === undefined) {
       const message = `No HTTP resource was found that matches the request URI 'https://api.tfl.gov.uk${incoming.url.pathname}'.`;
