@@ -3,7 +3,7 @@
 import { startLoopbackServer } from './http.js';
 import type { IncomingRequest, RecordedRequest } from './http.js';
 import type { MockReply } from './reply.js';
-import type { ScenarioController, ScenarioEntry, ScenarioOptions } from './scenario.js';
+import type { Chosen, ScenarioController } from './scenario.js';
 
 export interface MockOptions {
   /** Clock for generated times (default: the system clock). */
@@ -22,13 +22,6 @@ export interface Mock {
   reset(): void;
   /** Stops listening and drops every connection, hung ones included. */
   close(): Promise<void>;
-}
-
-/** The scenario a request is answered with: a built-in name, or the reply a custom handler made. */
-export interface Chosen<Name extends string> {
-  readonly scenario: Name | MockReply;
-  readonly options: ScenarioOptions;
-  readonly entry: ScenarioEntry<Name>;
 }
 
 /** What a mock's router gets besides the request. */
@@ -74,13 +67,7 @@ export async function startMock(
         requests.push(recorded);
         return recorded;
       },
-      async choose(selection, recorded) {
-        const pick = selection.next();
-        const { options: scenarioOptions } = pick.entry;
-        if (scenarioOptions.delayMs) await delay(scenarioOptions.delayMs);
-        const scenario = await selection.resolve(pick, recorded, now);
-        return { scenario, options: scenarioOptions, entry: pick.entry };
-      },
+      choose: (selection, recorded) => selection.choose(recorded, now, delay),
     });
   }, options.port ?? 0);
   delay = (ms) => new Promise((resolve) => server.later(ms, resolve));

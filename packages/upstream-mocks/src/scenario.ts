@@ -37,14 +37,14 @@ export interface ScenarioEntry<Name extends string> {
   readonly options: ScenarioOptions;
   remaining: number;
   calls: number;
-  /** Per-selection counters for scenarios that change from one call to the next. */
-  readonly counters: Map<string, number>;
+  /** How many plans the routing mock made under this selection (a scenario may change after the first). */
+  planCalls: number;
 }
 
-export interface ScenarioPick<Name extends string> {
+/** The scenario a request is answered with: a built-in name, or the reply a custom handler made. */
+export interface Chosen<Name extends string> {
+  readonly scenario: Name | MockReply;
   readonly entry: ScenarioEntry<Name>;
-  readonly callIndex: number;
-  readonly requestIndex: number;
 }
 
 export class ScenarioController<Name extends string> {
@@ -71,7 +71,7 @@ export class ScenarioController<Name extends string> {
     spec: N | ScenarioHandler<N>,
     options: ScenarioOptions,
   ): ScenarioEntry<N> {
-    return { spec, options, remaining: options.times ?? Infinity, calls: 0, counters: new Map() };
+    return { spec, options, remaining: options.times ?? Infinity, calls: 0, planCalls: 0 };
   }
 
   /** Without `times`: the standing scenario (clears queued ones). With `times`: queued after earlier ones. */
@@ -87,33 +87,34 @@ export class ScenarioController<Name extends string> {
     this.standing = ScenarioController.entry(spec, options);
   }
 
-  /** Picks the scenario for the next request and counts it. */
-  next(): ScenarioPick<Name> {
+  /**
+   * The scenario of the next request, counted, once its delay (`wait`) has passed; a custom handler's answer
+   * is a reply or a built-in name (undefined: the default).
+   */
+  async choose(
+    request: RecordedRequest,
+    now: Date,
+    wait: (ms: number) => Promise<void>,
+  ): Promise<Chosen<Name>> {
     const head = this.queue[0];
     const entry = head ?? this.standing;
     if (head) {
       head.remaining -= 1;
       if (head.remaining <= 0) this.queue.shift();
     }
-    const pick = { entry, callIndex: entry.calls, requestIndex: this.requestCount };
+    const context = { callIndex: entry.calls, requestIndex: this.requestCount, now };
     entry.calls += 1;
     this.requestCount += 1;
-    return pick;
+    if (entry.options.delayMs) await wait(entry.options.delayMs);
+    if (typeof entry.spec !== 'function') return { scenario: entry.spec, entry };
+    const result = (await entry.spec(request, context)) ?? this.defaultName;
+    return { scenario: typeof result === 'string' ? this.check(result) : result, entry };
   }
 
   reset(): void {
     this.queue.length = 0;
     this.standing = ScenarioController.entry<Name>(this.defaultName, {});
     this.requestCount = 0;
-  }
-
-  /** A pick as a built-in scenario name or a reply (custom handlers may return either; undefined: the default). */
-  async resolve(pick: ScenarioPick<Name>, request: RecordedRequest, now: Date): Promise<Name | MockReply> {
-    const { spec } = pick.entry;
-    if (typeof spec !== 'function') return spec;
-    const result = await spec(request, { callIndex: pick.callIndex, requestIndex: pick.requestIndex, now });
-    if (result === undefined) return this.defaultName;
-    return typeof result === 'string' ? this.check(result) : result;
   }
 }
 

@@ -85,14 +85,6 @@ function readGraphQL(incoming: IncomingRequest): BodyRead {
   };
 }
 
-function planCounter(entry: Pick<ScenarioEntry<string>, 'counters'>): () => number {
-  return () => {
-    const n = entry.counters.get('plan') ?? 0;
-    entry.counters.set('plan', n + 1);
-    return n;
-  };
-}
-
 function isTransport(name: string): name is TransportScenarioName {
   return !isDataScenario(name) && name !== 'graphql-errors' && name !== 'geocoding-empty';
 }
@@ -111,7 +103,7 @@ async function execute(
   const variants = dataVariants(isDataScenario(name) ? name : 'default');
   return reply.json(
     200,
-    await runGraphQL(graphql, { now, router, ...variants, nextPlanCall: planCounter(entry) }),
+    await runGraphQL(graphql, { now, router, ...variants, nextPlanCall: () => entry.planCalls++ }),
   );
 }
 
@@ -126,10 +118,10 @@ export async function startDigitransitMock(options: DigitransitMockOptions = {})
     if (read === undefined) return notFound();
     const refusal = keyRefusal(incoming, options.apiKeys);
     if (refusal) return refusal;
-    const { scenario, options: scenarioOptions, entry } = await choose(routing, recorded);
+    const { scenario, entry } = await choose(routing, recorded);
     if (typeof scenario !== 'string') return scenario;
     if (isTransport(scenario)) {
-      return transportReply(scenario, scenarioOptions, async () => {
+      return transportReply(scenario, entry.options, async () => {
         if (graphql === undefined) return {};
         const normal = await execute('default', graphql, router, now, entry);
         return normal.kind === 'json' ? normal.body : {};
@@ -148,7 +140,7 @@ export async function startDigitransitMock(options: DigitransitMockOptions = {})
     if (incoming.method !== 'GET') return notFound();
     const refusal = keyRefusal(incoming, options.apiKeys);
     if (refusal) return refusal;
-    const { scenario, options: scenarioOptions } = await choose(geocoding, recorded);
+    const { scenario, entry } = await choose(geocoding, recorded);
     if (typeof scenario !== 'string') return scenario;
     const answer = (empty: boolean) =>
       peliasResponse({
@@ -162,7 +154,7 @@ export async function startDigitransitMock(options: DigitransitMockOptions = {})
         empty,
       });
     if (scenario !== 'default' && scenario !== 'geocoding-empty') {
-      return transportReply(scenario, scenarioOptions, () => Promise.resolve(answer(false).body));
+      return transportReply(scenario, entry.options, () => Promise.resolve(answer(false).body));
     }
     const { status, body } = answer(scenario === 'geocoding-empty');
     return reply.json(status, body);

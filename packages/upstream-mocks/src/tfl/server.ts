@@ -34,9 +34,9 @@ export async function startTflMock(options: TflMockOptions = {}): Promise<TflMoc
     const key = incoming.url.searchParams.get('app_key') ?? incoming.headers['app_key'];
     if (keyCheck(key || undefined, options.apiKeys) !== 'ok') return forbiddenReply(rawUrl, nowMs);
 
-    const { scenario, options: scenarioOptions } = await choose(scenarios, recorded);
+    const { scenario, entry } = await choose(scenarios, recorded);
     if (typeof scenario !== 'string') return scenario;
-    return tflScenarioReply(scenario, { ...route, rawUrl, nowMs, options: scenarioOptions });
+    return tflScenarioReply(scenario, { ...route, rawUrl, nowMs, options: entry.options });
   });
   return { ...mock, scenario: (spec, scenarioOptions) => scenarios.set(spec, scenarioOptions) };
 }
