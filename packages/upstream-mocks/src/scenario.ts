@@ -180,7 +180,7 @@ export function bodyFaultReply(
   if (name === 'malformed-json') return reply.malformedJson(normal);
   return reply.oversized(normal, {
     announceLength: name === 'oversized-content-length',
-    ...(options.bodyBytes === undefined ? {} : { bytes: options.bodyBytes }),
-    ...(options.headers === undefined ? {} : { headers: options.headers }),
+    bytes: options.bodyBytes,
+    headers: options.headers,
   });
 }
