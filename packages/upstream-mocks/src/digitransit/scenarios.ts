@@ -3,7 +3,6 @@ import { reply } from '../reply.js';
 import type { MockReply } from '../reply.js';
 import { BODY_FAULTS, bodyFaultReply, isBodyFault, rateLimitedReply, STATUS_FAULTS } from '../scenario.js';
 import type { BodyFault, ScenarioOptions } from '../scenario.js';
-import type { PlanVariant } from './context.js';
 import type { DepartureVariant } from './departures.js';
 import { gatewayError, invalidKey, NGINX_BAD_GATEWAY, quotaExceeded } from './gateway.js';
 
@@ -59,6 +58,9 @@ export const DIGITRANSIT_SCENARIOS = [
 export type DigitransitScenarioName = (typeof DIGITRANSIT_SCENARIOS)[number];
 export type TransportScenarioName = (typeof TRANSPORT_SCENARIOS)[number];
 type DataScenarioName = (typeof DIGITRANSIT_DATA_SCENARIOS)[number];
+type PlanOf<Name> = Name extends `plan-${infer Variant}` ? Variant : never;
+/** The itineraries a data scenario plans: its `plan-*` name's, `mixed` for the others. */
+export type PlanVariant = PlanOf<DataScenarioName>;
 
 export const GEOCODING_SCENARIOS = ['default', 'geocoding-empty', ...TRANSPORT_SCENARIOS] as const;
 export type GeocodingScenarioName = (typeof GEOCODING_SCENARIOS)[number];
