@@ -44,8 +44,6 @@ export async function startMock(
 ): Promise<Mock> {
   const clock = options.now ?? (() => new Date());
   const requests: RecordedRequest[] = [];
-  let delay: (ms: number) => Promise<void> = () => Promise.resolve();
-
   const server = await startLoopbackServer((incoming) => {
     const now = clock();
     return route({
@@ -67,10 +65,9 @@ export async function startMock(
         requests.push(recorded);
         return recorded;
       },
-      choose: (selection, recorded) => selection.choose(recorded, now, delay),
+      choose: (selection, recorded) => selection.choose(recorded, now, (ms) => server.delay(ms)),
     });
   }, options.port ?? 0);
-  delay = (ms) => new Promise((resolve) => server.later(ms, resolve));
 
   return {
     url: server.url,
