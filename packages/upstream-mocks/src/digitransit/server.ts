@@ -1,7 +1,7 @@
 // The Digitransit mock: OTP routing (POST /routing/v2/{router}/gtfs/v1) and Pelias geocoding
 // (GET /geocoding/v1/search|autocomplete) behind one API gateway.
 import { peliasResponse } from '../geocoding/pelias.js';
-import type { GraphQLRequestBody, IncomingRequest } from '../http.js';
+import type { GraphQLRequestBody } from '../http.js';
 import { startMock } from '../mock.js';
 import type { Mock, MockOptions, MockRequest } from '../mock.js';
 import { reply } from '../reply.js';
@@ -10,7 +10,7 @@ import { ScenarioController } from '../scenario.js';
 import type { ScenarioEntry, ScenarioHandler, ScenarioOptions } from '../scenario.js';
 import { ROUTERS } from './data.js';
 import { KEY_HEADER, keyRefusal, notFound } from './gateway.js';
-import { failedExecution, runGraphQL } from './graphql.js';
+import { failedExecution, readGraphQL, runGraphQL } from './graphql.js';
 import {
   DIGITRANSIT_SCENARIOS,
   dataVariants,
@@ -44,46 +44,6 @@ export interface DigitransitMock extends Mock {
 
 const ROUTING_PATH = /^\/routing\/v2\/([^/]+)\/gtfs\/v1\/?$/;
 const GEOCODING_PATH = /^\/geocoding\/v1\/(search|autocomplete)\/?$/;
-
-type BodyRead = { readonly graphql: GraphQLRequestBody } | { readonly error: MockReply };
-
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  value !== null && typeof value === 'object' && !Array.isArray(value);
-
-/** `variables` as an object, or as a string of JSON that holds one (undefined when it does not). */
-function readVariables(value: unknown): Record<string, unknown> | undefined {
-  if (typeof value !== 'string' || value === '') return isObject(value) ? value : {};
-  try {
-    const parsed: unknown = JSON.parse(value);
-    return isObject(parsed) ? parsed : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/** The GraphQL request in a POST body, or the reply OTP gives a body it cannot read. */
-function readGraphQL(incoming: IncomingRequest): BodyRead {
-  const type = (incoming.headers['content-type'] ?? '').toLowerCase();
-  if (type.startsWith('application/graphql')) return { graphql: { query: incoming.body, variables: {} } };
-  if (!type.startsWith('application/json')) return { error: reply.text(415, '', undefined) };
-  let parsed: unknown;
-  try {
-    parsed = incoming.body.trim() === '' ? null : JSON.parse(incoming.body);
-  } catch (error) {
-    return { error: reply.text(400, `Unable to process JSON: ${(error as Error).message}`) };
-  }
-  if (!isObject(parsed) || !('query' in parsed)) return { error: reply.text(400, 'No query found in body') };
-  const variables = readVariables(parsed['variables']);
-  if (variables === undefined) return { error: reply.text(400, 'Variables must be a valid json object') };
-  const { operationName } = parsed;
-  return {
-    graphql: {
-      query: String(parsed['query']),
-      variables,
-      ...(typeof operationName === 'string' ? { operationName } : {}),
-    },
-  };
-}
 
 function isTransport(name: string): name is TransportScenarioName {
   return !isDataScenario(name) && name !== 'graphql-errors' && name !== 'geocoding-empty';
