@@ -53,19 +53,12 @@ export function patternNode(route: HslRoute, directionId: '0' | '1'): Node {
 
 export function routeNode(route: HslRoute): Node {
   return {
+    ...route,
     __typename: 'Route',
     id: relayId('Route', route.gtfsId),
-    gtfsId: route.gtfsId,
-    shortName: route.shortName,
-    longName: route.longName,
-    mode: route.mode,
-    type: route.type,
-    color: route.color,
     textColor: route.color === null ? null : 'FFFFFF',
-    desc: null,
     url: `https://reittiopas.hsl.fi/linjat/${route.gtfsId}`,
     bikesAllowed: 'NO_INFORMATION',
-    sortOrder: null,
     agency: agencyNode,
     alerts: entityAlerts({ route: route.gtfsId }),
     patterns: () => [patternNode(route, '0'), patternNode(route, '1')],
@@ -126,19 +119,18 @@ function stoptimesForPatterns(stops: readonly HslStop[]): FieldFn {
   };
 }
 
-/** The fields a stop and a station share; `served` are the stops whose routes and departures it lists. */
+/**
+ * The fields a stop and a station share (the feed's, under OTP's names; fields left out resolve to null);
+ * `served` are the stops whose routes and departures it lists.
+ */
 function stopPlace(place: HslStop | HslStation, served: readonly HslStop[]): Node {
   const routes = served.flatMap((stop) => stop.routes);
   return {
+    ...place,
     __typename: 'Stop',
     id: relayId('Stop', place.gtfsId),
-    gtfsId: place.gtfsId,
-    name: place.name,
-    lat: place.lat,
-    lon: place.lon,
     timezone: 'Europe/Helsinki',
     wheelchairBoarding: 'POSSIBLE',
-    vehicleMode: place.vehicleMode,
     routes: () => routes.map((r) => routeNode(findRoute(r.route))),
     patterns: () => routes.map((r) => patternNode(findRoute(r.route), r.directionId)),
     alerts: empty,
@@ -154,10 +146,6 @@ export function stopNode(stop: HslStop): Node {
   const station = stop.parentStation ? findStation(stop.parentStation) : undefined;
   return {
     ...stopPlace(stop, [stop]),
-    code: stop.code,
-    platformCode: stop.platformCode,
-    desc: stop.desc,
-    zoneId: stop.zoneId,
     locationType: 'STOP',
     vehicleType: firstRoute ? findRoute(firstRoute.route).type : null,
     url: `http://aikataulut.hsl.fi/pysakit/fi/${stop.gtfsId.replace(/^HSL:/, '')}.html`,
