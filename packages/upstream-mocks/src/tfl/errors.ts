@@ -5,25 +5,23 @@ import { dotNetUtcTimestamp } from '../time.js';
 import { tflType } from './entities.js';
 
 /** Each status TfL answers with an `ApiError`: its `httpStatus`, `exceptionType` and, on 500, a `name`. */
-const API_ERRORS: Readonly<
-  Record<number, readonly [httpStatus: string, exceptionType: string, name?: string]>
-> = {
+const API_ERRORS = {
   400: ['BadRequest', 'ApiArgumentException'],
   403: ['Forbidden', 'UnauthorizedAccessException'],
   404: ['NotFound', 'EntityNotFoundException'],
   405: ['MethodNotAllowed', 'HttpResponseException'],
   500: ['InternalServerError', 'HttpRequestException', 'Internal'],
   503: ['ServiceUnavailable', 'ServiceUnavailableException'],
-};
+} as const satisfies Record<number, readonly [httpStatus: string, exceptionType: string, name?: string]>;
 
 /** An `ApiError` reply; `relativeUri` is the request's path and query, which real TfL echoes with `app_key`. */
 export function apiErrorReply(
-  status: 400 | 403 | 404 | 405 | 500 | 503,
+  status: keyof typeof API_ERRORS,
   relativeUri: string,
   message: string,
   nowMs: number,
 ): MockReply {
-  const [httpStatus, exceptionType, name] = API_ERRORS[status]!;
+  const [httpStatus, exceptionType, name]: readonly string[] = API_ERRORS[status];
   return reply.json(status, {
     $type: tflType('ApiError'),
     timestampUtc: dotNetUtcTimestamp(nowMs),
