@@ -55,8 +55,8 @@ export type RequestHandler = (request: IncomingRequest) => Promise<MockReply>;
 
 export interface LoopbackServer {
   readonly url: string;
-  /** Schedules work that `close()` cancels. */
-  later(ms: number, fn: () => void): void;
+  /** Resolves after `ms`, unless `close()` comes first (then never: the request it holds is dropped). */
+  delay(ms: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -187,13 +187,15 @@ export async function startLoopbackServer(handler: RequestHandler, port = 0): Pr
 
   return {
     url,
-    later(ms, fn) {
-      if (closed) return;
-      const timer = setTimeout(() => {
-        timers.delete(timer);
-        fn();
-      }, ms);
-      timers.add(timer);
+    delay(ms) {
+      return new Promise((resolve) => {
+        if (closed) return;
+        const timer = setTimeout(() => {
+          timers.delete(timer);
+          resolve();
+        }, ms);
+        timers.add(timer);
+      });
     },
     async close() {
       if (closed) return;

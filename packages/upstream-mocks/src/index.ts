@@ -24,34 +24,7 @@ export type { HeaderMap, MockReply } from './reply.js';
 export type { ScenarioContext, ScenarioHandler, ScenarioOptions } from './scenario.js';
 export type { GraphQLRequestBody, RecordedRequest } from './http.js';
 
-// Fixture data and builders, for assertions and parser tests.
-export { TFL_STATIONS } from './tfl/data.js';
-export type { TflStation } from './tfl/data.js';
-export { buildItineraryResult } from './tfl/journeys.js';
-export { ARRIVAL_STOPS, buildArrivals, PREDICTION_LIFETIME_SECONDS } from './tfl/arrivals.js';
-export type { ArrivalService, ArrivalStop, ArrivalsQuery } from './tfl/arrivals.js';
-export type { JourneyRequest } from './tfl/journeys.js';
-export { buildDisambiguationResult, HIGHGATE_OPTIONS, VICTORIA_OPTIONS } from './tfl/disambiguation.js';
-export type { MatchStatus, TflDisambiguationOption } from './tfl/disambiguation.js';
-export { journeyRequest } from './tfl/request.js';
-export {
-  HSL_AGENCY,
-  HSL_ROUTES,
-  HSL_STATIONS,
-  HSL_STOPS,
-  ROUTER_BOUNDS,
-  ROUTERS,
-} from './digitransit/data.js';
-export type { HslRoute, HslStation, HslStop, TransitModeName } from './digitransit/data.js';
-export { buildDepartures, MIXED_DEPARTURES, selectDepartures } from './digitransit/departures.js';
-export type {
-  DepartureRecord,
-  DepartureVariant,
-  RealtimeStateName,
-  StoptimeArgs,
-} from './digitransit/departures.js';
-export { PELIAS_PLACES } from './geocoding/pelias.js';
-export type { PeliasFeature } from './geocoding/pelias.js';
+// The OTP schema the routing mock validates against, and the time formats of the upstreams.
 export { otpSchema, OTP_SCHEMA_JSON_PATH } from './digitransit/schema.js';
 export { validateOtpQuery } from './digitransit/graphql.js';
 export type { OtpGraphQLResponse } from './digitransit/graphql.js';

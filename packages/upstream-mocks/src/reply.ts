@@ -33,7 +33,7 @@ export type HeaderMap = Readonly<Record<string, string>>;
 /** Builders for custom scenario handlers. */
 export const reply = {
   json(status: number, body: unknown, headers?: HeaderMap): MockReply {
-    return { kind: 'json', status, body, ...(headers ? { headers } : {}) };
+    return { kind: 'json', status, body, headers };
   },
   text(
     status: number,
@@ -41,13 +41,13 @@ export const reply = {
     contentType = 'text/plain; charset=utf-8',
     headers?: HeaderMap,
   ): MockReply {
-    return { kind: 'text', status, body, contentType, ...(headers ? { headers } : {}) };
+    return { kind: 'text', status, body, contentType, headers };
   },
   hang(): MockReply {
     return { kind: 'hang' };
   },
   reset(partialBody = '{"data":{"stop":{"gtfsId":"HSL:', status = 200, headers?: HeaderMap): MockReply {
-    return { kind: 'reset', status, partialBody, ...(headers ? { headers } : {}) };
+    return { kind: 'reset', status, partialBody, headers };
   },
   /**
    * HTTP 200 `application/json`: `normalBody` with its first list grown to `bytes` (default 200 MiB), generated
@@ -62,19 +62,13 @@ export const reply = {
       status: options.status ?? 200,
       body: repeatedJson(normalBody, options.bytes ?? DEFAULT_OVERSIZED_BYTES),
       announceLength: options.announceLength ?? false,
-      ...(options.headers ? { headers: options.headers } : {}),
+      headers: options.headers,
     };
   },
   /** HTTP 200 `application/json` whose body is cut short: valid headers, unparseable JSON. */
   malformedJson(fullBody: unknown, status = 200, headers?: HeaderMap): MockReply {
     const text = JSON.stringify(fullBody);
     const cut = text.slice(0, Math.max(1, Math.floor(text.length * 0.6)));
-    return {
-      kind: 'text',
-      status,
-      body: cut,
-      contentType: 'application/json; charset=utf-8',
-      ...(headers ? { headers } : {}),
-    };
+    return reply.text(status, cut, 'application/json; charset=utf-8', headers);
   },
 };

@@ -37,14 +37,14 @@ export interface ScenarioEntry<Name extends string> {
   readonly options: ScenarioOptions;
   remaining: number;
   calls: number;
-  /** Per-selection counters for scenarios that change from one call to the next. */
-  readonly counters: Map<string, number>;
+  /** How many plans the routing mock made under this selection (a scenario may change after the first). */
+  planCalls: number;
 }
 
-export interface ScenarioPick<Name extends string> {
+/** The scenario a request is answered with: a built-in name, or the reply a custom handler made. */
+export interface Chosen<Name extends string> {
+  readonly scenario: Name | MockReply;
   readonly entry: ScenarioEntry<Name>;
-  readonly callIndex: number;
-  readonly requestIndex: number;
 }
 
 export class ScenarioController<Name extends string> {
@@ -53,7 +53,7 @@ export class ScenarioController<Name extends string> {
   private requestCount = 0;
 
   constructor(
-    private readonly defaultName: Name,
+    readonly defaultName: Name,
     private readonly names: readonly Name[],
   ) {
     this.standing = ScenarioController.entry<Name>(defaultName, {});
@@ -71,7 +71,7 @@ export class ScenarioController<Name extends string> {
     spec: N | ScenarioHandler<N>,
     options: ScenarioOptions,
   ): ScenarioEntry<N> {
-    return { spec, options, remaining: options.times ?? Infinity, calls: 0, counters: new Map() };
+    return { spec, options, remaining: options.times ?? Infinity, calls: 0, planCalls: 0 };
   }
 
   /** Without `times`: the standing scenario (clears queued ones). With `times`: queued after earlier ones. */
@@ -87,18 +87,28 @@ export class ScenarioController<Name extends string> {
     this.standing = ScenarioController.entry(spec, options);
   }
 
-  /** Picks the scenario for the next request and counts it. */
-  next(): ScenarioPick<Name> {
+  /**
+   * The scenario of the next request, counted, once its delay (`wait`) has passed; a custom handler's answer
+   * is a reply or a built-in name (undefined: the default).
+   */
+  async choose(
+    request: RecordedRequest,
+    now: Date,
+    wait: (ms: number) => Promise<void>,
+  ): Promise<Chosen<Name>> {
     const head = this.queue[0];
     const entry = head ?? this.standing;
     if (head) {
       head.remaining -= 1;
       if (head.remaining <= 0) this.queue.shift();
     }
-    const pick = { entry, callIndex: entry.calls, requestIndex: this.requestCount };
+    const context = { callIndex: entry.calls, requestIndex: this.requestCount, now };
     entry.calls += 1;
     this.requestCount += 1;
-    return pick;
+    if (entry.options.delayMs) await wait(entry.options.delayMs);
+    if (typeof entry.spec !== 'function') return { scenario: entry.spec, entry };
+    const result = (await entry.spec(request, context)) ?? this.defaultName;
+    return { scenario: typeof result === 'string' ? this.check(result) : result, entry };
   }
 
   reset(): void {
@@ -108,19 +118,33 @@ export class ScenarioController<Name extends string> {
   }
 }
 
-/** Resolves a pick to a built-in scenario name or a reply (custom handlers may return either). */
-export async function resolvePick<Name extends string>(
-  controller: ScenarioController<Name>,
-  pick: ScenarioPick<Name>,
-  request: RecordedRequest,
-  now: Date,
-  fallback: Name,
-): Promise<Name | MockReply> {
-  const { spec } = pick.entry;
-  if (typeof spec !== 'function') return spec;
-  const result = await spec(request, { callIndex: pick.callIndex, requestIndex: pick.requestIndex, now });
-  if (result === undefined) return fallback;
-  return typeof result === 'string' ? controller.check(result) : result;
+/** The faults both upstreams answer, each in its own format. */
+export const STATUS_FAULTS = [
+  /** 403: TfL's ApiError even though a key was sent; Digitransit's gateway out of call volume quota. */
+  'forbidden',
+  /** 429 with `Retry-After` (seconds). */
+  'rate-limited',
+  /** 429 without `Retry-After`. */
+  'rate-limited-no-retry-after',
+  /** 500: TfL's ApiError echoing the full path and query, app_key included; text/plain from OTP. */
+  'server-error',
+  /** 502 with an HTML body from the gateway. */
+  'bad-gateway',
+  /** 503: TfL's ApiError; Digitransit's gateway JSON. */
+  'service-unavailable',
+] as const;
+export type StatusFault = (typeof STATUS_FAULTS)[number];
+
+/** The 429 of the API gateway both upstreams sit behind: `{statusCode, message}`, `Retry-After` when given. */
+export function rateLimitedReply(retryAfterSeconds: number | undefined): MockReply {
+  const message = 'Rate limit is exceeded.';
+  return retryAfterSeconds === undefined
+    ? reply.json(429, { statusCode: 429, message })
+    : reply.json(
+        429,
+        { statusCode: 429, message: `${message} Try again in ${retryAfterSeconds} seconds.` },
+        { 'retry-after': String(retryAfterSeconds) },
+      );
 }
 
 /** The faults that happen to a normal answer on its way: never sent, reset mid-body, truncated, grown huge. */
@@ -156,7 +180,7 @@ export function bodyFaultReply(
   if (name === 'malformed-json') return reply.malformedJson(normal);
   return reply.oversized(normal, {
     announceLength: name === 'oversized-content-length',
-    ...(options.bodyBytes === undefined ? {} : { bytes: options.bodyBytes }),
-    ...(options.headers === undefined ? {} : { headers: options.headers }),
+    bytes: options.bodyBytes,
+    headers: options.headers,
   });
 }

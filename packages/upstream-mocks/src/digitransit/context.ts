@@ -1,18 +1,6 @@
 // What every resolver sees: the clock, the router and the data scenario of this request.
 import type { DepartureVariant } from './departures.js';
-
-export type PlanVariant =
-  | 'mixed'
-  | 'realtime'
-  | 'scheduled'
-  | 'cancelled-leg'
-  | 'delayed'
-  | 'duplicates'
-  | 'long-walks'
-  | 'no-transit-connection'
-  | 'outside-bounds'
-  | 'location-not-found'
-  | 'disrupted-then-clear';
+import type { PlanVariant } from './scenarios.js';
 
 export interface ResolverContext {
   readonly now: Date;

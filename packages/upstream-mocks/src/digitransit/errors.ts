@@ -52,87 +52,38 @@ function queryPaths(document: DocumentNode): Map<ASTNode, string> {
   return paths;
 }
 
-interface Rewrite {
-  readonly kind: string;
-  readonly pattern: RegExp;
-  readonly message: (m: RegExpExecArray) => string;
-}
-
-const REWRITES: readonly Rewrite[] = [
-  {
-    kind: 'FieldUndefined',
-    pattern: /^Cannot query field "(.+?)" on type "(.+?)"\./,
-    message: (m) => `Field '${m[1]}' in type '${m[2]}' is undefined`,
-  },
-  {
-    kind: 'UnknownArgument',
-    pattern: /^Unknown argument "(.+?)" on field/,
-    message: (m) => `Unknown field argument '${m[1]}'`,
-  },
-  {
-    kind: 'MissingFieldArgument',
-    pattern: /^Field "(.+?)" argument "(.+?)" of type "(.+?)" is required/,
-    message: (m) => `Missing field argument '${m[2]}'`,
-  },
-  {
-    kind: 'SubselectionRequired',
-    pattern: /^Field "(.+?)" of type "(.+?)" must have a selection of subfields/,
-    message: (m) => `Subselection required for type '${m[2]}' of field '${m[1]}'`,
-  },
-  {
-    kind: 'SubselectionNotAllowed',
-    pattern: /^Field "(.+?)" must not have a selection since type "(.+?)" has no subfields/,
-    message: (m) => `Subselection not allowed on leaf type '${m[2]}' of field '${m[1]}'`,
-  },
-  { kind: 'UnknownType', pattern: /^Unknown type "(.+?)"\./, message: (m) => `Unknown type '${m[1]}'` },
-  {
-    kind: 'UndefinedVariable',
-    pattern: /^Variable "\$(.+?)" is not defined/,
-    message: (m) => `Undefined variable '${m[1]}'`,
-  },
-  {
-    kind: 'UnusedVariable',
-    pattern: /^Variable "\$(.+?)" is never used/,
-    message: (m) => `Unused variable '${m[1]}'`,
-  },
-  {
-    kind: 'VariableTypeMismatch',
-    pattern: /^Variable "\$(.+?)" of type "(.+?)" used in position expecting type "(.+?)"\./,
-    message: (m) => `Variable '${m[1]}' of type '${m[2]}' used in position expecting type '${m[3]}'`,
-  },
-  {
-    kind: 'UndefinedFragment',
-    pattern: /^Unknown fragment "(.+?)"\./,
-    message: (m) => `Undefined fragment '${m[1]}'`,
-  },
-  {
-    kind: 'UnusedFragment',
-    pattern: /^Fragment "(.+?)" is never used\./,
-    message: (m) => `Unused fragment '${m[1]}'`,
-  },
-  {
-    kind: 'FieldsConflict',
-    pattern: /^Fields "(.+?)" conflict because (.+?)\. Use different aliases/,
-    message: (m) => `${m[1]}: ${m[2]}`,
-  },
-  {
-    kind: 'WrongType',
-    pattern: /^(.+ cannot represent .+|Expected value of type .+)$/,
-    message: (m) => m[1] ?? '',
-  },
+/** graphql-js's validation messages as graphql-java words them: the kind, the pattern, the message (`$n`: groups). */
+// prettier-ignore
+const REWRITES: readonly (readonly [kind: string, pattern: RegExp, message: string])[] = [
+  ['FieldUndefined', /^Cannot query field "(.+?)" on type "(.+?)"\./, "Field '$1' in type '$2' is undefined"],
+  ['UnknownArgument', /^Unknown argument "(.+?)" on field/, "Unknown field argument '$1'"],
+  ['MissingFieldArgument', /^Field "(.+?)" argument "(.+?)" of type "(.+?)" is required/, "Missing field argument '$2'"],
+  ['SubselectionRequired', /^Field "(.+?)" of type "(.+?)" must have a selection of subfields/,
+    "Subselection required for type '$2' of field '$1'"],
+  ['SubselectionNotAllowed', /^Field "(.+?)" must not have a selection since type "(.+?)" has no subfields/,
+    "Subselection not allowed on leaf type '$2' of field '$1'"],
+  ['UnknownType', /^Unknown type "(.+?)"\./, "Unknown type '$1'"],
+  ['UndefinedVariable', /^Variable "\$(.+?)" is not defined/, "Undefined variable '$1'"],
+  ['UnusedVariable', /^Variable "\$(.+?)" is never used/, "Unused variable '$1'"],
+  ['VariableTypeMismatch', /^Variable "\$(.+?)" of type "(.+?)" used in position expecting type "(.+?)"\./,
+    "Variable '$1' of type '$2' used in position expecting type '$3'"],
+  ['UndefinedFragment', /^Unknown fragment "(.+?)"\./, "Undefined fragment '$1'"],
+  ['UnusedFragment', /^Fragment "(.+?)" is never used\./, "Unused fragment '$1'"],
+  ['FieldsConflict', /^Fields "(.+?)" conflict because (.+?)\. Use different aliases/, '$1: $2'],
+  ['WrongType', /^(.+ cannot represent .+|Expected value of type .+)$/, '$1'],
 ];
 
 /** `Validation error (FieldUndefined@[stop/foo]) : Field 'foo' in type 'Stop' is undefined` */
 export function validationErrors(errors: readonly GraphQLError[], document: DocumentNode): OtpGraphQLError[] {
   const paths = queryPaths(document);
   return errors.map((error) => {
-    const rewrite = REWRITES.find((r) => r.pattern.test(error.message));
-    const match = rewrite?.pattern.exec(error.message);
+    const rewrite = REWRITES.find(([, pattern]) => pattern.test(error.message));
     const node = error.nodes?.[0];
     const path =
       node && (node.kind === Kind.FIELD || node.kind === Kind.ARGUMENT) ? paths.get(node) : undefined;
-    const kind = rewrite?.kind ?? 'ValidationError';
-    const text = rewrite && match ? rewrite.message(match) : error.message;
+    const [kind, pattern, message] = rewrite ?? ['ValidationError'];
+    // Only the matched part, rewritten: the rest of graphql-js's message (suggestions) is not graphql-java's.
+    const text = pattern ? pattern.exec(error.message)![0].replace(pattern, message!) : error.message;
     const locations = locationsOf(error);
     return {
       message: `Validation error (${kind}${path ? `@[${path}]` : ''}) : ${text}`,

@@ -1,7 +1,9 @@
-// One GraphQL request, the way OTP handles it: parse, validate against the schema, execute.
+// One GraphQL request, the way OTP handles it: read the body, parse, validate against the schema, execute.
 import { execute, GraphQLError, Kind, parse, validate } from 'graphql';
 import type { DocumentNode, OperationDefinitionNode } from 'graphql';
-import type { GraphQLRequestBody } from '../http.js';
+import type { GraphQLRequestBody, IncomingRequest } from '../http.js';
+import { reply } from '../reply.js';
+import type { MockReply } from '../reply.js';
 import type { ResolverContext } from './context.js';
 import { fieldErrors, requestErrors, syntaxError, validationErrors } from './errors.js';
 import type { OtpGraphQLError } from './errors.js';
@@ -27,6 +29,46 @@ function parseAndValidate(query: string): Parsed {
   const problems = validate(otpSchema(), document);
   if (problems.length > 0) return { response: { errors: validationErrors(problems, document) } };
   return { document };
+}
+
+type BodyRead = { readonly graphql: GraphQLRequestBody } | { readonly error: MockReply };
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  value !== null && typeof value === 'object' && !Array.isArray(value);
+
+/** `variables` as an object, or as a string of JSON that holds one (undefined when it does not). */
+function readVariables(value: unknown): Record<string, unknown> | undefined {
+  if (typeof value !== 'string' || value === '') return isObject(value) ? value : {};
+  try {
+    const parsed: unknown = JSON.parse(value);
+    return isObject(parsed) ? parsed : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The GraphQL request in a POST body, or the reply OTP gives a body it cannot read. */
+export function readGraphQL(incoming: IncomingRequest): BodyRead {
+  const type = (incoming.headers['content-type'] ?? '').toLowerCase();
+  if (type.startsWith('application/graphql')) return { graphql: { query: incoming.body, variables: {} } };
+  if (!type.startsWith('application/json')) return { error: reply.text(415, '', undefined) };
+  let parsed: unknown;
+  try {
+    parsed = incoming.body.trim() === '' ? null : JSON.parse(incoming.body);
+  } catch (error) {
+    return { error: reply.text(400, `Unable to process JSON: ${(error as Error).message}`) };
+  }
+  if (!isObject(parsed) || !('query' in parsed)) return { error: reply.text(400, 'No query found in body') };
+  const variables = readVariables(parsed['variables']);
+  if (variables === undefined) return { error: reply.text(400, 'Variables must be a valid json object') };
+  const { operationName } = parsed;
+  return {
+    graphql: {
+      query: String(parsed['query']),
+      variables,
+      ...(typeof operationName === 'string' ? { operationName } : {}),
+    },
+  };
 }
 
 /** Messages of the validation errors OTP would report for this document (empty when it is valid). */

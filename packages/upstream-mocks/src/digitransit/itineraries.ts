@@ -5,7 +5,8 @@
 import { compactDate, HELSINKI, isoDuration, offsetDateTime } from '../time.js';
 import { movableTimes, readFixture, type TimeFormat } from '../recorded.js';
 import { alertsOn } from './alerts.js';
-import type { FieldFn, PlanVariant } from './context.js';
+import type { FieldFn } from './context.js';
+import type { PlanVariant } from './scenarios.js';
 import { findRoute, findStop } from './data.js';
 import { agencyNode, routeNode, stopNode, tripNode } from './nodes.js';
 import type { Node } from './nodes.js';

@@ -3,11 +3,11 @@
 import { createHash } from 'node:crypto';
 import { HSL_AGENCY, HSL_STOPS, findRoute, findStation, findStop } from './data.js';
 import type { HslRoute, HslStation, HslStop } from './data.js';
-import { buildDepartures, selectDepartures } from './departures.js';
-import type { DepartureRecord, StoptimeArgs } from './departures.js';
+import { departures } from './departures.js';
+import type { Departure } from './departures.js';
 import { entityAlerts } from './alerts.js';
 import { relayId } from './context.js';
-import type { FieldFn, ResolverContext } from './context.js';
+import type { FieldFn } from './context.js';
 
 export type Node = Record<string, unknown>;
 
@@ -53,19 +53,12 @@ export function patternNode(route: HslRoute, directionId: '0' | '1'): Node {
 
 export function routeNode(route: HslRoute): Node {
   return {
+    ...route,
     __typename: 'Route',
     id: relayId('Route', route.gtfsId),
-    gtfsId: route.gtfsId,
-    shortName: route.shortName,
-    longName: route.longName,
-    mode: route.mode,
-    type: route.type,
-    color: route.color,
     textColor: route.color === null ? null : 'FFFFFF',
-    desc: null,
     url: `https://reittiopas.hsl.fi/linjat/${route.gtfsId}`,
     bikesAllowed: 'NO_INFORMATION',
-    sortOrder: null,
     agency: agencyNode,
     alerts: entityAlerts({ route: route.gtfsId }),
     patterns: () => [patternNode(route, '0'), patternNode(route, '1')],
@@ -107,136 +100,66 @@ export function tripNode(trip: TripRef): Node {
   };
 }
 
-export function stoptimeNode(record: DepartureRecord): Node {
-  return {
-    scheduledArrival: record.scheduledDeparture,
-    realtimeArrival: record.realtimeDeparture,
-    arrivalDelay: record.departureDelay,
-    scheduledDeparture: record.scheduledDeparture,
-    realtimeDeparture: record.realtimeDeparture,
-    departureDelay: record.departureDelay,
-    timepoint: false,
-    realtime: record.realtime,
-    realtimeState: record.realtimeState,
-    pickupType: record.pickupType,
-    dropoffType: record.dropoffType,
-    serviceDay: record.serviceDay,
-    headsign: record.headsign,
-    stopPosition: record.stopPosition,
-    stopPositionInPattern: record.stopPosition - 7,
-    stop: () => stopNode(record.stop),
-    trip: () =>
-      tripNode({
-        gtfsId: record.tripGtfsId,
-        route: record.route,
-        directionId: record.directionId,
-        headsign: record.headsign,
-        serviceDate: record.serviceDate,
-      }),
-  };
+export function stoptimeNode(departure: Departure): Node {
+  return { ...departure, stop: () => stopNode(departure.at), trip: () => tripNode(departure.trip) };
 }
 
-function stoptimeArgs(args: Record<string, unknown>): StoptimeArgs {
-  return {
-    startTime: Number(args['startTime'] ?? 0) || 0,
-    timeRange: Number(args['timeRange'] ?? 86400),
-    numberOfDepartures: Number(args['numberOfDepartures'] ?? 5),
-    omitCanceled: args['omitCanceled'] !== false,
-    omitNonPickups: args['omitNonPickups'] === true,
-  };
-}
-
-function departuresOf(
-  stops: readonly HslStop[],
-  args: Record<string, unknown>,
-  ctx: ResolverContext,
-): DepartureRecord[] {
-  const records = stops.flatMap((stop) => buildDepartures(stop, ctx.now, ctx.departures));
-  return selectDepartures(records, stoptimeArgs(args), ctx.now);
-}
-
+/** `stoptimesForPatterns`: the stops' departures grouped by pattern, `numberOfDepartures` of each. */
 function stoptimesForPatterns(stops: readonly HslStop[]): FieldFn {
   return (args, ctx) => {
-    const all = departuresOf(stops, { ...args, numberOfDepartures: 1000 }, ctx);
-    const limit = Number(args['numberOfDepartures'] ?? 5);
-    const groups = new Map<string, DepartureRecord[]>();
-    for (const record of all) {
-      const key = `${record.route.gtfsId}:${record.directionId}`;
-      groups.set(key, [...(groups.get(key) ?? []), record]);
+    const groups = new Map<string, Departure[]>();
+    for (const departure of departures(stops, { ...args, numberOfDepartures: 1000 }, ctx)) {
+      const key = `${departure.trip.route.gtfsId}:${departure.trip.directionId}`;
+      groups.set(key, [...(groups.get(key) ?? []), departure]);
     }
-    return [...groups.values()].map((records) => {
-      const first = records[0];
-      return {
-        pattern: first ? patternNode(first.route, first.directionId) : null,
-        stoptimes: records.slice(0, limit).map(stoptimeNode),
-      };
-    });
+    return [...groups.values()].map((group) => ({
+      pattern: patternNode(group[0]!.trip.route, group[0]!.trip.directionId),
+      stoptimes: group.slice(0, Number(args['numberOfDepartures'] ?? 5)).map(stoptimeNode),
+    }));
+  };
+}
+
+/**
+ * The fields a stop and a station share (the feed's, under OTP's names; fields left out resolve to null);
+ * `served` are the stops whose routes and departures it lists.
+ */
+function stopPlace(place: HslStop | HslStation, served: readonly HslStop[]): Node {
+  const routes = served.flatMap((stop) => stop.routes);
+  return {
+    ...place,
+    __typename: 'Stop',
+    id: relayId('Stop', place.gtfsId),
+    timezone: 'Europe/Helsinki',
+    wheelchairBoarding: 'POSSIBLE',
+    routes: () => routes.map((r) => routeNode(findRoute(r.route))),
+    patterns: () => routes.map((r) => patternNode(findRoute(r.route), r.directionId)),
+    alerts: empty,
+    transfers: empty,
+    stoptimesWithoutPatterns: ((args, ctx) =>
+      departures(served, args, ctx).map(stoptimeNode)) satisfies FieldFn,
+    stoptimesForPatterns: stoptimesForPatterns(served),
   };
 }
 
 export function stopNode(stop: HslStop): Node {
   const firstRoute = stop.routes[0];
+  const station = stop.parentStation ? findStation(stop.parentStation) : undefined;
   return {
-    __typename: 'Stop',
-    id: relayId('Stop', stop.gtfsId),
-    gtfsId: stop.gtfsId,
-    name: stop.name,
-    code: stop.code,
-    platformCode: stop.platformCode,
-    desc: stop.desc,
-    lat: stop.lat,
-    lon: stop.lon,
-    zoneId: stop.zoneId,
+    ...stopPlace(stop, [stop]),
     locationType: 'STOP',
-    timezone: 'Europe/Helsinki',
-    wheelchairBoarding: 'POSSIBLE',
-    vehicleMode: stop.vehicleMode,
     vehicleType: firstRoute ? findRoute(firstRoute.route).type : null,
     url: `http://aikataulut.hsl.fi/pysakit/fi/${stop.gtfsId.replace(/^HSL:/, '')}.html`,
-    direction: null,
-    cluster: null,
-    stops: null,
-    parentStation: () => {
-      const station = stop.parentStation ? findStation(stop.parentStation) : undefined;
-      return station ? stationNode(station) : null;
-    },
-    routes: () => stop.routes.map((r) => routeNode(findRoute(r.route))),
-    patterns: () => stop.routes.map((r) => patternNode(findRoute(r.route), r.directionId)),
+    parentStation: () => (station ? stationNode(station) : null),
     alerts: entityAlerts({ stop: stop.gtfsId, routes: stop.routes.map((r) => r.route) }),
-    transfers: empty,
-    stoptimesWithoutPatterns: ((args, ctx) =>
-      departuresOf([stop], args, ctx).map(stoptimeNode)) satisfies FieldFn,
-    stoptimesForPatterns: stoptimesForPatterns([stop]),
   };
 }
 
 export function stationNode(station: HslStation): Node {
   const children = station.stops.map(findStop).filter((s): s is HslStop => s !== undefined);
   return {
-    __typename: 'Stop',
-    id: relayId('Stop', station.gtfsId),
-    gtfsId: station.gtfsId,
-    name: station.name,
-    code: null,
-    platformCode: null,
-    desc: null,
-    lat: station.lat,
-    lon: station.lon,
+    ...stopPlace(station, children),
     zoneId: 'A',
     locationType: 'STATION',
-    timezone: 'Europe/Helsinki',
-    wheelchairBoarding: 'POSSIBLE',
-    vehicleMode: station.vehicleMode,
-    url: null,
-    parentStation: null,
     stops: () => children.map(stopNode),
-    routes: () => children.flatMap((s) => s.routes.map((r) => routeNode(findRoute(r.route)))),
-    patterns: () =>
-      children.flatMap((s) => s.routes.map((r) => patternNode(findRoute(r.route), r.directionId))),
-    alerts: empty,
-    transfers: empty,
-    stoptimesWithoutPatterns: ((args, ctx) =>
-      departuresOf(children, args, ctx).map(stoptimeNode)) satisfies FieldFn,
-    stoptimesForPatterns: stoptimesForPatterns(children),
   };
 }

@@ -2,7 +2,8 @@
 // (first, maximumTransfers, transit modes, includeRealTimeCancellations, wheelchair), answers routing errors.
 import { HELSINKI, offsetDateTime, zonedParts, zonedToEpochMs } from '../time.js';
 import { findStop, ROUTER_BOUNDS } from './data.js';
-import type { PlanVariant, ResolverContext } from './context.js';
+import type { ResolverContext } from './context.js';
+import type { PlanVariant } from './scenarios.js';
 import { buildItinerary, plannedItineraries } from './itineraries.js';
 import type { BuiltItinerary, Endpoint } from './itineraries.js';
 import type { Node } from './nodes.js';

@@ -1,4 +1,5 @@
 // The root value for execution: QueryType fields backed by the fixture data.
+import { distanceMeters } from '../geo.js';
 import { HSL_AGENCY, HSL_ROUTES, HSL_STATIONS, HSL_STOPS, findStation, findStop } from './data.js';
 import { relayId } from './context.js';
 import type { FieldFn } from './context.js';
@@ -11,14 +12,6 @@ function feedScopedId(value: unknown): string | null {
   if (typeof value !== 'string' || value === '') return null;
   if (!value.includes(':')) throw new Error(`invalid feed-scoped-id: ${value}`);
   return value;
-}
-
-function metres(lat1: number, lon1: number, lat2: number, lon2: number): number {
-  const rad = Math.PI / 180;
-  const dLat = (lat2 - lat1) * rad;
-  const dLon = (lon2 - lon1) * rad;
-  const a = Math.sin(dLat / 2) ** 2 + Math.cos(lat1 * rad) * Math.cos(lat2 * rad) * Math.sin(dLon / 2) ** 2;
-  return 6_371_000 * 2 * Math.atan2(Math.sqrt(a), Math.sqrt(1 - a));
 }
 
 const cursorOf = (index: number): string => Buffer.from(`simple-cursor${index}`, 'utf8').toString('base64');
@@ -83,7 +76,7 @@ export function rootValue(): Node {
       const radius = Number(args['radius']);
       const near = HSL_STOPS.map((stop) => ({
         stop,
-        distance: Math.round(metres(lat, lon, stop.lat, stop.lon)),
+        distance: Math.round(distanceMeters(lat, lon, stop.lat, stop.lon)),
       }))
         .filter((entry) => entry.distance <= radius)
         .sort((a, b) => a.distance - b.distance)

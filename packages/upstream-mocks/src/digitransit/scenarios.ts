@@ -1,10 +1,10 @@
 // Named Digitransit scenarios: data scenarios (the query still executes) and transport scenarios.
 import { reply } from '../reply.js';
 import type { MockReply } from '../reply.js';
-import { BODY_FAULTS, bodyFaultReply, isBodyFault, type ScenarioOptions } from '../scenario.js';
-import type { PlanVariant } from './context.js';
+import { BODY_FAULTS, bodyFaultReply, isBodyFault, rateLimitedReply, STATUS_FAULTS } from '../scenario.js';
+import type { BodyFault, ScenarioOptions } from '../scenario.js';
 import type { DepartureVariant } from './departures.js';
-import { gatewayError, invalidKey, NGINX_BAD_GATEWAY, quotaExceeded, rateLimited } from './gateway.js';
+import { gatewayError, invalidKey, NGINX_BAD_GATEWAY, quotaExceeded } from './gateway.js';
 
 /** Scenarios that change the data the GraphQL query is executed against. */
 export const DIGITRANSIT_DATA_SCENARIOS = [
@@ -44,18 +44,7 @@ export const DIGITRANSIT_DATA_SCENARIOS = [
 export const TRANSPORT_SCENARIOS = [
   /** 401 invalid subscription key. */
   'unauthorized',
-  /** 403 out of call volume quota. */
-  'forbidden',
-  /** 429 with `Retry-After`. */
-  'rate-limited',
-  /** 429 without `Retry-After`. */
-  'rate-limited-no-retry-after',
-  /** 500 text/plain from the backend. */
-  'server-error',
-  /** 502 HTML from nginx. */
-  'bad-gateway',
-  /** 503 gateway JSON. */
-  'service-unavailable',
+  ...STATUS_FAULTS,
   ...BODY_FAULTS,
 ] as const;
 
@@ -69,6 +58,9 @@ export const DIGITRANSIT_SCENARIOS = [
 export type DigitransitScenarioName = (typeof DIGITRANSIT_SCENARIOS)[number];
 export type TransportScenarioName = (typeof TRANSPORT_SCENARIOS)[number];
 type DataScenarioName = (typeof DIGITRANSIT_DATA_SCENARIOS)[number];
+type PlanOf<Name> = Name extends `plan-${infer Variant}` ? Variant : never;
+/** The itineraries a data scenario plans: its `plan-*` name's, `mixed` for the others. */
+export type PlanVariant = PlanOf<DataScenarioName>;
 
 export const GEOCODING_SCENARIOS = ['default', 'geocoding-empty', ...TRANSPORT_SCENARIOS] as const;
 export type GeocodingScenarioName = (typeof GEOCODING_SCENARIOS)[number];
@@ -97,6 +89,19 @@ export function dataVariants(name: DataScenarioName): DataVariants {
   return DATA_VARIANTS[name] ?? { ...DEFAULT_DATA, plan: name.slice('plan-'.length) as PlanVariant };
 }
 
+const TRANSPORT_REPLIES: Record<
+  Exclude<TransportScenarioName, BodyFault>,
+  (retryAfterSeconds: number) => MockReply
+> = {
+  unauthorized: invalidKey,
+  forbidden: quotaExceeded,
+  'rate-limited': rateLimitedReply,
+  'rate-limited-no-retry-after': () => rateLimitedReply(undefined),
+  'server-error': () => reply.text(500, 'Internal Server Error'),
+  'bad-gateway': () => reply.text(502, NGINX_BAD_GATEWAY, 'text/html'),
+  'service-unavailable': () => gatewayError(503, 'Service Unavailable'),
+};
+
 /**
  * The reply of a transport scenario. `body` produces the normal response for the ones that
  * mangle it (`reset`, `malformed-json`).
@@ -106,24 +111,6 @@ export async function transportReply(
   options: ScenarioOptions,
   body: () => Promise<unknown>,
 ): Promise<MockReply> {
-  const retryAfterSeconds = options.retryAfterSeconds ?? 1;
-  if (isBodyFault(name)) {
-    return bodyFaultReply(name, name === 'hang' ? undefined : await body(), { bodyBytes: options.bodyBytes });
-  }
-  switch (name) {
-    case 'unauthorized':
-      return invalidKey();
-    case 'forbidden':
-      return quotaExceeded();
-    case 'rate-limited':
-      return rateLimited(retryAfterSeconds);
-    case 'rate-limited-no-retry-after':
-      return rateLimited(undefined);
-    case 'server-error':
-      return reply.text(500, 'Internal Server Error');
-    case 'bad-gateway':
-      return reply.text(502, NGINX_BAD_GATEWAY, 'text/html');
-    case 'service-unavailable':
-      return gatewayError(503, 'Service Unavailable');
-  }
+  if (!isBodyFault(name)) return TRANSPORT_REPLIES[name](options.retryAfterSeconds ?? 1);
+  return bodyFaultReply(name, name === 'hang' ? undefined : await body(), { bodyBytes: options.bodyBytes });
 }

@@ -1,49 +1,43 @@
 // TfL's error bodies: the API's own `ApiError`, and what the gateway in front of it sends.
+import { reply } from '../reply.js';
+import type { MockReply } from '../reply.js';
 import { dotNetUtcTimestamp } from '../time.js';
 import { tflType } from './entities.js';
 
-export interface ApiErrorInput {
-  readonly status: number;
-  readonly httpStatus: string;
-  readonly exceptionType: string;
-  /** Echoed request path and query: real TfL includes `app_key` here. */
-  readonly relativeUri: string;
-  readonly message: string;
-  readonly name?: string;
-}
+/** Each status TfL answers with an `ApiError`: its `httpStatus`, `exceptionType` and, on 500, a `name`. */
+const API_ERRORS = {
+  400: ['BadRequest', 'ApiArgumentException'],
+  403: ['Forbidden', 'UnauthorizedAccessException'],
+  404: ['NotFound', 'EntityNotFoundException'],
+  405: ['MethodNotAllowed', 'HttpResponseException'],
+  500: ['InternalServerError', 'HttpRequestException', 'Internal'],
+  503: ['ServiceUnavailable', 'ServiceUnavailableException'],
+} as const satisfies Record<number, readonly [httpStatus: string, exceptionType: string, name?: string]>;
 
-export function apiError(input: ApiErrorInput, nowMs: number): Record<string, unknown> {
-  return {
+/** An `ApiError` reply; `relativeUri` is the request's path and query, which real TfL echoes with `app_key`. */
+export function apiErrorReply(
+  status: keyof typeof API_ERRORS,
+  relativeUri: string,
+  message: string,
+  nowMs: number,
+): MockReply {
+  const [httpStatus, exceptionType, name]: readonly string[] = API_ERRORS[status];
+  return reply.json(status, {
     $type: tflType('ApiError'),
     timestampUtc: dotNetUtcTimestamp(nowMs),
-    ...(input.name ? { name: input.name } : {}),
-    exceptionType: input.exceptionType,
-    httpStatusCode: input.status,
-    httpStatus: input.httpStatus,
-    relativeUri: input.relativeUri,
-    message: input.message,
-  };
+    ...(name === undefined ? {} : { name }),
+    exceptionType,
+    httpStatusCode: status,
+    httpStatus,
+    relativeUri,
+    message,
+  });
 }
 
 export const NO_JOURNEY_MESSAGE = 'No journey found for your inputs.';
 
-/** A 404 `ApiError` (EntityNotFoundException) for the request `relativeUri`. */
-export function notFoundError(relativeUri: string, message: string, nowMs: number): Record<string, unknown> {
-  return apiError(
-    { status: 404, httpStatus: 'NotFound', exceptionType: 'EntityNotFoundException', relativeUri, message },
-    nowMs,
-  );
-}
-
-/** The API gateway's 429 body (the API documents none; `Retry-After` is what matters). */
-export function rateLimitBody(retryAfterSeconds: number | undefined): Record<string, unknown> {
-  return {
-    statusCode: 429,
-    message:
-      retryAfterSeconds === undefined
-        ? 'Rate limit is exceeded.'
-        : `Rate limit is exceeded. Try again in ${retryAfterSeconds} seconds.`,
-  };
+export function forbiddenReply(relativeUri: string, nowMs: number): MockReply {
+  return apiErrorReply(403, relativeUri, 'Access denied: a valid app_key is required.', nowMs);
 }
 
 export const BAD_GATEWAY_HTML =

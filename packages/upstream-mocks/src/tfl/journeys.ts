@@ -2,8 +2,8 @@
 // King's Cross to Waterloo with unsorted durations and a tie, fares on four, one disrupted leg), moved to the
 // requested time and ends. The recorded walking steps and path lines stay as they are.
 import { compactDate, localDateTime, localDateTimeMs, LONDON, zonedParts } from '../time.js';
-import { movableTimes, readFixture, type TimeFormat } from '../recorded.js';
-import { locationName, stopPointEntity, tflType } from './entities.js';
+import { movableTimes, readFixture } from '../recorded.js';
+import { locationName, stopPointEntity, TFL_TIMES, tflType } from './entities.js';
 import type { TflLocation } from './entities.js';
 
 export interface JourneyRequest {
@@ -34,20 +34,6 @@ const RECORDED = readFixture<{ journeys: RecordedJourney[]; searchCriteria: { da
   'tfl/itinerary-result.json',
 );
 const RECORDED_SEARCH_MS = localDateTimeMs(RECORDED.searchCriteria.dateTime, LONDON);
-
-/** London local times of journeys and fare taps, and UTC times of disruptions and validity periods. */
-const TFL_TIMES: readonly TimeFormat[] = [
-  {
-    pattern: /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d$/,
-    read: (text) => localDateTimeMs(text, LONDON),
-    write: (ms) => localDateTime(ms, LONDON),
-  },
-  {
-    pattern: /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/,
-    read: Date.parse,
-    write: (ms) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z'),
-  },
-];
 
 const movable = <T>(value: T) => movableTimes(value, RECORDED_SEARCH_MS, TFL_TIMES);
 /** The result around the journeys (the lines' status), and each journey, with their times to move. */

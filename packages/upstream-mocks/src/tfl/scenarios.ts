@@ -2,10 +2,11 @@
 // disambiguation scenarios belong to JourneyResults (other routes answer normally), and the faults apply to all.
 import { reply } from '../reply.js';
 import type { MockReply } from '../reply.js';
-import { BODY_FAULTS, bodyFaultReply, isBodyFault } from '../scenario.js';
+import { BODY_FAULTS, bodyFaultReply, isBodyFault, rateLimitedReply, STATUS_FAULTS } from '../scenario.js';
+import type { BodyFault, ScenarioOptions } from '../scenario.js';
 import { buildDisambiguationResult, type MatchStatus } from './disambiguation.js';
-import { apiError, BAD_GATEWAY_HTML, notFoundError, rateLimitBody } from './errors.js';
-import type { JourneyRequest } from './journeys.js';
+import { apiErrorReply, BAD_GATEWAY_HTML, forbiddenReply } from './errors.js';
+import type { TflRouteAnswer } from './routes.js';
 
 export const TFL_SCENARIOS = [
   /** 200 ItineraryResult with seven journeys (the default). */
@@ -22,18 +23,7 @@ export const TFL_SCENARIOS = [
   'disambiguation-200',
   /** 404 ApiError "No journey found for your inputs." */
   'not-found',
-  /** 403 ApiError even though a key was sent. */
-  'forbidden',
-  /** 429 with `Retry-After` (seconds). */
-  'rate-limited',
-  /** 429 without `Retry-After`. */
-  'rate-limited-no-retry-after',
-  /** 500 ApiError whose `relativeUri` echoes the full path and query, app_key included. */
-  'server-error',
-  /** 502 with an HTML body from the gateway. */
-  'bad-gateway',
-  /** 503 ApiError. */
-  'service-unavailable',
+  ...STATUS_FAULTS,
   ...BODY_FAULTS,
   /** The normal answer with `Cache-Control: public, max-age=1` (a short caching hint). */
   'short-max-age',
@@ -41,85 +31,14 @@ export const TFL_SCENARIOS = [
 
 export type TflScenarioName = (typeof TFL_SCENARIOS)[number];
 
-export interface TflScenarioInput {
-  /** The route's normal answer (`default`), e.g. 200 with a body, or 404 for an unknown stop. */
-  readonly normal: MockReply;
-  /** A real-shaped success body of the route, which the body faults cut short, grow or reset. */
-  readonly body: unknown;
-  /** The JourneyResults request; absent on the other routes, where the disambiguation scenarios answer normally. */
-  readonly journey?: JourneyRequest;
-  /** The route's 404 message (`not-found`). */
-  readonly notFoundMessage: string;
+export interface TflScenarioInput extends TflRouteAnswer {
   /** Path and query exactly as received. */
   readonly rawUrl: string;
   readonly nowMs: number;
-  readonly retryAfterSeconds: number;
-  /** Size of the `oversized-*` bodies. */
-  readonly bodyBytes?: number;
+  readonly options: ScenarioOptions;
 }
 
 export const JSON_HEADERS = { 'cache-control': 'public, must-revalidate, max-age=30, s-maxage=60' };
-
-export function tflScenarioReply(name: TflScenarioName, input: TflScenarioInput): MockReply {
-  const { journey, rawUrl, nowMs, body } = input;
-  if (isBodyFault(name))
-    return bodyFaultReply(name, body, { bodyBytes: input.bodyBytes, headers: JSON_HEADERS });
-  switch (name) {
-    case 'default':
-      return input.normal;
-    case 'disambiguation-from':
-    case 'disambiguation-to':
-    case 'disambiguation-both':
-    case 'disambiguation-no-match':
-    case 'disambiguation-200':
-      return journey === undefined ? input.normal : disambiguationReply(name, journey);
-    case 'short-max-age':
-      return input.normal.kind === 'json'
-        ? reply.json(input.normal.status, input.normal.body, { 'cache-control': 'public, max-age=1' })
-        : input.normal;
-    case 'not-found':
-      return reply.json(404, notFoundError(rawUrl, input.notFoundMessage, nowMs));
-    case 'forbidden':
-      return forbiddenReply(rawUrl, nowMs);
-    case 'rate-limited':
-      return reply.json(429, rateLimitBody(input.retryAfterSeconds), {
-        'retry-after': String(input.retryAfterSeconds),
-      });
-    case 'rate-limited-no-retry-after':
-      return reply.json(429, rateLimitBody(undefined));
-    case 'server-error':
-      return reply.json(
-        500,
-        apiError(
-          {
-            status: 500,
-            httpStatus: 'InternalServerError',
-            exceptionType: 'HttpRequestException',
-            relativeUri: rawUrl,
-            message: 'An internal server error occurred.',
-            name: 'Internal',
-          },
-          nowMs,
-        ),
-      );
-    case 'bad-gateway':
-      return reply.text(502, BAD_GATEWAY_HTML, 'text/html');
-    case 'service-unavailable':
-      return reply.json(
-        503,
-        apiError(
-          {
-            status: 503,
-            httpStatus: 'ServiceUnavailable',
-            exceptionType: 'ServiceUnavailableException',
-            relativeUri: rawUrl,
-            message: 'The service is temporarily unavailable. Please try again later.',
-          },
-          nowMs,
-        ),
-      );
-  }
-}
 
 type DisambiguationScenario = Extract<TflScenarioName, `disambiguation-${string}`>;
 
@@ -135,24 +54,51 @@ const DISAMBIGUATIONS: Record<
   'disambiguation-200': { status: 200, from: 'list', to: 'list' },
 };
 
-function disambiguationReply(name: DisambiguationScenario, journey: JourneyRequest): MockReply {
-  const { status, ...statuses } = DISAMBIGUATIONS[name];
-  const body = buildDisambiguationResult(journey, statuses);
-  return status === 200 ? reply.json(200, body, JSON_HEADERS) : reply.json(status, body);
+/** The route's answer without a fault: its body, or the ApiError it answers instead (an unknown stop). */
+function normal({ body, error, rawUrl, nowMs }: TflScenarioInput): MockReply {
+  return error === undefined
+    ? reply.json(200, body, JSON_HEADERS)
+    : apiErrorReply(error.status, rawUrl, error.message, nowMs);
 }
 
-export function forbiddenReply(rawUrl: string, nowMs: number): MockReply {
-  return reply.json(
-    403,
-    apiError(
-      {
-        status: 403,
-        httpStatus: 'Forbidden',
-        exceptionType: 'UnauthorizedAccessException',
-        relativeUri: rawUrl,
-        message: 'Access denied: a valid app_key is required.',
-      },
-      nowMs,
+function disambiguationReply({ status, ...statuses }: (typeof DISAMBIGUATIONS)[DisambiguationScenario]) {
+  return (input: TflScenarioInput): MockReply => {
+    const { journey } = input;
+    if (journey === undefined) return normal(input);
+    const body = buildDisambiguationResult(journey, statuses);
+    return status === 200 ? reply.json(200, body, JSON_HEADERS) : reply.json(status, body);
+  };
+}
+
+const REPLIES: Record<Exclude<TflScenarioName, BodyFault>, (input: TflScenarioInput) => MockReply> = {
+  default: normal,
+  ...(Object.fromEntries(
+    Object.entries(DISAMBIGUATIONS).map(([name, spec]) => [name, disambiguationReply(spec)]),
+  ) as Record<DisambiguationScenario, (input: TflScenarioInput) => MockReply>),
+  'not-found': (input) => apiErrorReply(404, input.rawUrl, input.notFoundMessage, input.nowMs),
+  forbidden: (input) => forbiddenReply(input.rawUrl, input.nowMs),
+  'rate-limited': (input) => rateLimitedReply(input.options.retryAfterSeconds ?? 1),
+  'rate-limited-no-retry-after': () => rateLimitedReply(undefined),
+  'server-error': (input) =>
+    apiErrorReply(500, input.rawUrl, 'An internal server error occurred.', input.nowMs),
+  'bad-gateway': () => reply.text(502, BAD_GATEWAY_HTML, 'text/html'),
+  'service-unavailable': (input) =>
+    apiErrorReply(
+      503,
+      input.rawUrl,
+      'The service is temporarily unavailable. Please try again later.',
+      input.nowMs,
     ),
-  );
+  'short-max-age': (input) => {
+    const answer = normal(input);
+    return answer.kind === 'json'
+      ? reply.json(answer.status, answer.body, { 'cache-control': 'public, max-age=1' })
+      : answer;
+  },
+};
+
+export function tflScenarioReply(name: TflScenarioName, input: TflScenarioInput): MockReply {
+  return isBodyFault(name)
+    ? bodyFaultReply(name, input.body, { bodyBytes: input.options.bodyBytes, headers: JSON_HEADERS })
+    : REPLIES[name](input);
 }

@@ -1,7 +1,8 @@
 // TfL stop points: `GET /StopPoint/Search/{query}` (SearchResponse of MatchedStop) and `GET /StopPoint` around
 // a coordinate (StopPointsResponse of StopPoint, with `lines` when `returnLines=true`), over the stations of
 // the fixture data, as TfL shapes them.
-import { ARRIVAL_STOPS } from './arrivals.js';
+import { distanceMeters } from '../geo.js';
+import { arrivalLines } from './arrivals.js';
 import { TFL_STATIONS, type TflStation } from './data.js';
 import { tflType } from './entities.js';
 
@@ -12,13 +13,6 @@ function stopType(station: TflStation): string {
   if (station.modes.includes('bus')) return 'NaptanPublicBusCoachTram';
   if (station.modes.includes('national-rail')) return 'NaptanRailStation';
   return 'NaptanMetroStation';
-}
-
-/** The lines serving a station: those with predictions there in the arrivals data. */
-function linesOf(station: TflStation): { id: string; name: string }[] {
-  const services = ARRIVAL_STOPS[station.naptanId]?.services ?? [];
-  const unique = new Map(services.map((service) => [service.lineId, service.lineName]));
-  return [...unique].map(([id, name]) => ({ id, name }));
 }
 
 function servedBy(station: TflStation, modes: readonly string[] | undefined): boolean {
@@ -45,16 +39,6 @@ export function buildStopSearch(query: string, modes: readonly string[] | undefi
       lon: station.lon,
     })),
   };
-}
-
-const EARTH_RADIUS_METERS = 6_371_000;
-
-function distanceMeters(lat1: number, lon1: number, lat2: number, lon2: number): number {
-  const rad = Math.PI / 180;
-  const dLat = (lat2 - lat1) * rad;
-  const dLon = (lon2 - lon1) * rad;
-  const a = Math.sin(dLat / 2) ** 2 + Math.cos(lat1 * rad) * Math.cos(lat2 * rad) * Math.sin(dLon / 2) ** 2;
-  return 2 * EARTH_RADIUS_METERS * Math.asin(Math.sqrt(a));
 }
 
 export interface NearbyQuery {
@@ -91,7 +75,7 @@ export function buildStopsNearby(query: NearbyQuery) {
       icsCode: station.icsCode,
       stopType: stopType(station),
       lines: query.returnLines
-        ? linesOf(station).map((line) => ({
+        ? arrivalLines(station.naptanId).map((line) => ({
             $type: tflType('Identifier'),
             id: line.id,
             name: line.name,
