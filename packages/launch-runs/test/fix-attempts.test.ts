@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import { LaunchFixNextOutputSchema } from '@switchyard/contracts/launch-runs';
 import { afterEach, describe, expect, it } from 'vitest';
+import { DIALECTS, storageFor, type Dialect } from './support/dialects.js';
 import { FakePipeline } from './support/fake-pipeline.js';
 import {
   errorOf,
@@ -46,12 +47,14 @@ const eventTypes = async (h: Harness, runId: string) =>
  * `whileStopped` gets the fixed page and its content before the fix.
  */
 async function stopBetweenWriteAndCount(
+  dialect: Dialect,
   whileStopped: (page: string, unfixed: string) => void = () => undefined,
-): Promise<{ runId: string; dataDir: string }> {
+): Promise<{ runId: string; dataDir: string; storage: Awaited<ReturnType<typeof storageFor>> }> {
   const dataDir = tempDir('fix-attempts');
   dirs.push(dataDir);
+  const storage = await storageFor(dialect);
   const pipeline = new FakePipeline({ seededProblems: 2 });
-  const first = await harness({ pipeline, dataDir });
+  const first = await harness({ pipeline, dataDir, ...storage });
   const { runId } = await startAndSettle(first);
   const page = `${dataDir}/launch-runs/runs/${runId}/workspace/site/content/docs/example-product.md`;
   const unfixed = fs.readFileSync(page, 'utf8');
@@ -63,7 +66,7 @@ async function stopBetweenWriteAndCount(
   whileStopped(page, unfixed);
   written.release();
   expect((await fix).ok).toBe(false);
-  return { runId, dataDir };
+  return { runId, dataDir, storage };
 }
 
 const WAYS_TO_GO_AWAY = {
@@ -101,12 +104,12 @@ const WAYS_TO_GO_AWAY = {
   },
 };
 
-describe('launch_fix_next counts applied fixes only', () => {
+describe.each(DIALECTS)('launch_fix_next counts applied fixes only (%s)', (dialect) => {
   it.each(Object.keys(WAYS_TO_GO_AWAY) as (keyof typeof WAYS_TO_GO_AWAY)[])(
     'a client that %s mid-fix leaves the run as it was; resume, then the next fix runs and counts',
     async (way) => {
       const pipeline = new FakePipeline({ seededProblems: 2 });
-      const h = await harness({ pipeline });
+      const h = await harness({ pipeline, ...(await storageFor(dialect)) });
       const { runId, status: before } = await startAndSettle(h, runConfig({ max_fix_attempts: 1 }));
       expect(before).toMatchObject({ state: 'VALIDATING', details: { fix_attempts: 0 } });
 
@@ -141,7 +144,7 @@ describe('launch_fix_next counts applied fixes only', () => {
 
   it('launch_cancel during a fix: CANCELLED, the attempt not counted', async () => {
     const pipeline = new FakePipeline({ seededProblems: 2 });
-    const h = await harness({ pipeline });
+    const h = await harness({ pipeline, ...(await storageFor(dialect)) });
     const { runId } = await startAndSettle(h);
     const held = pipeline.hold('W8');
     const fix = h.call('launch_fix_next', { run_id: runId });
@@ -153,9 +156,9 @@ describe('launch_fix_next counts applied fixes only', () => {
   });
 
   it('a fix written when the process stopped, before it was counted, is counted by launch_resume', async () => {
-    const { runId, dataDir } = await stopBetweenWriteAndCount();
+    const { runId, dataDir, storage } = await stopBetweenWriteAndCount(dialect);
     const pipeline = new FakePipeline({ seededProblems: 2 });
-    const second = await harness({ pipeline, dataDir });
+    const second = await harness({ pipeline, dataDir, ...storage });
     const stopped = await statusOf(second, runId);
     expect(stopped).toMatchObject({ state: 'FIXING', details: { interrupted: true, fix_attempts: 0 } });
     const resumed = await second.call('launch_resume', { run_id: runId });
@@ -172,10 +175,10 @@ describe('launch_fix_next counts applied fixes only', () => {
 
   it('a fix stopped after FIX_APPLYING but before its file was written is not counted by launch_resume', async () => {
     // The write is undone while the process is stopped, as if it had died just before writing.
-    const { runId, dataDir } = await stopBetweenWriteAndCount((page, unfixed) =>
+    const { runId, dataDir, storage } = await stopBetweenWriteAndCount(dialect, (page, unfixed) =>
       fs.writeFileSync(page, unfixed),
     );
-    const second = await harness({ pipeline: new FakePipeline({ seededProblems: 2 }), dataDir });
+    const second = await harness({ pipeline: new FakePipeline({ seededProblems: 2 }), dataDir, ...storage });
     expect(await second.call('launch_resume', { run_id: runId })).toMatchObject({ ok: true });
     const status = await statusOf(second, runId);
     expect(status).toMatchObject({ state: 'VALIDATING', details: { fix_attempts: 0 } });

@@ -2,8 +2,9 @@ import { LaunchOpenPrOutputSchema } from '@switchyard/contracts/launch-runs';
 import { SwitchyardError } from '@switchyard/contracts/errors';
 import { registerSecret } from '@switchyard/resilience';
 import { afterEach, describe, expect, it } from 'vitest';
+import { DIALECTS, startHarnessOn } from './support/dialects.js';
 import { FakePipeline } from './support/fake-pipeline.js';
-import { errorOf, startAndSettle, startHarness, type Harness } from './support/harness.js';
+import { errorOf, startAndSettle, type Harness } from './support/harness.js';
 
 let h: Harness | undefined;
 afterEach(async () => {
@@ -11,9 +12,9 @@ afterEach(async () => {
   h = undefined;
 });
 
-describe('launch_open_pr', () => {
+describe.each(DIALECTS)('launch_open_pr (%s)', (dialect) => {
   it('needs READY_FOR_PR: ILLEGAL_STATE with current and required state', async () => {
-    h = await startHarness({ pipeline: new FakePipeline({ seededProblems: 1 }) });
+    h = await startHarnessOn(dialect, { pipeline: new FakePipeline({ seededProblems: 1 }) });
     const { runId } = await startAndSettle(h);
     const error = errorOf(await h.call('launch_open_pr', { run_id: runId }), 'ILLEGAL_STATE');
     expect(error.details).toMatchObject({
@@ -25,7 +26,7 @@ describe('launch_open_pr', () => {
 
   it('opens the PR through W9, ends DONE, and a second call returns the same PR without a second one', async () => {
     const pipeline = new FakePipeline({ seededProblems: 0 });
-    h = await startHarness({ pipeline });
+    h = await startHarnessOn(dialect, { pipeline });
     const { runId } = await startAndSettle(h);
     const first = LaunchOpenPrOutputSchema.parse(await h.call('launch_open_pr', { run_id: runId }));
     expect(first.branch).toBe(`launch/${runId}/example-product`);
@@ -65,7 +66,7 @@ describe('launch_open_pr', () => {
       }
       return original(ctx);
     };
-    h = await startHarness({ pipeline });
+    h = await startHarnessOn(dialect, { pipeline });
     const { runId } = await startAndSettle(h);
     const error = errorOf(await h.call('launch_open_pr', { run_id: runId }), 'COMMIT_SERVICE_ERROR');
     expect(error.retryable).toBe(true);
@@ -95,7 +96,7 @@ describe('launch_open_pr', () => {
         },
       );
     };
-    h = await startHarness({ pipeline });
+    h = await startHarnessOn(dialect, { pipeline });
     const { runId } = await startAndSettle(h);
     const payload = await h.call('launch_open_pr', { run_id: runId });
     const error = errorOf(payload, 'COMMIT_SERVICE_ERROR');

@@ -1,19 +1,22 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyEventChain, type RunEvent } from '../src/index.js';
+import { DIALECTS, startHarnessOn } from './support/dialects.js';
 import { FakePipeline } from './support/fake-pipeline.js';
-import { startAndSettle, startHarness, type Harness } from './support/harness.js';
+import { startAndSettle, type Harness } from './support/harness.js';
 
-let h: Harness;
-let runId: string;
-beforeAll(async () => {
-  h = await startHarness({ pipeline: new FakePipeline({ seededProblems: 0, binaryArtifact: true }) });
-  ({ runId } = await startAndSettle(h));
-});
-afterAll(async () => {
-  await h.close();
-});
+describe.each(DIALECTS)('run resources (%s)', (dialect) => {
+  let h: Harness;
+  let runId: string;
+  beforeAll(async () => {
+    h = await startHarnessOn(dialect, {
+      pipeline: new FakePipeline({ seededProblems: 0, binaryArtifact: true }),
+    });
+    ({ runId } = await startAndSettle(h));
+  });
+  afterAll(async () => {
+    await h.close();
+  });
 
-describe('run resources', () => {
   it('lists the artifact and events templates and the artifacts of recent runs', async () => {
     const { resourceTemplates } = await h.client.listResourceTemplates();
     expect(resourceTemplates.map((t) => t.uriTemplate).sort()).toEqual([

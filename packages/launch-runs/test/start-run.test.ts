@@ -2,13 +2,13 @@ import { LaunchErrorPayloadSchema, LaunchStartRunOutputSchema } from '@switchyar
 import { SwitchyardError } from '@switchyard/contracts/errors';
 import { afterEach, describe, expect, it } from 'vitest';
 import { RUN_ID_PATTERN } from '../src/runs/run-id.js';
+import { DIALECTS, startHarnessOn } from './support/dialects.js';
 import { FakePipeline } from './support/fake-pipeline.js';
 import {
   atRest,
   errorOf,
   runConfig,
   startAndSettle,
-  startHarness,
   waitForStatus,
   type Harness,
 } from './support/harness.js';
@@ -19,11 +19,11 @@ afterEach(async () => {
   h = undefined;
 });
 
-describe('launch_start_run', () => {
+describe.each(DIALECTS)('launch_start_run (%s)', (dialect) => {
   it('returns CREATED at once with a run id of the design format; the run continues to VALIDATING', async () => {
     const pipeline = new FakePipeline({ seededProblems: 2 });
     const held = pipeline.hold('W1');
-    h = await startHarness({ pipeline });
+    h = await startHarnessOn(dialect, { pipeline });
     const started = await h.call('launch_start_run', { run_config: runConfig() });
     expect(LaunchStartRunOutputSchema.parse(started)).toMatchObject({ ok: true, state: 'CREATED' });
     expect(started.run_id).toMatch(RUN_ID_PATTERN);
@@ -43,7 +43,7 @@ describe('launch_start_run', () => {
   });
 
   it('stops in READY_FOR_PR when the first report is ok', async () => {
-    h = await startHarness({ pipeline: new FakePipeline({ seededProblems: 0 }) });
+    h = await startHarnessOn(dialect, { pipeline: new FakePipeline({ seededProblems: 0 }) });
     const { status } = await startAndSettle(h);
     expect(status.state).toBe('READY_FOR_PR');
     expect(status.details.last_report_ok).toBe(true);
@@ -51,7 +51,7 @@ describe('launch_start_run', () => {
   });
 
   it('walks the states in order, one STATE_CHANGED event per transition', async () => {
-    h = await startHarness({ pipeline: new FakePipeline({ seededProblems: 0 }) });
+    h = await startHarnessOn(dialect, { pipeline: new FakePipeline({ seededProblems: 0 }) });
     const { runId } = await startAndSettle(h);
     const transitions = (await (await h.state.runs()).events(runId))
       .filter((event) => event.type === 'STATE_CHANGED')
@@ -102,7 +102,7 @@ describe('launch_start_run', () => {
     [{ ...runConfig(), pr: { provider: 'github' } }, 'run_config.pr.github'],
     [{ schema_version: '1.0' }, 'run_config.product_slug'],
   ])('an invalid run_config is SCHEMA_VALIDATION_FAILED with details.issues (%#)', async (config, path) => {
-    h = await startHarness({ pipeline: new FakePipeline() });
+    h = await startHarnessOn(dialect, { pipeline: new FakePipeline() });
     const payload = await h.call('launch_start_run', { run_config: config });
     expect(LaunchErrorPayloadSchema.parse(payload).ok).toBe(false);
     const error = errorOf(payload, 'SCHEMA_VALIDATION_FAILED');
@@ -122,7 +122,7 @@ describe('launch_start_run', () => {
     [{ run_config: runConfig(), idempotency_key: 42 }, 'idempotency_key'],
     [{ run_config: runConfig(), unexpected: 1 }, ''],
   ])('a request without a usable run_config or with bad fields is INVALID_INPUT (%#)', async (args, path) => {
-    h = await startHarness({ pipeline: new FakePipeline() });
+    h = await startHarnessOn(dialect, { pipeline: new FakePipeline() });
     const error = errorOf(await h.call('launch_start_run', args), 'INVALID_INPUT');
     expect((error.details.issues as { path: string }[]).map((issue) => issue.path)).toContain(path);
   });
@@ -134,7 +134,7 @@ describe('launch_start_run', () => {
           new SwitchyardError('validation', 'source.repo /nope does not exist', { code: 'INVALID_INPUT' }),
       },
     });
-    h = await startHarness({ pipeline });
+    h = await startHarnessOn(dialect, { pipeline });
     const { status } = await startAndSettle(h);
     expect(status.state).toBe('FAILED');
     expect(status.details.error).toMatchObject({
@@ -159,7 +159,7 @@ describe('launch_start_run', () => {
    * answer, saying `says` about what follows. Returns the log messages received once the run rests.
    */
   async function startWithProgress(era: 'modern' | 'legacy', says: string): Promise<unknown[]> {
-    const harness = await startHarness({ pipeline: new FakePipeline({ seededProblems: 0 }), era });
+    const harness = await startHarnessOn(dialect, { pipeline: new FakePipeline({ seededProblems: 0 }), era });
     h = harness;
     const messages = logMessages(harness);
     const progress: { progress: number; total?: number; message?: string }[] = [];
@@ -193,7 +193,7 @@ describe('launch_start_run', () => {
   it.each(['modern', 'legacy'] as const)(
     'a client without a progress token gets no notifications (%s era)',
     async (era) => {
-      h = await startHarness({ pipeline: new FakePipeline({ seededProblems: 0 }), era });
+      h = await startHarnessOn(dialect, { pipeline: new FakePipeline({ seededProblems: 0 }), era });
       const messages = logMessages(h);
       await startAndSettle(h);
       expect(messages).toEqual([]);
@@ -201,10 +201,10 @@ describe('launch_start_run', () => {
   );
 });
 
-describe('idempotency', () => {
+describe.each(DIALECTS)('idempotency (%s)', (dialect) => {
   it('same key and same config return the existing run (defaults written out count as the same config)', async () => {
     const pipeline = new FakePipeline({ seededProblems: 0 });
-    h = await startHarness({ pipeline });
+    h = await startHarnessOn(dialect, { pipeline });
     const first = await startAndSettle(h, runConfig(), 'key-1');
     const again = await h.call('launch_start_run', {
       run_config: {
@@ -222,7 +222,7 @@ describe('idempotency', () => {
   });
 
   it('same key with a different config is INVALID_INPUT with details.reason=idempotency_key_reused', async () => {
-    h = await startHarness({ pipeline: new FakePipeline() });
+    h = await startHarnessOn(dialect, { pipeline: new FakePipeline() });
     const first = await h.call('launch_start_run', { run_config: runConfig(), idempotency_key: 'key-1' });
     const error = errorOf(
       await h.call('launch_start_run', {
@@ -237,7 +237,7 @@ describe('idempotency', () => {
 
   it('two concurrent starts with one key give one run', async () => {
     const pipeline = new FakePipeline({ seededProblems: 0 });
-    h = await startHarness({ pipeline });
+    h = await startHarnessOn(dialect, { pipeline });
     const harness = h;
     const results = await Promise.all(
       Array.from({ length: 5 }, () =>

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { LaunchFixNextOutputSchema, LaunchValidateOutputSchema } from '@switchyard/contracts/launch-runs';
 import { SwitchyardError } from '@switchyard/contracts/errors';
 import { afterEach, describe, expect, it } from 'vitest';
+import { DIALECTS, startHarnessOn } from './support/dialects.js';
 import { FakePipeline } from './support/fake-pipeline.js';
 import {
   atRest,
@@ -22,11 +23,11 @@ afterEach(async () => {
 
 const ILLEGAL_DETAILS = ['current_state', 'required_state', 'allowed_states'];
 
-describe('launch_validate', () => {
+describe.each(DIALECTS)('launch_validate (%s)', (dialect) => {
   it('before LINKING is ILLEGAL_STATE naming the current and required state', async () => {
     const pipeline = new FakePipeline();
     const held = pipeline.hold('W5');
-    h = await startHarness({ pipeline });
+    h = await startHarnessOn(dialect, { pipeline });
     const started = await h.call('launch_start_run', { run_config: runConfig() });
     await held.reached;
     const error = errorOf(await h.call('launch_validate', { run_id: started.run_id }), 'ILLEGAL_STATE');
@@ -37,21 +38,9 @@ describe('launch_validate', () => {
     await waitForStatus(h, started.run_id as string, atRest);
   });
 
-  it('without a site worktree is ILLEGAL_STATE with reason site_worktree_missing', async () => {
-    h = await startHarness({ pipeline: new FakePipeline() });
-    const { runId } = await startAndSettle(h);
-    fs.rmSync(path.join(h.dataDir, 'launch-runs', 'runs', runId, 'workspace', 'site'), { recursive: true });
-    const error = errorOf(await h.call('launch_validate', { run_id: runId }), 'ILLEGAL_STATE');
-    expect(error.details).toMatchObject({
-      current_state: 'VALIDATING',
-      required_state: 'LINKING',
-      reason: 'site_worktree_missing',
-    });
-  });
-
   it('runs W7 on the worktree and records the report; gate failure is inside the report, not an error', async () => {
     const pipeline = new FakePipeline({ seededProblems: 1 });
-    h = await startHarness({ pipeline });
+    h = await startHarnessOn(dialect, { pipeline });
     const { runId } = await startAndSettle(h);
     const payload = await h.call('launch_validate', { run_id: runId });
     const parsed = LaunchValidateOutputSchema.parse(payload);
@@ -102,7 +91,7 @@ describe('launch_validate', () => {
       if (missing) throw toolchain();
       return original(ctx);
     };
-    h = await startHarness({ pipeline });
+    h = await startHarnessOn(dialect, { pipeline });
     const { runId, status } = await startAndSettle(h, runConfig({ validation_profile: 'ci' }));
     expect(status.state).toBe('LINKING');
     expect(status.details).toMatchObject({ interrupted: false, error: { code: 'TOOLCHAIN_MISSING' } });
@@ -120,9 +109,37 @@ describe('launch_validate', () => {
   });
 });
 
-describe('launch_fix_next', () => {
+// A missing workspace differs by design: SQLite's one machine refuses; on PostgreSQL another replica may be
+// validating, so the workspace is rebuilt from the run (pipeline.restoreWorkspace).
+describe('launch_validate on SQLite only', () => {
+  it('without a site worktree is ILLEGAL_STATE with reason site_worktree_missing', async () => {
+    h = await startHarness({ pipeline: new FakePipeline() });
+    const { runId } = await startAndSettle(h);
+    fs.rmSync(path.join(h.dataDir, 'launch-runs', 'runs', runId, 'workspace', 'site'), { recursive: true });
+    const error = errorOf(await h.call('launch_validate', { run_id: runId }), 'ILLEGAL_STATE');
+    expect(error.details).toMatchObject({
+      current_state: 'VALIDATING',
+      required_state: 'LINKING',
+      reason: 'site_worktree_missing',
+    });
+  });
+});
+
+describe('launch_validate on PostgreSQL only', () => {
+  it('without a site worktree rebuilds it from the run and validates it', async () => {
+    h = await startHarnessOn('postgres', { pipeline: new FakePipeline({ seededProblems: 1 }) });
+    const { runId } = await startAndSettle(h);
+    const site = path.join(h.dataDir, 'launch-runs', 'runs', runId, 'workspace', 'site');
+    fs.rmSync(site, { recursive: true });
+    const report = LaunchValidateOutputSchema.parse(await h.call('launch_validate', { run_id: runId }));
+    expect(report.validation_report.issues).toHaveLength(1);
+    expect(fs.existsSync(path.join(site, 'content', 'docs', 'example-product.md'))).toBe(true);
+  });
+});
+
+describe.each(DIALECTS)('launch_fix_next (%s)', (dialect) => {
   it('outside VALIDATING is ILLEGAL_STATE with current and required state', async () => {
-    h = await startHarness({ pipeline: new FakePipeline({ seededProblems: 0 }) });
+    h = await startHarnessOn(dialect, { pipeline: new FakePipeline({ seededProblems: 0 }) });
     const { runId } = await startAndSettle(h);
     const error = errorOf(await h.call('launch_fix_next', { run_id: runId }), 'ILLEGAL_STATE');
     expect(error.details).toMatchObject({
@@ -134,7 +151,7 @@ describe('launch_fix_next', () => {
 
   it('fixes one issue per call, re-validates, and reaches READY_FOR_PR', async () => {
     const pipeline = new FakePipeline({ seededProblems: 2 });
-    h = await startHarness({ pipeline });
+    h = await startHarnessOn(dialect, { pipeline });
     const { runId, status } = await startAndSettle(h);
     const firstIssue = (status.open_issues as { issue_id: string }[])[0]?.issue_id;
     const first = LaunchFixNextOutputSchema.parse(await h.call('launch_fix_next', { run_id: runId }));
@@ -185,7 +202,7 @@ describe('launch_fix_next', () => {
 
   it('at max_fix_attempts answers FIX_EXHAUSTED and FAILS the run', async () => {
     const pipeline = new FakePipeline({ seededProblems: 3 });
-    h = await startHarness({ pipeline });
+    h = await startHarnessOn(dialect, { pipeline });
     const { runId } = await startAndSettle(h, runConfig({ max_fix_attempts: 1 }));
     expect((await h.call('launch_fix_next', { run_id: runId })).ok).toBe(true);
     const payload = await h.call('launch_fix_next', { run_id: runId });
@@ -204,14 +221,14 @@ describe('launch_fix_next', () => {
 
   it('max_fix_attempts 0: the first call is FIX_EXHAUSTED', async () => {
     const pipeline = new FakePipeline({ seededProblems: 1 });
-    h = await startHarness({ pipeline });
+    h = await startHarnessOn(dialect, { pipeline });
     const { runId } = await startAndSettle(h, runConfig({ max_fix_attempts: 0 }));
     errorOf(await h.call('launch_fix_next', { run_id: runId }), 'FIX_EXHAUSTED');
     expect(pipeline.calls).not.toContain('W8');
   });
 
   it('a fix that changes nothing FAILS the run with details.reason=fix_no_op', async () => {
-    h = await startHarness({ pipeline: new FakePipeline({ seededProblems: 1, noOpFix: true }) });
+    h = await startHarnessOn(dialect, { pipeline: new FakePipeline({ seededProblems: 1, noOpFix: true }) });
     const { runId } = await startAndSettle(h);
     const error = errorOf(await h.call('launch_fix_next', { run_id: runId }), 'FIX_EXHAUSTED');
     expect(error.details.reason).toBe('fix_no_op');
@@ -234,7 +251,7 @@ describe('launch_fix_next', () => {
           }),
       },
     });
-    h = await startHarness({ pipeline });
+    h = await startHarnessOn(dialect, { pipeline });
     const { runId } = await startAndSettle(h);
     const error = errorOf(await h.call('launch_fix_next', { run_id: runId }), 'ALLOWED_PATHS_VIOLATION');
     expect(error.details).toMatchObject({ path: 'static/evil.md' });
@@ -245,7 +262,7 @@ describe('launch_fix_next', () => {
 
   it('two concurrent calls apply one fix; the other is ILLEGAL_STATE with retryable=true', async () => {
     const pipeline = new FakePipeline({ seededProblems: 3 });
-    h = await startHarness({ pipeline });
+    h = await startHarnessOn(dialect, { pipeline });
     const { runId } = await startAndSettle(h);
     const held = pipeline.hold('W8');
     const first = h.call('launch_fix_next', { run_id: runId });
@@ -268,7 +285,7 @@ describe('launch_fix_next', () => {
 
   it('two calls fired together without holding: exactly one fix is applied', async () => {
     const pipeline = new FakePipeline({ seededProblems: 3 });
-    h = await startHarness({ pipeline });
+    h = await startHarnessOn(dialect, { pipeline });
     const { runId } = await startAndSettle(h);
     const harness = h;
     const results = await Promise.all([0, 1].map(() => harness.call('launch_fix_next', { run_id: runId })));

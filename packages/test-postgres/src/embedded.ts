@@ -135,7 +135,13 @@ export async function startEmbeddedServer(port: number): Promise<EmbeddedServer>
   );
   const child = await serve(
     postgres,
-    ['-D', dataDir, '-p', String(port), '-c', 'listen_addresses=127.0.0.1', '-k', workDir],
+    // A throwaway server: durability against its own crash is not under test (replicas are killed, never the
+    // database), so commits skip the disk flush.
+    [
+      ...['-D', dataDir, '-p', String(port), '-k', workDir],
+      ...['-c', 'listen_addresses=127.0.0.1', '-c', 'fsync=off', '-c', 'synchronous_commit=off'],
+      ...['-c', 'full_page_writes=off'],
+    ],
     options,
   );
   // A test process that ends without stop() must not leave a server behind.

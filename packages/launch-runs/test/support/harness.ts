@@ -3,11 +3,12 @@ import os from 'node:os';
 import path from 'node:path';
 import type { CallToolResult, Client } from '@modelcontextprotocol/client';
 import type { RunConfigInput } from '@switchyard/contracts/launch-runs';
-import { createLogger, type Logger } from '@switchyard/server-kit/runtime';
+import { createLogger, type Logger, type PostgresSettings } from '@switchyard/server-kit/runtime';
 import { connectInMemory, type ProtocolEra } from '@switchyard/server-kit/testing';
 import {
   launchRunsDomainWith,
   LaunchRunsConfigSchema,
+  type LaunchRunsConfig,
   type LaunchRunsConfigInput,
   type LaunchRunsState,
 } from '../../src/index.js';
@@ -59,11 +60,13 @@ export async function startHarness(
     env?: Record<string, string | undefined>;
     /** The protocol era the client speaks; modern (2026-07-28) by default. */
     era?: ProtocolEra;
+    /** Runs on this PostgreSQL database instead of launch-runs.sqlite; see `storageFor` (dialects.ts). */
+    database?: PostgresSettings;
   } = {},
 ): Promise<Harness> {
   const dataDir = options.dataDir ?? tempDir('data');
   const domain = launchRunsDomainWith(options.pipeline ? { pipeline: options.pipeline } : {});
-  const config = LaunchRunsConfigSchema.parse({
+  const settings = LaunchRunsConfigSchema.parse({
     // Tests keep their repositories in the OS temp folder: allowed here explicitly (LAUNCH_REPO_ROOTS),
     // as an operator would; the server's own default is its data directory.
     repoRoots: [os.tmpdir()],
@@ -71,6 +74,9 @@ export async function startHarness(
     ...(options.leaseMs === undefined ? {} : { leaseMs: options.leaseMs }),
     ...(options.otlpTracesUrl === undefined ? {} : { otlpTracesUrl: options.otlpTracesUrl }),
   });
+  // Not part of the schema (loadLaunchRunsConfig resolves it from the environment): set after parsing.
+  const config: LaunchRunsConfig =
+    options.database === undefined ? settings : { ...settings, database: options.database };
   const connection = await connectInMemory([{ domain, config }], {
     dataDir,
     env: options.env ?? process.env,
