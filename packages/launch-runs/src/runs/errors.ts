@@ -67,38 +67,3 @@ export class LeaseLostError extends Error {
     this.name = 'LeaseLostError';
   }
 }
-
-/**
- * The run store (drizzle and everything over it, loaded with the first call that needs it) could not be
- * loaded or opened: a broken install, or the start-up sweep failing on a busy database. Nothing was
- * changed, so the call can be retried; the next call loads again.
- */
-export function storeUnavailable(error: unknown): SwitchyardError {
-  if (error instanceof SwitchyardError) return error;
-  const reason = error instanceof Error ? (error.message.split('\n')[0] ?? '') : String(error);
-  return new SwitchyardError(
-    'internal',
-    `The launch run store could not be loaded (${reason}). Retry the call; if it keeps failing, reinstall ` +
-      '@switchyard/launch-runs and its dependencies.',
-    {
-      retryable: true,
-      details: {
-        reason: 'store_unavailable',
-        cause_class: error instanceof Error ? error.constructor.name : typeof error,
-      },
-      cause: error,
-    },
-  );
-}
-
-/** A call that reaches a module already closed (the server is shutting down). */
-export function moduleClosed(): SwitchyardError {
-  return new SwitchyardError(
-    'internal',
-    'The launch-runs server is shutting down; retry on a new connection',
-    {
-      retryable: true,
-      details: { reason: 'shutting_down', cause_class: 'ShutDown' },
-    },
-  );
-}
