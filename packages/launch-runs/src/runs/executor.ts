@@ -215,7 +215,7 @@ export class RunExecutor {
           const error = session.signal.aborted ? this.abortError(execution) : toSwitchyardError(thrown);
           const interrupted =
             session.abortReason === 'shutdown' || session.abortReason === 'request-cancelled';
-          await this.recordWorkerFailure(runId, worker, error, { keepActive: interrupted });
+          await this.recordWorkerFailure(runId, worker, error, interrupted);
           throw thrown instanceof LeaseLostError ? thrown : error;
         }
       },
@@ -255,28 +255,26 @@ export class RunExecutor {
     };
   }
 
+  /** WORK_ITEM_FAILED, written without the lease (it may be lost); an interrupted worker stays recorded. */
   private async recordWorkerFailure(
     runId: string,
     worker: WorkerId,
     error: SwitchyardError,
-    options: { keepActive: boolean },
-  ): Promise<void> {
-    try {
-      const failure = failureOf(error);
-      await this.deps.store.updateIf(runId, (row) => ({
-        patch: options.keepActive || row.activeWorker !== worker ? {} : { activeWorker: null },
-        event: {
-          type: 'WORK_ITEM_FAILED',
-          payload: { worker, name: WORKER_NAMES[worker], code: failure.code, message: failure.message },
-        },
-      }));
-    } catch (recordError) {
-      this.deps.logger.warn('could not record a worker failure', {
-        run_id: runId,
-        worker,
-        error: recordError,
-      });
-    }
+    keepActive: boolean,
+  ) {
+    const { code, message } = failureOf(error);
+    await this.deps.store
+      .updateIf(runId, (row) => ({
+        patch: keepActive || row.activeWorker !== worker ? {} : { activeWorker: null },
+        event: { type: 'WORK_ITEM_FAILED', payload: { worker, name: WORKER_NAMES[worker], code, message } },
+      }))
+      .catch((recordError: unknown) =>
+        this.deps.logger.warn('could not record a worker failure', {
+          run_id: runId,
+          worker,
+          error: recordError,
+        }),
+      );
   }
 
   /**
@@ -307,24 +305,23 @@ export class RunExecutor {
 
   private async runStep(execution: Execution, row: RunRow, state: RunState, step: Step): Promise<void> {
     const { runId, session } = execution;
+    const { worker, call } = step;
     if (step.enter !== undefined) await session.transition(state, step.enter);
-    const call = step.call;
+    let after: RunRow;
     if (call === undefined) {
-      await this.validate(execution);
+      after = (await this.validate(execution)).row;
     } else {
-      const result = await this.runWorker<unknown>(execution, step.worker, (ctx) =>
-        this.deps.pipeline[call](ctx),
-      );
-      await session.transition(step.enter ?? state, step.to, step.record?.(result, row));
+      const result = await this.runWorker<unknown>(execution, worker, (ctx) => this.deps.pipeline[call](ctx));
+      after = await session.transition(step.enter ?? state, step.to, step.record?.(result, row));
     }
-    const after = runState(await this.requireRow(runId));
+    const reached = runState(after);
     execution.onProgress?.({
       runId,
-      state: after,
-      worker: step.worker,
-      progress: Number(step.worker.slice(1)),
+      state: reached,
+      worker,
+      progress: Number(worker.slice(1)),
       total: AUTOMATIC_STEP_COUNT,
-      message: `${step.worker} ${WORKER_NAMES[step.worker]} done: ${after}`,
+      message: `${worker} ${WORKER_NAMES[worker]} done: ${reached}`,
     });
   }
 
@@ -352,11 +349,7 @@ export class RunExecutor {
       profile: report.profile,
       blocking: countBlocking(report),
       issues: report.issues.length,
-      gates: report.gates.map((gate) => ({
-        name: gate.name,
-        ok: gate.ok,
-        skipped: gate.skipped ?? false,
-      })),
+      gates: report.gates.map(({ name, ok, skipped }) => ({ name, ok, skipped: skipped ?? false })),
     });
     return { report, row };
   }

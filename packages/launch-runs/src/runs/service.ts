@@ -42,6 +42,12 @@ export interface StartRunInput {
   idempotency_key?: string | undefined;
 }
 
+export interface StartedRun {
+  run_id: string;
+  state: RunState;
+  created: boolean;
+}
+
 export interface CallOptions {
   /** The calling request's signal: cancelling the request interrupts the step (resumable). */
   signal?: AbortSignal;
@@ -132,11 +138,7 @@ export class LaunchRunService {
    * with the same config hash returns the existing run (the unique index decides between concurrent
    * callers, also across processes); with a different config it is INVALID_INPUT.
    */
-  async startRun(
-    owner: string,
-    input: StartRunInput,
-    onProgress?: ProgressListener,
-  ): Promise<{ run_id: string; state: RunState; created: boolean }> {
+  async startRun(owner: string, input: StartRunInput, onProgress?: ProgressListener): Promise<StartedRun> {
     const config = canonicalJson(input.run_config);
     const configHash = sha256Hex(config);
     const key = input.idempotency_key;
@@ -168,10 +170,7 @@ export class LaunchRunService {
     return { run_id: row.runId, state: 'CREATED', created: true };
   }
 
-  private existingRun(
-    row: RunRow,
-    configHash: string,
-  ): { run_id: string; state: RunState; created: boolean } {
+  private existingRun(row: RunRow, configHash: string): StartedRun {
     if (row.configHash !== configHash) {
       throw new SwitchyardError(
         'validation',
