@@ -375,14 +375,6 @@ export class LaunchRunService {
     return { run_id: runId, cancelled: true, state: 'CANCELLED' };
   }
 
-  /** The PR of a run that has opened one (PR_OPENED or DONE): launch_open_pr answers with it again. */
-  private openedPr(row: RunRow): PullRequestResult | undefined {
-    const state = runState(row);
-    if (state !== 'PR_OPENED' && state !== 'DONE') return undefined;
-    if (row.prUrl === null || row.branch === null || row.commitSha === null) return undefined;
-    return { pr_url: row.prUrl, branch: row.branch, commit_sha: row.commitSha };
-  }
-
   /** W9 once: a run already PR_OPENED or DONE answers with the PR it has (no second PR). */
   async openPr(runId: string, options: CallOptions = {}): Promise<PullRequestResult & { run_id: string }> {
     const pr = await this.withLease(
@@ -402,7 +394,7 @@ export class LaunchRunService {
         await session.transition('PR_OPENED', 'DONE', { patch: { sectionStates: allDone(row) } });
         return opened;
       },
-      (row) => this.openedPr(row),
+      openedPr,
     );
     return { run_id: runId, pr_url: pr.pr_url, branch: pr.branch, commit_sha: pr.commit_sha };
   }
@@ -423,4 +415,12 @@ export class LaunchRunService {
 
 function allDone(row: RunRow): Record<string, 'DONE'> {
   return Object.fromEntries(Object.keys(sectionStatesOf(row)).map((section) => [section, 'DONE' as const]));
+}
+
+/** The PR of a run that has opened one (PR_OPENED or DONE): launch_open_pr answers with it again. */
+function openedPr(row: RunRow): PullRequestResult | undefined {
+  const state = runState(row);
+  if (state !== 'PR_OPENED' && state !== 'DONE') return undefined;
+  if (row.prUrl === null || row.branch === null || row.commitSha === null) return undefined;
+  return { pr_url: row.prUrl, branch: row.branch, commit_sha: row.commitSha };
 }
