@@ -180,16 +180,8 @@ async function recordFixApplied(execution: Execution, intent: FixIntent, recover
  */
 export async function settleInterruptedFix(executor: RunExecutor, execution: Execution): Promise<void> {
   const { runId } = execution;
-  const last = (await executor.deps.store.events(runId))
-    .filter(
-      (event) =>
-        event.type === 'FIX_APPLYING' ||
-        event.type === 'FIX_APPLIED' ||
-        (event.type === 'STATE_CHANGED' && event.payload.to === 'FIXING'),
-    )
-    .at(-1);
-  if (last?.type !== 'FIX_APPLYING') return;
-  const intent = last.payload as unknown as FixIntent;
+  const intent = fixHistory(await executor.deps.store.events(runId)).pending;
+  if (intent === undefined) return;
   const file = siteFile(executor.deps.paths.siteWorktree(runId), intent.path);
   if (file === undefined) return;
   const info = await fs.lstat(file).catch(() => undefined);
@@ -207,14 +199,22 @@ function siteFile(siteRoot: string, sitePath: string): string | undefined {
 
 /** The fixes a run's events record as written, in order: each FIX_APPLIED with its FIX_APPLYING intent. */
 export function appliedFixes(events: readonly RunEvent[]): AppliedFix[] {
-  const fixes: AppliedFix[] = [];
-  let intent: FixIntent | undefined;
+  return fixHistory(events).applied.map((fix) => ({
+    issue_id: fix.issue_id,
+    path: fix.path,
+    after_sha256: fix.after_sha256,
+  }));
+}
+
+/** The fixes written, in order, and the one a FIX_APPLYING announced last without its FIX_APPLIED. */
+function fixHistory(events: readonly RunEvent[]): { applied: FixIntent[]; pending?: FixIntent } {
+  const applied: FixIntent[] = [];
+  let pending: FixIntent | undefined;
   for (const event of events) {
-    if (event.type === 'FIX_APPLYING') intent = event.payload as unknown as FixIntent;
-    if (event.type === 'FIX_APPLIED' && intent !== undefined) {
-      fixes.push({ issue_id: intent.issue_id, path: intent.path, after_sha256: intent.after_sha256 });
-      intent = undefined;
-    }
+    const fixing = event.type === 'STATE_CHANGED' && event.payload.to === 'FIXING';
+    if (event.type === 'FIX_APPLYING') pending = event.payload as unknown as FixIntent;
+    if (event.type === 'FIX_APPLIED' && pending !== undefined) applied.push(pending);
+    if (event.type === 'FIX_APPLIED' || fixing) pending = undefined;
   }
-  return fixes;
+  return { applied, pending };
 }
