@@ -373,28 +373,13 @@ export class RunExecutor {
       const row = await this.requireRow(execution.runId);
       const state = runState(row);
       if (isTerminal(state)) return error;
-      const lastError = JSON.stringify(failure);
       if (isRecoverable(failure)) {
         await execution.session.update({
-          patch: { lastError, activeWorker: null },
+          patch: { lastError: JSON.stringify(failure), activeWorker: null },
           event: { type: 'RUN_HALTED', payload: { state, code: failure.code, message: failure.message } },
         });
       } else {
-        const sectionStates: SectionStates = Object.fromEntries(
-          Object.entries(sectionStatesOf(row)).map(([section, value]) => [
-            section,
-            value === 'DONE' ? value : 'BLOCKED',
-          ]),
-        );
-        const reason = failure.details.reason;
-        await execution.session.transition(state, 'FAILED', {
-          patch: { lastError, activeWorker: null, sectionStates },
-          payload: {
-            reason: failure.code,
-            message: failure.message,
-            ...(typeof reason === 'string' ? { detail_reason: reason } : {}),
-          },
-        });
+        await this.fail(execution, error);
       }
     } catch (settleError) {
       this.deps.logger.warn('could not record a run failure', {
@@ -403,6 +388,30 @@ export class RunExecutor {
       });
     }
     return error;
+  }
+
+  /** The run FAILED with `error` as its last error; sections not DONE become BLOCKED. */
+  async fail(execution: Execution, error: SwitchyardError): Promise<void> {
+    const row = await this.requireRow(execution.runId);
+    const failure = failureOf(error);
+    const reason = failure.details.reason;
+    await execution.session.transition(runState(row), 'FAILED', {
+      patch: {
+        lastError: JSON.stringify(failure),
+        activeWorker: null,
+        sectionStates: Object.fromEntries(
+          Object.entries(sectionStatesOf(row)).map(([section, value]) => [
+            section,
+            value === 'DONE' ? value : 'BLOCKED',
+          ]),
+        ),
+      },
+      payload: {
+        reason: failure.code,
+        message: failure.message,
+        ...(typeof reason === 'string' ? { detail_reason: reason } : {}),
+      },
+    });
   }
 
   private async lostLeaseError(runId: string): Promise<SwitchyardError> {

@@ -33,9 +33,16 @@ interface FixIntent {
   after_sha256: string;
 }
 
-/** Thrown from the fix loop; settling it (RunExecutor.settleFailure) moves the run to FAILED. */
-function fixExhausted(message: string, details: Record<string, unknown>): SwitchyardError {
-  return new SwitchyardError('conflict', message, { code: 'FIX_EXHAUSTED', details });
+/** FIX_EXHAUSTED: the run FAILS and the caller gets the same error. */
+async function exhausted(
+  executor: RunExecutor,
+  execution: Execution,
+  message: string,
+  details: Record<string, unknown>,
+): Promise<SwitchyardError> {
+  const error = new SwitchyardError('conflict', message, { code: 'FIX_EXHAUSTED', details });
+  await executor.fail(execution, error);
+  return error;
 }
 
 /**
@@ -48,19 +55,29 @@ export async function fixNext(executor: RunExecutor, execution: Execution, row: 
   const { runId, config } = execution;
   const max = config.max_fix_attempts;
   if (row.fixAttempts >= max) {
-    throw fixExhausted(`max_fix_attempts (${max}) reached with blocking issues left; the run has FAILED`, {
-      fix_attempts: row.fixAttempts,
-      max_fix_attempts: max,
-    });
+    throw await exhausted(
+      executor,
+      execution,
+      `max_fix_attempts (${max}) reached with blocking issues left; the run has FAILED`,
+      {
+        fix_attempts: row.fixAttempts,
+        max_fix_attempts: max,
+      },
+    );
   }
   const report = await lastReport(executor, runId);
   const fix = await applyNextFix(executor, execution, report, row.fixAttempts + 1);
   if (fix.patch_id === undefined) {
-    throw fixExhausted(`The fix for issue ${fix.issue_id} changed nothing; the run has FAILED`, {
-      reason: 'fix_no_op',
-      issue_id: fix.issue_id,
-      fix_attempts: row.fixAttempts,
-    });
+    throw await exhausted(
+      executor,
+      execution,
+      `The fix for issue ${fix.issue_id} changed nothing; the run has FAILED`,
+      {
+        reason: 'fix_no_op',
+        issue_id: fix.issue_id,
+        fix_attempts: row.fixAttempts,
+      },
+    );
   }
   const { report: next } = await executor.validate(execution);
   return {

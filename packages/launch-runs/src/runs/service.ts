@@ -212,15 +212,21 @@ export class LaunchRunService {
     void job.finally(() => this.background.delete(job));
   }
 
-  /** `work` as the holder of `session`, which it releases; a failure is settled (recorded, or the run FAILED). */
+  /**
+   * `work` as the holder of `session`, which it releases; a failure of `work` is settled (recorded, or the
+   * run FAILED). `before` may answer first (no work) or refuse (thrown as it is).
+   */
   private async holding<T>(
     session: LeaseSession,
     row: RunRow,
     onProgress: ProgressListener | undefined,
     work: (execution: Execution, row: RunRow) => Promise<T>,
+    before: (row: RunRow) => T | undefined = () => undefined,
   ): Promise<T> {
     this.sessions.add(session);
     try {
+      const answer = before(row);
+      if (answer !== undefined) return answer;
       const execution: Execution = { runId: session.runId, session, config: configOf(row), onProgress };
       try {
         return await work(execution, row);
@@ -249,28 +255,32 @@ export class LaunchRunService {
     work: (execution: Execution, row: RunRow) => Promise<T>,
     answered: (row: RunRow) => T | undefined = () => undefined,
   ): Promise<T> {
-    const acquired = await LeaseSession.acquire(this.deps.store, runId, this.deps.leaseMs, {
+    const { store, paths, leaseMs } = this.deps;
+    const acquired = await LeaseSession.acquire(store, runId, leaseMs, {
       signals: { shutdown: this.shutdown.signal, request: options.signal },
     });
-    const context = { paths: this.deps.paths, workspaceRebuilt: this.deps.store.dialect === 'postgres' };
-    if ('busy' in acquired) {
-      const row = acquired.busy;
-      const answer = answered(row);
-      if (answer !== undefined) return answer;
-      throw refusal(tool, row, { ...context, nowMs: Date.now(), busy: true }) ?? heldElsewhere(tool, row);
-    }
-    return this.holding(acquired.session, acquired.row, options.onProgress, async (execution, row) => {
+    const precheck = (row: RunRow, busy: boolean): T | undefined => {
       const answer = answered(row);
       if (answer !== undefined) return answer;
       // The rule reads the run as it stood before this call: without the lease just taken.
-      const refused = refusal(
-        tool,
-        { ...row, leaseOwner: null },
-        { ...context, nowMs: Date.now(), busy: false },
-      );
+      const asFound = busy ? row : { ...row, leaseOwner: null };
+      const refused = refusal(tool, asFound, {
+        nowMs: Date.now(),
+        paths,
+        workspaceRebuilt: store.dialect === 'postgres',
+        busy,
+      });
       if (refused !== undefined) throw refused;
-      return work(execution, row);
-    });
+      return undefined;
+    };
+    if ('busy' in acquired) {
+      const answer = precheck(acquired.busy, true);
+      if (answer !== undefined) return answer;
+      throw heldElsewhere(tool, acquired.busy);
+    }
+    return this.holding(acquired.session, acquired.row, options.onProgress, work, (row) =>
+      precheck(row, false),
+    );
   }
 
   async validate(runId: string, options: CallOptions = {}): Promise<ValidationReport> {
