@@ -7,9 +7,8 @@ import { sha256OfFile } from '../pipeline/file-reads.js';
 import type { AppliedFix } from '../pipeline/types.js';
 import type { RunEvent } from '../store/event-chain.js';
 import { countBlocking } from '../store/issue-store.js';
-import { illegalState } from './errors.js';
 import type { Execution, RunExecutor } from './executor.js';
-import { TOOL_RULES } from './tool-rules.js';
+import { illegalState, TOOL_RULES } from './tool-rules.js';
 
 // launch_fix_next (W8 then W7) and what a fix leaves in the event log: FIX_APPLYING before the file is written,
 // FIX_APPLIED once it counts. Workspace rebuilds replay the applied fixes; launch_resume settles one a dead
