@@ -387,26 +387,27 @@ export class LaunchRunService {
 
   /** W9 once: a run already PR_OPENED or DONE answers with the PR it has (no second PR). */
   async openPr(runId: string, options: CallOptions = {}): Promise<PullRequestResult & { run_id: string }> {
-    const pr = await this.withLease(
+    const open = async (execution: Execution, row: RunRow): Promise<PullRequestResult> => {
+      const { session } = execution;
+      const opened = await this.executor.runWorker(execution, 'W9', (ctx) =>
+        this.deps.pipeline.openPullRequest(ctx),
+      );
+      const { pr_url, branch, commit_sha } = opened;
+      await session.transition('READY_FOR_PR', 'PR_OPENED', {
+        patch: { prUrl: pr_url, branch, commitSha: commit_sha, lastError: null },
+        payload: { pr_url, branch, commit_sha },
+      });
+      await session.transition('PR_OPENED', 'DONE', { patch: { sectionStates: allDone(row) } });
+      return opened;
+    };
+    const { pr_url, branch, commit_sha } = await this.withLease(
       runId,
       'launch_open_pr',
       options,
-      async (execution, row) => {
-        const { session } = execution;
-        const opened = await this.executor.runWorker(execution, 'W9', (ctx) =>
-          this.deps.pipeline.openPullRequest(ctx),
-        );
-        const { pr_url, branch, commit_sha } = opened;
-        await session.transition('READY_FOR_PR', 'PR_OPENED', {
-          patch: { prUrl: pr_url, branch, commitSha: commit_sha, lastError: null },
-          payload: { pr_url, branch, commit_sha },
-        });
-        await session.transition('PR_OPENED', 'DONE', { patch: { sectionStates: allDone(row) } });
-        return opened;
-      },
+      open,
       openedPr,
     );
-    return { run_id: runId, pr_url: pr.pr_url, branch: pr.branch, commit_sha: pr.commit_sha };
+    return { run_id: runId, pr_url, branch, commit_sha };
   }
 
   /** `owner`'s runs, newest first (launch_list_runs pages them; resource listings, completions). */
