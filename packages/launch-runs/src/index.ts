@@ -7,13 +7,9 @@ export {
   type LaunchRunsConfigInput,
 } from './config.js';
 // Types only from the run store's modules: importing the package must not load drizzle (see open.ts).
-export type {
-  LaunchRunService,
-  FixOutcome,
-  ListRunsPage,
-  StartRunInput,
-  CallOptions,
-} from './runs/service.js';
+export type { LaunchRunService, StartRunInput, CallOptions } from './runs/service.js';
+export type { FixOutcome } from './runs/fix.js';
+export type { ListRunsPage } from './tools/list-runs.js';
 export type { ProgressUpdate, ProgressListener } from './runs/executor.js';
 export { type WorkerId, WORKER_NAMES } from './runs/worker-ids.js';
 export { canTransition, isStable, isTerminal, isTransitional } from './runs/state-machine.js';

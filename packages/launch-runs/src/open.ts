@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module';
+import { SwitchyardError } from '@switchyard/contracts/errors';
 import type { DomainLifecycle, DomainRuntime } from '@switchyard/server-kit';
 import { lazyStore, type Logger, type PostgresSettings } from '@switchyard/server-kit/runtime';
 import { pipelineOptionsOf, siteBuildOptionsOf, type LaunchRunsConfig } from './config.js';
@@ -7,7 +8,7 @@ import { createLaunchPipeline } from './pipeline/index.js';
 import type { LaunchPipeline } from './pipeline/types.js';
 import { resolveLaunchPolicy, type LaunchPolicy } from './policy/launch-policy.js';
 import { withLaunchPolicy } from './policy/policed-pipeline.js';
-import { errorCodeOf, moduleClosed, storeUnavailable } from './runs/errors.js';
+import { errorCodeOf } from './runs/errors.js';
 import type { OpenedRuns } from './runs/open-runs.js';
 import { hasRunsToRecover } from './runs/recovery-check.js';
 import type { LaunchRunService } from './runs/service.js';
@@ -16,6 +17,41 @@ import type { LaunchStore } from './store/launch-store.js';
 import { LaunchTelemetry } from './telemetry/telemetry.js';
 
 export const { version } = createRequire(import.meta.url)('../package.json') as { version: string };
+
+/**
+ * The run store (drizzle and everything over it, loaded with the first call that needs it) could not be
+ * loaded or opened: a broken install, or the start-up sweep failing on a busy database. Nothing was
+ * changed, so the call can be retried; the next call loads again.
+ */
+function storeUnavailable(error: unknown): SwitchyardError {
+  if (error instanceof SwitchyardError) return error;
+  const reason = error instanceof Error ? (error.message.split('\n')[0] ?? '') : String(error);
+  return new SwitchyardError(
+    'internal',
+    `The launch run store could not be loaded (${reason}). Retry the call; if it keeps failing, reinstall ` +
+      '@switchyard/launch-runs and its dependencies.',
+    {
+      retryable: true,
+      details: {
+        reason: 'store_unavailable',
+        cause_class: error instanceof Error ? error.constructor.name : typeof error,
+      },
+      cause: error,
+    },
+  );
+}
+
+/** A call that reaches a module already closed (the server is shutting down). */
+function moduleClosed(): SwitchyardError {
+  return new SwitchyardError(
+    'internal',
+    'The launch-runs server is shutting down; retry on a new connection',
+    {
+      retryable: true,
+      details: { reason: 'shutting_down', cause_class: 'ShutDown' },
+    },
+  );
+}
 
 /** The opened launch-runs domain: what its tools get as `call.state`, and what tests and embedders reach. */
 export interface LaunchRunsState extends DomainLifecycle {

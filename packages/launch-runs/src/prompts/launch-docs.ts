@@ -8,7 +8,7 @@ const RECENT_RUNS = 200;
 
 /** Product slugs of recent runs that start with what was typed (the same product is launched again and again). */
 async function recentProductSlugs(value: string, call: RequestCall<LaunchRunsState>): Promise<string[]> {
-  const runs = await (await call.state.runs()).recentRuns(call.principal, RECENT_RUNS);
+  const runs = await (await call.state.runs()).recentRuns(call.principal, { limit: RECENT_RUNS });
   const slugs = new Set(runs.map((run) => run.productSlug));
   return [...slugs].filter((slug) => slug.startsWith(value.toLowerCase()));
 }

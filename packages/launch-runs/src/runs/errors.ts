@@ -1,52 +1,9 @@
 import { SwitchyardError, toSwitchyardError } from '@switchyard/contracts/errors';
-import { launchErrorPayload, type RunState } from '@switchyard/contracts/launch-runs';
+import { launchErrorPayload } from '@switchyard/contracts/launch-runs';
 
 /** The contract's error code of anything thrown (INTERNAL for what is not a SwitchyardError). */
 export function errorCodeOf(error: unknown): string {
   return launchErrorPayload(toSwitchyardError(error)).error.code;
-}
-
-/** What a tool needs of the run's state: the contract's words and the concrete states that satisfy them. */
-export interface StateRequirement {
-  required: string;
-  allowed: readonly RunState[];
-}
-
-export interface IllegalStateRefusal {
-  message: string;
-  current: RunState;
-  /** Fills details.required_state and details.allowed_states. */
-  rule: StateRequirement;
-  hint?: string | undefined;
-  details?: Record<string, unknown> | undefined;
-  retryable?: boolean;
-}
-
-/** ILLEGAL_STATE with the details the contract asks for: current_state, required_state, allowed_states. */
-export function illegalState(refusal: IllegalStateRefusal): SwitchyardError {
-  const { message, current, rule, hint } = refusal;
-  return new SwitchyardError('conflict', message, {
-    code: 'ILLEGAL_STATE',
-    retryable: refusal.retryable ?? false,
-    hint,
-    details: {
-      current_state: current,
-      required_state: rule.required,
-      allowed_states: [...rule.allowed],
-      ...refusal.details,
-    },
-  });
-}
-
-/** Another executor (a background run, a concurrent call, another process) holds the run right now. */
-export function runBusy(current: RunState, rule: StateRequirement): SwitchyardError {
-  return illegalState({
-    message: `Run is busy (state ${current}): another step is executing on it; retry when it has finished`,
-    current,
-    rule,
-    retryable: true,
-    details: { reason: 'run_busy' },
-  });
 }
 
 export function runNotFound(runId: string): SwitchyardError {
@@ -66,39 +23,4 @@ export class LeaseLostError extends Error {
     super(`Lost the execution lease of run ${runId}`);
     this.name = 'LeaseLostError';
   }
-}
-
-/**
- * The run store (drizzle and everything over it, loaded with the first call that needs it) could not be
- * loaded or opened: a broken install, or the start-up sweep failing on a busy database. Nothing was
- * changed, so the call can be retried; the next call loads again.
- */
-export function storeUnavailable(error: unknown): SwitchyardError {
-  if (error instanceof SwitchyardError) return error;
-  const reason = error instanceof Error ? (error.message.split('\n')[0] ?? '') : String(error);
-  return new SwitchyardError(
-    'internal',
-    `The launch run store could not be loaded (${reason}). Retry the call; if it keeps failing, reinstall ` +
-      '@switchyard/launch-runs and its dependencies.',
-    {
-      retryable: true,
-      details: {
-        reason: 'store_unavailable',
-        cause_class: error instanceof Error ? error.constructor.name : typeof error,
-      },
-      cause: error,
-    },
-  );
-}
-
-/** A call that reaches a module already closed (the server is shutting down). */
-export function moduleClosed(): SwitchyardError {
-  return new SwitchyardError(
-    'internal',
-    'The launch-runs server is shutting down; retry on a new connection',
-    {
-      retryable: true,
-      details: { reason: 'shutting_down', cause_class: 'ShutDown' },
-    },
-  );
 }

@@ -1,5 +1,4 @@
 import fs from 'node:fs/promises';
-import path from 'node:path';
 import {
   codeFor,
   describeIssues,
@@ -19,9 +18,7 @@ import {
 import { redactSecrets } from '@switchyard/resilience/context';
 import type { Logger } from '@switchyard/server-kit/runtime';
 import type { RunRow } from '../db/schema.js';
-import { sha256OfFile } from '../pipeline/file-reads.js';
 import type {
-  AppliedFix,
   InputsResult,
   LaunchPipeline,
   LinkResult,
@@ -29,7 +26,6 @@ import type {
   WorkerContext,
 } from '../pipeline/types.js';
 import type { ArtifactRepository } from '../store/artifact-store.js';
-import type { RunEvent } from '../store/event-chain.js';
 import { countBlocking } from '../store/issue-store.js';
 import type { RunPaths } from '../store/run-paths.js';
 import {
@@ -42,6 +38,7 @@ import {
 } from '../store/launch-store.js';
 import type { LaunchTelemetry } from '../telemetry/telemetry.js';
 import { LeaseLostError, runCancelled } from './errors.js';
+import { appliedFixes } from './fix.js';
 import type { LeaseSession } from './lease-session.js';
 import { isAtLeast, isTerminal } from './state-machine.js';
 import { AUTOMATIC_STEP_COUNT, WORKER_NAMES, type WorkerId } from './worker-ids.js';
@@ -115,31 +112,6 @@ export interface ProgressUpdate {
 
 export type ProgressListener = (update: ProgressUpdate) => void;
 
-/** What W8 did: `applied` false is a fix that changes nothing (nothing written, not counted). */
-export interface FixAttempt {
-  fixed_issue_id: string;
-  applied_patch_ids: string[];
-  applied: boolean;
-}
-
-/** The FIX_APPLYING event: what a fix is about to write, so a resume can tell whether it was written. */
-interface FixIntent {
-  issue_id: string;
-  attempt: number;
-  patch_id: string;
-  path: string;
-  before_sha256: string;
-  after_sha256: string;
-}
-
-/** The worktree file at a site path recorded by the pipeline; undefined for a path that could leave it. */
-function siteFile(siteRoot: string, sitePath: string): string | undefined {
-  const segments = sitePath.split('/');
-  if (sitePath.startsWith('/') || segments.some((segment) => segment === '' || segment === '..'))
-    return undefined;
-  return path.join(siteRoot, ...segments);
-}
-
 /** One holder of a run's lease doing work on it. */
 export interface Execution {
   runId: string;
@@ -190,7 +162,7 @@ function isRecoverable(failure: RunFailure): boolean {
  * with its event. Plain TypeScript: no MCP here.
  */
 export class RunExecutor {
-  constructor(private readonly deps: ExecutorDeps) {}
+  constructor(readonly deps: ExecutorDeps) {}
 
   /** The error a caller sees when the work was aborted, by why it was aborted. */
   abortError(execution: Execution): SwitchyardError {
@@ -205,7 +177,7 @@ export class RunExecutor {
     );
   }
 
-  private throwIfAborted(execution: Execution): void {
+  throwIfAborted(execution: Execution): void {
     if (execution.session.signal.aborted) throw this.abortError(execution);
   }
 
@@ -215,49 +187,35 @@ export class RunExecutor {
     worker: WorkerId,
     fn: (ctx: WorkerContext) => Promise<T>,
   ): Promise<T> {
-    const { store, telemetry } = this.deps;
     const { runId, session } = execution;
+    const name = WORKER_NAMES[worker];
     this.throwIfAborted(execution);
-    return telemetry.inSpan(
-      `launch.worker ${worker} ${WORKER_NAMES[worker]}`,
+    return this.deps.telemetry.inSpan(
+      `launch.worker ${worker} ${name}`,
       { kind: 'worker', worker, runId },
       async () => {
         const started = performance.now();
-        await store.update(
-          runId,
-          {
-            patch: { activeWorker: worker },
-            event: { type: 'WORK_ITEM_STARTED', payload: { worker, name: WORKER_NAMES[worker] } },
-          },
-          { token: session.token },
-        );
+        await session.update({
+          patch: { activeWorker: worker },
+          event: { type: 'WORK_ITEM_STARTED', payload: { worker, name } },
+        });
         await fs.mkdir(this.deps.paths.runDir(runId), { recursive: true });
         const ctx = this.workerContext(execution, worker, session.signal);
         try {
           if (worker !== 'W1') await this.ensureWorkspace(execution, ctx);
           const result = await fn(ctx);
           this.throwIfAborted(execution);
-          await store.update(
-            runId,
-            {
-              patch: { activeWorker: null },
-              event: {
-                type: 'WORK_ITEM_FINISHED',
-                payload: {
-                  worker,
-                  name: WORKER_NAMES[worker],
-                  duration_ms: Math.round(performance.now() - started),
-                },
-              },
-            },
-            { token: session.token },
-          );
+          const duration_ms = Math.round(performance.now() - started);
+          await session.update({
+            patch: { activeWorker: null },
+            event: { type: 'WORK_ITEM_FINISHED', payload: { worker, name, duration_ms } },
+          });
           return result;
         } catch (thrown) {
           const error = session.signal.aborted ? this.abortError(execution) : toSwitchyardError(thrown);
           const interrupted =
             session.abortReason === 'shutdown' || session.abortReason === 'request-cancelled';
-          await this.recordWorkerFailure(runId, worker, error, { keepActive: interrupted });
+          await this.recordWorkerFailure(runId, worker, error, interrupted);
           throw thrown instanceof LeaseLostError ? thrown : error;
         }
       },
@@ -284,7 +242,7 @@ export class RunExecutor {
   }
 
   /** What a worker gets: the run, its artifacts and `signal`, the one its writes stop on. */
-  private workerContext(execution: Execution, worker: WorkerId, signal: AbortSignal): WorkerContext {
+  workerContext(execution: Execution, worker: WorkerId, signal: AbortSignal): WorkerContext {
     const { runId, session } = execution;
     return {
       runId,
@@ -297,28 +255,26 @@ export class RunExecutor {
     };
   }
 
+  /** WORK_ITEM_FAILED, written without the lease (it may be lost); an interrupted worker stays recorded. */
   private async recordWorkerFailure(
     runId: string,
     worker: WorkerId,
     error: SwitchyardError,
-    options: { keepActive: boolean },
-  ): Promise<void> {
-    try {
-      const failure = failureOf(error);
-      await this.deps.store.updateIf(runId, (row) => ({
-        patch: options.keepActive || row.activeWorker !== worker ? {} : { activeWorker: null },
-        event: {
-          type: 'WORK_ITEM_FAILED',
-          payload: { worker, name: WORKER_NAMES[worker], code: failure.code, message: failure.message },
-        },
-      }));
-    } catch (recordError) {
-      this.deps.logger.warn('could not record a worker failure', {
-        run_id: runId,
-        worker,
-        error: recordError,
-      });
-    }
+    keepActive: boolean,
+  ) {
+    const { code, message } = failureOf(error);
+    await this.deps.store
+      .updateIf(runId, (row) => ({
+        patch: keepActive || row.activeWorker !== worker ? {} : { activeWorker: null },
+        event: { type: 'WORK_ITEM_FAILED', payload: { worker, name: WORKER_NAMES[worker], code, message } },
+      }))
+      .catch((recordError: unknown) =>
+        this.deps.logger.warn('could not record a worker failure', {
+          run_id: runId,
+          worker,
+          error: recordError,
+        }),
+      );
   }
 
   /**
@@ -348,25 +304,24 @@ export class RunExecutor {
   }
 
   private async runStep(execution: Execution, row: RunRow, state: RunState, step: Step): Promise<void> {
-    const { store, pipeline } = this.deps;
     const { runId, session } = execution;
-    const token = session.token;
-    if (step.enter !== undefined) await store.transition(runId, state, step.enter, { token });
-    const call = step.call;
+    const { worker, call } = step;
+    if (step.enter !== undefined) await session.transition(state, step.enter);
+    let after: RunRow;
     if (call === undefined) {
-      await this.validate(execution);
+      after = (await this.validate(execution)).row;
     } else {
-      const result = await this.runWorker<unknown>(execution, step.worker, (ctx) => pipeline[call](ctx));
-      await store.transition(runId, step.enter ?? state, step.to, { token, ...step.record?.(result, row) });
+      const result = await this.runWorker<unknown>(execution, worker, (ctx) => this.deps.pipeline[call](ctx));
+      after = await session.transition(step.enter ?? state, step.to, step.record?.(result, row));
     }
-    const after = runState(await this.requireRow(runId));
+    const reached = runState(after);
     execution.onProgress?.({
       runId,
-      state: after,
-      worker: step.worker,
-      progress: Number(step.worker.slice(1)),
+      state: reached,
+      worker,
+      progress: Number(worker.slice(1)),
       total: AUTOMATIC_STEP_COUNT,
-      message: `${step.worker} ${WORKER_NAMES[step.worker]} done: ${after}`,
+      message: `${worker} ${WORKER_NAMES[worker]} done: ${reached}`,
     });
   }
 
@@ -394,122 +349,9 @@ export class RunExecutor {
       profile: report.profile,
       blocking: countBlocking(report),
       issues: report.issues.length,
-      gates: report.gates.map((gate) => ({
-        name: gate.name,
-        ok: gate.ok,
-        skipped: gate.skipped ?? false,
-      })),
+      gates: report.gates.map(({ name, ok, skipped }) => ({ name, ok, skipped: skipped ?? false })),
     });
     return { report, row };
-  }
-
-  /**
-   * W8 around its commit point. VALIDATING → FIXING, then the fix is planned, writing nothing: when the
-   * request goes away meanwhile (its client disconnects, times out or cancels) the run goes back to
-   * VALIDATING as it was and the attempt does not count. Then FIX_APPLYING records what is about to be
-   * written, the file is written and FIX_APPLIED counts the attempt (`fix_attempts`). From FIX_APPLYING on,
-   * only launch_cancel or a lost lease stops it; a process that dies in between leaves FIX_APPLYING for
-   * launch_resume to settle (`settleInterruptedFix`). A fix that changes nothing is not applied (the caller
-   * fails the run with fix_no_op).
-   */
-  async fix(execution: Execution, report: ValidationReport, attempt: number): Promise<FixAttempt> {
-    const { store, pipeline } = this.deps;
-    const { runId, session } = execution;
-    await store.transition(runId, 'VALIDATING', 'FIXING', {
-      token: session.token,
-      payload: { attempt, max_fix_attempts: execution.config.max_fix_attempts },
-    });
-    let applying = false;
-    try {
-      return await this.runWorker(execution, 'W8', async (ctx) => {
-        const plan = await pipeline.planFix(ctx, report);
-        if (plan.change === null) {
-          await pipeline.applyFix(ctx, plan);
-          return { fixed_issue_id: plan.issue_id, applied_patch_ids: [], applied: false };
-        }
-        this.throwIfAborted(execution);
-        const intent: FixIntent = {
-          issue_id: plan.issue_id,
-          attempt,
-          patch_id: plan.change.patch_id,
-          path: plan.change.path,
-          before_sha256: plan.change.before_sha256,
-          after_sha256: plan.change.after_sha256,
-        };
-        await store.update(
-          runId,
-          { patch: {}, event: { type: 'FIX_APPLYING', payload: { ...intent } } },
-          { token: session.token },
-        );
-        applying = true;
-        await pipeline.applyFix(this.workerContext(execution, 'W8', session.takenSignal), plan);
-        await this.recordFixApplied(execution, intent, false);
-        return { fixed_issue_id: plan.issue_id, applied_patch_ids: [intent.patch_id], applied: true };
-      });
-    } catch (thrown) {
-      if (!applying && session.abortReason === 'request-cancelled')
-        await this.putBackUnappliedFix(execution, attempt);
-      throw thrown;
-    }
-  }
-
-  private async recordFixApplied(execution: Execution, intent: FixIntent, recovered: boolean): Promise<void> {
-    await this.deps.store.update(
-      execution.runId,
-      {
-        patch: { fixAttempts: intent.attempt },
-        event: {
-          type: 'FIX_APPLIED',
-          payload: {
-            issue_id: intent.issue_id,
-            applied_patch_ids: [intent.patch_id],
-            attempt: intent.attempt,
-            ...(recovered ? { recovered: true } : {}),
-          },
-        },
-      },
-      { token: execution.session.token },
-    );
-  }
-
-  /** A fix whose request went away before anything was written: the run is VALIDATING again, as it was. */
-  private async putBackUnappliedFix(execution: Execution, attempt: number): Promise<void> {
-    try {
-      await this.deps.store.transition(execution.runId, 'FIXING', 'VALIDATING', {
-        token: execution.session.token,
-        patch: { activeWorker: null },
-        payload: { reason: 'fix_not_applied', attempt },
-      });
-    } catch (error) {
-      // The run stays FIXING and reads as interrupted: launch_resume rewinds it.
-      this.deps.logger.warn('could not put back a fix that was not applied', {
-        run_id: execution.runId,
-        error,
-      });
-    }
-  }
-
-  /**
-   * launch_resume on a fix interrupted between FIX_APPLYING and FIX_APPLIED (the process died while writing):
-   * the attempt counts when the worktree file holds the planned content, and does not otherwise.
-   */
-  async settleInterruptedFix(execution: Execution): Promise<void> {
-    const { runId } = execution;
-    const last = (await this.deps.store.events(runId))
-      .filter(
-        (event) =>
-          event.type === 'FIX_APPLYING' ||
-          event.type === 'FIX_APPLIED' ||
-          (event.type === 'STATE_CHANGED' && event.payload.to === 'FIXING'),
-      )
-      .at(-1);
-    if (last?.type !== 'FIX_APPLYING') return;
-    const intent = last.payload as unknown as FixIntent;
-    const file = siteFile(this.deps.paths.siteWorktree(runId), intent.path);
-    if (file === undefined) return;
-    const info = await fs.lstat(file).catch(() => undefined);
-    if (info?.isFile() !== true) return;
-    if ((await sha256OfFile(file)) === intent.after_sha256) await this.recordFixApplied(execution, intent, true);
   }
 
   /**
@@ -527,22 +369,17 @@ export class RunExecutor {
     const failure = failureOf(error);
     // A refused precondition is an answer to the caller, not a failure of the run.
     if (PRECONDITION_CODES.has(failure.code)) return error;
-    const { store } = this.deps;
     try {
       const row = await this.requireRow(execution.runId);
       const state = runState(row);
       if (isTerminal(state)) return error;
       if (isRecoverable(failure)) {
-        await store.update(
-          execution.runId,
-          {
-            patch: { lastError: JSON.stringify(failure), activeWorker: null },
-            event: { type: 'RUN_HALTED', payload: { state, code: failure.code, message: failure.message } },
-          },
-          { token: execution.session.token },
-        );
+        await execution.session.update({
+          patch: { lastError: JSON.stringify(failure), activeWorker: null },
+          event: { type: 'RUN_HALTED', payload: { state, code: failure.code, message: failure.message } },
+        });
       } else {
-        await this.fail(execution, state, failure);
+        await this.fail(execution, error);
       }
     } catch (settleError) {
       this.deps.logger.warn('could not record a run failure', {
@@ -553,18 +390,27 @@ export class RunExecutor {
     return error;
   }
 
-  /** Moves the run to FAILED with `failure` as its last error. */
-  async fail(execution: Execution, state: RunState, failure: RunFailure): Promise<RunRow> {
+  /** The run FAILED with `error` as its last error; sections not DONE become BLOCKED. */
+  async fail(execution: Execution, error: SwitchyardError): Promise<void> {
     const row = await this.requireRow(execution.runId);
-    const sections: SectionStates = Object.fromEntries(
-      Object.entries(sectionStatesOf(row)).map(
-        ([section, value]) => [section, value === 'DONE' ? value : 'BLOCKED'] as const,
-      ),
-    );
-    return this.deps.store.transition(execution.runId, state, 'FAILED', {
-      token: execution.session.token,
-      patch: { lastError: JSON.stringify(failure), activeWorker: null, sectionStates: sections },
-      payload: { reason: failure.code, message: failure.message, ...pickReason(failure) },
+    const failure = failureOf(error);
+    const reason = failure.details.reason;
+    await execution.session.transition(runState(row), 'FAILED', {
+      patch: {
+        lastError: JSON.stringify(failure),
+        activeWorker: null,
+        sectionStates: Object.fromEntries(
+          Object.entries(sectionStatesOf(row)).map(([section, value]) => [
+            section,
+            value === 'DONE' ? value : 'BLOCKED',
+          ]),
+        ),
+      },
+      payload: {
+        reason: failure.code,
+        message: failure.message,
+        ...(typeof reason === 'string' ? { detail_reason: reason } : {}),
+      },
     });
   }
 
@@ -577,23 +423,4 @@ export class RunExecutor {
       details: { current_state: row?.state ?? 'unknown', reason: 'lease_lost' },
     });
   }
-}
-
-/** The fixes a run's events record as written, in order: each FIX_APPLIED with its FIX_APPLYING intent. */
-function appliedFixes(events: readonly RunEvent[]): AppliedFix[] {
-  const fixes: AppliedFix[] = [];
-  let intent: FixIntent | undefined;
-  for (const event of events) {
-    if (event.type === 'FIX_APPLYING') intent = event.payload as unknown as FixIntent;
-    if (event.type === 'FIX_APPLIED' && intent !== undefined) {
-      fixes.push({ issue_id: intent.issue_id, path: intent.path, after_sha256: intent.after_sha256 });
-      intent = undefined;
-    }
-  }
-  return fixes;
-}
-
-function pickReason(failure: RunFailure): Record<string, unknown> {
-  const reason = failure.details.reason;
-  return typeof reason === 'string' ? { detail_reason: reason } : {};
 }

@@ -1,5 +1,6 @@
+import type { RunState } from '@switchyard/contracts/launch-runs';
 import type { RunRow } from '../db/schema.js';
-import type { LaunchStore } from '../store/launch-store.js';
+import type { LaunchStore, RunChange, RunPatch } from '../store/launch-store.js';
 import { newLeaseToken, retireLeaseToken } from './lease.js';
 
 /** Why an execution was aborted. */
@@ -37,11 +38,10 @@ export class LeaseSession {
     readonly token: string,
     private readonly leaseMs: number,
     private readonly external: SessionSignals,
-    private readonly now: () => number,
   ) {
     const outside = [external.shutdown, external.request].filter((signal) => signal !== undefined);
     this.signal = AbortSignal.any([this.controller.signal, ...outside]);
-    this.lastRenewMs = now();
+    this.lastRenewMs = Date.now();
     const tickMs = Math.max(50, Math.min(250, Math.floor(leaseMs / 4)));
     this.timer = setInterval(() => this.tick(), tickMs);
     this.timer.unref();
@@ -52,7 +52,7 @@ export class LeaseSession {
     store: LaunchStore,
     runId: string,
     leaseMs: number,
-    options: { token?: string; signals?: SessionSignals; now?: () => number } = {},
+    options: { token?: string; signals?: SessionSignals } = {},
   ): Promise<{ session: LeaseSession; row: RunRow } | { busy: RunRow }> {
     const token = options.token ?? newLeaseToken();
     let acquired: { row: RunRow; busy: boolean };
@@ -68,7 +68,7 @@ export class LeaseSession {
       return { busy: row };
     }
     return {
-      session: new LeaseSession(store, runId, token, leaseMs, options.signals ?? {}, options.now ?? Date.now),
+      session: new LeaseSession(store, runId, token, leaseMs, options.signals ?? {}),
       row,
     };
   }
@@ -109,15 +109,29 @@ export class LeaseSession {
       if (this.released) return;
       if (status === 'cancelled') return this.abort('cancelled');
       if (status === 'lost') return this.abort('lease-lost');
-      if (this.now() - this.lastRenewMs >= this.leaseMs / 3) {
+      if (Date.now() - this.lastRenewMs >= this.leaseMs / 3) {
         const renewed = await this.store.renewLease(this.runId, this.token, this.leaseMs);
         if (this.released) return;
         if (renewed !== 'renewed') return this.abort(renewed === 'cancelled' ? 'cancelled' : 'lease-lost');
-        this.lastRenewMs = this.now();
+        this.lastRenewMs = Date.now();
       }
     } catch {
       // The database may be closing (shutdown) or briefly unreachable; the next tick or the release settles it.
     }
+  }
+
+  /** A change under this lease (LeaseLostError once it is lost). */
+  update(change: RunChange): Promise<RunRow> {
+    return this.store.update(this.runId, change, { token: this.token });
+  }
+
+  /** A state change under this lease. */
+  transition(
+    from: RunState,
+    to: RunState,
+    change: { patch?: RunPatch; payload?: Record<string, unknown> } = {},
+  ): Promise<RunRow> {
+    return this.store.transition(this.runId, from, to, { ...change, token: this.token });
   }
 
   /** Stops renewing and frees the run for the next executor. Safe to call twice. */

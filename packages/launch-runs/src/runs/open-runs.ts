@@ -1,20 +1,11 @@
-import type { Logger } from '@switchyard/server-kit/runtime';
-import type { LaunchPipeline } from '../pipeline/types.js';
 import { ArtifactRepository } from '../store/artifact-store.js';
 import type { LaunchStore } from '../store/launch-store.js';
 import { RunPaths } from '../store/run-paths.js';
-import type { LaunchTelemetry } from '../telemetry/telemetry.js';
-import { LaunchRunService } from './service.js';
+import { LaunchRunService, type RunServiceDeps } from './service.js';
+import { isInterrupted } from './status.js';
 
-export interface OpenRunsOptions {
-  /** The run store (SQLite in the data directory, or PostgreSQL). */
-  store: LaunchStore;
+export interface OpenRunsOptions extends Omit<RunServiceDeps, 'artifacts' | 'paths' | 'takeoverMs'> {
   dataDir: string;
-  pipeline: LaunchPipeline;
-  telemetry: LaunchTelemetry;
-  logger: Logger;
-  env: Readonly<Record<string, string | undefined>>;
-  leaseMs: number;
   /** How often a replica looks for runs to take over (PostgreSQL only). */
   takeoverMs: number;
 }
@@ -33,16 +24,31 @@ export async function openRuns(options: OpenRunsOptions): Promise<OpenedRuns> {
   const { store } = options;
   const paths = new RunPaths(options.dataDir);
   const service = new LaunchRunService({
-    store,
+    ...options,
     artifacts: new ArtifactRepository(store, paths),
     paths,
-    pipeline: options.pipeline,
-    telemetry: options.telemetry,
-    logger: options.logger,
-    env: options.env,
-    leaseMs: options.leaseMs,
     // Replicas share the database: a run whose executor died is taken over, never marked and left waiting.
     takeoverMs: store.dialect === 'postgres' ? options.takeoverMs : undefined,
   });
-  return { service, interrupted: store.dialect === 'postgres' ? [] : await service.sweepInterrupted() };
+  return { service, interrupted: store.dialect === 'postgres' ? [] : await sweepInterrupted(store) };
+}
+
+/**
+ * Runs a dead process left mid-step are marked interrupted (RUN_INTERRUPTED) and their lease freed, so
+ * launch_get_status reports details.interrupted=true and launch_resume can take them.
+ */
+async function sweepInterrupted(store: LaunchStore): Promise<string[]> {
+  const marked: string[] = [];
+  for (const candidate of await store.unfinished()) {
+    if (candidate.interruptedAt !== null || !isInterrupted(candidate, Date.now())) continue;
+    const changed = await store.updateIf(candidate.runId, (row) => {
+      if (row.interruptedAt !== null || !isInterrupted(row, Date.now())) return undefined;
+      return {
+        patch: { interruptedAt: new Date().toISOString(), leaseOwner: null, leaseExpiresMs: null },
+        event: { type: 'RUN_INTERRUPTED', payload: { state: row.state, active_worker: row.activeWorker } },
+      };
+    });
+    if (changed !== undefined) marked.push(changed.runId);
+  }
+  return marked;
 }

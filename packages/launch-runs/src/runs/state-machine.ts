@@ -55,14 +55,11 @@ export function assertTransition(from: RunState, to: RunState): void {
   if (!canTransition(from, to)) throw new IllegalTransitionError(from, to);
 }
 
-/** Position in the lifecycle order (FAILED and CANCELLED sort last). */
-export function stateRank(state: RunState): number {
-  return RUN_STATES.indexOf(state);
-}
-
 /** True for states at or after `threshold` on the main line (DONE included, FAILED/CANCELLED excluded). */
 export function isAtLeast(state: RunState, threshold: RunState): boolean {
-  return !['FAILED', 'CANCELLED'].includes(state) && stateRank(state) >= stateRank(threshold);
+  return (
+    !['FAILED', 'CANCELLED'].includes(state) && RUN_STATES.indexOf(state) >= RUN_STATES.indexOf(threshold)
+  );
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { RunStatus, RunSummary } from '@switchyard/contracts/launch-runs';
+import type { RunStatus } from '@switchyard/contracts/launch-runs';
 import type { ArtifactRow, IssueRow, RunRow } from '../db/schema.js';
 import { lastErrorOf, runState, sectionStatesOf } from '../store/launch-store.js';
 import { isLeaseLive } from './lease.js';
@@ -54,15 +54,5 @@ export function buildStatus(
     started_at: row.createdAt,
     updated_at: row.updatedAt,
     details,
-  };
-}
-
-export function summarize(row: RunRow): RunSummary {
-  return {
-    run_id: row.runId,
-    product_slug: row.productSlug,
-    state: runState(row),
-    started_at: row.createdAt,
-    finished_at: row.finishedAt,
   };
 }

@@ -1,18 +1,55 @@
 import fs from 'node:fs';
-import type { SwitchyardError } from '@switchyard/contracts/errors';
+import { SwitchyardError } from '@switchyard/contracts/errors';
 import { RUN_STATES, type RunState } from '@switchyard/contracts/launch-runs';
 import type { RunRow } from '../db/schema.js';
 import type { RunPaths } from '../store/run-paths.js';
 import { runState } from '../store/launch-store.js';
-import {
-  illegalState,
-  runBusy,
-  runCancelled,
-  type IllegalStateRefusal,
-  type StateRequirement,
-} from './errors.js';
+import { runCancelled } from './errors.js';
 import { isAtLeast, isTerminal } from './state-machine.js';
 import { isInterrupted } from './status.js';
+
+/** What a tool needs of the run's state: the contract's words and the concrete states that satisfy them. */
+interface StateRequirement {
+  required: string;
+  allowed: readonly RunState[];
+}
+
+interface IllegalStateRefusal {
+  message: string;
+  current: RunState;
+  /** Fills details.required_state and details.allowed_states. */
+  rule: StateRequirement;
+  hint?: string | undefined;
+  details?: Record<string, unknown> | undefined;
+  retryable?: boolean;
+}
+
+/** ILLEGAL_STATE with the details the contract asks for: current_state, required_state, allowed_states. */
+export function illegalState(refusal: IllegalStateRefusal): SwitchyardError {
+  const { message, current, rule, hint } = refusal;
+  return new SwitchyardError('conflict', message, {
+    code: 'ILLEGAL_STATE',
+    retryable: refusal.retryable ?? false,
+    hint,
+    details: {
+      current_state: current,
+      required_state: rule.required,
+      allowed_states: [...rule.allowed],
+      ...refusal.details,
+    },
+  });
+}
+
+/** Another executor (a background run, a concurrent call, another process) holds the run right now. */
+function runBusy(current: RunState, rule: StateRequirement): SwitchyardError {
+  return illegalState({
+    message: `Run is busy (state ${current}): another step is executing on it; retry when it has finished`,
+    current,
+    rule,
+    retryable: true,
+    details: { reason: 'run_busy' },
+  });
+}
 
 export interface RuleContext {
   nowMs: number;

@@ -58,7 +58,13 @@ function pendingFile(finalFile: string, sha256: string): string {
 
 /** Where artifact bytes live, around the transaction (`index`) that indexes them. */
 interface ArtifactBytes {
-  save(runId: string, name: string, sha256: string, bytes: Uint8Array, index: () => Promise<void>): Promise<void>;
+  save(
+    runId: string,
+    name: string,
+    sha256: string,
+    bytes: Uint8Array,
+    index: () => Promise<void>,
+  ): Promise<void>;
   /** The bytes of an indexed artifact, rolled forward when a crash left them pending; unverified. */
   load(runId: string, row: ArtifactRow): Promise<Uint8Array | undefined>;
   /** After a crash: completes what the index promises; returns the names rolled forward. */

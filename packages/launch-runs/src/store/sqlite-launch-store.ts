@@ -1,7 +1,15 @@
 import type { RunState, ValidationReport } from '@switchyard/contracts/launch-runs';
 import { and, asc, desc, eq, lt, notInArray, or, sql, type SQL } from 'drizzle-orm';
 import type { LaunchDb, LaunchTx } from '../db/drizzle.js';
-import { artifacts, events, issues, runs, type ArtifactRow, type IssueRow, type RunRow } from '../db/schema.js';
+import {
+  artifacts,
+  events,
+  issues,
+  runs,
+  type ArtifactRow,
+  type IssueRow,
+  type RunRow,
+} from '../db/schema.js';
 import { toRunEvent } from './event-log.js';
 import type { RunEvent, TraceIds } from './event-chain.js';
 import type {
@@ -230,10 +238,7 @@ export class SqliteLaunchStore implements LaunchStore {
     });
   }
 
-  async updateIf(
-    runId: string,
-    decide: (row: RunRow) => RunChange | undefined,
-  ): Promise<RunRow | undefined> {
+  async updateIf(runId: string, decide: (row: RunRow) => RunChange | undefined): Promise<RunRow | undefined> {
     return this.tx((tx) => {
       const change = decide(requireRun(this.row(tx, runId), runId, undefined));
       if (change === undefined) return undefined;
@@ -258,7 +263,14 @@ export class SqliteLaunchStore implements LaunchStore {
       if (refused !== undefined) throw refused;
       const state = runState(row);
       if (state === 'CANCELLED') return row;
-      return this.transitionIn(tx, row, state, 'CANCELLED', { activeWorker: null }, { reason: 'launch_cancel' });
+      return this.transitionIn(
+        tx,
+        row,
+        state,
+        'CANCELLED',
+        { activeWorker: null },
+        { reason: 'launch_cancel' },
+      );
     });
   }
 
@@ -272,12 +284,10 @@ export class SqliteLaunchStore implements LaunchStore {
       const current = requireRun(this.row(tx, runId), runId, token);
       tx.delete(issues).where(eq(issues.runId, runId)).run();
       for (const issue of issueRows(runId, report)) tx.insert(issues).values(issue).run();
-      let row = this.write(
-        tx,
-        runId,
-        patchValues({ lastReportOk: report.ok, lastError: null }, this.now()),
-        { type: 'VALIDATION_RECORDED', payload },
-      );
+      let row = this.write(tx, runId, patchValues({ lastReportOk: report.ok, lastError: null }, this.now()), {
+        type: 'VALIDATION_RECORDED',
+        payload,
+      });
       for (const [from, to] of validationTransitions(runState(current), report.ok))
         row = this.transitionIn(tx, row, from, to, {}, undefined);
       return row;

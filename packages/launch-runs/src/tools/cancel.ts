@@ -10,5 +10,8 @@ export const cancelTool = launchTool({
   input: LaunchCancelInputSchema,
   output: LaunchCancelOutputSchema,
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
-  handler: async (input, call) => ({ ok: true as const, ...(await (await call.state.runs()).cancel(input.run_id)) }),
+  handler: async (input, call) => ({
+    ok: true as const,
+    ...(await (await call.state.runs()).cancel(input.run_id)),
+  }),
 });

@@ -1,5 +1,49 @@
-import { LaunchListRunsInputSchema, LaunchListRunsOutputSchema } from '@switchyard/contracts/launch-runs';
+import { SwitchyardError } from '@switchyard/contracts/errors';
+import {
+  LaunchListRunsInputSchema,
+  LaunchListRunsOutputSchema,
+  type RunSummary,
+} from '@switchyard/contracts/launch-runs';
+import type { RunRow } from '../db/schema.js';
+import { runState } from '../store/launch-store.js';
 import { launchTool } from './spec.js';
+
+const PAGE_SIZE = 50;
+
+export interface ListRunsPage {
+  runs: RunSummary[];
+  next_cursor: string | null;
+}
+
+/** The page's last run as the opaque next_cursor: its place in the (created_ms, run_id) order. */
+function encodeCursor(row: RunRow): string {
+  return Buffer.from(JSON.stringify([row.createdMs, row.runId]), 'utf8').toString('base64url');
+}
+
+function decodeCursor(cursor: string): { createdMs: number; runId: string } {
+  try {
+    const value = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as unknown;
+    if (Array.isArray(value) && Number.isInteger(value[0]) && typeof value[1] === 'string') {
+      return { createdMs: value[0] as number, runId: value[1] };
+    }
+  } catch {
+    // fall through to the validation error
+  }
+  throw new SwitchyardError('validation', 'cursor is not a next_cursor returned by launch_list_runs', {
+    code: 'INVALID_INPUT',
+    details: { reason: 'invalid_cursor' },
+  });
+}
+
+function summarize(row: RunRow): RunSummary {
+  return {
+    run_id: row.runId,
+    product_slug: row.productSlug,
+    state: runState(row),
+    started_at: row.createdAt,
+    finished_at: row.finishedAt,
+  };
+}
 
 export const listRunsTool = launchTool({
   name: 'launch_list_runs',
@@ -10,8 +54,21 @@ export const listRunsTool = launchTool({
   input: LaunchListRunsInputSchema,
   output: LaunchListRunsOutputSchema,
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-  handler: async (input, call) => ({
-    ok: true as const,
-    ...(await (await call.state.runs()).list(call.principal, input.filter ?? {}, input.cursor, input.limit)),
-  }),
+  handler: async ({ filter, cursor, limit = PAGE_SIZE }, call) => {
+    const size = Math.min(Math.max(limit, 1), PAGE_SIZE);
+    const rows = await (
+      await call.state.runs()
+    ).recentRuns(call.principal, {
+      productSlug: filter?.product_slug,
+      state: filter?.state,
+      before: cursor === undefined ? undefined : decodeCursor(cursor),
+      limit: size + 1,
+    });
+    const page = rows.slice(0, size);
+    const last = page.at(-1);
+    const next_cursor = rows.length > size && last !== undefined ? encodeCursor(last) : null;
+    return { ok: true as const, runs: page.map(summarize), next_cursor } satisfies ListRunsPage & {
+      ok: true;
+    };
+  },
 });

@@ -40,7 +40,9 @@ function checkedRunId(value: string | undefined): string {
 /** `{run_id}`: the newest runs whose id starts with what the user typed. */
 async function completeRunId(variable: string, value: string, call: RequestCall<LaunchRunsState>) {
   if (variable !== 'run_id') return [];
-  const runs = await (await call.state.runs()).recentRuns(call.principal, COMPLETED_RUN_IDS, value);
+  const runs = await (
+    await call.state.runs()
+  ).recentRuns(call.principal, { limit: COMPLETED_RUN_IDS, runIdPrefix: value });
   return runs.map((run) => run.runId);
 }
 
@@ -58,7 +60,7 @@ export const artifactResource = resource({
   description: 'An artifact of a launch run (text as text, binary as a base64 blob).',
   list: async (call) => {
     const service = await call.state.runs();
-    const runs = await service.recentRuns(call.principal, LISTED_RUNS);
+    const runs = await service.recentRuns(call.principal, { limit: LISTED_RUNS });
     const listed = await Promise.all(
       runs.map(async (run) =>
         (await service.status(run.runId)).artifacts.map((artifact) => ({
@@ -97,7 +99,7 @@ export const eventsResource = resource({
   description: "A run's hash-chained event log as NDJSON, oldest first.",
   mimeType: 'application/x-ndjson',
   list: async (call) =>
-    (await (await call.state.runs()).recentRuns(call.principal, LISTED_RUNS)).map((run) => ({
+    (await (await call.state.runs()).recentRuns(call.principal, { limit: LISTED_RUNS })).map((run) => ({
       uri: eventsUri(run.runId),
       name: `${run.runId}/events.ndjson`,
       title: `Events of run ${run.runId}`,

@@ -89,7 +89,9 @@ export const startRunTool = launchTool({
     // Before anything is recorded: a run the operator's policy refuses could never clone or open its PR.
     checkRunConfigPolicy(input.run_config, call.state.policy);
     const onProgress = backgroundProgress(call);
-    const started = await (await call.state.runs()).startRun(
+    const started = await (
+      await call.state.runs()
+    ).startRun(
       call.principal,
       { run_config: input.run_config, idempotency_key: input.idempotency_key },
       onProgress,

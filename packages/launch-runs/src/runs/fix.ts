@@ -1,0 +1,236 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { SwitchyardError } from '@switchyard/contracts/errors';
+import { ValidationReportSchema, type ValidationReport } from '@switchyard/contracts/launch-runs';
+import type { RunRow } from '../db/schema.js';
+import { sha256OfFile } from '../pipeline/file-reads.js';
+import type { AppliedFix } from '../pipeline/types.js';
+import type { RunEvent } from '../store/event-chain.js';
+import { countBlocking } from '../store/issue-store.js';
+import type { Execution, RunExecutor } from './executor.js';
+import { illegalState, TOOL_RULES } from './tool-rules.js';
+
+// launch_fix_next (W8 then W7) and what a fix leaves in the event log: FIX_APPLYING before the file is written,
+// FIX_APPLIED once it counts. Workspace rebuilds replay the applied fixes; launch_resume settles one a dead
+// process left between the two.
+
+export interface FixOutcome {
+  run_id: string;
+  fixed_issue_id: string;
+  applied_patch_ids: string[];
+  remaining_blockers: number;
+  validation_report: ValidationReport;
+}
+
+/** The FIX_APPLYING event: what a fix is about to write, so a resume can tell whether it was written. */
+interface FixIntent {
+  issue_id: string;
+  attempt: number;
+  patch_id: string;
+  path: string;
+  before_sha256: string;
+  after_sha256: string;
+}
+
+/** FIX_EXHAUSTED: the run FAILS and the caller gets the same error. */
+async function exhausted(
+  executor: RunExecutor,
+  execution: Execution,
+  message: string,
+  details: Record<string, unknown>,
+): Promise<SwitchyardError> {
+  const error = new SwitchyardError('conflict', message, { code: 'FIX_EXHAUSTED', details });
+  await executor.fail(execution, error);
+  return error;
+}
+
+/**
+ * One fix (W8) for the next issue of the last report, then re-validation (W7). Applied fixes count against
+ * max_fix_attempts: at the limit the run FAILS with FIX_EXHAUSTED; a fix that changes nothing FAILS it with
+ * details.reason = fix_no_op. A call whose request goes away before its fix is written leaves the run as it
+ * was (see applyNextFix).
+ */
+export async function fixNext(executor: RunExecutor, execution: Execution, row: RunRow): Promise<FixOutcome> {
+  const { runId, config } = execution;
+  const max = config.max_fix_attempts;
+  if (row.fixAttempts >= max) {
+    throw await exhausted(
+      executor,
+      execution,
+      `max_fix_attempts (${max}) reached with blocking issues left; the run has FAILED`,
+      {
+        fix_attempts: row.fixAttempts,
+        max_fix_attempts: max,
+      },
+    );
+  }
+  const report = await lastReport(executor, runId);
+  const fix = await applyNextFix(executor, execution, report, row.fixAttempts + 1);
+  if (fix.patch_id === undefined) {
+    throw await exhausted(
+      executor,
+      execution,
+      `The fix for issue ${fix.issue_id} changed nothing; the run has FAILED`,
+      {
+        reason: 'fix_no_op',
+        issue_id: fix.issue_id,
+        fix_attempts: row.fixAttempts,
+      },
+    );
+  }
+  const { report: next } = await executor.validate(execution);
+  return {
+    run_id: runId,
+    fixed_issue_id: fix.issue_id,
+    applied_patch_ids: [fix.patch_id],
+    remaining_blockers: countBlocking(next),
+    validation_report: next,
+  };
+}
+
+async function lastReport(executor: RunExecutor, runId: string): Promise<ValidationReport> {
+  const content = await executor.deps.artifacts.read(runId, 'validation_report.json');
+  if (content === undefined) {
+    throw illegalState({
+      message: `Run ${runId} has no validation_report.json`,
+      current: 'VALIDATING',
+      rule: TOOL_RULES.launch_fix_next,
+      details: { reason: 'no_validation_report' },
+    });
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(Buffer.from(content.bytes).toString('utf8'));
+  } catch {
+    json = undefined;
+  }
+  const parsed = ValidationReportSchema.safeParse(json);
+  if (!parsed.success) {
+    throw new SwitchyardError('validation', 'validation_report.json breaks its schema', {
+      code: 'SCHEMA_VALIDATION_FAILED',
+      details: { artifact: 'validation_report.json' },
+    });
+  }
+  return parsed.data;
+}
+
+/**
+ * W8 around its commit point. VALIDATING → FIXING, then the fix is planned, writing nothing: when the request
+ * goes away meanwhile (its client disconnects, times out or cancels) the run goes back to VALIDATING as it was
+ * and the attempt does not count. Then FIX_APPLYING records what is about to be written, the file is written
+ * and FIX_APPLIED counts the attempt (`fix_attempts`). From FIX_APPLYING on, only launch_cancel or a lost
+ * lease stops it; a process that dies in between leaves FIX_APPLYING for launch_resume to settle
+ * (settleInterruptedFix). A fix that changes nothing has no `patch_id` and is not counted.
+ */
+async function applyNextFix(
+  executor: RunExecutor,
+  execution: Execution,
+  report: ValidationReport,
+  attempt: number,
+): Promise<{ issue_id: string; patch_id?: string }> {
+  const { pipeline, logger } = executor.deps;
+  const { session, config } = execution;
+  await session.transition('VALIDATING', 'FIXING', {
+    payload: { attempt, max_fix_attempts: config.max_fix_attempts },
+  });
+  let applying = false;
+  try {
+    return await executor.runWorker(execution, 'W8', async (ctx) => {
+      const plan = await pipeline.planFix(ctx, report);
+      if (plan.change === null) {
+        await pipeline.applyFix(ctx, plan);
+        return { issue_id: plan.issue_id };
+      }
+      executor.throwIfAborted(execution);
+      const { patch_id, path, before_sha256, after_sha256 } = plan.change;
+      const intent: FixIntent = {
+        issue_id: plan.issue_id,
+        attempt,
+        patch_id,
+        path,
+        before_sha256,
+        after_sha256,
+      };
+      await session.update({ patch: {}, event: { type: 'FIX_APPLYING', payload: { ...intent } } });
+      applying = true;
+      await pipeline.applyFix(executor.workerContext(execution, 'W8', session.takenSignal), plan);
+      await recordFixApplied(execution, intent, false);
+      return { issue_id: plan.issue_id, patch_id };
+    });
+  } catch (thrown) {
+    if (!applying && session.abortReason === 'request-cancelled') {
+      // Nothing was written: the run is VALIDATING again, as it was. Should that fail, the run stays FIXING
+      // and reads as interrupted: launch_resume rewinds it.
+      await session
+        .transition('FIXING', 'VALIDATING', {
+          patch: { activeWorker: null },
+          payload: { reason: 'fix_not_applied', attempt },
+        })
+        .catch((error: unknown) =>
+          logger.warn('could not put back a fix that was not applied', { run_id: execution.runId, error }),
+        );
+    }
+    throw thrown;
+  }
+}
+
+async function recordFixApplied(execution: Execution, intent: FixIntent, recovered: boolean): Promise<void> {
+  const { issue_id, patch_id, attempt } = intent;
+  await execution.session.update({
+    patch: { fixAttempts: attempt },
+    event: {
+      type: 'FIX_APPLIED',
+      payload: {
+        issue_id,
+        applied_patch_ids: [patch_id],
+        attempt,
+        ...(recovered ? { recovered: true } : {}),
+      },
+    },
+  });
+}
+
+/**
+ * launch_resume on a fix interrupted between FIX_APPLYING and FIX_APPLIED (the process died while writing):
+ * the attempt counts when the worktree file holds the planned content, and does not otherwise.
+ */
+export async function settleInterruptedFix(executor: RunExecutor, execution: Execution): Promise<void> {
+  const { runId } = execution;
+  const intent = fixHistory(await executor.deps.store.events(runId)).pending;
+  if (intent === undefined) return;
+  const file = siteFile(executor.deps.paths.siteWorktree(runId), intent.path);
+  if (file === undefined) return;
+  const info = await fs.lstat(file).catch(() => undefined);
+  if (info?.isFile() !== true) return;
+  if ((await sha256OfFile(file)) === intent.after_sha256) await recordFixApplied(execution, intent, true);
+}
+
+/** The worktree file at a site path recorded by the pipeline; undefined for a path that could leave it. */
+function siteFile(siteRoot: string, sitePath: string): string | undefined {
+  const segments = sitePath.split('/');
+  if (sitePath.startsWith('/') || segments.some((segment) => segment === '' || segment === '..'))
+    return undefined;
+  return path.join(siteRoot, ...segments);
+}
+
+/** The fixes a run's events record as written, in order: each FIX_APPLIED with its FIX_APPLYING intent. */
+export function appliedFixes(events: readonly RunEvent[]): AppliedFix[] {
+  return fixHistory(events).applied.map((fix) => ({
+    issue_id: fix.issue_id,
+    path: fix.path,
+    after_sha256: fix.after_sha256,
+  }));
+}
+
+/** The fixes written, in order, and the one a FIX_APPLYING announced last without its FIX_APPLIED. */
+function fixHistory(events: readonly RunEvent[]): { applied: FixIntent[]; pending?: FixIntent } {
+  const applied: FixIntent[] = [];
+  let pending: FixIntent | undefined;
+  for (const event of events) {
+    const fixing = event.type === 'STATE_CHANGED' && event.payload.to === 'FIXING';
+    if (event.type === 'FIX_APPLYING') pending = event.payload as unknown as FixIntent;
+    if (event.type === 'FIX_APPLIED' && pending !== undefined) applied.push(pending);
+    if (event.type === 'FIX_APPLIED' || fixing) pending = undefined;
+  }
+  return { applied, pending };
+}
