@@ -3,6 +3,7 @@ import path from 'node:path';
 import { createLogger, resolvePostgresSettings } from '@switchyard/server-kit/runtime';
 import { startTestPostgres, type TestPostgres } from '@switchyard/test-postgres';
 import { drizzle } from 'drizzle-orm/node-postgres';
+import type { ValidationReport } from '@switchyard/contracts/launch-runs';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { canonicalJson, sha256Hex } from '../src/canonical-json.js';
 import { launchDb, type LaunchDb } from '../src/db/drizzle.js';
@@ -566,6 +567,39 @@ describe.each(DIALECTS)('artifacts (%s)', (dialect) => {
       sha256Hex('# Hello\n'),
       sha256Hex('# Hello again\n'),
     ]);
+    retireLeaseToken(token);
+  });
+
+  it('a snapshot is the run, its artifact index and its open issues, read together', async () => {
+    expect(await t.store.snapshot('run_missing_1')).toBeUndefined();
+    const token = newLeaseToken();
+    await t.store.insert(newRun(RUN, undefined, 'h1', token));
+    await t.repo.writer(RUN, 'W7', { token, signal }).write('validation_report.json', '{}');
+    for (const [from, to] of MAIN_LINE.slice(0, 8).map((state, n) => [state, MAIN_LINE[n + 1]!] as const))
+      await t.store.transition(RUN, from, to, { token });
+    const issue = (issue_id: string, status: 'OPEN' | 'RESOLVED') => ({
+      issue_id,
+      gate: 'TruthLock',
+      severity: 'blocker' as const,
+      error_code: 'UNCITED_CLAIM',
+      message: `issue ${issue_id}`,
+      location: { path: 'content/docs/index.md', line: 1 },
+      status,
+      suggested_fix: null,
+    });
+    const report = {
+      schema_version: '1.0',
+      ok: false,
+      profile: 'ci',
+      gates: [],
+      issues: [issue('iss_b', 'OPEN'), issue('iss_a', 'RESOLVED'), issue('iss_c', 'OPEN')],
+    } as unknown as ValidationReport;
+    await t.store.recordValidation(RUN, token, report, { ok: false });
+    const snapshot = await t.store.snapshot(RUN);
+    expect(snapshot?.run).toMatchObject({ runId: RUN, state: 'VALIDATING', lastReportOk: false });
+    expect(snapshot?.artifacts.map((row) => row.name)).toEqual(['validation_report.json']);
+    expect(snapshot?.artifacts[0]).not.toHaveProperty('content');
+    expect(snapshot?.openIssues.map((row) => row.issueId)).toEqual(['iss_b', 'iss_c']);
     retireLeaseToken(token);
   });
 

@@ -48,3 +48,14 @@ export function isLeaseLive(lease: LeaseColumns, nowMs: number): boolean {
   if (pid === process.pid) return true;
   return Number.isInteger(pid) && pid > 0 && processAlive(pid);
 }
+
+/**
+ * A lease this process gave up a moment ago: its token is retired here, while a row read before the
+ * release committed still names it (and looks interrupted). The release is written before the token is
+ * retired, so reading the row again shows it released.
+ */
+export function isRetiredHereLately(lease: LeaseColumns, nowMs: number): boolean {
+  const owner = lease.leaseOwner;
+  if (owner === null || lease.leaseExpiresMs === null || lease.leaseExpiresMs <= nowMs) return false;
+  return owner.split('|')[2] === INSTANCE && !liveTokens.has(owner);
+}

@@ -20,7 +20,7 @@ import {
   type ProgressListener,
 } from './executor.js';
 import { fixNext, settleInterruptedFix, type FixOutcome } from './fix.js';
-import { newLeaseToken, retireLeaseToken } from './lease.js';
+import { isRetiredHereLately, newLeaseToken, retireLeaseToken } from './lease.js';
 import { LeaseSession } from './lease-session.js';
 import { newRunId } from './run-id.js';
 import { isStable, isTransitional, rewindTarget } from './state-machine.js';
@@ -98,12 +98,12 @@ export class LaunchRunService {
   }
 
   async status(runId: string): Promise<RunStatus> {
-    const row = await this.requireRow(runId);
-    const [artifacts, issues] = await Promise.all([
-      this.deps.artifacts.list(runId),
-      this.deps.store.openIssues(runId),
-    ]);
-    return buildStatus(row, artifacts, issues, Date.now());
+    let snapshot = await this.deps.store.snapshot(runId);
+    // Read again when the run names a lease this process released since: between two steps, not interrupted.
+    if (snapshot !== undefined && isRetiredHereLately(snapshot.run, Date.now()))
+      snapshot = await this.deps.store.snapshot(runId);
+    if (snapshot === undefined) throw runNotFound(runId);
+    return buildStatus(snapshot.run, snapshot.artifacts, snapshot.openIssues, Date.now());
   }
 
   async artifact(runId: string, name: string): Promise<ArtifactContent> {

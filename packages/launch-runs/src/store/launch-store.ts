@@ -91,6 +91,12 @@ export interface ListFilter {
   limit: number;
 }
 
+export interface RunSnapshot {
+  run: RunRow;
+  artifacts: ArtifactRow[];
+  openIssues: IssueRow[];
+}
+
 /** An artifact's index entry as a writer records it. */
 export type ArtifactEntry = Omit<ArtifactRow, 'writtenAt'>;
 
@@ -115,8 +121,11 @@ export interface LaunchStore {
   /** Runs that are not finished: candidates for the start-up sweep. */
   unfinished(): Promise<RunRow[]>;
   events(runId: string): Promise<RunEvent[]>;
-  /** The OPEN issues of the run's latest report, in report order. */
-  openIssues(runId: string): Promise<IssueRow[]>;
+  /**
+   * The run with its artifact index and the OPEN issues of its latest report (in report order), read in
+   * one transaction, so the three agree (launch_get_status); undefined when there is no such run.
+   */
+  snapshot(runId: string): Promise<RunSnapshot | undefined>;
   artifacts(runId: string): Promise<ArtifactRow[]>;
   artifact(runId: string, name: string): Promise<ArtifactRow | undefined>;
   /** The stored bytes of an indexed artifact (stores that keep them; others answer undefined). */

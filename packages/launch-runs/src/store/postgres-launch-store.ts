@@ -3,7 +3,7 @@ import { and, asc, desc, eq, isNotNull, lte, notInArray, sql, type SQL } from 'd
 import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import type pg from 'pg';
 import { artifactIndex, artifacts, events, issues, runs } from '../db/postgres-schema.js';
-import type { ArtifactRow, IssueRow, RunRow } from '../db/schema.js';
+import type { ArtifactRow, RunRow } from '../db/schema.js';
 import type { RunEvent, TraceIds } from './event-chain.js';
 import { toRunEvent } from './event-log.js';
 import {
@@ -16,6 +16,7 @@ import {
   type RunChange,
   type RunEventInput,
   type RunPatch,
+  type RunSnapshot,
 } from './launch-store.js';
 import {
   artifactWrittenEvent,
@@ -57,7 +58,6 @@ export class PostgresLaunchStore implements LaunchStore {
   /** The hot reads (every status call), prepared once per pooled connection. */
   private readonly getPrepared;
   private readonly artifactsPrepared;
-  private readonly openIssuesPrepared;
 
   constructor(
     pool: pg.Pool,
@@ -76,12 +76,6 @@ export class PostgresLaunchStore implements LaunchStore {
       .where(eq(artifacts.runId, sql.placeholder('runId')))
       .orderBy(asc(sql`${artifacts.name} COLLATE "C"`))
       .prepare('launch_runs_artifacts');
-    this.openIssuesPrepared = this.db
-      .select()
-      .from(issues)
-      .where(and(eq(issues.runId, sql.placeholder('runId')), eq(issues.status, 'OPEN')))
-      .orderBy(asc(issues.ord))
-      .prepare('launch_runs_open_issues');
   }
 
   /** The run, locked for this transaction (other writers of it wait until it ends). */
@@ -178,8 +172,28 @@ export class PostgresLaunchStore implements LaunchStore {
     return rows.map(toRunEvent);
   }
 
-  openIssues(runId: string): Promise<IssueRow[]> {
-    return this.openIssuesPrepared.execute({ runId });
+  /** Three reads in one read-only REPEATABLE READ transaction: one snapshot of the database. */
+  snapshot(runId: string): Promise<RunSnapshot | undefined> {
+    return this.db.transaction(
+      async (tx) => {
+        const [run] = await tx.select().from(runs).where(eq(runs.runId, runId));
+        if (run === undefined) return undefined;
+        const [artifactRows, openIssues] = await Promise.all([
+          tx
+            .select(artifactIndex)
+            .from(artifacts)
+            .where(eq(artifacts.runId, runId))
+            .orderBy(asc(sql`${artifacts.name} COLLATE "C"`)),
+          tx
+            .select()
+            .from(issues)
+            .where(and(eq(issues.runId, runId), eq(issues.status, 'OPEN')))
+            .orderBy(asc(issues.ord)),
+        ]);
+        return { run, artifacts: artifactRows, openIssues };
+      },
+      { isolationLevel: 'repeatable read', accessMode: 'read only' },
+    );
   }
 
   artifacts(runId: string): Promise<ArtifactRow[]> {

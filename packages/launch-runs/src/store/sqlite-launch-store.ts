@@ -1,15 +1,7 @@
 import type { RunState, ValidationReport } from '@switchyard/contracts/launch-runs';
 import { and, asc, desc, eq, lt, notInArray, or, sql, type SQL } from 'drizzle-orm';
 import type { LaunchDb, LaunchTx } from '../db/drizzle.js';
-import {
-  artifacts,
-  events,
-  issues,
-  runs,
-  type ArtifactRow,
-  type IssueRow,
-  type RunRow,
-} from '../db/schema.js';
+import { artifacts, events, issues, runs, type ArtifactRow, type RunRow } from '../db/schema.js';
 import { toRunEvent } from './event-log.js';
 import type { RunEvent, TraceIds } from './event-chain.js';
 import type {
@@ -21,6 +13,7 @@ import type {
   RunChange,
   RunEventInput,
   RunPatch,
+  RunSnapshot,
 } from './launch-store.js';
 import {
   artifactWrittenEvent,
@@ -176,8 +169,19 @@ export class SqliteLaunchStore implements LaunchStore {
       .map(toRunEvent);
   }
 
-  async openIssues(runId: string): Promise<IssueRow[]> {
-    return this.openIssuesPrepared.all({ runId });
+  async snapshot(runId: string): Promise<RunSnapshot | undefined> {
+    return this.db.transaction(
+      () => {
+        const run = this.getPrepared.get({ runId });
+        if (run === undefined) return undefined;
+        return {
+          run,
+          artifacts: this.artifactsPrepared.all({ runId }),
+          openIssues: this.openIssuesPrepared.all({ runId }),
+        };
+      },
+      { behavior: 'deferred' },
+    );
   }
 
   async artifacts(runId: string): Promise<ArtifactRow[]> {
