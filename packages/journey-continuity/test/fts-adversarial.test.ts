@@ -87,9 +87,9 @@ describe.each(DIALECTS)('FTS: any text is a valid query (%s)', (dialect) => {
       });
       expect(
         result.isError,
-        `query ${JSON.stringify(query.slice(0, 60))}: ${JSON.stringify(result.data)}`,
+        `query ${JSON.stringify(query.slice(0, 60))}: ${JSON.stringify(result.structured)}`,
       ).toBe(false);
-      expect(Array.isArray(result.data.sessions)).toBe(true);
+      expect(Array.isArray(result.structured.sessions)).toBe(true);
     }
   });
 

@@ -8,9 +8,12 @@ import { JourneyErrorPayloadSchema } from '@switchyard/contracts/journey';
 import { createLogger, resolvePostgresSettings, type LogLevel } from '@switchyard/server-kit/runtime';
 import { startTestPostgres, type TestPostgres } from '@switchyard/test-postgres';
 import {
+  callTool,
   connectInMemory,
+  contractErrorOf,
   type ConnectInMemoryOptions,
   type ProtocolEra,
+  type ToolAnswer,
 } from '@switchyard/server-kit/testing';
 import { afterAll, expect } from 'vitest';
 import {
@@ -22,18 +25,13 @@ import {
   type JourneyState,
 } from '../src/index.js';
 
-export interface ToolResult {
-  isError: boolean;
-  data: Record<string, unknown>;
-}
-
 export interface Harness {
   dataDir: string;
   dbFile: string;
   /** The opened domain as the server holds it (ready, close, the journey service). */
   state: JourneyState;
   client: Client;
-  call(name: string, args?: Record<string, unknown>): Promise<ToolResult>;
+  call(name: string, args?: Record<string, unknown>): Promise<ToolAnswer>;
   /** Calls a tool that must succeed; returns its structured content. */
   ok<T = Record<string, unknown>>(name: string, args?: Record<string, unknown>): Promise<T>;
   /** Calls a tool that must fail with the journey error shape; returns `error`. */
@@ -123,12 +121,10 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   });
   const { client } = connection;
   const state = connection.domains.get(journeyDomain.name) as JourneyState;
-  const call = async (name: string, args: Record<string, unknown> = {}): Promise<ToolResult> => {
-    const result = await client.callTool({ name, arguments: args });
-    const data = result.structuredContent as Record<string, unknown>;
-    const text = (result.content as { type: string; text: string }[])[0]?.text;
-    expect(JSON.parse(text ?? 'null')).toEqual(data);
-    return { isError: result.isError === true, data };
+  const call = async (name: string, args: Record<string, unknown> = {}): Promise<ToolAnswer> => {
+    const answer = await callTool(client, name, args);
+    expect(JSON.parse(answer.text)).toEqual(answer.structured);
+    return answer;
   };
   let stopped: Promise<void> | undefined;
   const dbFile = path.join(dataDir, DATABASE_FILE_NAME);
@@ -140,15 +136,11 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     client,
     call,
     async ok<T>(name: string, args: Record<string, unknown> = {}) {
-      const result = await call(name, args);
-      if (result.isError) throw new Error(`${name} failed: ${JSON.stringify(result.data)}`);
-      return result.data as T;
+      const answer = await call(name, args);
+      if (answer.isError) throw new Error(`${name} failed: ${JSON.stringify(answer.structured)}`);
+      return answer.structured as T;
     },
-    async fails(name, args) {
-      const result = await call(name, args);
-      expect(result.isError, `${name} should fail: ${JSON.stringify(result.data)}`).toBe(true);
-      return JourneyErrorPayloadSchema.parse(result.data).error;
-    },
+    fails: async (name, args) => contractErrorOf(await call(name, args), JourneyErrorPayloadSchema),
     stop() {
       stopped ??= connection.close();
       return stopped;

@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
+  callTool,
   connectRecordingImports,
   DRIZZLE_QUERY_BUILDER,
   type PackageImportLog,
@@ -62,7 +63,7 @@ async function startBin(env: Record<string, string> = {}): Promise<{
   cleanups.push(close);
   const harness = {
     call: async (name: string, args: Record<string, unknown> = {}) =>
-      (await client.callTool({ name, arguments: args })).structuredContent as Payload,
+      (await callTool(client, name, args)).structured as Payload,
   };
   return { harness, imports, close };
 }

@@ -1,8 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { errorOf } from '@switchyard/server-kit/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startChildServer, waitForFile, type ChildServer } from './support/child-server.js';
-import { errorOf, runConfig, tempDir, waitForStatus, atRest } from './support/harness.js';
+import { runConfig, tempDir, waitForStatus, atRest } from './support/harness.js';
 
 const children: ChildServer[] = [];
 const dirs: string[] = [];

@@ -1,10 +1,10 @@
 import fs from 'node:fs';
 import { LaunchFixNextOutputSchema } from '@switchyard/contracts/launch-runs';
+import { errorOf } from '@switchyard/server-kit/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DIALECTS, storageFor, type Dialect } from './support/dialects.js';
 import { FakePipeline } from './support/fake-pipeline.js';
 import {
-  errorOf,
   runConfig,
   startAndSettle,
   startHarness,

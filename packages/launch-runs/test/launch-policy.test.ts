@@ -2,11 +2,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { RunConfigInput } from '@switchyard/contracts/launch-runs';
+import { errorOf } from '@switchyard/server-kit/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LaunchRunsConfigSchema, loadLaunchRunsConfig } from '../src/config.js';
 import { materializeExampleRepos, type ExampleRepos } from '../src/pipeline/index.js';
 import { GithubPullsMock } from './pipeline/github-mock.js';
-import { atRest, errorOf, startHarness, tempDir, waitForStatus, type Harness } from './support/harness.js';
+import { atRest, startHarness, tempDir, waitForStatus, type Harness } from './support/harness.js';
 import { exampleReposWithSite, markerScript } from './support/hostile-site.js';
 import { exampleConfig, fixUntilReady, git } from './support/launch-flow.js';
 
@@ -56,7 +57,7 @@ function expectRefused(
   setting: string,
   field: string,
 ): void {
-  const error = errorOf(payload as Parameters<typeof errorOf>[0], 'INVALID_INPUT');
+  const error = errorOf(payload, 'INVALID_INPUT');
   expect(error.details).toMatchObject({ reason, setting, field });
   expect(error.message).toContain(setting);
   expect(error.retryable).toBe(false);
@@ -152,7 +153,7 @@ describe(
       const payload = await h.call('launch_start_run', {
         run_config: exampleConfig(inside, { pr: { provider: 'local', remote: planted } }),
       });
-      const error = errorOf(payload as Parameters<typeof errorOf>[0], 'INVALID_INPUT');
+      const error = errorOf(payload, 'INVALID_INPUT');
       expect(error.details).toMatchObject({ reason: 'repo_in_run_workspace', field: 'pr.remote' });
       expect(fs.existsSync(marker)).toBe(false);
     });

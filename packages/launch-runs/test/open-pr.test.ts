@@ -1,10 +1,11 @@
 import { LaunchOpenPrOutputSchema } from '@switchyard/contracts/launch-runs';
 import { SwitchyardError } from '@switchyard/contracts/errors';
 import { registerSecret } from '@switchyard/resilience';
+import { errorOf } from '@switchyard/server-kit/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DIALECTS, startHarnessOn } from './support/dialects.js';
 import { FakePipeline } from './support/fake-pipeline.js';
-import { errorOf, startAndSettle, type Harness } from './support/harness.js';
+import { startAndSettle, type Harness } from './support/harness.js';
 
 let h: Harness | undefined;
 afterEach(async () => {

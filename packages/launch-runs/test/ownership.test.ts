@@ -3,6 +3,7 @@
 // gets the same answer as for a run that never existed.
 import type { Client } from '@modelcontextprotocol/client';
 import { localPrincipal } from '@switchyard/server-kit/runtime';
+import { callTool } from '@switchyard/server-kit/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openLaunchDatabase } from '../src/db/open.js';
 import { DIALECTS, startHarnessOn } from './support/dialects.js';
@@ -29,8 +30,7 @@ describe.each(DIALECTS)('ownership (%s)', (dialect) => {
   });
 
   async function asOther(name: string, args: Record<string, unknown>): Promise<Payload> {
-    const result = await other.callTool({ name, arguments: args });
-    return result.structuredContent as Payload;
+    return (await callTool(other, name, args)).structured as Payload;
   }
 
   describe("another principal's launch run", () => {

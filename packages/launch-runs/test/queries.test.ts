@@ -4,10 +4,11 @@ import {
   LaunchGetStatusOutputSchema,
   LaunchListRunsOutputSchema,
 } from '@switchyard/contracts/launch-runs';
+import { errorOf } from '@switchyard/server-kit/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS, startHarnessOn } from './support/dialects.js';
 import { FakePipeline } from './support/fake-pipeline.js';
-import { errorOf, runConfig, startAndSettle, waitForStatus, type Harness } from './support/harness.js';
+import { runConfig, startAndSettle, waitForStatus, type Harness } from './support/harness.js';
 
 const sha = (bytes: Uint8Array | string) => createHash('sha256').update(bytes).digest('hex');
 

@@ -4,11 +4,11 @@ import {
   LaunchResumeOutputSchema,
   RunStatusSchema,
 } from '@switchyard/contracts/launch-runs';
+import { errorOf } from '@switchyard/server-kit/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FakePipeline } from './support/fake-pipeline.js';
 import {
   atRest,
-  errorOf,
   runConfig,
   startAndSettle,
   startHarness,

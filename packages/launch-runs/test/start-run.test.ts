@@ -1,17 +1,11 @@
 import { LaunchErrorPayloadSchema, LaunchStartRunOutputSchema } from '@switchyard/contracts/launch-runs';
 import { SwitchyardError } from '@switchyard/contracts/errors';
+import { errorOf } from '@switchyard/server-kit/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { RUN_ID_PATTERN } from '../src/runs/run-id.js';
 import { DIALECTS, startHarnessOn } from './support/dialects.js';
 import { FakePipeline } from './support/fake-pipeline.js';
-import {
-  atRest,
-  errorOf,
-  runConfig,
-  startAndSettle,
-  waitForStatus,
-  type Harness,
-} from './support/harness.js';
+import { atRest, runConfig, startAndSettle, waitForStatus, type Harness } from './support/harness.js';
 
 let h: Harness | undefined;
 afterEach(async () => {

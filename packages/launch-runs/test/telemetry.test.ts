@@ -1,20 +1,14 @@
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { errorOf } from '@switchyard/server-kit/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { launchDb } from '../src/db/drizzle.js';
 import { openLaunchDatabase } from '../src/db/open.js';
 import { spans, type SpanRow } from '../src/db/schema.js';
 import { LaunchTelemetry } from '../src/telemetry/telemetry.js';
 import { FakePipeline } from './support/fake-pipeline.js';
-import {
-  errorOf,
-  runConfig,
-  startAndSettle,
-  startHarness,
-  tempDir,
-  type Harness,
-} from './support/harness.js';
+import { runConfig, startAndSettle, startHarness, tempDir, type Harness } from './support/harness.js';
 
 let h: Harness | undefined;
 const cleanups: (() => Promise<void> | void)[] = [];

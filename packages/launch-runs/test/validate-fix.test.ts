@@ -2,12 +2,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { LaunchFixNextOutputSchema, LaunchValidateOutputSchema } from '@switchyard/contracts/launch-runs';
 import { SwitchyardError } from '@switchyard/contracts/errors';
+import { errorOf } from '@switchyard/server-kit/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DIALECTS, startHarnessOn } from './support/dialects.js';
 import { FakePipeline } from './support/fake-pipeline.js';
 import {
   atRest,
-  errorOf,
   runConfig,
   startAndSettle,
   startHarness,

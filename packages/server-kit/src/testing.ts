@@ -77,6 +77,13 @@ export async function connectInMemory(
 
 export { clientFor, MODERN_PROTOCOL_VERSION, type ProtocolEra } from './testing-clients.js';
 export {
+  callTool,
+  contractErrorOf,
+  errorOf,
+  type ContractError,
+  type ToolAnswer,
+} from './testing-answers.js';
+export {
   compiledModules,
   connectRecordingImports,
   packagesImportedBy,

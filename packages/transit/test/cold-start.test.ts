@@ -6,10 +6,15 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { HslErrorPayloadSchema } from '@switchyard/contracts/transit';
-import { connectRecordingImports, DRIZZLE_QUERY_BUILDER } from '@switchyard/server-kit/testing';
+import {
+  callTool,
+  connectRecordingImports,
+  DRIZZLE_QUERY_BUILDER,
+  errorOf,
+} from '@switchyard/server-kit/testing';
 import { startDigitransitMock, startTflMock } from '@switchyard/upstream-mocks';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { hslError, startHarness } from './helpers.js';
+import { startHarness } from './helpers.js';
 
 const packageDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const bin = path.join(packageDir, 'src', 'bin.ts');
@@ -67,13 +72,7 @@ describe('cold start of switchyard-transit', { timeout: 120_000 }, () => {
       },
     });
     cleanups.push(() => client.close());
-    const call = async (name: string, args: Record<string, unknown>) => {
-      const result = await client.callTool({ name, arguments: args });
-      return {
-        isError: result.isError === true,
-        structured: result.structuredContent as Record<string, unknown>,
-      };
-    };
+    const call = (name: string, args: Record<string, unknown>) => callTool(client, name, args);
     const queryBuilderLoaded = () => imports.specifiers().filter((s) => DRIZZLE_QUERY_BUILDER.includes(s));
 
     expect((await client.listTools()).tools).toHaveLength(10);
@@ -130,7 +129,7 @@ describe('a saved-place store that fails to load', () => {
     expect((await h.call('save_user_variable', { key: 'home', value: HOME })).isError).toBe(false);
     const listed = await h.call('get_user_variables', {});
     expect(listed.structured).toMatchObject({ variables: [{ key: 'home', value: HOME }] });
-    expect(hslError(await h.call('delete_user_variable', { key: 'gone' }))).toMatchObject({
+    expect(errorOf(await h.call('delete_user_variable', { key: 'gone' }))).toMatchObject({
       code: 'not-found',
     });
   });

@@ -9,8 +9,9 @@ import {
   PlanJourneyOutputSchema,
   SaveUserVariableOutputSchema,
 } from '@switchyard/contracts/transit';
+import { errorOf } from '@switchyard/server-kit/testing';
 import { describe, expect, it } from 'vitest';
-import { hslError, startHarness, useHarness } from './helpers.js';
+import { startHarness, useHarness } from './helpers.js';
 
 const SAVED_PLACE_TOOLS = ['delete_user_variable', 'get_user_variables', 'save_user_variable'];
 const TFL_TOOLS = ['planJourney', 'get_london_arrivals', 'get_line_status', 'find_london_stops'];
@@ -59,7 +60,7 @@ describe.each(['modern', 'legacy'] as const)('transit in the %s protocol era', (
     expect(asked).toEqual([STOP.stopId, STOP.stopId]);
 
     const invalid = await h.call('get_departures', { stop: { type: 'id', value: 'HSL:1040129' }, limit: 0 });
-    expect(hslError(invalid)).toMatchObject({
+    expect(errorOf(invalid)).toMatchObject({
       code: 'validation-error',
       hint: 'limit is a whole number from 1 to 50 (default 10).',
     });
@@ -78,7 +79,7 @@ describe.each(['modern', 'legacy'] as const)('transit in the %s protocol era', (
     );
     expect(listed.variables).toMatchObject([{ key, value: STOP }]);
     expect((await h.call('delete_user_variable', { key })).structured).toMatchObject({ deleted: { key } });
-    expect(hslError(await h.call('delete_user_variable', { key }))).toMatchObject({ code: 'not-found' });
+    expect(errorOf(await h.call('delete_user_variable', { key }))).toMatchObject({ code: 'not-found' });
   });
 });
 

@@ -1,6 +1,7 @@
 import { FindStopsOutputSchema } from '@switchyard/contracts/transit';
+import { errorOf } from '@switchyard/server-kit/testing';
 import { describe, expect, it } from 'vitest';
-import { hslError, useHarness } from './helpers.js';
+import { useHarness } from './helpers.js';
 
 const h = useHarness();
 
@@ -41,7 +42,7 @@ describe('find_stops', () => {
   });
 
   it('needs exactly one of name or near', async () => {
-    expect(hslError(await h.call('find_stops', {}))).toMatchObject({
+    expect(errorOf(await h.call('find_stops', {}))).toMatchObject({
       code: 'validation-error',
       hint: expect.any(String),
     });
@@ -49,6 +50,6 @@ describe('find_stops', () => {
 
   it('upstream failures use the contract codes', async () => {
     h.digitransit.scenario('graphql-errors');
-    expect(hslError(await h.call('find_stops', { name: 'Kamppi' })).code).toBe('upstream-error');
+    expect(errorOf(await h.call('find_stops', { name: 'Kamppi' })).code).toBe('upstream-error');
   });
 });

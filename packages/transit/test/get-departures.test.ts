@@ -3,8 +3,9 @@ import {
   HslErrorPayloadSchema,
   type Departure,
 } from '@switchyard/contracts/transit';
+import { errorOf } from '@switchyard/server-kit/testing';
 import { describe, expect, it } from 'vitest';
-import { hslError, startHarness, useHarness } from './helpers.js';
+import { startHarness, useHarness } from './helpers.js';
 
 const h = useHarness();
 
@@ -130,7 +131,7 @@ describe('get_departures stop references and errors', () => {
     for (const value of ['nowhere', 'home']) {
       const answer = await h.call('get_departures', { stop: { type: 'label', value } });
       expect(answer.isError).toBe(true);
-      const error = hslError(answer);
+      const error = errorOf(answer);
       expect(error.code).toBe('validation-error');
       expect(error.hint).toBeTruthy();
     }
@@ -138,7 +139,7 @@ describe('get_departures stop references and errors', () => {
 
   it('a malformed id is a validation error with a hint, sent nowhere', async () => {
     const answer = await h.call('get_departures', { stop: { type: 'id', value: '1040129' } });
-    expect(hslError(answer)).toMatchObject({
+    expect(errorOf(answer)).toMatchObject({
       code: 'validation-error',
       hint: expect.stringMatching(/find_stops/),
     });
@@ -147,7 +148,7 @@ describe('get_departures stop references and errors', () => {
 
   it('an unknown stop (null from OTP) is a validation error "stop not found"', async () => {
     const answer = await h.call('get_departures', { stop: { type: 'id', value: 'HSL:9999999' } });
-    expect(hslError(answer)).toMatchObject({
+    expect(errorOf(answer)).toMatchObject({
       code: 'validation-error',
       message: expect.stringMatching(/stop not found/),
     });
@@ -187,7 +188,7 @@ describe('get_departures stop references and errors', () => {
 
   it('429 beyond the retry budget: rate-limited with retryAfter in seconds', async () => {
     h.digitransit.scenario('rate-limited', { retryAfterSeconds: 20 });
-    const error = hslError(await h.call('get_departures', { stop: STOP }));
+    const error = errorOf(await h.call('get_departures', { stop: STOP }));
     expect(error).toMatchObject({ code: 'rate-limited', retryAfter: 20 });
   });
 
@@ -200,7 +201,7 @@ describe('get_departures stop references and errors', () => {
 
   it("the gateway's 403 'Out of call volume quota' is rate-limited, with the wait it names", async () => {
     h.digitransit.scenario('forbidden');
-    const error = hslError(await h.call('get_departures', { stop: STOP }));
+    const error = errorOf(await h.call('get_departures', { stop: STOP }));
     expect(error).toMatchObject({ code: 'rate-limited', retryAfter: 42 });
     expect(error.message).toMatch(/quota is used up/);
     expect(h.digitransit.requests.filter((r) => r.endpoint === 'routing')).toHaveLength(1);
@@ -224,7 +225,7 @@ describe('get_departures stop references and errors', () => {
       const answers = await Promise.all([1, 2].map(() => local.call('get_departures', { stop: STOP })));
       const limited = answers.filter((a) => a.isError);
       expect(limited).toHaveLength(1);
-      expect(hslError(limited[0]!)).toMatchObject({ code: 'rate-limited', retryAfter: 1 });
+      expect(errorOf(limited[0]!)).toMatchObject({ code: 'rate-limited', retryAfter: 1 });
     } finally {
       await local.close();
     }
@@ -236,7 +237,7 @@ describe('get_departures stop references and errors', () => {
     });
     try {
       local.digitransit.scenario('hang');
-      expect(hslError(await local.call('get_departures', { stop: STOP })).code).toBe('upstream-timeout');
+      expect(errorOf(await local.call('get_departures', { stop: STOP })).code).toBe('upstream-timeout');
     } finally {
       await local.close();
     }

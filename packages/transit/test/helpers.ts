@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { CallToolResult, Client } from '@modelcontextprotocol/client';
+import type { Client } from '@modelcontextprotocol/client';
 import { createLogger } from '@switchyard/server-kit/runtime';
-import { connectInMemory, type ProtocolEra } from '@switchyard/server-kit/testing';
+import { callTool, connectInMemory, type ProtocolEra, type ToolAnswer } from '@switchyard/server-kit/testing';
 import {
   startDigitransitMock,
   startTflMock,
@@ -27,13 +27,6 @@ export interface Harness {
   /** A second connection to a freshly opened domain on the same data dir (a restart). */
   restart(): Promise<Harness>;
   close(): Promise<void>;
-}
-
-export interface ToolAnswer {
-  isError: boolean;
-  structured: Record<string, unknown>;
-  text: string;
-  raw: CallToolResult;
 }
 
 export interface HarnessOptions {
@@ -77,16 +70,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     digitransit,
     dataDir,
     logLines,
-    async call(name, args) {
-      const raw = (await connection.client.callTool({ name, arguments: args })) as CallToolResult;
-      const first = raw.content[0];
-      return {
-        isError: raw.isError === true,
-        structured: (raw.structuredContent ?? {}) as Record<string, unknown>,
-        text: first?.type === 'text' ? first.text : '',
-        raw,
-      };
-    },
+    call: (name, args) => callTool(connection.client, name, args),
     async restart() {
       await closeConnection();
       return startHarness({ ...options, reuse: { tfl, digitransit, dataDir, logLines } });
@@ -104,17 +88,6 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     },
   };
   return harness;
-}
-
-/** The `error` object of an HSL error payload. */
-export function hslError(answer: ToolAnswer): {
-  code: string;
-  message: string;
-  hint?: string;
-  retryAfter?: number;
-  correlationId: string;
-} {
-  return answer.structured.error as never;
 }
 
 /**

@@ -7,6 +7,7 @@ import {
   HslErrorPayloadSchema,
   PlanTripOutputSchema,
 } from '@switchyard/contracts/transit';
+import { contractErrorOf } from '@switchyard/server-kit/testing';
 import { reply } from '@switchyard/upstream-mocks';
 import { describe, expect, it } from 'vitest';
 import { NO_ITINERARY_HINT } from '../src/hsl/routing-errors.js';
@@ -21,7 +22,7 @@ import {
   unreadablePlan,
   VALIDATION_ERRORS,
 } from './fixtures/hsl-real-shapes.js';
-import { useHarness, type ToolAnswer } from './helpers.js';
+import { useHarness } from './helpers.js';
 
 const h = useHarness();
 
@@ -30,11 +31,6 @@ const PASILA = { type: 'coords', value: { lat: 60.1989, lon: 24.9325 } } as cons
 
 function routingAnswers(body: (nowMs: number) => unknown): void {
   h.digitransit.scenario((_request, { now }) => reply.json(200, body(now.getTime())));
-}
-
-function errorOf(answer: ToolAnswer) {
-  expect(answer.isError).toBe(true);
-  return HslErrorPayloadSchema.parse(answer.structured).error;
 }
 
 describe('get_departures: realtime states and nullable fields', () => {
@@ -68,14 +64,20 @@ describe('get_departures: realtime states and nullable fields', () => {
 
   it('GraphQL errors with path, locations and extensions (partial data): upstream-error', async () => {
     h.digitransit.scenario(() => reply.json(200, dataFetchingErrors('stop')));
-    const error = errorOf(await h.call('get_departures', { stop: { type: 'id', value: 'HSL:1030701' } }));
+    const error = contractErrorOf(
+      await h.call('get_departures', { stop: { type: 'id', value: 'HSL:1030701' } }),
+      HslErrorPayloadSchema,
+    );
     expect(error.code).toBe('upstream-error');
     expect(error.message).toContain('Timetable service temporarily unavailable');
   });
 
   it('a GraphQL validation error (200, errors, no data): upstream-error, and the server keeps serving', async () => {
     h.digitransit.scenario(() => reply.json(200, VALIDATION_ERRORS), { times: 1 });
-    const error = errorOf(await h.call('get_departures', { stop: { type: 'id', value: 'HSL:1040129' } }));
+    const error = contractErrorOf(
+      await h.call('get_departures', { stop: { type: 'id', value: 'HSL:1040129' } }),
+      HslErrorPayloadSchema,
+    );
     expect(error.code).toBe('upstream-error');
     const after = await h.call('get_departures', { stop: { type: 'id', value: 'HSL:1040129' } });
     expect(after.isError).toBe(false);
@@ -131,7 +133,10 @@ describe('plan_trip: real planConnection shapes', () => {
     'routing error %s (inputField %s): no-itinerary-found with a fitting hint',
     async (code, field, hint) => {
       h.digitransit.scenario(() => reply.json(200, routingErrorPlan(code, field)));
-      const error = errorOf(await h.call('plan_trip', { origin: KAMPPI, destination: PASILA }));
+      const error = contractErrorOf(
+        await h.call('plan_trip', { origin: KAMPPI, destination: PASILA }),
+        HslErrorPayloadSchema,
+      );
       expect(error).toMatchObject({
         code: 'no-itinerary-found',
         message: 'No itineraries for given constraints',
@@ -142,20 +147,29 @@ describe('plan_trip: real planConnection shapes', () => {
 
   it('OUTSIDE_BOUNDS on the destination: unsupported-region naming it', async () => {
     h.digitransit.scenario(() => reply.json(200, routingErrorPlan('OUTSIDE_BOUNDS', 'TO')));
-    const error = errorOf(await h.call('plan_trip', { origin: KAMPPI, destination: PASILA }));
+    const error = contractErrorOf(
+      await h.call('plan_trip', { origin: KAMPPI, destination: PASILA }),
+      HslErrorPayloadSchema,
+    );
     expect(error.code).toBe('unsupported-region');
     expect(error.message).toContain('the destination');
   });
 
   it('edges that cannot be read at all: upstream-error, not no-itinerary-found', async () => {
     h.digitransit.scenario(() => reply.json(200, unreadablePlan()));
-    const error = errorOf(await h.call('plan_trip', { origin: KAMPPI, destination: PASILA }));
+    const error = contractErrorOf(
+      await h.call('plan_trip', { origin: KAMPPI, destination: PASILA }),
+      HslErrorPayloadSchema,
+    );
     expect(error.code).toBe('upstream-error');
   });
 
   it('GraphQL errors on planConnection: upstream-error', async () => {
     h.digitransit.scenario(() => reply.json(200, dataFetchingErrors('planConnection')));
-    const error = errorOf(await h.call('plan_trip', { origin: KAMPPI, destination: PASILA }));
+    const error = contractErrorOf(
+      await h.call('plan_trip', { origin: KAMPPI, destination: PASILA }),
+      HslErrorPayloadSchema,
+    );
     expect(error.code).toBe('upstream-error');
   });
 });

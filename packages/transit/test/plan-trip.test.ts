@@ -4,9 +4,10 @@ import {
   type PlanTripOutput,
 } from '@switchyard/contracts/transit';
 import { reply } from '@switchyard/upstream-mocks';
+import { errorOf } from '@switchyard/server-kit/testing';
 import { describe, expect, it } from 'vitest';
 import { NO_ITINERARY_HINT } from '../src/hsl/routing-errors.js';
-import { hslError, startHarness, useHarness } from './helpers.js';
+import { startHarness, useHarness } from './helpers.js';
 
 const h = useHarness();
 
@@ -25,7 +26,7 @@ function routingRequests() {
 
 describe('plan_trip validation (seed 003 rules 1-6)', () => {
   it('missing destination is a validation-error naming it, and nothing is sent upstream', async () => {
-    const error = hslError(await h.call('plan_trip', { origin: KAMPPI }));
+    const error = errorOf(await h.call('plan_trip', { origin: KAMPPI }));
     expect(error).toMatchObject({
       code: 'validation-error',
       message: expect.stringContaining('destination'),
@@ -35,7 +36,7 @@ describe('plan_trip validation (seed 003 rules 1-6)', () => {
   });
 
   it('the same coordinate as origin and destination is a validation-error', async () => {
-    const error = hslError(await h.call('plan_trip', { origin: KAMPPI, destination: KAMPPI }));
+    const error = errorOf(await h.call('plan_trip', { origin: KAMPPI, destination: KAMPPI }));
     expect(error).toMatchObject({ code: 'validation-error', message: expect.stringMatching(/must differ/) });
   });
 
@@ -44,14 +45,14 @@ describe('plan_trip validation (seed 003 rules 1-6)', () => {
       key: 'here',
       value: { type: 'location', lat: 60.1699, lon: 24.9384 },
     });
-    const error = hslError(
+    const error = errorOf(
       await h.call('plan_trip', { origin: KAMPPI, destination: { type: 'label', value: 'here' } }),
     );
     expect(error).toMatchObject({ code: 'validation-error', message: expect.stringMatching(/must differ/) });
   });
 
   it('arrive without a time is a validation-error at when.time with a hint', async () => {
-    const error = hslError(
+    const error = errorOf(
       await h.call('plan_trip', { origin: KAMPPI, destination: PASILA, when: { type: 'arrive' } }),
     );
     expect(error).toMatchObject({ code: 'validation-error', message: expect.stringContaining('when.time') });
@@ -235,7 +236,7 @@ describe('plan_trip itineraries', () => {
 
   it('no itinerary after one relax attempt: no-itinerary-found with the seed hint', async () => {
     h.digitransit.scenario('plan-no-transit-connection');
-    const error = hslError(await h.call('plan_trip', { origin: KAMPPI, destination: PASILA }));
+    const error = errorOf(await h.call('plan_trip', { origin: KAMPPI, destination: PASILA }));
     expect(error).toMatchObject({ code: 'no-itinerary-found', hint: NO_ITINERARY_HINT });
     expect(routingRequests()).toHaveLength(2);
   });
@@ -291,7 +292,7 @@ describe('plan_trip places and regions', () => {
 
   it('a label nobody knows is a validation-error with a hint', async () => {
     h.digitransit.geocodingScenario('geocoding-empty');
-    const error = hslError(
+    const error = errorOf(
       await h.call('plan_trip', { origin: KAMPPI, destination: { type: 'label', value: 'Atlantis' } }),
     );
     expect(error).toMatchObject({
@@ -306,7 +307,7 @@ describe('plan_trip places and regions', () => {
     h.digitransit.geocodingScenario((request) =>
       request.query.text === 'Atlantis' ? 'geocoding-empty' : undefined,
     );
-    const error = hslError(
+    const error = errorOf(
       await h.call('plan_trip', {
         origin: { type: 'label', value: 'Atlantis' },
         destination: { type: 'label', value: 'Kiasma' },
@@ -319,7 +320,7 @@ describe('plan_trip places and regions', () => {
     expect(asked).toEqual(expect.arrayContaining(['Atlantis', 'Kiasma']));
 
     h.digitransit.geocodingScenario('geocoding-empty');
-    const both = hslError(
+    const both = errorOf(
       await h.call('plan_trip', {
         origin: { type: 'label', value: 'Atlantis' },
         destination: { type: 'label', value: 'El Dorado' },
@@ -329,7 +330,7 @@ describe('plan_trip places and regions', () => {
   });
 
   it('coordinates outside TRANSIT_REGION_BOUNDS are unsupported-region, without asking OTP', async () => {
-    const error = hslError(
+    const error = errorOf(
       await h.call('plan_trip', {
         origin: KAMPPI,
         destination: { type: 'coords', value: { lat: 51.5, lon: -0.12 } },
@@ -344,7 +345,7 @@ describe('plan_trip places and regions', () => {
 
   it('OTP OUTSIDE_BOUNDS is unsupported-region', async () => {
     h.digitransit.scenario('plan-outside-bounds');
-    expect(hslError(await h.call('plan_trip', { origin: KAMPPI, destination: PASILA })).code).toBe(
+    expect(errorOf(await h.call('plan_trip', { origin: KAMPPI, destination: PASILA })).code).toBe(
       'unsupported-region',
     );
   });
@@ -360,7 +361,7 @@ describe('plan_trip upstream failures', () => {
 
   it('a 429 beyond the budget is rate-limited with retryAfter', async () => {
     h.digitransit.scenario('rate-limited', { retryAfterSeconds: 60 });
-    expect(hslError(await h.call('plan_trip', { origin: KAMPPI, destination: PASILA }))).toMatchObject({
+    expect(errorOf(await h.call('plan_trip', { origin: KAMPPI, destination: PASILA }))).toMatchObject({
       code: 'rate-limited',
       retryAfter: 60,
     });
@@ -371,7 +372,7 @@ describe('plan_trip upstream failures', () => {
     ['service-unavailable', 'upstream-error'],
   ] as const)('%s -> %s', async (scenario, code) => {
     h.digitransit.scenario(scenario);
-    expect(hslError(await h.call('plan_trip', { origin: KAMPPI, destination: PASILA })).code).toBe(code);
+    expect(errorOf(await h.call('plan_trip', { origin: KAMPPI, destination: PASILA })).code).toBe(code);
   });
 
   it('an unreachable routing URL is network-error; a hanging one is upstream-timeout', async () => {
@@ -383,11 +384,11 @@ describe('plan_trip upstream failures', () => {
     });
     const slow = await startHarness({ env: { DIGITRANSIT_TIMEOUT_MS: '200', TRANSIT_RETRY_BUDGET_MS: '0' } });
     try {
-      expect(hslError(await closed.call('plan_trip', { origin: KAMPPI, destination: PASILA })).code).toBe(
+      expect(errorOf(await closed.call('plan_trip', { origin: KAMPPI, destination: PASILA })).code).toBe(
         'network-error',
       );
       slow.digitransit.scenario('hang');
-      expect(hslError(await slow.call('plan_trip', { origin: KAMPPI, destination: PASILA })).code).toBe(
+      expect(errorOf(await slow.call('plan_trip', { origin: KAMPPI, destination: PASILA })).code).toBe(
         'upstream-timeout',
       );
     } finally {

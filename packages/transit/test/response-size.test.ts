@@ -1,5 +1,6 @@
+import { errorOf } from '@switchyard/server-kit/testing';
 import { describe, expect, it } from 'vitest';
-import { hslError, useHarness } from './helpers.js';
+import { useHarness } from './helpers.js';
 
 /**
  * TFL_MAX_RESPONSE_BYTES and DIGITRANSIT_MAX_RESPONSE_BYTES reach every upstream read path (TfL through ky,
@@ -41,7 +42,7 @@ describe('upstream response size', () => {
   it.each(Object.keys(CALLS))('%s: upstream-error naming the limit, asked once', async (tool) => {
     h.digitransit.scenario('oversized-body', { times: 1, bodyBytes: 1024 * 1024 });
     const args = CALLS[tool as keyof typeof CALLS];
-    expect(hslError(await h.call(tool, args))).toMatchObject({
+    expect(errorOf(await h.call(tool, args))).toMatchObject({
       code: 'upstream-error',
       message: expect.stringMatching(new RegExp(`^Digitransit ${MESSAGE.source}`)),
     });
@@ -55,7 +56,7 @@ describe('upstream response size', () => {
       origin: { type: 'label', value: 'Kamppi' },
       destination: { type: 'coords', value: { lat: 60.2055, lon: 24.6559 } },
     });
-    expect(hslError(answer)).toMatchObject({
+    expect(errorOf(answer)).toMatchObject({
       code: 'upstream-error',
       message: expect.stringMatching(new RegExp(`^Digitransit geocoding ${ANNOUNCED.source}`)),
     });

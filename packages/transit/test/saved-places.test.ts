@@ -4,6 +4,7 @@ import {
   SaveUserVariableOutputSchema,
 } from '@switchyard/contracts/transit';
 import { startTestPostgres, type TestPostgres } from '@switchyard/test-postgres';
+import { errorOf } from '@switchyard/server-kit/testing';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import Database from 'better-sqlite3';
 import fs from 'node:fs';
@@ -16,7 +17,7 @@ import { createSqliteSavedPlaceStore } from '../src/places/sqlite-store.js';
 import type { SavedPlaceStore } from '../src/places/store.js';
 import { loadConfig } from '../src/config.js';
 import { createLogger } from '@switchyard/server-kit/runtime';
-import { hslError, startHarness, useHarness, type Harness } from './helpers.js';
+import { startHarness, useHarness, type Harness } from './helpers.js';
 
 // Every saved-place rule holds on both databases: the same tests run on transit.sqlite and on a real
 // PostgreSQL server (issue #18). The server starts once, for the first test that needs it.
@@ -82,18 +83,18 @@ describe.each(DIALECTS)('saved places through an MCP client (%s)', (dialect) => 
       (await h.call('delete_user_variable', { key: 'temp' })).structured,
     );
     expect(deleted.deleted).toMatchObject({ key: 'temp', value: STOP });
-    expect(hslError(await h.call('delete_user_variable', { key: 'temp' }))).toMatchObject({
+    expect(errorOf(await h.call('delete_user_variable', { key: 'temp' }))).toMatchObject({
       code: 'not-found',
     });
-    expect(hslError(await h.call('get_user_variables', { key: 'temp' }))).toMatchObject({
+    expect(errorOf(await h.call('get_user_variables', { key: 'temp' }))).toMatchObject({
       code: 'not-found',
     });
   });
 
   it('rejects keys over 50 characters and malformed values, naming the field', async () => {
-    const long = hslError(await h.call('save_user_variable', { key: 'k'.repeat(51), value: STOP }));
+    const long = errorOf(await h.call('save_user_variable', { key: 'k'.repeat(51), value: STOP }));
     expect(long).toMatchObject({ code: 'validation-error', message: expect.stringContaining('key') });
-    const badStop = hslError(
+    const badStop = errorOf(
       await h.call('save_user_variable', { key: 'x', value: { type: 'stop', stopId: '123' } }),
     );
     expect(badStop).toMatchObject({ code: 'validation-error', hint: expect.stringMatching(/find_stops/) });
@@ -129,7 +130,7 @@ describe.each(DIALECTS)('saved places through an MCP client (%s)', (dialect) => 
     const before = await list();
     for (const tool of ['save_user_variable', 'get_user_variables', 'delete_user_variable']) {
       const args = tool === 'save_user_variable' ? { key: 'home\ud800', value: STOP } : { key: 'home\ud800' };
-      expect(hslError(await h.call(tool, args))).toMatchObject({
+      expect(errorOf(await h.call(tool, args))).toMatchObject({
         code: 'validation-error',
         message: expect.stringMatching(/key must be well-formed Unicode text.*unpaired UTF-16 surrogate/),
         hint: expect.stringContaining('well-formed'),

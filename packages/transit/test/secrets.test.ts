@@ -7,8 +7,9 @@ import {
   type DigitransitScenarioName,
   type TflScenarioName,
 } from '@switchyard/upstream-mocks';
+import type { ToolAnswer } from '@switchyard/server-kit/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHarness, type Harness, type ToolAnswer } from './helpers.js';
+import { startHarness, type Harness } from './helpers.js';
 
 const TFL_SENTINEL = 'SENTINEL-TFL-KEY-0001';
 const DT_SENTINEL = 'SENTINEL-DT-KEY-0002';

@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { CallToolResult, Client } from '@modelcontextprotocol/client';
 import type { RunConfigInput } from '@switchyard/contracts/launch-runs';
 import { createLogger, type Logger, type PostgresSettings } from '@switchyard/server-kit/runtime';
-import { connectInMemory, type ProtocolEra } from '@switchyard/server-kit/testing';
+import { callTool, connectInMemory, type ProtocolEra } from '@switchyard/server-kit/testing';
 import {
   launchRunsDomainWith,
   LaunchRunsConfigSchema,
@@ -85,17 +85,12 @@ export async function startHarness(
   });
   const state = connection.domains.get(domain.name) as LaunchRunsState;
   const extra: { close(): Promise<void> }[] = [];
-  const raw = (name: string, args: Record<string, unknown> = {}) =>
-    connection.client.callTool({ name, arguments: args }) as Promise<CallToolResult>;
   return {
     state,
     client: connection.client,
     dataDir,
-    raw,
-    async call(name, args = {}) {
-      const result = await raw(name, args);
-      return result.structuredContent as Payload;
-    },
+    raw: async (name, args) => (await callTool(connection.client, name, args)).raw,
+    call: async (name, args) => (await callTool(connection.client, name, args)).structured as Payload,
     async connect(era, clientId) {
       // The same opened state behind a second server: closing that connection leaves the domain open.
       const shared = { ...domain, open: () => ({ ...state, close: async () => undefined }) };
@@ -155,17 +150,6 @@ export const atRest = (status: { state: string; details?: Record<string, unknown
   (['VALIDATING', 'READY_FOR_PR', 'DONE', 'FAILED', 'CANCELLED'].includes(status.state) ||
     status.details.error !== undefined ||
     status.details.interrupted === true);
-
-/** Asserts the standard error shape with `code` and returns its error. */
-export function errorOf(payload: Payload, code: string): NonNullable<Payload['error']> {
-  if (payload.ok !== false || payload.error === undefined) {
-    throw new Error(`expected error ${code}, got ${JSON.stringify(payload).slice(0, 500)}`);
-  }
-  if (payload.error.code !== code) {
-    throw new Error(`expected error ${code}, got ${payload.error.code}: ${payload.error.message}`);
-  }
-  return payload.error;
-}
 
 /** Starts a run and waits until the background work rests (VALIDATING, READY_FOR_PR or an end). */
 export async function startAndSettle(harness: Harness, config: RunConfigInput = runConfig(), key?: string) {

@@ -4,7 +4,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { RunConfigInput, ValidationReport } from '@switchyard/contracts/launch-runs';
 import { exampleRunConfig } from '../../src/pipeline/index.js';
-import { errorOf, type Harness } from './harness.js';
+import { errorOf } from '@switchyard/server-kit/testing';
+import { type Harness } from './harness.js';
 
 /** The run_config of the README walk-through (exampleRunConfig), with `overrides`. */
 export function exampleConfig(
