@@ -6,7 +6,7 @@ import path from 'node:path';
 import type { Client } from '@modelcontextprotocol/client';
 import { JourneyErrorPayloadSchema } from '@switchyard/contracts/journey';
 import { createLogger, resolvePostgresSettings, type LogLevel } from '@switchyard/server-kit/runtime';
-import { startTestPostgres, type TestPostgres } from '@switchyard/test-postgres';
+import { DIALECTS, lazyTestPostgres, type Dialect } from '@switchyard/test-postgres';
 import {
   callTool,
   connectInMemory,
@@ -75,19 +75,14 @@ afterAll(() => {
 // Every journey rule holds on both databases: the tests that are not about the SQLite file itself run on
 // journey-continuity.sqlite and on a real PostgreSQL server (issue #18), started once per test file, for the
 // first test that needs it, and stopped after the file's own afterAll hooks (which stop its harnesses).
-export const DIALECTS = ['sqlite', 'postgres'] as const;
-export type Dialect = (typeof DIALECTS)[number];
+export { DIALECTS, type Dialect };
 
-let postgres: Promise<TestPostgres> | undefined;
-afterAll(async () => {
-  const server = postgres;
-  postgres = undefined;
-  await (await server)?.stop();
-});
+const postgres = lazyTestPostgres();
+afterAll(() => postgres.stop());
 
 /** A new, empty PostgreSQL database on the file's test server: its URL. */
-export async function postgresDatabase(): Promise<string> {
-  return (await (postgres ??= startTestPostgres())).createDatabase();
+export function postgresDatabase(): Promise<string> {
+  return postgres.createDatabase();
 }
 
 /**

@@ -76,3 +76,23 @@ export async function startTestPostgres(): Promise<TestPostgres> {
     },
   };
 }
+
+/** The two databases a store's tests run on (issue #18): the embedded SQLite file and PostgreSQL. */
+export const DIALECTS = ['sqlite', 'postgres'] as const;
+export type Dialect = (typeof DIALECTS)[number];
+
+/**
+ * One test server for a test file, started by the first database asked of it (files whose tests all run on
+ * SQLite never start one). Call `stop()` in the file's afterAll.
+ */
+export function lazyTestPostgres(): TestPostgres {
+  let server: Promise<TestPostgres> | undefined;
+  return {
+    createDatabase: async () => (await (server ??= startTestPostgres())).createDatabase(),
+    async stop() {
+      const started = server;
+      server = undefined;
+      await (await started)?.stop();
+    },
+  };
+}

@@ -1,5 +1,5 @@
 import { resolvePostgresSettings, type PostgresSettings } from '@switchyard/server-kit/runtime';
-import { startTestPostgres, type TestPostgres } from '@switchyard/test-postgres';
+import { DIALECTS, lazyTestPostgres, type Dialect } from '@switchyard/test-postgres';
 import { afterAll } from 'vitest';
 import { DATABASE_URL_VARIABLE } from '../../src/db/open.js';
 import { startHarness, type Harness } from './harness.js';
@@ -8,15 +8,10 @@ import { startHarness, type Harness } from './harness.js';
 // data directory's files run on SQLite and on a real PostgreSQL server (issue #18), started once per test
 // file, for the first test that needs it, and stopped after the file's own afterAll hooks (which close its
 // harnesses).
-export const DIALECTS = ['sqlite', 'postgres'] as const;
-export type Dialect = (typeof DIALECTS)[number];
+export { DIALECTS, type Dialect };
 
-let postgres: Promise<TestPostgres> | undefined;
-afterAll(async () => {
-  const server = postgres;
-  postgres = undefined;
-  await (await server)?.stop();
-});
+const postgres = lazyTestPostgres();
+afterAll(() => postgres.stop());
 
 /**
  * Where `startHarness` keeps runs in `dialect` (spread into its options): nothing for SQLite (the data
@@ -25,8 +20,7 @@ afterAll(async () => {
  */
 export async function storageFor(dialect: Dialect): Promise<{ database?: PostgresSettings }> {
   if (dialect === 'sqlite') return {};
-  const url = await (postgres ??= startTestPostgres()).then((server) => server.createDatabase());
-  const env = { [DATABASE_URL_VARIABLE]: url, SWITCHYARD_MIGRATE_ON_START: '1' };
+  const env = { [DATABASE_URL_VARIABLE]: await postgres.createDatabase(), SWITCHYARD_MIGRATE_ON_START: '1' };
   return { database: resolvePostgresSettings(env, DATABASE_URL_VARIABLE)! };
 }
 
