@@ -77,4 +77,5 @@ CREATE UNIQUE INDEX "runs_owner_idempotency_key_unique" ON "runs" USING btree ("
 CREATE INDEX "runs_created_idx" ON "runs" USING btree ("created_ms","run_id" COLLATE "C");--> statement-breakpoint
 CREATE INDEX "runs_owner_created_idx" ON "runs" USING btree ("owner","created_ms","run_id" COLLATE "C");--> statement-breakpoint
 CREATE INDEX "runs_product_created_idx" ON "runs" USING btree ("product_slug","created_ms");--> statement-breakpoint
-CREATE INDEX "runs_state_created_idx" ON "runs" USING btree ("state","created_ms");
+CREATE INDEX "runs_state_created_idx" ON "runs" USING btree ("state","created_ms");--> statement-breakpoint
+CREATE INDEX "runs_held_lease_idx" ON "runs" USING btree ("lease_expires_ms","created_ms") WHERE "runs"."lease_owner" IS NOT NULL;

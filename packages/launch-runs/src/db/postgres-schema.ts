@@ -61,6 +61,10 @@ export const runs = pgTable(
     index('runs_owner_created_idx').on(table.owner, table.createdMs, runIdInCodePointOrder),
     index('runs_product_created_idx').on(table.productSlug, table.createdMs),
     index('runs_state_created_idx').on(table.state, table.createdMs),
+    // The takeover watch (claimAbandoned) asks every few seconds on every replica: only held leases.
+    index('runs_held_lease_idx')
+      .on(table.leaseExpiresMs, table.createdMs)
+      .where(sql`${table.leaseOwner} IS NOT NULL`),
   ],
 );
 
