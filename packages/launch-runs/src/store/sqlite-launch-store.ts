@@ -1,5 +1,5 @@
 import type { RunState, ValidationReport } from '@switchyard/contracts/launch-runs';
-import { and, asc, desc, eq, lt, notInArray, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, lt, ne, notInArray, or, sql, type SQL } from 'drizzle-orm';
 import type { LaunchDb, LaunchTx } from '../db/drizzle.js';
 import { artifacts, events, issues, runs, type ArtifactRow, type RunRow } from '../db/schema.js';
 import { toRunEvent } from './event-log.js';
@@ -323,15 +323,15 @@ export class SqliteLaunchStore implements LaunchStore {
     });
   }
 
+  /** One statement renews; only when it renews nothing is the run read, to say why (cancelled or lost). */
   async renewLease(runId: string, token: string, leaseMs: number): Promise<'renewed' | 'lost' | 'cancelled'> {
-    const status = leaseStatusOf(await this.get(runId), token);
-    if (status !== 'held') return status;
     const changed = this.db
       .update(runs)
       .set({ leaseExpiresMs: this.now() + leaseMs })
-      .where(and(eq(runs.runId, runId), eq(runs.leaseOwner, token)))
+      .where(and(eq(runs.runId, runId), eq(runs.leaseOwner, token), ne(runs.state, 'CANCELLED')))
       .run().changes;
-    return changed === 1 ? 'renewed' : 'lost';
+    if (changed === 1) return 'renewed';
+    return (await this.leaseStatus(runId, token)) === 'cancelled' ? 'cancelled' : 'lost';
   }
 
   async leaseStatus(runId: string, token: string): Promise<LeaseStatus> {
