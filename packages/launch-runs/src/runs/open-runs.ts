@@ -28,9 +28,9 @@ export async function openRuns(options: OpenRunsOptions): Promise<OpenedRuns> {
     artifacts: new ArtifactRepository(store, paths),
     paths,
     // Replicas share the database: a run whose executor died is taken over, never marked and left waiting.
-    takeoverMs: store.dialect === 'postgres' ? options.takeoverMs : undefined,
+    takeoverMs: store.sharedByReplicas ? options.takeoverMs : undefined,
   });
-  return { service, interrupted: store.dialect === 'postgres' ? [] : await sweepInterrupted(store) };
+  return { service, interrupted: store.sharedByReplicas ? [] : await sweepInterrupted(store) };
 }
 
 /**

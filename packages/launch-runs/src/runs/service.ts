@@ -267,7 +267,7 @@ export class LaunchRunService {
       const refused = refusal(tool, asFound, {
         nowMs: Date.now(),
         paths,
-        workspaceRebuilt: store.dialect === 'postgres',
+        workspaceRebuilt: store.sharedByReplicas,
         busy,
       });
       if (refused !== undefined) throw refused;

@@ -175,7 +175,7 @@ export class ArtifactRepository {
     private readonly store: LaunchStore,
     paths: RunPaths,
   ) {
-    this.bytes = store.keepsArtifactBytes ? new ArtifactRows(store) : new ArtifactFiles(paths);
+    this.bytes = store.sharedByReplicas ? new ArtifactRows(store) : new ArtifactFiles(paths);
   }
 
   /** The seam's ArtifactStore for one worker execution, valid while `token` holds the run's lease. */

@@ -107,12 +107,12 @@ export type LeaseStatus = 'held' | 'lost' | 'cancelled';
  * holder: with one, a change is refused (LeaseLostError) unless that executor holds the run's lease.
  */
 export interface LaunchStore {
-  readonly dialect: 'sqlite' | 'postgres';
   /**
-   * Whether artifact bytes live in the database (every replica reads them) rather than in files of the
-   * data directory next to the index.
+   * Whether several machines share this store (PostgreSQL): then artifact bytes live in it rather than in
+   * files beside it, a run whose executor died is taken over rather than marked interrupted at start, and a
+   * run's workspace missing on this machine is rebuilt rather than refused. SQLite: one data directory.
    */
-  readonly keepsArtifactBytes: boolean;
+  readonly sharedByReplicas: boolean;
 
   get(runId: string): Promise<RunRow | undefined>;
   getByIdempotencyKey(owner: string, key: string): Promise<RunRow | undefined>;
@@ -128,7 +128,7 @@ export interface LaunchStore {
   snapshot(runId: string): Promise<RunSnapshot | undefined>;
   artifacts(runId: string): Promise<ArtifactRow[]>;
   artifact(runId: string, name: string): Promise<ArtifactRow | undefined>;
-  /** The stored bytes of an indexed artifact (stores that keep them; others answer undefined). */
+  /** The stored bytes of an indexed artifact (stores shared by replicas keep them; others answer undefined). */
   artifactBytes(runId: string, name: string): Promise<Uint8Array | undefined>;
 
   /**
@@ -164,7 +164,7 @@ export interface LaunchStore {
     report: ValidationReport,
     payload: Record<string, unknown>,
   ): Promise<RunRow>;
-  /** Indexes an artifact (its bytes too, when the store keeps them) with ARTIFACT_WRITTEN, under the lease. */
+  /** Indexes an artifact (its bytes too, when the store is shared by replicas) with ARTIFACT_WRITTEN, under the lease. */
   recordArtifact(entry: ArtifactEntry, token: string, bytes: Uint8Array): Promise<void>;
 
   /** The lease for `token` unless someone else holds a live one (`busy`, with the run as it is). */

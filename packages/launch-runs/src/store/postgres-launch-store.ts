@@ -52,8 +52,7 @@ const INSERT_LOCK = sql`SELECT pg_advisory_xact_lock(hashtext('switchyard:launch
  * cannot be appended to by anyone else meanwhile. Artifact bytes live in the artifacts rows.
  */
 export class PostgresLaunchStore implements LaunchStore {
-  readonly dialect = 'postgres';
-  readonly keepsArtifactBytes = true;
+  readonly sharedByReplicas = true;
   private readonly db: Db;
   /** The hot reads (every status call), prepared once per pooled connection. */
   private readonly getPrepared;

@@ -40,11 +40,10 @@ const FINISHED: RunState[] = ['DONE', 'FAILED', 'CANCELLED'];
  * The launch store in the data directory's SQLite file (better-sqlite3 through drizzle). Every write is one
  * immediate transaction, so reads inside it see the latest committed state, also of other processes on the
  * same file. The interface is asynchronous for PostgreSQL's sake; here every call completes synchronously.
- * Artifact bytes stay in files (artifact-files.ts); this store keeps their index.
+ * Artifact bytes stay in files (artifact-store.ts); this store keeps their index.
  */
 export class SqliteLaunchStore implements LaunchStore {
-  readonly dialect = 'sqlite';
-  readonly keepsArtifactBytes = false;
+  readonly sharedByReplicas = false;
   /** The hot reads (every status call), prepared once. */
   private readonly getPrepared;
   private readonly artifactsPrepared;
