@@ -1,5 +1,6 @@
 // Upstream bodies are read as streams with a ceiling: a body past the limit stops the read and aborts the
 // connection, so an endless or huge answer costs at most the limit in memory, never the whole body.
+import type { Readable } from 'node:stream';
 import { SwitchyardError } from '@switchyard/contracts/errors';
 
 /** The largest upstream body read when a client names no limit: 8 MiB, far above any real journey answer. */
@@ -52,31 +53,49 @@ function erroredStream(error: unknown): ReadableStream<Uint8Array> {
   return new ReadableStream({ start: (controller) => controller.error(error) });
 }
 
-/** Counts bytes as they pass and errors the stream (which cancels the source) at one byte past the limit. */
-function countingLimit(limit: ResponseLimit, status: number): TransformStream<Uint8Array, Uint8Array> {
-  let received = 0;
-  return new TransformStream({
-    transform(chunk, controller) {
-      received += chunk.byteLength;
-      if (received > limit.maxBytes) controller.error(responseTooLarge(limit, status));
-      else controller.enqueue(chunk);
-    },
-  });
+/** The status and headers a read body is answered with. */
+export interface AnswerHead {
+  status: number;
+  headers: Headers;
 }
 
 /**
- * The response with its body bounded (and without its `url`, which may carry a key): reading more than
- * `maxBytes` rejects with `responseTooLarge` and aborts the connection. A Content-Length above the limit is
- * refused before any byte is read: the connection is aborted at once and the body reads as that error, while
- * status and headers stay readable (an error status is still classified by its status).
+ * The answer as a Response whose body was read within the limit (and which has no `url`, which may carry a
+ * key). A Content-Length above the limit is refused before any byte is read; a body that passes the limit
+ * stops there. Either way the connection is dropped, and the Response's body reads as `responseTooLarge`
+ * while status and headers stay readable (an error status is still classified by its status). A body cut off
+ * by the network reads as that failure; one cut off by the call's own signal rejects here with its reason.
  */
-export function limitResponseBody(response: Response, limit: ResponseLimit): Response {
-  const init = { status: response.status, statusText: response.statusText, headers: response.headers };
-  if (response.body === null || NULL_BODY_STATUSES.has(response.status)) return new Response(null, init);
-  const announced = announcedLength(response.headers);
-  if (announced !== undefined && announced > limit.maxBytes) {
-    response.body.cancel().catch(() => undefined);
-    return new Response(erroredStream(responseTooLarge(limit, response.status, announced)), init);
+export async function readWithinLimit(
+  body: Readable,
+  head: AnswerHead,
+  limit: ResponseLimit,
+  signal: AbortSignal | undefined,
+): Promise<Response> {
+  const unreadable = (error: unknown): Response => new Response(erroredStream(error), head);
+  if (NULL_BODY_STATUSES.has(head.status)) {
+    body.destroy();
+    return new Response(null, head);
   }
-  return new Response(response.body.pipeThrough(countingLimit(limit, response.status)), init);
+  const announced = announcedLength(head.headers);
+  if (announced !== undefined && announced > limit.maxBytes) {
+    body.destroy();
+    return unreadable(responseTooLarge(limit, head.status, announced));
+  }
+  const chunks: Uint8Array[] = [];
+  let received = 0;
+  try {
+    for await (const chunk of body as AsyncIterable<Buffer>) {
+      received += chunk.byteLength;
+      if (received > limit.maxBytes) {
+        body.destroy();
+        return unreadable(responseTooLarge(limit, head.status));
+      }
+      chunks.push(chunk);
+    }
+  } catch (error) {
+    if (signal?.aborted === true) throw signal.reason;
+    return unreadable(error);
+  }
+  return new Response(Buffer.concat(chunks, received), head);
 }

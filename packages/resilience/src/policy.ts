@@ -1,8 +1,7 @@
 import { SwitchyardError } from '@switchyard/contracts/errors';
-import { ExponentialBackoff, timeout, TimeoutStrategy, type IBackoff } from 'cockatiel';
+import { ExponentialBackoff, type IBackoff } from 'cockatiel';
 import { createUpstreamBreaker, isCircuitOpenError, type BreakerState } from './breaker.js';
 import { classifyFailure } from './classify.js';
-import { isCockatielTimeout } from './cockatiel-guards.js';
 import type { PolicyLogger } from './policy-logger.js';
 import { abortableSleep } from './sleep.js';
 
@@ -48,6 +47,9 @@ export interface UpstreamPolicy {
 /** Why a call's own controller aborted. */
 const CALLER_ABORTED = { why: 'caller' } as const;
 const DEADLINE_PASSED = { why: 'deadline' } as const;
+/** Why an attempt's signal aborted: plain reasons, because a DOMException per call costs a stack trace. */
+const ATTEMPT_TIMED_OUT = { why: 'attempt timeout' } as const;
+const ATTEMPT_SETTLED = { why: 'attempt settled' } as const;
 
 function requireNumber(name: string, value: number, min: number, integer = false): number {
   if (!Number.isFinite(value) || value < min || (integer && !Number.isInteger(value))) {
@@ -90,7 +92,6 @@ export function createUpstreamPolicy(options: UpstreamPolicyOptions): UpstreamPo
     1,
   );
 
-  const attemptTimeout = timeout(timeoutMs, TimeoutStrategy.Aggressive);
   const backoffFactory = new ExponentialBackoff({ initialDelay: initialDelayMs, maxDelay: maxDelayMs });
   const breaker =
     options.breaker === false
@@ -119,16 +120,41 @@ export function createUpstreamPolicy(options: UpstreamPolicyOptions): UpstreamPo
         })
       : new SwitchyardError('cancelled', `The call to ${upstream} was cancelled`, { details: { upstream } });
 
+  /**
+   * One attempt under its own signal, which aborts after `timeoutMs`, when the call stops, and once the
+   * attempt settles. A timeout or stop rejects at once, without waiting for the operation to notice.
+   */
+  async function withinAttempt<T>(
+    operation: (signal: AbortSignal) => Promise<T>,
+    callSignal: AbortSignal,
+  ): Promise<T> {
+    const attempt = new AbortController();
+    const stop = (): void => attempt.abort(callSignal.reason);
+    callSignal.addEventListener('abort', stop, { once: true });
+    const timer = setTimeout(() => attempt.abort(ATTEMPT_TIMED_OUT), timeoutMs);
+    const aborted = new Promise<never>((_, reject) => {
+      attempt.signal.addEventListener('abort', () => reject(attempt.signal.reason), { once: true });
+    });
+    aborted.catch(() => undefined);
+    try {
+      return await Promise.race([operation(attempt.signal), aborted]);
+    } finally {
+      clearTimeout(timer);
+      callSignal.removeEventListener('abort', stop);
+      attempt.abort(ATTEMPT_SETTLED);
+    }
+  }
+
   async function runAttempt<T>(
     operation: (signal: AbortSignal) => Promise<T>,
     callSignal: AbortSignal,
   ): Promise<T> {
     const attempt = async (): Promise<T> => {
       try {
-        return await attemptTimeout.execute(({ signal }) => operation(signal), callSignal);
+        return await withinAttempt(operation, callSignal);
       } catch (error) {
         if (callSignal.aborted) throw stopError(callSignal.reason);
-        if (isCockatielTimeout(error)) {
+        if (error === ATTEMPT_TIMED_OUT) {
           throw new SwitchyardError('upstream-timeout', `${upstream} did not answer within ${timeoutMs} ms`, {
             retryable: true,
             details: { upstream, timeoutMs },

@@ -1,4 +1,5 @@
 import type { ServerResponse } from 'node:http';
+import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { GraphQLClient } from 'graphql-request';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
@@ -118,6 +119,33 @@ describe('upstream response bodies are bounded', () => {
       'Digitransit sent a response too large: its body passed the limit of 65536 bytes',
     );
     expect(target.requests).toHaveLength(1);
+  });
+
+  it('asks for compressed answers and reads them decoded (gzip and br), as fetch does', async () => {
+    const body = { journeys: ['Bank', 'Mile End'], padding: 'z'.repeat(4096) };
+    const encoders = { gzip: gzipSync, br: brotliCompressSync };
+    const target = await serve((req, res) => {
+      const encoding = req.url?.includes('br') ? 'br' : 'gzip';
+      res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': encoding });
+      res.end(encoders[encoding](JSON.stringify(body)));
+    });
+    const client = createUpstreamKy({ upstream: 'TfL', baseUrl: target.url, maxResponseBytes: LIMIT });
+    for (const path of ['gzip', 'br']) {
+      const response = await client.get(path);
+      await expect(readJson(response, { upstream: 'TfL' })).resolves.toEqual(body);
+    }
+    expect(target.requests[0]?.headers['accept-encoding']).toMatch(/gzip/);
+  });
+
+  it('counts decoded bytes against the limit: a small compressed body cannot unpack past it', async () => {
+    const bomb = gzipSync(Buffer.alloc(64 * 1024 * 1024, 0x20));
+    const target = await serve((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' });
+      res.end(bomb);
+    });
+    expect(bomb.length).toBeLessThan(LIMIT);
+    const error = await rejection(getJson(target.url)());
+    expect(error.message).toBe('TfL sent a response too large: its body passed the limit of 65536 bytes');
   });
 
   it('rejects a limit that is not a whole number of bytes', () => {

@@ -32,6 +32,7 @@ import {
   namedTripRequest,
   TRIP_ARGS,
   tripRequest,
+  serverEnv,
   type BenchTargets,
 } from './upstream-requests.js';
 
@@ -161,26 +162,7 @@ const targets: BenchTargets = {
   geocodingUrl: digitransit.geocodingUrl,
   digitransitKey: 'bench-dt-key-0002',
 };
-// The server's defaults, limits included: loopback endpoints get no local Digitransit limit (DIGITRANSIT_CALLS_
-// PER_SECOND=auto); planJourney's own limit is lifted, as the benchmark calls it faster than a person would.
-const env = {
-  PATH: process.env.PATH ?? '',
-  HOME: process.env.HOME ?? '',
-  TFL_API_KEY: targets.tflKey,
-  DIGITRANSIT_SUBSCRIPTION_KEY: targets.digitransitKey,
-  TFL_API_BASE_URL: tfl.url,
-  DIGITRANSIT_ROUTING_URL: digitransit.routingUrl,
-  DIGITRANSIT_GEOCODING_URL: digitransit.geocodingUrl,
-  PLAN_JOURNEY_TPS: '10000',
-  LONDON_ARRIVALS_TPS: '10000',
-  LINE_STATUS_TPS: '10000',
-  LONDON_STOPS_TPS: '10000',
-  // Every London call goes upstream, as the direct one does: with the answer cache a repeated question within
-  // TfL's lifetime costs no upstream call at all, which is not what this compares.
-  TFL_CACHE_MAX_ENTRIES: '0',
-  SWITCHYARD_DATA_DIR: dataDir,
-  SWITCHYARD_LOG_LEVEL: 'warn',
-};
+const env = serverEnv(targets, dataDir);
 const stdio = await stdioServer('stdio', [BIN], env);
 const http = await httpServer('http', env);
 const bare = await stdioServer('bare', ['--import', 'tsx', path.join(here, 'bare-server.ts')], env);

@@ -161,3 +161,29 @@ export function targetsFromEnv(env: NodeJS.ProcessEnv = process.env): BenchTarge
     digitransitKey: get('DIGITRANSIT_SUBSCRIPTION_KEY'),
   };
 }
+
+/**
+ * The environment the benchmarked bin runs with: the server's defaults, limits included, against these
+ * targets. Loopback endpoints get no local Digitransit limit (DIGITRANSIT_CALLS_PER_SECOND=auto); the London
+ * tools' own limits are lifted, as the benchmark calls them faster than a person would, and every London call
+ * goes upstream, as the direct one does (with the answer cache a repeated question within TfL's lifetime costs
+ * no upstream call at all, which is not what this compares).
+ */
+export function serverEnv(targets: BenchTargets, dataDir: string): Record<string, string> {
+  return {
+    PATH: process.env.PATH ?? '',
+    HOME: process.env.HOME ?? '',
+    TFL_API_KEY: targets.tflKey,
+    DIGITRANSIT_SUBSCRIPTION_KEY: targets.digitransitKey,
+    TFL_API_BASE_URL: targets.tflUrl,
+    DIGITRANSIT_ROUTING_URL: targets.routingUrl,
+    DIGITRANSIT_GEOCODING_URL: targets.geocodingUrl,
+    PLAN_JOURNEY_TPS: '10000',
+    LONDON_ARRIVALS_TPS: '10000',
+    LINE_STATUS_TPS: '10000',
+    LONDON_STOPS_TPS: '10000',
+    TFL_CACHE_MAX_ENTRIES: '0',
+    SWITCHYARD_DATA_DIR: dataDir,
+    SWITCHYARD_LOG_LEVEL: 'warn',
+  };
+}

@@ -47,7 +47,7 @@ function stoptime(scheduled: number, options: { delay?: number; state?: string }
     realtime: options.state !== undefined && options.state !== 'SCHEDULED',
     realtimeState: options.state ?? 'SCHEDULED',
     headsign: 'Kamppi',
-    trip: { alerts: [], route: { shortName: '20', mode: 'BUS', alerts: [] } },
+    trip: { alerts: [], route: { shortName: '20', mode: 'BUS' } },
   };
 }
 

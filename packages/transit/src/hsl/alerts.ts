@@ -21,14 +21,14 @@ export interface AlertLimits {
   textMaxChars: number;
 }
 
-const TranslatedStringSchema = z.looseObject({ text: optionalText, language: optionalText });
+const TranslatedStringSchema = z.object({ text: optionalText, language: optionalText });
 type TranslatedString = z.infer<typeof TranslatedStringSchema>;
 
 /** Epoch seconds 1970..2100; anything else (OTP sends none for "until further notice") is no bound. */
 const epochSeconds = wireNumber.pipe(z.number().min(0).max(4_102_444_800)).optional().catch(undefined);
 
 /** One `Alert` as ALERT_FIELDS selects it. */
-export const OtpAlertSchema = z.looseObject({
+export const OtpAlertSchema = z.object({
   id: optionalText,
   alertHash: optionalNumber,
   alertHeaderText: optionalText,

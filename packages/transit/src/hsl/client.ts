@@ -56,7 +56,9 @@ export function createRoutingClient(options: RoutingClientOptions): RoutingClien
   const graphqlRequest = lazy(() => import('graphql-request'));
   const client = lazy(async () => {
     const { GraphQLClient } = await graphqlRequest();
-    return new GraphQLClient(config.routingUrl, { fetch, method: 'POST' });
+    // excludeOperationName: graphql-request would parse every query on every call only to name its operation,
+    // which OTP does not need (each document holds one operation).
+    return new GraphQLClient(config.routingUrl, { fetch, method: 'POST', excludeOperationName: true });
   });
   const { policy } = options;
 

@@ -20,7 +20,7 @@ import type { RoutingClient } from './client.js';
 import { STOP_DEPARTURES_QUERY } from './queries.js';
 import { dataFreshness, departureStatus, REALTIME_STATES, toTransitMode } from './realtime.js';
 
-const RouteSchema = z.looseObject({
+const RouteSchema = z.object({
   gtfsId: optionalText,
   shortName: optionalText,
   longName: optionalText,
@@ -36,20 +36,20 @@ const daySeconds = wireNumber.pipe(z.number().min(-172_800).max(345_600));
  * One `Stoptime` as selected by STOP_DEPARTURES_QUERY (also accepts the pattern-based route of older
  * captures). Without `serviceDay` and `scheduledDeparture` a stoptime cannot be placed in time, and is left out.
  */
-export const StoptimeSchema = z.looseObject({
+export const StoptimeSchema = z.object({
   serviceDay: serviceDaySeconds,
   scheduledDeparture: daySeconds,
   realtimeDeparture: daySeconds.optional().catch(undefined),
   realtime: optionalBoolean,
   realtimeState: optionalText,
   headsign: optionalText,
-  stop: optionalObject(z.looseObject({ platformCode: optionalText })),
+  stop: optionalObject(z.object({ platformCode: optionalText })),
   trip: optionalObject(
-    z.looseObject({
+    z.object({
       tripHeadsign: optionalText,
       alerts: OtpAlertsSchema,
       route: optionalObject(RouteSchema),
-      pattern: optionalObject(z.looseObject({ route: optionalObject(RouteSchema) })),
+      pattern: optionalObject(z.object({ route: optionalObject(RouteSchema) })),
     }),
   ),
 });
@@ -57,11 +57,11 @@ export type Stoptime = z.infer<typeof StoptimeSchema>;
 
 export const StopDeparturesDataSchema = z.object({
   stop: z
-    .looseObject({
+    .object({
       gtfsId: optionalText,
       name: optionalText,
       alerts: OtpAlertsSchema,
-      routes: lenientList(z.looseObject({ gtfsId: optionalText, alerts: OtpAlertsSchema })),
+      routes: lenientList(z.object({ gtfsId: optionalText, alerts: OtpAlertsSchema })),
       stoptimesWithoutPatterns: lenientList(StoptimeSchema),
     })
     .nullable(),

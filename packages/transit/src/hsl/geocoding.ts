@@ -13,13 +13,13 @@ const longitude = wireNumber.pipe(z.number().min(-180).max(180));
 const latitude = wireNumber.pipe(z.number().min(-90).max(90));
 
 /** A GeoJSON point feature: `[lon, lat]` (a third, altitude, value is ignored). */
-const PeliasFeatureSchema = z.looseObject({
-  geometry: z.looseObject({ coordinates: z.tuple([longitude, latitude]).rest(z.unknown()) }),
-  properties: optionalObject(z.looseObject({ name: optionalText, label: optionalText })),
+const PeliasFeatureSchema = z.object({
+  geometry: z.object({ coordinates: z.tuple([longitude, latitude]).rest(z.unknown()) }),
+  properties: optionalObject(z.object({ name: optionalText, label: optionalText })),
 });
 
 /** A Pelias FeatureCollection (the parts read). Features without a usable point are left out. */
-export const PeliasResponseSchema = z.looseObject({ features: listOf(PeliasFeatureSchema) });
+export const PeliasResponseSchema = z.object({ features: listOf(PeliasFeatureSchema) });
 
 export interface GeocodedPlace {
   coordinate: Coordinate;

@@ -21,24 +21,24 @@ import { OtpAlertsSchema, type OtpAlert } from './alerts.js';
 import { departureStatus, toTransitMode } from './realtime.js';
 
 /** `LegTime`: without a readable scheduled time a leg cannot be placed, and its itinerary is left out. */
-const LegTimeSchema = z.looseObject({
+const LegTimeSchema = z.object({
   scheduledTime: z.string().refine((value) => Number.isFinite(Date.parse(value))),
-  estimated: optionalObject(z.looseObject({ time: optionalText })),
+  estimated: optionalObject(z.object({ time: optionalText })),
 });
 
 /** `Place`: OTP always gives coordinates; a place without them makes its itinerary unusable. */
-const PlaceSchema = z.looseObject({
+const PlaceSchema = z.object({
   name: optionalText,
   lat: wireNumber,
   lon: wireNumber,
-  stop: optionalObject(z.looseObject({ gtfsId: optionalText, wheelchairBoarding: optionalText })),
+  stop: optionalObject(z.object({ gtfsId: optionalText, wheelchairBoarding: optionalText })),
 });
 
 /**
  * A leg as PLAN_CONNECTION_QUERY selects it. Street legs have `route: null` and `trip: null`; so may
  * transit legs of some feeds (flex, added trips), which then have no line.
  */
-export const OtpLegSchema = z.looseObject({
+export const OtpLegSchema = z.object({
   mode: optionalText,
   transitLeg: optionalBoolean,
   realTime: optionalBoolean,
@@ -50,13 +50,13 @@ export const OtpLegSchema = z.looseObject({
   end: LegTimeSchema,
   from: PlaceSchema,
   to: PlaceSchema,
-  route: optionalObject(z.looseObject({ shortName: optionalText })),
-  trip: optionalObject(z.looseObject({ gtfsId: optionalText, wheelchairAccessible: optionalText })),
+  route: optionalObject(z.object({ shortName: optionalText })),
+  trip: optionalObject(z.object({ gtfsId: optionalText, wheelchairAccessible: optionalText })),
   alerts: OtpAlertsSchema,
 });
 export type OtpLeg = z.infer<typeof OtpLegSchema>;
 
-export const OtpItinerarySchema = z.looseObject({
+export const OtpItinerarySchema = z.object({
   start: optionalText,
   end: optionalText,
   duration: optionalNumber,
@@ -67,7 +67,7 @@ export const OtpItinerarySchema = z.looseObject({
 export type OtpItinerary = z.infer<typeof OtpItinerarySchema>;
 
 /** `RoutingError`: `code` is an open set (NO_TRANSIT_CONNECTION, OUTSIDE_BOUNDS, ... and later ones). */
-const RoutingErrorSchema = z.looseObject({
+const RoutingErrorSchema = z.object({
   code: z.string(),
   description: optionalText,
   inputField: optionalText,
@@ -75,7 +75,7 @@ const RoutingErrorSchema = z.looseObject({
 export type RoutingError = z.infer<typeof RoutingErrorSchema>;
 
 export const PlanConnectionDataSchema = z.object({
-  planConnection: z.looseObject({
+  planConnection: z.object({
     routingErrors: lenientList(RoutingErrorSchema),
     /** Every edge OTP sent, unread: each is parsed on its own (see itineraryNodes). */
     edges: z.array(z.unknown()).nullish(),
@@ -83,7 +83,7 @@ export const PlanConnectionDataSchema = z.object({
 });
 export type PlanConnectionData = z.infer<typeof PlanConnectionDataSchema>;
 
-const EdgeSchema = z.looseObject({ node: OtpItinerarySchema });
+const EdgeSchema = z.object({ node: OtpItinerarySchema });
 
 /** The itineraries of planConnection's edges that can be read, and how many edges there were. */
 export function itineraryNodes(edges: readonly unknown[] | null | undefined): {

@@ -7,7 +7,7 @@ import { STOPS_BY_NAME_QUERY, STOPS_NEAR_QUERY } from './queries.js';
 import { toTransitMode } from './realtime.js';
 
 /** A stop; OTP's `lat`/`lon` are nullable, and a stop without them (or without an id) is left out. */
-const StopSchema = z.looseObject({
+const StopSchema = z.object({
   gtfsId: z.string().min(1),
   name: optionalText,
   code: optionalText,
@@ -21,9 +21,9 @@ type OtpStop = z.infer<typeof StopSchema>;
 export const StopsByNameDataSchema = z.object({ stops: lenientList(StopSchema) });
 export const StopsNearDataSchema = z.object({
   stopsByRadius: optionalObject(
-    z.looseObject({
+    z.object({
       edges: lenientList(
-        z.looseObject({ node: z.looseObject({ distance: optionalNumber, stop: StopSchema }) }),
+        z.object({ node: z.object({ distance: optionalNumber, stop: StopSchema }) }),
       ),
     }),
   ),

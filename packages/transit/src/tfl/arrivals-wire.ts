@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import { listOf, optionalNumber, optionalText } from '../wire.js';
 
-export const PredictionSchema = z.looseObject({
+export const PredictionSchema = z.object({
   /** 1: new or updated; 2: to be deleted from any client cache. */
   operationType: optionalNumber,
   naptanId: optionalText,

@@ -4,20 +4,20 @@
 import { z } from 'zod';
 import { lenientList, listOf, optionalBoolean, optionalObject, optionalText, wireNumber } from '../wire.js';
 
-const ValidityPeriodSchema = z.looseObject({
+const ValidityPeriodSchema = z.object({
   fromDate: optionalText,
   toDate: optionalText,
   isNow: optionalBoolean,
 });
 
-const DisruptionSchema = z.looseObject({
+const DisruptionSchema = z.object({
   category: optionalText,
   categoryDescription: optionalText,
   description: optionalText,
   closureText: optionalText,
 });
 
-const LineStatusWireSchema = z.looseObject({
+const LineStatusWireSchema = z.object({
   statusSeverity: wireNumber,
   statusSeverityDescription: optionalText,
   reason: optionalText,
@@ -26,7 +26,7 @@ const LineStatusWireSchema = z.looseObject({
 });
 export type LineStatusWire = z.infer<typeof LineStatusWireSchema>;
 
-const LineWireSchema = z.looseObject({
+const LineWireSchema = z.object({
   id: z.string().min(1),
   name: optionalText,
   modeName: optionalText,

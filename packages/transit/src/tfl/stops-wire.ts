@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import { lenientList, optionalNumber, optionalText, wireNumber } from '../wire.js';
 
-const IdentifierSchema = z.looseObject({ id: z.string().min(1) });
+const IdentifierSchema = z.object({ id: z.string().min(1) });
 
 const commonStopFields = {
   lat: wireNumber,
@@ -14,14 +14,14 @@ const commonStopFields = {
   zone: optionalText,
 };
 
-export const MatchedStopSchema = z.looseObject({
+export const MatchedStopSchema = z.object({
   id: z.string().min(1),
   name: z.string().min(1),
   ...commonStopFields,
 });
 export type MatchedStop = z.infer<typeof MatchedStopSchema>;
 
-export const StopPointSchema = z.looseObject({
+export const StopPointSchema = z.object({
   naptanId: optionalText,
   id: optionalText,
   commonName: z.string().min(1),
@@ -31,12 +31,12 @@ export const StopPointSchema = z.looseObject({
 });
 export type StopPointWire = z.infer<typeof StopPointSchema>;
 
-export const SearchResponseSchema = z.looseObject({
+export const SearchResponseSchema = z.object({
   total: optionalNumber,
   matches: lenientList(MatchedStopSchema),
 });
 
-export const StopPointsResponseSchema = z.looseObject({
+export const StopPointsResponseSchema = z.object({
   total: optionalNumber,
   stopPoints: lenientList(StopPointSchema),
 });

@@ -5,36 +5,36 @@
 import { z } from 'zod';
 import { lenientList, optionalBoolean, optionalNumber, optionalObject, optionalText } from '../wire.js';
 
-export const TflPlaceSchema = z.looseObject({
+export const TflPlaceSchema = z.object({
   commonName: optionalText,
   placeType: optionalText,
   lat: optionalNumber,
   lon: optionalNumber,
 });
 
-export const TflLegSchema = z.looseObject({
+export const TflLegSchema = z.object({
   duration: optionalNumber,
-  instruction: optionalObject(z.looseObject({ summary: optionalText })),
+  instruction: optionalObject(z.object({ summary: optionalText })),
   departureTime: optionalText,
   arrivalTime: optionalText,
   departurePoint: optionalObject(TflPlaceSchema),
   arrivalPoint: optionalObject(TflPlaceSchema),
-  routeOptions: lenientList(z.looseObject({ name: optionalText })),
-  mode: optionalObject(z.looseObject({ id: optionalText, name: optionalText })),
+  routeOptions: lenientList(z.object({ name: optionalText })),
+  mode: optionalObject(z.object({ id: optionalText, name: optionalText })),
   distance: optionalNumber,
   isDisrupted: optionalBoolean,
 });
 export type TflLeg = z.infer<typeof TflLegSchema>;
 
 /** `JourneyFare`: `totalCost` in pence, and the single fares it adds up (`fares[].cost`). */
-export const TflFareSchema = z.looseObject({
+export const TflFareSchema = z.object({
   totalCost: optionalNumber,
-  fares: lenientList(z.looseObject({ cost: optionalNumber })),
+  fares: lenientList(z.object({ cost: optionalNumber })),
 });
 export type TflFare = z.infer<typeof TflFareSchema>;
 
 /** A journey; its times are checked when it is mapped (one without readable times is left out). */
-export const TflJourneySchema = z.looseObject({
+export const TflJourneySchema = z.object({
   startDateTime: optionalText,
   arrivalDateTime: optionalText,
   duration: optionalNumber,
@@ -47,12 +47,12 @@ export type TflJourney = z.infer<typeof TflJourneySchema>;
  * `Tfl.Api.Presentation.Entities.JourneyPlanner.ItineraryResult`. `journeys` may be empty (or absent) with
  * HTTP 200 when nothing runs; journeys that are not objects are left out.
  */
-export const ItineraryResultSchema = z.looseObject({
+export const ItineraryResultSchema = z.object({
   journeys: lenientList(TflJourneySchema),
 });
 export type ItineraryResult = z.infer<typeof ItineraryResultSchema>;
 
-export const DisambiguationOptionSchema = z.looseObject({
+export const DisambiguationOptionSchema = z.object({
   parameterValue: optionalText,
   uri: optionalText,
   place: optionalObject(TflPlaceSchema),
@@ -60,14 +60,14 @@ export const DisambiguationOptionSchema = z.looseObject({
 });
 
 /** One side of a disambiguation: `matchStatus` is list | identified | notidentified | empty (or absent). */
-export const DisambiguationSchema = z.looseObject({
+export const DisambiguationSchema = z.object({
   matchStatus: optionalText,
   disambiguationOptions: lenientList(DisambiguationOptionSchema),
 });
 export type Disambiguation = z.infer<typeof DisambiguationSchema>;
 
 /** `Tfl.Api.Presentation.Entities.JourneyPlanner.DisambiguationResult` (HTTP 300, occasionally 200). */
-export const DisambiguationResultSchema = z.looseObject({
+export const DisambiguationResultSchema = z.object({
   fromLocationDisambiguation: optionalObject(DisambiguationSchema),
   toLocationDisambiguation: optionalObject(DisambiguationSchema),
   viaLocationDisambiguation: optionalObject(DisambiguationSchema),
