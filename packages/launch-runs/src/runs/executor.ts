@@ -12,6 +12,7 @@ import {
   RunConfigSchema,
   ValidationReportSchema,
   type RunConfig,
+  type SectionState,
   type RunState,
   type ValidationReport,
 } from '@switchyard/contracts/launch-runs';
@@ -49,21 +50,28 @@ interface StepRecord {
   payload?: Record<string, unknown>;
 }
 
-function inputsRecord({ source_sha, site_sha }: InputsResult): StepRecord {
+function inputs({ source_sha, site_sha }: InputsResult): StepRecord {
   return { patch: { sourceSha: source_sha, siteSha: site_sha }, payload: { source_sha, site_sha } };
 }
 
-/** A worker's section progress merged into the run's section states (sections the run has not are dropped). */
-function sectionsRecord(result: { sections: SectionProgress }, row: RunRow): StepRecord {
-  const sections: SectionStates = { ...sectionStatesOf(row) };
-  for (const [section, state] of Object.entries(result.sections)) {
-    if (section in sections && state !== undefined) sections[section] = state;
-  }
-  return { patch: { sectionStates: sections } };
+/** Every section of the run in the state `to` gives for its current one. */
+export function mapSections(row: RunRow, to: (state: SectionState) => SectionState): SectionStates {
+  return Object.fromEntries(
+    Object.entries(sectionStatesOf(row)).map(([section, state]) => [section, to(state)]),
+  );
 }
 
-function linkRecord(link: LinkResult, row: RunRow): StepRecord {
-  return { ...sectionsRecord(link, row), payload: { applied_patch_ids: [...link.applied_patch_ids].sort() } };
+/** A worker's section progress merged into the run's section states (sections the run has not are dropped). */
+function sections(result: { sections: SectionProgress }, row: RunRow): StepRecord {
+  const states: SectionStates = { ...sectionStatesOf(row) };
+  for (const [section, state] of Object.entries(result.sections)) {
+    if (section in states && state !== undefined) states[section] = state;
+  }
+  return { patch: { sectionStates: states } };
+}
+
+function links(link: LinkResult, row: RunRow): StepRecord {
+  return { ...sections(link, row), payload: { applied_patch_ids: [...link.applied_patch_ids].sort() } };
 }
 
 /** The pipeline calls of automatic steps: the workers that take nothing but their context. */
@@ -83,18 +91,12 @@ interface Step {
 }
 
 const STEPS: Readonly<Partial<Record<RunState, Step>>> = {
-  CREATED: { worker: 'W1', call: 'cloneInputs', to: 'CLONED_INPUTS', record: inputsRecord },
+  CREATED: { worker: 'W1', call: 'cloneInputs', to: 'CLONED_INPUTS', record: inputs },
   CLONED_INPUTS: { worker: 'W2', call: 'extractFacts', to: 'INGESTED' },
   INGESTED: { worker: 'W3', call: 'catalogSnippets', to: 'FACTS_READY' },
-  FACTS_READY: { worker: 'W4', call: 'planPages', to: 'PLAN_READY', record: sectionsRecord },
-  PLAN_READY: {
-    worker: 'W5',
-    enter: 'DRAFTING',
-    call: 'draftPages',
-    to: 'DRAFT_READY',
-    record: sectionsRecord,
-  },
-  DRAFT_READY: { worker: 'W6', call: 'linkPages', to: 'LINKING', record: linkRecord },
+  FACTS_READY: { worker: 'W4', call: 'planPages', to: 'PLAN_READY', record: sections },
+  PLAN_READY: { worker: 'W5', enter: 'DRAFTING', call: 'draftPages', to: 'DRAFT_READY', record: sections },
+  DRAFT_READY: { worker: 'W6', call: 'linkPages', to: 'LINKING', record: links },
   LINKING: { worker: 'W7', to: 'VALIDATING' },
 };
 
@@ -210,7 +212,7 @@ export class Execution {
           const error = session.signal.aborted ? this.abortError() : toSwitchyardError(thrown);
           const interrupted =
             session.abortReason === 'shutdown' || session.abortReason === 'request-cancelled';
-          await this.recordWorkerFailure(worker, error, interrupted);
+          await this.recordWorkerFailure(worker, failureOf(error), interrupted);
           throw thrown instanceof LeaseLostError ? thrown : error;
         }
       },
@@ -248,20 +250,15 @@ export class Execution {
   }
 
   /** WORK_ITEM_FAILED, written without the lease (it may be lost); an interrupted worker stays recorded. */
-  private async recordWorkerFailure(worker: WorkerId, error: SwitchyardError, keepActive: boolean) {
+  private async recordWorkerFailure(worker: WorkerId, { code, message }: RunFailure, keepActive: boolean) {
     const { runId } = this;
-    const { code, message } = failureOf(error);
     await this.deps.store
       .updateIf(runId, (row) => ({
         patch: keepActive || row.activeWorker !== worker ? {} : { activeWorker: null },
         event: { type: 'WORK_ITEM_FAILED', payload: { worker, name: WORKER_NAMES[worker], code, message } },
       }))
-      .catch((recordError: unknown) =>
-        this.deps.logger.warn('could not record a worker failure', {
-          run_id: runId,
-          worker,
-          error: recordError,
-        }),
+      .catch((error: unknown) =>
+        this.deps.logger.warn('could not record a worker failure', { run_id: runId, worker, error }),
       );
   }
 
@@ -317,14 +314,10 @@ export class Execution {
     const raw = await this.runWorker('W7', (ctx) => this.deps.pipeline.validateSite(ctx));
     const parsed = ValidationReportSchema.safeParse(raw);
     if (!parsed.success) {
-      throw new SwitchyardError(
-        'validation',
-        `validation_report breaks its schema: ${describeIssues(parsed.error.issues)}`,
-        {
-          code: 'SCHEMA_VALIDATION_FAILED',
-          details: { artifact: 'validation_report.json', issues: summarizeIssues(parsed.error.issues) },
-        },
-      );
+      const { issues } = parsed.error;
+      const details = { artifact: 'validation_report.json', issues: summarizeIssues(issues) };
+      const message = `validation_report breaks its schema: ${describeIssues(issues)}`;
+      throw new SwitchyardError('validation', message, { code: 'SCHEMA_VALIDATION_FAILED', details });
     }
     const report = parsed.data;
     const row = await this.deps.store.recordValidation(this.runId, this.session.token, report, {
@@ -370,8 +363,8 @@ export class Execution {
     return error;
   }
 
-  /** The run FAILED with `error` as its last error; sections not DONE become BLOCKED. */
-  async fail(error: SwitchyardError): Promise<void> {
+  /** The run FAILED with `error` as its last error, which it returns; sections not DONE become BLOCKED. */
+  async fail(error: SwitchyardError): Promise<SwitchyardError> {
     const row = await this.requireRow();
     const failure = failureOf(error);
     const reason = failure.details.reason;
@@ -379,12 +372,7 @@ export class Execution {
       patch: {
         lastError: JSON.stringify(failure),
         activeWorker: null,
-        sectionStates: Object.fromEntries(
-          Object.entries(sectionStatesOf(row)).map(([section, value]) => [
-            section,
-            value === 'DONE' ? value : 'BLOCKED',
-          ]),
-        ),
+        sectionStates: mapSections(row, (state) => (state === 'DONE' ? state : 'BLOCKED')),
       },
       payload: {
         reason: failure.code,
@@ -392,6 +380,7 @@ export class Execution {
         ...(typeof reason === 'string' ? { detail_reason: reason } : {}),
       },
     });
+    return error;
   }
 
   private async lostLeaseError(): Promise<SwitchyardError> {

@@ -1,7 +1,11 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { SwitchyardError } from '@switchyard/contracts/errors';
-import { ValidationReportSchema, type ValidationReport } from '@switchyard/contracts/launch-runs';
+import {
+  ValidationReportSchema,
+  type LaunchFixNextOutput,
+  type ValidationReport,
+} from '@switchyard/contracts/launch-runs';
 import type { RunRow } from '../db/schema.js';
 import { sha256OfFile } from '../pipeline/file-reads.js';
 import type { AppliedFix } from '../pipeline/types.js';
@@ -14,30 +18,13 @@ import { illegalState, TOOL_RULES } from './tool-rules.js';
 // FIX_APPLIED once it counts. Workspace rebuilds replay the applied fixes; launch_resume settles one a dead
 // process left between the two.
 
-export interface FixOutcome {
-  run_id: string;
-  fixed_issue_id: string;
-  applied_patch_ids: string[];
-  remaining_blockers: number;
-  validation_report: ValidationReport;
-}
+export type FixOutcome = Omit<LaunchFixNextOutput, 'ok'>;
 
 /** The FIX_APPLYING event: what a fix is about to write, so a resume can tell whether it was written. */
 interface FixIntent extends AppliedFix {
   attempt: number;
   patch_id: string;
   before_sha256: string;
-}
-
-/** FIX_EXHAUSTED: the run FAILS and the caller gets the same error. */
-async function exhausted(
-  execution: Execution,
-  message: string,
-  details: Record<string, unknown>,
-): Promise<SwitchyardError> {
-  const error = new SwitchyardError('conflict', message, { code: 'FIX_EXHAUSTED', details });
-  await execution.fail(error);
-  return error;
 }
 
 /**
@@ -47,22 +34,23 @@ async function exhausted(
  * was (see applyNextFix).
  */
 export async function fixNext(execution: Execution, row: RunRow): Promise<FixOutcome> {
-  const { runId } = execution;
   const { fixAttempts } = row;
   const max = execution.config.max_fix_attempts;
+  // FIX_EXHAUSTED: the run FAILS and the caller gets the same error.
   if (fixAttempts >= max) {
     const message = `max_fix_attempts (${max}) reached with blocking issues left; the run has FAILED`;
-    throw await exhausted(execution, message, { fix_attempts: fixAttempts, max_fix_attempts: max });
+    const details = { fix_attempts: fixAttempts, max_fix_attempts: max };
+    throw await execution.fail(new SwitchyardError('conflict', message, { code: 'FIX_EXHAUSTED', details }));
   }
   const fix = await applyNextFix(execution, await lastReport(execution), fixAttempts + 1);
   if (fix.patch_id === undefined) {
     const message = `The fix for issue ${fix.issue_id} changed nothing; the run has FAILED`;
     const details = { reason: 'fix_no_op', issue_id: fix.issue_id, fix_attempts: fixAttempts };
-    throw await exhausted(execution, message, details);
+    throw await execution.fail(new SwitchyardError('conflict', message, { code: 'FIX_EXHAUSTED', details }));
   }
   const { report: next } = await execution.validate();
   return {
-    run_id: runId,
+    run_id: execution.runId,
     fixed_issue_id: fix.issue_id,
     applied_patch_ids: [fix.patch_id],
     remaining_blockers: countBlocking(next),
@@ -84,7 +72,7 @@ async function lastReport({ runId, deps }: Execution): Promise<ValidationReport>
   try {
     json = JSON.parse(Buffer.from(content.bytes).toString('utf8'));
   } catch {
-    json = undefined;
+    // Not JSON: it breaks the schema below.
   }
   const parsed = ValidationReportSchema.safeParse(json);
   if (!parsed.success) {
@@ -128,7 +116,7 @@ async function applyNextFix(
       await session.update({ patch: {}, event: { type: 'FIX_APPLYING', payload: intent } });
       applying = true;
       await pipeline.applyFix(execution.workerContext('W8', session.takenSignal), plan);
-      await recordFixApplied(execution, intent, false);
+      await recordFixApplied(execution, intent);
       return { issue_id: plan.issue_id, patch_id };
     });
   } catch (thrown) {
@@ -148,19 +136,15 @@ async function applyNextFix(
   }
 }
 
-async function recordFixApplied(execution: Execution, intent: FixIntent, recovered: boolean): Promise<void> {
-  const { issue_id, patch_id, attempt } = intent;
+async function recordFixApplied(
+  execution: Execution,
+  { issue_id, patch_id, attempt }: FixIntent,
+  extra: { recovered?: true } = {},
+): Promise<void> {
+  const payload = { issue_id, applied_patch_ids: [patch_id], attempt, ...extra };
   await execution.session.update({
     patch: { fixAttempts: attempt },
-    event: {
-      type: 'FIX_APPLIED',
-      payload: {
-        issue_id,
-        applied_patch_ids: [patch_id],
-        attempt,
-        ...(recovered ? { recovered: true } : {}),
-      },
-    },
+    event: { type: 'FIX_APPLIED', payload },
   });
 }
 
@@ -176,7 +160,8 @@ export async function settleInterruptedFix(execution: Execution): Promise<void> 
   if (file === undefined) return;
   const info = await fs.lstat(file).catch(() => undefined);
   if (info?.isFile() !== true) return;
-  if ((await sha256OfFile(file)) === intent.after_sha256) await recordFixApplied(execution, intent, true);
+  if ((await sha256OfFile(file)) === intent.after_sha256)
+    await recordFixApplied(execution, intent, { recovered: true });
 }
 
 /** The worktree file at a site path recorded by the pipeline; undefined for a path that could leave it. */

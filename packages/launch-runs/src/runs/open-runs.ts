@@ -40,7 +40,6 @@ export async function openRuns(options: OpenRunsOptions): Promise<OpenedRuns> {
 async function sweepInterrupted(store: LaunchStore): Promise<string[]> {
   const marked: string[] = [];
   for (const candidate of await store.unfinished()) {
-    if (candidate.interruptedAt !== null || !isInterrupted(candidate, Date.now())) continue;
     const changed = await store.updateIf(candidate.runId, (row) => {
       if (row.interruptedAt !== null || !isInterrupted(row, Date.now())) return undefined;
       return {

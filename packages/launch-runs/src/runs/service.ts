@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { SwitchyardError } from '@switchyard/contracts/errors';
 import type { RunConfig, RunState, RunStatus, ValidationReport } from '@switchyard/contracts/launch-runs';
 import type { RunRow } from '../db/schema.js';
@@ -5,13 +6,12 @@ import type { PullRequestResult } from '../pipeline/types.js';
 import type { ArtifactContent } from '../store/artifact-store.js';
 import { canonicalJson, sha256Hex } from '../canonical-json.js';
 import type { RunEvent } from '../store/event-chain.js';
-import { runState, sectionStatesOf, type ListFilter } from '../store/launch-store.js';
+import { runState, type ListFilter } from '../store/launch-store.js';
 import { runNotFound } from './errors.js';
-import { Execution, type ExecutorDeps, type ProgressListener } from './executor.js';
+import { Execution, mapSections, type ExecutorDeps, type ProgressListener } from './executor.js';
 import { fixNext, settleInterruptedFix, type FixOutcome } from './fix.js';
 import { isRetiredHereLately, newLeaseToken, retireLeaseToken } from './lease.js';
 import { LeaseSession } from './lease-session.js';
-import { newRunId } from './run-id.js';
 import { isStable, isTransitional, rewindTarget } from './state-machine.js';
 import { buildStatus } from './status.js';
 import { cancelRefusal, heldElsewhere, refusal, type LeasedTool } from './tool-rules.js';
@@ -78,7 +78,7 @@ export class LaunchRunService {
     if (snapshot !== undefined && isRetiredHereLately(snapshot.run, Date.now()))
       snapshot = await this.deps.store.snapshot(runId);
     if (snapshot === undefined) throw runNotFound(runId);
-    return buildStatus(snapshot.run, snapshot.artifacts, snapshot.openIssues, Date.now());
+    return buildStatus(snapshot, Date.now());
   }
 
   async artifact(runId: string, name: string): Promise<ArtifactContent> {
@@ -193,11 +193,9 @@ export class LaunchRunService {
       const answer = before(row);
       if (answer !== undefined) return answer;
       const execution = new Execution(this.deps, session, row, onProgress);
-      try {
-        return await work(execution, row);
-      } catch (thrown) {
+      return await work(execution, row).catch(async (thrown: unknown) => {
         throw await execution.settleFailure(thrown);
-      }
+      });
     } finally {
       this.sessions.delete(session);
       await session
@@ -229,8 +227,7 @@ export class LaunchRunService {
       const answer = answered(row);
       if (answer !== undefined) return answer;
       // The rule reads the run as it stood before this call: without the lease just taken.
-      const context = { nowMs: Date.now(), paths, workspaceRebuilt: store.sharedByReplicas, busy };
-      const refused = refusal(tool, busy ? row : { ...row, leaseOwner: null }, context);
+      const refused = refusal(tool, busy ? row : { ...row, leaseOwner: null }, { paths, store, busy });
       if (refused !== undefined) throw refused;
       return undefined;
     };
@@ -314,7 +311,9 @@ export class LaunchRunService {
         patch: { prUrl: pr_url, branch, commitSha: commit_sha, lastError: null },
         payload: { pr_url, branch, commit_sha },
       });
-      await execution.session.transition('PR_OPENED', 'DONE', { patch: { sectionStates: allDone(row) } });
+      await execution.session.transition('PR_OPENED', 'DONE', {
+        patch: { sectionStates: mapSections(row, () => 'DONE') },
+      });
       return { pr_url, branch, commit_sha };
     };
     return { run_id: runId, ...(await this.withLease(runId, 'launch_open_pr', options, open, openedPr)) };
@@ -332,10 +331,6 @@ export class LaunchRunService {
     for (const session of this.sessions) session.abort('shutdown');
     await Promise.allSettled([...this.background]);
   }
-}
-
-function allDone(row: RunRow): Record<string, 'DONE'> {
-  return Object.fromEntries(Object.keys(sectionStatesOf(row)).map((section) => [section, 'DONE' as const]));
 }
 
 /** The PR of a run that has opened one (PR_OPENED or DONE): launch_open_pr answers with it again. */
@@ -361,7 +356,7 @@ async function continueRun(
   await execution.deps.artifacts.reconcile(runId);
   if (state === 'PR_OPENED') {
     await session.transition('PR_OPENED', 'DONE', {
-      patch: { activeWorker: null, sectionStates: allDone(row) },
+      patch: { activeWorker: null, sectionStates: mapSections(row, () => 'DONE') },
     });
     return;
   }
@@ -379,10 +374,13 @@ async function continueRun(
     await execution.deps.store.rewind(runId, session.token, state, target);
     state = target;
   }
-  if (state === 'VALIDATING') {
-    if (disturbed) await execution.validate();
-    return;
-  }
-  if (state === 'READY_FOR_PR') return;
-  await execution.advance(stop);
+  // VALIDATING re-validates only after an interruption; it and READY_FOR_PR have no automatic step.
+  if (state === 'VALIDATING' && disturbed) await execution.validate();
+  else await execution.advance(stop);
+}
+
+/** `r_<UTC time as YYYY-MM-DDTHH-MM-SSZ>_<8 hex>`, e.g. r_2026-01-21T10-00-00Z_0f3a9c1e. */
+export function newRunId(nowMs: number = Date.now()): string {
+  const stamp = new Date(nowMs).toISOString().slice(0, 19).replace(/:/g, '-') + 'Z';
+  return `r_${stamp}_${randomBytes(4).toString('hex')}`;
 }
