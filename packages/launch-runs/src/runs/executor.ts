@@ -126,16 +126,13 @@ export interface ExecutorDeps {
 
 /** The failure as recorded on the run (status details.error), with every registered secret redacted. */
 function failureOf(error: SwitchyardError): RunFailure {
-  return JSON.parse(
-    redactSecrets(
-      JSON.stringify({
-        code: codeFor(LAUNCH_ERROR_TABLE, error.kind, error.code),
-        message: error.message,
-        retryable: retryableFor(LAUNCH_ERROR_TABLE, error),
-        details: error.details ?? {},
-      }),
-    ),
-  ) as RunFailure;
+  const failure: RunFailure = {
+    code: codeFor(LAUNCH_ERROR_TABLE, error.kind, error.code),
+    message: error.message,
+    retryable: retryableFor(LAUNCH_ERROR_TABLE, error),
+    details: error.details ?? {},
+  };
+  return JSON.parse(redactSecrets(JSON.stringify(failure))) as RunFailure;
 }
 
 /**

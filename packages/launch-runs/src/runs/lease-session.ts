@@ -17,9 +17,7 @@ type SessionSignals = { shutdown?: AbortSignal; request?: AbortSignal };
  * from another process stops the work well within a second.
  */
 export class LeaseSession {
-  /** Aborted by this runtime, with an AbortReason. */
-  private readonly controller = new AbortController();
-  /** Aborted only when the run is taken from this executor (cancelled, lease lost). */
+  /** Aborted when the run is taken from this executor (cancelled, lease lost), with that AbortReason. */
   private readonly taken = new AbortController();
   /**
    * Work past its commit point watches this instead of `signal`, so a request that goes away cannot leave
@@ -41,7 +39,7 @@ export class LeaseSession {
     private readonly external: SessionSignals,
   ) {
     const outside = [external.shutdown, external.request].filter((signal) => signal !== undefined);
-    this.signal = AbortSignal.any([this.controller.signal, ...outside]);
+    this.signal = AbortSignal.any([this.taken.signal, ...outside]);
     this.lastRenewMs = Date.now();
     const tickMs = Math.max(50, Math.min(250, Math.floor(leaseMs / 4)));
     this.timer = setInterval(() => this.tick(), tickMs);
@@ -74,14 +72,12 @@ export class LeaseSession {
    */
   get abortReason(): AbortReason | undefined {
     if (!this.signal.aborted) return undefined;
-    if (this.controller.signal.aborted) return this.controller.signal.reason as AbortReason;
+    if (this.taken.signal.aborted) return this.taken.signal.reason as AbortReason;
     return this.external.shutdown?.aborted === true ? 'shutdown' : 'request-cancelled';
   }
 
-  abort(reason: AbortReason): void {
-    if ((reason === 'cancelled' || reason === 'lease-lost') && !this.taken.signal.aborted)
-      this.taken.abort(reason);
-    if (!this.controller.signal.aborted) this.controller.abort(reason);
+  abort(reason: 'cancelled' | 'lease-lost'): void {
+    if (!this.taken.signal.aborted) this.taken.abort(reason);
   }
 
   private tick(): void {

@@ -4,11 +4,8 @@ import { RunPaths } from '../store/run-paths.js';
 import { LaunchRunService, type RunServiceDeps } from './service.js';
 import { isInterrupted } from './status.js';
 
-export interface OpenRunsOptions extends Omit<RunServiceDeps, 'artifacts' | 'paths' | 'takeoverMs'> {
-  dataDir: string;
-  /** How often a replica looks for runs to take over (PostgreSQL only). */
-  takeoverMs: number;
-}
+/** The service's dependencies, with where runs live and how often a replica looks for runs to take over. */
+type OpenRunsOptions = Omit<RunServiceDeps, 'artifacts' | 'paths'> & { dataDir: string; takeoverMs: number };
 
 export interface OpenedRuns {
   service: LaunchRunService;

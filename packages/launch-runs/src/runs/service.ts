@@ -45,7 +45,7 @@ export interface CallOptions {
  * run at a time, in this process and across processes sharing the database.
  */
 export class LaunchRunService {
-  /** The leases this service holds right now, to abort on cancel and shutdown. */
+  /** The leases this service holds right now, to abort on cancel. */
   private readonly sessions = new Set<LeaseSession>();
   private readonly background = new Set<Promise<void>>();
   private readonly shutdown = new AbortController();
@@ -327,8 +327,8 @@ export class LaunchRunService {
   /** Aborts background work (runs stay resumable), waits for it to settle. */
   async close(): Promise<void> {
     clearInterval(this.takeoverTimer);
+    // Every session's signal follows this one.
     this.shutdown.abort('shutdown');
-    for (const session of this.sessions) session.abort('shutdown');
     await Promise.allSettled([...this.background]);
   }
 }
