@@ -39,7 +39,7 @@ import {
 } from '../store/launch-store.js';
 import type { LaunchTelemetry } from '../telemetry/telemetry.js';
 import { LeaseLostError, runCancelled } from './errors.js';
-import { appliedFixes } from './fix.js';
+import { fixHistory } from './fix.js';
 import type { LeaseSession } from './lease-session.js';
 import { isAtLeast, isTerminal } from './state-machine.js';
 import { AUTOMATIC_STEP_COUNT, WORKER_NAMES, type WorkerId } from './worker-ids.js';
@@ -228,7 +228,7 @@ export class Execution {
     await this.deps.pipeline.restoreWorkspace(ctx ?? this.workerContext('W1', this.session.signal), {
       inputs: { source_sha: row.sourceSha, site_sha: row.siteSha },
       linked: isAtLeast(runState(row), 'LINKING'),
-      fixes: appliedFixes(await this.deps.store.events(this.runId)),
+      fixes: fixHistory(await this.deps.store.events(this.runId)).applied,
     });
   }
 

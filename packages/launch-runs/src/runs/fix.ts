@@ -172,13 +172,11 @@ function siteFile(siteRoot: string, sitePath: string): string | undefined {
   return path.join(siteRoot, ...segments);
 }
 
-/** The fixes a run's events record as written, in order: each FIX_APPLIED with its FIX_APPLYING intent. */
-export function appliedFixes(events: readonly RunEvent[]): AppliedFix[] {
-  return fixHistory(events).applied;
-}
-
-/** The fixes written, in order, and the one a FIX_APPLYING announced last without its FIX_APPLIED. */
-function fixHistory(events: readonly RunEvent[]): { applied: FixIntent[]; pending?: FixIntent } {
+/**
+ * The fixes a run's events record as written, in order (each FIX_APPLIED with its FIX_APPLYING intent), and
+ * the one a FIX_APPLYING announced last without its FIX_APPLIED.
+ */
+export function fixHistory(events: readonly RunEvent[]): { applied: FixIntent[]; pending?: FixIntent } {
   const applied: FixIntent[] = [];
   let pending: FixIntent | undefined;
   for (const event of events) {

@@ -40,9 +40,9 @@ export interface CallOptions {
 }
 
 /**
- * The launch runs: everything the tools do, as plain TypeScript over the store, the executor and the
- * pipeline. Every mutating operation holds the run's lease while it works, so there is one executor per
- * run at a time, in this process and across processes sharing the database.
+ * The launch runs: everything the tools do, as plain TypeScript over the store, executions (executor.ts)
+ * and the pipeline. Every mutating operation holds the run's lease while it works, so there is one
+ * executor per run at a time, in this process and across processes sharing the database.
  */
 export class LaunchRunService {
   /** The leases this service holds right now, to abort on cancel. */
