@@ -2,10 +2,17 @@ import { LaunchErrorPayloadSchema, LaunchStartRunOutputSchema } from '@switchyar
 import { SwitchyardError } from '@switchyard/contracts/errors';
 import { errorOf } from '@switchyard/server-kit/testing';
 import { afterEach, describe, expect, it } from 'vitest';
-import { RUN_ID_PATTERN } from '../src/runs/run-id.js';
 import { DIALECTS, startHarnessOn } from './support/dialects.js';
 import { FakePipeline } from './support/fake-pipeline.js';
-import { atRest, runConfig, startAndSettle, waitForStatus, type Harness } from './support/harness.js';
+import {
+  atRest,
+  RUN_ID_PATTERN,
+  runConfig,
+  startAndSettle,
+  waitForStatus,
+  type Harness,
+} from './support/harness.js';
+import { verifyEventChain } from '../src/store/event-chain.js';
 
 let h: Harness | undefined;
 afterEach(async () => {
@@ -81,7 +88,7 @@ describe.each(DIALECTS)('launch_start_run (%s)', (dialect) => {
         ),
       ).toBe(true);
     }
-    expect(await (await h.state.runs()).verifyEvents(runId)).toEqual({
+    expect(verifyEventChain(await (await h.state.runs()).events(runId))).toEqual({
       ok: true,
       count: (await (await h.state.runs()).events(runId)).length,
     });

@@ -10,7 +10,8 @@ import {
   isTransitional,
   rewindTarget,
 } from '../src/runs/state-machine.js';
-import { newRunId, RUN_ID_PATTERN } from '../src/runs/run-id.js';
+import { newRunId } from '../src/runs/service.js';
+import { RUN_ID_PATTERN } from './support/harness.js';
 
 const MAIN_LINE: [RunState, RunState][] = [
   ['CREATED', 'CLONED_INPUTS'],

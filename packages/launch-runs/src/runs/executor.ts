@@ -12,6 +12,7 @@ import {
   RunConfigSchema,
   ValidationReportSchema,
   type RunConfig,
+  type SectionState,
   type RunState,
   type ValidationReport,
 } from '@switchyard/contracts/launch-runs';
@@ -38,7 +39,7 @@ import {
 } from '../store/launch-store.js';
 import type { LaunchTelemetry } from '../telemetry/telemetry.js';
 import { LeaseLostError, runCancelled } from './errors.js';
-import { appliedFixes } from './fix.js';
+import { fixHistory } from './fix.js';
 import type { LeaseSession } from './lease-session.js';
 import { isAtLeast, isTerminal } from './state-machine.js';
 import { AUTOMATIC_STEP_COUNT, WORKER_NAMES, type WorkerId } from './worker-ids.js';
@@ -49,21 +50,28 @@ interface StepRecord {
   payload?: Record<string, unknown>;
 }
 
-function inputsRecord({ source_sha, site_sha }: InputsResult): StepRecord {
+function inputs({ source_sha, site_sha }: InputsResult): StepRecord {
   return { patch: { sourceSha: source_sha, siteSha: site_sha }, payload: { source_sha, site_sha } };
 }
 
-/** A worker's section progress merged into the run's section states (sections the run has not are dropped). */
-function sectionsRecord(result: { sections: SectionProgress }, row: RunRow): StepRecord {
-  const sections: SectionStates = { ...sectionStatesOf(row) };
-  for (const [section, state] of Object.entries(result.sections)) {
-    if (section in sections && state !== undefined) sections[section] = state;
-  }
-  return { patch: { sectionStates: sections } };
+/** Every section of the run in the state `to` gives for its current one. */
+export function mapSections(row: RunRow, to: (state: SectionState) => SectionState): SectionStates {
+  return Object.fromEntries(
+    Object.entries(sectionStatesOf(row)).map(([section, state]) => [section, to(state)]),
+  );
 }
 
-function linkRecord(link: LinkResult, row: RunRow): StepRecord {
-  return { ...sectionsRecord(link, row), payload: { applied_patch_ids: [...link.applied_patch_ids].sort() } };
+/** A worker's section progress merged into the run's section states (sections the run has not are dropped). */
+function sections(result: { sections: SectionProgress }, row: RunRow): StepRecord {
+  const states: SectionStates = { ...sectionStatesOf(row) };
+  for (const [section, state] of Object.entries(result.sections)) {
+    if (section in states && state !== undefined) states[section] = state;
+  }
+  return { patch: { sectionStates: states } };
+}
+
+function links(link: LinkResult, row: RunRow): StepRecord {
+  return { ...sections(link, row), payload: { applied_patch_ids: [...link.applied_patch_ids].sort() } };
 }
 
 /** The pipeline calls of automatic steps: the workers that take nothing but their context. */
@@ -83,18 +91,12 @@ interface Step {
 }
 
 const STEPS: Readonly<Partial<Record<RunState, Step>>> = {
-  CREATED: { worker: 'W1', call: 'cloneInputs', to: 'CLONED_INPUTS', record: inputsRecord },
+  CREATED: { worker: 'W1', call: 'cloneInputs', to: 'CLONED_INPUTS', record: inputs },
   CLONED_INPUTS: { worker: 'W2', call: 'extractFacts', to: 'INGESTED' },
   INGESTED: { worker: 'W3', call: 'catalogSnippets', to: 'FACTS_READY' },
-  FACTS_READY: { worker: 'W4', call: 'planPages', to: 'PLAN_READY', record: sectionsRecord },
-  PLAN_READY: {
-    worker: 'W5',
-    enter: 'DRAFTING',
-    call: 'draftPages',
-    to: 'DRAFT_READY',
-    record: sectionsRecord,
-  },
-  DRAFT_READY: { worker: 'W6', call: 'linkPages', to: 'LINKING', record: linkRecord },
+  FACTS_READY: { worker: 'W4', call: 'planPages', to: 'PLAN_READY', record: sections },
+  PLAN_READY: { worker: 'W5', enter: 'DRAFTING', call: 'draftPages', to: 'DRAFT_READY', record: sections },
+  DRAFT_READY: { worker: 'W6', call: 'linkPages', to: 'LINKING', record: links },
   LINKING: { worker: 'W7', to: 'VALIDATING' },
 };
 
@@ -112,14 +114,6 @@ export interface ProgressUpdate {
 
 export type ProgressListener = (update: ProgressUpdate) => void;
 
-/** One holder of a run's lease doing work on it. */
-export interface Execution {
-  runId: string;
-  session: LeaseSession;
-  config: RunConfig;
-  onProgress?: ProgressListener;
-}
-
 export interface ExecutorDeps {
   store: LaunchStore;
   artifacts: ArtifactRepository;
@@ -130,22 +124,15 @@ export interface ExecutorDeps {
   env: Readonly<Record<string, string | undefined>>;
 }
 
-export function configOf(row: RunRow): RunConfig {
-  return RunConfigSchema.parse(JSON.parse(row.config));
-}
-
 /** The failure as recorded on the run (status details.error), with every registered secret redacted. */
-export function failureOf(error: SwitchyardError): RunFailure {
-  return JSON.parse(
-    redactSecrets(
-      JSON.stringify({
-        code: codeFor(LAUNCH_ERROR_TABLE, error.kind, error.code),
-        message: error.message,
-        retryable: retryableFor(LAUNCH_ERROR_TABLE, error),
-        details: error.details ?? {},
-      }),
-    ),
-  ) as RunFailure;
+function failureOf(error: SwitchyardError): RunFailure {
+  const failure: RunFailure = {
+    code: codeFor(LAUNCH_ERROR_TABLE, error.kind, error.code),
+    message: error.message,
+    retryable: retryableFor(LAUNCH_ERROR_TABLE, error),
+    details: error.details ?? {},
+  };
+  return JSON.parse(redactSecrets(JSON.stringify(failure))) as RunFailure;
 }
 
 /**
@@ -157,17 +144,28 @@ function isRecoverable(failure: RunFailure): boolean {
 }
 
 /**
- * Drives a run through the pipeline's workers under a lease: every worker execution is a span and emits
- * WORK_ITEM_STARTED then WORK_ITEM_FINISHED or WORK_ITEM_FAILED; every state change is one transaction
- * with its event. Plain TypeScript: no MCP here.
+ * One holder of a run's lease doing work on it: drives the run through the pipeline's workers. Every worker
+ * execution is a span and emits WORK_ITEM_STARTED then WORK_ITEM_FINISHED or WORK_ITEM_FAILED; every state
+ * change is one transaction with its event. Plain TypeScript: no MCP here.
  */
-export class RunExecutor {
-  constructor(readonly deps: ExecutorDeps) {}
+export class Execution {
+  readonly runId: string;
+  readonly config: RunConfig;
+
+  constructor(
+    readonly deps: ExecutorDeps,
+    readonly session: LeaseSession,
+    row: RunRow,
+    readonly onProgress?: ProgressListener,
+  ) {
+    this.runId = session.runId;
+    this.config = RunConfigSchema.parse(JSON.parse(row.config));
+  }
 
   /** The error a caller sees when the work was aborted, by why it was aborted. */
-  abortError(execution: Execution): SwitchyardError {
-    const reason = execution.session.abortReason;
-    if (reason === 'cancelled') return runCancelled(execution.runId);
+  abortError(): SwitchyardError {
+    const reason = this.session.abortReason;
+    if (reason === 'cancelled') return runCancelled(this.runId);
     return new SwitchyardError(
       'internal',
       reason === 'shutdown'
@@ -177,19 +175,15 @@ export class RunExecutor {
     );
   }
 
-  throwIfAborted(execution: Execution): void {
-    if (execution.session.signal.aborted) throw this.abortError(execution);
+  throwIfAborted(): void {
+    if (this.session.signal.aborted) throw this.abortError();
   }
 
   /** Runs one worker inside its span with the WORK_ITEM_* events around it. */
-  async runWorker<T>(
-    execution: Execution,
-    worker: WorkerId,
-    fn: (ctx: WorkerContext) => Promise<T>,
-  ): Promise<T> {
-    const { runId, session } = execution;
+  async runWorker<T>(worker: WorkerId, fn: (ctx: WorkerContext) => Promise<T>): Promise<T> {
+    const { runId, session } = this;
     const name = WORKER_NAMES[worker];
-    this.throwIfAborted(execution);
+    this.throwIfAborted();
     return this.deps.telemetry.inSpan(
       `launch.worker ${worker} ${name}`,
       { kind: 'worker', worker, runId },
@@ -200,11 +194,11 @@ export class RunExecutor {
           event: { type: 'WORK_ITEM_STARTED', payload: { worker, name } },
         });
         await fs.mkdir(this.deps.paths.runDir(runId), { recursive: true });
-        const ctx = this.workerContext(execution, worker, session.signal);
+        const ctx = this.workerContext(worker, session.signal);
         try {
-          if (worker !== 'W1') await this.ensureWorkspace(execution, ctx);
+          if (worker !== 'W1') await this.ensureWorkspace(ctx);
           const result = await fn(ctx);
-          this.throwIfAborted(execution);
+          this.throwIfAborted();
           const duration_ms = Math.round(performance.now() - started);
           await session.update({
             patch: { activeWorker: null },
@@ -212,10 +206,10 @@ export class RunExecutor {
           });
           return result;
         } catch (thrown) {
-          const error = session.signal.aborted ? this.abortError(execution) : toSwitchyardError(thrown);
+          const error = session.signal.aborted ? this.abortError() : toSwitchyardError(thrown);
           const interrupted =
             session.abortReason === 'shutdown' || session.abortReason === 'request-cancelled';
-          await this.recordWorkerFailure(runId, worker, error, interrupted);
+          await this.recordWorkerFailure(worker, failureOf(error), interrupted);
           throw thrown instanceof LeaseLostError ? thrown : error;
         }
       },
@@ -227,53 +221,41 @@ export class RunExecutor {
    * one whose workspace is gone, gets it rebuilt from the repositories at the pinned commits, the recorded
    * patch bundle and the applied fixes in order (pipeline.restoreWorkspace; nothing when it is there).
    */
-  async ensureWorkspace(execution: Execution, ctx?: WorkerContext): Promise<void> {
-    if (this.deps.paths.hasWorkspace(execution.runId)) return;
-    const row = await this.requireRow(execution.runId);
+  async ensureWorkspace(ctx?: WorkerContext): Promise<void> {
+    if (this.deps.paths.hasWorkspace(this.runId)) return;
+    const row = await this.requireRow();
     if (row.sourceSha === null || row.siteSha === null || runState(row) === 'CREATED') return;
-    await this.deps.pipeline.restoreWorkspace(
-      ctx ?? this.workerContext(execution, 'W1', execution.session.signal),
-      {
-        inputs: { source_sha: row.sourceSha, site_sha: row.siteSha },
-        linked: isAtLeast(runState(row), 'LINKING'),
-        fixes: appliedFixes(await this.deps.store.events(execution.runId)),
-      },
-    );
+    await this.deps.pipeline.restoreWorkspace(ctx ?? this.workerContext('W1', this.session.signal), {
+      inputs: { source_sha: row.sourceSha, site_sha: row.siteSha },
+      linked: isAtLeast(runState(row), 'LINKING'),
+      fixes: fixHistory(await this.deps.store.events(this.runId)).applied,
+    });
   }
 
   /** What a worker gets: the run, its artifacts and `signal`, the one its writes stop on. */
-  workerContext(execution: Execution, worker: WorkerId, signal: AbortSignal): WorkerContext {
-    const { runId, session } = execution;
+  workerContext(worker: WorkerId, signal: AbortSignal): WorkerContext {
+    const { runId, session, deps } = this;
     return {
       runId,
-      config: execution.config,
-      runDir: this.deps.paths.runDir(runId),
-      artifacts: this.deps.artifacts.writer(runId, worker, { token: session.token, signal }),
+      config: this.config,
+      runDir: deps.paths.runDir(runId),
+      artifacts: deps.artifacts.writer(runId, worker, { token: session.token, signal }),
       signal,
-      logger: this.deps.logger.child({ run_id: runId, worker }),
-      env: this.deps.env,
+      logger: deps.logger.child({ run_id: runId, worker }),
+      env: deps.env,
     };
   }
 
   /** WORK_ITEM_FAILED, written without the lease (it may be lost); an interrupted worker stays recorded. */
-  private async recordWorkerFailure(
-    runId: string,
-    worker: WorkerId,
-    error: SwitchyardError,
-    keepActive: boolean,
-  ) {
-    const { code, message } = failureOf(error);
+  private async recordWorkerFailure(worker: WorkerId, { code, message }: RunFailure, keepActive: boolean) {
+    const { runId } = this;
     await this.deps.store
       .updateIf(runId, (row) => ({
         patch: keepActive || row.activeWorker !== worker ? {} : { activeWorker: null },
         event: { type: 'WORK_ITEM_FAILED', payload: { worker, name: WORKER_NAMES[worker], code, message } },
       }))
-      .catch((recordError: unknown) =>
-        this.deps.logger.warn('could not record a worker failure', {
-          run_id: runId,
-          worker,
-          error: recordError,
-        }),
+      .catch((error: unknown) =>
+        this.deps.logger.warn('could not record a worker failure', { run_id: runId, worker, error }),
       );
   }
 
@@ -281,42 +263,38 @@ export class RunExecutor {
    * Runs automatic steps (W1..W7) until `stop(state, stepsDone)` says so, the run has no automatic step
    * left (VALIDATING, READY_FOR_PR) or it ends. Returns the run row at the end.
    */
-  async advance(
-    execution: Execution,
-    stop: (state: RunState, stepsDone: number) => boolean,
-  ): Promise<RunRow> {
+  async advance(stop: (state: RunState, stepsDone: number) => boolean): Promise<RunRow> {
     let steps = 0;
     for (;;) {
-      this.throwIfAborted(execution);
-      const row = await this.requireRow(execution.runId);
+      this.throwIfAborted();
+      const row = await this.requireRow();
       const state = runState(row);
       const step = STEPS[state];
       if (isTerminal(state) || step === undefined || stop(state, steps)) return row;
-      await this.runStep(execution, row, state, step);
+      await this.runStep(row, state, step);
       steps += 1;
     }
   }
 
-  private async requireRow(runId: string): Promise<RunRow> {
-    const row = await this.deps.store.get(runId);
-    if (row === undefined) throw new LeaseLostError(runId);
+  private async requireRow(): Promise<RunRow> {
+    const row = await this.deps.store.get(this.runId);
+    if (row === undefined) throw new LeaseLostError(this.runId);
     return row;
   }
 
-  private async runStep(execution: Execution, row: RunRow, state: RunState, step: Step): Promise<void> {
-    const { runId, session } = execution;
+  private async runStep(row: RunRow, state: RunState, step: Step): Promise<void> {
     const { worker, call } = step;
-    if (step.enter !== undefined) await session.transition(state, step.enter);
+    if (step.enter !== undefined) await this.session.transition(state, step.enter);
     let after: RunRow;
     if (call === undefined) {
-      after = (await this.validate(execution)).row;
+      after = (await this.validate()).row;
     } else {
-      const result = await this.runWorker<unknown>(execution, worker, (ctx) => this.deps.pipeline[call](ctx));
-      after = await session.transition(step.enter ?? state, step.to, step.record?.(result, row));
+      const result = await this.runWorker<unknown>(worker, (ctx) => this.deps.pipeline[call](ctx));
+      after = await this.session.transition(step.enter ?? state, step.to, step.record?.(result, row));
     }
     const reached = runState(after);
-    execution.onProgress?.({
-      runId,
+    this.onProgress?.({
+      runId: this.runId,
       state: reached,
       worker,
       progress: Number(worker.slice(1)),
@@ -329,22 +307,17 @@ export class RunExecutor {
    * W7, then records the report and moves the run: LINKING or FIXING → VALIDATING, and on to READY_FOR_PR
    * when the report is ok; in later states the report is recorded without a state change. One transaction.
    */
-  async validate(execution: Execution): Promise<{ report: ValidationReport; row: RunRow }> {
-    const raw = await this.runWorker(execution, 'W7', (ctx) => this.deps.pipeline.validateSite(ctx));
+  async validate(): Promise<{ report: ValidationReport; row: RunRow }> {
+    const raw = await this.runWorker('W7', (ctx) => this.deps.pipeline.validateSite(ctx));
     const parsed = ValidationReportSchema.safeParse(raw);
     if (!parsed.success) {
-      throw new SwitchyardError(
-        'validation',
-        `validation_report breaks its schema: ${describeIssues(parsed.error.issues)}`,
-        {
-          code: 'SCHEMA_VALIDATION_FAILED',
-          details: { artifact: 'validation_report.json', issues: summarizeIssues(parsed.error.issues) },
-        },
-      );
+      const { issues } = parsed.error;
+      const details = { artifact: 'validation_report.json', issues: summarizeIssues(issues) };
+      const message = `validation_report breaks its schema: ${describeIssues(issues)}`;
+      throw new SwitchyardError('validation', message, { code: 'SCHEMA_VALIDATION_FAILED', details });
     }
     const report = parsed.data;
-    const { runId, session } = execution;
-    const row = await this.deps.store.recordValidation(runId, session.token, report, {
+    const row = await this.deps.store.recordValidation(this.runId, this.session.token, report, {
       ok: report.ok,
       profile: report.profile,
       blocking: countBlocking(report),
@@ -359,52 +332,44 @@ export class RunExecutor {
    * step can be retried); any other failure moves the run to FAILED (sections not DONE become BLOCKED).
    * Aborted work and lost leases leave the run alone.
    */
-  async settleFailure(execution: Execution, thrown: unknown): Promise<SwitchyardError> {
-    if (thrown instanceof LeaseLostError || execution.session.signal.aborted) {
-      return execution.session.abortReason === undefined && thrown instanceof LeaseLostError
-        ? await this.lostLeaseError(execution.runId)
-        : this.abortError(execution);
+  async settleFailure(thrown: unknown): Promise<SwitchyardError> {
+    const { session } = this;
+    if (thrown instanceof LeaseLostError || session.signal.aborted) {
+      return session.abortReason === undefined && thrown instanceof LeaseLostError
+        ? await this.lostLeaseError()
+        : this.abortError();
     }
     const error = toSwitchyardError(thrown);
     const failure = failureOf(error);
     // A refused precondition is an answer to the caller, not a failure of the run.
     if (PRECONDITION_CODES.has(failure.code)) return error;
     try {
-      const row = await this.requireRow(execution.runId);
-      const state = runState(row);
+      const state = runState(await this.requireRow());
       if (isTerminal(state)) return error;
       if (isRecoverable(failure)) {
-        await execution.session.update({
+        await session.update({
           patch: { lastError: JSON.stringify(failure), activeWorker: null },
           event: { type: 'RUN_HALTED', payload: { state, code: failure.code, message: failure.message } },
         });
       } else {
-        await this.fail(execution, error);
+        await this.fail(error);
       }
     } catch (settleError) {
-      this.deps.logger.warn('could not record a run failure', {
-        run_id: execution.runId,
-        error: settleError,
-      });
+      this.deps.logger.warn('could not record a run failure', { run_id: this.runId, error: settleError });
     }
     return error;
   }
 
-  /** The run FAILED with `error` as its last error; sections not DONE become BLOCKED. */
-  async fail(execution: Execution, error: SwitchyardError): Promise<void> {
-    const row = await this.requireRow(execution.runId);
+  /** The run FAILED with `error` as its last error, which it returns; sections not DONE become BLOCKED. */
+  async fail(error: SwitchyardError): Promise<SwitchyardError> {
+    const row = await this.requireRow();
     const failure = failureOf(error);
     const reason = failure.details.reason;
-    await execution.session.transition(runState(row), 'FAILED', {
+    await this.session.transition(runState(row), 'FAILED', {
       patch: {
         lastError: JSON.stringify(failure),
         activeWorker: null,
-        sectionStates: Object.fromEntries(
-          Object.entries(sectionStatesOf(row)).map(([section, value]) => [
-            section,
-            value === 'DONE' ? value : 'BLOCKED',
-          ]),
-        ),
+        sectionStates: mapSections(row, (state) => (state === 'DONE' ? state : 'BLOCKED')),
       },
       payload: {
         reason: failure.code,
@@ -412,9 +377,11 @@ export class RunExecutor {
         ...(typeof reason === 'string' ? { detail_reason: reason } : {}),
       },
     });
+    return error;
   }
 
-  private async lostLeaseError(runId: string): Promise<SwitchyardError> {
+  private async lostLeaseError(): Promise<SwitchyardError> {
+    const { runId } = this;
     const row = await this.deps.store.get(runId);
     if (row?.state === 'CANCELLED') return runCancelled(runId);
     return new SwitchyardError('conflict', `Run ${runId} was taken over by another executor`, {

@@ -1,47 +1,30 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { SwitchyardError } from '@switchyard/contracts/errors';
-import { ValidationReportSchema, type ValidationReport } from '@switchyard/contracts/launch-runs';
+import {
+  ValidationReportSchema,
+  type LaunchFixNextOutput,
+  type ValidationReport,
+} from '@switchyard/contracts/launch-runs';
 import type { RunRow } from '../db/schema.js';
 import { sha256OfFile } from '../pipeline/file-reads.js';
 import type { AppliedFix } from '../pipeline/types.js';
 import type { RunEvent } from '../store/event-chain.js';
 import { countBlocking } from '../store/issue-store.js';
-import type { Execution, RunExecutor } from './executor.js';
+import type { Execution } from './executor.js';
 import { illegalState, TOOL_RULES } from './tool-rules.js';
 
 // launch_fix_next (W8 then W7) and what a fix leaves in the event log: FIX_APPLYING before the file is written,
 // FIX_APPLIED once it counts. Workspace rebuilds replay the applied fixes; launch_resume settles one a dead
 // process left between the two.
 
-export interface FixOutcome {
-  run_id: string;
-  fixed_issue_id: string;
-  applied_patch_ids: string[];
-  remaining_blockers: number;
-  validation_report: ValidationReport;
-}
+export type FixOutcome = Omit<LaunchFixNextOutput, 'ok'>;
 
 /** The FIX_APPLYING event: what a fix is about to write, so a resume can tell whether it was written. */
-interface FixIntent {
-  issue_id: string;
+interface FixIntent extends AppliedFix {
   attempt: number;
   patch_id: string;
-  path: string;
   before_sha256: string;
-  after_sha256: string;
-}
-
-/** FIX_EXHAUSTED: the run FAILS and the caller gets the same error. */
-async function exhausted(
-  executor: RunExecutor,
-  execution: Execution,
-  message: string,
-  details: Record<string, unknown>,
-): Promise<SwitchyardError> {
-  const error = new SwitchyardError('conflict', message, { code: 'FIX_EXHAUSTED', details });
-  await executor.fail(execution, error);
-  return error;
 }
 
 /**
@@ -50,37 +33,24 @@ async function exhausted(
  * details.reason = fix_no_op. A call whose request goes away before its fix is written leaves the run as it
  * was (see applyNextFix).
  */
-export async function fixNext(executor: RunExecutor, execution: Execution, row: RunRow): Promise<FixOutcome> {
-  const { runId, config } = execution;
-  const max = config.max_fix_attempts;
-  if (row.fixAttempts >= max) {
-    throw await exhausted(
-      executor,
-      execution,
-      `max_fix_attempts (${max}) reached with blocking issues left; the run has FAILED`,
-      {
-        fix_attempts: row.fixAttempts,
-        max_fix_attempts: max,
-      },
-    );
+export async function fixNext(execution: Execution, row: RunRow): Promise<FixOutcome> {
+  const { fixAttempts } = row;
+  const max = execution.config.max_fix_attempts;
+  // FIX_EXHAUSTED: the run FAILS and the caller gets the same error.
+  if (fixAttempts >= max) {
+    const message = `max_fix_attempts (${max}) reached with blocking issues left; the run has FAILED`;
+    const details = { fix_attempts: fixAttempts, max_fix_attempts: max };
+    throw await execution.fail(new SwitchyardError('conflict', message, { code: 'FIX_EXHAUSTED', details }));
   }
-  const report = await lastReport(executor, runId);
-  const fix = await applyNextFix(executor, execution, report, row.fixAttempts + 1);
+  const fix = await applyNextFix(execution, await lastReport(execution), fixAttempts + 1);
   if (fix.patch_id === undefined) {
-    throw await exhausted(
-      executor,
-      execution,
-      `The fix for issue ${fix.issue_id} changed nothing; the run has FAILED`,
-      {
-        reason: 'fix_no_op',
-        issue_id: fix.issue_id,
-        fix_attempts: row.fixAttempts,
-      },
-    );
+    const message = `The fix for issue ${fix.issue_id} changed nothing; the run has FAILED`;
+    const details = { reason: 'fix_no_op', issue_id: fix.issue_id, fix_attempts: fixAttempts };
+    throw await execution.fail(new SwitchyardError('conflict', message, { code: 'FIX_EXHAUSTED', details }));
   }
-  const { report: next } = await executor.validate(execution);
+  const { report: next } = await execution.validate();
   return {
-    run_id: runId,
+    run_id: execution.runId,
     fixed_issue_id: fix.issue_id,
     applied_patch_ids: [fix.patch_id],
     remaining_blockers: countBlocking(next),
@@ -88,8 +58,8 @@ export async function fixNext(executor: RunExecutor, execution: Execution, row: 
   };
 }
 
-async function lastReport(executor: RunExecutor, runId: string): Promise<ValidationReport> {
-  const content = await executor.deps.artifacts.read(runId, 'validation_report.json');
+async function lastReport({ runId, deps }: Execution): Promise<ValidationReport> {
+  const content = await deps.artifacts.read(runId, 'validation_report.json');
   if (content === undefined) {
     throw illegalState({
       message: `Run ${runId} has no validation_report.json`,
@@ -102,7 +72,7 @@ async function lastReport(executor: RunExecutor, runId: string): Promise<Validat
   try {
     json = JSON.parse(Buffer.from(content.bytes).toString('utf8'));
   } catch {
-    json = undefined;
+    // Not JSON: it breaks the schema below.
   }
   const parsed = ValidationReportSchema.safeParse(json);
   if (!parsed.success) {
@@ -123,38 +93,30 @@ async function lastReport(executor: RunExecutor, runId: string): Promise<Validat
  * (settleInterruptedFix). A fix that changes nothing has no `patch_id` and is not counted.
  */
 async function applyNextFix(
-  executor: RunExecutor,
   execution: Execution,
   report: ValidationReport,
   attempt: number,
 ): Promise<{ issue_id: string; patch_id?: string }> {
-  const { pipeline, logger } = executor.deps;
-  const { session, config } = execution;
+  const { pipeline, logger } = execution.deps;
+  const { session } = execution;
   await session.transition('VALIDATING', 'FIXING', {
-    payload: { attempt, max_fix_attempts: config.max_fix_attempts },
+    payload: { attempt, max_fix_attempts: execution.config.max_fix_attempts },
   });
   let applying = false;
   try {
-    return await executor.runWorker(execution, 'W8', async (ctx) => {
+    return await execution.runWorker('W8', async (ctx) => {
       const plan = await pipeline.planFix(ctx, report);
       if (plan.change === null) {
         await pipeline.applyFix(ctx, plan);
         return { issue_id: plan.issue_id };
       }
-      executor.throwIfAborted(execution);
+      execution.throwIfAborted();
       const { patch_id, path, before_sha256, after_sha256 } = plan.change;
-      const intent: FixIntent = {
-        issue_id: plan.issue_id,
-        attempt,
-        patch_id,
-        path,
-        before_sha256,
-        after_sha256,
-      };
-      await session.update({ patch: {}, event: { type: 'FIX_APPLYING', payload: { ...intent } } });
+      const intent = { issue_id: plan.issue_id, attempt, patch_id, path, before_sha256, after_sha256 };
+      await session.update({ patch: {}, event: { type: 'FIX_APPLYING', payload: intent } });
       applying = true;
-      await pipeline.applyFix(executor.workerContext(execution, 'W8', session.takenSignal), plan);
-      await recordFixApplied(execution, intent, false);
+      await pipeline.applyFix(execution.workerContext('W8', session.takenSignal), plan);
+      await recordFixApplied(execution, intent);
       return { issue_id: plan.issue_id, patch_id };
     });
   } catch (thrown) {
@@ -174,19 +136,15 @@ async function applyNextFix(
   }
 }
 
-async function recordFixApplied(execution: Execution, intent: FixIntent, recovered: boolean): Promise<void> {
-  const { issue_id, patch_id, attempt } = intent;
+async function recordFixApplied(
+  execution: Execution,
+  { issue_id, patch_id, attempt }: FixIntent,
+  extra: { recovered?: true } = {},
+): Promise<void> {
+  const payload = { issue_id, applied_patch_ids: [patch_id], attempt, ...extra };
   await execution.session.update({
     patch: { fixAttempts: attempt },
-    event: {
-      type: 'FIX_APPLIED',
-      payload: {
-        issue_id,
-        applied_patch_ids: [patch_id],
-        attempt,
-        ...(recovered ? { recovered: true } : {}),
-      },
-    },
+    event: { type: 'FIX_APPLIED', payload },
   });
 }
 
@@ -194,15 +152,16 @@ async function recordFixApplied(execution: Execution, intent: FixIntent, recover
  * launch_resume on a fix interrupted between FIX_APPLYING and FIX_APPLIED (the process died while writing):
  * the attempt counts when the worktree file holds the planned content, and does not otherwise.
  */
-export async function settleInterruptedFix(executor: RunExecutor, execution: Execution): Promise<void> {
-  const { runId } = execution;
-  const intent = fixHistory(await executor.deps.store.events(runId)).pending;
+export async function settleInterruptedFix(execution: Execution): Promise<void> {
+  const { runId, deps } = execution;
+  const intent = fixHistory(await deps.store.events(runId)).pending;
   if (intent === undefined) return;
-  const file = siteFile(executor.deps.paths.siteWorktree(runId), intent.path);
+  const file = siteFile(deps.paths.siteWorktree(runId), intent.path);
   if (file === undefined) return;
   const info = await fs.lstat(file).catch(() => undefined);
   if (info?.isFile() !== true) return;
-  if ((await sha256OfFile(file)) === intent.after_sha256) await recordFixApplied(execution, intent, true);
+  if ((await sha256OfFile(file)) === intent.after_sha256)
+    await recordFixApplied(execution, intent, { recovered: true });
 }
 
 /** The worktree file at a site path recorded by the pipeline; undefined for a path that could leave it. */
@@ -213,17 +172,11 @@ function siteFile(siteRoot: string, sitePath: string): string | undefined {
   return path.join(siteRoot, ...segments);
 }
 
-/** The fixes a run's events record as written, in order: each FIX_APPLIED with its FIX_APPLYING intent. */
-export function appliedFixes(events: readonly RunEvent[]): AppliedFix[] {
-  return fixHistory(events).applied.map((fix) => ({
-    issue_id: fix.issue_id,
-    path: fix.path,
-    after_sha256: fix.after_sha256,
-  }));
-}
-
-/** The fixes written, in order, and the one a FIX_APPLYING announced last without its FIX_APPLIED. */
-function fixHistory(events: readonly RunEvent[]): { applied: FixIntent[]; pending?: FixIntent } {
+/**
+ * The fixes a run's events record as written, in order (each FIX_APPLIED with its FIX_APPLYING intent), and
+ * the one a FIX_APPLYING announced last without its FIX_APPLIED.
+ */
+export function fixHistory(events: readonly RunEvent[]): { applied: FixIntent[]; pending?: FixIntent } {
   const applied: FixIntent[] = [];
   let pending: FixIntent | undefined;
   for (const event of events) {

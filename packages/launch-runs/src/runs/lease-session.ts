@@ -6,25 +6,24 @@ import { newLeaseToken, retireLeaseToken } from './lease.js';
 /** Why an execution was aborted. */
 export type AbortReason = 'cancelled' | 'shutdown' | 'lease-lost' | 'request-cancelled';
 
-/** What may stop an executor's work besides the run itself being taken from it. */
-export interface SessionSignals {
-  /** The server shutting down: the run is left interrupted, to be resumed. */
-  shutdown?: AbortSignal;
-  /** The calling request: its client disconnected, timed out or cancelled it. */
-  request?: AbortSignal;
-}
+/** What may stop an executor's work besides the run being taken from it. */
+type SessionSignals = { shutdown?: AbortSignal; request?: AbortSignal };
 
 /**
  * One executor's hold on one run: the lease row is renewed while the work runs, and the session's signal
  * aborts when the run is cancelled (here or by another process), the lease is lost, the server shuts down
- * or the calling request is cancelled. The watcher polls a single indexed row, a few times per second,
- * so a cancel from another process stops the work well within a second.
+ * (the run is left interrupted, to be resumed) or the calling request is cancelled (its client disconnected,
+ * timed out or cancelled it). The watcher polls a single indexed row, a few times per second, so a cancel
+ * from another process stops the work well within a second.
  */
 export class LeaseSession {
-  /** Aborted by this runtime, with an AbortReason. */
-  private readonly controller = new AbortController();
-  /** Aborted only when the run is taken from this executor (cancelled, lease lost). */
+  /** Aborted when the run is taken from this executor (cancelled, lease lost), with that AbortReason. */
   private readonly taken = new AbortController();
+  /**
+   * Work past its commit point watches this instead of `signal`, so a request that goes away cannot leave
+   * it half done.
+   */
+  readonly takenSignal: AbortSignal = this.taken.signal;
   private readonly timer: NodeJS.Timeout;
   private lastRenewMs: number;
   private released = false;
@@ -40,7 +39,7 @@ export class LeaseSession {
     private readonly external: SessionSignals,
   ) {
     const outside = [external.shutdown, external.request].filter((signal) => signal !== undefined);
-    this.signal = AbortSignal.any([this.controller.signal, ...outside]);
+    this.signal = AbortSignal.any([this.taken.signal, ...outside]);
     this.lastRenewMs = Date.now();
     const tickMs = Math.max(50, Math.min(250, Math.floor(leaseMs / 4)));
     this.timer = setInterval(() => this.tick(), tickMs);
@@ -55,22 +54,16 @@ export class LeaseSession {
     options: { token?: string; signals?: SessionSignals } = {},
   ): Promise<{ session: LeaseSession; row: RunRow } | { busy: RunRow }> {
     const token = options.token ?? newLeaseToken();
-    let acquired: { row: RunRow; busy: boolean };
-    try {
-      acquired = await store.acquireLease(runId, token, leaseMs);
-    } catch (error) {
-      if (options.token === undefined) retireLeaseToken(token);
+    const ownToken = options.token === undefined;
+    const { row, busy } = await store.acquireLease(runId, token, leaseMs).catch((error: unknown) => {
+      if (ownToken) retireLeaseToken(token);
       throw error;
-    }
-    const { row, busy } = acquired;
+    });
     if (busy || row.leaseOwner !== token) {
-      if (options.token === undefined) retireLeaseToken(token);
+      if (ownToken) retireLeaseToken(token);
       return { busy: row };
     }
-    return {
-      session: new LeaseSession(store, runId, token, leaseMs, options.signals ?? {}),
-      row,
-    };
+    return { session: new LeaseSession(store, runId, token, leaseMs, options.signals ?? {}), row };
   }
 
   /**
@@ -79,22 +72,12 @@ export class LeaseSession {
    */
   get abortReason(): AbortReason | undefined {
     if (!this.signal.aborted) return undefined;
-    if (this.controller.signal.aborted) return this.controller.signal.reason as AbortReason;
+    if (this.taken.signal.aborted) return this.taken.signal.reason as AbortReason;
     return this.external.shutdown?.aborted === true ? 'shutdown' : 'request-cancelled';
   }
 
-  /**
-   * Aborted only when the run is taken from this executor (launch_cancel, a lost lease): work past its
-   * commit point watches this instead of `signal`, so a request that goes away cannot leave it half done.
-   */
-  get takenSignal(): AbortSignal {
-    return this.taken.signal;
-  }
-
-  abort(reason: AbortReason): void {
-    if ((reason === 'cancelled' || reason === 'lease-lost') && !this.taken.signal.aborted)
-      this.taken.abort(reason);
-    if (!this.controller.signal.aborted) this.controller.abort(reason);
+  abort(reason: 'cancelled' | 'lease-lost'): void {
+    if (!this.taken.signal.aborted) this.taken.abort(reason);
   }
 
   private tick(): void {
@@ -105,16 +88,15 @@ export class LeaseSession {
 
   private async watch(): Promise<void> {
     try {
-      const status = await this.store.leaseStatus(this.runId, this.token);
+      // A renewal answers what the status check would: whether the run is still this executor's.
+      const renewing = Date.now() - this.lastRenewMs >= this.leaseMs / 3;
+      const status = renewing
+        ? await this.store.renewLease(this.runId, this.token, this.leaseMs)
+        : await this.store.leaseStatus(this.runId, this.token);
       if (this.released) return;
       if (status === 'cancelled') return this.abort('cancelled');
       if (status === 'lost') return this.abort('lease-lost');
-      if (Date.now() - this.lastRenewMs >= this.leaseMs / 3) {
-        const renewed = await this.store.renewLease(this.runId, this.token, this.leaseMs);
-        if (this.released) return;
-        if (renewed !== 'renewed') return this.abort(renewed === 'cancelled' ? 'cancelled' : 'lease-lost');
-        this.lastRenewMs = Date.now();
-      }
+      if (renewing) this.lastRenewMs = Date.now();
     } catch {
       // The database may be closing (shutdown) or briefly unreachable; the next tick or the release settles it.
     }

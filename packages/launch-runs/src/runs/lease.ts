@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
+import type { RunRow } from '../db/schema.js';
 
 /**
  * Lease tokens name the executor that may work on a run: `<host>|<pid>|<process instance>|<nonce>`. Tokens of
@@ -31,16 +32,17 @@ function processAlive(pid: number): boolean {
   }
 }
 
-export interface LeaseColumns {
-  leaseOwner: string | null;
-  leaseExpiresMs: number | null;
+type LeaseColumns = Pick<RunRow, 'leaseOwner' | 'leaseExpiresMs'>;
+
+/** The lease's owner while its expiry has not passed. */
+function unexpiredOwner({ leaseOwner, leaseExpiresMs }: LeaseColumns, nowMs: number): string | undefined {
+  return leaseOwner === null || leaseExpiresMs === null || leaseExpiresMs <= nowMs ? undefined : leaseOwner;
 }
 
 /** Whether someone is working on the run right now. */
 export function isLeaseLive(lease: LeaseColumns, nowMs: number): boolean {
-  const owner = lease.leaseOwner;
-  if (owner === null || lease.leaseExpiresMs === null) return false;
-  if (lease.leaseExpiresMs <= nowMs) return false;
+  const owner = unexpiredOwner(lease, nowMs);
+  if (owner === undefined) return false;
   const [host, pidText, instance] = owner.split('|');
   if (host !== HOST) return true;
   if (instance === INSTANCE) return liveTokens.has(owner);
@@ -55,7 +57,6 @@ export function isLeaseLive(lease: LeaseColumns, nowMs: number): boolean {
  * retired, so reading the row again shows it released.
  */
 export function isRetiredHereLately(lease: LeaseColumns, nowMs: number): boolean {
-  const owner = lease.leaseOwner;
-  if (owner === null || lease.leaseExpiresMs === null || lease.leaseExpiresMs <= nowMs) return false;
-  return owner.split('|')[2] === INSTANCE && !liveTokens.has(owner);
+  const owner = unexpiredOwner(lease, nowMs);
+  return owner !== undefined && owner.split('|')[2] === INSTANCE && !liveTokens.has(owner);
 }

@@ -4,11 +4,8 @@ import { RunPaths } from '../store/run-paths.js';
 import { LaunchRunService, type RunServiceDeps } from './service.js';
 import { isInterrupted } from './status.js';
 
-export interface OpenRunsOptions extends Omit<RunServiceDeps, 'artifacts' | 'paths' | 'takeoverMs'> {
-  dataDir: string;
-  /** How often a replica looks for runs to take over (PostgreSQL only). */
-  takeoverMs: number;
-}
+/** The service's dependencies, with where runs live and how often a replica looks for runs to take over. */
+type OpenRunsOptions = Omit<RunServiceDeps, 'artifacts' | 'paths'> & { dataDir: string; takeoverMs: number };
 
 export interface OpenedRuns {
   service: LaunchRunService;
@@ -40,7 +37,6 @@ export async function openRuns(options: OpenRunsOptions): Promise<OpenedRuns> {
 async function sweepInterrupted(store: LaunchStore): Promise<string[]> {
   const marked: string[] = [];
   for (const candidate of await store.unfinished()) {
-    if (candidate.interruptedAt !== null || !isInterrupted(candidate, Date.now())) continue;
     const changed = await store.updateIf(candidate.runId, (row) => {
       if (row.interruptedAt !== null || !isInterrupted(row, Date.now())) return undefined;
       return {

@@ -14,11 +14,11 @@ const QUERY = `SELECT 1 FROM runs
   LIMIT 1`;
 
 /**
- * Whether the start-up sweep (LaunchRunService.sweepInterrupted) may find a run to mark interrupted: an
- * unfinished run, not marked yet, without an error, left mid-step. It is status.ts's isInterrupted short
- * of the lease check (a live lease only makes the sweep skip the run), asked in raw SQL so that a start on
- * an empty, finished or resting database does not load the run store. A run parked in a stable state
- * (VALIDATING, READY_FOR_PR, …) waits for its user, not for recovery.
+ * Whether the start-up sweep (open-runs.ts) may find a run to mark interrupted: an unfinished run, not
+ * marked yet, without an error, left mid-step. It is status.ts's isInterrupted short of the lease check (a
+ * live lease only makes the sweep skip the run), asked in raw SQL so that a start on an empty, finished or
+ * resting database does not load the run store. A run parked in a stable state (VALIDATING, READY_FOR_PR,
+ * …) waits for its user, not for recovery.
  */
 export function hasRunsToRecover(sqlite: Database.Database): boolean {
   return sqlite.prepare(QUERY).get(...TERMINAL, ...TRANSITIONAL) !== undefined;

@@ -1,28 +1,17 @@
+import { randomBytes } from 'node:crypto';
 import { SwitchyardError } from '@switchyard/contracts/errors';
 import type { RunConfig, RunState, RunStatus, ValidationReport } from '@switchyard/contracts/launch-runs';
 import type { RunRow } from '../db/schema.js';
 import type { PullRequestResult } from '../pipeline/types.js';
 import type { ArtifactContent } from '../store/artifact-store.js';
 import { canonicalJson, sha256Hex } from '../canonical-json.js';
-import {
-  eventsToNdjson,
-  verifyEventChain,
-  type ChainVerification,
-  type RunEvent,
-} from '../store/event-chain.js';
-import { runState, sectionStatesOf, type ListFilter } from '../store/launch-store.js';
+import type { RunEvent } from '../store/event-chain.js';
+import { runState, type ListFilter } from '../store/launch-store.js';
 import { runNotFound } from './errors.js';
-import {
-  configOf,
-  RunExecutor,
-  type Execution,
-  type ExecutorDeps,
-  type ProgressListener,
-} from './executor.js';
+import { Execution, mapSections, type ExecutorDeps, type ProgressListener } from './executor.js';
 import { fixNext, settleInterruptedFix, type FixOutcome } from './fix.js';
 import { isRetiredHereLately, newLeaseToken, retireLeaseToken } from './lease.js';
 import { LeaseSession } from './lease-session.js';
-import { newRunId } from './run-id.js';
 import { isStable, isTransitional, rewindTarget } from './state-machine.js';
 import { buildStatus } from './status.js';
 import { cancelRefusal, heldElsewhere, refusal, type LeasedTool } from './tool-rules.js';
@@ -42,11 +31,7 @@ export interface StartRunInput {
   idempotency_key?: string | undefined;
 }
 
-export interface StartedRun {
-  run_id: string;
-  state: RunState;
-  created: boolean;
-}
+type StartedRun = { run_id: string; state: RunState; created: boolean };
 
 export interface CallOptions {
   /** The calling request's signal: cancelling the request interrupts the step (resumable). */
@@ -55,13 +40,12 @@ export interface CallOptions {
 }
 
 /**
- * The launch runs: everything the tools do, as plain TypeScript over the store, the executor and the
- * pipeline. Every mutating operation holds the run's lease while it works, so there is one executor per
- * run at a time, in this process and across processes sharing the database.
+ * The launch runs: everything the tools do, as plain TypeScript over the store, executions (executor.ts)
+ * and the pipeline. Every mutating operation holds the run's lease while it works, so there is one
+ * executor per run at a time, in this process and across processes sharing the database.
  */
 export class LaunchRunService {
-  private readonly executor: RunExecutor;
-  /** The leases this service holds right now, to abort on cancel and shutdown. */
+  /** The leases this service holds right now, to abort on cancel. */
   private readonly sessions = new Set<LeaseSession>();
   private readonly background = new Set<Promise<void>>();
   private readonly shutdown = new AbortController();
@@ -70,20 +54,11 @@ export class LaunchRunService {
   private claiming = false;
 
   constructor(private readonly deps: RunServiceDeps) {
-    this.executor = new RunExecutor(deps);
     if (deps.takeoverMs !== undefined) {
-      this.takeoverTimer = setInterval(() => this.watchForAbandonedRuns(), deps.takeoverMs);
+      this.takeoverTimer = setInterval(() => void this.takeOverOne(), deps.takeoverMs);
       this.takeoverTimer.unref();
-      this.watchForAbandonedRuns();
+      void this.takeOverOne();
     }
-  }
-
-  private watchForAbandonedRuns(): void {
-    if (this.claiming) return;
-    this.claiming = true;
-    void this.takeOverOne()
-      .catch((error: unknown) => this.deps.logger.warn('could not look for abandoned runs', { error }))
-      .finally(() => (this.claiming = false));
   }
 
   private async requireRow(runId: string): Promise<RunRow> {
@@ -103,7 +78,7 @@ export class LaunchRunService {
     if (snapshot !== undefined && isRetiredHereLately(snapshot.run, Date.now()))
       snapshot = await this.deps.store.snapshot(runId);
     if (snapshot === undefined) throw runNotFound(runId);
-    return buildStatus(snapshot.run, snapshot.artifacts, snapshot.openIssues, Date.now());
+    return buildStatus(snapshot, Date.now());
   }
 
   async artifact(runId: string, name: string): Promise<ArtifactContent> {
@@ -123,14 +98,6 @@ export class LaunchRunService {
   async events(runId: string): Promise<RunEvent[]> {
     await this.requireRow(runId);
     return this.deps.store.events(runId);
-  }
-
-  async eventsNdjson(runId: string): Promise<string> {
-    return eventsToNdjson(await this.events(runId));
-  }
-
-  async verifyEvents(runId: string): Promise<ChainVerification> {
-    return verifyEventChain(await this.events(runId));
   }
 
   /**
@@ -164,9 +131,7 @@ export class LaunchRunService {
       retireLeaseToken(token);
       return this.existingRun(row, configHash);
     }
-    this.inBackground(row.runId, token, onProgress, (execution) =>
-      this.executor.advance(execution, () => false),
-    );
+    this.inBackground(row.runId, token, onProgress, (execution) => execution.advance(() => false));
     return { run_id: row.runId, state: 'CREATED', created: true };
   }
 
@@ -227,12 +192,10 @@ export class LaunchRunService {
     try {
       const answer = before(row);
       if (answer !== undefined) return answer;
-      const execution: Execution = { runId: session.runId, session, config: configOf(row), onProgress };
-      try {
-        return await work(execution, row);
-      } catch (thrown) {
-        throw await this.executor.settleFailure(execution, thrown);
-      }
+      const execution = new Execution(this.deps, session, row, onProgress);
+      return await work(execution, row).catch(async (thrown: unknown) => {
+        throw await execution.settleFailure(thrown);
+      });
     } finally {
       this.sessions.delete(session);
       await session
@@ -259,33 +222,26 @@ export class LaunchRunService {
     const acquired = await LeaseSession.acquire(store, runId, leaseMs, {
       signals: { shutdown: this.shutdown.signal, request: options.signal },
     });
-    const precheck = (row: RunRow, busy: boolean): T | undefined => {
+    const busy = 'busy' in acquired;
+    const admit = (row: RunRow): T | undefined => {
       const answer = answered(row);
       if (answer !== undefined) return answer;
       // The rule reads the run as it stood before this call: without the lease just taken.
-      const asFound = busy ? row : { ...row, leaseOwner: null };
-      const refused = refusal(tool, asFound, {
-        nowMs: Date.now(),
-        paths,
-        workspaceRebuilt: store.sharedByReplicas,
-        busy,
-      });
+      const refused = refusal(tool, busy ? row : { ...row, leaseOwner: null }, { paths, store, busy });
       if (refused !== undefined) throw refused;
       return undefined;
     };
     if ('busy' in acquired) {
-      const answer = precheck(acquired.busy, true);
+      const answer = admit(acquired.busy);
       if (answer !== undefined) return answer;
       throw heldElsewhere(tool, acquired.busy);
     }
-    return this.holding(acquired.session, acquired.row, options.onProgress, work, (row) =>
-      precheck(row, false),
-    );
+    return this.holding(acquired.session, acquired.row, options.onProgress, work, admit);
   }
 
   async validate(runId: string, options: CallOptions = {}): Promise<ValidationReport> {
     return this.withLease(runId, 'launch_validate', options, async (execution) => {
-      const { report, row } = await this.executor.validate(execution);
+      const { report, row } = await execution.validate();
       options.onProgress?.({
         runId,
         state: runState(row),
@@ -300,9 +256,7 @@ export class LaunchRunService {
 
   /** One fix (W8) and re-validation (W7): fix.ts. */
   async fixNext(runId: string, options: CallOptions = {}): Promise<FixOutcome> {
-    return this.withLease(runId, 'launch_fix_next', options, (execution, row) =>
-      fixNext(this.executor, execution, row),
-    );
+    return this.withLease(runId, 'launch_fix_next', options, fixNext);
   }
 
   /**
@@ -313,69 +267,32 @@ export class LaunchRunService {
    */
   async resume(runId: string, options: CallOptions = {}): Promise<RunStatus> {
     await this.withLease(runId, 'launch_resume', options, (execution, row) =>
-      this.continueRun(execution, row, (current, steps) => steps > 0 && isStable(current)),
+      continueRun(execution, row, (current, steps) => steps > 0 && isStable(current)),
     );
     return this.status(runId);
   }
 
-  /**
-   * A run as its last executor left it, continued: artifacts reconciled, the workspace rebuilt when this
-   * machine lacks it, an interrupted step rewound (a fix settled first), then the automatic steps until
-   * `stop` (launch_resume: the next stable state; a takeover: as far as the run's own drive would go).
-   */
-  private async continueRun(
-    execution: Execution,
-    row: RunRow,
-    stop: (state: RunState, stepsDone: number) => boolean,
-  ): Promise<void> {
-    const { runId, session } = execution;
-    let state = runState(row);
-    await this.deps.artifacts.reconcile(runId);
-    if (state === 'PR_OPENED') {
-      await session.transition('PR_OPENED', 'DONE', {
-        patch: { activeWorker: null, sectionStates: allDone(row) },
-      });
-      return;
-    }
-    const disturbed =
-      isTransitional(state) ||
-      row.activeWorker !== null ||
-      row.interruptedAt !== null ||
-      row.lastError !== null;
-    if (disturbed) {
-      if (state === 'FIXING') {
-        await this.executor.ensureWorkspace(execution);
-        await settleInterruptedFix(this.executor, execution);
-      }
-      const target = rewindTarget(state, (row.lastStableState as RunState | null) ?? null);
-      await this.deps.store.rewind(runId, session.token, state, target);
-      state = target;
-    }
-    if (state === 'VALIDATING') {
-      if (disturbed) await this.executor.validate(execution);
-      return;
-    }
-    if (state === 'READY_FOR_PR') return;
-    await this.executor.advance(execution, stop);
-  }
-
   /** Claims one run whose executor died (its lease expired unreleased) and continues it here. */
   private async takeOverOne(): Promise<void> {
-    if (this.shutdown.signal.aborted) return;
-    const token = newLeaseToken();
-    const claimed = await this.deps.store.claimAbandoned(token, this.deps.leaseMs);
-    if (claimed === undefined) {
-      retireLeaseToken(token);
-      return;
+    if (this.claiming || this.shutdown.signal.aborted) return;
+    this.claiming = true;
+    try {
+      const token = newLeaseToken();
+      const claimed = await this.deps.store.claimAbandoned(token, this.deps.leaseMs);
+      if (claimed === undefined) return retireLeaseToken(token);
+      this.deps.logger.warn('taking over a run whose executor stopped', {
+        run_id: claimed.runId,
+        state: claimed.state,
+        active_worker: claimed.activeWorker,
+      });
+      this.inBackground(claimed.runId, token, undefined, (execution, row) =>
+        continueRun(execution, row, () => false),
+      );
+    } catch (error) {
+      this.deps.logger.warn('could not look for abandoned runs', { error });
+    } finally {
+      this.claiming = false;
     }
-    this.deps.logger.warn('taking over a run whose executor stopped', {
-      run_id: claimed.runId,
-      state: claimed.state,
-      active_worker: claimed.activeWorker,
-    });
-    this.inBackground(claimed.runId, token, undefined, (execution, row) =>
-      this.continueRun(execution, row, () => false),
-    );
   }
 
   /** CANCELLED at once (artifacts kept); local work is aborted now, other processes' within their next tick. */
@@ -388,26 +305,18 @@ export class LaunchRunService {
   /** W9 once: a run already PR_OPENED or DONE answers with the PR it has (no second PR). */
   async openPr(runId: string, options: CallOptions = {}): Promise<PullRequestResult & { run_id: string }> {
     const open = async (execution: Execution, row: RunRow): Promise<PullRequestResult> => {
-      const { session } = execution;
-      const opened = await this.executor.runWorker(execution, 'W9', (ctx) =>
-        this.deps.pipeline.openPullRequest(ctx),
-      );
+      const opened = await execution.runWorker('W9', (ctx) => this.deps.pipeline.openPullRequest(ctx));
       const { pr_url, branch, commit_sha } = opened;
-      await session.transition('READY_FOR_PR', 'PR_OPENED', {
+      await execution.session.transition('READY_FOR_PR', 'PR_OPENED', {
         patch: { prUrl: pr_url, branch, commitSha: commit_sha, lastError: null },
         payload: { pr_url, branch, commit_sha },
       });
-      await session.transition('PR_OPENED', 'DONE', { patch: { sectionStates: allDone(row) } });
-      return opened;
+      await execution.session.transition('PR_OPENED', 'DONE', {
+        patch: { sectionStates: mapSections(row, () => 'DONE') },
+      });
+      return { pr_url, branch, commit_sha };
     };
-    const { pr_url, branch, commit_sha } = await this.withLease(
-      runId,
-      'launch_open_pr',
-      options,
-      open,
-      openedPr,
-    );
-    return { run_id: runId, pr_url, branch, commit_sha };
+    return { run_id: runId, ...(await this.withLease(runId, 'launch_open_pr', options, open, openedPr)) };
   }
 
   /** `owner`'s runs, newest first (launch_list_runs pages them; resource listings, completions). */
@@ -418,14 +327,10 @@ export class LaunchRunService {
   /** Aborts background work (runs stay resumable), waits for it to settle. */
   async close(): Promise<void> {
     clearInterval(this.takeoverTimer);
+    // Every session's signal follows this one.
     this.shutdown.abort('shutdown');
-    for (const session of this.sessions) session.abort('shutdown');
     await Promise.allSettled([...this.background]);
   }
-}
-
-function allDone(row: RunRow): Record<string, 'DONE'> {
-  return Object.fromEntries(Object.keys(sectionStatesOf(row)).map((section) => [section, 'DONE' as const]));
 }
 
 /** The PR of a run that has opened one (PR_OPENED or DONE): launch_open_pr answers with it again. */
@@ -434,4 +339,48 @@ function openedPr(row: RunRow): PullRequestResult | undefined {
   if (state !== 'PR_OPENED' && state !== 'DONE') return undefined;
   if (row.prUrl === null || row.branch === null || row.commitSha === null) return undefined;
   return { pr_url: row.prUrl, branch: row.branch, commit_sha: row.commitSha };
+}
+
+/**
+ * A run as its last executor left it, continued: artifacts reconciled, the workspace rebuilt when this
+ * machine lacks it, an interrupted step rewound (a fix settled first), then the automatic steps until
+ * `stop` (launch_resume: the next stable state; a takeover: as far as the run's own drive would go).
+ */
+async function continueRun(
+  execution: Execution,
+  row: RunRow,
+  stop: (state: RunState, stepsDone: number) => boolean,
+): Promise<void> {
+  const { runId, session } = execution;
+  let state = runState(row);
+  await execution.deps.artifacts.reconcile(runId);
+  if (state === 'PR_OPENED') {
+    await session.transition('PR_OPENED', 'DONE', {
+      patch: { activeWorker: null, sectionStates: mapSections(row, () => 'DONE') },
+    });
+    return;
+  }
+  const disturbed =
+    isTransitional(state) ||
+    row.activeWorker !== null ||
+    row.interruptedAt !== null ||
+    row.lastError !== null;
+  if (disturbed) {
+    if (state === 'FIXING') {
+      await execution.ensureWorkspace();
+      await settleInterruptedFix(execution);
+    }
+    const target = rewindTarget(state, (row.lastStableState as RunState | null) ?? null);
+    await execution.deps.store.rewind(runId, session.token, state, target);
+    state = target;
+  }
+  // VALIDATING re-validates only after an interruption; it and READY_FOR_PR have no automatic step.
+  if (state === 'VALIDATING' && disturbed) await execution.validate();
+  else await execution.advance(stop);
+}
+
+/** `r_<UTC time as YYYY-MM-DDTHH-MM-SSZ>_<8 hex>`, e.g. r_2026-01-21T10-00-00Z_0f3a9c1e. */
+export function newRunId(nowMs: number = Date.now()): string {
+  const stamp = new Date(nowMs).toISOString().slice(0, 19).replace(/:/g, '-') + 'Z';
+  return `r_${stamp}_${randomBytes(4).toString('hex')}`;
 }

@@ -1,6 +1,6 @@
 import type { RunStatus } from '@switchyard/contracts/launch-runs';
-import type { ArtifactRow, IssueRow, RunRow } from '../db/schema.js';
-import { lastErrorOf, runState, sectionStatesOf } from '../store/launch-store.js';
+import type { RunRow } from '../db/schema.js';
+import { lastErrorOf, runState, sectionStatesOf, type RunSnapshot } from '../store/launch-store.js';
 import { isLeaseLive } from './lease.js';
 import { isTerminal, isTransitional } from './state-machine.js';
 
@@ -19,12 +19,7 @@ function maxFixAttempts(row: RunRow): number | undefined {
   return typeof value === 'number' ? value : undefined;
 }
 
-export function buildStatus(
-  row: RunRow,
-  artifactRows: readonly ArtifactRow[],
-  openIssues: readonly IssueRow[],
-  nowMs: number,
-): RunStatus {
+export function buildStatus({ run: row, artifacts, openIssues }: RunSnapshot, nowMs: number): RunStatus {
   const state = runState(row);
   const error = lastErrorOf(row);
   const details: Record<string, unknown> = {
@@ -49,7 +44,7 @@ export function buildStatus(
       gate: issue.gate as RunStatus['open_issues'][number]['gate'],
       title: issue.message,
     })),
-    artifacts: artifactRows.map((artifact) => ({ name: artifact.name, sha256: artifact.sha256 })),
+    artifacts: artifacts.map((artifact) => ({ name: artifact.name, sha256: artifact.sha256 })),
     product_slug: row.productSlug,
     started_at: row.createdAt,
     updated_at: row.updatedAt,

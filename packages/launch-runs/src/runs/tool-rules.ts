@@ -3,7 +3,7 @@ import { SwitchyardError } from '@switchyard/contracts/errors';
 import { RUN_STATES, type RunState } from '@switchyard/contracts/launch-runs';
 import type { RunRow } from '../db/schema.js';
 import type { RunPaths } from '../store/run-paths.js';
-import { runState } from '../store/launch-store.js';
+import { runState, type LaunchStore } from '../store/launch-store.js';
 import { runCancelled } from './errors.js';
 import { isAtLeast, isTerminal } from './state-machine.js';
 import { isInterrupted } from './status.js';
@@ -14,18 +14,17 @@ interface StateRequirement {
   allowed: readonly RunState[];
 }
 
-interface IllegalStateRefusal {
+/** What a rule says against the run; the ILLEGAL_STATE it becomes adds the states. */
+interface Objection {
   message: string;
-  current: RunState;
-  /** Fills details.required_state and details.allowed_states. */
-  rule: StateRequirement;
   hint?: string | undefined;
   details?: Record<string, unknown> | undefined;
-  retryable?: boolean;
 }
 
 /** ILLEGAL_STATE with the details the contract asks for: current_state, required_state, allowed_states. */
-export function illegalState(refusal: IllegalStateRefusal): SwitchyardError {
+export function illegalState(
+  refusal: Objection & { current: RunState; rule: StateRequirement; retryable?: boolean },
+): SwitchyardError {
   const { message, current, rule, hint } = refusal;
   return new SwitchyardError('conflict', message, {
     code: 'ILLEGAL_STATE',
@@ -51,20 +50,12 @@ function runBusy(current: RunState, rule: StateRequirement): SwitchyardError {
   });
 }
 
+/** Where runs live, and whether another executor holds the run's lease. */
 export interface RuleContext {
-  nowMs: number;
   paths: RunPaths;
-  /**
-   * Runs move between replicas (PostgreSQL): a missing workspace is rebuilt rather than refused. With one
-   * data directory (SQLite), a missing site worktree means someone removed it: the run cannot validate.
-   */
-  workspaceRebuilt: boolean;
-  /** Another executor holds the run's lease. */
+  store: Pick<LaunchStore, 'sharedByReplicas'>;
   busy: boolean;
 }
-
-/** What a rule says against the run; the ILLEGAL_STATE it becomes adds the states. */
-type Objection = Pick<IllegalStateRefusal, 'message' | 'hint' | 'details'>;
 
 interface ToolRule extends StateRequirement {
   /** States in which a run another executor holds is busy (retryable) rather than in the wrong state. */
@@ -87,14 +78,16 @@ export const TOOL_RULES = {
     // "run state MUST be at least LINKING"
     required: 'LINKING',
     allowed: RUN_STATES.filter((state) => isAtLeast(state, 'LINKING')),
-    check(row, current, { paths, workspaceRebuilt }) {
+    check(row, current, { paths, store }) {
       if (!isAtLeast(current, 'LINKING')) {
         return {
           message: `launch_validate needs the run at LINKING or later; it is ${current}`,
           hint: 'Wait for the run to reach LINKING (launch_get_status), or continue it with launch_resume.',
         };
       }
-      if (!workspaceRebuilt && !fs.existsSync(paths.siteWorktree(row.runId))) {
+      // Runs move between replicas (PostgreSQL): a missing workspace is rebuilt rather than refused. With one
+      // data directory (SQLite), a missing site worktree means someone removed it: the run cannot validate.
+      if (!store.sharedByReplicas && !fs.existsSync(paths.siteWorktree(row.runId))) {
         return {
           message: `Run ${row.runId} has no site worktree to validate`,
           details: { reason: 'site_worktree_missing' },
@@ -107,9 +100,9 @@ export const TOOL_RULES = {
     required: 'VALIDATING',
     allowed: ['VALIDATING'],
     busyIn: ['FIXING'],
-    check(row, current, { nowMs }) {
+    check(row, current) {
       if (current !== 'VALIDATING') {
-        const interrupted = isInterrupted(row, nowMs);
+        const interrupted = isInterrupted(row, Date.now());
         return {
           message: `launch_fix_next needs the run in VALIDATING; it is ${current}`,
           hint:

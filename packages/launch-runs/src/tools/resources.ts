@@ -3,6 +3,7 @@ import { launchErrorPayload, RunIdSchema } from '@switchyard/contracts/launch-ru
 import type { RequestCall } from '@switchyard/server-kit';
 import type { LaunchRunsState } from '../open.js';
 import { artifactNameProblem } from '../store/artifact-names.js';
+import { eventsToNdjson } from '../store/event-chain.js';
 import { encodeArtifact } from './get-artifact.js';
 import { resource } from './spec.js';
 
@@ -109,7 +110,7 @@ export const eventsResource = resource({
     const runId = checkedRunId(variables.run_id);
     const service = await call.state.runs();
     await service.assertOwned(runId, call.principal);
-    const text = await service.eventsNdjson(runId);
+    const text = eventsToNdjson(await service.events(runId));
     return [{ uri, mimeType: 'application/x-ndjson', text }];
   },
   complete: completeRunId,

@@ -14,6 +14,9 @@ import {
 } from '../../src/index.js';
 import type { LaunchPipeline } from '../../src/pipeline/types.js';
 
+/** The run ids newRunId makes: `r_<UTC time as YYYY-MM-DDTHH-MM-SSZ>_<8 hex>`. */
+export const RUN_ID_PATTERN = /^r_\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}Z_[0-9a-f]{8}$/;
+
 export type Payload = Record<string, unknown> & {
   ok?: boolean;
   error?: { code: string; message: string; retryable: boolean; details: Record<string, unknown> };
