@@ -51,9 +51,9 @@ export interface IncomingRequest {
   readonly query: Readonly<Record<string, string>>;
 }
 
-export type RequestHandler = (request: IncomingRequest) => Promise<MockReply>;
+type RequestHandler = (request: IncomingRequest) => Promise<MockReply>;
 
-export interface LoopbackServer {
+interface LoopbackServer {
   readonly url: string;
   /** Resolves after `ms`, unless `close()` comes first (then never: the request it holds is dropped). */
   delay(ms: number): Promise<void>;

@@ -26,7 +26,7 @@ function stopsOnRoute(route: HslRoute, directionId?: '0' | '1'): HslStop[] {
   );
 }
 
-export function patternNode(route: HslRoute, directionId: '0' | '1'): Node {
+function patternNode(route: HslRoute, directionId: '0' | '1'): Node {
   const code = `${route.gtfsId}:${directionId}:01`;
   const headsign = route.headsigns[directionId === '0' ? 0 : 1];
   return {
@@ -86,7 +86,7 @@ export function tripNode(trip: TripRef): Node {
   };
 }
 
-export function stoptimeNode(departure: Departure): Node {
+function stoptimeNode(departure: Departure): Node {
   return { ...departure, stop: () => stopNode(departure.at), trip: () => tripNode(departure.trip) };
 }
 

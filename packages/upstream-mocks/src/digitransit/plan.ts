@@ -89,7 +89,7 @@ export interface PlanResult {
   readonly destination: Endpoint;
 }
 
-export function runPlan(request: PlanRequest, ctx: ResolverContext): PlanResult {
+function runPlan(request: PlanRequest, ctx: ResolverContext): PlanResult {
   const call = ctx.nextPlanCall();
   const from = endpointFromInput(request.origin, 'FROM', ctx.router);
   const to = endpointFromInput(request.destination, 'TO', ctx.router);

@@ -46,7 +46,7 @@ export function resolveLocation(text: string, side: 'from' | 'to'): TflLocation 
 }
 
 /** `date=yyyyMMdd`, `time=HHmm`, `timeIs=Departing|Arriving`; defaults to now, rounded up to the minute. */
-export function requestedDateTime(
+function requestedDateTime(
   query: Readonly<Record<string, string>>,
   nowMs: number,
 ): { ms: number; timeIs: 'Departing' | 'Arriving' } {

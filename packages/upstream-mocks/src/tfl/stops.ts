@@ -32,7 +32,7 @@ export function buildStopSearch(query: string, modes: readonly string[] | undefi
   };
 }
 
-export interface NearbyQuery {
+interface NearbyQuery {
   readonly lat: number;
   readonly lon: number;
   readonly radius: number;
