@@ -51,40 +51,28 @@ export interface IncomingRequest {
   readonly query: Readonly<Record<string, string>>;
 }
 
-export type RequestHandler = (request: IncomingRequest) => Promise<MockReply>;
+type RequestHandler = (request: IncomingRequest) => Promise<MockReply>;
 
-export interface LoopbackServer {
+interface LoopbackServer {
   readonly url: string;
   /** Resolves after `ms`, unless `close()` comes first (then never: the request it holds is dropped). */
   delay(ms: number): Promise<void>;
   close(): Promise<void>;
 }
 
+/** Header names (lower case, as Node gives them); repeated headers joined with `, `. */
 function headerRecord(req: IncomingMessage): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(req.headers)) {
-    if (value === undefined) continue;
-    out[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
-  }
-  return out;
+  const present = Object.entries(req.headers).filter(([, value]) => value !== undefined);
+  return Object.fromEntries(present.map(([name, value]) => [name, [value].flat().join(', ')]));
 }
 
-export function queryRecord(url: URL): Record<string, string> {
+function queryRecord(url: URL): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, value] of url.searchParams) {
     const previous = out[name];
     out[name] = previous === undefined ? value : `${previous},${value}`;
   }
   return out;
-}
-
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
 }
 
 function writeReply(res: ServerResponse, socket: Socket, answer: MockReply): void {
@@ -147,7 +135,7 @@ export async function startLoopbackServer(handler: RequestHandler, port = 0): Pr
     const socket = req.socket;
     void (async () => {
       try {
-        const body = await readBody(req);
+        const body = Buffer.concat(await req.toArray()).toString('utf8');
         const rawUrl = req.url ?? '/';
         const url = new URL(rawUrl, 'http://127.0.0.1');
         const answer = await handler({

@@ -1,23 +1,14 @@
 // @switchyard/upstream-mocks: loopback stand-ins for TfL and Digitransit that speak their real wire formats.
 
 export { startTflMock } from './tfl/server.js';
-export type { TflMock, TflMockOptions } from './tfl/server.js';
+export type { TflMock } from './tfl/server.js';
 export { TFL_SCENARIOS } from './tfl/scenarios.js';
 export type { TflScenarioName } from './tfl/scenarios.js';
 
 export { startDigitransitMock } from './digitransit/server.js';
-export type { DigitransitMock, DigitransitMockOptions } from './digitransit/server.js';
-export {
-  DIGITRANSIT_DATA_SCENARIOS,
-  DIGITRANSIT_SCENARIOS,
-  GEOCODING_SCENARIOS,
-  TRANSPORT_SCENARIOS,
-} from './digitransit/scenarios.js';
-export type {
-  DigitransitScenarioName,
-  GeocodingScenarioName,
-  TransportScenarioName,
-} from './digitransit/scenarios.js';
+export type { DigitransitMock } from './digitransit/server.js';
+export { DIGITRANSIT_SCENARIOS, GEOCODING_SCENARIOS } from './digitransit/scenarios.js';
+export type { DigitransitScenarioName } from './digitransit/scenarios.js';
 
 export { reply } from './reply.js';
 export type { HeaderMap, MockReply } from './reply.js';

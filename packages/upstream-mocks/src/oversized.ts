@@ -16,48 +16,28 @@ export interface RepeatedJson {
 const MARKER = '\u0000oversized\u0000';
 const BATCH_BYTES = 64 * 1024;
 
-/** The path to the first non-empty array in `value` (depth first), or undefined when it has none. */
-function firstListPath(
-  value: unknown,
-  path: readonly (string | number)[] = [],
-): (string | number)[] | undefined {
-  if (Array.isArray(value)) {
-    if (value.length > 0) return [...path];
-    return undefined;
-  }
-  if (value === null || typeof value !== 'object') return undefined;
-  for (const [key, child] of Object.entries(value)) {
-    const found = firstListPath(child, [...path, key]);
-    if (found !== undefined) return found;
-  }
-  return undefined;
-}
-
-/** A copy of `value` with the node at `path` replaced by `replacement`. */
-function replaceAt(value: unknown, path: readonly (string | number)[], replacement: unknown): unknown {
-  const [head, ...rest] = path;
-  if (head === undefined) return replacement;
-  const record = value as Record<string, unknown>;
-  return { ...record, [head]: replaceAt(record[head], rest, replacement) };
-}
-
 /**
- * `body` with its first non-empty list grown (by repeating that list's first item) until the whole document
- * is at least `bytes` long; a body without a list gets a `padding` list of 1 KiB strings.
+ * `body` with its first non-empty list (depth first) grown, by repeating that list's first item, until the whole
+ * document is at least `bytes` long; a body without a list gets a `padding` list of 1 KiB strings.
  */
 export function repeatedJson(body: unknown, bytes: number): RepeatedJson {
-  const listPath = firstListPath(body);
-  const base =
-    listPath !== undefined
-      ? body
-      : { ...(body !== null && typeof body === 'object' ? body : {}), padding: ['x'.repeat(1024)] };
-  const path = listPath ?? ['padding'];
-  const list = path.reduce<unknown>((node, key) => (node as Record<string, unknown>)[key], base) as unknown[];
-  const text = JSON.stringify(replaceAt(base, path, MARKER));
+  let list: unknown[] | undefined;
+  // The document with the list replaced by a marker string, where the repeated items will go.
+  const marked = (value: unknown) =>
+    JSON.stringify(value, (_key, node: unknown) => {
+      if (list !== undefined || !Array.isArray(node) || node.length === 0) return node;
+      list = node;
+      return MARKER;
+    });
+  let text = marked(body);
+  if (list === undefined) {
+    const object = body !== null && typeof body === 'object' ? body : {};
+    text = marked({ ...object, padding: ['x'.repeat(1024)] });
+  }
   const [before, after] = text.split(JSON.stringify(MARKER)) as [string, string];
   const prefix = `${before}[`;
   const suffix = `]${after}`;
-  const element = JSON.stringify(list[0]);
+  const element = JSON.stringify(list![0]);
   const fixed = Buffer.byteLength(prefix) + Buffer.byteLength(suffix) - 1;
   const count = Math.max(1, Math.ceil((bytes - fixed) / (Buffer.byteLength(element) + 1)));
   return { prefix, element, suffix, count };

@@ -112,8 +112,7 @@ export class ScenarioController<Name extends string> {
   }
 
   reset(): void {
-    this.queue.length = 0;
-    this.standing = ScenarioController.entry<Name>(this.defaultName, {});
+    this.set(this.defaultName);
     this.requestCount = 0;
   }
 }
@@ -133,7 +132,6 @@ export const STATUS_FAULTS = [
   /** 503: TfL's ApiError; Digitransit's gateway JSON. */
   'service-unavailable',
 ] as const;
-export type StatusFault = (typeof STATUS_FAULTS)[number];
 
 /** The 429 of the API gateway both upstreams sit behind: `{statusCode, message}`, `Retry-After` when given. */
 export function rateLimitedReply(retryAfterSeconds: number | undefined): MockReply {

@@ -9,24 +9,9 @@ import { startOfDay } from 'date-fns/startOfDay';
 export const LONDON = 'Europe/London';
 export const HELSINKI = 'Europe/Helsinki';
 
-interface ZonedParts {
-  year: number;
-  month: number;
-  day: number;
-  hour: number;
-  minute: number;
-  second: number;
-  /** Day of week, 0 = Sunday. */
-  weekday: number;
-}
-
-function zoned(epochMs: number, timeZone: string): TZDate {
-  return new TZDate(epochMs, timeZone);
-}
-
-/** Wall-clock fields of an instant in a time zone. */
-export function zonedParts(epochMs: number, timeZone: string): ZonedParts {
-  const date = zoned(epochMs, timeZone);
+/** Wall-clock fields of an instant in a time zone (`weekday`: 0 = Sunday). */
+export function zonedParts(epochMs: number, timeZone: string) {
+  const date = new TZDate(epochMs, timeZone);
   return {
     year: date.getFullYear(),
     month: date.getMonth() + 1,
@@ -56,12 +41,12 @@ export function zonedToEpochMs(
 
 /** Epoch seconds of local midnight of the day the instant falls on (OTP's `serviceDay`). */
 export function serviceDayStart(epochMs: number, timeZone: string): number {
-  return Math.round(+startOfDay(zoned(epochMs, timeZone)) / 1000);
+  return Math.round(+startOfDay(new TZDate(epochMs, timeZone)) / 1000);
 }
 
 /** `2025-06-02T08:15:00`: local wall-clock time without an offset (TfL). */
 export function localDateTime(epochMs: number, timeZone: string): string {
-  return format(zoned(epochMs, timeZone), "yyyy-MM-dd'T'HH:mm:ss");
+  return format(new TZDate(epochMs, timeZone), "yyyy-MM-dd'T'HH:mm:ss");
 }
 
 /** The instant of a `localDateTime` string in the zone. */
@@ -72,12 +57,12 @@ export function localDateTimeMs(text: string, timeZone: string): number {
 
 /** `2025-06-02T08:15:00+03:00`, Java's ISO_OFFSET_DATE_TIME for whole seconds (OTP's OffsetDateTime). */
 export function offsetDateTime(epochMs: number, timeZone: string): string {
-  return format(zoned(Math.floor(epochMs / 1000) * 1000, timeZone), "yyyy-MM-dd'T'HH:mm:ssXXX");
+  return format(new TZDate(Math.floor(epochMs / 1000) * 1000, timeZone), "yyyy-MM-dd'T'HH:mm:ssXXX");
 }
 
 /** `20250602`: the local calendar date (OTP's `Leg.serviceDate`, TfL's `date` parameter). */
 export function compactDate(epochMs: number, timeZone: string): string {
-  return format(zoned(epochMs, timeZone), 'yyyyMMdd');
+  return format(new TZDate(epochMs, timeZone), 'yyyyMMdd');
 }
 
 /** ISO-8601 duration as OTP prints it: `PT10M`, `PT1H2M3S`, `PT0S`, `-PT1M30S`. */

@@ -1,54 +1,36 @@
-// The Helsinki-region data behind the Digitransit mock: the agency, routes, stops and stations of the HSL feed
-// (fixtures/digitransit/feed.json), and the area each router covers.
+// The Helsinki-region data behind the Digitransit mock: the agency, routes, stops and stations of the HSL feed as
+// OTP answers them (fixtures/digitransit/feed.json, with the routes serving each stop and the headsigns of each
+// route's directions), and the area each router covers. The types name what the mock reads.
 import { readFixture } from '../recorded.js';
-
-export type TransitModeName = 'BUS' | 'TRAM' | 'SUBWAY' | 'RAIL' | 'FERRY';
 
 export interface HslRoute {
   readonly gtfsId: string;
   readonly shortName: string;
   readonly longName: string;
-  readonly mode: TransitModeName;
-  /** Raw GTFS route_type (HSL uses extended types for some). */
-  readonly type: number;
-  readonly color: string | null;
+  readonly mode: 'BUS' | 'TRAM' | 'SUBWAY' | 'RAIL' | 'FERRY';
   /** Headsigns by direction id ("0", "1"). */
   readonly headsigns: readonly [string, string];
 }
 
-export interface HslStop {
+interface Place {
   readonly gtfsId: string;
   readonly name: string;
-  readonly code: string;
-  readonly platformCode: string | null;
   readonly lat: number;
   readonly lon: number;
-  readonly vehicleMode: TransitModeName;
-  readonly zoneId: string;
-  readonly desc: string;
+}
+
+export interface HslStop extends Place {
   /** Routes serving the stop, and the direction they serve it in. */
   readonly routes: readonly { readonly route: string; readonly directionId: '0' | '1' }[];
   readonly parentStation?: string;
 }
 
-export interface HslStation {
-  readonly gtfsId: string;
-  readonly name: string;
-  readonly lat: number;
-  readonly lon: number;
-  readonly vehicleMode: TransitModeName;
+export interface HslStation extends Place {
   readonly stops: readonly string[];
 }
 
 interface Feed {
-  readonly agency: {
-    readonly gtfsId: string;
-    readonly name: string;
-    readonly url: string;
-    readonly timezone: string;
-    readonly lang: string;
-    readonly phone: string;
-  };
+  readonly agency: { readonly gtfsId: string };
   readonly routes: readonly HslRoute[];
   readonly stops: readonly HslStop[];
   readonly stations: readonly HslStation[];

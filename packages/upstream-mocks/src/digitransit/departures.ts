@@ -42,9 +42,8 @@ function stopDepartures(stop: HslStop, nowMs: number, variant: DepartureVariant)
   const minuteNow = Math.floor(nowMs / 60_000) * 60 - serviceDay;
   const serviceDate = compactDate(serviceDay * 1000 + 12 * 3600_000, HELSINKI);
   return MIXED_DEPARTURES.map(([offset, mixedState, mixedDelay, noPickup], index) => {
-    const served = stop.routes[index % stop.routes.length] ?? stop.routes[0];
-    const route = findRoute(served?.route ?? '');
-    const directionId = served?.directionId ?? '0';
+    const { route: routeId, directionId } = stop.routes[index % stop.routes.length]!;
+    const route = findRoute(routeId);
     const scheduled = minuteNow + offset;
     const state = variant === 'scheduled' ? 'SCHEDULED' : mixedState;
     const delay = state === 'UPDATED' ? mixedDelay : 0;

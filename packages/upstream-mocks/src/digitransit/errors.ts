@@ -9,8 +9,18 @@ export interface OtpGraphQLError {
   readonly extensions: { readonly classification: string };
 }
 
-function locationsOf(error: GraphQLError): { line: number; column: number }[] | undefined {
-  return error.locations?.map(({ line, column }) => ({ line, column }));
+/**
+ * An error in graphql-java's shape, with graphql-js's locations when it has them (a key whose value is undefined
+ * is left out of the JSON, as graphql-java leaves it out).
+ */
+function otpError(
+  error: GraphQLError,
+  message: string,
+  classification: string,
+  path?: readonly (string | number)[],
+): OtpGraphQLError {
+  const locations = error.locations?.map(({ line, column }) => ({ line, column }));
+  return { message, locations, path, extensions: { classification } };
 }
 
 /** `Invalid syntax with offending token '<EOF>' at line 1 column 9` */
@@ -19,13 +29,10 @@ export function syntaxError(error: GraphQLError): OtpGraphQLError {
   const token =
     /(?:found|Unexpected) (?:Name |String |Int |Float |BlockString )?"?(.*?)"?\.$/.exec(error.message)?.[1] ??
     '<EOF>';
-  return {
-    message: location
-      ? `Invalid syntax with offending token '${token}' at line ${location.line} column ${location.column}`
-      : `Invalid syntax: ${error.message}`,
-    ...(location ? { locations: [{ line: location.line, column: location.column }] } : {}),
-    extensions: { classification: 'InvalidSyntax' },
-  };
+  const message = location
+    ? `Invalid syntax with offending token '${token}' at line ${location.line} column ${location.column}`
+    : `Invalid syntax: ${error.message}`;
+  return otpError(error, message, 'InvalidSyntax');
 }
 
 /** Query paths (field names, as graphql-java reports them) of every field and argument node. */
@@ -84,40 +91,27 @@ export function validationErrors(errors: readonly GraphQLError[], document: Docu
     const [kind, pattern, message] = rewrite ?? ['ValidationError'];
     // Only the matched part, rewritten: the rest of graphql-js's message (suggestions) is not graphql-java's.
     const text = pattern ? pattern.exec(error.message)![0].replace(pattern, message!) : error.message;
-    const locations = locationsOf(error);
-    return {
-      message: `Validation error (${kind}${path ? `@[${path}]` : ''}) : ${text}`,
-      ...(locations ? { locations } : {}),
-      extensions: { classification: 'ValidationError' },
-    };
+    return otpError(
+      error,
+      `Validation error (${kind}${path ? `@[${path}]` : ''}) : ${text}`,
+      'ValidationError',
+    );
   });
 }
 
 /** Errors that stop execution before it starts (variables, operation selection). */
 export function requestErrors(errors: readonly GraphQLError[]): OtpGraphQLError[] {
-  return errors.map((error) => {
-    const locations = locationsOf(error);
-    return {
-      message: error.message,
-      ...(locations ? { locations } : {}),
-      extensions: { classification: 'ValidationError' },
-    };
-  });
+  return errors.map((error) => otpError(error, error.message, 'ValidationError'));
 }
 
 /** A resolver failure: `Exception while fetching data (/stop) : invalid feed-scoped-id: 1040129` */
 export function fieldErrors(errors: readonly GraphQLError[]): OtpGraphQLError[] {
   return errors.map((error) => {
     const path = error.path ?? [];
-    const locations = locationsOf(error);
     const nonNull = error.message.startsWith('Cannot return null for non-nullable field');
-    return {
-      message: nonNull
-        ? `The field at path '/${path.join('/')}' was declared as a non null type, but the code involved in retrieving data has wrongly returned a null value.`
-        : `Exception while fetching data (/${path.join('/')}) : ${error.message}`,
-      ...(locations ? { locations } : {}),
-      path,
-      extensions: { classification: nonNull ? 'NullValueInNonNullableField' : 'DataFetchingException' },
-    };
+    const message = nonNull
+      ? `The field at path '/${path.join('/')}' was declared as a non null type, but the code involved in retrieving data has wrongly returned a null value.`
+      : `Exception while fetching data (/${path.join('/')}) : ${error.message}`;
+    return otpError(error, message, nonNull ? 'NullValueInNonNullableField' : 'DataFetchingException', path);
   });
 }

@@ -12,7 +12,7 @@ export function gatewayError(status: number, message: string): MockReply {
 
 export const notFound = (): MockReply => gatewayError(404, 'Resource not found');
 
-export const missingKey = (): MockReply =>
+const missingKey = (): MockReply =>
   gatewayError(
     401,
     'Access denied due to missing subscription key. Make sure to include subscription key when making requests to an API.',

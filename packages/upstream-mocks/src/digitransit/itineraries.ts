@@ -20,12 +20,6 @@ export interface Endpoint {
   readonly stopId?: string;
 }
 
-export interface BuildOptions {
-  readonly origin: Endpoint;
-  readonly destination: Endpoint;
-  readonly wheelchair: boolean;
-}
-
 type Ref = { gtfsId: string } | null;
 interface RecordedPlace extends Endpoint {
   stop: Ref | FieldFn;
@@ -185,7 +179,7 @@ export interface BuiltItinerary {
 export function buildItinerary(
   [name, departIn, realtime]: Planned,
   baseMs: number,
-  options: BuildOptions,
+  options: { readonly origin: Endpoint; readonly destination: Endpoint; readonly wheelchair: boolean },
 ): BuiltItinerary {
   const recordedAt = RECORDED.get(name);
   if (recordedAt === undefined) throw new Error(`no recorded itinerary ${name}`);

@@ -15,14 +15,7 @@ const shortHash = (value: string): string => createHash('sha1').update(value).di
 const empty: FieldFn = () => [];
 
 export function agencyNode(): Node {
-  return {
-    __typename: 'Agency',
-    id: relayId('Agency', HSL_AGENCY.gtfsId),
-    ...HSL_AGENCY,
-    fareUrl: null,
-    alerts: empty,
-    routes: () => [],
-  };
+  return { ...HSL_AGENCY, alerts: empty, routes: () => [] };
 }
 
 function stopsOnRoute(route: HslRoute, directionId?: '0' | '1'): HslStop[] {
@@ -33,7 +26,7 @@ function stopsOnRoute(route: HslRoute, directionId?: '0' | '1'): HslStop[] {
   );
 }
 
-export function patternNode(route: HslRoute, directionId: '0' | '1'): Node {
+function patternNode(route: HslRoute, directionId: '0' | '1'): Node {
   const code = `${route.gtfsId}:${directionId}:01`;
   const headsign = route.headsigns[directionId === '0' ? 0 : 1];
   return {
@@ -54,11 +47,6 @@ export function patternNode(route: HslRoute, directionId: '0' | '1'): Node {
 export function routeNode(route: HslRoute): Node {
   return {
     ...route,
-    __typename: 'Route',
-    id: relayId('Route', route.gtfsId),
-    textColor: route.color === null ? null : 'FFFFFF',
-    url: `https://reittiopas.hsl.fi/linjat/${route.gtfsId}`,
-    bikesAllowed: 'NO_INFORMATION',
     agency: agencyNode,
     alerts: entityAlerts({ route: route.gtfsId }),
     patterns: () => [patternNode(route, '0'), patternNode(route, '1')],
@@ -86,8 +74,6 @@ export function tripNode(trip: TripRef): Node {
     directionId: trip.directionId,
     serviceId: dayPart,
     shapeId: `${trip.route.gtfsId.replace(/^HSL:/, '')}_${trip.directionId === '0' ? 1 : 2}`,
-    tripShortName: null,
-    blockId: null,
     semanticHash: shortHash(trip.gtfsId),
     wheelchairAccessible: 'POSSIBLE',
     bikesAllowed: 'NOT_ALLOWED',
@@ -100,7 +86,7 @@ export function tripNode(trip: TripRef): Node {
   };
 }
 
-export function stoptimeNode(departure: Departure): Node {
+function stoptimeNode(departure: Departure): Node {
   return { ...departure, stop: () => stopNode(departure.at), trip: () => tripNode(departure.trip) };
 }
 
@@ -120,17 +106,13 @@ function stoptimesForPatterns(stops: readonly HslStop[]): FieldFn {
 }
 
 /**
- * The fields a stop and a station share (the feed's, under OTP's names; fields left out resolve to null);
+ * The fields a stop and a station share (the feed's, as OTP answers them; fields left out resolve to null);
  * `served` are the stops whose routes and departures it lists.
  */
 function stopPlace(place: HslStop | HslStation, served: readonly HslStop[]): Node {
   const routes = served.flatMap((stop) => stop.routes);
   return {
     ...place,
-    __typename: 'Stop',
-    id: relayId('Stop', place.gtfsId),
-    timezone: 'Europe/Helsinki',
-    wheelchairBoarding: 'POSSIBLE',
     routes: () => routes.map((r) => routeNode(findRoute(r.route))),
     patterns: () => routes.map((r) => patternNode(findRoute(r.route), r.directionId)),
     alerts: empty,
@@ -142,13 +124,9 @@ function stopPlace(place: HslStop | HslStation, served: readonly HslStop[]): Nod
 }
 
 export function stopNode(stop: HslStop): Node {
-  const firstRoute = stop.routes[0];
   const station = stop.parentStation ? findStation(stop.parentStation) : undefined;
   return {
     ...stopPlace(stop, [stop]),
-    locationType: 'STOP',
-    vehicleType: firstRoute ? findRoute(firstRoute.route).type : null,
-    url: `http://aikataulut.hsl.fi/pysakit/fi/${stop.gtfsId.replace(/^HSL:/, '')}.html`,
     parentStation: () => (station ? stationNode(station) : null),
     alerts: entityAlerts({ stop: stop.gtfsId, routes: stop.routes.map((r) => r.route) }),
   };
@@ -158,8 +136,6 @@ export function stationNode(station: HslStation): Node {
   const children = station.stops.map(findStop).filter((s): s is HslStop => s !== undefined);
   return {
     ...stopPlace(station, children),
-    zoneId: 'A',
-    locationType: 'STATION',
     stops: () => children.map(stopNode),
   };
 }

@@ -1,6 +1,6 @@
 // planConnection (and the deprecated plan): reads OTP's arguments, applies what OTP honours
 // (first, maximumTransfers, transit modes, includeRealTimeCancellations, wheelchair), answers routing errors.
-import { HELSINKI, offsetDateTime, zonedParts, zonedToEpochMs } from '../time.js';
+import { HELSINKI, localDateTime, localDateTimeMs, offsetDateTime } from '../time.js';
 import { findStop, ROUTER_BOUNDS } from './data.js';
 import type { ResolverContext } from './context.js';
 import type { PlanVariant } from './scenarios.js';
@@ -89,7 +89,7 @@ export interface PlanResult {
   readonly destination: Endpoint;
 }
 
-export function runPlan(request: PlanRequest, ctx: ResolverContext): PlanResult {
+function runPlan(request: PlanRequest, ctx: ResolverContext): PlanResult {
   const call = ctx.nextPlanCall();
   const from = endpointFromInput(request.origin, 'FROM', ctx.router);
   const to = endpointFromInput(request.destination, 'TO', ctx.router);
@@ -212,20 +212,12 @@ function legacyEndpoint(coords: unknown, place: unknown): Obj {
 export function legacyPlan(args: Obj, ctx: ResolverContext): Node {
   const date = /^(\d{4})-(\d{2})-(\d{2})$/.exec(String(args['date'] ?? ''));
   const time = /^(\d{1,2}):(\d{2})/.exec(String(args['time'] ?? ''));
-  let ms = ctx.now.getTime();
-  if (date || time) {
-    const today = zonedParts(ms, HELSINKI);
-    ms = zonedToEpochMs(
-      {
-        year: date ? Number(date[1]) : today.year,
-        month: date ? Number(date[2]) : today.month,
-        day: date ? Number(date[3]) : today.day,
-        hour: time ? Number(time[1]) : 12,
-        minute: time ? Number(time[2]) : 0,
-      },
-      HELSINKI,
-    );
-  }
+  // What is not given is today's, or noon.
+  const day = date?.[0] ?? localDateTime(ctx.now.getTime(), HELSINKI).slice(0, 10);
+  const ms =
+    date || time
+      ? localDateTimeMs(`${day}T${time ? `${time[1]}:${time[2]}` : '12:00'}`, HELSINKI)
+      : ctx.now.getTime();
   const result = runPlan(
     {
       origin: legacyEndpoint(args['from'], args['fromPlace']),

@@ -14,6 +14,17 @@ function feedScopedId(value: unknown): string | null {
   return value;
 }
 
+/** A `stop(id)`-like field: the node of what `find` finds by the feed-scoped id, else null. */
+function byId<T>(find: (id: string) => T | undefined, node: (found: T) => Node): FieldFn {
+  return (args) => {
+    const id = feedScopedId(args['id']);
+    const found = id === null ? undefined : find(id);
+    return found === undefined ? null : node(found);
+  };
+}
+
+const stopById = byId(findStop, stopNode);
+
 const cursorOf = (index: number): string => Buffer.from(`simple-cursor${index}`, 'utf8').toString('base64');
 
 function indexOfCursor(cursor: unknown): number {
@@ -45,24 +56,11 @@ const startsWith = (name: string, prefix: unknown): boolean =>
 
 export function rootValue(): Node {
   const root: Record<string, FieldFn | Node | null> = {
-    stop: (args) => {
-      const id = feedScopedId(args['id']);
-      const stop = id ? findStop(id) : undefined;
-      return stop ? stopNode(stop) : null;
-    },
-    station: (args) => {
-      const id = feedScopedId(args['id']);
-      const station = id ? findStation(id) : undefined;
-      return station ? stationNode(station) : null;
-    },
-    stops: (args) => {
+    stop: stopById,
+    station: byId(findStation, stationNode),
+    stops: (args, ctx) => {
       const ids = args['ids'];
-      if (Array.isArray(ids)) {
-        return ids.map((id) => {
-          const stop = findStop(feedScopedId(id) ?? '');
-          return stop ? stopNode(stop) : null;
-        });
-      }
+      if (Array.isArray(ids)) return ids.map((id: unknown) => stopById({ id }, ctx));
       return [...HSL_STOPS]
         .sort((a, b) => a.gtfsId.localeCompare(b.gtfsId))
         .filter((stop) => startsWith(stop.name, args['name']))
@@ -88,11 +86,7 @@ export function rootValue(): Node {
         }));
       return listConnection(near, args);
     },
-    route: (args) => {
-      const id = feedScopedId(args['id']);
-      const route = HSL_ROUTES.find((r) => r.gtfsId === id);
-      return route ? routeNode(route) : null;
-    },
+    route: byId((id) => HSL_ROUTES.find((r) => r.gtfsId === id), routeNode),
     routes: (args) => {
       const modes = args['transportModes'];
       return HSL_ROUTES.filter(

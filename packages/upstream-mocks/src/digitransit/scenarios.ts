@@ -7,7 +7,7 @@ import type { DepartureVariant } from './departures.js';
 import { gatewayError, invalidKey, NGINX_BAD_GATEWAY, quotaExceeded } from './gateway.js';
 
 /** Scenarios that change the data the GraphQL query is executed against. */
-export const DIGITRANSIT_DATA_SCENARIOS = [
+const DIGITRANSIT_DATA_SCENARIOS = [
   /** Mixed departures board; planConnection = `plan-mixed`. */
   'default',
   /** Realtime, scheduled-only and mixed itineraries. */
@@ -41,7 +41,7 @@ export const DIGITRANSIT_DATA_SCENARIOS = [
 ] as const;
 
 /** Scenarios of the transport and gateway, shared with geocoding (except `graphql-errors`). */
-export const TRANSPORT_SCENARIOS = [
+const TRANSPORT_SCENARIOS = [
   /** 401 invalid subscription key. */
   'unauthorized',
   ...STATUS_FAULTS,

@@ -20,9 +20,6 @@ import {
 } from './scenarios.js';
 import type { DigitransitScenarioName, GeocodingScenarioName, TransportScenarioName } from './scenarios.js';
 
-/** `apiKeys`: the accepted subscription keys (others get 401). */
-export type DigitransitMockOptions = MockOptions;
-
 export interface DigitransitMock extends Mock {
   /** `${url}/routing/v2/hsl/gtfs/v1` */
   readonly routingUrl: string;
@@ -67,7 +64,8 @@ async function execute(
   );
 }
 
-export async function startDigitransitMock(options: DigitransitMockOptions = {}): Promise<DigitransitMock> {
+/** `apiKeys`: the accepted subscription keys (others get 401). */
+export async function startDigitransitMock(options: MockOptions = {}): Promise<DigitransitMock> {
   const routing = new ScenarioController<DigitransitScenarioName>('default', DIGITRANSIT_SCENARIOS);
   const geocoding = new ScenarioController<GeocodingScenarioName>('default', GEOCODING_SCENARIOS);
 

@@ -2,10 +2,8 @@
 // match the text, ranked as Pelias ranks them.
 import { readFixture } from '../recorded.js';
 
-export type PeliasEndpoint = 'search' | 'autocomplete';
-
-export interface PeliasQuery {
-  readonly endpoint: PeliasEndpoint;
+interface PeliasQuery {
+  readonly endpoint: 'search' | 'autocomplete';
   readonly params: Readonly<Record<string, string>>;
   readonly acceptLanguage: string | undefined;
   /** The key came as a query parameter, which Pelias itself flags as an unknown parameter. */
@@ -20,7 +18,7 @@ const DEFAULT_SOURCES = ['openstreetmap', 'openaddresses', 'nlsfi', 'gtfshsl'];
 const MAX_SIZE = 40;
 
 /** A Pelias feature as recorded; `confidence` is set per answer. */
-export interface PeliasFeature {
+interface PeliasFeature {
   readonly geometry: { readonly coordinates: readonly [lon: number, lat: number] };
   readonly properties: {
     readonly layer: string;
@@ -35,7 +33,7 @@ export interface PeliasFeature {
  * venues, addresses and a street. Stop ids are `GTFS:<feed>:<stop>#<code>`: strip `GTFS:` and `#...` for the
  * routing id.
  */
-export const PELIAS_PLACES = readFixture<{ features: PeliasFeature[] }>('geocoding/places.json').features;
+const PELIAS_PLACES = readFixture<{ features: PeliasFeature[] }>('geocoding/places.json').features;
 
 const normalize = (text: string): string =>
   text
@@ -96,30 +94,18 @@ export function peliasResponse(query: PeliasQuery): { status: number; body: Reco
   }
 
   const needle = normalize(text);
-  const ranked = query.empty
-    ? []
-    : PELIAS_PLACES.filter(({ properties: p }) => layers.includes(p.layer) && sources.includes(p.source))
-        .map((place) => {
-          const name = normalize(place.properties.name);
-          const rank =
-            name === needle
-              ? 0
-              : name.startsWith(needle)
-                ? 1
-                : normalize(place.properties.label).includes(needle)
-                  ? 2
-                  : 3;
-          return { place, rank };
-        })
-        .filter((entry) => entry.rank < 3)
-        .filter((entry) => query.endpoint === 'search' || entry.rank < 2 || needle.length > 3)
-        .sort(
-          (a, b) =>
-            a.rank - b.rank ||
-            DEFAULT_LAYERS.indexOf(a.place.properties.layer) -
-              DEFAULT_LAYERS.indexOf(b.place.properties.layer),
-        )
-        .slice(0, size);
+  /** 0: the name itself, 1: the start of the name, 2: anywhere in the label; -1: no match. */
+  const rankOf = ({ properties: p }: PeliasFeature): number => {
+    const name = normalize(p.name);
+    return [name === needle, name.startsWith(needle), normalize(p.label).includes(needle)].indexOf(true);
+  };
+  const layerOrder = ({ place }: { place: PeliasFeature }) => DEFAULT_LAYERS.indexOf(place.properties.layer);
+  const ranked = (query.empty ? [] : PELIAS_PLACES)
+    .filter(({ properties: p }) => layers.includes(p.layer) && sources.includes(p.source))
+    .map((place) => ({ place, rank: rankOf(place) }))
+    .filter(({ rank }) => rank >= 0 && (query.endpoint === 'search' || rank < 2 || needle.length > 3))
+    .sort((a, b) => a.rank - b.rank || layerOrder(a) - layerOrder(b))
+    .slice(0, size);
   const features = ranked.map(({ place, rank }) => ({
     ...place,
     properties: { ...place.properties, confidence: [1, 0.9, 0.8][rank] ?? 0.8 },
@@ -130,15 +116,17 @@ export function peliasResponse(query: PeliasQuery): { status: number; body: Reco
     query.endpoint === 'search'
       ? { text, ...echoed, parsed_text: { name: text } }
       : { text, parser: 'pelias', parsed_text: { subject: text }, ...echoed };
-  const body: Record<string, unknown> = {
+  const lons = ranked.map((r) => r.place.geometry.coordinates[0]);
+  const lats = ranked.map((r) => r.place.geometry.coordinates[1]);
+  const body = {
     geocoding: header({ query: { ...queryEcho, ...numericParams(query.params) } }),
     type: 'FeatureCollection',
     features,
+    // JSON leaves out a key whose value is undefined: no bbox without features.
+    bbox:
+      ranked.length > 0
+        ? [Math.min(...lons), Math.min(...lats), Math.max(...lons), Math.max(...lats)]
+        : undefined,
   };
-  if (ranked.length > 0) {
-    const lons = ranked.map((r) => r.place.geometry.coordinates[0]);
-    const lats = ranked.map((r) => r.place.geometry.coordinates[1]);
-    body['bbox'] = [Math.min(...lons), Math.min(...lats), Math.max(...lons), Math.max(...lats)];
-  }
   return { status: 200, body };
 }

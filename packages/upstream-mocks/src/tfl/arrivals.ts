@@ -7,7 +7,6 @@ import { TFL_TIMES } from './entities.js';
 interface Prediction {
   readonly naptanId: string;
   readonly lineId: string;
-  readonly lineName: string;
   readonly direction: string;
 }
 
@@ -23,12 +22,6 @@ const RECORDED = new Map(
     ];
   }),
 );
-
-/** The lines with predictions at a stop, in the order the answer lists them. */
-export function arrivalLines(naptanId: string): { id: string; name: string }[] {
-  const predictions = RECORDED.get(naptanId)?.predictions ?? [];
-  return [...new Map(predictions.map((p) => [p.lineId, p.lineName]))].map(([id, name]) => ({ id, name }));
-}
 
 /** Every line id the stops serve: the Line route answers 404 for any other. */
 export const KNOWN_ARRIVAL_LINES: ReadonlySet<string> = new Set(

@@ -1,5 +1,6 @@
-// The London stations behind the TfL mock (fixtures/tfl/stations.json: ICS codes, NaPTAN ids, coordinates),
-// which journey ends, arrivals and stop searches resolve to.
+// The London stations behind the TfL mock, which journey ends, arrivals and stop searches resolve to: the
+// `StopPoint`s of fixtures/tfl/stations.json as TfL lists them around a point (ICS code, NaPTAN id, stop type,
+// coordinates, and the lines of the stops with recorded arrivals).
 import { readFixture } from '../recorded.js';
 
 export interface TflStation {
@@ -11,6 +12,8 @@ export interface TflStation {
   readonly modes: readonly string[];
   /** Bus stops carry a stop letter. */
   readonly stopLetter?: string;
+  readonly stopType: string;
+  readonly lines: readonly unknown[];
 }
 
 /** By key: `kingsCross`, `waterloo`, `bank`, `mileEnd`, `euston`, `oxfordCircus`, … */

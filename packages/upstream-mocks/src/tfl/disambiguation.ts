@@ -9,7 +9,7 @@ import type { JourneyRequest } from './journeys.js';
 export type MatchStatus = 'list' | 'identified' | 'empty';
 
 /** A `DisambiguationOption` as TfL sends it; `parameterValue` is absent on some real options. */
-export interface TflDisambiguationOption {
+interface TflDisambiguationOption {
   readonly parameterValue?: string;
   readonly uri: string;
   readonly place: { readonly commonName: string; readonly lat: number; readonly lon: number };
@@ -28,9 +28,9 @@ const RECORDED = readFixture<{
 }>('tfl/disambiguation-300.json');
 
 /** "Victoria": 7 options, unsorted by matchQuality, a point of interest outranking the stations, one without parameterValue. */
-export const VICTORIA_OPTIONS = RECORDED.fromLocationDisambiguation.disambiguationOptions;
+const VICTORIA_OPTIONS = RECORDED.fromLocationDisambiguation.disambiguationOptions;
 /** "Highgate": 6 options, unsorted by matchQuality. */
-export const HIGHGATE_OPTIONS = RECORDED.toLocationDisambiguation.disambiguationOptions;
+const HIGHGATE_OPTIONS = RECORDED.toLocationDisambiguation.disambiguationOptions;
 
 function optionsFor(text: string, side: 'from' | 'to'): readonly TflDisambiguationOption[] {
   const needle = text.toLowerCase();

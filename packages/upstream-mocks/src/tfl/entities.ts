@@ -33,37 +33,28 @@ export type TflLocation =
   | { readonly kind: 'station'; readonly station: TflStation }
   | { readonly kind: 'point'; readonly commonName: string; readonly lat: number; readonly lon: number };
 
+/**
+ * A journey end as a StopPoint. Coordinates and postcodes have no NaPTAN id and a placeholder ICS code; the
+ * keys left undefined are left out of the JSON.
+ */
 export function stopPointEntity(
   location: TflLocation,
   side: 'from' | 'to' = 'from',
 ): Record<string, unknown> {
-  if (location.kind === 'point') {
-    // Coordinates and postcodes come back as StopPoints without a NaPTAN id and with a placeholder ICS code.
-    return {
-      $type: tflType('StopPoint'),
-      platformName: '',
-      icsCode: side === 'from' ? '99999997' : '99999998',
-      individualStopId: '',
-      commonName: location.commonName,
-      placeType: 'StopPoint',
-      additionalProperties: [],
-      lat: location.lat,
-      lon: location.lon,
-    };
-  }
-  const s = location.station;
+  const station = location.kind === 'station' ? location.station : undefined;
+  const { commonName, lat, lon } = location.kind === 'station' ? location.station : location;
   return {
     $type: tflType('StopPoint'),
-    naptanId: s.naptanId,
+    naptanId: station?.naptanId,
     platformName: '',
-    ...('stopLetter' in s && s.stopLetter ? { stopLetter: s.stopLetter } : {}),
-    icsCode: s.icsCode,
-    individualStopId: s.naptanId,
-    commonName: s.commonName,
+    stopLetter: station?.stopLetter || undefined,
+    icsCode: station?.icsCode ?? (side === 'from' ? '99999997' : '99999998'),
+    individualStopId: station?.naptanId ?? '',
+    commonName,
     placeType: 'StopPoint',
     additionalProperties: [],
-    lat: s.lat,
-    lon: s.lon,
+    lat,
+    lon,
   };
 }
 

@@ -1,5 +1,5 @@
 // Reads a JourneyResults request: resolves `from`/`to` and the requested date and time.
-import { LONDON, zonedParts, zonedToEpochMs } from '../time.js';
+import { localDateTime, localDateTimeMs, LONDON } from '../time.js';
 import { TFL_STATIONS, type TflStation } from './data.js';
 import type { TflLocation } from './entities.js';
 import type { JourneyRequest } from './journeys.js';
@@ -46,7 +46,7 @@ export function resolveLocation(text: string, side: 'from' | 'to'): TflLocation 
 }
 
 /** `date=yyyyMMdd`, `time=HHmm`, `timeIs=Departing|Arriving`; defaults to now, rounded up to the minute. */
-export function requestedDateTime(
+function requestedDateTime(
   query: Readonly<Record<string, string>>,
   nowMs: number,
 ): { ms: number; timeIs: 'Departing' | 'Arriving' } {
@@ -54,21 +54,12 @@ export function requestedDateTime(
     (query['timeIs'] ?? query['timeis'] ?? '').toLowerCase() === 'arriving' ? 'Arriving' : 'Departing';
   const date = /^(\d{4})(\d{2})(\d{2})$/.exec(query['date'] ?? '');
   const time = /^(\d{2})(\d{2})$/.exec(query['time'] ?? '');
-  if (date || time) {
-    const today = zonedParts(nowMs, LONDON);
-    const ms = zonedToEpochMs(
-      {
-        year: date ? Number(date[1]) : today.year,
-        month: date ? Number(date[2]) : today.month,
-        day: date ? Number(date[3]) : today.day,
-        hour: time ? Number(time[1]) : today.hour,
-        minute: time ? Number(time[2]) : today.minute,
-      },
-      LONDON,
-    );
-    return { ms, timeIs };
-  }
-  return { ms: Math.ceil(nowMs / 60_000) * 60_000, timeIs };
+  if (!date && !time) return { ms: Math.ceil(nowMs / 60_000) * 60_000, timeIs };
+  // What is not given is today's, or the current minute.
+  const [today = '', current = ''] = localDateTime(nowMs, LONDON).split('T');
+  const day = date ? `${date[1]}-${date[2]}-${date[3]}` : today;
+  const minute = time ? `${time[1]}:${time[2]}` : current.slice(0, 5);
+  return { ms: localDateTimeMs(`${day}T${minute}`, LONDON), timeIs };
 }
 
 /** The request's query string without `app_key`, in its original order. */

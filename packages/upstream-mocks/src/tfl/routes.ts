@@ -22,7 +22,7 @@ export interface TflRouteAnswer {
   readonly notFoundMessage: string;
 }
 
-export interface TflRouteRequest {
+interface TflRouteRequest {
   readonly url: URL;
   readonly query: Readonly<Record<string, string>>;
   readonly nowMs: number;

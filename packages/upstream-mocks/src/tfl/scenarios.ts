@@ -31,14 +31,14 @@ export const TFL_SCENARIOS = [
 
 export type TflScenarioName = (typeof TFL_SCENARIOS)[number];
 
-export interface TflScenarioInput extends TflRouteAnswer {
+interface TflScenarioInput extends TflRouteAnswer {
   /** Path and query exactly as received. */
   readonly rawUrl: string;
   readonly nowMs: number;
   readonly options: ScenarioOptions;
 }
 
-export const JSON_HEADERS = { 'cache-control': 'public, must-revalidate, max-age=30, s-maxage=60' };
+const JSON_HEADERS = { 'cache-control': 'public, must-revalidate, max-age=30, s-maxage=60' };
 
 type DisambiguationScenario = Extract<TflScenarioName, `disambiguation-${string}`>;
 

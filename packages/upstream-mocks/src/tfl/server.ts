@@ -8,15 +8,13 @@ import { matchTflRoute } from './routes.js';
 import { TFL_SCENARIOS, tflScenarioReply } from './scenarios.js';
 import type { TflScenarioName } from './scenarios.js';
 
-/** `apiKeys`: the accepted `app_key` values (others get 403). */
-export type TflMockOptions = MockOptions;
-
 export interface TflMock extends Mock {
   /** Selects how the next requests are answered; see the README for the names. */
   scenario(spec: TflScenarioName | ScenarioHandler<TflScenarioName>, options?: ScenarioOptions): void;
 }
 
-export async function startTflMock(options: TflMockOptions = {}): Promise<TflMock> {
+/** `apiKeys`: the accepted `app_key` values (others get 403). */
+export async function startTflMock(options: MockOptions = {}): Promise<TflMock> {
   const scenarios = new ScenarioController<TflScenarioName>('default', TFL_SCENARIOS);
   const mock = await startMock(options, [scenarios], async ({ incoming, now, record, choose }) => {
     const { rawUrl, method } = incoming;

@@ -1,19 +1,10 @@
 // TfL stop points: `GET /StopPoint/Search/{query}` (SearchResponse of MatchedStop) and `GET /StopPoint` around
-// a coordinate (StopPointsResponse of StopPoint, with `lines` when `returnLines=true`), over the stations of
-// the fixture data, as TfL shapes them.
+// a coordinate (StopPointsResponse of the recorded StopPoints, with `lines` when `returnLines=true`).
 import { distanceMeters } from '../geo.js';
-import { arrivalLines } from './arrivals.js';
 import { TFL_STATIONS, type TflStation } from './data.js';
 import { tflType } from './entities.js';
 
 const STATIONS: readonly TflStation[] = Object.values(TFL_STATIONS);
-
-/** The NaPTAN stop type of a station, by its main mode. */
-function stopType(station: TflStation): string {
-  if (station.modes.includes('bus')) return 'NaptanPublicBusCoachTram';
-  if (station.modes.includes('national-rail')) return 'NaptanRailStation';
-  return 'NaptanMetroStation';
-}
 
 function servedBy(station: TflStation, modes: readonly string[] | undefined): boolean {
   return modes === undefined || station.modes.some((mode) => modes.includes(mode));
@@ -41,7 +32,7 @@ export function buildStopSearch(query: string, modes: readonly string[] | undefi
   };
 }
 
-export interface NearbyQuery {
+interface NearbyQuery {
   readonly lat: number;
   readonly lon: number;
   readonly radius: number;
@@ -59,44 +50,16 @@ export function buildStopsNearby(query: NearbyQuery) {
   })).filter(
     ({ station, distance }) =>
       distance <= query.radius &&
-      query.stopTypes.includes(stopType(station).toLowerCase()) &&
+      query.stopTypes.includes(station.stopType.toLowerCase()) &&
       servedBy(station, query.modes),
   );
   return {
     $type: tflType('StopPointsResponse'),
     centrePoint: [query.lat, query.lon],
     stopPoints: found.map(({ station, distance }) => ({
-      $type: tflType('StopPoint'),
-      naptanId: station.naptanId,
-      ...(station.stopLetter === undefined
-        ? {}
-        : { indicator: `Stop ${station.stopLetter}`, stopLetter: station.stopLetter }),
-      modes: [...station.modes],
-      icsCode: station.icsCode,
-      stopType: stopType(station),
-      lines: query.returnLines
-        ? arrivalLines(station.naptanId).map((line) => ({
-            $type: tflType('Identifier'),
-            id: line.id,
-            name: line.name,
-            uri: `/Line/${line.id}`,
-            type: 'Line',
-            crowding: { $type: tflType('Crowding') },
-            routeType: 'Unknown',
-            status: 'Unknown',
-          }))
-        : [],
-      lineGroup: [],
-      lineModeGroups: [],
-      status: true,
-      id: station.naptanId,
-      commonName: station.commonName,
+      ...station,
+      lines: query.returnLines ? station.lines : [],
       distance: Math.round(distance * 100) / 100,
-      placeType: 'StopPoint',
-      additionalProperties: [],
-      children: [],
-      lat: station.lat,
-      lon: station.lon,
     })),
     pageSize: 0,
     total: found.length,
