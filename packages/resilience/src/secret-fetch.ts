@@ -38,8 +38,8 @@ function normaliseMethod(method: string): string {
 
 /**
  * The call's parts. A URL with no body or a string body (graphql-request's JSON) is read from `init` as it is;
- * anything else (ky's Request, bytes, streams, forms) goes through a Request, which applies the Fetch
- * standard's defaults (a form's content-type), and its body is buffered for the redirect hops.
+ * anything else (bytes, streams, forms) goes through a Request, which applies the Fetch standard's defaults (a
+ * form's content-type). A Request's body is buffered for the redirect hops.
  */
 async function outgoingRequest(
   input: string | URL | Request,
@@ -55,7 +55,9 @@ async function outgoingRequest(
       redirect: init?.redirect ?? 'follow',
     };
   }
-  const request = new Request(input, init);
+  // ky hands over its own Request with nothing to add (`init` empty): read it as it is, not through a copy.
+  const onlyRequest = input instanceof Request && (init === undefined || Object.keys(init).length === 0);
+  const request = onlyRequest ? input : new Request(input, init);
   return {
     url: new URL(request.url),
     method: request.method,
