@@ -87,6 +87,9 @@ export async function exchange(hop: Exchange, limit: ResponseLimit): Promise<Unr
     signal: hop.signal,
     dispatcher,
   });
+  // undici's body emits an error when destroyed before its end (a redirect dropped, a body past the limit):
+  // a reader still sees every failure, and one nobody reads is not an uncaught exception.
+  answer.body.on('error', () => undefined);
   const headers = responseHeaders(answer.headers);
   return {
     status: answer.statusCode,

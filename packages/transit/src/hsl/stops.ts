@@ -22,9 +22,7 @@ export const StopsByNameDataSchema = z.object({ stops: lenientList(StopSchema) }
 export const StopsNearDataSchema = z.object({
   stopsByRadius: optionalObject(
     z.object({
-      edges: lenientList(
-        z.object({ node: z.object({ distance: optionalNumber, stop: StopSchema }) }),
-      ),
+      edges: lenientList(z.object({ node: z.object({ distance: optionalNumber, stop: StopSchema }) })),
     }),
   ),
 });
