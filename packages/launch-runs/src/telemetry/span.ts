@@ -1,46 +1,36 @@
 import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
+import type { FailureStage } from '@switchyard/server-kit';
 
-/** Attribute names Switchyard puts on its spans (also what an OTLP collector sees). */
-export const ATTR = {
-  kind: 'launch.span_kind',
-  tool: 'launch.tool',
-  worker: 'launch.worker',
-  runId: 'launch.run_id',
-  outcome: 'launch.outcome',
-  errorCode: 'launch.error_code',
-  /** On a failed tool call: `input` (its arguments were refused) or `handler`. Exported, not stored. */
-  failureStage: 'launch.failure_stage',
-  correlationId: 'switchyard.correlation_id',
-} as const;
+/** What a span is about: stored in its own columns, exported as attributes. */
+export interface SpanFields {
+  kind: 'tool' | 'worker';
+  tool?: string;
+  worker?: string;
+  runId?: string;
+  correlationId?: string;
+}
 
 /**
- * A span: W3C ids (32 and 16 lowercase hex characters), string attributes and Unix epoch milliseconds; all
+ * A span: W3C ids (32 and 16 lowercase hex characters), Unix epoch milliseconds and its fields; all
  * launch-runs needs. Not OpenTelemetry's SDK, which takes tens of milliseconds to load: queries are answered
  * without it (test/cold-start.test.ts); it is loaded only to export over OTLP (otlp-export.ts).
  */
-export interface LiveSpan {
+export interface Span extends SpanFields {
   readonly name: string;
   readonly traceId: string;
   readonly spanId: string;
   readonly parentSpanId: string | undefined;
-  readonly attributes: Record<string, string>;
   readonly startMs: number;
+  /** Set when the work failed: its wire error code. */
+  errorCode?: string;
+  /** On a failed tool call: `input` (its arguments were refused) or `handler`. Exported, not stored. */
+  failureStage?: FailureStage;
 }
 
-export interface FinishedSpan extends LiveSpan {
-  readonly endMs: number;
-}
+export type FinishedSpan = Readonly<Span> & { readonly endMs: number };
 
-/** Where finished spans go: SQLite always, an OTLP collector when one is configured. */
-export interface SpanDestination {
-  add(span: FinishedSpan): void;
-  flush(): Promise<void> | void;
-  /** Flushes; spans added later are dropped. */
-  shutdown(): Promise<void> | void;
-}
-
-const nowMs = () => performance.timeOrigin + performance.now();
+export const nowMs = () => performance.timeOrigin + performance.now();
 
 /** Random W3C ids; an all-zero id is invalid, so one is drawn again (1 in 2^64 at worst). */
 function randomId(bytes: number): string {
@@ -51,19 +41,7 @@ function randomId(bytes: number): string {
 }
 
 /** A new span; a child shares its parent's trace id. */
-export function startSpan(name: string, parent: LiveSpan | undefined): LiveSpan {
-  const traceId = parent?.traceId ?? randomId(16);
-  return {
-    name,
-    traceId,
-    spanId: randomId(8),
-    parentSpanId: parent?.spanId,
-    attributes: {},
-    startMs: nowMs(),
-  };
-}
-
-/** The span as it is now, with its attributes copied. */
-export function endSpan(span: LiveSpan): FinishedSpan {
-  return { ...span, attributes: { ...span.attributes }, endMs: Math.max(span.startMs, nowMs()) };
+export function startSpan(name: string, fields: SpanFields, parent: Span | undefined): Span {
+  const ids = { traceId: parent?.traceId ?? randomId(16), spanId: randomId(8), parentSpanId: parent?.spanId };
+  return { name, ...fields, ...ids, startMs: nowMs() };
 }
