@@ -6,6 +6,12 @@ import { newLeaseToken, retireLeaseToken } from './lease.js';
 /** Why an execution was aborted. */
 export type AbortReason = 'cancelled' | 'shutdown' | 'lease-lost' | 'request-cancelled';
 
+/** What a state change records on the run besides the state: columns and the STATE_CHANGED payload. */
+export interface StateChange {
+  patch?: RunPatch;
+  payload?: Record<string, unknown>;
+}
+
 /** What may stop an executor's work besides the run being taken from it. */
 type SessionSignals = { shutdown?: AbortSignal; request?: AbortSignal };
 
@@ -108,11 +114,7 @@ export class LeaseSession {
   }
 
   /** A state change under this lease. */
-  transition(
-    from: RunState,
-    to: RunState,
-    change: { patch?: RunPatch; payload?: Record<string, unknown> } = {},
-  ): Promise<RunRow> {
+  transition(from: RunState, to: RunState, change: StateChange = {}): Promise<RunRow> {
     return this.store.transition(this.runId, from, to, { ...change, token: this.token });
   }
 
