@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { SwitchyardError } from '@switchyard/contracts/errors';
+import type { z } from 'zod';
 import type {
   LaunchCancelOutput,
   LaunchOpenPrOutput,
+  LaunchStartRunInputSchema,
   LaunchStartRunOutput,
-  RunConfig,
   RunState,
   RunStatus,
   ValidationReport,
@@ -34,10 +35,8 @@ export interface RunServiceDeps extends ExecutorDeps {
   takeoverMs?: number;
 }
 
-export interface StartRunInput {
-  run_config: RunConfig;
-  idempotency_key?: string | undefined;
-}
+/** launch_start_run's input as its schema parses it. */
+export type StartRunInput = z.output<typeof LaunchStartRunInputSchema>;
 
 type StartedRun = Omit<LaunchStartRunOutput, 'ok'> & { created: boolean };
 
