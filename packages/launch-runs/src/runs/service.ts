@@ -184,7 +184,10 @@ export class LaunchRunService {
     void job.finally(() => this.background.delete(job));
   }
 
-  /** `work` as the holder of `session`, which it releases; a failure of `work` is settled (recorded, or the run FAILED). */
+  /**
+   * `work` as the holder of `session`, which it releases; a failure of `work` is settled (recorded, or the
+   * run FAILED).
+   */
   private async holding<T>(
     session: LeaseSession,
     row: RunRow,

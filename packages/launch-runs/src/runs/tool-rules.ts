@@ -155,8 +155,8 @@ export const TOOL_RULES = {
 export type LeasedTool = keyof typeof TOOL_RULES;
 
 /**
- * Why `tool` may not work on the run as `row` shows it; undefined when its rule accepts the run and no other
- * executor holds it (`context.busy`), which otherwise answers: retry later (a DONE run stays DONE).
+ * Why `tool` may not work on the run as `row` shows it; undefined when it may. A run another executor holds
+ * (`context.busy`) is always refused: by the rule, or else as busy (retry later; a DONE run stays DONE).
  */
 export function refusal(tool: LeasedTool, row: RunRow, context: RuleContext): SwitchyardError | undefined {
   const rule: ToolRule = TOOL_RULES[tool];
