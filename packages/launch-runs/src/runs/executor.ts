@@ -34,23 +34,16 @@ import {
   sectionStatesOf,
   type RunFailure,
   type LaunchStore,
-  type RunPatch,
   type SectionStates,
 } from '../store/launch-store.js';
 import type { LaunchTelemetry } from '../telemetry/telemetry.js';
 import { LeaseLostError, runCancelled } from './errors.js';
 import { fixHistory } from './fix.js';
-import type { LeaseSession } from './lease-session.js';
+import type { LeaseSession, StateChange } from './lease-session.js';
 import { isAtLeast, isTerminal } from './state-machine.js';
 import { AUTOMATIC_STEP_COUNT, WORKER_NAMES, type WorkerId } from './worker-ids.js';
 
-/** What a step's worker records on the run as it moves it on. */
-interface StepRecord {
-  patch?: RunPatch;
-  payload?: Record<string, unknown>;
-}
-
-function inputs({ source_sha, site_sha }: InputsResult): StepRecord {
+function inputs({ source_sha, site_sha }: InputsResult): StateChange {
   return { patch: { sourceSha: source_sha, siteSha: site_sha }, payload: { source_sha, site_sha } };
 }
 
@@ -62,7 +55,7 @@ export function mapSections(row: RunRow, to: (state: SectionState) => SectionSta
 }
 
 /** A worker's section progress merged into the run's section states (sections the run has not are dropped). */
-function sections(result: { sections: SectionProgress }, row: RunRow): StepRecord {
+function sections(result: { sections: SectionProgress }, row: RunRow): StateChange {
   const states: SectionStates = { ...sectionStatesOf(row) };
   for (const [section, state] of Object.entries(result.sections)) {
     if (section in states && state !== undefined) states[section] = state;
@@ -70,7 +63,7 @@ function sections(result: { sections: SectionProgress }, row: RunRow): StepRecor
   return { patch: { sectionStates: states } };
 }
 
-function links(link: LinkResult, row: RunRow): StepRecord {
+function links(link: LinkResult, row: RunRow): StateChange {
   return { ...sections(link, row), payload: { applied_patch_ids: [...link.applied_patch_ids].sort() } };
 }
 
@@ -87,7 +80,7 @@ interface Step {
   call?: StepCall;
   to: RunState;
   /** Reads the result of the step's own `call` (a method, so each record may name that result's type). */
-  record?(result: unknown, row: RunRow): StepRecord;
+  record?(result: unknown, row: RunRow): StateChange;
 }
 
 const STEPS: Readonly<Partial<Record<RunState, Step>>> = {

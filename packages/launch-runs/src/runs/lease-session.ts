@@ -6,6 +6,12 @@ import { newLeaseToken, retireLeaseToken } from './lease.js';
 /** Why an execution was aborted. */
 export type AbortReason = 'cancelled' | 'shutdown' | 'lease-lost' | 'request-cancelled';
 
+/** What a state change records on the run besides the state: columns and the STATE_CHANGED payload. */
+export interface StateChange {
+  patch?: RunPatch;
+  payload?: Record<string, unknown>;
+}
+
 /** What may stop an executor's work besides the run being taken from it. */
 type SessionSignals = { shutdown?: AbortSignal; request?: AbortSignal };
 
@@ -42,7 +48,7 @@ export class LeaseSession {
     this.signal = AbortSignal.any([this.taken.signal, ...outside]);
     this.lastRenewMs = Date.now();
     const tickMs = Math.max(50, Math.min(250, Math.floor(leaseMs / 4)));
-    this.timer = setInterval(() => this.tick(), tickMs);
+    this.timer = setInterval(() => void this.watch(), tickMs);
     this.timer.unref();
   }
 
@@ -80,13 +86,9 @@ export class LeaseSession {
     if (!this.taken.signal.aborted) this.taken.abort(reason);
   }
 
-  private tick(): void {
+  private async watch(): Promise<void> {
     if (this.released || this.ticking) return;
     this.ticking = true;
-    void this.watch().finally(() => (this.ticking = false));
-  }
-
-  private async watch(): Promise<void> {
     try {
       // A renewal answers what the status check would: whether the run is still this executor's.
       const renewing = Date.now() - this.lastRenewMs >= this.leaseMs / 3;
@@ -99,6 +101,8 @@ export class LeaseSession {
       if (renewing) this.lastRenewMs = Date.now();
     } catch {
       // The database may be closing (shutdown) or briefly unreachable; the next tick or the release settles it.
+    } finally {
+      this.ticking = false;
     }
   }
 
@@ -108,11 +112,7 @@ export class LeaseSession {
   }
 
   /** A state change under this lease. */
-  transition(
-    from: RunState,
-    to: RunState,
-    change: { patch?: RunPatch; payload?: Record<string, unknown> } = {},
-  ): Promise<RunRow> {
+  transition(from: RunState, to: RunState, change: StateChange = {}): Promise<RunRow> {
     return this.store.transition(this.runId, from, to, { ...change, token: this.token });
   }
 

@@ -1,6 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import { SwitchyardError } from '@switchyard/contracts/errors';
-import type { RunConfig, RunState, RunStatus, ValidationReport } from '@switchyard/contracts/launch-runs';
+import type { z } from 'zod';
+import type {
+  LaunchCancelOutput,
+  LaunchOpenPrOutput,
+  LaunchStartRunInputSchema,
+  LaunchStartRunOutput,
+  RunState,
+  RunStatus,
+  ValidationReport,
+} from '@switchyard/contracts/launch-runs';
 import type { RunRow } from '../db/schema.js';
 import type { PullRequestResult } from '../pipeline/types.js';
 import type { ArtifactContent } from '../store/artifact-store.js';
@@ -14,7 +23,7 @@ import { isRetiredHereLately, newLeaseToken, retireLeaseToken } from './lease.js
 import { LeaseSession } from './lease-session.js';
 import { isStable, isTransitional, rewindTarget } from './state-machine.js';
 import { buildStatus } from './status.js';
-import { cancelRefusal, heldElsewhere, refusal, type LeasedTool } from './tool-rules.js';
+import { cancelRefusal, refusal, type LeasedTool } from './tool-rules.js';
 
 export interface RunServiceDeps extends ExecutorDeps {
   leaseMs: number;
@@ -26,12 +35,10 @@ export interface RunServiceDeps extends ExecutorDeps {
   takeoverMs?: number;
 }
 
-export interface StartRunInput {
-  run_config: RunConfig;
-  idempotency_key?: string | undefined;
-}
+/** launch_start_run's input as its schema parses it. */
+export type StartRunInput = z.output<typeof LaunchStartRunInputSchema>;
 
-type StartedRun = { run_id: string; state: RunState; created: boolean };
+type StartedRun = Omit<LaunchStartRunOutput, 'ok'> & { created: boolean };
 
 export interface CallOptions {
   /** The calling request's signal: cancelling the request interrupts the step (resumable). */
@@ -179,36 +186,37 @@ export class LaunchRunService {
 
   /**
    * `work` as the holder of `session`, which it releases; a failure of `work` is settled (recorded, or the
-   * run FAILED). `before` may answer first (no work) or refuse (thrown as it is).
+   * run FAILED).
    */
   private async holding<T>(
     session: LeaseSession,
     row: RunRow,
     onProgress: ProgressListener | undefined,
     work: (execution: Execution, row: RunRow) => Promise<T>,
-    before: (row: RunRow) => T | undefined = () => undefined,
   ): Promise<T> {
     this.sessions.add(session);
     try {
-      const answer = before(row);
-      if (answer !== undefined) return answer;
       const execution = new Execution(this.deps, session, row, onProgress);
       return await work(execution, row).catch(async (thrown: unknown) => {
         throw await execution.settleFailure(thrown);
       });
     } finally {
       this.sessions.delete(session);
-      await session
-        .release()
-        .catch((error: unknown) =>
-          this.deps.logger.warn('could not release a run lease', { run_id: session.runId, error }),
-        );
+      await this.release(session);
     }
+  }
+
+  private async release(session: LeaseSession): Promise<void> {
+    await session
+      .release()
+      .catch((error: unknown) =>
+        this.deps.logger.warn('could not release a run lease', { run_id: session.runId, error }),
+      );
   }
 
   /**
    * Runs `tool`'s `work` under the run's lease once the tool's rule (tool-rules.ts) accepts the run as the
-   * lease attempt found it; a run another executor holds is refused by the rule, or else answered busy.
+   * lease attempt found it; a run another executor holds is refused by the rule, busy at least.
    * `answered` gives the answer a run already holds (no work needed).
    */
   private async withLease<T>(
@@ -223,20 +231,16 @@ export class LaunchRunService {
       signals: { shutdown: this.shutdown.signal, request: options.signal },
     });
     const busy = 'busy' in acquired;
-    const admit = (row: RunRow): T | undefined => {
-      const answer = answered(row);
-      if (answer !== undefined) return answer;
-      // The rule reads the run as it stood before this call: without the lease just taken.
-      const refused = refusal(tool, busy ? row : { ...row, leaseOwner: null }, { paths, store, busy });
-      if (refused !== undefined) throw refused;
-      return undefined;
-    };
-    if ('busy' in acquired) {
-      const answer = admit(acquired.busy);
-      if (answer !== undefined) return answer;
-      throw heldElsewhere(tool, acquired.busy);
+    const row = busy ? acquired.busy : acquired.row;
+    const answer = answered(row);
+    // The rule reads the run as it stood before this call: without the lease just taken.
+    const refused = refusal(tool, busy ? row : { ...row, leaseOwner: null }, { paths, store, busy });
+    if (!busy && answer === undefined && refused === undefined) {
+      return this.holding(acquired.session, row, options.onProgress, work);
     }
-    return this.holding(acquired.session, acquired.row, options.onProgress, work, admit);
+    if (!busy) await this.release(acquired.session);
+    if (answer !== undefined) return answer;
+    throw refused;
   }
 
   async validate(runId: string, options: CallOptions = {}): Promise<ValidationReport> {
@@ -296,14 +300,14 @@ export class LaunchRunService {
   }
 
   /** CANCELLED at once (artifacts kept); local work is aborted now, other processes' within their next tick. */
-  async cancel(runId: string): Promise<{ run_id: string; cancelled: true; state: 'CANCELLED' }> {
+  async cancel(runId: string): Promise<Omit<LaunchCancelOutput, 'ok'>> {
     await this.deps.store.cancel(runId, cancelRefusal);
     for (const session of this.sessions) if (session.runId === runId) session.abort('cancelled');
     return { run_id: runId, cancelled: true, state: 'CANCELLED' };
   }
 
   /** W9 once: a run already PR_OPENED or DONE answers with the PR it has (no second PR). */
-  async openPr(runId: string, options: CallOptions = {}): Promise<PullRequestResult & { run_id: string }> {
+  async openPr(runId: string, options: CallOptions = {}): Promise<Omit<LaunchOpenPrOutput, 'ok'>> {
     const open = async (execution: Execution, row: RunRow): Promise<PullRequestResult> => {
       const opened = await execution.runWorker('W9', (ctx) => this.deps.pipeline.openPullRequest(ctx));
       const { pr_url, branch, commit_sha } = opened;
@@ -311,9 +315,7 @@ export class LaunchRunService {
         patch: { prUrl: pr_url, branch, commitSha: commit_sha, lastError: null },
         payload: { pr_url, branch, commit_sha },
       });
-      await execution.session.transition('PR_OPENED', 'DONE', {
-        patch: { sectionStates: mapSections(row, () => 'DONE') },
-      });
+      await markDone(execution, row);
       return { pr_url, branch, commit_sha };
     };
     return { run_id: runId, ...(await this.withLease(runId, 'launch_open_pr', options, open, openedPr)) };
@@ -341,6 +343,13 @@ function openedPr(row: RunRow): PullRequestResult | undefined {
   return { pr_url: row.prUrl, branch: row.branch, commit_sha: row.commitSha };
 }
 
+/** PR_OPENED → DONE: the PR is open, every section is DONE. */
+async function markDone({ session }: Execution, row: RunRow): Promise<void> {
+  await session.transition('PR_OPENED', 'DONE', {
+    patch: { activeWorker: null, sectionStates: mapSections(row, () => 'DONE') },
+  });
+}
+
 /**
  * A run as its last executor left it, continued: artifacts reconciled, the workspace rebuilt when this
  * machine lacks it, an interrupted step rewound (a fix settled first), then the automatic steps until
@@ -354,12 +363,7 @@ async function continueRun(
   const { runId, session } = execution;
   let state = runState(row);
   await execution.deps.artifacts.reconcile(runId);
-  if (state === 'PR_OPENED') {
-    await session.transition('PR_OPENED', 'DONE', {
-      patch: { activeWorker: null, sectionStates: mapSections(row, () => 'DONE') },
-    });
-    return;
-  }
+  if (state === 'PR_OPENED') return markDone(execution, row);
   const disturbed =
     isTransitional(state) ||
     row.activeWorker !== null ||

@@ -154,7 +154,10 @@ export const TOOL_RULES = {
 
 export type LeasedTool = keyof typeof TOOL_RULES;
 
-/** Why `tool` may not work on the run as `row` shows it; undefined when its rule accepts the run. */
+/**
+ * Why `tool` may not work on the run as `row` shows it; undefined when it may. A run another executor holds
+ * (`context.busy`) is always refused: by the rule, or else as busy (retry later; a DONE run stays DONE).
+ */
 export function refusal(tool: LeasedTool, row: RunRow, context: RuleContext): SwitchyardError | undefined {
   const rule: ToolRule = TOOL_RULES[tool];
   const current = runState(row);
@@ -164,14 +167,9 @@ export function refusal(tool: LeasedTool, row: RunRow, context: RuleContext): Sw
   }
   if (context.busy && rule.busyIn?.includes(current)) return runBusy(current, rule);
   const objection = rule.check(row, current, context);
-  return objection === undefined ? undefined : illegalState({ ...objection, current, rule });
-}
-
-/** The answer for a run the rule accepts but another executor holds: retry later (a DONE run stays DONE). */
-export function heldElsewhere(tool: LeasedTool, row: RunRow): SwitchyardError {
-  const current = runState(row);
-  const rule = TOOL_RULES[tool];
-  if (!isTerminal(current)) return runBusy(current, rule);
+  if (objection !== undefined) return illegalState({ ...objection, current, rule });
+  if (!context.busy) return undefined;
+  if (current !== 'DONE') return runBusy(current, rule);
   return illegalState({ message: `Run ${row.runId} is ${current}`, current, rule });
 }
 

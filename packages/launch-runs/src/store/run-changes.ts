@@ -1,8 +1,7 @@
-import { SwitchyardError } from '@switchyard/contracts/errors';
 import type { RunState, ValidationReport } from '@switchyard/contracts/launch-runs';
 import { canonicalJson } from '../canonical-json.js';
 import type { IssueRow, RunRow } from '../db/schema.js';
-import { LeaseLostError } from '../runs/errors.js';
+import { LeaseLostError, runNotFound } from '../runs/errors.js';
 import { isLeaseLive } from '../runs/lease.js';
 import { assertTransition, isStable, isTerminal } from '../runs/state-machine.js';
 import { computeEventHash, GENESIS_HASH, type RunEvent, type TraceIds } from './event-chain.js';
@@ -20,8 +19,7 @@ import {
 
 /** The run as a change needs it: present, and leased to `token` when one is given. */
 export function requireRun(row: RunRow | undefined, runId: string, token: string | undefined): RunRow {
-  if (row === undefined)
-    throw new SwitchyardError('not-found', `No run with run_id ${runId}`, { code: 'RUN_NOT_FOUND' });
+  if (row === undefined) throw runNotFound(runId);
   if (token !== undefined && row.leaseOwner !== token) throw new LeaseLostError(runId);
   return row;
 }
