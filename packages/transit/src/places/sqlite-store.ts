@@ -1,7 +1,7 @@
 // The SQLite store. Loaded with the first tool call that touches saved places (see open.ts), so drizzle's
 // query builder stays off the start path.
 import type Database from 'better-sqlite3';
-import { and, asc, eq } from 'drizzle-orm';
+import { and, asc, eq, sql, type Placeholder } from 'drizzle-orm';
 import { drizzle, type BetterSQLite3Database } from 'drizzle-orm/better-sqlite3';
 import { canonicalSavedPlaceKey, type SavedPlaceValue } from '@switchyard/contracts/transit';
 import { savedPlaces, type SavedPlaceRow } from '../db/schema.js';
@@ -10,11 +10,40 @@ import { rowToSave, saveResult, toSavedPlace, type SavedPlaceStore, type SaveRes
 /** The store over an open, migrated transit.sqlite (`openSavedPlaceDatabase`); closing it is the opener's job. */
 export function createSqliteSavedPlaceStore(sqlite: Database.Database): SavedPlaceStore {
   const db: BetterSQLite3Database = drizzle(sqlite);
-  const byKey = (principal: string, key: string) =>
+  const byKey = (principal: string | Placeholder, key: string | Placeholder) =>
     and(eq(savedPlaces.principal, principal), eq(savedPlaces.key, key));
 
+  // The reads are prepared once: building and preparing a query on every call cost more than the lookup
+  // itself (a plan_trip between two names looks up both).
+  const rowAtQuery = db
+    .select()
+    .from(savedPlaces)
+    .where(byKey(sql.placeholder('principal'), sql.placeholder('key')))
+    .prepare();
+  const keysQuery = db
+    .select({ key: savedPlaces.key })
+    .from(savedPlaces)
+    .where(eq(savedPlaces.principal, sql.placeholder('principal')))
+    .prepare();
+  const listQuery = db
+    .select()
+    .from(savedPlaces)
+    .where(eq(savedPlaces.principal, sql.placeholder('principal')))
+    .orderBy(asc(savedPlaces.key))
+    .prepare();
+  const listOfTypeQuery = db
+    .select()
+    .from(savedPlaces)
+    .where(
+      and(
+        eq(savedPlaces.principal, sql.placeholder('principal')),
+        eq(savedPlaces.type, sql.placeholder('type')),
+      ),
+    )
+    .orderBy(asc(savedPlaces.key))
+    .prepare();
   const rowAt = (principal: string, key: string): SavedPlaceRow | undefined =>
-    db.select().from(savedPlaces).where(byKey(principal, key)).get();
+    rowAtQuery.get({ principal, key });
 
   /**
    * The row `key` names: the one under its NFC form, else one saved in another form (NFD...) before keys
@@ -24,12 +53,7 @@ export function createSqliteSavedPlaceStore(sqlite: Database.Database): SavedPla
     const canonical = canonicalSavedPlaceKey(key);
     const exact = rowAt(principal, canonical);
     if (exact !== undefined) return exact;
-    const legacy = db
-      .select({ key: savedPlaces.key })
-      .from(savedPlaces)
-      .where(eq(savedPlaces.principal, principal))
-      .all()
-      .find((row) => canonicalSavedPlaceKey(row.key) === canonical);
+    const legacy = keysQuery.all({ principal }).find((row) => canonicalSavedPlaceKey(row.key) === canonical);
     return legacy === undefined ? undefined : rowAt(principal, legacy.key);
   };
 
@@ -52,11 +76,9 @@ export function createSqliteSavedPlaceStore(sqlite: Database.Database): SavedPla
       return row === undefined ? undefined : toSavedPlace(row);
     },
     async list(principal, type) {
-      const where =
-        type === undefined
-          ? eq(savedPlaces.principal, principal)
-          : and(eq(savedPlaces.principal, principal), eq(savedPlaces.type, type));
-      return db.select().from(savedPlaces).where(where).orderBy(asc(savedPlaces.key)).all().map(toSavedPlace);
+      const rows =
+        type === undefined ? listQuery.all({ principal }) : listOfTypeQuery.all({ principal, type });
+      return rows.map(toSavedPlace);
     },
     async delete(principal, key) {
       const stored = storedRow(principal, key);
