@@ -1,8 +1,8 @@
 // Named Digitransit scenarios: data scenarios (the query still executes) and transport scenarios.
 import { reply } from '../reply.js';
 import type { MockReply } from '../reply.js';
-import { BODY_FAULTS, bodyFaultReply, isBodyFault, rateLimitedReply, STATUS_FAULTS } from '../scenario.js';
-import type { BodyFault, ScenarioOptions } from '../scenario.js';
+import { BODY_FAULTS, isSharedFault, sharedFaultReply, STATUS_FAULTS } from '../scenario.js';
+import type { ScenarioOptions } from '../scenario.js';
 import type { DepartureVariant } from './departures.js';
 import { gatewayError, invalidKey, NGINX_BAD_GATEWAY, quotaExceeded } from './gateway.js';
 
@@ -56,7 +56,6 @@ export const DIGITRANSIT_SCENARIOS = [
 ] as const;
 
 export type DigitransitScenarioName = (typeof DIGITRANSIT_SCENARIOS)[number];
-export type TransportScenarioName = (typeof TRANSPORT_SCENARIOS)[number];
 type DataScenarioName = (typeof DIGITRANSIT_DATA_SCENARIOS)[number];
 type PlanOf<Name> = Name extends `plan-${infer Variant}` ? Variant : never;
 /** The itineraries a data scenario plans: its `plan-*` name's, `mixed` for the others. */
@@ -89,28 +88,24 @@ export function dataVariants(name: DataScenarioName): DataVariants {
   return DATA_VARIANTS[name] ?? { ...DEFAULT_DATA, plan: name.slice('plan-'.length) as PlanVariant };
 }
 
-const TRANSPORT_REPLIES: Record<
-  Exclude<TransportScenarioName, BodyFault>,
-  (retryAfterSeconds: number) => MockReply
-> = {
+/** The gateway's and OTP's own answers to the other transport scenarios. */
+const GATEWAY_FAULTS: Readonly<Record<string, () => MockReply>> = {
   unauthorized: invalidKey,
   forbidden: quotaExceeded,
-  'rate-limited': rateLimitedReply,
-  'rate-limited-no-retry-after': () => rateLimitedReply(undefined),
   'server-error': () => reply.text(500, 'Internal Server Error'),
   'bad-gateway': () => reply.text(502, NGINX_BAD_GATEWAY, 'text/html'),
   'service-unavailable': () => gatewayError(503, 'Service Unavailable'),
 };
 
 /**
- * The reply of a transport scenario. `body` produces the normal response for the ones that
- * mangle it (`reset`, `malformed-json`).
+ * The reply of a transport scenario, undefined for the others. `normal` produces the normal response for the
+ * ones that mangle it (`reset`, `malformed-json`, `oversized-*`).
  */
 export async function transportReply(
-  name: TransportScenarioName,
+  name: string,
   options: ScenarioOptions,
-  body: () => Promise<unknown>,
-): Promise<MockReply> {
-  if (!isBodyFault(name)) return TRANSPORT_REPLIES[name](options.retryAfterSeconds ?? 1);
-  return bodyFaultReply(name, name === 'hang' ? undefined : await body(), { bodyBytes: options.bodyBytes });
+  normal: () => Promise<unknown>,
+): Promise<MockReply | undefined> {
+  if (isSharedFault(name)) return sharedFaultReply(name, options, normal);
+  return Object.hasOwn(GATEWAY_FAULTS, name) ? GATEWAY_FAULTS[name]!() : undefined;
 }

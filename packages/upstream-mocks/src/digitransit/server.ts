@@ -18,7 +18,7 @@ import {
   isDataScenario,
   transportReply,
 } from './scenarios.js';
-import type { DigitransitScenarioName, GeocodingScenarioName, TransportScenarioName } from './scenarios.js';
+import type { DigitransitScenarioName, GeocodingScenarioName } from './scenarios.js';
 
 export interface DigitransitMock extends Mock {
   /** `${url}/routing/v2/hsl/gtfs/v1` */
@@ -41,10 +41,6 @@ export interface DigitransitMock extends Mock {
 
 const ROUTING_PATH = /^\/routing\/v2\/([^/]+)\/gtfs\/v1\/?$/;
 const GEOCODING_PATH = /^\/geocoding\/v1\/(search|autocomplete)\/?$/;
-
-function isTransport(name: string): name is TransportScenarioName {
-  return !isDataScenario(name) && name !== 'graphql-errors' && name !== 'geocoding-empty';
-}
 
 /** The answer of OTP to a readable GraphQL request under a data scenario or `graphql-errors`. */
 async function execute(
@@ -78,13 +74,12 @@ export async function startDigitransitMock(options: MockOptions = {}): Promise<D
     if (refusal) return refusal;
     const { scenario, entry } = await choose(routing, recorded);
     if (typeof scenario !== 'string') return scenario;
-    if (isTransport(scenario)) {
-      return transportReply(scenario, entry.options, async () => {
-        if (graphql === undefined) return {};
-        const normal = await execute('default', graphql, router, now, entry);
-        return normal.kind === 'json' ? normal.body : {};
-      });
-    }
+    const fault = await transportReply(scenario, entry.options, async () => {
+      if (graphql === undefined) return {};
+      const normal = await execute('default', graphql, router, now, entry);
+      return normal.kind === 'json' ? normal.body : {};
+    });
+    if (fault) return fault;
     return graphql === undefined
       ? (read as { error: MockReply }).error
       : execute(scenario, graphql, router, now, entry);
@@ -111,9 +106,8 @@ export async function startDigitransitMock(options: MockOptions = {}): Promise<D
         nowMs: now.getTime(),
         empty,
       });
-    if (scenario !== 'default' && scenario !== 'geocoding-empty') {
-      return transportReply(scenario, entry.options, () => Promise.resolve(answer(false).body));
-    }
+    const fault = await transportReply(scenario, entry.options, () => Promise.resolve(answer(false).body));
+    if (fault) return fault;
     const { status, body } = answer(scenario === 'geocoding-empty');
     return reply.json(status, body);
   };

@@ -2,8 +2,8 @@
 // disambiguation scenarios belong to JourneyResults (other routes answer normally), and the faults apply to all.
 import { reply } from '../reply.js';
 import type { MockReply } from '../reply.js';
-import { BODY_FAULTS, bodyFaultReply, isBodyFault, rateLimitedReply, STATUS_FAULTS } from '../scenario.js';
-import type { BodyFault, ScenarioOptions } from '../scenario.js';
+import { BODY_FAULTS, isSharedFault, sharedFaultReply, STATUS_FAULTS } from '../scenario.js';
+import type { ScenarioOptions, SharedFault } from '../scenario.js';
 import { buildDisambiguationResult, type MatchStatus } from './disambiguation.js';
 import { apiErrorReply, BAD_GATEWAY_HTML, forbiddenReply } from './errors.js';
 import type { TflRouteAnswer } from './routes.js';
@@ -70,15 +70,13 @@ function disambiguationReply({ status, ...statuses }: (typeof DISAMBIGUATIONS)[D
   };
 }
 
-const REPLIES: Record<Exclude<TflScenarioName, BodyFault>, (input: TflScenarioInput) => MockReply> = {
+const REPLIES: Record<Exclude<TflScenarioName, SharedFault>, (input: TflScenarioInput) => MockReply> = {
   default: normal,
   ...(Object.fromEntries(
     Object.entries(DISAMBIGUATIONS).map(([name, spec]) => [name, disambiguationReply(spec)]),
   ) as Record<DisambiguationScenario, (input: TflScenarioInput) => MockReply>),
   'not-found': (input) => apiErrorReply(404, input.rawUrl, input.notFoundMessage, input.nowMs),
   forbidden: (input) => forbiddenReply(input.rawUrl, input.nowMs),
-  'rate-limited': (input) => rateLimitedReply(input.options.retryAfterSeconds ?? 1),
-  'rate-limited-no-retry-after': () => rateLimitedReply(undefined),
   'server-error': (input) =>
     apiErrorReply(500, input.rawUrl, 'An internal server error occurred.', input.nowMs),
   'bad-gateway': () => reply.text(502, BAD_GATEWAY_HTML, 'text/html'),
@@ -97,8 +95,8 @@ const REPLIES: Record<Exclude<TflScenarioName, BodyFault>, (input: TflScenarioIn
   },
 };
 
-export function tflScenarioReply(name: TflScenarioName, input: TflScenarioInput): MockReply {
-  return isBodyFault(name)
-    ? bodyFaultReply(name, input.body, { bodyBytes: input.options.bodyBytes, headers: JSON_HEADERS })
+export async function tflScenarioReply(name: TflScenarioName, input: TflScenarioInput): Promise<MockReply> {
+  return isSharedFault(name)
+    ? sharedFaultReply(name, input.options, () => input.body, JSON_HEADERS)
     : REPLIES[name](input);
 }
