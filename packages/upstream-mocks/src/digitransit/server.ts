@@ -11,6 +11,7 @@ import type { ScenarioEntry, ScenarioHandler, ScenarioOptions } from '../scenari
 import { ROUTERS } from './data.js';
 import { KEY_HEADER, keyRefusal, notFound } from './gateway.js';
 import { failedExecution, readGraphQL, runGraphQL } from './graphql.js';
+import type { OtpGraphQLResponse } from './graphql.js';
 import {
   DIGITRANSIT_SCENARIOS,
   dataVariants,
@@ -42,22 +43,17 @@ export interface DigitransitMock extends Mock {
 const ROUTING_PATH = /^\/routing\/v2\/([^/]+)\/gtfs\/v1\/?$/;
 const GEOCODING_PATH = /^\/geocoding\/v1\/(search|autocomplete)\/?$/;
 
-/** The answer of OTP to a readable GraphQL request under a data scenario or `graphql-errors`. */
+/** The body OTP answers (HTTP 200) to a readable GraphQL request under a data scenario or `graphql-errors`. */
 async function execute(
   name: DigitransitScenarioName,
   graphql: GraphQLRequestBody,
   router: string,
   now: Date,
   entry: ScenarioEntry<string>,
-): Promise<MockReply> {
-  if (name === 'graphql-errors') {
-    return reply.json(200, failedExecution(graphql.query, 'The routing request timed out'));
-  }
+): Promise<OtpGraphQLResponse> {
+  if (name === 'graphql-errors') return failedExecution(graphql.query, 'The routing request timed out');
   const variants = dataVariants(isDataScenario(name) ? name : 'default');
-  return reply.json(
-    200,
-    await runGraphQL(graphql, { now, router, ...variants, nextPlanCall: () => entry.planCalls++ }),
-  );
+  return runGraphQL(graphql, { now, router, ...variants, nextPlanCall: () => entry.planCalls++ });
 }
 
 /** `apiKeys`: the accepted subscription keys (others get 401). */
@@ -74,15 +70,13 @@ export async function startDigitransitMock(options: MockOptions = {}): Promise<D
     if (refusal) return refusal;
     const { scenario, entry } = await choose(routing, recorded);
     if (typeof scenario !== 'string') return scenario;
-    const fault = await transportReply(scenario, entry.options, async () => {
-      if (graphql === undefined) return {};
-      const normal = await execute('default', graphql, router, now, entry);
-      return normal.kind === 'json' ? normal.body : {};
-    });
+    const fault = await transportReply(scenario, entry.options, async () =>
+      graphql === undefined ? {} : execute('default', graphql, router, now, entry),
+    );
     if (fault) return fault;
     return graphql === undefined
       ? (read as { error: MockReply }).error
-      : execute(scenario, graphql, router, now, entry);
+      : reply.json(200, await execute(scenario, graphql, router, now, entry));
   };
 
   const answerGeocoding = async (

@@ -1,7 +1,7 @@
 // What each named TfL scenario answers, on every route: `default` is the route's normal answer, the
 // disambiguation scenarios belong to JourneyResults (other routes answer normally), and the faults apply to all.
 import { reply } from '../reply.js';
-import type { MockReply } from '../reply.js';
+import type { HeaderMap, MockReply } from '../reply.js';
 import { BODY_FAULTS, isSharedFault, sharedFaultReply, STATUS_FAULTS } from '../scenario.js';
 import type { ScenarioOptions, SharedFault } from '../scenario.js';
 import { buildDisambiguationResult, type MatchStatus } from './disambiguation.js';
@@ -55,10 +55,10 @@ const DISAMBIGUATIONS: Record<
 };
 
 /** The route's answer without a fault: its body, or the ApiError it answers instead (an unknown stop). */
-function normal({ body, error, rawUrl, nowMs }: TflScenarioInput): MockReply {
+function normal({ body, error, rawUrl, nowMs }: TflScenarioInput, headers?: HeaderMap): MockReply {
   return error === undefined
-    ? reply.json(200, body, JSON_HEADERS)
-    : apiErrorReply(error.status, rawUrl, error.message, nowMs);
+    ? reply.json(200, body, headers ?? JSON_HEADERS)
+    : apiErrorReply(error.status, rawUrl, error.message, nowMs, headers);
 }
 
 function disambiguationReply({ status, ...statuses }: (typeof DISAMBIGUATIONS)[DisambiguationScenario]) {
@@ -87,12 +87,7 @@ const REPLIES: Record<Exclude<TflScenarioName, SharedFault>, (input: TflScenario
       'The service is temporarily unavailable. Please try again later.',
       input.nowMs,
     ),
-  'short-max-age': (input) => {
-    const answer = normal(input);
-    return answer.kind === 'json'
-      ? reply.json(answer.status, answer.body, { 'cache-control': 'public, max-age=1' })
-      : answer;
-  },
+  'short-max-age': (input) => normal(input, { 'cache-control': 'public, max-age=1' }),
 };
 
 export async function tflScenarioReply(name: TflScenarioName, input: TflScenarioInput): Promise<MockReply> {
