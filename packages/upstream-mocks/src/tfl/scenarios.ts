@@ -40,20 +40,6 @@ interface TflScenarioInput extends TflRouteAnswer {
 
 const JSON_HEADERS = { 'cache-control': 'public, must-revalidate, max-age=30, s-maxage=60' };
 
-type DisambiguationScenario = Extract<TflScenarioName, `disambiguation-${string}`>;
-
-/** Each disambiguation scenario's HTTP status and the match status of each side. */
-const DISAMBIGUATIONS: Record<
-  DisambiguationScenario,
-  { readonly status: number; readonly from: MatchStatus; readonly to: MatchStatus }
-> = {
-  'disambiguation-from': { status: 300, from: 'list', to: 'identified' },
-  'disambiguation-to': { status: 300, from: 'identified', to: 'list' },
-  'disambiguation-both': { status: 300, from: 'list', to: 'list' },
-  'disambiguation-no-match': { status: 300, from: 'empty', to: 'identified' },
-  'disambiguation-200': { status: 200, from: 'list', to: 'list' },
-};
-
 /** The route's answer without a fault: its body, or the ApiError it answers instead (an unknown stop). */
 function normal({ body, error, rawUrl, nowMs }: TflScenarioInput, headers?: HeaderMap): MockReply {
   return error === undefined
@@ -61,20 +47,23 @@ function normal({ body, error, rawUrl, nowMs }: TflScenarioInput, headers?: Head
     : apiErrorReply(error.status, rawUrl, error.message, nowMs, headers);
 }
 
-function disambiguationReply({ status, ...statuses }: (typeof DISAMBIGUATIONS)[DisambiguationScenario]) {
+/** A disambiguation scenario: its HTTP status and each side's match status (other routes answer normally). */
+function disambiguation(status: 200 | 300, from: MatchStatus, to: MatchStatus) {
   return (input: TflScenarioInput): MockReply => {
     const { journey } = input;
     if (journey === undefined) return normal(input);
-    const body = buildDisambiguationResult(journey, statuses);
+    const body = buildDisambiguationResult(journey, { from, to });
     return status === 200 ? reply.json(200, body, JSON_HEADERS) : reply.json(status, body);
   };
 }
 
 const REPLIES: Record<Exclude<TflScenarioName, SharedFault>, (input: TflScenarioInput) => MockReply> = {
   default: normal,
-  ...(Object.fromEntries(
-    Object.entries(DISAMBIGUATIONS).map(([name, spec]) => [name, disambiguationReply(spec)]),
-  ) as Record<DisambiguationScenario, (input: TflScenarioInput) => MockReply>),
+  'disambiguation-from': disambiguation(300, 'list', 'identified'),
+  'disambiguation-to': disambiguation(300, 'identified', 'list'),
+  'disambiguation-both': disambiguation(300, 'list', 'list'),
+  'disambiguation-no-match': disambiguation(300, 'empty', 'identified'),
+  'disambiguation-200': disambiguation(200, 'list', 'list'),
   'not-found': (input) => apiErrorReply(404, input.rawUrl, input.notFoundMessage, input.nowMs),
   forbidden: (input) => forbiddenReply(input.rawUrl, input.nowMs),
   'server-error': (input) =>
