@@ -48,15 +48,15 @@ export interface Chosen<Name extends string> {
 }
 
 export class ScenarioController<Name extends string> {
-  private standing: ScenarioEntry<Name>;
-  private readonly queue: ScenarioEntry<Name>[] = [];
+  /** The queued "next N requests" entries, then the standing scenario (never used up). */
+  private entries: ScenarioEntry<Name>[] = [];
   private requestCount = 0;
 
   constructor(
     readonly defaultName: Name,
     private readonly names: readonly Name[],
   ) {
-    this.standing = ScenarioController.entry<Name>(defaultName, {});
+    this.set(defaultName);
   }
 
   /** Throws on names that are not scenarios of this mock (handlers may come from untyped code). */
@@ -67,24 +67,17 @@ export class ScenarioController<Name extends string> {
     return found;
   }
 
-  private static entry<N extends string>(
-    spec: N | ScenarioHandler<N>,
-    options: ScenarioOptions,
-  ): ScenarioEntry<N> {
-    return { spec, options, remaining: options.times ?? Infinity, calls: 0, planCalls: 0 };
-  }
-
   /** Without `times`: the standing scenario (clears queued ones). With `times`: queued after earlier ones. */
   set(spec: Name | ScenarioHandler<Name>, options: ScenarioOptions = {}): void {
     if (typeof spec === 'string') this.check(spec);
-    if (options.times !== undefined) {
-      if (!Number.isInteger(options.times) || options.times < 1)
-        throw new RangeError('times must be an integer >= 1');
-      this.queue.push(ScenarioController.entry(spec, options));
+    const entry = { spec, options, remaining: options.times ?? Infinity, calls: 0, planCalls: 0 };
+    if (options.times === undefined) {
+      this.entries = [entry];
       return;
     }
-    this.queue.length = 0;
-    this.standing = ScenarioController.entry(spec, options);
+    if (!Number.isInteger(options.times) || options.times < 1)
+      throw new RangeError('times must be an integer >= 1');
+    this.entries.splice(-1, 0, entry);
   }
 
   /**
@@ -96,12 +89,9 @@ export class ScenarioController<Name extends string> {
     now: Date,
     wait: (ms: number) => Promise<void>,
   ): Promise<Chosen<Name>> {
-    const head = this.queue[0];
-    const entry = head ?? this.standing;
-    if (head) {
-      head.remaining -= 1;
-      if (head.remaining <= 0) this.queue.shift();
-    }
+    const entry = this.entries[0]!;
+    entry.remaining -= 1;
+    if (entry.remaining <= 0) this.entries.shift();
     const context = { callIndex: entry.calls, requestIndex: this.requestCount, now };
     entry.calls += 1;
     this.requestCount += 1;
