@@ -12,13 +12,7 @@ import { ROUTERS } from './data.js';
 import { KEY_HEADER, keyRefusal, notFound } from './gateway.js';
 import { failedExecution, readGraphQL, runGraphQL } from './graphql.js';
 import type { OtpGraphQLResponse } from './graphql.js';
-import {
-  DIGITRANSIT_SCENARIOS,
-  dataVariants,
-  GEOCODING_SCENARIOS,
-  isDataScenario,
-  transportReply,
-} from './scenarios.js';
+import { DIGITRANSIT_SCENARIOS, GEOCODING_SCENARIOS, scenarioData, transportReply } from './scenarios.js';
 import type { DigitransitScenarioName, GeocodingScenarioName } from './scenarios.js';
 
 export interface DigitransitMock extends Mock {
@@ -52,8 +46,7 @@ async function execute(
   entry: ScenarioEntry<string>,
 ): Promise<OtpGraphQLResponse> {
   if (name === 'graphql-errors') return failedExecution(graphql.query, 'The routing request timed out');
-  const variants = dataVariants(isDataScenario(name) ? name : 'default');
-  return runGraphQL(graphql, { now, router, ...variants, nextPlanCall: () => entry.planCalls++ });
+  return runGraphQL(graphql, { now, router, ...scenarioData(name), nextPlanCall: () => entry.planCalls++ });
 }
 
 /** `apiKeys`: the accepted subscription keys (others get 401). */
