@@ -2,6 +2,7 @@
 import { createServer } from 'node:http';
 import type { IncomingMessage, Server } from 'node:http';
 import type { Socket } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { MockReply } from './reply.js';
 
 /** The body of a GraphQL POST, as the client sent it. */
@@ -77,8 +78,7 @@ function queryRecord(url: URL): Record<string, string> {
 /** Starts an HTTP server on 127.0.0.1 (port 0 = any free port). */
 export async function startLoopbackServer(handler: RequestHandler, port = 0): Promise<LoopbackServer> {
   const sockets = new Set<Socket>();
-  const timers = new Set<NodeJS.Timeout>();
-  let closed = false;
+  const closing = new AbortController();
 
   const server: Server = createServer((req, res) => {
     const socket = req.socket;
@@ -95,7 +95,7 @@ export async function startLoopbackServer(handler: RequestHandler, port = 0): Pr
           body,
           query: queryRecord(url),
         });
-        if (closed || socket.destroyed) return;
+        if (closing.signal.aborted || socket.destroyed) return;
         answer(res, socket);
       } catch (error) {
         console.error('[upstream-mocks] handler failed:', error);
@@ -124,21 +124,10 @@ export async function startLoopbackServer(handler: RequestHandler, port = 0): Pr
 
   return {
     url,
-    delay(ms) {
-      return new Promise((resolve) => {
-        if (closed) return;
-        const timer = setTimeout(() => {
-          timers.delete(timer);
-          resolve();
-        }, ms);
-        timers.add(timer);
-      });
-    },
+    delay: (ms) => sleep(ms, undefined, { signal: closing.signal }).catch(() => new Promise<never>(() => {})),
     async close() {
-      if (closed) return;
-      closed = true;
-      for (const timer of timers) clearTimeout(timer);
-      timers.clear();
+      if (closing.signal.aborted) return;
+      closing.abort();
       const done = new Promise<void>((resolve) => server.close(() => resolve()));
       for (const socket of sockets) socket.destroy();
       sockets.clear();
