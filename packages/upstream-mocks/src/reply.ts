@@ -1,4 +1,4 @@
-// What a mock answers: a body with a status, or a misbehaving connection, each as the function that writes it.
+// What a mock answers: a body with a status, or a misbehaving connection, as the function that writes it.
 import type { ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { DEFAULT_OVERSIZED_BYTES, repeatedJson, repeatedJsonLength, writeRepeatedJson } from './oversized.js';

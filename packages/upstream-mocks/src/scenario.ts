@@ -137,7 +137,7 @@ export const BODY_FAULTS = [
   'oversized-content-length',
 ] as const;
 
-/** The faults both upstreams answer alike: the rate limit of the gateway they sit behind, and the body faults. */
+/** The faults both upstreams answer alike: the rate limit of the gateway in front, and the body faults. */
 const SHARED_FAULTS = ['rate-limited', 'rate-limited-no-retry-after', ...BODY_FAULTS] as const;
 export type SharedFault = (typeof SHARED_FAULTS)[number];
 
@@ -146,9 +146,9 @@ export function isSharedFault(name: string): name is SharedFault {
 }
 
 /**
- * A shared fault's reply. The gateway's 429 is `{statusCode, message}`, with `Retry-After` when given. The body
- * faults are made from the route's `normal` body (`hang` sends none of it); `headers` go with the oversized
- * answer, as the route's own would.
+ * A shared fault's reply. The gateway's 429 is `{statusCode, message}`, with `Retry-After` when given. The
+ * body faults are made from the route's `normal` body (`hang` sends none of it); `headers` go with the
+ * oversized answer, as the route's own would.
  */
 export async function sharedFaultReply(
   name: SharedFault,

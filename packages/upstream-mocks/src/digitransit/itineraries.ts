@@ -1,7 +1,7 @@
 // planConnection itineraries: the recorded ones in fixtures/digitransit/itineraries.json (every leg SCHEDULED,
 // leaving at the recorded search time), planned by the scenarios (scenarios.ts) with their departure and the
-// realtime of each transit leg, then moved to the request's time and ends and linked to the stops, routes and trips of data.ts.
-// The recorded leg geometry and walking steps stay as they are.
+// realtime of each transit leg, then moved to the request's time and ends and linked to the stops, routes and
+// trips of data.ts. The recorded leg geometry and walking steps stay as they are.
 import { compactDate, HELSINKI, isoDuration, offsetDateTime } from '../time.js';
 import { movableTimes, readFixture, type TimeFormat } from '../recorded.js';
 import { alertsOn } from './alerts.js';

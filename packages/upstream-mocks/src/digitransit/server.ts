@@ -37,7 +37,7 @@ export interface DigitransitMock extends Mock {
 const ROUTING_PATH = /^\/routing\/v2\/([^/]+)\/gtfs\/v1\/?$/;
 const GEOCODING_PATH = /^\/geocoding\/v1\/(search|autocomplete)\/?$/;
 
-/** The body OTP answers (HTTP 200) to a readable GraphQL request under a data scenario or `graphql-errors`. */
+/** OTP's answer (HTTP 200) to a readable GraphQL request under a data scenario or `graphql-errors`. */
 async function execute(
   name: DigitransitScenarioName,
   graphql: GraphQLRequestBody,

@@ -61,8 +61,8 @@ function pathInstant(segment: string): number {
 }
 
 /**
- * A stop's arrivals, of the lines `ids` when given (an unknown stop's body faults start from Oxford Circus's);
- * 404 for an unknown stop or line.
+ * A stop's arrivals, of the lines `ids` when given (an unknown stop's body faults start from Oxford
+ * Circus's); 404 for an unknown stop or line.
  */
 const arrivals: Answer = ({ stopPointId: stopId = '', ids }, request) => {
   const lineIds = listParam(ids);
@@ -115,7 +115,7 @@ const stopsNearby: Answer = (_params, { query }) => {
   return { body, error, notFoundMessage: 'No stop point found' };
 };
 
-/** Each route: its path (case-insensitive; the named groups are its parameters, URL-decoded) and its answer. */
+/** Each route: its path (case-insensitive; named groups are its parameters, URL-decoded) and its answer. */
 const ROUTES: readonly (readonly [RegExp, RecordedRequest['endpoint'], Answer])[] = [
   [
     /^\/journey\/journeyresults\/(?<from>[^/]+)\/to\/(?<to>[^/]+)\/?$/i,
