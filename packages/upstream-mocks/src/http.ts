@@ -1,8 +1,8 @@
 // Loopback HTTP plumbing shared by the mocks: listen, read, record, answer, close without leaks.
 import { createServer } from 'node:http';
-import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { IncomingMessage, Server } from 'node:http';
 import type { Socket } from 'node:net';
-import { repeatedJsonLength, writeRepeatedJson } from './oversized.js';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { MockReply } from './reply.js';
 
 /** The body of a GraphQL POST, as the client sent it. */
@@ -75,61 +75,10 @@ function queryRecord(url: URL): Record<string, string> {
   return out;
 }
 
-function writeReply(res: ServerResponse, socket: Socket, answer: MockReply): void {
-  switch (answer.kind) {
-    case 'hang':
-      return;
-    case 'json': {
-      const text = JSON.stringify(answer.body);
-      res.writeHead(answer.status, {
-        'content-type': 'application/json; charset=utf-8',
-        'content-length': String(Buffer.byteLength(text)),
-        ...answer.headers,
-      });
-      res.end(text);
-      return;
-    }
-    case 'text': {
-      const headers: Record<string, string> = {
-        'content-length': String(Buffer.byteLength(answer.body)),
-        ...answer.headers,
-      };
-      if (answer.contentType) headers['content-type'] = answer.contentType;
-      res.writeHead(answer.status, headers);
-      res.end(answer.body);
-      return;
-    }
-    case 'reset': {
-      const partial = Buffer.from(answer.partialBody, 'utf8');
-      res.writeHead(answer.status, {
-        'content-type': 'application/json; charset=utf-8',
-        // Promise more than is sent, so the client is mid-body when the connection drops.
-        'content-length': String(partial.length * 4 + 64),
-        ...answer.headers,
-      });
-      res.flushHeaders();
-      res.write(partial, () => socket.resetAndDestroy());
-      return;
-    }
-    case 'repeated-json': {
-      // An endless body (count Infinity) can only be sent chunked.
-      const length = repeatedJsonLength(answer.body);
-      res.writeHead(answer.status, {
-        'content-type': 'application/json; charset=utf-8',
-        ...(answer.announceLength && Number.isFinite(length) ? { 'content-length': String(length) } : {}),
-        ...answer.headers,
-      });
-      writeRepeatedJson(res, answer.body);
-      return;
-    }
-  }
-}
-
 /** Starts an HTTP server on 127.0.0.1 (port 0 = any free port). */
 export async function startLoopbackServer(handler: RequestHandler, port = 0): Promise<LoopbackServer> {
   const sockets = new Set<Socket>();
-  const timers = new Set<NodeJS.Timeout>();
-  let closed = false;
+  const closing = new AbortController();
 
   const server: Server = createServer((req, res) => {
     const socket = req.socket;
@@ -146,8 +95,8 @@ export async function startLoopbackServer(handler: RequestHandler, port = 0): Pr
           body,
           query: queryRecord(url),
         });
-        if (closed || socket.destroyed) return;
-        writeReply(res, socket, answer);
+        if (closing.signal.aborted || socket.destroyed) return;
+        answer(res, socket);
       } catch (error) {
         console.error('[upstream-mocks] handler failed:', error);
         if (!res.headersSent && !socket.destroyed) {
@@ -175,21 +124,10 @@ export async function startLoopbackServer(handler: RequestHandler, port = 0): Pr
 
   return {
     url,
-    delay(ms) {
-      return new Promise((resolve) => {
-        if (closed) return;
-        const timer = setTimeout(() => {
-          timers.delete(timer);
-          resolve();
-        }, ms);
-        timers.add(timer);
-      });
-    },
+    delay: (ms) => sleep(ms, undefined, { signal: closing.signal }).catch(() => new Promise<never>(() => {})),
     async close() {
-      if (closed) return;
-      closed = true;
-      for (const timer of timers) clearTimeout(timer);
-      timers.clear();
+      if (closing.signal.aborted) return;
+      closing.abort();
       const done = new Promise<void>((resolve) => server.close(() => resolve()));
       for (const socket of sockets) socket.destroy();
       sockets.clear();

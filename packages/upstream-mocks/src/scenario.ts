@@ -1,7 +1,7 @@
 // Scenario selection shared by the mocks: a standing scenario, plus a queue of
 // "the next N requests answer X" entries that are consumed first.
 import type { RecordedRequest } from './http.js';
-import { reply, type MockReply } from './reply.js';
+import { reply, type HeaderMap, type MockReply } from './reply.js';
 
 export interface ScenarioContext {
   /** 0-based index of this request among those answered by the same `scenario()` selection. */
@@ -48,15 +48,15 @@ export interface Chosen<Name extends string> {
 }
 
 export class ScenarioController<Name extends string> {
-  private standing: ScenarioEntry<Name>;
-  private readonly queue: ScenarioEntry<Name>[] = [];
+  /** The queued "next N requests" entries, then the standing scenario (never used up). */
+  private entries: ScenarioEntry<Name>[] = [];
   private requestCount = 0;
 
   constructor(
     readonly defaultName: Name,
     private readonly names: readonly Name[],
   ) {
-    this.standing = ScenarioController.entry<Name>(defaultName, {});
+    this.set(defaultName);
   }
 
   /** Throws on names that are not scenarios of this mock (handlers may come from untyped code). */
@@ -67,24 +67,17 @@ export class ScenarioController<Name extends string> {
     return found;
   }
 
-  private static entry<N extends string>(
-    spec: N | ScenarioHandler<N>,
-    options: ScenarioOptions,
-  ): ScenarioEntry<N> {
-    return { spec, options, remaining: options.times ?? Infinity, calls: 0, planCalls: 0 };
-  }
-
   /** Without `times`: the standing scenario (clears queued ones). With `times`: queued after earlier ones. */
   set(spec: Name | ScenarioHandler<Name>, options: ScenarioOptions = {}): void {
     if (typeof spec === 'string') this.check(spec);
-    if (options.times !== undefined) {
-      if (!Number.isInteger(options.times) || options.times < 1)
-        throw new RangeError('times must be an integer >= 1');
-      this.queue.push(ScenarioController.entry(spec, options));
+    const entry = { spec, options, remaining: options.times ?? Infinity, calls: 0, planCalls: 0 };
+    if (options.times === undefined) {
+      this.entries = [entry];
       return;
     }
-    this.queue.length = 0;
-    this.standing = ScenarioController.entry(spec, options);
+    if (!Number.isInteger(options.times) || options.times < 1)
+      throw new RangeError('times must be an integer >= 1');
+    this.entries.splice(-1, 0, entry);
   }
 
   /**
@@ -96,12 +89,9 @@ export class ScenarioController<Name extends string> {
     now: Date,
     wait: (ms: number) => Promise<void>,
   ): Promise<Chosen<Name>> {
-    const head = this.queue[0];
-    const entry = head ?? this.standing;
-    if (head) {
-      head.remaining -= 1;
-      if (head.remaining <= 0) this.queue.shift();
-    }
+    const entry = this.entries[0]!;
+    entry.remaining -= 1;
+    if (entry.remaining <= 0) this.entries.shift();
     const context = { callIndex: entry.calls, requestIndex: this.requestCount, now };
     entry.calls += 1;
     this.requestCount += 1;
@@ -133,18 +123,6 @@ export const STATUS_FAULTS = [
   'service-unavailable',
 ] as const;
 
-/** The 429 of the API gateway both upstreams sit behind: `{statusCode, message}`, `Retry-After` when given. */
-export function rateLimitedReply(retryAfterSeconds: number | undefined): MockReply {
-  const message = 'Rate limit is exceeded.';
-  return retryAfterSeconds === undefined
-    ? reply.json(429, { statusCode: 429, message })
-    : reply.json(
-        429,
-        { statusCode: 429, message: `${message} Try again in ${retryAfterSeconds} seconds.` },
-        { 'retry-after': String(retryAfterSeconds) },
-      );
-}
-
 /** The faults that happen to a normal answer on its way: never sent, reset mid-body, truncated, grown huge. */
 export const BODY_FAULTS = [
   /** Never answers until the server is closed. */
@@ -158,27 +136,40 @@ export const BODY_FAULTS = [
   /** As `oversized-body`, with the true Content-Length announced. */
   'oversized-content-length',
 ] as const;
-export type BodyFault = (typeof BODY_FAULTS)[number];
 
-export function isBodyFault(name: string): name is BodyFault {
-  return (BODY_FAULTS as readonly string[]).includes(name);
+/** The faults both upstreams answer alike: the rate limit of the gateway in front, and the body faults. */
+const SHARED_FAULTS = ['rate-limited', 'rate-limited-no-retry-after', ...BODY_FAULTS] as const;
+export type SharedFault = (typeof SHARED_FAULTS)[number];
+
+export function isSharedFault(name: string): name is SharedFault {
+  return (SHARED_FAULTS as readonly string[]).includes(name);
 }
 
 /**
- * A body fault's reply, made from the route's normal body (`hang` sends none of it); `headers` go with the
+ * A shared fault's reply. The gateway's 429 is `{statusCode, message}`, with `Retry-After` when given. The
+ * body faults are made from the route's `normal` body (`hang` sends none of it); `headers` go with the
  * oversized answer, as the route's own would.
  */
-export function bodyFaultReply(
-  name: BodyFault,
-  normal: unknown,
-  options: { bodyBytes?: number | undefined; headers?: Record<string, string> },
-): MockReply {
+export async function sharedFaultReply(
+  name: SharedFault,
+  options: ScenarioOptions,
+  normal: () => unknown,
+  headers?: HeaderMap,
+): Promise<MockReply> {
+  const message = 'Rate limit is exceeded.';
+  if (name === 'rate-limited-no-retry-after') return reply.json(429, { statusCode: 429, message });
+  if (name === 'rate-limited') {
+    const seconds = options.retryAfterSeconds ?? 1;
+    const body = { statusCode: 429, message: `${message} Try again in ${seconds} seconds.` };
+    return reply.json(429, body, { 'retry-after': String(seconds) });
+  }
   if (name === 'hang') return reply.hang();
-  if (name === 'reset') return reply.reset(JSON.stringify(normal).slice(0, 400));
-  if (name === 'malformed-json') return reply.malformedJson(normal);
-  return reply.oversized(normal, {
+  const body = await normal();
+  if (name === 'reset') return reply.reset(JSON.stringify(body).slice(0, 400));
+  if (name === 'malformed-json') return reply.malformedJson(body);
+  return reply.oversized(body, {
     announceLength: name === 'oversized-content-length',
     bytes: options.bodyBytes,
-    headers: options.headers,
+    headers,
   });
 }

@@ -1,14 +1,9 @@
 // What every resolver sees: the clock, the router and the data scenario of this request.
-import type { DepartureVariant } from './departures.js';
-import type { PlanVariant } from './scenarios.js';
+import type { ScenarioData } from './scenarios.js';
 
-export interface ResolverContext {
+export interface ResolverContext extends ScenarioData {
   readonly now: Date;
   readonly router: string;
-  readonly departures: DepartureVariant;
-  readonly plan: PlanVariant;
-  /** Stops, routes and legs carry the service alerts of alerts.ts (the `service-alerts` scenario). */
-  readonly alerts: boolean;
   /** Index of this plan request among those of the same scenario selection (counts up on each call). */
   nextPlanCall(): number;
 }

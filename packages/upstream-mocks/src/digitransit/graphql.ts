@@ -1,6 +1,6 @@
 // One GraphQL request, the way OTP handles it: read the body, parse, validate against the schema, execute.
 import { execute, GraphQLError, Kind, parse, validate } from 'graphql';
-import type { DocumentNode, OperationDefinitionNode } from 'graphql';
+import type { DocumentNode, FieldNode, OperationDefinitionNode } from 'graphql';
 import type { GraphQLRequestBody, IncomingRequest } from '../http.js';
 import { reply } from '../reply.js';
 import type { MockReply } from '../reply.js';
@@ -89,7 +89,7 @@ export async function runGraphQL(
     rootValue: rootValue(),
     contextValue: context,
     variableValues: request.variables,
-    ...(request.operationName ? { operationName: request.operationName } : {}),
+    operationName: request.operationName || undefined,
   });
   if (result.data === undefined) return { errors: requestErrors(result.errors ?? []) };
   return {
@@ -105,18 +105,7 @@ export function failedExecution(query: string, message: string): OtpGraphQLRespo
   const operation = parsed.document.definitions.find(
     (d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION,
   );
-  const field = operation?.selectionSet.selections.find((s) => s.kind === Kind.FIELD);
-  const key = field && field.kind === Kind.FIELD ? (field.alias?.value ?? field.name.value) : 'data';
-  const loc = field?.loc;
-  return {
-    errors: [
-      {
-        message: `Exception while fetching data (/${key}) : ${message}`,
-        ...(loc ? { locations: [{ line: loc.startToken.line, column: loc.startToken.column }] } : {}),
-        path: [key],
-        extensions: { classification: 'DataFetchingException' },
-      },
-    ],
-    data: null,
-  };
+  const field = operation?.selectionSet.selections.find((s): s is FieldNode => s.kind === Kind.FIELD);
+  const key = field ? (field.alias?.value ?? field.name.value) : 'data';
+  return { errors: fieldErrors([new GraphQLError(message, { nodes: field, path: [key] })]), data: null };
 }

@@ -1,12 +1,11 @@
 // planConnection itineraries: the recorded ones in fixtures/digitransit/itineraries.json (every leg SCHEDULED,
-// leaving at the recorded search time), listed per scenario with their departure and the realtime of each
-// transit leg, then moved to the request's time and ends and linked to the stops, routes and trips of data.ts.
-// The recorded leg geometry and walking steps stay as they are.
+// leaving at the recorded search time), planned by the scenarios (scenarios.ts) with their departure and the
+// realtime of each transit leg, then moved to the request's time and ends and linked to the stops, routes and
+// trips of data.ts. The recorded leg geometry and walking steps stay as they are.
 import { compactDate, HELSINKI, isoDuration, offsetDateTime } from '../time.js';
 import { movableTimes, readFixture, type TimeFormat } from '../recorded.js';
 import { alertsOn } from './alerts.js';
 import type { FieldFn } from './context.js';
-import type { PlanVariant } from './scenarios.js';
 import { findRoute, findStop } from './data.js';
 import { agencyNode, routeNode, stopNode, tripNode } from './nodes.js';
 import type { Node } from './nodes.js';
@@ -67,32 +66,10 @@ const RECORDED = new Map(
 /** A transit leg's realtime: a delay in seconds (UPDATED), or SCHEDULED / CANCELED. */
 type Realtime = number | 'SCHEDULED' | 'CANCELED';
 /** A recorded itinerary, minutes after the search, and the realtime of each of its transit legs. */
-type Planned = readonly [itinerary: string, departIn: number, realtime: readonly Realtime[]];
+export type Planned = readonly [itinerary: string, departIn: number, realtime: readonly Realtime[]];
 
-const S = 'SCHEDULED';
-const X = 'CANCELED';
-
-/** The itineraries of each data scenario (by the plan request's number within it); plan.ts answers the others. */
-// prettier-ignore
-const PLANS: Partial<Record<PlanVariant, readonly (readonly Planned[])[]>> = {
-  mixed:           [[['tram', 2, [60]],  ['train', 5, [S]], ['bus-and-train', 1, [120, S]], ['tram', 12, [0]]]],
-  realtime:        [[['tram', 2, [30]],  ['train', 5, [0]], ['bus-and-train', 1, [45, -20]], ['tram', 12, [15]]]],
-  scheduled:       [[['tram', 2, [S]],   ['train', 5, [S]], ['bus-and-train', 1, [S, S]], ['tram', 12, [S]]]],
-  'cancelled-leg': [[['tram', 2, [30]],  ['train', 5, [X]], ['bus-and-train', 1, [45, 0]], ['tram', 12, [0]]]],
-  delayed:         [[['tram', 2, [420]], ['train', 5, [0]], ['bus-and-train', 1, [180, S]], ['tram', 12, [10]]]],
-  duplicates:      [[['tram', 2, [60]],  ['tram', 2, [60]], ['train', 5, [S]],
-                     ['bus-and-train', 1, [120, S]], ['bus-and-train', 1, [120, S]]]],
-  'long-walks':    [[['train-long-walks', 0, [0]], ['tram-long-walks', 1, [30]], ['tram', 2, [0]], ['walk', 0, []]]],
-  'disrupted-then-clear': [
-    [['tram', 2, [540]], ['train', 5, [X]], ['bus-and-train', 1, [360, S]]],
-    [['train', 9, [0]]],
-  ],
-};
-
-export function plannedItineraries(variant: PlanVariant, call: number): readonly Planned[] {
-  const plans = PLANS[variant] ?? [];
-  return plans[Math.min(call, plans.length - 1)] ?? [];
-}
+export const S = 'SCHEDULED';
+export const X = 'CANCELED';
 
 /**
  * A transit leg with its realtime: the recorded times are the actual ones, scheduled `delay` earlier, estimated

@@ -3,8 +3,7 @@
 import { HELSINKI, localDateTime, localDateTimeMs, offsetDateTime } from '../time.js';
 import { findStop, ROUTER_BOUNDS } from './data.js';
 import type { ResolverContext } from './context.js';
-import type { PlanVariant } from './scenarios.js';
-import { buildItinerary, plannedItineraries } from './itineraries.js';
+import { buildItinerary } from './itineraries.js';
 import type { BuiltItinerary, Endpoint } from './itineraries.js';
 import type { Node } from './nodes.js';
 
@@ -12,7 +11,7 @@ type Obj = Record<string, unknown>;
 
 const asObj = (value: unknown): Obj => (value !== null && typeof value === 'object' ? (value as Obj) : {});
 
-type RoutingErrorCode = 'NO_TRANSIT_CONNECTION' | 'OUTSIDE_BOUNDS' | 'LOCATION_NOT_FOUND';
+export type RoutingErrorCode = 'NO_TRANSIT_CONNECTION' | 'OUTSIDE_BOUNDS' | 'LOCATION_NOT_FOUND';
 type InputField = 'FROM' | 'TO' | null;
 
 interface RoutingError {
@@ -36,13 +35,6 @@ const DESCRIPTIONS: Record<RoutingErrorCode, (inputField: InputField) => string>
 function routingError(code: RoutingErrorCode, inputField: InputField): RoutingError {
   return { code, inputField, description: DESCRIPTIONS[code](inputField) };
 }
-
-/** The data scenarios that answer a routing error instead of itineraries. */
-const SCENARIO_ERRORS: Partial<Record<PlanVariant, RoutingError>> = {
-  'no-transit-connection': routingError('NO_TRANSIT_CONNECTION', null),
-  'outside-bounds': routingError('OUTSIDE_BOUNDS', 'FROM'),
-  'location-not-found': routingError('LOCATION_NOT_FOUND', 'FROM'),
-};
 
 type EndpointResult = { readonly endpoint: Endpoint } | { readonly error: RoutingError };
 
@@ -98,11 +90,12 @@ function runPlan(request: PlanRequest, ctx: ResolverContext): PlanResult {
   const errors = [from, to].flatMap((r) => ('error' in r ? [r.error] : []));
   if (errors.length > 0) return { itineraries: [], routingErrors: errors, origin, destination };
 
-  const scenarioError = SCENARIO_ERRORS[ctx.plan];
-  if (scenarioError) return { itineraries: [], routingErrors: [scenarioError], origin, destination };
+  if (ctx.routingError) {
+    return { itineraries: [], routingErrors: [routingError(...ctx.routingError)], origin, destination };
+  }
 
   const options = { origin, destination, wheelchair: request.wheelchair };
-  const specs = plannedItineraries(ctx.plan, call);
+  const specs = ctx.plans[Math.min(call, ctx.plans.length - 1)] ?? [];
   // Timetables run on whole minutes: start from the next minute (or end by the previous one when arriving by).
   const base = Math.ceil(request.timeMs / 60_000) * 60_000;
   let built = specs.map((spec) => buildItinerary(spec, base, options));

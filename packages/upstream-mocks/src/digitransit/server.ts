@@ -11,14 +11,9 @@ import type { ScenarioEntry, ScenarioHandler, ScenarioOptions } from '../scenari
 import { ROUTERS } from './data.js';
 import { KEY_HEADER, keyRefusal, notFound } from './gateway.js';
 import { failedExecution, readGraphQL, runGraphQL } from './graphql.js';
-import {
-  DIGITRANSIT_SCENARIOS,
-  dataVariants,
-  GEOCODING_SCENARIOS,
-  isDataScenario,
-  transportReply,
-} from './scenarios.js';
-import type { DigitransitScenarioName, GeocodingScenarioName, TransportScenarioName } from './scenarios.js';
+import type { OtpGraphQLResponse } from './graphql.js';
+import { DIGITRANSIT_SCENARIOS, GEOCODING_SCENARIOS, scenarioData, transportReply } from './scenarios.js';
+import type { DigitransitScenarioName, GeocodingScenarioName } from './scenarios.js';
 
 export interface DigitransitMock extends Mock {
   /** `${url}/routing/v2/hsl/gtfs/v1` */
@@ -42,26 +37,16 @@ export interface DigitransitMock extends Mock {
 const ROUTING_PATH = /^\/routing\/v2\/([^/]+)\/gtfs\/v1\/?$/;
 const GEOCODING_PATH = /^\/geocoding\/v1\/(search|autocomplete)\/?$/;
 
-function isTransport(name: string): name is TransportScenarioName {
-  return !isDataScenario(name) && name !== 'graphql-errors' && name !== 'geocoding-empty';
-}
-
-/** The answer of OTP to a readable GraphQL request under a data scenario or `graphql-errors`. */
+/** OTP's answer (HTTP 200) to a readable GraphQL request under a data scenario or `graphql-errors`. */
 async function execute(
   name: DigitransitScenarioName,
   graphql: GraphQLRequestBody,
   router: string,
   now: Date,
   entry: ScenarioEntry<string>,
-): Promise<MockReply> {
-  if (name === 'graphql-errors') {
-    return reply.json(200, failedExecution(graphql.query, 'The routing request timed out'));
-  }
-  const variants = dataVariants(isDataScenario(name) ? name : 'default');
-  return reply.json(
-    200,
-    await runGraphQL(graphql, { now, router, ...variants, nextPlanCall: () => entry.planCalls++ }),
-  );
+): Promise<OtpGraphQLResponse> {
+  if (name === 'graphql-errors') return failedExecution(graphql.query, 'The routing request timed out');
+  return runGraphQL(graphql, { now, router, ...scenarioData(name), nextPlanCall: () => entry.planCalls++ });
 }
 
 /** `apiKeys`: the accepted subscription keys (others get 401). */
@@ -78,16 +63,13 @@ export async function startDigitransitMock(options: MockOptions = {}): Promise<D
     if (refusal) return refusal;
     const { scenario, entry } = await choose(routing, recorded);
     if (typeof scenario !== 'string') return scenario;
-    if (isTransport(scenario)) {
-      return transportReply(scenario, entry.options, async () => {
-        if (graphql === undefined) return {};
-        const normal = await execute('default', graphql, router, now, entry);
-        return normal.kind === 'json' ? normal.body : {};
-      });
-    }
+    const fault = await transportReply(scenario, entry.options, async () =>
+      graphql === undefined ? {} : execute('default', graphql, router, now, entry),
+    );
+    if (fault) return fault;
     return graphql === undefined
       ? (read as { error: MockReply }).error
-      : execute(scenario, graphql, router, now, entry);
+      : reply.json(200, await execute(scenario, graphql, router, now, entry));
   };
 
   const answerGeocoding = async (
@@ -111,9 +93,8 @@ export async function startDigitransitMock(options: MockOptions = {}): Promise<D
         nowMs: now.getTime(),
         empty,
       });
-    if (scenario !== 'default' && scenario !== 'geocoding-empty') {
-      return transportReply(scenario, entry.options, () => Promise.resolve(answer(false).body));
-    }
+    const fault = await transportReply(scenario, entry.options, () => Promise.resolve(answer(false).body));
+    if (fault) return fault;
     const { status, body } = answer(scenario === 'geocoding-empty');
     return reply.json(status, body);
   };

@@ -68,31 +68,7 @@ export function peliasResponse(query: PeliasQuery): { status: number; body: Reco
   const size = Math.min(MAX_SIZE, Math.max(1, Number(query.params['size'] ?? 10) || 10));
   const layers = listParam(query.params['layers'], DEFAULT_LAYERS);
   const sources = listParam(query.params['sources'], DEFAULT_SOURCES);
-  const warnings = query.keyInQuery ? ['Invalid Parameter: digitransit-subscription-key'] : [];
-  const engine = { name: 'Pelias', author: 'Mapzen', version: '1.0' };
-  const header = (extra: Record<string, unknown>): Record<string, unknown> => ({
-    version: '0.2',
-    attribution: 'http://pelias-api:8080/attribution',
-    ...extra,
-    ...(warnings.length > 0 ? { warnings } : {}),
-    engine,
-    timestamp: query.nowMs,
-  });
-
-  if (text.trim() === '') {
-    return {
-      status: 400,
-      body: {
-        geocoding: header({
-          query: { text, size, private: false, lang },
-          errors: ["invalid param 'text': text length, must be >0"],
-        }),
-        type: 'FeatureCollection',
-        features: [],
-      },
-    };
-  }
-
+  const missingText = text.trim() === '';
   const needle = normalize(text);
   /** 0: the name itself, 1: the start of the name, 2: anywhere in the label; -1: no match. */
   const rankOf = ({ properties: p }: PeliasFeature): number => {
@@ -100,7 +76,7 @@ export function peliasResponse(query: PeliasQuery): { status: number; body: Reco
     return [name === needle, name.startsWith(needle), normalize(p.label).includes(needle)].indexOf(true);
   };
   const layerOrder = ({ place }: { place: PeliasFeature }) => DEFAULT_LAYERS.indexOf(place.properties.layer);
-  const ranked = (query.empty ? [] : PELIAS_PLACES)
+  const ranked = (query.empty || missingText ? [] : PELIAS_PLACES)
     .filter(({ properties: p }) => layers.includes(p.layer) && sources.includes(p.source))
     .map((place) => ({ place, rank: rankOf(place) }))
     .filter(({ rank }) => rank >= 0 && (query.endpoint === 'search' || rank < 2 || needle.length > 3))
@@ -110,16 +86,30 @@ export function peliasResponse(query: PeliasQuery): { status: number; body: Reco
     ...place,
     properties: { ...place.properties, confidence: [1, 0.9, 0.8][rank] ?? 0.8 },
   }));
-  // Pelias echoes the query; search puts its parse last, autocomplete names its parser first.
+  // Pelias echoes the query (without a text, less of it, and why it refuses): search puts its parse last,
+  // autocomplete names its parser first.
   const echoed = { size, layers, sources, private: false, lang, querySize: size * 10 };
   const queryEcho =
     query.endpoint === 'search'
       ? { text, ...echoed, parsed_text: { name: text } }
       : { text, parser: 'pelias', parsed_text: { subject: text }, ...echoed };
+  const answered = missingText
+    ? {
+        query: { text, size, private: false, lang },
+        errors: ["invalid param 'text': text length, must be >0"],
+      }
+    : { query: { ...queryEcho, ...numericParams(query.params) } };
   const lons = ranked.map((r) => r.place.geometry.coordinates[0]);
   const lats = ranked.map((r) => r.place.geometry.coordinates[1]);
   const body = {
-    geocoding: header({ query: { ...queryEcho, ...numericParams(query.params) } }),
+    geocoding: {
+      version: '0.2',
+      attribution: 'http://pelias-api:8080/attribution',
+      ...answered,
+      ...(query.keyInQuery ? { warnings: ['Invalid Parameter: digitransit-subscription-key'] } : {}),
+      engine: { name: 'Pelias', author: 'Mapzen', version: '1.0' },
+      timestamp: query.nowMs,
+    },
     type: 'FeatureCollection',
     features,
     // JSON leaves out a key whose value is undefined: no bbox without features.
@@ -128,5 +118,5 @@ export function peliasResponse(query: PeliasQuery): { status: number; body: Reco
         ? [Math.min(...lons), Math.min(...lats), Math.max(...lons), Math.max(...lats)]
         : undefined,
   };
-  return { status: 200, body };
+  return { status: missingText ? 400 : 200, body };
 }

@@ -1,6 +1,6 @@
 // TfL's error bodies: the API's own `ApiError`, and what the gateway in front of it sends.
 import { reply } from '../reply.js';
-import type { MockReply } from '../reply.js';
+import type { HeaderMap, MockReply } from '../reply.js';
 import { dotNetUtcTimestamp } from '../time.js';
 import { tflType } from './entities.js';
 
@@ -20,9 +20,10 @@ export function apiErrorReply(
   relativeUri: string,
   message: string,
   nowMs: number,
+  headers?: HeaderMap,
 ): MockReply {
   const [httpStatus, exceptionType, name]: readonly string[] = API_ERRORS[status];
-  return reply.json(status, {
+  const body = {
     $type: tflType('ApiError'),
     timestampUtc: dotNetUtcTimestamp(nowMs),
     ...(name === undefined ? {} : { name }),
@@ -31,7 +32,8 @@ export function apiErrorReply(
     httpStatus,
     relativeUri,
     message,
-  });
+  };
+  return reply.json(status, body, headers);
 }
 
 export const NO_JOURNEY_MESSAGE = 'No journey found for your inputs.';

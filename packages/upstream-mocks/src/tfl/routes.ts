@@ -28,7 +28,11 @@ interface TflRouteRequest {
   readonly nowMs: number;
 }
 
-type Answer = (segments: readonly string[], request: TflRouteRequest) => TflRouteAnswer;
+/** A route's answer from its decoded path parameters; `matchTflRoute` adds the endpoint and parameters. */
+type Answer = (
+  params: Readonly<Record<string, string>>,
+  request: TflRouteRequest,
+) => Omit<TflRouteAnswer, 'endpoint' | 'params'>;
 
 function decodeSegment(segment: string): string {
   try {
@@ -56,13 +60,12 @@ function pathInstant(segment: string): number {
   return Date.parse(/[zZ]|[+-]\d\d:\d\d$/.test(segment) ? segment : `${segment}Z`);
 }
 
-/** The stop's arrivals (an unknown stop's body faults start from Oxford Circus's); 404 for an unknown stop or line. */
-function arrivals(
-  params: Record<string, string>,
-  request: TflRouteRequest,
-  lineIds?: string[],
-): TflRouteAnswer {
-  const stopId = params['stopPointId'] ?? '';
+/**
+ * A stop's arrivals, of the lines `ids` when given (an unknown stop's body faults start from Oxford
+ * Circus's); 404 for an unknown stop or line.
+ */
+const arrivals: Answer = ({ stopPointId: stopId = '', ids }, request) => {
+  const lineIds = listParam(ids);
   const known = Object.values(TFL_STATIONS).some((station) => station.naptanId === stopId.toUpperCase());
   const unknownLine = lineIds?.find((id) => !KNOWN_ARRIVAL_LINES.has(id));
   const notFoundMessage =
@@ -73,14 +76,10 @@ function arrivals(
   const body = buildArrivals({ naptanId, lineIds, direction: request.query['direction'] }, request.nowMs);
   const error =
     !known || unknownLine !== undefined ? { status: 404 as const, message: notFoundMessage } : undefined;
-  return { endpoint: 'tfl-arrivals', params, body, error, notFoundMessage };
-}
+  return { body, error, notFoundMessage };
+};
 
-function lineStatus(
-  params: Record<string, string>,
-  request: TflRouteRequest,
-  selection: StatusSelection,
-): TflRouteAnswer {
+function lineStatus(request: TflRouteRequest, selection: StatusSelection): ReturnType<Answer> {
   const unknown =
     'modes' in selection
       ? selection.modes.find((mode) => !KNOWN_STATUS_MODES.has(mode))
@@ -88,13 +87,13 @@ function lineStatus(
   const notFoundMessage = `The following ${'modes' in selection ? 'mode' : 'line'} id is not recognised: ${unknown ?? ''}`;
   const body = buildLineStatus(selection, request.nowMs);
   const error = unknown === undefined ? undefined : { status: 404 as const, message: notFoundMessage };
-  return { endpoint: 'tfl-line-status', params, body, error, notFoundMessage };
+  return { body, error, notFoundMessage };
 }
 
 const MAX_SEARCH_RESULTS = 50;
 
 /** Stop points around a coordinate; TfL takes `location.lat`/`location.lon` (its swagger) or `lat`/`lon`. */
-const stopsNearby: Answer = (_segments, { query }) => {
+const stopsNearby: Answer = (_params, { query }) => {
   const lat = Number(query['location.lat'] ?? query['lat']);
   const lon = Number(query['location.lon'] ?? query['lon']);
   const stopTypes = listParam(query['stopTypes']);
@@ -113,69 +112,60 @@ const stopsNearby: Answer = (_segments, { query }) => {
         ? 'location'
         : undefined;
   const error = missing && { status: 400 as const, message: `The ${missing} field is required.` };
-  return { endpoint: 'tfl-stops', params: {}, body, error, notFoundMessage: 'No stop point found' };
+  return { body, error, notFoundMessage: 'No stop point found' };
 };
 
-/** Each route: its path (case-insensitive, segments URL-decoded) and its answer. */
-const ROUTES: readonly (readonly [RegExp, Answer])[] = [
+/** Each route: its path (case-insensitive; named groups are its parameters, URL-decoded) and its answer. */
+const ROUTES: readonly (readonly [RegExp, RecordedRequest['endpoint'], Answer])[] = [
   [
-    /^\/journey\/journeyresults\/([^/]+)\/to\/([^/]+)\/?$/i,
-    ([from = '', to = ''], request) => {
+    /^\/journey\/journeyresults\/(?<from>[^/]+)\/to\/(?<to>[^/]+)\/?$/i,
+    'tfl-journey',
+    ({ from = '', to = '' }, request) => {
       const journey = journeyRequest(from, to, request.url, request.query, request.nowMs);
-      const body = buildItineraryResult(journey);
-      return {
-        endpoint: 'tfl-journey',
-        params: { from, to },
-        body,
-        journey,
-        notFoundMessage: NO_JOURNEY_MESSAGE,
-      };
+      return { body: buildItineraryResult(journey), journey, notFoundMessage: NO_JOURNEY_MESSAGE };
     },
   ],
+  [/^\/stoppoint\/(?<stopPointId>[^/]+)\/arrivals\/?$/i, 'tfl-arrivals', arrivals],
+  [/^\/line\/(?<ids>[^/]+)\/arrivals\/(?<stopPointId>[^/]+)\/?$/i, 'tfl-arrivals', arrivals],
   [
-    /^\/stoppoint\/([^/]+)\/arrivals\/?$/i,
-    ([stopPointId = ''], request) => arrivals({ stopPointId }, request),
-  ],
-  [
-    /^\/line\/([^/]+)\/arrivals\/([^/]+)\/?$/i,
-    ([ids = '', stopPointId = ''], request) => arrivals({ ids, stopPointId }, request, idList(ids)),
-  ],
-  [
-    /^\/stoppoint\/search\/([^/]+)\/?$/i,
-    ([query = ''], request) => {
+    /^\/stoppoint\/search\/(?<query>[^/]+)\/?$/i,
+    'tfl-stops',
+    ({ query = '' }, request) => {
       const max = Math.min(Number(request.query['maxResults'] ?? MAX_SEARCH_RESULTS), MAX_SEARCH_RESULTS);
       const body = buildStopSearch(query, listParam(request.query['modes']), max);
-      return {
-        endpoint: 'tfl-stops',
-        params: { query },
-        body,
-        notFoundMessage: `No stop point matches ${query}`,
-      };
+      return { body, notFoundMessage: `No stop point matches ${query}` };
     },
   ],
-  [/^\/stoppoint\/?$/i, stopsNearby],
+  [/^\/stoppoint\/?$/i, 'tfl-stops', stopsNearby],
   [
-    /^\/line\/mode\/([^/]+)\/status\/?$/i,
-    ([modes = ''], request) => lineStatus({ modes }, request, { modes: idList(modes) }),
+    /^\/line\/mode\/(?<modes>[^/]+)\/status\/?$/i,
+    'tfl-line-status',
+    ({ modes = '' }, request) => lineStatus(request, { modes: idList(modes) }),
   ],
   [
-    /^\/line\/([^/]+)\/status\/([^/]+)\/to\/([^/]+)\/?$/i,
-    ([ids = '', startDate = '', endDate = ''], request) => {
+    /^\/line\/(?<ids>[^/]+)\/status\/(?<startDate>[^/]+)\/to\/(?<endDate>[^/]+)\/?$/i,
+    'tfl-line-status',
+    ({ ids = '', startDate = '', endDate = '' }, request) => {
       const range = { fromMs: pathInstant(startDate), toMs: pathInstant(endDate) };
-      return lineStatus({ ids, startDate, endDate }, request, { lineIds: idList(ids), range });
+      return lineStatus(request, { lineIds: idList(ids), range });
     },
   ],
   [
-    /^\/line\/([^/]+)\/status\/?$/i,
-    ([ids = ''], request) => lineStatus({ ids }, request, { lineIds: idList(ids) }),
+    /^\/line\/(?<ids>[^/]+)\/status\/?$/i,
+    'tfl-line-status',
+    ({ ids = '' }, request) => lineStatus(request, { lineIds: idList(ids) }),
   ],
 ];
 
 /** The route a path belongs to and its answers; undefined when no route matches. */
 export function matchTflRoute(request: TflRouteRequest): TflRouteAnswer | undefined {
-  for (const [pattern, answer] of ROUTES) {
+  for (const [pattern, endpoint, answer] of ROUTES) {
     const match = pattern.exec(request.url.pathname);
-    if (match) return answer(match.slice(1).map(decodeSegment), request);
+    if (match === null) continue;
+    const params = Object.fromEntries(
+      Object.entries(match.groups ?? {}).map(([name, value]) => [name, decodeSegment(value)]),
+    );
+    return { endpoint, params, ...answer(params, request) };
   }
   return undefined;
 }

@@ -1,9 +1,9 @@
 // What each named TfL scenario answers, on every route: `default` is the route's normal answer, the
 // disambiguation scenarios belong to JourneyResults (other routes answer normally), and the faults apply to all.
 import { reply } from '../reply.js';
-import type { MockReply } from '../reply.js';
-import { BODY_FAULTS, bodyFaultReply, isBodyFault, rateLimitedReply, STATUS_FAULTS } from '../scenario.js';
-import type { BodyFault, ScenarioOptions } from '../scenario.js';
+import type { HeaderMap, MockReply } from '../reply.js';
+import { BODY_FAULTS, isSharedFault, sharedFaultReply, STATUS_FAULTS } from '../scenario.js';
+import type { ScenarioOptions, SharedFault } from '../scenario.js';
 import { buildDisambiguationResult, type MatchStatus } from './disambiguation.js';
 import { apiErrorReply, BAD_GATEWAY_HTML, forbiddenReply } from './errors.js';
 import type { TflRouteAnswer } from './routes.js';
@@ -40,45 +40,32 @@ interface TflScenarioInput extends TflRouteAnswer {
 
 const JSON_HEADERS = { 'cache-control': 'public, must-revalidate, max-age=30, s-maxage=60' };
 
-type DisambiguationScenario = Extract<TflScenarioName, `disambiguation-${string}`>;
-
-/** Each disambiguation scenario's HTTP status and the match status of each side. */
-const DISAMBIGUATIONS: Record<
-  DisambiguationScenario,
-  { readonly status: number; readonly from: MatchStatus; readonly to: MatchStatus }
-> = {
-  'disambiguation-from': { status: 300, from: 'list', to: 'identified' },
-  'disambiguation-to': { status: 300, from: 'identified', to: 'list' },
-  'disambiguation-both': { status: 300, from: 'list', to: 'list' },
-  'disambiguation-no-match': { status: 300, from: 'empty', to: 'identified' },
-  'disambiguation-200': { status: 200, from: 'list', to: 'list' },
-};
-
 /** The route's answer without a fault: its body, or the ApiError it answers instead (an unknown stop). */
-function normal({ body, error, rawUrl, nowMs }: TflScenarioInput): MockReply {
+function normal({ body, error, rawUrl, nowMs }: TflScenarioInput, headers?: HeaderMap): MockReply {
   return error === undefined
-    ? reply.json(200, body, JSON_HEADERS)
-    : apiErrorReply(error.status, rawUrl, error.message, nowMs);
+    ? reply.json(200, body, headers ?? JSON_HEADERS)
+    : apiErrorReply(error.status, rawUrl, error.message, nowMs, headers);
 }
 
-function disambiguationReply({ status, ...statuses }: (typeof DISAMBIGUATIONS)[DisambiguationScenario]) {
+/** A disambiguation scenario: its HTTP status and each side's match status (other routes answer normally). */
+function disambiguation(status: 200 | 300, from: MatchStatus, to: MatchStatus) {
   return (input: TflScenarioInput): MockReply => {
     const { journey } = input;
     if (journey === undefined) return normal(input);
-    const body = buildDisambiguationResult(journey, statuses);
+    const body = buildDisambiguationResult(journey, { from, to });
     return status === 200 ? reply.json(200, body, JSON_HEADERS) : reply.json(status, body);
   };
 }
 
-const REPLIES: Record<Exclude<TflScenarioName, BodyFault>, (input: TflScenarioInput) => MockReply> = {
+const REPLIES: Record<Exclude<TflScenarioName, SharedFault>, (input: TflScenarioInput) => MockReply> = {
   default: normal,
-  ...(Object.fromEntries(
-    Object.entries(DISAMBIGUATIONS).map(([name, spec]) => [name, disambiguationReply(spec)]),
-  ) as Record<DisambiguationScenario, (input: TflScenarioInput) => MockReply>),
+  'disambiguation-from': disambiguation(300, 'list', 'identified'),
+  'disambiguation-to': disambiguation(300, 'identified', 'list'),
+  'disambiguation-both': disambiguation(300, 'list', 'list'),
+  'disambiguation-no-match': disambiguation(300, 'empty', 'identified'),
+  'disambiguation-200': disambiguation(200, 'list', 'list'),
   'not-found': (input) => apiErrorReply(404, input.rawUrl, input.notFoundMessage, input.nowMs),
   forbidden: (input) => forbiddenReply(input.rawUrl, input.nowMs),
-  'rate-limited': (input) => rateLimitedReply(input.options.retryAfterSeconds ?? 1),
-  'rate-limited-no-retry-after': () => rateLimitedReply(undefined),
   'server-error': (input) =>
     apiErrorReply(500, input.rawUrl, 'An internal server error occurred.', input.nowMs),
   'bad-gateway': () => reply.text(502, BAD_GATEWAY_HTML, 'text/html'),
@@ -89,16 +76,11 @@ const REPLIES: Record<Exclude<TflScenarioName, BodyFault>, (input: TflScenarioIn
       'The service is temporarily unavailable. Please try again later.',
       input.nowMs,
     ),
-  'short-max-age': (input) => {
-    const answer = normal(input);
-    return answer.kind === 'json'
-      ? reply.json(answer.status, answer.body, { 'cache-control': 'public, max-age=1' })
-      : answer;
-  },
+  'short-max-age': (input) => normal(input, { 'cache-control': 'public, max-age=1' }),
 };
 
-export function tflScenarioReply(name: TflScenarioName, input: TflScenarioInput): MockReply {
-  return isBodyFault(name)
-    ? bodyFaultReply(name, input.body, { bodyBytes: input.options.bodyBytes, headers: JSON_HEADERS })
+export async function tflScenarioReply(name: TflScenarioName, input: TflScenarioInput): Promise<MockReply> {
+  return isSharedFault(name)
+    ? sharedFaultReply(name, input.options, () => input.body, JSON_HEADERS)
     : REPLIES[name](input);
 }
