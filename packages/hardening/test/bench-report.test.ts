@@ -22,7 +22,14 @@ describe('parsing each package benchmark', () => {
     const line =
       `${'plan_trip/names (http)'.padEnd(38)} direct p50 ${fmt(1.2)} p95 ${fmt(2.5)} | tool p50 ${fmt(2.9)} ` +
       `p95 ${fmt(4.75)} | added p50 ${fmt(1.7)} p95 ${fmt(2.25)} | cpu/call ${fmt(0.93)}`;
-    const output = `transit bench: 400 calls each after 50 warm-up calls, legacy era, Node v24.21.0 (ms)\n${line}\ntargets: met`;
+    // The CPU-by-area table that ends the output is for reading, not rows.
+    const areas = [
+      'where the server CPU goes over stdio (node --cpu-prof, 2000 calls after the warm-up; sampled busy ms per call)',
+      'get_departures           switchyard  bare SDK tool',
+      '  zod                       0.16    0.08',
+      '  busy, all areas           1.61    1.47',
+    ].join('\n');
+    const output = `transit bench: 400 calls each after 50 warm-up calls, legacy era, Node v24.21.0 (ms)\n${line}\ntargets: met\n${areas}`;
     expect(parseTransitBench(output)).toEqual([
       {
         operation: 'plan_trip/names (http)',

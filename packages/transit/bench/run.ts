@@ -15,6 +15,7 @@ import { StreamableHTTPClientTransport, type Client } from '@modelcontextprotoco
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { clientFor, type ProtocolEra } from '@switchyard/server-kit/testing';
 import { startDigitransitMock, startTflMock } from '@switchyard/upstream-mocks';
+import { profileCalls } from './cpu-areas.js';
 import {
   ARRIVALS_ARGS,
   arrivalsRequest,
@@ -46,6 +47,9 @@ const ERA: ProtocolEra = process.env.BENCH_ERA === 'legacy' ? 'legacy' : 'modern
 const TARGET_ADDED_P50_MS = 1;
 const TARGET_ADDED_P95_MS = 3;
 const TARGET_CPU_MS = 1;
+/** Calls profiled per server for the CPU-by-area table, and the cases profiled. */
+const PROFILE_CALLS = Number(process.env.BENCH_PROFILE_CALLS ?? 2000);
+const PROFILED = ['get_departures', 'planJourney'];
 
 interface Stats {
   p50: number;
@@ -165,7 +169,8 @@ const targets: BenchTargets = {
 const env = serverEnv(targets, dataDir);
 const stdio = await stdioServer('stdio', [BIN], env);
 const http = await httpServer('http', env);
-const bare = await stdioServer('bare', ['--import', 'tsx', path.join(here, 'bare-server.ts')], env);
+const BARE_ARGS = ['--import', 'tsx', path.join(here, 'bare-server.ts')];
+const bare = await stdioServer('bare', BARE_ARGS, env);
 
 const cases = [
   {
@@ -257,6 +262,40 @@ try {
   }
 } finally {
   await Promise.all([stdio.close(), http.close(), bare.close()]);
+}
+
+/**
+ * Where the server CPU of a call goes, the bin beside the bare SDK tool: the same sampled areas side by side
+ * show which part of a missed CPU target is Switchyard's own code and which the SDK, zod, undici and GC cost
+ * the bare tool as well.
+ */
+async function cpuByArea(c: (typeof cases)[number]): Promise<string[]> {
+  const profile = (args: string[], tool: string, toolArgs: Record<string, unknown>) =>
+    profileCalls({
+      args,
+      env,
+      era: ERA,
+      warmup: Math.min(WARMUP, PROFILE_CALLS),
+      calls: PROFILE_CALLS,
+      call: (client) => call(client, tool, toolArgs),
+    });
+  const ours = await profile([BIN], c.tool, c.args);
+  const floor = await profile(BARE_ARGS, c.bareTool, {});
+  const floorOf = new Map(floor.areas);
+  const areas = [...new Set([...ours.areas.map(([area]) => area), ...floorOf.keys()])];
+  return [
+    `${c.name.padEnd(24)} switchyard  bare SDK tool`,
+    ...areas.map(
+      (area) => `  ${area.padEnd(22)} ${f(new Map(ours.areas).get(area) ?? 0)} ${f(floorOf.get(area) ?? 0)}`,
+    ),
+    `  ${'busy, all areas'.padEnd(22)} ${f(ours.busyMsPerCall)} ${f(floor.busyMsPerCall)}`,
+  ];
+}
+
+const profiles: string[] = [];
+try {
+  for (const name of PROFILED) profiles.push(...(await cpuByArea(cases.find((c) => c.name === name)!)));
+} finally {
   await tfl.close();
   await digitransit.close();
   fs.rmSync(dataDir, { recursive: true, force: true });
@@ -275,3 +314,8 @@ console.log(
     `server CPU <= ${TARGET_CPU_MS} ms per call): ${misses.length === 0 ? 'met' : 'NOT met'}`,
 );
 for (const miss of misses) console.log(`  not met: ${miss}`);
+console.log(
+  `\nwhere the server CPU goes over stdio (node --cpu-prof, ${PROFILE_CALLS} calls after the warm-up; ` +
+    'sampled busy ms per call, by the module each sample ran in)',
+);
+for (const line of profiles) console.log(line);
