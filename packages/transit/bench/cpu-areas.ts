@@ -5,8 +5,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { clientFor, type ProtocolEra } from '@switchyard/server-kit/testing';
+import type { Client } from '@modelcontextprotocol/client';
+import { startServer, type ServerStart } from './servers.js';
 
 interface ProfileNode {
   id: number;
@@ -107,36 +107,26 @@ function summarise(profile: CpuProfile, calls: number, fromUs: number, toUs: num
 }
 
 export interface ProfileRun {
-  /** Node arguments after the profiler's: the server script and its own arguments. */
-  args: string[];
-  env: Record<string, string>;
-  era: ProtocolEra;
+  server: ServerStart;
   warmup: number;
   calls: number;
   /** One call through the connected client. */
-  call: (client: ReturnType<typeof clientFor>) => Promise<void>;
+  call: (client: Client) => Promise<void>;
 }
 
-/** Spawns the server under --cpu-prof, makes the calls, and sums the measured calls' samples. */
+/** Starts the server under --cpu-prof, makes the calls, and sums the measured calls' samples. */
 export async function profileCalls(run: ProfileRun): Promise<CpuSummary & { file: string }> {
   const profileDir = fs.mkdtempSync(path.join(os.tmpdir(), 'transit-cpuprofile-'));
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, ...run.args],
-    env: run.env,
-    stderr: 'inherit',
-  });
-  const client = clientFor(run.era, 'profile');
-  await client.connect(transport);
+  const server = await startServer(run.server, ['--cpu-prof', `--cpu-prof-dir=${profileDir}`]);
   let fromUs: number;
   let toUs: number;
   try {
-    for (let i = 0; i < run.warmup; i += 1) await run.call(client);
+    for (let i = 0; i < run.warmup; i += 1) await run.call(server.client);
     fromUs = Number(process.hrtime.bigint() / 1000n);
-    for (let i = 0; i < run.calls; i += 1) await run.call(client);
+    for (let i = 0; i < run.calls; i += 1) await run.call(server.client);
     toUs = Number(process.hrtime.bigint() / 1000n);
   } finally {
-    await client.close();
+    await server.close();
   }
   const { file, profile } = await writtenProfile(profileDir);
   return { ...summarise(profile, run.calls, fromUs, toUs), file };

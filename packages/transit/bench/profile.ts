@@ -1,9 +1,9 @@
 // Profile: the built switchyard-transit bin under `node --cpu-prof`, called PROFILE_CALLS times (default 10,000,
-// after 200 warm-up calls left out of the sums) with one tool over stdio against the loopback stand-ins. Writes
-// the .cpuprofile (open it in Chrome DevTools or speedscope for the flame graph) and prints where the server's CPU
-// went: self time by area (our code, the MCP SDK, zod, undici/fetch, JSON, GC) and the hottest functions. Needs
-// a build.
-//   pnpm --filter @switchyard/transit profile [tool] [calls]
+// after 200 warm-up calls left out of the sums) with one tool over stdio (or HTTP) against the loopback
+// stand-ins. Writes the .cpuprofile (open it in Chrome DevTools or speedscope for the flame graph) and prints
+// where the server's CPU went: self time by area (our code, the MCP SDK, zod, undici/fetch, JSON, GC) and the
+// hottest functions. Needs a build.
+//   pnpm --filter @switchyard/transit profile [tool] [calls] [stdio|http]
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -34,6 +34,7 @@ const ARGS: Record<string, Record<string, unknown>> = {
 };
 const tool = process.argv[2] ?? 'get_departures';
 const calls = Number(process.argv[3] ?? process.env.PROFILE_CALLS ?? 10_000);
+const transport = process.argv[4] === 'http' ? 'http' : 'stdio';
 if (ARGS[tool] === undefined) throw new Error(`unknown tool ${tool}; one of ${Object.keys(ARGS).join(', ')}`);
 
 const tfl = await startTflMock();
@@ -41,18 +42,22 @@ const digitransit = await startDigitransitMock();
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'transit-profile-'));
 try {
   const summary = await profileCalls({
-    args: [BIN],
-    env: serverEnv(
-      {
-        tflUrl: tfl.url,
-        tflKey: 'profile-tfl-key-0001',
-        routingUrl: digitransit.routingUrl,
-        geocodingUrl: digitransit.geocodingUrl,
-        digitransitKey: 'profile-dt-key-0002',
-      },
-      dataDir,
-    ),
-    era: 'modern',
+    server: {
+      label: 'profile',
+      transport,
+      args: [BIN],
+      env: serverEnv(
+        {
+          tflUrl: tfl.url,
+          tflKey: 'profile-tfl-key-0001',
+          routingUrl: digitransit.routingUrl,
+          geocodingUrl: digitransit.geocodingUrl,
+          digitransitKey: 'profile-dt-key-0002',
+        },
+        dataDir,
+      ),
+      era: 'modern',
+    },
     warmup: Math.min(200, calls),
     calls,
     call: async (client) => {
@@ -62,8 +67,8 @@ try {
     },
   });
   console.log(
-    `${tool}: ${calls} calls; sampled busy time ${(summary.busyMsPerCall * calls).toFixed(0)} ms, ` +
-      `${summary.busyMsPerCall.toFixed(3)} ms per call`,
+    `${tool} over ${transport}: ${calls} calls; sampled busy time ` +
+      `${(summary.busyMsPerCall * calls).toFixed(0)} ms, ${summary.busyMsPerCall.toFixed(3)} ms per call`,
   );
   for (const [area, ms] of summary.areas) {
     console.log(

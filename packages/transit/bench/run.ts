@@ -5,17 +5,16 @@
 // load from elsewhere on the machine falls on all variants alike. Reports, per tool and transport: p50/p95,
 // the time added over the direct call (p50 - direct p50, p95 - direct p95) and the server's CPU time per call.
 // Targets (issue #14): added p50 <= 1.0 ms and p95 <= 3 ms; server CPU <= 1.0 ms per call. Needs a build.
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import { StreamableHTTPClientTransport, type Client } from '@modelcontextprotocol/client';
-import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { clientFor, type ProtocolEra } from '@switchyard/server-kit/testing';
+import type { Client } from '@modelcontextprotocol/client';
+import type { ProtocolEra } from '@switchyard/server-kit/testing';
 import { startDigitransitMock, startTflMock } from '@switchyard/upstream-mocks';
 import { profileCalls } from './cpu-areas.js';
+import { startServer, type ServerStart } from './servers.js';
 import {
   ARRIVALS_ARGS,
   arrivalsRequest,
@@ -72,51 +71,6 @@ function cpuMs(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
-interface Server {
-  label: string;
-  client: Client;
-  pid: number;
-  close(): Promise<void>;
-}
-
-async function stdioServer(label: string, args: string[], env: Record<string, string>): Promise<Server> {
-  const transport = new StdioClientTransport({ command: process.execPath, args, env, stderr: 'inherit' });
-  const client = clientFor(ERA, `bench-${label}`);
-  await client.connect(transport);
-  return { label, client, pid: transport.pid!, close: () => client.close() };
-}
-
-/** The bin with --http on a free port; its "listening" log line names the URL. */
-async function httpServer(label: string, env: Record<string, string>): Promise<Server> {
-  const child: ChildProcess = spawn(process.execPath, [BIN, '--http', '--port', '0'], {
-    env: { ...env, SWITCHYARD_LOG_LEVEL: 'info' },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  let log = '';
-  const url = await new Promise<string>((resolve, reject) => {
-    child.stderr!.on('data', (chunk: Buffer) => {
-      log += chunk.toString('utf8');
-      const found = /"url":"(http:\/\/127\.0\.0\.1:\d+\/mcp)"/.exec(log);
-      if (found !== null) resolve(found[1]!);
-    });
-    child.once('exit', (code) => reject(new Error(`${label} exited (${String(code)}):\n${log}`)));
-  });
-  const client = clientFor(ERA, `bench-${label}`);
-  await client.connect(new StreamableHTTPClientTransport(new URL(url)));
-  return {
-    label,
-    client,
-    pid: child.pid!,
-    async close() {
-      await client.close();
-      await new Promise((resolve) => {
-        child.once('exit', resolve);
-        child.kill();
-      });
-    },
-  };
-}
-
 async function call(client: Client, name: string, args: Record<string, unknown>): Promise<void> {
   const result = await client.callTool({ name, arguments: args });
   if (result.isError === true) throw new Error(`${name} failed: ${JSON.stringify(result.structuredContent)}`);
@@ -167,10 +121,23 @@ const targets: BenchTargets = {
   digitransitKey: 'bench-dt-key-0002',
 };
 const env = serverEnv(targets, dataDir);
-const stdio = await stdioServer('stdio', [BIN], env);
-const http = await httpServer('http', env);
-const BARE_ARGS = ['--import', 'tsx', path.join(here, 'bare-server.ts')];
-const bare = await stdioServer('bare', BARE_ARGS, env);
+const BIN_OVER = (transport: 'stdio' | 'http'): ServerStart => ({
+  label: transport,
+  transport,
+  args: [BIN],
+  env,
+  era: ERA,
+});
+const BARE: ServerStart = {
+  label: 'bare',
+  transport: 'stdio',
+  args: ['--import', 'tsx', path.join(here, 'bare-server.ts')],
+  env,
+  era: ERA,
+};
+const stdio = await startServer(BIN_OVER('stdio'));
+const http = await startServer(BIN_OVER('http'));
+const bare = await startServer(BARE);
 
 const cases = [
   {
@@ -265,30 +232,29 @@ try {
 }
 
 /**
- * Where the server CPU of a call goes, the bin beside the bare SDK tool: the same sampled areas side by side
- * show which part of a missed CPU target is Switchyard's own code and which the SDK, zod, undici and GC cost
- * the bare tool as well.
+ * Where the server CPU of a call goes, the bin (over stdio and over HTTP) beside the bare SDK tool: the same
+ * sampled areas side by side show which part of a missed CPU target is Switchyard's own code, which the SDK,
+ * zod, undici and GC cost the bare tool as well, and what HTTP adds.
  */
 async function cpuByArea(c: (typeof cases)[number]): Promise<string[]> {
-  const profile = (args: string[], tool: string, toolArgs: Record<string, unknown>) =>
+  const profile = (server: ServerStart, tool: string, toolArgs: Record<string, unknown>) =>
     profileCalls({
-      args,
-      env,
-      era: ERA,
+      server,
       warmup: Math.min(WARMUP, PROFILE_CALLS),
       calls: PROFILE_CALLS,
       call: (client) => call(client, tool, toolArgs),
     });
-  const ours = await profile([BIN], c.tool, c.args);
-  const floor = await profile(BARE_ARGS, c.bareTool, {});
-  const floorOf = new Map(floor.areas);
-  const areas = [...new Set([...ours.areas.map(([area]) => area), ...floorOf.keys()])];
+  const columns = [
+    await profile(BIN_OVER('stdio'), c.tool, c.args),
+    await profile(BIN_OVER('http'), c.tool, c.args),
+    await profile(BARE, c.bareTool, {}),
+  ];
+  const byArea = columns.map((column) => new Map(column.areas));
+  const areas = [...new Set(columns.flatMap((column) => column.areas.map(([area]) => area)))];
   return [
-    `${c.name.padEnd(24)} switchyard  bare SDK tool`,
-    ...areas.map(
-      (area) => `  ${area.padEnd(22)} ${f(new Map(ours.areas).get(area) ?? 0)} ${f(floorOf.get(area) ?? 0)}`,
-    ),
-    `  ${'busy, all areas'.padEnd(22)} ${f(ours.busyMsPerCall)} ${f(floor.busyMsPerCall)}`,
+    `${c.name.padEnd(24)} switchyard  over HTTP  bare SDK tool`,
+    ...areas.map((area) => `  ${area.padEnd(22)}${byArea.map((ms) => f(ms.get(area) ?? 0)).join('   ')}`),
+    `  ${'busy, all areas'.padEnd(22)}${columns.map((column) => f(column.busyMsPerCall)).join('   ')}`,
   ];
 }
 
@@ -315,7 +281,8 @@ console.log(
 );
 for (const miss of misses) console.log(`  not met: ${miss}`);
 console.log(
-  `\nwhere the server CPU goes over stdio (node --cpu-prof, ${PROFILE_CALLS} calls after the warm-up; ` +
+  `\nwhere the server CPU goes (node --cpu-prof, ${PROFILE_CALLS} calls after the warm-up; the bin over stdio ` +
+    'and over HTTP, the bare SDK tool over stdio; ' +
     'sampled busy ms per call, by the module each sample ran in)',
 );
 for (const line of profiles) console.log(line);
