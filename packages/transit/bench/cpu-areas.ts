@@ -133,8 +133,8 @@ export async function profileCalls(run: ProfileRun): Promise<CpuSummary & { file
 }
 
 /**
- * The profile of the calls, once the server has written it as it exits (after stdin closes): the largest
- * file, as a client may spawn the command more than once.
+ * The profile of the calls, once the server has written it as it exits: the largest file, as a client may
+ * spawn the command more than once.
  */
 async function writtenProfile(profileDir: string): Promise<{ file: string; profile: CpuProfile }> {
   for (let waited = 0; waited < 10_000; waited += 100) {

@@ -237,13 +237,16 @@ try {
  * zod, undici and GC cost the bare tool as well, and what HTTP adds.
  */
 async function cpuByArea(c: (typeof cases)[number]): Promise<string[]> {
-  const profile = (server: ServerStart, tool: string, toolArgs: Record<string, unknown>) =>
-    profileCalls({
+  const profile = async (server: ServerStart, tool: string, toolArgs: Record<string, unknown>) => {
+    const summary = await profileCalls({
       server,
       warmup: Math.min(WARMUP, PROFILE_CALLS),
       calls: PROFILE_CALLS,
       call: (client) => call(client, tool, toolArgs),
     });
+    fs.rmSync(path.dirname(summary.file), { recursive: true, force: true });
+    return summary;
+  };
   const columns = [
     await profile(BIN_OVER('stdio'), c.tool, c.args),
     await profile(BIN_OVER('http'), c.tool, c.args),
