@@ -7,7 +7,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import { StreamableHTTPClientTransport, type Client } from '@modelcontextprotocol/client';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/client/stdio';
@@ -222,7 +222,11 @@ interface MemoryReport {
 async function memoryReport(pid: number, file: string): Promise<MemoryReport> {
   process.kill(pid, 'SIGUSR2');
   for (let waited = 0; waited < 5000; waited += 50) {
-    if (fs.existsSync(file)) return JSON.parse(fs.readFileSync(file, 'utf8')) as MemoryReport;
+    try {
+      return JSON.parse(fs.readFileSync(file, 'utf8')) as MemoryReport;
+    } catch {
+      // Not written yet, or still being written.
+    }
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   throw new Error('the server wrote no memory report');
@@ -251,7 +255,9 @@ async function rssAfterMixedCalls(
     args: [SWITCHYARD],
     env: {
       ...environment(dataDir),
-      NODE_OPTIONS: `${nodeOptions} --import ${path.join(HERE, 'memory-report.mjs')}`.trim(),
+      // A file URL: NODE_OPTIONS splits at spaces, which a URL has escaped.
+      NODE_OPTIONS:
+        `${nodeOptions} --import ${pathToFileURL(path.join(HERE, 'memory-report.mjs')).href}`.trim(),
       MEMORY_REPORT_FILE: reportFile,
     },
     stderr: 'ignore',
