@@ -121,7 +121,7 @@ const targets: BenchTargets = {
   digitransitKey: 'bench-dt-key-0002',
 };
 const env = serverEnv(targets, dataDir);
-const BIN_OVER = (transport: 'stdio' | 'http'): ServerStart => ({
+const binOver = (transport: 'stdio' | 'http'): ServerStart => ({
   label: transport,
   transport,
   args: [BIN],
@@ -135,8 +135,8 @@ const BARE: ServerStart = {
   env,
   era: ERA,
 };
-const stdio = await startServer(BIN_OVER('stdio'));
-const http = await startServer(BIN_OVER('http'));
+const stdio = await startServer(binOver('stdio'));
+const http = await startServer(binOver('http'));
 const bare = await startServer(BARE);
 
 const cases = [
@@ -248,8 +248,8 @@ async function cpuByArea(c: (typeof cases)[number]): Promise<string[]> {
     return summary;
   };
   const columns = [
-    await profile(BIN_OVER('stdio'), c.tool, c.args),
-    await profile(BIN_OVER('http'), c.tool, c.args),
+    await profile(binOver('stdio'), c.tool, c.args),
+    await profile(binOver('http'), c.tool, c.args),
     await profile(BARE, c.bareTool, {}),
   ];
   const byArea = columns.map((column) => new Map(column.areas));
