@@ -87,6 +87,8 @@ describe('cold start of switchyard-launch', { timeout: 180_000 }, () => {
     for (const name of [...PIPELINE_PACKAGES, ...OPENTELEMETRY_PACKAGES, 'body-parser', 'cors']) {
       expect(loaded).not.toContain(name);
     }
+    // Nor Node's fetch implementation (30-40 ms to load): only a GitHub call needs it.
+    expect(imports.nodeDepsAtExit()).not.toContain('undici/undici');
   });
 
   it('loads the pipeline when a run executes its first worker, OpenTelemetry when it has spans to export', async () => {

@@ -1,5 +1,6 @@
 import { SwitchyardError } from '@switchyard/contracts/errors';
 import { TaskCancelledError } from 'cockatiel';
+import { HTTPError, TimeoutError as KyTimeoutError } from 'ky';
 import { describe, expect, it } from 'vitest';
 import {
   classifyFailure,
@@ -208,6 +209,16 @@ describe('classifyFailure', () => {
       classifyFailure(new TypeError('fetch failed', { cause: codeError('UND_ERR_HEADERS_TIMEOUT') }), opts)
         .kind,
     ).toBe('upstream-timeout');
+  });
+
+  it("recognises ky's errors (by name: this module does not load ky)", () => {
+    const request = new Request('https://api.tfl.gov.uk/Journey');
+    const quota = new Response('{}', { status: 429, headers: { 'retry-after': '3' } });
+    expect(classifyFailure(new HTTPError(quota, request, {} as never), opts)).toMatchObject({
+      kind: 'rate-limited',
+      retryAfterMs: 3000,
+    });
+    expect(classifyFailure(new KyTimeoutError(request), opts).kind).toBe('upstream-timeout');
   });
 
   it("classifies an abort as cancelled, also when the caller's signal says so", () => {

@@ -31,7 +31,7 @@ const KEY = 'http-test-key-5551234';
 describe('createUpstreamKy', () => {
   it('adds the secret query and headers, default headers and keeps the request query', async () => {
     const target = await serve((_req, res) => sendJson(res, 200, { ok: true }));
-    const client = createUpstreamKy({
+    const client = await createUpstreamKy({
       upstream: 'TfL',
       baseUrl: `${target.url}/base`,
       secretQuery: { app_key: KEY },
@@ -53,7 +53,7 @@ describe('createUpstreamKy', () => {
 
   it('sends x-correlation-id inside withCorrelationId, and none outside', async () => {
     const target = await serve((_req, res) => sendJson(res, 200, {}));
-    const client = createUpstreamKy({ upstream: 'TfL', baseUrl: target.url });
+    const client = await createUpstreamKy({ upstream: 'TfL', baseUrl: target.url });
     await withCorrelationId('7d4a1c3e-0000-4000-8000-000000000001', () => client.get('a'));
     await client.get('b');
     expect(target.requests[0]?.headers['x-correlation-id']).toBe('7d4a1c3e-0000-4000-8000-000000000001');
@@ -62,7 +62,7 @@ describe('createUpstreamKy', () => {
 
   it('does not retry by itself and returns HTTP errors instead of throwing', async () => {
     const target = await serve((_req, res) => sendJson(res, 503, {}));
-    const client = createUpstreamKy({ upstream: 'TfL', baseUrl: target.url });
+    const client = await createUpstreamKy({ upstream: 'TfL', baseUrl: target.url });
     const response = await client.get('x');
     expect(response.status).toBe(503);
     expect(target.requests).toHaveLength(1);
@@ -77,7 +77,7 @@ describe('createUpstreamKy', () => {
         res.writeHead(302, { location: `${elsewhere.url}/landing?app_key=${KEY}&keep=1` }).end();
       } else sendJson(res, 200, { where: 'home' });
     });
-    const client = createUpstreamKy({
+    const client = await createUpstreamKy({
       upstream: 'GitHub',
       baseUrl: home.url,
       secretQuery: { app_key: KEY },
@@ -212,7 +212,7 @@ describe('readJson and assertOk', () => {
       else if (req.url === '/empty') res.end('');
       else res.end('{"journeys": [ {"duration": 12');
     });
-    const client = createUpstreamKy({ upstream: 'TfL', baseUrl: target.url });
+    const client = await createUpstreamKy({ upstream: 'TfL', baseUrl: target.url });
     await expect(readJson(await client.get('good'), { upstream: 'TfL' })).resolves.toEqual({ a: [1, 2] });
 
     const malformed = await rejection(readJson(await client.get('truncated'), { upstream: 'TfL' }));
@@ -230,7 +230,7 @@ describe('readJson and assertOk', () => {
       res.write('{"journeys": [');
       setTimeout(() => res.socket?.destroy(), 20);
     });
-    const client = createUpstreamKy({ upstream: 'TfL', baseUrl: target.url });
+    const client = await createUpstreamKy({ upstream: 'TfL', baseUrl: target.url });
     const response = await client.get('x');
     const error = await rejection(readJson(response, { upstream: 'TfL' }));
     expect(error.kind).toBe('network-error');
@@ -245,7 +245,7 @@ describe('readJson and assertOk', () => {
       else
         sendJson(res, 429, { statusCode: 429, message: 'Rate limit is exceeded. Try again in 7 seconds.' });
     });
-    const client = createUpstreamKy({ upstream: 'TfL', baseUrl: target.url });
+    const client = await createUpstreamKy({ upstream: 'TfL', baseUrl: target.url });
     const ok = await client.get('ok');
     expect(await assertOk(ok, { upstream: 'TfL' })).toBe(ok);
 

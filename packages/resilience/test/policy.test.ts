@@ -30,7 +30,7 @@ afterEach(async () => {
 function getJson(baseUrl: string, path = 'journey') {
   const client = createUpstreamKy({ upstream: UPSTREAM, baseUrl });
   return async (signal: AbortSignal): Promise<unknown> => {
-    const response = await client.get(path, { signal });
+    const response = await (await client).get(path, { signal });
     await assertOk(response, { upstream: UPSTREAM });
     return readJson(response, { upstream: UPSTREAM });
   };

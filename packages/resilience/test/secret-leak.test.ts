@@ -82,7 +82,7 @@ describe('the sentinel key never leaks', () => {
     const server = await echoingServer();
     const lines: string[] = [];
     const logger = captureLogger(lines);
-    const client = createUpstreamKy({
+    const client = await createUpstreamKy({
       upstream: 'TfL',
       baseUrl: server.url,
       secretQuery: { app_key: SENTINEL },
@@ -119,7 +119,7 @@ describe('the sentinel key never leaks', () => {
     const server = await echoingServer();
     const lines: string[] = [];
     const logger = captureLogger(lines);
-    const client = createUpstreamKy({
+    const client = await createUpstreamKy({
       upstream: 'TfL',
       baseUrl: server.url,
       secretQuery: { app_key: SENTINEL },
@@ -180,7 +180,7 @@ describe('the sentinel key never leaks', () => {
 
   it('through a network failure on a URL that holds the key', async () => {
     const lines: string[] = [];
-    const client = createUpstreamKy({
+    const client = await createUpstreamKy({
       upstream: 'GitHub',
       baseUrl: 'http://127.0.0.1:9',
       secretQuery: { token: SENTINEL },

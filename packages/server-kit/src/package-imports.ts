@@ -35,6 +35,11 @@ export interface PackageImportLog {
   packages(): string[];
   /** The bare specifiers (`drizzle-orm/migrator`), sorted, each once: for packages with heavy subpaths. */
   specifiers(): string[];
+  /**
+   * The libraries bundled in Node itself (its `internal/deps/`, e.g. `undici/undici` behind fetch and the web
+   * Request and Headers) that the process had loaded when it exited, sorted. Empty while it runs.
+   */
+  nodeDepsAtExit(): string[];
 }
 
 /**
@@ -42,15 +47,22 @@ export interface PackageImportLog {
  * body-parser"). Only ES module imports are seen; that is every import our packages make.
  */
 export function recordPackageImports(logFile: string): PackageImportLog {
+  const nodeDepsFile = `${logFile}.node-deps`;
   fs.writeFileSync(logFile, '');
+  fs.writeFileSync(nodeDepsFile, '');
   const registerHook =
-    "import { register } from 'node:module';" +
-    `register(${JSON.stringify(dataUrl(RESOLVE_HOOK))}, { data: { file: ${JSON.stringify(logFile)} } });`;
-  const specifiers = () => [...new Set(fs.readFileSync(logFile, 'utf8').split('\n').filter(Boolean))].sort();
+    "import { register } from 'node:module'; import { writeFileSync } from 'node:fs';" +
+    `register(${JSON.stringify(dataUrl(RESOLVE_HOOK))}, { data: { file: ${JSON.stringify(logFile)} } });` +
+    `process.on('exit', () => writeFileSync(${JSON.stringify(nodeDepsFile)}, process.moduleLoadList.join('\\n')));`;
+  const lines = (file: string) =>
+    [...new Set(fs.readFileSync(file, 'utf8').split('\n').filter(Boolean))].sort();
+  const specifiers = () => lines(logFile);
   return {
     execArgv: ['--import', dataUrl(registerHook)],
     packages: () => [...new Set(specifiers().map(packageName))].sort(),
     specifiers,
+    nodeDepsAtExit: () =>
+      lines(nodeDepsFile).flatMap((line) => /^NativeModule internal\/deps\/(.+)$/.exec(line)?.[1] ?? []),
   };
 }
 

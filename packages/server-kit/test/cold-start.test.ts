@@ -35,6 +35,8 @@ describe('startup loads only what the transport needs', { timeout: 60_000 }, () 
       const loaded = imports.packages();
       expect(loaded).toContain('@modelcontextprotocol/server');
       for (const name of HTTP_ONLY) expect(loaded).not.toContain(name);
+      // Node's fetch implementation (its bundled undici) costs 30-40 ms to load: a stdio start never needs it.
+      expect(imports.nodeDepsAtExit()).not.toContain('undici/undici');
     },
   );
 
@@ -54,6 +56,8 @@ describe('startup loads only what the transport needs', { timeout: 60_000 }, () 
       fixture.child.kill('SIGTERM');
       await fixture.exited;
     }
+    // The HTTP stack does load it (the SDK's web Request and Response), as the recording shows.
+    expect(imports.nodeDepsAtExit()).toContain('undici/undici');
   });
 });
 

@@ -1,7 +1,7 @@
 // What the upstream clients share: an HTTP GET client under the upstream's resilience policy (TfL and
 // Digitransit geocoding), and the error for a body whose shape cannot be read.
 import { SwitchyardError } from '@switchyard/contracts/errors';
-import { createUpstreamKy, type UpstreamPolicy } from '@switchyard/resilience';
+import { createUpstreamFetch, type UpstreamPolicy } from '@switchyard/resilience';
 
 export type SearchParams = Record<string, string | number | boolean>;
 
@@ -30,7 +30,7 @@ export type UpstreamGet = <T>(
 ) => Promise<T>;
 
 export function createUpstreamGet(options: UpstreamGetOptions): UpstreamGet {
-  const http = createUpstreamKy({
+  const upstreamFetch = createUpstreamFetch({
     upstream: options.upstream,
     baseUrl: options.baseUrl,
     secretQuery: options.secretQuery,
@@ -38,11 +38,17 @@ export function createUpstreamGet(options: UpstreamGetOptions): UpstreamGet {
     headers: { accept: 'application/json' },
     maxResponseBytes: options.maxResponseBytes,
   });
-  return (path, searchParams, read, signal) =>
-    options.policy.execute(
-      async (attemptSignal) => read(await http.get(path, { signal: attemptSignal, searchParams })),
+  const base = options.baseUrl.endsWith('/') ? options.baseUrl : `${options.baseUrl}/`;
+  return (path, searchParams, read, signal) => {
+    const url = new URL(base + path);
+    const query = new URLSearchParams();
+    for (const [name, value] of Object.entries(searchParams)) query.append(name, String(value));
+    if (query.size > 0) url.search = query.toString();
+    return options.policy.execute(
+      async (attemptSignal) => read(await upstreamFetch(url, { signal: attemptSignal })),
       { idempotent: true, signal },
     );
+  };
 }
 
 /** An upstream answered with a body this server cannot read: upstream-error, not retried. */

@@ -1,5 +1,6 @@
 // What loads when: drizzle's query builder stays off the start path and loads with the first call that
-// touches saved places, undici with the first upstream call; a failed load is the calling tool's internal error, and the next call retries.
+// touches saved places, undici (the package, and Node's own behind fetch) with the first upstream call; a
+// failed load is the calling tool's internal error, and the next call retries.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -11,6 +12,7 @@ import {
   connectRecordingImports,
   DRIZZLE_QUERY_BUILDER,
   errorOf,
+  type RecordedStdioBin,
 } from '@switchyard/server-kit/testing';
 import { startDigitransitMock, startTflMock } from '@switchyard/upstream-mocks';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -47,31 +49,52 @@ function tablesIn(file: string): string[] {
   }
 }
 
+/** The bin over stdio against the loopback upstreams, recording what it loads. */
+async function startBin(): Promise<RecordedStdioBin & { dataDir: string }> {
+  const tfl = await startTflMock();
+  cleanups.push(() => tfl.close());
+  const digitransit = await startDigitransitMock();
+  cleanups.push(() => digitransit.close());
+  const dir = tempDir();
+  const dataDir = path.join(dir, 'data');
+  const started = await connectRecordingImports({
+    bin,
+    cwd: packageDir,
+    logFile: path.join(dir, 'imports.log'),
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? dir,
+      TFL_API_KEY: 'cold-tfl-key-1234',
+      DIGITRANSIT_SUBSCRIPTION_KEY: 'cold-dt-key-1234',
+      TFL_API_BASE_URL: tfl.url,
+      DIGITRANSIT_ROUTING_URL: digitransit.routingUrl,
+      DIGITRANSIT_GEOCODING_URL: digitransit.geocodingUrl,
+      SWITCHYARD_DATA_DIR: dataDir,
+      SWITCHYARD_LOG_LEVEL: 'error',
+    },
+  });
+  cleanups.push(() => started.close());
+  return { ...started, dataDir };
+}
+
 describe('cold start of switchyard-transit', { timeout: 120_000 }, () => {
-  it('starts with transit.sqlite migrated but without drizzle, which loads with the first saved-place call', async () => {
-    const tfl = await startTflMock();
-    cleanups.push(() => tfl.close());
-    const digitransit = await startDigitransitMock();
-    cleanups.push(() => digitransit.close());
-    const dir = tempDir();
-    const dataDir = path.join(dir, 'data');
-    const { client, imports } = await connectRecordingImports({
-      bin,
-      cwd: packageDir,
-      logFile: path.join(dir, 'imports.log'),
-      env: {
-        PATH: process.env.PATH ?? '',
-        HOME: process.env.HOME ?? dir,
-        TFL_API_KEY: 'cold-tfl-key-1234',
-        DIGITRANSIT_SUBSCRIPTION_KEY: 'cold-dt-key-1234',
-        TFL_API_BASE_URL: tfl.url,
-        DIGITRANSIT_ROUTING_URL: digitransit.routingUrl,
-        DIGITRANSIT_GEOCODING_URL: digitransit.geocodingUrl,
-        SWITCHYARD_DATA_DIR: dataDir,
-        SWITCHYARD_LOG_LEVEL: 'error',
-      },
+  it("starts and lists its tools without Node's fetch implementation, which loads with the first upstream call", async () => {
+    // Its bundled undici takes 30-40 ms to load: an ES import of node:http loads it too, and so does ky.
+    const quiet = await startBin();
+    expect((await quiet.client.listTools()).tools).toHaveLength(10);
+    await quiet.close();
+    expect(quiet.imports.nodeDepsAtExit()).not.toContain('undici/undici');
+
+    const calling = await startBin();
+    expect(await callTool(calling.client, 'planJourney', { from: 'Bank', to: 'Mile End' })).toMatchObject({
+      structured: { success: true },
     });
-    cleanups.push(() => client.close());
+    await calling.close();
+    expect(calling.imports.nodeDepsAtExit()).toContain('undici/undici');
+  });
+
+  it('starts with transit.sqlite migrated but without drizzle, which loads with the first saved-place call', async () => {
+    const { client, imports, dataDir } = await startBin();
     const call = (name: string, args: Record<string, unknown>) => callTool(client, name, args);
     const queryBuilderLoaded = () => imports.specifiers().filter((s) => DRIZZLE_QUERY_BUILDER.includes(s));
 

@@ -8,6 +8,7 @@ import {
   registerSecret,
   type UpstreamPolicy,
 } from '@switchyard/resilience';
+import { lazy } from '@switchyard/server-kit/runtime';
 import type { KyInstance } from 'ky';
 import { cancelledError } from '../pipeline/errors.js';
 import { sha256Hex } from '../pipeline/hashing.js';
@@ -64,7 +65,7 @@ function pullOf(body: string): OpenedPullRequest | undefined {
  */
 export class GithubPullRequests implements PullRequestProvider {
   readonly name = 'github' as const;
-  private readonly client: KyInstance;
+  private readonly client: () => Promise<KyInstance>;
   private readonly policy: UpstreamPolicy;
 
   constructor(
@@ -72,16 +73,18 @@ export class GithubPullRequests implements PullRequestProvider {
     options: Required<GithubClientOptions>,
   ) {
     registerSecret(target.token);
-    this.client = createUpstreamKy({
-      upstream: 'GitHub',
-      baseUrl: target.apiBaseUrl.replace(/\/+$/, ''),
-      secretHeaders: { authorization: `Bearer ${target.token}` },
-      headers: {
-        accept: 'application/vnd.github+json',
-        'x-github-api-version': '2022-11-28',
-        'user-agent': 'switchyard-launch',
-      },
-    });
+    this.client = lazy(() =>
+      createUpstreamKy({
+        upstream: 'GitHub',
+        baseUrl: target.apiBaseUrl.replace(/\/+$/, ''),
+        secretHeaders: { authorization: `Bearer ${target.token}` },
+        headers: {
+          accept: 'application/vnd.github+json',
+          'x-github-api-version': '2022-11-28',
+          'user-agent': 'switchyard-launch',
+        },
+      }),
+    );
     this.policy = createUpstreamPolicy({
       upstream: 'GitHub',
       timeoutMs: options.timeoutMs,
@@ -122,8 +125,8 @@ export class GithubPullRequests implements PullRequestProvider {
   async open(request: PullRequestRequest): Promise<OpenedPullRequest> {
     const { owner, repo } = this.target;
     const path = `repos/${encodeURIComponent(owner)}/${encodeURIComponent(repo)}/pulls`;
-    const created = await this.call(request.signal, (signal) =>
-      this.client.post(path, {
+    const created = await this.call(request.signal, async (signal) =>
+      (await this.client()).post(path, {
         json: {
           title: request.title,
           head: request.branch,
@@ -164,8 +167,11 @@ export class GithubPullRequests implements PullRequestProvider {
   private async existing(request: PullRequestRequest): Promise<OpenedPullRequest> {
     const { owner, repo } = this.target;
     const path = `repos/${encodeURIComponent(owner)}/${encodeURIComponent(repo)}/pulls`;
-    const found = await this.call(request.signal, (signal) =>
-      this.client.get(path, { searchParams: { head: `${owner}:${request.branch}`, state: 'all' }, signal }),
+    const found = await this.call(request.signal, async (signal) =>
+      (await this.client()).get(path, {
+        searchParams: { head: `${owner}:${request.branch}`, state: 'all' },
+        signal,
+      }),
     );
     if (found.status === 200) {
       try {
