@@ -11,7 +11,13 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import { StreamableHTTPClientTransport, type Client } from '@modelcontextprotocol/client';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { clientFor } from '@switchyard/server-kit/testing';
+import {
+  clientFor,
+  cpuByArea,
+  cpuProfileArgs,
+  monotonicMicros,
+  writtenProfiles,
+} from '@switchyard/server-kit/testing';
 import { startDigitransitMock, startTflMock } from '@switchyard/upstream-mocks';
 import { ms, summarize, verdict } from './stats.js';
 
@@ -19,6 +25,8 @@ const HERE = path.dirname(fileURLToPath(import.meta.url));
 const SWITCHYARD = path.join(HERE, '..', 'bin', 'switchyard.js');
 const BARE = path.join(HERE, 'bare-server.mjs');
 const COLD_STARTS = Number(process.env.BENCH_COLD_STARTS ?? 20);
+/** Starts of each server under the profiler, for where a start's time goes. */
+const PROFILED_STARTS = Number(process.env.BENCH_PROFILED_STARTS ?? 5);
 const CLIENTS = 16;
 const CALLS_PER_CLIENT = Number(process.env.BENCH_CALLS_PER_CLIENT ?? 100);
 /** The calls are made in this many rounds, alternating the two servers, so that load hits both alike. */
@@ -109,6 +117,73 @@ async function coldStart(
   const rssMb = pid !== null && fs.existsSync(`/proc/${pid}/status`) ? rssMegabytes(pid) : undefined;
   await client.close();
   return { ms: elapsed, rssMb };
+}
+
+/** Where one start's time went, in ms: before the profiler started, each sampled area, idle, and the whole. */
+type StartTimes = Map<string, number>;
+
+const BEFORE_PROFILER = 'process start, before profiling';
+const IDLE = 'idle (waiting for input or I/O)';
+const WHOLE = 'spawn to the first answer';
+
+/**
+ * One start under `node --cpu-prof`, spawn to the first answer of a legacy-era client (one process; the modern
+ * client probes on a sibling first): the samples up to the answer, by area (server-kit's cpuByArea).
+ */
+async function profiledStart(script: string, dataDir: string): Promise<StartTimes> {
+  const profileDir = fs.mkdtempSync(path.join(os.tmpdir(), 'switchyard-start-profile-'));
+  try {
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [...cpuProfileArgs(profileDir), script],
+      env: environment(dataDir),
+      stderr: 'ignore',
+    });
+    const client = clientFor('legacy', 'bench-start-profile');
+    const spawnedUs = monotonicMicros();
+    await client.connect(transport);
+    const answeredUs = monotonicMicros();
+    await client.close();
+    const { profile } = (await writtenProfiles(profileDir))[0]!;
+    const start = cpuByArea(profile, { fromUs: profile.startTime, toUs: answeredUs, per: 1 });
+    return new Map([
+      [BEFORE_PROFILER, (profile.startTime - spawnedUs) / 1000],
+      ...start.areas,
+      [IDLE, start.idleMs],
+      [WHOLE, (answeredUs - spawnedUs) / 1000],
+    ]);
+  } finally {
+    fs.rmSync(profileDir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Where a start's time goes, every server side by side: the mean over PROFILED_STARTS profiled starts each, in
+ * turn. The rows between the first and the idle one are the sampled busy time by area, largest first for the
+ * combined server; what the rows leave of the whole is the answer's way to the client.
+ */
+async function startProfiles(dataDir: string): Promise<string[]> {
+  const sums = COLD_START_SERVERS.map((): StartTimes => new Map());
+  for (let i = 0; i < PROFILED_STARTS; i += 1) {
+    for (const [index, server] of COLD_START_SERVERS.entries()) {
+      for (const [row, ms] of await profiledStart(server.script, dataDir)) {
+        sums[index]!.set(row, (sums[index]!.get(row) ?? 0) + ms);
+      }
+    }
+  }
+  const mean = (column: StartTimes, row: string) => (column.get(row) ?? 0) / PROFILED_STARTS;
+  const combined = sums.at(-1)!;
+  const areas = [...new Set(sums.flatMap((column) => [...column.keys()]))]
+    .filter((row) => ![BEFORE_PROFILER, IDLE, WHOLE].includes(row))
+    .sort((a, b) => mean(combined, b) - mean(combined, a));
+  const header = COLD_START_SERVERS.map(({ label }) => label.replace('switchyard-', '').padStart(17));
+  return [
+    `  ${'ms'.padEnd(34)}${header.join('')}`,
+    ...[BEFORE_PROFILER, ...areas, IDLE, WHOLE].map(
+      (row) =>
+        `  ${row.padEnd(34)}${sums.map((column) => mean(column, row).toFixed(1).padStart(17)).join('')}`,
+    ),
+  ];
 }
 
 function startHttp(script: string, dataDir: string): Promise<{ child: ChildProcess; url: string }> {
@@ -342,6 +417,11 @@ async function main(): Promise<void> {
       console.log(`  ${era} era  ${server.label.padEnd(20)} p50 ${ms(own.p50)}  p95 ${ms(own.p95)}${judged}`);
     }
   }
+  console.log(
+    `\nwhere a start goes (${PROFILED_STARTS} starts each under node --cpu-prof, in turn, legacy era; mean ms; ` +
+      'the profiler slows a start, so compare the columns rather than these with the cold starts above)',
+  );
+  for (const line of await startProfiles(dataDir)) console.log(line);
   console.log(`\nidle RSS after initialize (median)`);
   for (const server of COLD_START_SERVERS) {
     const samples = rss.get(server.label);

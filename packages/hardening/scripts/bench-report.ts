@@ -29,7 +29,10 @@ const SIZES: Record<string, { quick: Record<string, string>; full: Record<string
     full: { BENCH_JOURNEYS: '2000', BENCH_SESSIONS: '200000' },
   },
   '@switchyard/launch-runs': { quick: { BENCH_RUNS: '2', BENCH_STATUS_CALLS: '100' }, full: {} },
-  '@switchyard/server': { quick: { BENCH_COLD_STARTS: '2', BENCH_CALLS_PER_CLIENT: '5' }, full: {} },
+  '@switchyard/server': {
+    quick: { BENCH_COLD_STARTS: '2', BENCH_PROFILED_STARTS: '1', BENCH_CALLS_PER_CLIENT: '5' },
+    full: {},
+  },
   '@switchyard/hardening': { quick: { BENCH_ITERATIONS: '10', BENCH_WARMUP: '2' }, full: {} },
 };
 

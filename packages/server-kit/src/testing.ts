@@ -95,3 +95,12 @@ export {
 } from './package-imports.js';
 export { rawHttpRequest, type RawHttpRequest, type RawHttpResponse } from './raw-http.js';
 export { freePort } from './free-port.js';
+export {
+  cpuByArea,
+  cpuProfileArgs,
+  monotonicMicros,
+  writtenProfiles,
+  type CpuProfile,
+  type CpuSummary,
+  type WrittenProfile,
+} from './cpu-profile.js';

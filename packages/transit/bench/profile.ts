@@ -68,11 +68,11 @@ try {
   });
   console.log(
     `${tool} over ${transport}: ${calls} calls; sampled busy time ` +
-      `${(summary.busyMsPerCall * calls).toFixed(0)} ms, ${summary.busyMsPerCall.toFixed(3)} ms per call`,
+      `${(summary.busyMs * calls).toFixed(0)} ms, ${summary.busyMs.toFixed(3)} ms per call`,
   );
   for (const [area, ms] of summary.areas) {
     console.log(
-      `  ${area.padEnd(16)} ${ms.toFixed(3)} ms/call  ${((100 * ms) / summary.busyMsPerCall).toFixed(1)}%`,
+      `  ${area.padEnd(16)} ${ms.toFixed(3)} ms/call  ${((100 * ms) / summary.busyMs).toFixed(1)}%`,
     );
   }
   console.log('hottest functions (self time per call):');

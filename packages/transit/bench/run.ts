@@ -257,7 +257,7 @@ async function cpuByArea(c: (typeof cases)[number]): Promise<string[]> {
   return [
     `${c.name.padEnd(24)} switchyard  over HTTP  bare SDK tool`,
     ...areas.map((area) => `  ${area.padEnd(22)}${byArea.map((ms) => f(ms.get(area) ?? 0)).join('   ')}`),
-    `  ${'busy, all areas'.padEnd(22)}${columns.map((column) => f(column.busyMsPerCall)).join('   ')}`,
+    `  ${'busy, all areas'.padEnd(22)}${columns.map((column) => f(column.busyMs)).join('   ')}`,
   ];
 }
 
