@@ -410,10 +410,14 @@ async function main(): Promise<void> {
     const bare = summarize(cold.get(`${era} bare SDK server`)!);
     for (const server of COLD_START_SERVERS) {
       const own = summarize(cold.get(`${era} ${server.label}`)!);
+      const target = server.targetMs;
+      // Over its target where the SDK alone is over it too: said, so that the line shows the floor as well.
+      const floorMisses = target !== undefined && own.p50 > target && bare.p50 > target;
       const judged =
-        server.targetMs === undefined
+        target === undefined
           ? ''
-          : `  ${(own.p50 / bare.p50).toFixed(2)}x bare (target: <= ${server.targetMs} ms) ${verdict(own.p50 <= server.targetMs)}`;
+          : `  ${(own.p50 / bare.p50).toFixed(2)}x bare (target: <= ${target} ms) ${verdict(own.p50 <= target)}` +
+            (floorMisses ? `, as does the bare SDK server (${ms(bare.p50)})` : '');
       console.log(`  ${era} era  ${server.label.padEnd(20)} p50 ${ms(own.p50)}  p95 ${ms(own.p95)}${judged}`);
     }
   }
