@@ -81,8 +81,8 @@ export async function createUpstreamKy(options: UpstreamHttpOptions): Promise<Ky
 /**
  * A `fetch` for one upstream (graphql-request's `fetch` option, or plain GETs): the same secret injection, body
  * limit, correlation header and redaction as `createUpstreamKy`, without ky in between (ky would rebuild and
- * clone every request to prepare retries that the policy owns). Takes absolute URLs (relative ones resolve against baseUrl); secrets
- * still go to the base URL's origin only.
+ * clone every request to prepare retries that the policy owns). Takes absolute URLs (relative ones resolve
+ * against baseUrl); secrets still go to the base URL's origin only.
  */
 export function createUpstreamFetch(options: UpstreamHttpOptions): typeof fetch {
   const secretFetch = createSecretFetch(withSecretsRegistered(options));

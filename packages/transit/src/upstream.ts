@@ -39,16 +39,19 @@ export function createUpstreamGet(options: UpstreamGetOptions): UpstreamGet {
     maxResponseBytes: options.maxResponseBytes,
   });
   const base = options.baseUrl.endsWith('/') ? options.baseUrl : `${options.baseUrl}/`;
-  return (path, searchParams, read, signal) => {
+  const urlOf = (path: string, searchParams: SearchParams): URL => {
     const url = new URL(base + path);
     const query = new URLSearchParams();
     for (const [name, value] of Object.entries(searchParams)) query.append(name, String(value));
     if (query.size > 0) url.search = query.toString();
-    return options.policy.execute(
-      async (attemptSignal) => read(await upstreamFetch(url, { signal: attemptSignal })),
+    return url;
+  };
+  return (path, searchParams, read, signal) =>
+    options.policy.execute(
+      async (attemptSignal) =>
+        read(await upstreamFetch(urlOf(path, searchParams), { signal: attemptSignal })),
       { idempotent: true, signal },
     );
-  };
 }
 
 /** An upstream answered with a body this server cannot read: upstream-error, not retried. */
