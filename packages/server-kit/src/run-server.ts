@@ -299,12 +299,6 @@ export async function runServer(
       });
       host = listener;
       url = listener.url;
-      logger.info('listening', {
-        transport: 'http',
-        url,
-        oauthIssuers: httpSettings.oauth?.issuers,
-        resource: httpSettings.oauth?.resource.href,
-      });
     } else {
       const { startStdioHost } = await loadStdioHost();
       host = startStdioHost({
@@ -317,16 +311,27 @@ export async function runServer(
           close().catch((error: unknown) => logger.error('shutdown failed', { error }));
         },
       });
-      logger.info('serving', { transport: 'stdio' });
     }
   } catch (error) {
     // Could not listen (port in use, say): nothing is served, so the domains close again.
     await opened.close();
     throw error;
   }
+  // Before saying it serves: a supervisor that stops the server as soon as it reads that gets a graceful
+  // shutdown, not Node's default exit on the signal (domains left open, no exit handlers).
   if (handleSignals) {
     process.on('SIGINT', onSignal);
     process.on('SIGTERM', onSignal);
+  }
+  if (httpSettings !== undefined) {
+    logger.info('listening', {
+      transport: 'http',
+      url,
+      oauthIssuers: httpSettings.oauth?.issuers,
+      resource: httpSettings.oauth?.resource.href,
+    });
+  } else {
+    logger.info('serving', { transport: 'stdio' });
   }
 
   return { url, domains: opened.states, close };
