@@ -16,6 +16,7 @@ import {
   cpuByArea,
   cpuProfileArgs,
   monotonicMicros,
+  readWhenWritten,
   writtenProfiles,
 } from '@switchyard/server-kit/testing';
 import { startDigitransitMock, startTflMock } from '@switchyard/upstream-mocks';
@@ -296,15 +297,11 @@ interface MemoryReport {
 /** The server's memory by part, from bench/memory-report.mjs inside it. */
 async function memoryReport(pid: number, file: string): Promise<MemoryReport> {
   process.kill(pid, 'SIGUSR2');
-  for (let waited = 0; waited < 5000; waited += 50) {
-    try {
-      return JSON.parse(fs.readFileSync(file, 'utf8')) as MemoryReport;
-    } catch {
-      // Not written yet, or still being written.
-    }
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error('the server wrote no memory report');
+  return readWhenWritten(() => JSON.parse(fs.readFileSync(file, 'utf8')) as MemoryReport, {
+    gaveUp: 'the server wrote no memory report',
+    timeoutMs: 5000,
+    intervalMs: 50,
+  });
 }
 
 /** Where the RSS is: V8's heap by space, and the rest (Node and addon code and data, SQLite caches, malloc). */

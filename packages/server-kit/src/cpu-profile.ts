@@ -4,6 +4,7 @@
 // `process.hrtime`, so the client process can mark it.
 import fs from 'node:fs';
 import path from 'node:path';
+import { readWhenWritten } from './when-written.js';
 
 interface ProfileNode {
   id: number;
@@ -19,7 +20,10 @@ export interface CpuProfile {
   timeDeltas: number[];
 }
 
-/** Node's options for a profiled child: samples every 100 µs (a start is a few hundred ms) into `dir`. */
+/**
+ * Node's options for a profiled child: a sample every 100 µs (a start is a few hundred ms, a call about one),
+ * written into `dir` as the process exits.
+ */
 export function cpuProfileArgs(dir: string): string[] {
   return ['--cpu-prof', `--cpu-prof-dir=${dir}`, '--cpu-prof-interval=100'];
 }
@@ -134,22 +138,18 @@ export interface WrittenProfile {
  * The profiles in `dir` once their processes have written them as they exit, oldest first (a client may
  * spawn the command more than once: the SDK's modern stdio client probes on a sibling process first).
  */
-export async function writtenProfiles(dir: string, timeoutMs = 10_000): Promise<WrittenProfile[]> {
-  for (let waited = 0; ; waited += 100) {
-    const files = fs
-      .readdirSync(dir)
-      .filter((name) => name.endsWith('.cpuprofile'))
-      .map((name) => path.join(dir, name));
-    try {
-      if (files.length > 0) {
-        return files
-          .map((file) => ({ file, profile: JSON.parse(fs.readFileSync(file, 'utf8')) as CpuProfile }))
-          .sort((a, b) => a.profile.startTime - b.profile.startTime);
-      }
-    } catch {
-      // Still being written.
-    }
-    if (waited >= timeoutMs) throw new Error(`no profile written in ${dir}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+export function writtenProfiles(dir: string, timeoutMs = 10_000): Promise<WrittenProfile[]> {
+  return readWhenWritten(
+    () => {
+      const files = fs
+        .readdirSync(dir)
+        .filter((name) => name.endsWith('.cpuprofile'))
+        .map((name) => path.join(dir, name));
+      if (files.length === 0) throw new Error('none yet');
+      return files
+        .map((file) => ({ file, profile: JSON.parse(fs.readFileSync(file, 'utf8')) as CpuProfile }))
+        .sort((a, b) => a.profile.startTime - b.profile.startTime);
+    },
+    { gaveUp: `no profile written in ${dir}`, timeoutMs },
+  );
 }

@@ -104,3 +104,4 @@ export {
   type CpuSummary,
   type WrittenProfile,
 } from './cpu-profile.js';
+export { readWhenWritten } from './when-written.js';

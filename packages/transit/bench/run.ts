@@ -236,7 +236,7 @@ try {
  * sampled areas side by side show which part of a missed CPU target is Switchyard's own code, which the SDK,
  * zod, undici and GC cost the bare tool as well, and what HTTP adds.
  */
-async function cpuByArea(c: (typeof cases)[number]): Promise<string[]> {
+async function cpuTable(c: (typeof cases)[number]): Promise<string[]> {
   const profile = async (server: ServerStart, tool: string, toolArgs: Record<string, unknown>) => {
     const summary = await profileCalls({
       server,
@@ -263,7 +263,7 @@ async function cpuByArea(c: (typeof cases)[number]): Promise<string[]> {
 
 const profiles: string[] = [];
 try {
-  for (const name of PROFILED) profiles.push(...(await cpuByArea(cases.find((c) => c.name === name)!)));
+  for (const name of PROFILED) profiles.push(...(await cpuTable(cases.find((c) => c.name === name)!)));
 } finally {
   await tfl.close();
   await digitransit.close();
