@@ -1,14 +1,17 @@
 // `pnpm measure:simplification [git-ref]`: the sizes issue #15 asks to shrink, at the working tree or at a
-// commit, so that a change can report before and after with one command:
+// commit, beside the issue's baseline, so that a change can report before and after with one command:
 //   pnpm measure:simplification 3e4e7ba && pnpm measure:simplification
 // Lines are all lines of the TypeScript files under each part; conditional spreads are the
-// `...(cond ? {} : { ... })` idiom in non-test source.
+// `...(cond ? {} : { ... })` idiom in non-test source. The issue counts apart the code other issues added for
+// their own features: that is the FEATURES table below, and the column "without them".
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+/** The tree the issue measured ("today: runs 1.6k, markdown 421, ..."). */
+const BASELINE = 'd01d2a6';
 const PARTS = [
   ['launch-runs runs/', 'packages/launch-runs/src/runs'],
   ['launch-runs pipeline/markdown/', 'packages/launch-runs/src/pipeline/markdown'],
@@ -18,16 +21,42 @@ const PARTS = [
 const SOURCE_ROOTS = ['packages', 'apps'];
 const CONDITIONAL_SPREAD = /\.\.\.\([^;]*?\?\s*\{\s*\}\s*:\s*\{/g;
 
-const ref = process.argv[2];
+/**
+ * Other issues' features inside the parts, after the baseline. A file that is wholly one feature counts at its
+ * size in the measured tree (so later simplification of it is not counted twice); a feature woven into shared
+ * files counts as the net lines its commit added to the part.
+ */
+const FEATURES = {
+  'launch-runs runs/': {
+    commits: [
+      ['#11 bounded repository reads, applied fixes only', '796dfb5'],
+      ['#13 MCP SDK v2 and the domain seam', '2d0f590'],
+      ['#17 runs belong to their principal', '4bab963'],
+      ['#18 one asynchronous store, PostgreSQL, takeover', 'f27e049'],
+      ['#18 workspace rebuilt on another replica', '5c0aba4'],
+      ['#18 one status snapshot, a lease released here', '08bdeb4'],
+    ],
+  },
+  'upstream-mocks src/': {
+    files: [
+      ['#11 oversized bodies', 'oversized.ts'],
+      ['#16 London arrivals', 'tfl/arrivals.ts'],
+      ['#16 London line status', 'tfl/line-status.ts'],
+      ['#16 London stop points', 'tfl/stops.ts'],
+      ['#16 Helsinki service alerts', 'digitransit/alerts.ts'],
+      ['#17 the OpenID provider', 'oidc/provider.ts'],
+    ],
+  },
+};
 
-/** Paths of the .ts files under `prefix`, at `ref` or in the working tree. */
-function tsFiles(prefix) {
+const git = (...args) => execFileSync('git', args, { cwd: ROOT, encoding: 'utf8', maxBuffer: 1 << 26 });
+
+/** Paths of the .ts files under `prefix`, at `ref` or (ref undefined) in the working tree. */
+function tsFiles(ref, prefix) {
   if (ref !== undefined) {
-    const listed = execFileSync('git', ['ls-tree', '-r', '--name-only', ref, '--', prefix], {
-      cwd: ROOT,
-      encoding: 'utf8',
-    });
-    return listed.split('\n').filter((file) => file.endsWith('.ts'));
+    return git('ls-tree', '-r', '--name-only', ref, '--', prefix)
+      .split('\n')
+      .filter((file) => file.endsWith('.ts'));
   }
   const found = [];
   const walk = (dir) => {
@@ -43,22 +72,80 @@ function tsFiles(prefix) {
   return found;
 }
 
-function read(file) {
-  if (ref === undefined) return fs.readFileSync(path.join(ROOT, file), 'utf8');
-  return execFileSync('git', ['show', `${ref}:${file}`], { cwd: ROOT, encoding: 'utf8', maxBuffer: 1 << 26 });
+function read(ref, file) {
+  return ref === undefined ? fs.readFileSync(path.join(ROOT, file), 'utf8') : git('show', `${ref}:${file}`);
+}
+
+function exists(ref, file) {
+  if (ref === undefined) return fs.existsSync(path.join(ROOT, file));
+  return git('ls-tree', '--name-only', ref, '--', file).trim() !== '';
 }
 
 const lines = (text) => text.split('\n').length - (text.endsWith('\n') ? 1 : 0);
+const partLines = (ref, prefix) => tsFiles(ref, prefix).reduce((sum, f) => sum + lines(read(ref, f)), 0);
 
-const rows = PARTS.map(([label, prefix]) => [
-  label,
-  tsFiles(prefix).reduce((sum, f) => sum + lines(read(f)), 0),
-]);
-const sources = SOURCE_ROOTS.flatMap((root) => tsFiles(root)).filter(
-  (file) => /\/src\//.test(file) && !file.endsWith('.d.ts'),
+function isAncestor(commit, ref) {
+  try {
+    git('merge-base', '--is-ancestor', commit, ref ?? 'HEAD');
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Lines of other issues' features in the part at `prefix`, in the tree of `ref`. */
+function featureLines(ref, label, prefix) {
+  const { files = [], commits = [] } = FEATURES[label] ?? {};
+  const inFiles = files
+    .map(([, file]) => `${prefix}/${file}`)
+    .filter((file) => exists(ref, file))
+    .reduce((sum, file) => sum + lines(read(ref, file)), 0);
+  const inCommits = commits
+    .filter(([, commit]) => isAncestor(commit, ref))
+    .flatMap(([, commit]) => git('show', '--numstat', '--format=', commit, '--', prefix).trim().split('\n'))
+    .filter((row) => row !== '')
+    .reduce((sum, row) => {
+      const [added, removed] = row.split('\t').map(Number);
+      return sum + added - removed;
+    }, 0);
+  return inFiles + inCommits;
+}
+
+function conditionalSpreads(ref) {
+  const sources = SOURCE_ROOTS.flatMap((root) => tsFiles(ref, root)).filter(
+    (file) => /\/src\//.test(file) && !file.endsWith('.d.ts'),
+  );
+  return sources.reduce((sum, file) => sum + (read(ref, file).match(CONDITIONAL_SPREAD)?.length ?? 0), 0);
+}
+
+const ref = process.argv[2];
+const row = (cells) => `| ${cells.join(' | ')} |`;
+/** The change against the baseline, and whether it is the third less the issue asks for. */
+const verdict = (now, before) => [
+  `${((100 * (now - before)) / before).toFixed(1)}%`,
+  now <= (before * 2) / 3 ? 'met' : `no (${Math.floor((before * 2) / 3)} or fewer)`,
+];
+
+console.log(`issue #15 sizes at ${ref ?? 'the working tree'}, against the baseline ${BASELINE}\n`);
+console.log(
+  row(['part', BASELINE, ref ?? 'now', "other issues' features", 'without them', 'change', 'a third less']),
 );
-const spreads = sources.reduce((sum, file) => sum + (read(file).match(CONDITIONAL_SPREAD)?.length ?? 0), 0);
-rows.push(['conditional spreads in src/', spreads]);
-
-console.log(`issue #15 sizes at ${ref ?? 'the working tree'}`);
-for (const [label, value] of rows) console.log(`${label.padEnd(32)} ${String(value).padStart(6)}`);
+console.log(row(['---', '---:', '---:', '---:', '---:', '---:', '---']));
+for (const [label, prefix] of PARTS) {
+  const before = partLines(BASELINE, prefix);
+  const now = partLines(ref, prefix);
+  const features = featureLines(ref, label, prefix);
+  console.log(row([label, before, now, features, now - features, ...verdict(now - features, before)]));
+}
+const spreadsBefore = conditionalSpreads(BASELINE);
+const spreadsNow = conditionalSpreads(ref);
+console.log(
+  row([
+    'conditional spreads in src/',
+    spreadsBefore,
+    spreadsNow,
+    0,
+    spreadsNow,
+    ...verdict(spreadsNow, spreadsBefore),
+  ]),
+);
