@@ -1,5 +1,4 @@
 import { SwitchyardError } from '@switchyard/contracts/errors';
-import type { KyInstance, Options as KyOptions } from 'ky';
 import { classifyFailure, classifyHttpStatus, MalformedResponseError } from './classify.js';
 import { currentCorrelationId } from './correlation.js';
 import { redactError, redactText } from './redaction.js';
@@ -39,50 +38,12 @@ function withSecretsRegistered(options: UpstreamHttpOptions): UpstreamHttpOption
   return options;
 }
 
-function clientOptions(options: UpstreamHttpOptions): KyOptions {
-  withSecretsRegistered(options);
-  return {
-    retry: 0,
-    timeout: false,
-    throwHttpErrors: false,
-    ...(options.headers === undefined ? {} : { headers: options.headers }),
-    fetch: createSecretFetch(options),
-    hooks: {
-      beforeRequest: [
-        (request) => {
-          const correlationId = currentCorrelationId();
-          if (correlationId !== undefined) request.headers.set(CORRELATION_HEADER, correlationId);
-        },
-      ],
-      beforeError: [
-        (error) => {
-          error.message = redactText(error.message);
-          if (error.stack !== undefined) error.stack = redactText(error.stack);
-          return error;
-        },
-      ],
-    },
-  };
-}
-
-/**
- * The ky instance for one REST upstream: `prefixUrl` = baseUrl (so request paths have no leading slash),
- * no retries (the policy owns them), no timeout (the policy owns it), HTTP errors returned rather than thrown
- * (use `assertOk`), secrets injected at the fetch layer, `x-correlation-id` from the current call, errors redacted.
- * ky loads here, not with this module: loading it builds a web Request, which loads Node's fetch implementation
- * (30-40 ms that a server's start should not pay).
- */
-export async function createUpstreamKy(options: UpstreamHttpOptions): Promise<KyInstance> {
-  const kyOptions: KyOptions = { ...clientOptions(options), prefixUrl: options.baseUrl };
-  const { default: ky } = await import('ky');
-  return ky.create(kyOptions);
-}
-
 /**
  * A `fetch` for one upstream (graphql-request's `fetch` option, or plain GETs): the same secret injection, body
- * limit, correlation header and redaction as `createUpstreamKy`, without ky in between (ky would rebuild and
- * clone every request to prepare retries that the policy owns). Takes absolute URLs (relative ones resolve
- * against baseUrl); secrets still go to the base URL's origin only.
+ * limit, correlation header and redaction for every request; `createUpstreamKy` (`/ky` subpath) puts ky over it.
+ * Plain GETs use it without ky (ky would rebuild and clone every request to prepare retries that the policy
+ * owns). Takes absolute URLs (relative ones resolve against baseUrl); secrets still go to the base URL's
+ * origin only.
  */
 export function createUpstreamFetch(options: UpstreamHttpOptions): typeof fetch {
   const secretFetch = createSecretFetch(withSecretsRegistered(options));

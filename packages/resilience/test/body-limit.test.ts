@@ -5,11 +5,11 @@ import { afterEach, describe, expect, it } from 'vitest';
 import {
   assertOk,
   createUpstreamFetch,
-  createUpstreamKy,
   createUpstreamPolicy,
   DEFAULT_MAX_RESPONSE_BYTES,
   readJson,
 } from '../src/index.js';
+import { createUpstreamKy } from '../src/ky.js';
 import { sendJson, startServer, type Handler, type TestServer } from './helpers/server.js';
 import { eventually } from './helpers/wait.js';
 import { rejection } from './helpers/rejection.js';

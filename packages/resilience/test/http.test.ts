@@ -3,12 +3,12 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   assertOk,
   createUpstreamFetch,
-  createUpstreamKy,
   createUpstreamPolicy,
   graphqlErrorsToError,
   readJson,
   withCorrelationId,
 } from '../src/index.js';
+import { createUpstreamKy } from '../src/ky.js';
 import { sendJson, startServer, type Handler, type TestServer } from './helpers/server.js';
 import { eventually } from './helpers/wait.js';
 import { rejection } from './helpers/rejection.js';

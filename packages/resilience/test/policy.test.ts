@@ -2,12 +2,12 @@ import { SwitchyardError } from '@switchyard/contracts/errors';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   assertOk,
-  createUpstreamKy,
   createUpstreamPolicy,
   readJson,
   type UpstreamPolicy,
   type UpstreamPolicyOptions,
 } from '../src/index.js';
+import { createUpstreamKy } from '../src/ky.js';
 import { closedPort, sendJson, startServer, type Handler, type TestServer } from './helpers/server.js';
 import { eventually, realDelay } from './helpers/wait.js';
 

@@ -5,11 +5,11 @@ import {
   assertOk,
   classifyFailure,
   createUpstreamFetch,
-  createUpstreamKy,
   createUpstreamPolicy,
   readJson,
   type PolicyLogger,
 } from '../src/index.js';
+import { createUpstreamKy } from '../src/ky.js';
 import { sendJson, startServer, type TestServer } from './helpers/server.js';
 import { rejection } from './helpers/rejection.js';
 

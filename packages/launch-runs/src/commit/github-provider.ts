@@ -2,12 +2,12 @@ import { RETRYABLE_BY_KIND, SwitchyardError } from '@switchyard/contracts/errors
 import {
   assertOk,
   classifyHttpStatus,
-  createUpstreamKy,
   createUpstreamPolicy,
   redactSecrets,
   registerSecret,
   type UpstreamPolicy,
 } from '@switchyard/resilience';
+import { createUpstreamKy } from '@switchyard/resilience/ky';
 import { lazy } from '@switchyard/server-kit/runtime';
 import type { KyInstance } from 'ky';
 import { cancelledError } from '../pipeline/errors.js';
