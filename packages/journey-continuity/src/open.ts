@@ -39,15 +39,11 @@ function sqliteBackend(dataDir: string, busyTimeoutMs: number): JourneyBackend {
 async function postgresBackend(settings: PostgresSettings, logger: Logger): Promise<JourneyBackend> {
   const { openJourneyPool } = await import('./db/postgres-database.js');
   const pool = await openJourneyPool(settings, logger);
-  let ended = false;
   return {
     load: async (options) =>
       new (await import('./journeys/postgres-journey-service.js')).PostgresJourneyService(pool, options),
-    isOpen: () => !ended,
-    async close() {
-      ended = true;
-      await pool.end();
-    },
+    isOpen: () => !pool.ending,
+    close: () => pool.end(),
   };
 }
 

@@ -106,17 +106,13 @@ function sqliteBackend(database: LaunchDatabase): RunsBackend {
 async function postgresBackend(settings: PostgresSettings, logger: Logger): Promise<RunsBackend> {
   const { openLaunchPool } = await import('./db/postgres-database.js');
   const pool = await openLaunchPool(settings, logger);
-  let ended = false;
   return {
     store: async (trace) =>
       new (await import('./store/postgres-launch-store.js')).PostgresLaunchStore(pool, trace),
     // Replicas take over each other's abandoned runs: the store loads at start to watch for them.
     hasRunsToRecover: () => true,
-    isOpen: () => !ended,
-    async close() {
-      ended = true;
-      await pool.end();
-    },
+    isOpen: () => !pool.ending,
+    close: () => pool.end(),
   };
 }
 

@@ -5,13 +5,12 @@ import { compareCodePoints } from '../canonical-json.js';
 import { throwIfCancelled } from './errors.js';
 import { README_PATTERNS } from './facts/readme.js';
 import { walkReadme } from './facts/readme-walk.js';
-import { skippedFilesField, SourceFiles } from './facts/source-files.js';
+import { clonedSource, skippedFilesField } from './facts/source-files.js';
 import { linesSha256, snippetId } from './hashing.js';
 import { parseMarkdown } from './markdown/document.js';
 import type { ResolvedPipelineOptions } from './options.js';
 import type { WorkerContext } from './types.js';
 import { readWorkerArtifact } from './worker-artifacts.js';
-import { workspacePaths } from './workspace.js';
 
 const EXAMPLE_FOLDERS = ['example', 'examples', 'docs'];
 const CODE_FOLDERS = ['example', 'examples'];
@@ -175,11 +174,7 @@ function markdownFences(path: string, text: string, collector: SnippetCollector,
  */
 export async function catalogSnippets(ctx: WorkerContext, options: ResolvedPipelineOptions): Promise<void> {
   const inventory = await readWorkerArtifact(ctx.artifacts, 'repo_inventory.json');
-  const files = new SourceFiles(
-    workspacePaths(ctx.runDir).source,
-    inventory.source.files,
-    options.maxFileBytes,
-  );
+  const files = clonedSource(ctx.runDir, inventory, options.maxFileBytes);
   const collector = new SnippetCollector();
 
   const readmePath = files.findRootFile(README_PATTERNS);

@@ -1,10 +1,16 @@
 import type { ToolCall } from '@switchyard/server-kit';
 import type { ProgressListener } from '../runs/executor.js';
+import type { CallOptions } from '../runs/service.js';
 
 /** Step progress of a call that works while its request is open, as MCP progress notifications. */
-export function progressOf(call: ToolCall): ProgressListener | undefined {
+function progressOf(call: ToolCall): ProgressListener | undefined {
   if (!call.progress.enabled) return undefined;
   return (update) => {
     void call.progress.report(update.progress, update.total, update.message);
   };
+}
+
+/** How a call that works while its request is open runs: stopped by its request, reporting its steps. */
+export function whileRequestOpen(call: ToolCall): CallOptions {
+  return { signal: call.signal, onProgress: progressOf(call) };
 }

@@ -1,6 +1,6 @@
 import { LaunchResumeInputSchema, LaunchResumeOutputSchema } from '@switchyard/contracts/launch-runs';
 import { launchTool } from './spec.js';
-import { progressOf } from './progress.js';
+import { whileRequestOpen } from './progress.js';
 
 export const resumeTool = launchTool({
   name: 'launch_resume',
@@ -13,12 +13,7 @@ export const resumeTool = launchTool({
   output: LaunchResumeOutputSchema,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
   handler: async (input, call) => {
-    const status = await (
-      await call.state.runs()
-    ).resume(input.run_id, {
-      signal: call.signal,
-      onProgress: progressOf(call),
-    });
+    const status = await (await call.state.runs()).resume(input.run_id, whileRequestOpen(call));
     return { ok: true as const, status };
   },
 });

@@ -1,6 +1,6 @@
 import { LaunchValidateInputSchema, LaunchValidateOutputSchema } from '@switchyard/contracts/launch-runs';
 import { launchTool } from './spec.js';
-import { progressOf } from './progress.js';
+import { whileRequestOpen } from './progress.js';
 
 export const validateTool = launchTool({
   name: 'launch_validate',
@@ -13,12 +13,7 @@ export const validateTool = launchTool({
   output: LaunchValidateOutputSchema,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   handler: async (input, call) => {
-    const report = await (
-      await call.state.runs()
-    ).validate(input.run_id, {
-      signal: call.signal,
-      onProgress: progressOf(call),
-    });
+    const report = await (await call.state.runs()).validate(input.run_id, whileRequestOpen(call));
     return { ok: true as const, run_id: input.run_id, validation_report: report };
   },
 });

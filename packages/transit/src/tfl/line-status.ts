@@ -1,5 +1,4 @@
 // get_line_status: TfL's line statuses as the contract's envelope, disrupted lines first.
-import { SwitchyardError } from '@switchyard/contracts/errors';
 import type {
   GetLineStatusOutput,
   GetLineStatusRequest,
@@ -9,7 +8,7 @@ import type {
 import { nonEmpty } from '../wire.js';
 import type { LineStatusQuery, LineStatusSource } from './line-status-client.js';
 import type { LineStatusWire, LineWire } from './line-status-wire.js';
-import { withWait } from './plan-journey.js';
+import { tflAnswer } from './tfl-answer.js';
 
 /** TfL severities that are not a disruption: Good Service, No Issues (buses), Information. */
 const UNDISRUPTED_SEVERITIES: ReadonlySet<number> = new Set([10, 18, 19]);
@@ -59,12 +58,7 @@ export async function getLineStatus(
   request: GetLineStatusRequest,
   signal?: AbortSignal,
 ): Promise<GetLineStatusOutput> {
-  let cached;
-  try {
-    cached = await source.status(lineStatusQuery(request), signal);
-  } catch (error) {
-    throw error instanceof SwitchyardError ? withWait(error) : error;
-  }
+  const cached = await tflAnswer(() => source.status(lineStatusQuery(request), signal));
   const lines = cached.value.lines
     .map(toLine)
     .sort((a, b) => Number(b.disrupted) - Number(a.disrupted) || a.name.localeCompare(b.name));

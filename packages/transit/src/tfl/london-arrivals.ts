@@ -5,11 +5,10 @@ import {
   type GetLondonArrivalsRequest,
   type LondonArrival,
 } from '@switchyard/contracts/transit';
-import { SwitchyardError } from '@switchyard/contracts/errors';
 import { nonEmpty } from '../wire.js';
 import type { ArrivalsQuery, ArrivalsSource } from './arrivals-client.js';
 import type { Prediction } from './arrivals-wire.js';
-import { withWait } from './plan-journey.js';
+import { tflAnswer } from './tfl-answer.js';
 
 const DIRECTIONS = new Set(['inbound', 'outbound']);
 
@@ -72,12 +71,7 @@ export async function getLondonArrivals(
   call: LondonArrivalsCall,
 ): Promise<GetLondonArrivalsOutput> {
   const query = arrivalsQuery(call.stopId, call.request);
-  let cached;
-  try {
-    cached = await source.arrivals(query, call.signal);
-  } catch (error) {
-    throw error instanceof SwitchyardError ? withWait(error) : error;
-  }
+  const cached = await tflAnswer(() => source.arrivals(query, call.signal));
   const { predictions, fetchedAtMs } = cached.value;
   const nowMs = (call.now ?? Date.now)();
   const current = predictions.filter((prediction) => wanted(prediction, query, nowMs));

@@ -1,20 +1,14 @@
 // find_london_stops: TfL's stop points as the contract's envelope, at most `limit`, with truncated-results.
-import { SwitchyardError } from '@switchyard/contracts/errors';
 import type { FindLondonStopsOutput, FindLondonStopsRequest } from '@switchyard/contracts/transit';
-import { withWait } from './plan-journey.js';
 import type { StopsSource } from './stops-client.js';
+import { tflAnswer } from './tfl-answer.js';
 
 export async function findLondonStops(
   source: StopsSource,
   request: FindLondonStopsRequest,
   signal?: AbortSignal,
 ): Promise<FindLondonStopsOutput> {
-  let cached;
-  try {
-    cached = await source.find(request, signal);
-  } catch (error) {
-    throw error instanceof SwitchyardError ? withWait(error) : error;
-  }
+  const cached = await tflAnswer(() => source.find(request, signal));
   const { stops, total } = cached.value;
   const shown = stops.slice(0, request.limit);
   const where =

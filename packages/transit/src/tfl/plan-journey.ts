@@ -13,6 +13,7 @@ import { londonLocalToIso } from '../time.js';
 import { malformed } from '../upstream.js';
 import { nonEmpty } from '../wire.js';
 import { TFL, type TflClient } from './client.js';
+import { tflAnswer } from './tfl-answer.js';
 import type { Disambiguation, DisambiguationResult, TflFare, TflJourney, TflLeg } from './wire.js';
 
 export interface PlanJourneyDeps {
@@ -191,16 +192,6 @@ function disambiguationOutcome(input: JourneyPlanRequest, result: Disambiguation
 
 const STEP_FREE_NOTE = ' Only step-free routes (step-free access to the platform) were requested.';
 
-/** 429 from TfL without a Retry-After still tells the caller how long to wait. */
-export function withWait(error: SwitchyardError): SwitchyardError {
-  if (error.kind !== 'rate-limited' || error.retryAfterMs !== undefined) return error;
-  return new SwitchyardError(
-    'rate-limited',
-    `${error.message}; TfL gave no Retry-After, so wait at least 1 s before retrying`,
-    { retryAfterMs: 1000, retryable: true, cause: error, details: error.details ?? {} },
-  );
-}
-
 /** planJourney (seed 000): TfL JourneyResults as the contract's envelope. Errors are thrown. */
 export async function planJourney(
   input: JourneyPlanRequest,
@@ -209,12 +200,9 @@ export async function planJourney(
 ): Promise<PlanJourneyOutput> {
   await deps.limiter.consume();
   const stepFree = input.needAccessibleRoute === true;
-  let outcome;
-  try {
-    outcome = await deps.tfl.journeyResults({ from: input.from, to: input.to, stepFree }, signal);
-  } catch (error) {
-    throw error instanceof SwitchyardError ? withWait(error) : error;
-  }
+  const outcome = await tflAnswer(() =>
+    deps.tfl.journeyResults({ from: input.from, to: input.to, stepFree }, signal),
+  );
   const note = stepFree ? STEP_FREE_NOTE : '';
   if (outcome.kind === 'disambiguation') return disambiguationOutcome(input, outcome.result);
   const journeys = outcome.kind === 'journeys' ? topJourneys(outcome.result.journeys) : [];

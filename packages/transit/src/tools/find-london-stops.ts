@@ -5,7 +5,7 @@ import {
 } from '@switchyard/contracts/transit';
 import { configured } from '../services.js';
 import { findLondonStops } from '../tfl/london-stops.js';
-import { READS_UPSTREAM } from './hints.js';
+import { READS_UPSTREAM, tflErrors } from './hints.js';
 import { tflConfigured, tool } from './spec.js';
 
 export const findLondonStopsTool = tool({
@@ -15,8 +15,7 @@ export const findLondonStopsTool = tool({
   input: FindLondonStopsInputSchema,
   output: FindLondonStopsOutputSchema,
   annotations: READS_UPSTREAM,
-  errorPayload: (error) => londonStopsErrorEnvelope(error),
-  isErrorOutput: (output) => !output.success,
+  ...tflErrors(londonStopsErrorEnvelope),
   when: tflConfigured,
   handler: async (input, call) =>
     findLondonStops(configured(call.state.tfl, 'tfl').stops, input, call.signal),

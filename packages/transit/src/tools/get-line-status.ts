@@ -5,7 +5,7 @@ import {
 } from '@switchyard/contracts/transit';
 import { configured } from '../services.js';
 import { getLineStatus } from '../tfl/line-status.js';
-import { READS_UPSTREAM } from './hints.js';
+import { READS_UPSTREAM, tflErrors } from './hints.js';
 import { tflConfigured, tool } from './spec.js';
 
 export const getLineStatusTool = tool({
@@ -16,8 +16,7 @@ export const getLineStatusTool = tool({
   input: GetLineStatusInputSchema,
   output: GetLineStatusOutputSchema,
   annotations: READS_UPSTREAM,
-  errorPayload: (error) => lineStatusErrorEnvelope(error),
-  isErrorOutput: (output) => !output.success,
+  ...tflErrors(lineStatusErrorEnvelope),
   when: tflConfigured,
   handler: async (input, call) =>
     getLineStatus(configured(call.state.tfl, 'tfl').lineStatus, input, call.signal),

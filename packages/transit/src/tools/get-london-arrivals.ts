@@ -6,7 +6,7 @@ import {
 import { resolveTflStopLabel } from '../places/resolve.js';
 import { configured } from '../services.js';
 import { getLondonArrivals } from '../tfl/london-arrivals.js';
-import { READS_UPSTREAM } from './hints.js';
+import { READS_UPSTREAM, tflErrors } from './hints.js';
 import { tflConfigured, tool } from './spec.js';
 
 export const getLondonArrivalsTool = tool({
@@ -16,8 +16,7 @@ export const getLondonArrivalsTool = tool({
   input: GetLondonArrivalsInputSchema,
   output: GetLondonArrivalsOutputSchema,
   annotations: READS_UPSTREAM,
-  errorPayload: (error) => londonArrivalsErrorEnvelope(error),
-  isErrorOutput: (output) => !output.success,
+  ...tflErrors(londonArrivalsErrorEnvelope),
   when: tflConfigured,
   handler: async (input, call) => {
     const tfl = configured(call.state.tfl, 'tfl');

@@ -40,6 +40,19 @@ export function hslErrors(table: HslErrorTable, hints: Readonly<Record<string, s
   };
 }
 
+/**
+ * The error side of a TfL tool spec: a failure answers in the tool's own envelope (`success: false`, every
+ * data field null), and an envelope that says `success: false` is an error result.
+ */
+export function tflErrors<Envelope extends { success: boolean }>(
+  envelope: (error: SwitchyardError) => Envelope,
+) {
+  return {
+    errorPayload: (error: SwitchyardError) => envelope(error),
+    isErrorOutput: (output: Envelope) => !output.success,
+  };
+}
+
 /** Annotations of the tools that only read from an upstream. */
 export const READS_UPSTREAM = {
   readOnlyHint: true,

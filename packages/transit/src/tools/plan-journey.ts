@@ -6,7 +6,7 @@ import {
 import { resolveJourneyPlace } from '../places/resolve.js';
 import { configured } from '../services.js';
 import { planJourney } from '../tfl/plan-journey.js';
-import { READS_UPSTREAM } from './hints.js';
+import { READS_UPSTREAM, tflErrors } from './hints.js';
 import { tflConfigured, tool } from './spec.js';
 
 export const planJourneyTool = tool({
@@ -20,8 +20,7 @@ export const planJourneyTool = tool({
   input: PlanJourneyInputSchema,
   output: PlanJourneyOutputSchema,
   annotations: READS_UPSTREAM,
-  errorPayload: (error) => planJourneyErrorEnvelope(error),
-  isErrorOutput: (output) => !output.success,
+  ...tflErrors(planJourneyErrorEnvelope),
   when: tflConfigured,
   handler: async (input, call) => {
     const tfl = configured(call.state.tfl, 'tfl');

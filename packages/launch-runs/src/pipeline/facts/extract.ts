@@ -6,13 +6,12 @@ import { escapeMarkdownText } from '../markdown/inline.js';
 import type { ResolvedPipelineOptions } from '../options.js';
 import type { WorkerContext } from '../types.js';
 import { readWorkerArtifact } from '../worker-artifacts.js';
-import { workspacePaths } from '../workspace.js';
 import { changelogClaims, CHANGELOG_PATTERNS } from './changelog.js';
 import { ClaimCollector } from './claim-collector.js';
 import { detectLicense } from './license-file.js';
 import { installCommandFor, manifestClaims, readManifest } from './manifest.js';
 import { readmeClaims, README_PATTERNS } from './readme.js';
-import { skippedFilesField, SourceFiles } from './source-files.js';
+import { clonedSource, skippedFilesField } from './source-files.js';
 
 const LICENSE_PATTERNS = [
   /^license$/i,
@@ -28,11 +27,7 @@ const LICENSE_PATTERNS = [
  */
 export async function extractFacts(ctx: WorkerContext, options: ResolvedPipelineOptions): Promise<void> {
   const inventory = await readWorkerArtifact(ctx.artifacts, 'repo_inventory.json');
-  const files = new SourceFiles(
-    workspacePaths(ctx.runDir).source,
-    inventory.source.files,
-    options.maxFileBytes,
-  );
+  const files = clonedSource(ctx.runDir, inventory, options.maxFileBytes);
   const product = ctx.config.product_name;
 
   const readmePath = files.findRootFile(README_PATTERNS);

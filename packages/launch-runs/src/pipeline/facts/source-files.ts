@@ -1,8 +1,9 @@
 import { lstat } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { InventoryFile, SkippedFile } from '../artifact-schemas.js';
+import type { InventoryFile, RepoInventory, SkippedFile } from '../artifact-schemas.js';
 import { compareCodePoints } from '../../canonical-json.js';
 import { readFileCapped, tooLargeReason } from '../file-reads.js';
+import { workspacePaths } from '../workspace.js';
 
 /**
  * Read access to the cloned source, limited to tracked regular files (a symlink is never followed, so a
@@ -81,4 +82,9 @@ export class SourceFiles {
 export function skippedFilesField(files: SourceFiles): { skipped_files?: SkippedFile[] } {
   const skipped = files.skipped();
   return skipped.length === 0 ? {} : { skipped_files: skipped };
+}
+
+/** The run's cloned source, the files W1's repo_inventory.json lists, each read up to `maxBytes`. */
+export function clonedSource(runDir: string, inventory: RepoInventory, maxBytes: number): SourceFiles {
+  return new SourceFiles(workspacePaths(runDir).source, inventory.source.files, maxBytes);
 }
