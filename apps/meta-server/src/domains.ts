@@ -1,5 +1,5 @@
 import type { DomainLifecycle, Mount } from '@switchyard/server-kit';
-import { describeDatabase } from '@switchyard/server-kit/runtime';
+import { describeDatabase, type PostgresSettings } from '@switchyard/server-kit/runtime';
 import type { Provider } from '@switchyard/transit';
 import type { Env } from './cli.js';
 import { DOMAIN_NAMES, SettingsError, type DomainName } from './settings.js';
@@ -101,10 +101,7 @@ async function planJourney(request: PlanRequest): Promise<DomainDecision> {
   return {
     name: 'journey-continuity',
     mount: true,
-    reason:
-      config.database === undefined
-        ? `embedded SQLite in ${request.dataDir}`
-        : `PostgreSQL at ${describeDatabase(config.database.url)} (${config.database.variable})`,
+    reason: storageOf(config.database, request.dataDir),
     domain: { domain: journeyDomain, config },
   };
 }
@@ -115,9 +112,15 @@ async function planLaunchRuns(request: PlanRequest): Promise<DomainDecision> {
   return {
     name: 'launch-runs',
     mount: true,
-    reason: `embedded SQLite in ${request.dataDir}`,
+    reason: storageOf(config.database, request.dataDir),
     domain: { domain: launchRunsDomain, config },
   };
+}
+
+/** Where a domain keeps its data, as the start-up report names it (never with the URL's password). */
+function storageOf(database: PostgresSettings | undefined, dataDir: string): string {
+  if (database === undefined) return `embedded SQLite in ${dataDir}`;
+  return `PostgreSQL at ${describeDatabase(database.url)} (${database.variable})`;
 }
 
 /**

@@ -29,6 +29,21 @@ describe('which domains switchyard mounts', () => {
     expect(fs.readdirSync(dataDir)).toEqual([]);
   });
 
+  it('names the PostgreSQL database each domain is configured for, without its password', async () => {
+    const env = {
+      JOURNEY_DATABASE_URL: 'postgres://journeys:hunter2@db.example:5432/journeys',
+      LAUNCH_DATABASE_URL: 'postgres://launch:hunter2@db.example:5433/launch',
+    };
+    const decisions = summary(await plan(env));
+    expect(decisions['journey-continuity']).toMatch(
+      /^mounted: PostgreSQL at db\.example:5432\/journeys \(JOURNEY_DATABASE_URL\)$/,
+    );
+    expect(decisions['launch-runs']).toMatch(
+      /^mounted: PostgreSQL at db\.example:5433\/launch \(LAUNCH_DATABASE_URL\)$/,
+    );
+    expect(JSON.stringify(decisions)).not.toContain('hunter2');
+  });
+
   it('mounts transit with exactly the providers whose keys are present', async () => {
     expect(summary(await plan({ TFL_API_KEY: 'k-tfl' })).transit).toBe(
       'mounted: providers tfl (London): TFL_API_KEY is set',
