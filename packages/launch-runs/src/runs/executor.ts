@@ -94,6 +94,11 @@ const STEPS: Readonly<Partial<Record<RunState, Step>>> = {
 };
 
 const PRECONDITION_CODES = new Set(['ILLEGAL_STATE', 'RUN_NOT_FOUND', 'CANCELLED']);
+/**
+ * Failures that leave the run where it is, to be retried once the environment is fixed (a missing site
+ * generator, a commit service that is down), as retryable ones do; any other failure fails the run.
+ */
+const RECOVERABLE_CODES = new Set(['TOOLCHAIN_MISSING', 'COMMIT_SERVICE_ERROR']);
 
 export interface ProgressUpdate {
   runId: string;
@@ -126,14 +131,6 @@ function failureOf(error: SwitchyardError): RunFailure {
     details: error.details ?? {},
   };
   return JSON.parse(redactSecrets(JSON.stringify(failure))) as RunFailure;
-}
-
-/**
- * Failures that leave the run where it is, to be retried once the environment is fixed (a missing site
- * generator, a commit service that is down); any other failure fails the run.
- */
-function isRecoverable(failure: RunFailure): boolean {
-  return failure.code === 'TOOLCHAIN_MISSING' || failure.code === 'COMMIT_SERVICE_ERROR' || failure.retryable;
 }
 
 /**
@@ -327,11 +324,8 @@ export class Execution {
    */
   async settleFailure(thrown: unknown): Promise<SwitchyardError> {
     const { session } = this;
-    if (thrown instanceof LeaseLostError || session.signal.aborted) {
-      return session.abortReason === undefined && thrown instanceof LeaseLostError
-        ? await this.lostLeaseError()
-        : this.abortError();
-    }
+    if (session.signal.aborted) return this.abortError();
+    if (thrown instanceof LeaseLostError) return this.lostLeaseError();
     const error = toSwitchyardError(thrown);
     const failure = failureOf(error);
     // A refused precondition is an answer to the caller, not a failure of the run.
@@ -339,7 +333,7 @@ export class Execution {
     try {
       const state = runState(await this.requireRow());
       if (isTerminal(state)) return error;
-      if (isRecoverable(failure)) {
+      if (failure.retryable || RECOVERABLE_CODES.has(failure.code)) {
         await session.update({
           patch: { lastError: JSON.stringify(failure), activeWorker: null },
           event: { type: 'RUN_HALTED', payload: { state, code: failure.code, message: failure.message } },
