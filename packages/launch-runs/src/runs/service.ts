@@ -170,7 +170,7 @@ export class LaunchRunService {
           token,
           signals: { shutdown: this.shutdown.signal },
         });
-        if ('busy' in acquired) return retireLeaseToken(token);
+        if ('busy' in acquired) return;
         try {
           await this.holding(acquired.session, acquired.row, onProgress, work);
           logger.info('run reached a stop', { run_id: runId, state: (await store.get(runId))?.state });
