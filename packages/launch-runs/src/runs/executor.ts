@@ -40,7 +40,7 @@ import type { LaunchTelemetry } from '../telemetry/telemetry.js';
 import { LeaseLostError, runCancelled } from './errors.js';
 import { fixHistory } from './fix.js';
 import type { LeaseSession, StateChange } from './lease-session.js';
-import { isAtLeast, isTerminal } from './state-machine.js';
+import { isAtLeast, isStable, isTerminal } from './state-machine.js';
 import { AUTOMATIC_STEP_COUNT, WORKER_NAMES, type WorkerId } from './worker-ids.js';
 
 function inputs({ source_sha, site_sha }: InputsResult): StateChange {
@@ -250,19 +250,18 @@ export class Execution {
   }
 
   /**
-   * Runs automatic steps (W1..W7) until `stop(state, stepsDone)` says so, the run has no automatic step
-   * left (VALIDATING, READY_FOR_PR) or it ends. Returns the run row at the end.
+   * Runs automatic steps (W1..W7) until the run has none left (VALIDATING, READY_FOR_PR) or ends, or, with
+   * `toNextStable`, reaches a stable state after one step at least. Returns the run row at the end.
    */
-  async advance(stop: (state: RunState, stepsDone: number) => boolean): Promise<RunRow> {
-    let steps = 0;
-    for (;;) {
+  async advance(toNextStable: boolean): Promise<RunRow> {
+    for (let steps = 0; ; steps += 1) {
       this.throwIfAborted();
       const row = await this.requireRow();
       const state = runState(row);
       const step = STEPS[state];
-      if (isTerminal(state) || step === undefined || stop(state, steps)) return row;
+      const resting = toNextStable && steps > 0 && isStable(state);
+      if (isTerminal(state) || step === undefined || resting) return row;
       await this.runStep(row, state, step);
-      steps += 1;
     }
   }
 
