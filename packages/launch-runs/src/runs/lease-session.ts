@@ -4,7 +4,7 @@ import type { LaunchStore, RunChange, RunPatch } from '../store/launch-store.js'
 import { newLeaseToken, retireLeaseToken } from './lease.js';
 
 /** Why an execution was aborted. */
-export type AbortReason = 'cancelled' | 'shutdown' | 'lease-lost' | 'request-cancelled';
+type AbortReason = 'cancelled' | 'shutdown' | 'lease-lost' | 'request-cancelled';
 
 /** What a state change records on the run besides the state: columns and the STATE_CHANGED payload. */
 export interface StateChange {
