@@ -40,7 +40,7 @@ import type { LaunchTelemetry } from '../telemetry/telemetry.js';
 import { LeaseLostError, runCancelled } from './errors.js';
 import { fixHistory } from './fix.js';
 import type { LeaseSession, StateChange } from './lease-session.js';
-import { isAtLeast, isTerminal } from './state-machine.js';
+import { isAtLeast, isStable, isTerminal } from './state-machine.js';
 import { AUTOMATIC_STEP_COUNT, WORKER_NAMES, type WorkerId } from './worker-ids.js';
 
 function inputs({ source_sha, site_sha }: InputsResult): StateChange {
@@ -94,6 +94,11 @@ const STEPS: Readonly<Partial<Record<RunState, Step>>> = {
 };
 
 const PRECONDITION_CODES = new Set(['ILLEGAL_STATE', 'RUN_NOT_FOUND', 'CANCELLED']);
+/**
+ * Failures that leave the run where it is, to be retried once the environment is fixed (a missing site
+ * generator, a commit service that is down), as retryable ones do; any other failure fails the run.
+ */
+const RECOVERABLE_CODES = new Set(['TOOLCHAIN_MISSING', 'COMMIT_SERVICE_ERROR']);
 
 export interface ProgressUpdate {
   runId: string;
@@ -126,14 +131,6 @@ function failureOf(error: SwitchyardError): RunFailure {
     details: error.details ?? {},
   };
   return JSON.parse(redactSecrets(JSON.stringify(failure))) as RunFailure;
-}
-
-/**
- * Failures that leave the run where it is, to be retried once the environment is fixed (a missing site
- * generator, a commit service that is down); any other failure fails the run.
- */
-function isRecoverable(failure: RunFailure): boolean {
-  return failure.code === 'TOOLCHAIN_MISSING' || failure.code === 'COMMIT_SERVICE_ERROR' || failure.retryable;
 }
 
 /**
@@ -253,19 +250,18 @@ export class Execution {
   }
 
   /**
-   * Runs automatic steps (W1..W7) until `stop(state, stepsDone)` says so, the run has no automatic step
-   * left (VALIDATING, READY_FOR_PR) or it ends. Returns the run row at the end.
+   * Runs automatic steps (W1..W7) until the run has none left (VALIDATING, READY_FOR_PR) or ends, or, with
+   * `toNextStable`, reaches a stable state after one step at least. Returns the run row at the end.
    */
-  async advance(stop: (state: RunState, stepsDone: number) => boolean): Promise<RunRow> {
-    let steps = 0;
-    for (;;) {
+  async advance(toNextStable: boolean): Promise<RunRow> {
+    for (let steps = 0; ; steps += 1) {
       this.throwIfAborted();
       const row = await this.requireRow();
       const state = runState(row);
       const step = STEPS[state];
-      if (isTerminal(state) || step === undefined || stop(state, steps)) return row;
+      const resting = toNextStable && steps > 0 && isStable(state);
+      if (isTerminal(state) || step === undefined || resting) return row;
       await this.runStep(row, state, step);
-      steps += 1;
     }
   }
 
@@ -327,11 +323,8 @@ export class Execution {
    */
   async settleFailure(thrown: unknown): Promise<SwitchyardError> {
     const { session } = this;
-    if (thrown instanceof LeaseLostError || session.signal.aborted) {
-      return session.abortReason === undefined && thrown instanceof LeaseLostError
-        ? await this.lostLeaseError()
-        : this.abortError();
-    }
+    if (session.signal.aborted) return this.abortError();
+    if (thrown instanceof LeaseLostError) return this.lostLeaseError();
     const error = toSwitchyardError(thrown);
     const failure = failureOf(error);
     // A refused precondition is an answer to the caller, not a failure of the run.
@@ -339,7 +332,7 @@ export class Execution {
     try {
       const state = runState(await this.requireRow());
       if (isTerminal(state)) return error;
-      if (isRecoverable(failure)) {
+      if (failure.retryable || RECOVERABLE_CODES.has(failure.code)) {
         await session.update({
           patch: { lastError: JSON.stringify(failure), activeWorker: null },
           event: { type: 'RUN_HALTED', payload: { state, code: failure.code, message: failure.message } },

@@ -4,7 +4,7 @@ import type { LaunchStore, RunChange, RunPatch } from '../store/launch-store.js'
 import { newLeaseToken, retireLeaseToken } from './lease.js';
 
 /** Why an execution was aborted. */
-export type AbortReason = 'cancelled' | 'shutdown' | 'lease-lost' | 'request-cancelled';
+type AbortReason = 'cancelled' | 'shutdown' | 'lease-lost' | 'request-cancelled';
 
 /** What a state change records on the run besides the state: columns and the STATE_CHANGED payload. */
 export interface StateChange {
@@ -52,7 +52,7 @@ export class LeaseSession {
     this.timer.unref();
   }
 
-  /** Takes the lease (or adopts one already taken with `token`); `busy` with the row when someone holds it. */
+  /** Takes the lease (or adopts the one `token` took); `busy`, its token retired, when someone holds it. */
   static async acquire(
     store: LaunchStore,
     runId: string,
@@ -60,13 +60,12 @@ export class LeaseSession {
     options: { token?: string; signals?: SessionSignals } = {},
   ): Promise<{ session: LeaseSession; row: RunRow } | { busy: RunRow }> {
     const token = options.token ?? newLeaseToken();
-    const ownToken = options.token === undefined;
     const { row, busy } = await store.acquireLease(runId, token, leaseMs).catch((error: unknown) => {
-      if (ownToken) retireLeaseToken(token);
+      if (options.token === undefined) retireLeaseToken(token);
       throw error;
     });
     if (busy || row.leaseOwner !== token) {
-      if (ownToken) retireLeaseToken(token);
+      retireLeaseToken(token);
       return { busy: row };
     }
     return { session: new LeaseSession(store, runId, token, leaseMs, options.signals ?? {}), row };

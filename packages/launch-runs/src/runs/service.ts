@@ -21,7 +21,7 @@ import { Execution, mapSections, type ExecutorDeps, type ProgressListener } from
 import { fixNext, settleInterruptedFix, type FixOutcome } from './fix.js';
 import { isRetiredHereLately, newLeaseToken, retireLeaseToken } from './lease.js';
 import { LeaseSession } from './lease-session.js';
-import { isStable, isTransitional, rewindTarget } from './state-machine.js';
+import { isTransitional, rewindTarget } from './state-machine.js';
 import { buildStatus } from './status.js';
 import { cancelRefusal, refusal, type LeasedTool } from './tool-rules.js';
 
@@ -138,7 +138,7 @@ export class LaunchRunService {
       retireLeaseToken(token);
       return this.existingRun(row, configHash);
     }
-    this.inBackground(row.runId, token, onProgress, (execution) => execution.advance(() => false));
+    this.inBackground(row.runId, token, onProgress, (execution) => execution.advance(false));
     return { run_id: row.runId, state: 'CREATED', created: true };
   }
 
@@ -170,7 +170,7 @@ export class LaunchRunService {
           token,
           signals: { shutdown: this.shutdown.signal },
         });
-        if ('busy' in acquired) return retireLeaseToken(token);
+        if ('busy' in acquired) return;
         try {
           await this.holding(acquired.session, acquired.row, onProgress, work);
           logger.info('run reached a stop', { run_id: runId, state: (await store.get(runId))?.state });
@@ -271,7 +271,7 @@ export class LaunchRunService {
    */
   async resume(runId: string, options: CallOptions = {}): Promise<RunStatus> {
     await this.withLease(runId, 'launch_resume', options, (execution, row) =>
-      continueRun(execution, row, (current, steps) => steps > 0 && isStable(current)),
+      continueRun(execution, row, true),
     );
     return this.status(runId);
   }
@@ -290,7 +290,7 @@ export class LaunchRunService {
         active_worker: claimed.activeWorker,
       });
       this.inBackground(claimed.runId, token, undefined, (execution, row) =>
-        continueRun(execution, row, () => false),
+        continueRun(execution, row, false),
       );
     } catch (error) {
       this.deps.logger.warn('could not look for abandoned runs', { error });
@@ -352,14 +352,10 @@ async function markDone({ session }: Execution, row: RunRow): Promise<void> {
 
 /**
  * A run as its last executor left it, continued: artifacts reconciled, the workspace rebuilt when this
- * machine lacks it, an interrupted step rewound (a fix settled first), then the automatic steps until
- * `stop` (launch_resume: the next stable state; a takeover: as far as the run's own drive would go).
+ * machine lacks it, an interrupted step rewound (a fix settled first), then the automatic steps: to the
+ * next stable state (launch_resume) or as far as the run's own drive would go (a takeover).
  */
-async function continueRun(
-  execution: Execution,
-  row: RunRow,
-  stop: (state: RunState, stepsDone: number) => boolean,
-): Promise<void> {
+async function continueRun(execution: Execution, row: RunRow, toNextStable: boolean): Promise<void> {
   const { runId, session } = execution;
   let state = runState(row);
   await execution.deps.artifacts.reconcile(runId);
@@ -380,7 +376,7 @@ async function continueRun(
   }
   // VALIDATING re-validates only after an interruption; it and READY_FOR_PR have no automatic step.
   if (state === 'VALIDATING' && disturbed) await execution.validate();
-  else await execution.advance(stop);
+  else await execution.advance(toNextStable);
 }
 
 /** `r_<UTC time as YYYY-MM-DDTHH-MM-SSZ>_<8 hex>`, e.g. r_2026-01-21T10-00-00Z_0f3a9c1e. */

@@ -51,7 +51,7 @@ function runBusy(current: RunState, rule: StateRequirement): SwitchyardError {
 }
 
 /** Where runs live, and whether another executor holds the run's lease. */
-export interface RuleContext {
+interface RuleContext {
   paths: RunPaths;
   store: Pick<LaunchStore, 'sharedByReplicas'>;
   busy: boolean;
