@@ -112,6 +112,9 @@ export interface ProgressUpdate {
 
 export type ProgressListener = (update: ProgressUpdate) => void;
 
+/** How far a run's automatic steps go: launch_resume stops at the next stable state. */
+export type AdvanceUntil = 'next stable state' | 'no step left';
+
 export interface ExecutorDeps {
   store: LaunchStore;
   artifacts: ArtifactRepository;
@@ -251,15 +254,15 @@ export class Execution {
 
   /**
    * Runs automatic steps (W1..W7) until the run has none left (VALIDATING, READY_FOR_PR) or ends, or, with
-   * `toNextStable`, reaches a stable state after one step at least. Returns the run row at the end.
+   * 'next stable state', reaches a stable state after one step at least. Returns the run row at the end.
    */
-  async advance(toNextStable: boolean): Promise<RunRow> {
+  async advance(until: AdvanceUntil): Promise<RunRow> {
     for (let steps = 0; ; steps += 1) {
       this.throwIfAborted();
       const row = await this.requireRow();
       const state = runState(row);
       const step = STEPS[state];
-      const resting = toNextStable && steps > 0 && isStable(state);
+      const resting = until === 'next stable state' && steps > 0 && isStable(state);
       if (isTerminal(state) || step === undefined || resting) return row;
       await this.runStep(row, state, step);
     }

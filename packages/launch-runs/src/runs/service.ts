@@ -17,7 +17,13 @@ import { canonicalJson, sha256Hex } from '../canonical-json.js';
 import type { RunEvent } from '../store/event-chain.js';
 import { runState, type ListFilter } from '../store/launch-store.js';
 import { runNotFound } from './errors.js';
-import { Execution, mapSections, type ExecutorDeps, type ProgressListener } from './executor.js';
+import {
+  Execution,
+  mapSections,
+  type AdvanceUntil,
+  type ExecutorDeps,
+  type ProgressListener,
+} from './executor.js';
 import { fixNext, settleInterruptedFix, type FixOutcome } from './fix.js';
 import { isRetiredHereLately, newLeaseToken, retireLeaseToken } from './lease.js';
 import { LeaseSession } from './lease-session.js';
@@ -138,7 +144,7 @@ export class LaunchRunService {
       retireLeaseToken(token);
       return this.existingRun(row, configHash);
     }
-    this.inBackground(row.runId, token, onProgress, (execution) => execution.advance(false));
+    this.inBackground(row.runId, token, onProgress, (execution) => execution.advance('no step left'));
     return { run_id: row.runId, state: 'CREATED', created: true };
   }
 
@@ -271,7 +277,7 @@ export class LaunchRunService {
    */
   async resume(runId: string, options: CallOptions = {}): Promise<RunStatus> {
     await this.withLease(runId, 'launch_resume', options, (execution, row) =>
-      continueRun(execution, row, true),
+      continueRun(execution, row, 'next stable state'),
     );
     return this.status(runId);
   }
@@ -290,7 +296,7 @@ export class LaunchRunService {
         active_worker: claimed.activeWorker,
       });
       this.inBackground(claimed.runId, token, undefined, (execution, row) =>
-        continueRun(execution, row, false),
+        continueRun(execution, row, 'no step left'),
       );
     } catch (error) {
       this.deps.logger.warn('could not look for abandoned runs', { error });
@@ -355,7 +361,7 @@ async function markDone({ session }: Execution, row: RunRow): Promise<void> {
  * machine lacks it, an interrupted step rewound (a fix settled first), then the automatic steps: to the
  * next stable state (launch_resume) or as far as the run's own drive would go (a takeover).
  */
-async function continueRun(execution: Execution, row: RunRow, toNextStable: boolean): Promise<void> {
+async function continueRun(execution: Execution, row: RunRow, until: AdvanceUntil): Promise<void> {
   const { runId, session } = execution;
   let state = runState(row);
   await execution.deps.artifacts.reconcile(runId);
@@ -376,7 +382,7 @@ async function continueRun(execution: Execution, row: RunRow, toNextStable: bool
   }
   // VALIDATING re-validates only after an interruption; it and READY_FOR_PR have no automatic step.
   if (state === 'VALIDATING' && disturbed) await execution.validate();
-  else await execution.advance(toNextStable);
+  else await execution.advance(until);
 }
 
 /** `r_<UTC time as YYYY-MM-DDTHH-MM-SSZ>_<8 hex>`, e.g. r_2026-01-21T10-00-00Z_0f3a9c1e. */
