@@ -32,21 +32,17 @@ export const CORRELATION_HEADER = 'x-correlation-id';
 /** Bytes of an error body kept for classification; the rest is discarded unread. */
 const ERROR_BODY_LIMIT = 16 * 1024;
 
-function withSecretsRegistered(options: UpstreamHttpOptions): UpstreamHttpOptions {
-  for (const value of Object.values(options.secretQuery ?? {})) registerSecret(value);
-  for (const value of Object.values(options.secretHeaders ?? {})) registerSecret(value);
-  return options;
-}
-
 /**
- * A `fetch` for one upstream (graphql-request's `fetch` option, or plain GETs): the same secret injection, body
- * limit, correlation header and redaction for every request; `createUpstreamKy` (`/ky` subpath) puts ky over it.
- * Plain GETs use it without ky (ky would rebuild and clone every request to prepare retries that the policy
- * owns). Takes absolute URLs (relative ones resolve against baseUrl); secrets still go to the base URL's
- * origin only.
+ * The `fetch` every client of one upstream sends through (graphql-request's `fetch` option, plain GETs, and ky
+ * with `createUpstreamKy` of the `/ky` subpath): secrets registered and injected, the body limit, the
+ * correlation header, redaction. Plain GETs use it without ky, which would rebuild and clone every request to
+ * prepare retries that the policy owns. Takes absolute URLs (relative ones resolve against baseUrl); secrets
+ * still go to the base URL's origin only.
  */
 export function createUpstreamFetch(options: UpstreamHttpOptions): typeof fetch {
-  const secretFetch = createSecretFetch(withSecretsRegistered(options));
+  for (const value of Object.values(options.secretQuery ?? {})) registerSecret(value);
+  for (const value of Object.values(options.secretHeaders ?? {})) registerSecret(value);
+  const secretFetch = createSecretFetch(options);
   const base = new URL(options.baseUrl.endsWith('/') ? options.baseUrl : `${options.baseUrl}/`);
   const upstreamFetch = (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
     const headers = new Headers(options.headers);
