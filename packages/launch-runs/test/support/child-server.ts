@@ -1,8 +1,9 @@
+import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { clientFor, type ProtocolEra } from '@switchyard/server-kit/testing';
+import { clientFor, readWhenWritten, type ProtocolEra } from '@switchyard/server-kit/testing';
 import type { PausePoint } from './pausing-pipeline.js';
 import type { Payload } from './harness.js';
 
@@ -80,13 +81,17 @@ export async function startChildServer(options: {
   };
 }
 
-export async function waitForFile(file: string): Promise<string> {
-  const fs = await import('node:fs');
-  for (;;) {
-    if (fs.existsSync(file)) {
-      const text = fs.readFileSync(file, 'utf8');
-      if (text !== '') return text;
-    }
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+/** The text of `file` once a child server has written it (the pausing pipeline's marker). */
+export function waitForFile(file: string): Promise<string> {
+  const written = () => {
+    const text = fs.readFileSync(file, 'utf8');
+    if (text === '') throw new Error(`${file} is empty`);
+    return text;
+  };
+  // Under the tests' 30 s, so that a marker never written fails by name rather than by the test's timeout.
+  return readWhenWritten(written, {
+    gaveUp: `${file} was not written in 25 s`,
+    timeoutMs: 25_000,
+    intervalMs: 20,
+  });
 }
