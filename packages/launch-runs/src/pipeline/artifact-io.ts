@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { describeIssues } from '@switchyard/contracts/errors';
 import { canonicalJsonDocument } from '../canonical-json.js';
 import { invalidArtifact, missingArtifact } from './errors.js';
 import type { ArtifactStore, ArtifactWriteResult } from './types.js';
@@ -26,13 +27,7 @@ export async function readJsonArtifact<S extends z.ZodType>(
     throw invalidArtifact(name, 'not valid JSON');
   }
   const result = schema.safeParse(parsed);
-  if (!result.success) {
-    const problems = result.error.issues
-      .slice(0, 5)
-      .map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`)
-      .join('; ');
-    throw invalidArtifact(name, problems);
-  }
+  if (!result.success) throw invalidArtifact(name, describeIssues(result.error.issues.slice(0, 5)));
   return result.data;
 }
 

@@ -194,8 +194,8 @@ export async function catalogSnippets(ctx: WorkerContext, options: ResolvedPipel
     const language = EXTENSION_LANGUAGES[extension];
     if (language === undefined || codeFiles >= MAX_FILE_SNIPPETS) continue;
     if (!CODE_FOLDERS.includes(path.split('/')[0]!.toLowerCase())) continue;
-    const entry = inventory.source.files.find((file) => file.path === path);
-    if (entry === undefined || entry.size > MAX_FILE_SNIPPET_BYTES) continue;
+    const size = files.size(path);
+    if (size === undefined || size > MAX_FILE_SNIPPET_BYTES) continue;
     const text = await files.read(path);
     if (text === undefined) continue;
     const lines = text.split('\n');

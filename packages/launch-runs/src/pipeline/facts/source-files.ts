@@ -13,12 +13,20 @@ import { workspacePaths } from '../workspace.js';
 export class SourceFiles {
   private readonly cache = new Map<string, string | undefined>();
   private readonly skippedFiles = new Map<string, SkippedFile>();
+  private readonly byPath: ReadonlyMap<string, InventoryFile>;
 
   constructor(
     readonly root: string,
     readonly files: readonly InventoryFile[],
     readonly maxBytes: number,
-  ) {}
+  ) {
+    this.byPath = new Map(files.map((file) => [file.path, file]));
+  }
+
+  /** The size W1 recorded for a tracked file; undefined for a path it did not list. */
+  size(path: string): number | undefined {
+    return this.byPath.get(path)?.size;
+  }
 
   /** The files a read left out because they are too large, sorted by path. */
   skipped(): SkippedFile[] {
@@ -61,9 +69,9 @@ export class SourceFiles {
   }
 
   private async readUncached(path: string): Promise<string | undefined> {
-    const entry = this.files.find((file) => file.path === path);
-    if (entry === undefined) return undefined;
-    if (entry.size > this.maxBytes) return this.skip(path, entry.size);
+    const size = this.size(path);
+    if (size === undefined) return undefined;
+    if (size > this.maxBytes) return this.skip(path, size);
     const absolute = join(this.root, ...path.split('/'));
     const info = await lstat(absolute).catch(() => undefined);
     if (info?.isFile() !== true) return undefined;
