@@ -2,7 +2,7 @@ import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from
 
 /**
  * One row per run. `state`, `section_states` and the event log change together in one transaction
- * (see store/run-store.ts). The lease columns name the one executor allowed to work on the run.
+ * (see store/launch-store.ts). The lease columns name the one executor allowed to work on the run.
  */
 export const runs = sqliteTable(
   'runs',
