@@ -53,34 +53,40 @@ describe.each(DIALECTS)('launch_open_pr (%s)', (dialect) => {
     ).not.toBeNull();
   });
 
-  it('a commit service failure is COMMIT_SERVICE_ERROR with its retryable flag; the run stays READY_FOR_PR', async () => {
-    let failures = 1;
-    const pipeline = new FakePipeline({ seededProblems: 0 });
-    const original = pipeline.openPullRequest.bind(pipeline);
-    pipeline.openPullRequest = async (ctx) => {
-      if (failures-- > 0) {
-        throw new SwitchyardError('upstream-error', 'GitHub answered 502 Bad Gateway', {
-          code: 'COMMIT_SERVICE_ERROR',
-          retryable: true,
-          upstreamStatus: 502,
-        });
-      }
-      return original(ctx);
-    };
-    h = await startHarnessOn(dialect, { pipeline });
-    const { runId } = await startAndSettle(h);
-    const error = errorOf(await h.call('launch_open_pr', { run_id: runId }), 'COMMIT_SERVICE_ERROR');
-    expect(error.retryable).toBe(true);
-    const status = (await h.call('launch_get_status', { run_id: runId })).status as {
-      state: string;
-      details: Record<string, unknown>;
-    };
-    expect(status.state).toBe('READY_FOR_PR');
-    expect(status.details.error).toMatchObject({ code: 'COMMIT_SERVICE_ERROR', retryable: true });
-    const retried = LaunchOpenPrOutputSchema.parse(await h.call('launch_open_pr', { run_id: runId }));
-    expect(retried.run_id).toBe(runId);
-    expect(pipeline.prsOpened).toHaveLength(1);
-  });
+  it.each([
+    [502, 'Bad Gateway', true],
+    [422, 'Unprocessable Entity', false],
+  ])(
+    'a commit service failure (%i) is COMMIT_SERVICE_ERROR with its retryable flag; the run stays READY_FOR_PR',
+    async (upstreamStatus, reason, retryable) => {
+      let failures = 1;
+      const pipeline = new FakePipeline({ seededProblems: 0 });
+      const original = pipeline.openPullRequest.bind(pipeline);
+      pipeline.openPullRequest = async (ctx) => {
+        if (failures-- > 0) {
+          throw new SwitchyardError('upstream-error', `GitHub answered ${upstreamStatus} ${reason}`, {
+            code: 'COMMIT_SERVICE_ERROR',
+            retryable,
+            upstreamStatus,
+          });
+        }
+        return original(ctx);
+      };
+      h = await startHarnessOn(dialect, { pipeline });
+      const { runId } = await startAndSettle(h);
+      const error = errorOf(await h.call('launch_open_pr', { run_id: runId }), 'COMMIT_SERVICE_ERROR');
+      expect(error.retryable).toBe(retryable);
+      const status = (await h.call('launch_get_status', { run_id: runId })).status as {
+        state: string;
+        details: Record<string, unknown>;
+      };
+      expect(status.state).toBe('READY_FOR_PR');
+      expect(status.details.error).toMatchObject({ code: 'COMMIT_SERVICE_ERROR', retryable });
+      const retried = LaunchOpenPrOutputSchema.parse(await h.call('launch_open_pr', { run_id: runId }));
+      expect(retried.run_id).toBe(runId);
+      expect(pipeline.prsOpened).toHaveLength(1);
+    },
+  );
 
   it('never shows a registered secret: not in the error, not in the status, not in the events', async () => {
     const secret = 'ghp_launchTestSecret0123456789';

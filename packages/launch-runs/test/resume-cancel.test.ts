@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import {
   LaunchCancelOutputSchema,
+  LaunchOpenPrOutputSchema,
   LaunchResumeOutputSchema,
   RunStatusSchema,
 } from '@switchyard/contracts/launch-runs';
@@ -16,6 +17,7 @@ import {
   waitForStatus,
   type Harness,
 } from './support/harness.js';
+import { openLaunchDatabase } from '../src/db/open.js';
 import { verifyEventChain } from '../src/store/event-chain.js';
 
 const open: Harness[] = [];
@@ -138,6 +140,35 @@ describe('interruption and launch_resume', () => {
     expect(pipeline.calls).toHaveLength(7);
   });
 
+  it('a run stopped between opening its PR and DONE is finished by resume, without a second PR', async () => {
+    const dir = dataDir();
+    const first = await harness({ pipeline: new FakePipeline({ seededProblems: 0 }), dataDir: dir });
+    const { runId } = await startAndSettle(first);
+    const { pr_url } = LaunchOpenPrOutputSchema.parse(await first.call('launch_open_pr', { run_id: runId }));
+    await first.state.close();
+    // The row as a process that died right after PR_OPENED leaves it: its step to DONE never ran.
+    const database = openLaunchDatabase(dir);
+    const done = database.sqlite
+      .prepare('SELECT section_states FROM runs WHERE run_id = ?')
+      .pluck()
+      .get(runId);
+    const sections = Object.fromEntries(
+      Object.keys(JSON.parse(done as string)).map((name) => [name, 'DRAFTED']),
+    );
+    database.sqlite
+      .prepare(`UPDATE runs SET state = 'PR_OPENED', finished_at = NULL, section_states = ? WHERE run_id = ?`)
+      .run(JSON.stringify(sections), runId);
+    database.sqlite.close();
+
+    const pipeline = new FakePipeline({ seededProblems: 0 });
+    const second = await harness({ pipeline, dataDir: dir });
+    const resumed = LaunchResumeOutputSchema.parse(await second.call('launch_resume', { run_id: runId }));
+    expect(resumed.status.state).toBe('DONE');
+    expect(new Set(Object.values(resumed.status.section_states))).toEqual(new Set(['DONE']));
+    expect(resumed.status.details?.pr).toMatchObject({ pr_url });
+    expect(pipeline.calls).toEqual([]);
+  });
+
   it('resume while the run is being worked on is ILLEGAL_STATE retryable; on a finished run ILLEGAL_STATE', async () => {
     const pipeline = new FakePipeline({ seededProblems: 0 });
     const held = pipeline.hold('W3');
@@ -173,8 +204,9 @@ describe('launch_cancel', () => {
       cancelled: true,
       state: 'CANCELLED',
     });
-    // The held worker saw its signal abort (it never finished on its own: it was never released).
-    expect(await held.aborted).toBe('cancelled');
+    // The held worker saw its signal abort (it never finished on its own: it was never released), and
+    // before launch_cancel answered: local work is stopped by the cancel, not at the lease watcher's next tick.
+    expect(await Promise.race([held.aborted, Promise.resolve('not aborted yet')])).toBe('cancelled');
     const status = await waitForStatus(h, runId, atRest);
     expect(status.state).toBe('CANCELLED');
     expect(status.artifacts).toEqual(before);
