@@ -169,6 +169,21 @@ describe('interruption and launch_resume', () => {
     expect(pipeline.calls).toEqual([]);
   });
 
+  it('a step that outlasts the lease keeps it: renewed while the worker runs, the run stays busy', async () => {
+    const pipeline = new FakePipeline({ seededProblems: 0 });
+    const held = pipeline.hold('W3');
+    const h = await harness({ pipeline, leaseMs: 1000 });
+    const runId = (await h.call('launch_start_run', { run_config: runConfig() })).run_id as string;
+    await held.reached;
+    // Three lease lengths: without renewal the lease would have expired and the run be free to take.
+    await new Promise((resolve) => setTimeout(resolve, 3000));
+    expect((await statusOf(h, runId)).details).toMatchObject({ busy: true, interrupted: false });
+    const busy = errorOf(await h.call('launch_resume', { run_id: runId }), 'ILLEGAL_STATE');
+    expect(busy.details).toMatchObject({ current_state: 'INGESTED', reason: 'run_busy' });
+    held.release();
+    expect((await waitForStatus(h, runId, atRest)).state).toBe('READY_FOR_PR');
+  });
+
   it('resume while the run is being worked on is ILLEGAL_STATE retryable; on a finished run ILLEGAL_STATE', async () => {
     const pipeline = new FakePipeline({ seededProblems: 0 });
     const held = pipeline.hold('W3');

@@ -391,6 +391,20 @@ describe.each(DIALECTS)('runs and the event chain (%s)', (dialect) => {
     retireLeaseToken(other);
   });
 
+  it('the lease of a FAILED or CANCELLED run is never taken again, even by its last holder', async () => {
+    const cancelled = 'r_2026-01-21T10-00-00Z_cccc0001';
+    const token = newLeaseToken();
+    await t.store.insert(newRun(RUN, undefined, 'h1', token));
+    await t.store.transition(RUN, 'CREATED', 'FAILED', { token });
+    await t.store.insert(newRun(cancelled, undefined, 'h1', token));
+    await t.store.cancel(cancelled, () => undefined);
+    for (const runId of [RUN, cancelled]) {
+      await t.store.releaseLease(runId, token);
+      expect((await t.store.acquireLease(runId, token, LEASE_MS)).row.leaseOwner).toBeNull();
+    }
+    retireLeaseToken(token);
+  });
+
   it('a live lease taken through one store is busy through the other until it is released', async () => {
     const [a, b] = t.stores;
     const holder = newLeaseToken();
