@@ -194,6 +194,16 @@ describe.each(DIALECTS)('queries (%s)', (dialect) => {
         );
         expect(none).toEqual({ ok: true, runs: [], next_cursor: null });
         errorOf(await local.call('launch_list_runs', { cursor: 'not-a-cursor' }), 'INVALID_INPUT');
+        // JSON of the cursor's shape with the wrong types inside: refused, never handed to the query.
+        for (const forged of [
+          ['1', 'r'],
+          [1.5, 'r'],
+          [1, 2],
+        ]) {
+          const cursor = Buffer.from(JSON.stringify(forged)).toString('base64url');
+          const error = errorOf(await local.call('launch_list_runs', { cursor }), 'INVALID_INPUT');
+          expect(error.details).toMatchObject({ reason: 'invalid_cursor' });
+        }
         errorOf(await local.call('launch_list_runs', { filter: { state: 'RUNNING' } }), 'INVALID_INPUT');
       } finally {
         await local.close();
