@@ -126,6 +126,10 @@ describe('switchyard command line', () => {
     });
   });
 
+  it('mounts a domain named twice (by its name and its short name) once', () => {
+    expect(settings(['--domains', 'launch,launch-runs,LAUNCH']).domains).toEqual(['launch-runs']);
+  });
+
   it('treats a blank variable as unset', () => {
     expect(settings([], { SWITCHYARD_PORT: '  ', SWITCHYARD_DOMAINS: '' })).toEqual(settings([]));
   });
@@ -151,6 +155,9 @@ describe('switchyard command line', () => {
     );
     expect(exit(['--tools-deny', ',']).output).toContain('--tools-deny must be a comma-separated list');
     expect(exit(['--http', '--host', ' ']).output).toContain('--host must be a host name or IP address');
+    expect(exit([], { SWITCHYARD_HOST: '127.0.0.1 0.0.0.0' }).output).toContain(
+      'SWITCHYARD_HOST must be a host name or IP address to listen on, got "127.0.0.1 0.0.0.0"',
+    );
   });
 
   it('prints help and the version on stdout with exit code 0', () => {
