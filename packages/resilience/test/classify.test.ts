@@ -104,6 +104,27 @@ describe('classifyHttpStatus', () => {
     expect(bare.message).toBe('TfL answered 429 Too Many Requests: too many requests');
   });
 
+  it('says a plain 403 rejected the key, and a 403 with quota left is not a rate limit', () => {
+    const rejected = 'TfL rejected the API key (403 Forbidden); check that the configured key is valid';
+    expect(classifyHttpStatus(403, opts).message).toBe(rejected);
+    const withQuotaLeft = classifyHttpStatus(403, {
+      ...opts,
+      headers: {
+        'x-ratelimit-remaining': '10',
+        'x-ratelimit-reset': String(Math.ceil(Date.now() / 1000) + 30),
+      },
+    });
+    expect(withQuotaLeft).toMatchObject({ kind: 'upstream-error', retryable: false, message: rejected });
+  });
+
+  it('reads the other gateway body forms: retry_after, minutes, and ignores a negative wait', () => {
+    const wait = (body: string) => classifyHttpStatus(429, { ...opts, body }).retryAfterMs;
+    expect(wait('{"retry_after": 7}')).toBe(7000);
+    expect(wait('{"retryAfterSeconds": 8}')).toBe(8000);
+    expect(wait('{"message": "Rate limit is exceeded. Try again in 2 minutes."}')).toBe(120_000);
+    expect(wait('{"retryAfter": -5}')).toBeUndefined();
+  });
+
   it("treats GitHub's 403 with an exhausted quota as rate-limited", () => {
     const reset = Math.ceil(Date.now() / 1000) + 30;
     const error = classifyHttpStatus(403, {
@@ -205,10 +226,26 @@ describe('classifyFailure', () => {
     expect(classifyFailure(new DOMException('timed out', 'TimeoutError'), opts).kind).toBe(
       'upstream-timeout',
     );
-    expect(
-      classifyFailure(new TypeError('fetch failed', { cause: codeError('UND_ERR_HEADERS_TIMEOUT') }), opts)
-        .kind,
-    ).toBe('upstream-timeout');
+    for (const code of ['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']) {
+      expect(classifyFailure(new TypeError('fetch failed', { cause: codeError(code) }), opts)).toMatchObject({
+        kind: 'upstream-timeout',
+        retryable: true,
+      });
+    }
+  });
+
+  it("classifies graphql-request's ClientError by its status when that status is a quota or a key problem", () => {
+    const clientError = (status: number, headers: Record<string, string>) =>
+      Object.assign(new Error('GraphQL Error (Code: 429)'), {
+        response: { status, headers: new Headers(headers), errors: [{ message: 'Too many requests' }] },
+      });
+    expect(classifyFailure(clientError(429, { 'retry-after': '3' }), opts)).toMatchObject({
+      kind: 'rate-limited',
+      retryAfterMs: 3000,
+    });
+    expect(classifyFailure(clientError(401, {}), opts).message).toBe(
+      'TfL rejected the API key (401 Unauthorized); check that the configured key is valid',
+    );
   });
 
   it("recognises ky's errors (by name: this module does not load ky)", () => {
@@ -282,6 +319,21 @@ describe('graphqlErrorsToError', () => {
         { message: 'Third problem' },
       ],
     });
+  });
+
+  it('redacts credentials that GraphQL error messages echo', () => {
+    const error = graphqlErrorsToError(
+      [
+        {
+          message:
+            'Invalid request https://api.digitransit.fi/graphql?digitransit-subscription-key=gql-secret-42',
+        },
+      ],
+      { upstream: 'Digitransit' },
+    );
+    expect(error.message).toContain('digitransit-subscription-key=[REDACTED]');
+    expect(JSON.stringify(error.details)).not.toContain('gql-secret-42');
+    expect(error.message).not.toContain('gql-secret-42');
   });
 
   it('copes with odd shapes', () => {

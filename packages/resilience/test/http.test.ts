@@ -92,6 +92,47 @@ describe('createUpstreamKy', () => {
     expect(landed?.url).toBe('/landing?keep=1');
     expect(JSON.stringify(landed?.headers)).not.toContain(KEY);
   });
+
+  it("drops the caller's own authorization and cookie on a cross-origin redirect, keeps them on the same origin", async () => {
+    const elsewhere = await serve((_req, res) => sendJson(res, 200, { where: 'elsewhere' }));
+    const home = await serve((req, res) => {
+      if (req.url === '/moved') res.writeHead(301, { location: '/new' }).end();
+      else if (req.url === '/away') res.writeHead(302, { location: `${elsewhere.url}/landing` }).end();
+      else sendJson(res, 200, { where: 'home' });
+    });
+    const client = await createUpstreamKy({ upstream: 'GitHub', baseUrl: home.url });
+    const headers = { authorization: 'Bearer caller-token-31337', cookie: 'session=caller-cookie' };
+    await client.get('moved', { headers });
+    expect(home.requests[1]?.headers).toMatchObject(headers);
+    await client.get('away', { headers });
+    expect(elsewhere.requests[0]?.headers.authorization).toBeUndefined();
+    expect(elsewhere.requests[0]?.headers.cookie).toBeUndefined();
+  });
+
+  it('follows at most 20 redirects, then fails as upstream-error', async () => {
+    const loop = await serve((req, res) => {
+      res.writeHead(302, { location: req.url ?? '/' }).end();
+    });
+    const client = await createUpstreamKy({ upstream: 'TfL', baseUrl: loop.url });
+    const error = await rejection(client.get('again'));
+    expect(error).toMatchObject({ kind: 'upstream-error', message: 'TfL redirected more than 20 times' });
+    expect(loop.requests).toHaveLength(21);
+  });
+
+  it('registers secret header values, so an upstream echoing one in its message never shows it', async () => {
+    const headerKey = 'header-only-key-8675309';
+    const target = await serve((_req, res) =>
+      sendJson(res, 401, { message: `Access denied due to invalid subscription key ${headerKey}` }),
+    );
+    const client = await createUpstreamKy({
+      upstream: 'Digitransit',
+      baseUrl: target.url,
+      secretHeaders: { 'digitransit-subscription-key': headerKey },
+    });
+    const error = await rejection(assertOk(await client.get('x'), { upstream: 'Digitransit' }));
+    expect(error.details?.upstreamMessage).toBe('Access denied due to invalid subscription key [REDACTED]');
+    expect(JSON.stringify(error)).not.toContain(headerKey);
+  });
 });
 
 describe('createUpstreamFetch with graphql-request', () => {

@@ -22,6 +22,21 @@ describe('redactUrl', () => {
     }
   });
 
+  it('redacts the credentials each upstream uses, by name', () => {
+    // Named here rather than read from SECRET_QUERY_PARAMS: dropping one from that list must fail a test.
+    for (const name of [
+      'app_key',
+      'app_id',
+      'digitransit-subscription-key',
+      'subscription-key',
+      'access_token',
+    ]) {
+      expect(redactUrl(`https://upstream.example/x?${name}=named-secret-1&a=1`)).toBe(
+        `https://upstream.example/x?${name}=${R}&a=1`,
+      );
+    }
+  });
+
   it('matches parameter names case-insensitively and accepts URL objects', () => {
     expect(redactUrl(new URL('https://api.tfl.gov.uk/Journey?App_Key=abc123def&app_id=42'))).toBe(
       `https://api.tfl.gov.uk/Journey?App_Key=${R}&app_id=${R}`,
@@ -89,6 +104,18 @@ describe('redactHeaders', () => {
     const out = redactHeaders(input);
     expect(out.accept).toBe('application/json');
     for (const name of SECRET_HEADERS) expect(out[name]).toBe(R);
+  });
+
+  it('redacts the credential headers each upstream uses, by name', () => {
+    const names = [
+      'Authorization',
+      'digitransit-subscription-key',
+      'Ocp-Apim-Subscription-Key',
+      'app_key',
+      'Cookie',
+    ];
+    const out = redactHeaders(Object.fromEntries(names.map((name) => [name, 'named-secret-2'])));
+    expect(Object.values(out)).toEqual(names.map(() => R));
   });
 
   it('handles Headers objects, arrays, undefined and credential-looking names', () => {
