@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
@@ -76,6 +77,59 @@ describe('error tables', () => {
     expect(codeFor(PLAN_TRIP_ERROR_TABLE, 'network-error')).toBe('network-error');
     expect(codeFor(PLAN_TRIP_ERROR_TABLE, 'validation', 'unsupported-region')).toBe('unsupported-region');
     expect(codeFor(PLAN_TRIP_ERROR_TABLE, 'validation', 'NOT_A_CODE')).toBe('validation-error');
+  });
+
+  // The README's kind table is the documented mapping; every cell of it is checked, so no row can drift.
+  it('map every kind to the code the README table gives it, and the journey status beside it', () => {
+    const readme = fs.readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+    const rows = readme
+      .split('\n')
+      .filter((line) => /^\| `[a-z-]+` +\|/.test(line))
+      .map((line) =>
+        line
+          .split('|')
+          .slice(1, -1)
+          .map((cell) => cell.trim()),
+      );
+    const code = (cell: string) => /`([^`]+)`/.exec(cell)?.[1];
+    expect(rows.map((row) => code(row[0]!))).toEqual([...ERROR_KINDS]);
+    const columns = [
+      PLAN_JOURNEY_ERROR_TABLE,
+      GET_DEPARTURES_ERROR_TABLE,
+      PLAN_TRIP_ERROR_TABLE,
+      LAUNCH_ERROR_TABLE,
+      JOURNEY_ERROR_TABLE,
+    ];
+    for (const [kindCell, ...cells] of rows) {
+      const kind = code(kindCell!) as (typeof ERROR_KINDS)[number];
+      expect(
+        columns.map((table) => table.byKind[kind]),
+        kind,
+      ).toEqual(cells.map(code));
+      const journeyCode = JOURNEY_ERROR_TABLE.byKind[kind];
+      expect(`${JOURNEY_ERROR_TABLE.codes[journeyCode].status} \`${journeyCode}\``).toBe(cells[4]);
+    }
+    // "The additive saved-place tools add `not-found`": plan_trip's mapping otherwise.
+    expect(TRANSIT_EXTRA_ERROR_TABLE.byKind).toEqual({
+      ...PLAN_TRIP_ERROR_TABLE.byKind,
+      'not-found': 'not-found',
+    });
+  });
+
+  it('mark HSL codes retryable as the Retry? columns of seeds 001 and 003 say', () => {
+    const retryable = Object.fromEntries(
+      Object.entries(PLAN_TRIP_ERROR_TABLE.codes).map(([code, spec]) => [code, spec.retryable]),
+    );
+    expect(retryable).toMatchObject({
+      'validation-error': false,
+      'unsupported-region': false,
+      'no-itinerary-found': false,
+      'upstream-error': true,
+      'upstream-timeout': true,
+      'rate-limited': true,
+      'network-error': true,
+    });
+    expect(GET_DEPARTURES_ERROR_TABLE.codes).toBe(PLAN_TRIP_ERROR_TABLE.codes);
   });
 });
 

@@ -523,6 +523,28 @@ describe('additive tools', () => {
     );
     expectRejectedAt(FindStopsInputSchema, { name: 'Kamppi', limit: 51 }, 'limit');
   });
+
+  it('find_stops: name 2..100 characters, radiusMeters 1..5000 (default 500), limit 1..50 (default 10)', () => {
+    const near = { lat: 60.17, lon: 24.93 };
+    expect(FindStopsInputSchema.parse({ near })).toEqual({
+      near,
+      radiusMeters: 500,
+      limit: 10,
+      language: 'en',
+    });
+    for (const name of ['Ka', 'K'.repeat(100), ' Ka ']) {
+      expect(FindStopsInputSchema.safeParse({ name }).success).toBe(true);
+    }
+    for (const name of ['K', ' K ', 'K'.repeat(101)])
+      expectRejectedAt(FindStopsInputSchema, { name }, 'name');
+    for (const radiusMeters of [1, 5000]) {
+      expect(FindStopsInputSchema.safeParse({ near, radiusMeters }).success).toBe(true);
+    }
+    for (const radiusMeters of [0, 5001, 2.5]) {
+      expectRejectedAt(FindStopsInputSchema, { near, radiusMeters }, 'radiusMeters');
+    }
+    expectRejectedAt(FindStopsInputSchema, { name: 'Kamppi', limit: 0 }, 'limit');
+  });
 });
 
 describe('TRANSIT_TOOL_SCHEMAS', () => {
