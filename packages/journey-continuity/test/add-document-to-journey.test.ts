@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DOCUMENT_TYPES } from '@switchyard/contracts/journey';
-import { MAX_METADATA_BYTES, MAX_TITLE_CHARS } from '../src/index.js';
+import { MAX_METADATA_BYTES } from '../src/index.js';
 import { DIALECTS, history, newJourney, startHarness, storageFor, type Harness } from './helpers.js';
 
 const LIMIT = 2048;
@@ -124,14 +124,18 @@ describe.each(DIALECTS)('add_document_to_journey (%s)', (dialect) => {
 
   it('bounds the title and the metadata size', async () => {
     const journeyId = await newJourney(h);
+    // The README's limits, written out: a test reading MAX_TITLE_CHARS would move with a wrong constant.
+    await h.ok('add_document_to_journey', {
+      journey_id: journeyId,
+      document_type: 'note',
+      title: 't'.repeat(500),
+    });
     const longTitle = await h.fails('add_document_to_journey', {
       journey_id: journeyId,
       document_type: 'note',
-      title: 't'.repeat(MAX_TITLE_CHARS + 1),
+      title: 't'.repeat(501),
     });
-    expect(longTitle.message).toBe(
-      `title must be at most ${MAX_TITLE_CHARS} characters; it is ${MAX_TITLE_CHARS + 1}`,
-    );
+    expect(longTitle.message).toBe('title must be at most 500 characters; it is 501');
     const bigMetadata = await h.fails('add_document_to_journey', {
       journey_id: journeyId,
       document_type: 'note',

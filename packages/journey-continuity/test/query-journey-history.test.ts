@@ -277,5 +277,24 @@ describe.each(DIALECTS)('query_journey_history (%s)', (dialect) => {
       for (const doc of page.documents ?? []) expect(doc.snippet).toMatch(/\*\*marathon\*\*/i);
       expect(page.total_results).toBe(0);
     });
+
+    it('with a query, matching documents keep to the date range and the limit, newest first', async () => {
+      const journeyId = await newJourney(h);
+      const ids: string[] = [];
+      for (const title of ['ferry one', 'ferry two', 'ferry three']) {
+        const doc = await h.ok<{ document_id: string }>('add_document_to_journey', {
+          journey_id: journeyId,
+          document_type: 'note',
+          title,
+        });
+        ids.push(doc.document_id);
+        await new Promise((resolve) => setTimeout(resolve, 3));
+      }
+      const search = { journey_id: journeyId, query: 'ferry', include_documents: true };
+      const limited = await history(h, { ...search, limit: 2 });
+      expect(limited.documents?.map((d) => d.document_id)).toEqual([ids[2], ids[1]]);
+      expect((await history(h, { ...search, from_date: '2999-01-01T00:00:00Z' })).documents).toEqual([]);
+      expect((await history(h, { ...search, to_date: '2000-01-01T00:00:00Z' })).documents).toEqual([]);
+    });
   });
 });
