@@ -3,11 +3,20 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { RunConfigInput } from '@switchyard/contracts/launch-runs';
 import { errorOf } from '@switchyard/server-kit/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LaunchRunsConfigSchema, loadLaunchRunsConfig } from '../src/config.js';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { LaunchRunsConfigSchema, loadLaunchRunsConfig, type LaunchRunsConfigInput } from '../src/config.js';
 import { materializeExampleRepos, type ExampleRepos } from '../src/pipeline/index.js';
 import { GithubPullsMock } from './pipeline/github-mock.js';
-import { atRest, startHarness, tempDir, waitForStatus, type Harness } from './support/harness.js';
+import { FakePipeline } from './support/fake-pipeline.js';
+import {
+  atRest,
+  runConfig,
+  startAndSettle,
+  startHarness,
+  tempDir,
+  waitForStatus,
+  type Harness,
+} from './support/harness.js';
 import { exampleReposWithSite, markerScript } from './support/hostile-site.js';
 import { exampleConfig, fixUntilReady, git } from './support/launch-flow.js';
 
@@ -101,6 +110,11 @@ describe(
           },
         }),
         'source.repo',
+      ],
+      [
+        'a file:// URL on another host, whatever its path',
+        () => ({ site: { repo: `file://otherhost${path.join(h.dataDir, 'repos', 'site')}` } }),
+        'site.repo',
       ],
       [
         'an unrelated repository as pr.remote',
@@ -219,6 +233,18 @@ describe('network repositories, the PR token and the GitHub API', { timeout: 120
     expect(github.requests).toEqual([]);
   });
 
+  for (const [what, api] of [
+    ['over plain http', 'http://api.github.com'],
+    ['under another path', 'https://api.github.com/some/proxy'],
+  ]) {
+    it(`the default GitHub API ${what} is another API: refused`, async () => {
+      const payload = await h.call('launch_start_run', {
+        run_config: exampleConfig(repos, githubPr(TOKEN_ENV, api)),
+      });
+      expectRefused(payload, 'api_base_url_not_allowed', 'LAUNCH_GITHUB_API_URLS', 'pr.github.api_base_url');
+    });
+  }
+
   it('an https push remote on a host that is not allowed is refused', async () => {
     const payload = await h.call('launch_start_run', {
       run_config: exampleConfig(repos, {
@@ -264,6 +290,150 @@ describe('network repositories, the PR token and the GitHub API', { timeout: 120
     expect(github.requests).toEqual([]);
     expect(git(repos.siteRepo, 'branch', '--list', 'launch/*').trim()).toBe('');
   });
+});
+
+describe(
+  'a run recorded under a wider policy clones nothing once it is narrowed',
+  { timeout: 60_000 },
+  () => {
+    // The runs' repositories are in the OS temp folder, allowed where they start (the harness's roots); after
+    // the restart only the data directory is (the default), so the run must not reach them again.
+    let dataDir: string;
+    let h: Harness | undefined;
+    beforeEach(() => {
+      dataDir = tempDir('policy-narrowed');
+    });
+    afterEach(async () => {
+      await h?.close();
+      h = undefined;
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    });
+    const workspaceOf = (runId: string) => path.join(dataDir, 'launch-runs', 'runs', runId, 'workspace');
+
+    async function restartNarrowed(): Promise<{ narrowed: Harness; pipeline: FakePipeline }> {
+      await h?.close();
+      const pipeline = new FakePipeline({ seededProblems: 1 });
+      h = await startHarness({ dataDir, pipeline, config: { repoRoots: undefined } });
+      return { narrowed: h, pipeline };
+    }
+
+    it('W1 of a run interrupted before it cloned is refused on resume', async () => {
+      const wide = new FakePipeline();
+      const held = wide.hold('W1');
+      h = await startHarness({ dataDir, pipeline: wide });
+      const started = await h.call('launch_start_run', { run_config: runConfig() });
+      expect(started.ok, JSON.stringify(started)).toBe(true);
+      const runId = started.run_id as string;
+      await held.reached;
+
+      const { narrowed, pipeline } = await restartNarrowed();
+      const payload = await narrowed.call('launch_resume', { run_id: runId });
+      expectRefused(payload, 'repo_outside_allowed_roots', 'LAUNCH_REPO_ROOTS', 'source.repo');
+      expect(pipeline.calls).toEqual([]);
+      expect(fs.existsSync(workspaceOf(runId))).toBe(false);
+    });
+
+    it('the workspace restore a fix needs is refused, and nothing is cloned back', async () => {
+      h = await startHarness({ dataDir, pipeline: new FakePipeline({ seededProblems: 1 }) });
+      const { runId, status } = await startAndSettle(h);
+      expect(status.state).toBe('VALIDATING');
+      fs.rmSync(workspaceOf(runId), { recursive: true });
+
+      const { narrowed, pipeline } = await restartNarrowed();
+      const payload = await narrowed.call('launch_fix_next', { run_id: runId });
+      expectRefused(payload, 'repo_outside_allowed_roots', 'LAUNCH_REPO_ROOTS', 'source.repo');
+      expect(pipeline.calls).toEqual([]);
+      expect(fs.existsSync(workspaceOf(runId))).toBe(false);
+    });
+  },
+);
+
+describe('LAUNCH_PR_TOKEN_ENV unset: no variable is a PR token', () => {
+  it('refuses GITHUB_TOKEN, with the default GitHub API', async () => {
+    const h = await startHarness();
+    try {
+      const payload = await h.call('launch_start_run', {
+        run_config: runConfig({
+          pr: { provider: 'github', github: { owner: 'acme', repo: 'site', token_env: 'GITHUB_TOKEN' } },
+        }),
+      });
+      expectRefused(payload, 'token_env_not_allowed', 'LAUNCH_PR_TOKEN_ENV', 'pr.github.token_env');
+    } finally {
+      await h.close();
+    }
+  });
+});
+
+describe('what the operator allows, a run may name', { timeout: 60_000 }, () => {
+  const base = tempDir('policy-allowed');
+  const real = path.join(base, 'real');
+  const link = path.join(base, 'link');
+  beforeAll(() => {
+    fs.mkdirSync(real);
+    fs.symlinkSync(real, link);
+  });
+  afterAll(() => fs.rmSync(base, { recursive: true, force: true }));
+  const localRepos = () => ({
+    source: { repo: path.join(real, 'product') },
+    site: { repo: path.join(real, 'site') },
+  });
+
+  const cases: [string, () => Partial<LaunchRunsConfigInput>, () => Partial<RunConfigInput>][] = [
+    [
+      'repositories on the default hosts (URL and scp-like)',
+      () => ({}),
+      () => ({
+        source: { repo: 'https://github.com/acme/product.git' },
+        site: { repo: 'git@gitlab.com:acme/site.git' },
+      }),
+    ],
+    [
+      'an allowed host spelled in capitals',
+      () => ({}),
+      () => ({ source: { repo: 'git@GitHub.com:acme/product.git' } }),
+    ],
+    [
+      'repositories under the second of two roots',
+      () => ({ repoRoots: [path.join(base, 'elsewhere'), real] }),
+      localRepos,
+    ],
+    [
+      'repositories that are roots themselves',
+      () => ({ repoRoots: [path.join(real, 'product'), path.join(real, 'site')] }),
+      localRepos,
+    ],
+    ['repositories under a root named through a symlink', () => ({ repoRoots: [link] }), localRepos],
+    [
+      'a GitHub API the operator listed with a trailing slash',
+      () => ({ githubApiUrls: ['https://ghe.example.org/api/v3/'], prTokenEnv: [TOKEN_ENV] }),
+      () => ({
+        pr: {
+          provider: 'github',
+          github: {
+            owner: 'acme',
+            repo: 'site',
+            token_env: TOKEN_ENV,
+            api_base_url: 'https://ghe.example.org/api/v3',
+          },
+        },
+      }),
+    ],
+  ];
+  for (const [what, config, overrides] of cases) {
+    it(`starts a run naming ${what}, and W1 runs`, async () => {
+      const pipeline = new FakePipeline();
+      const h = await startHarness({ pipeline, config: config() });
+      try {
+        const started = await h.call('launch_start_run', { run_config: runConfig(overrides()) });
+        expect(started.ok, JSON.stringify(started)).toBe(true);
+        const status = await waitForStatus(h, started.run_id as string, atRest);
+        expect(status.details.error).toBeUndefined();
+        expect(pipeline.calls).toContain('W1');
+      } finally {
+        await h.close();
+      }
+    });
+  }
 });
 
 describe('the policy comes from the operator: LAUNCH_* variables, checked at start', () => {
