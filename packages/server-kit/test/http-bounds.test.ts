@@ -5,6 +5,7 @@ import vm from 'node:vm';
 import zlib from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runServer } from '../src/index.js';
+import { resolveLimit } from '../src/limits.js';
 import { createLogger } from '../src/runtime/index.js';
 import { MODERN_PROTOCOL_VERSION, rawHttpRequest, type ProtocolEra } from '../src/testing.js';
 import { echoDomain } from './fixtures/echo-domain.js';
@@ -51,6 +52,18 @@ describe('HTTP bounds are settings', () => {
     env,
   });
 
+  it.each([
+    ['httpMaxConnections', 512],
+    ['httpHeadersTimeoutMs', 10_000],
+    ['httpRequestTimeoutMs', 30_000],
+    ['httpKeepAliveTimeoutMs', 5_000],
+    ['oauthFetchTimeoutMs', 5_000],
+    ['oauthMaxResponseBytes', 256 * 1024],
+    ['maxArgumentDepth', 64],
+  ] as const)('bounds %s by default, at %i', (name, bound) => {
+    expect(resolveLimit(name, undefined, {})).toBe(bound);
+  });
+
   it('reads the bounds from SWITCHYARD_* variables, and names a bad one', async () => {
     const { url } = await start([echo()], {}, { env: { SWITCHYARD_HTTP_MAX_BODY_BYTES: '2048' } });
     const body = JSON.stringify(INITIALIZE_BODY);
@@ -80,12 +93,34 @@ describe('HTTP bounds are settings', () => {
 
 describe('HTTP connections are bounded', () => {
   it('closes a connection that never finishes its headers once the headers timeout passes', async () => {
-    const { port, base } = await start([echo()], { headersTimeoutMs: 200, requestTimeoutMs: 400 });
+    // The request timeout is far beyond the test's own: only the headers timeout can end this connection.
+    const { port, base } = await start([echo()], { headersTimeoutMs: 200, requestTimeoutMs: 600_000 });
     const slow = rawConnection(port);
     slow.socket.write(`POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nX-Slow: `);
     const answer = await slow.closed;
     expect(answer === '' || answer.startsWith('HTTP/1.1 408')).toBe(true);
     expect((await rawHttpRequest(`${base}/healthz`)).status).toBe(200);
+  });
+
+  it('closes a connection whose body never arrives once the request timeout passes', async () => {
+    const { port, base } = await start([echo()], { headersTimeoutMs: 200, requestTimeoutMs: 400 });
+    const slow = rawConnection(port);
+    slow.socket.write(
+      `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\n` +
+        'Content-Length: 100\r\n\r\n{',
+    );
+    const answer = await slow.closed;
+    expect(answer === '' || answer.startsWith('HTTP/1.1 408')).toBe(true);
+    expect((await rawHttpRequest(`${base}/healthz`)).status).toBe(200);
+  });
+
+  it('keeps an idle connection alive for keepAliveTimeoutMs, and tells the client so', async () => {
+    const { port } = await start([echo()], { keepAliveTimeoutMs: 7_000 });
+    const kept = rawConnection(port);
+    kept.socket.write(`GET /healthz HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n\r\n`);
+    await until(() => kept.received().includes('{"status":"ok"}'));
+    expect(kept.received()).toMatch(/\r\nKeep-Alive: timeout=7\r\n/i);
+    kept.socket.destroy();
   });
 
   it('drops connections beyond maxConnections, and accepts again once some close', async () => {

@@ -59,6 +59,23 @@ describe('resolveOAuthSettings', () => {
     ],
     [
       {
+        SWITCHYARD_OAUTH_ISSUER: 'https://admin:hunter2@auth.example.com',
+        SWITCHYARD_RESOURCE_URL: RESOURCE,
+      },
+      /SWITCHYARD_OAUTH_ISSUER: the issuer must have no fragment and no credentials/,
+    ],
+    [
+      {
+        SWITCHYARD_OAUTH_ISSUER: ISSUER,
+        SWITCHYARD_RESOURCE_URL: RESOURCE,
+        SWITCHYARD_OAUTH_INTROSPECTION_URL: 'http://auth.example.com/introspect',
+        SWITCHYARD_OAUTH_CLIENT_ID: 'mcp',
+        SWITCHYARD_OAUTH_CLIENT_SECRET: 'secret',
+      },
+      /SWITCHYARD_OAUTH_INTROSPECTION_URL: the introspection endpoint must use https/,
+    ],
+    [
+      {
         SWITCHYARD_OAUTH_ISSUER: ISSUER,
         SWITCHYARD_RESOURCE_URL: RESOURCE,
         SWITCHYARD_OAUTH_CLOCK_SKEW_S: '-1',

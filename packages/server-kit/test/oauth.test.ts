@@ -2,6 +2,7 @@ import http from 'node:http';
 import type net from 'node:net';
 import { importJWK, SignJWT, type JWTPayload } from 'jose';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { OAuthOptions } from '../src/http/oauth-settings.js';
 import type { RunServerOptions } from '../src/index.js';
 import { MODERN_PROTOCOL_VERSION, rawHttpRequest } from '../src/testing.js';
 import { echoDomain } from './fixtures/echo-domain.js';
@@ -162,6 +163,11 @@ describe('OAuth resource server', () => {
       async (resource: string) => handSigned(baseClaims(resource, { sub: undefined })),
     ],
     [
+      'a token without an expiry',
+      'missing-claim',
+      async (resource: string) => handSigned(baseClaims(resource, { exp: undefined })),
+    ],
+    [
       'a token signed by another key under the same key id',
       'bad-signature',
       async (resource: string) =>
@@ -242,6 +248,22 @@ describe('OAuth resource server', () => {
     const stepped = await connectClient(url, allowed);
     const result = await stepped.client.callTool({ name: 'echo_text', arguments: { text: 'x' } });
     expect(result.isError).toBeFalsy();
+  });
+
+  it('needs the scope of every message of a batch, not only the first', async () => {
+    const { url, resource } = await startProtected();
+    const token = await provider.clientCredentialsToken({ scope: 'other:read', resource });
+    const call = { name: 'echo_text', arguments: { text: 'x' } };
+    const answer = await rawHttpRequest(url, {
+      method: 'POST',
+      headers: { ...MCP_POST_HEADERS, ...bearer(token) },
+      body: JSON.stringify([
+        { jsonrpc: '2.0', id: 1, method: 'tools/list' },
+        { jsonrpc: '2.0', id: 2, method: 'tools/call', params: call },
+      ]),
+    });
+    expect(answer.status).toBe(403);
+    expect(answer.headers['www-authenticate']).toContain('scope="echo:read"');
   });
 
   it('picks up a key rotation at the provider', async () => {
@@ -360,5 +382,105 @@ describe('OAuth resource server with token introspection', () => {
     const logged = lines.join('\n');
     for (const secret of [token, elsewhere, CLIENTS.resourceServer.secret])
       expect(logged).not.toContain(secret);
+  });
+});
+
+describe('introspection answers are held to what a JWT must carry', () => {
+  const ISSUERS = ['http://127.0.0.1:9/issuer-a', 'http://127.0.0.1:9/issuer-b'];
+  const TOKEN = 'opaque-token-0123456789';
+  /** What the endpoint does with the next request: answer this JSON, redirect elsewhere, or never answer. */
+  let behaviour: { answer: Record<string, unknown> } | 'redirect' | 'silent' = 'silent';
+  const elsewhereBodies: string[] = [];
+  let endpoint: http.Server;
+  let elsewhere: http.Server;
+
+  async function listen(server: http.Server): Promise<string> {
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    return `http://127.0.0.1:${(server.address() as net.AddressInfo).port}/introspect`;
+  }
+  let endpointUrl: string;
+  let elsewhereUrl: string;
+  beforeAll(async () => {
+    elsewhere = http.createServer((req, res) => {
+      let body = '';
+      req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      req.on('end', () => {
+        elsewhereBodies.push(body);
+        res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+      });
+    });
+    endpoint = http.createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        if (behaviour === 'silent') return;
+        if (behaviour === 'redirect') res.writeHead(307, { location: elsewhereUrl }).end();
+        else res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(behaviour.answer));
+      });
+    });
+    [endpointUrl, elsewhereUrl] = await Promise.all([listen(endpoint), listen(elsewhere)]);
+  });
+  afterAll(async () => {
+    for (const server of [endpoint, elsewhere]) {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
+
+  async function startIntrospecting(oauth: Partial<OAuthOptions> = {}) {
+    const port = await freePort();
+    const resource = `http://127.0.0.1:${port}/mcp`;
+    const started = await start([echo()], {
+      port,
+      oauth: {
+        issuers: ISSUERS,
+        resourceUrl: resource,
+        introspection: { url: endpointUrl, clientId: 'mcp', clientSecret: 'introspection-secret' },
+        ...oauth,
+      },
+    });
+    return { ...started, resource };
+  }
+  const now = () => Math.floor(Date.now() / 1000);
+  const activeFor = (resource: string, claims: Record<string, unknown> = {}) => ({
+    active: true,
+    iss: ISSUERS[1],
+    aud: resource,
+    sub: 'alice',
+    client_id: 'reporting-app',
+    scope: 'echo:read',
+    exp: now() + 300,
+    ...claims,
+  });
+
+  it("takes the caller from the answer's subject and issuer", async () => {
+    const { url, resource } = await startIntrospecting();
+    behaviour = { answer: activeFor(resource) };
+    const { client } = await connectClient(url, TOKEN);
+    const result = await client.callTool({ name: 'echo_text', arguments: { text: 'x' } });
+    expect((result.structuredContent as { principal: string }).principal).toBe(`oauth:${ISSUERS[1]}#alice`);
+  });
+
+  it.each([
+    ['no iss, with several issuers trusted', 'unknown-issuer', () => ({ iss: undefined })],
+    ['an iss it does not trust', 'unknown-issuer', () => ({ iss: 'http://127.0.0.1:9/issuer-c' })],
+    ['no exp', 'missing-claim', () => ({ exp: undefined })],
+    ['an exp past the clock skew', 'expired', () => ({ exp: now() - 120 })],
+    ['an nbf past the clock skew', 'not-yet-valid', () => ({ nbf: now() + 120 })],
+  ])('refuses an active answer with %s (%s)', async (_what, reason, claims) => {
+    const { url, resource, lines } = await startIntrospecting();
+    behaviour = { answer: activeFor(resource, claims()) };
+    expect((await initialize(url, bearer(TOKEN))).status).toBe(401);
+    expect(refusalReasons(lines)).toEqual([reason]);
+  });
+
+  it.each([
+    ['redirects elsewhere', 'redirect'],
+    ['does not answer within fetchTimeoutMs', 'silent'],
+  ] as const)('answers 503 when the endpoint %s, and sends the token nowhere else', async (_what, mode) => {
+    const { url, lines } = await startIntrospecting({ fetchTimeoutMs: 300 });
+    behaviour = mode;
+    expect((await initialize(url, bearer(TOKEN))).status).toBe(503);
+    expect(refusalReasons(lines)).toEqual(['issuer-unavailable']);
+    expect(elsewhereBodies).toEqual([]);
   });
 });
