@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -106,6 +107,17 @@ export function spawnFixture(
       });
     },
   };
+}
+
+/** A raw connection that resolves `closed` when the server ends it, with whatever it sent first. */
+export function rawConnection(port: string) {
+  const socket = net.connect(Number(port), '127.0.0.1');
+  let received = '';
+  socket.setEncoding('utf8');
+  socket.on('data', (chunk: string) => (received += chunk));
+  socket.on('error', () => {});
+  const closed = new Promise<string>((resolve) => socket.once('close', () => resolve(received)));
+  return { socket, closed, received: () => received };
 }
 
 /** Parses a JSON log line, or undefined when the line is not one. */

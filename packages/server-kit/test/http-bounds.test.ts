@@ -1,4 +1,3 @@
-import net from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import v8 from 'node:v8';
 import vm from 'node:vm';
@@ -15,6 +14,7 @@ import {
   logEntry,
   MCP_POST_HEADERS,
   memoryLogger,
+  rawConnection,
   tempDir,
 } from './helpers.js';
 
@@ -28,17 +28,6 @@ async function until(condition: () => boolean): Promise<void> {
 }
 
 const errorLines = (lines: string[]) => lines.filter((line) => logEntry(line)?.level === 'error');
-
-/** A raw connection that resolves `closed` when the server ends it, with whatever it sent first. */
-function rawConnection(port: string) {
-  const socket = net.connect(Number(port), '127.0.0.1');
-  let received = '';
-  socket.setEncoding('utf8');
-  socket.on('data', (chunk: string) => (received += chunk));
-  socket.on('error', () => {});
-  const closed = new Promise<string>((resolve) => socket.once('close', () => resolve(received)));
-  return { socket, closed, received: () => received };
-}
 
 describe('HTTP bounds are settings', () => {
   const options = (env: Record<string, string>) => ({

@@ -1,8 +1,18 @@
+import { randomBytes } from 'node:crypto';
+import { REDACTION_MARK } from '@switchyard/resilience';
 import { afterEach, describe, expect, it } from 'vitest';
 import { defineDomain, runServer, type RunServerOptions } from '../src/index.js';
 import { MODERN_PROTOCOL_VERSION, rawHttpRequest } from '../src/testing.js';
 import { echoDomain, quietDomain, type EchoDomainOptions, type EchoState } from './fixtures/echo-domain.js';
-import { httpTestHarness, INITIALIZE_BODY, MCP_POST_HEADERS, memoryLogger, tempDir } from './helpers.js';
+import {
+  httpTestHarness,
+  INITIALIZE_BODY,
+  logEntry,
+  MCP_POST_HEADERS,
+  memoryLogger,
+  rawConnection,
+  tempDir,
+} from './helpers.js';
 
 const TOKEN = 'test-token-0123456789abcdef';
 
@@ -213,6 +223,17 @@ describe('DNS-rebinding protection', () => {
     expect((await initialize(url, { origin: `http://127.0.0.1:${port}` })).status).toBe(200);
   });
 
+  it('refuses an Origin when there is no Host to compare it with (an HTTP/1.0 request may omit Host)', async () => {
+    // Bound beyond loopback without allowedHosts: no Host check, so the Origin check alone decides.
+    const { port } = await start([echo()], { host: '0.0.0.0', token: TOKEN });
+    const withOrigin = rawConnection(port);
+    withOrigin.socket.write(`GET /healthz HTTP/1.0\r\nOrigin: http://127.0.0.1:${port}\r\n\r\n`);
+    expect(await withOrigin.closed).toMatch(/^HTTP\/1\.\d 403 .*Origin/s);
+    const withoutOrigin = rawConnection(port);
+    withoutOrigin.socket.write('GET /healthz HTTP/1.0\r\n\r\n');
+    expect(await withoutOrigin.closed).toMatch(/^HTTP\/1\.\d 200 /);
+  });
+
   it('with allowedOrigins, accepts those (with CORS headers, preflight included) and refuses the rest', async () => {
     const { url } = await start([echo()], { allowedOrigins: ['https://app.example'] });
     const allowed = await initialize(url, { origin: 'https://app.example' });
@@ -236,6 +257,18 @@ describe('DNS-rebinding protection', () => {
 });
 
 describe('bearer token', () => {
+  it('is redacted from the log when a request carries it where it does not belong', async () => {
+    // A token of this test's own: no other server in this file has registered it as a secret.
+    const token = `operator-${randomBytes(16).toString('hex')}`;
+    const { base, lines } = await start([echo()], { token });
+    // A client that sends the token as its Host: the refusal logs the Host it got.
+    const refused = await rawHttpRequest(`${base}/healthz`, { headers: { host: token } });
+    expect(refused.status).toBe(403);
+    const logged = lines.map(logEntry).find((entry) => entry?.msg === 'http request refused');
+    expect(logged?.reason).toBe(`Host "${REDACTION_MARK}" is not allowed (DNS-rebinding protection)`);
+    expect(lines.join('\n')).not.toContain(token);
+  });
+
   it.each(['modern', 'legacy'] as const)(
     'answers 401 without the right token and lets the right one in as a token principal (%s era)',
     async (era) => {

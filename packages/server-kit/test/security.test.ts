@@ -11,6 +11,8 @@ describe('isLoopbackHost', () => {
       '::1',
       '[::1]',
       '::ffff:127.0.0.1',
+      '::ffff:127.255.255.255',
+      '[::ffff:7f00:1]',
     ]) {
       expect(isLoopbackHost(host), host).toBe(true);
     }
@@ -21,6 +23,11 @@ describe('isLoopbackHost', () => {
       'example.com',
       'localhost.example.com',
       '128.0.0.1',
+      // IPv4-mapped IPv6 is loopback only within ::ffff:127.0.0.0/104, not its neighbours.
+      '::ffff:10.0.0.1',
+      '::ffff:126.255.255.255',
+      '::ffff:128.0.0.1',
+      '::ffff:0.0.0.0',
     ]) {
       expect(isLoopbackHost(host), host).toBe(false);
     }
@@ -58,6 +65,11 @@ describe('OriginPolicy', () => {
     expect(policy.allows('http://localhost:4444', 'localhost:3333')).toBe(false);
     expect(policy.allows('null', 'localhost:3333')).toBe(false);
     expect(policy.allows('not a url', 'localhost:3333')).toBe(false);
+  });
+
+  it('without a list, refuses a browser request that has no Host to compare its Origin with', () => {
+    expect(new OriginPolicy(undefined).allows('http://localhost:3333', undefined)).toBe(false);
+    expect(new OriginPolicy(undefined).allows(undefined, undefined)).toBe(true);
   });
 
   it('with a list, allows exactly those origins', () => {
