@@ -85,6 +85,34 @@ describe.each(['modern', 'legacy'] as const)('deep tool arguments (%s era)', (er
     }
   });
 
+  describe('served by runServer', () => {
+    const h = httpTestHarness();
+    afterEach(() => h.closeAll());
+
+    /** The message of the validation error echo_text answers to `levels` nested arrays. */
+    async function refusalOf(url: string, levels: number): Promise<string | undefined> {
+      const { client } = await h.connectClient(url, undefined, era);
+      const answer = await client.callTool({ name: 'echo_text', arguments: { text: nested(levels) } });
+      return (answer.structuredContent as { error?: { message: string } }).error?.message;
+    }
+
+    it('takes its limit from the maxArgumentDepth option, over SWITCHYARD_MAX_ARGUMENT_DEPTH', async () => {
+      const { url } = await h.start(
+        [echoMount()],
+        {},
+        { maxArgumentDepth: 3, env: { SWITCHYARD_MAX_ARGUMENT_DEPTH: '50' } },
+      );
+      expect(await refusalOf(url, 3)).toContain('more than 3 levels');
+      // Two levels pass the depth check and reach the schema, which wants a string.
+      expect(await refusalOf(url, 2)).not.toContain('levels');
+    });
+
+    it('takes its limit from SWITCHYARD_MAX_ARGUMENT_DEPTH without the option', async () => {
+      const { url } = await h.start([echoMount()], {}, { env: { SWITCHYARD_MAX_ARGUMENT_DEPTH: '3' } });
+      expect(await refusalOf(url, 3)).toContain('more than 3 levels');
+    });
+  });
+
   describe('100,000 levels, sent raw (past what an SDK client can serialize)', () => {
     const h = httpTestHarness();
     afterEach(() => h.closeAll());

@@ -53,6 +53,24 @@ describe('HTTP bounds are settings', () => {
     expect(resolveLimit(name, undefined, {})).toBe(bound);
   });
 
+  it('takes the option given in code, else the variable, else the fallback given, else the default', () => {
+    const variable = { SWITCHYARD_MAX_ARGUMENT_DEPTH: '9' };
+    expect(resolveLimit('maxArgumentDepth', 5, variable, 7)).toBe(5);
+    expect(resolveLimit('maxArgumentDepth', undefined, variable, 7)).toBe(9);
+    expect(resolveLimit('maxArgumentDepth', undefined, { SWITCHYARD_MAX_ARGUMENT_DEPTH: ' ' }, 7)).toBe(7);
+    expect(resolveLimit('maxArgumentDepth', undefined, {}, 7)).toBe(7);
+    expect(resolveLimit('maxArgumentDepth', undefined, {})).toBe(64);
+  });
+
+  it('raises the request timeout with a headers timeout set above its default', async () => {
+    // The request timeout's default falls back to the headers timeout when that is longer: a start with
+    // only the headers timeout raised works, whether it is set in code or in the environment.
+    await expect(start([echo()], { headersTimeoutMs: 40_000 })).resolves.toHaveProperty('url');
+    await expect(
+      start([echo()], {}, { env: { SWITCHYARD_HTTP_HEADERS_TIMEOUT_MS: '40000' } }),
+    ).resolves.toHaveProperty('url');
+  });
+
   it('reads the bounds from SWITCHYARD_* variables, and names a bad one', async () => {
     const { url } = await start([echo()], {}, { env: { SWITCHYARD_HTTP_MAX_BODY_BYTES: '2048' } });
     const body = JSON.stringify(INITIALIZE_BODY);
