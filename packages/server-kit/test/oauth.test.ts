@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type net from 'node:net';
 import { importJWK, SignJWT, type JWTPayload } from 'jose';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { OAuthOptions } from '../src/http/oauth-settings.js';
 import type { RunServerOptions } from '../src/index.js';
 import { MODERN_PROTOCOL_VERSION, rawHttpRequest } from '../src/testing.js';
@@ -333,6 +333,71 @@ describe('OAuth resource server bounds on the authorization server', () => {
     } finally {
       await jwks.close();
     }
+  });
+});
+
+describe("an issuer's metadata is checked before its keys are used", () => {
+  /** What the issuer's discovery URLs answer next: a metadata document, or an error status. */
+  let answer: Record<string, unknown> | number = 404;
+  let metadataServer: http.Server;
+  /** An issuer whose metadata this test writes; its tokens are signed with `provider`'s keys. */
+  let issuer: string;
+  /** The provider's own metadata (its real jwks_uri): what `issuer` publishes when nothing is broken. */
+  let genuine: Record<string, unknown>;
+  beforeAll(async () => {
+    metadataServer = http.createServer((_req, res) => {
+      if (typeof answer === 'number') res.writeHead(answer).end();
+      else res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(answer));
+    });
+    await new Promise<void>((resolve) => metadataServer.listen(0, '127.0.0.1', resolve));
+    issuer = `http://127.0.0.1:${(metadataServer.address() as net.AddressInfo).port}/issuer`;
+    const discovery = await fetch(`${provider.issuer}/.well-known/openid-configuration`);
+    genuine = { ...((await discovery.json()) as Record<string, unknown>), issuer };
+  });
+  afterAll(async () => {
+    metadataServer.closeAllConnections();
+    await new Promise<void>((resolve) => metadataServer.close(() => resolve()));
+  });
+  afterEach(() => vi.restoreAllMocks());
+
+  /** A server trusting `issuer`, and the status it answers a token of `issuer`'s with. */
+  async function statusOfToken(oauth: Partial<OAuthOptions> = {}) {
+    const started = await startProtected({ oauth: { issuers: [issuer], ...oauth } });
+    const token = await handSigned(baseClaims(started.resource, { iss: issuer }));
+    return { ...started, status: (await initialize(started.url, bearer(token))).status };
+  }
+
+  it("uses the keys at the metadata's jwks_uri", async () => {
+    answer = genuine;
+    expect((await statusOfToken()).status).toBe(200);
+  });
+
+  it('refuses (503) metadata that names another issuer (RFC 8414 §3.3)', async () => {
+    answer = { ...genuine, issuer: provider.issuer };
+    const { status, lines } = await statusOfToken();
+    expect(status).toBe(503);
+    expect(refusalReasons(lines)).toEqual(['issuer-unavailable']);
+  });
+
+  it('refuses (503) a jwks_uri that is plain http off loopback, and fetches nothing from it', async () => {
+    const insecure = 'http://keys.example.com/jwks';
+    answer = { ...genuine, jwks_uri: insecure };
+    const fetched = vi.spyOn(globalThis, 'fetch');
+    const { status, lines } = await statusOfToken({ fetchTimeoutMs: 1_000 });
+    expect(status).toBe(503);
+    expect(refusalReasons(lines)).toEqual(['issuer-unavailable']);
+    const urls = fetched.mock.calls.map(([input]) => (input instanceof Request ? input.url : String(input)));
+    expect(urls).not.toContain(insecure);
+    expect(urls).toContain(`${issuer}/.well-known/openid-configuration`);
+  });
+
+  it('does not keep a failed discovery: the next token tries again', async () => {
+    answer = 500;
+    const { url, resource } = await startProtected({ oauth: { issuers: [issuer] } });
+    const token = await handSigned(baseClaims(resource, { iss: issuer }));
+    expect((await initialize(url, bearer(token))).status).toBe(503);
+    answer = genuine;
+    expect((await initialize(url, bearer(token))).status).toBe(200);
   });
 });
 
