@@ -343,11 +343,24 @@ describe('plan_trip places and regions', () => {
     expect(routingRequests()).toHaveLength(0);
   });
 
-  it('OTP OUTSIDE_BOUNDS is unsupported-region', async () => {
+  it('OTP OUTSIDE_BOUNDS is unsupported-region naming the end', async () => {
     h.digitransit.scenario('plan-outside-bounds');
-    expect(errorOf(await h.call('plan_trip', { origin: KAMPPI, destination: PASILA })).code).toBe(
-      'unsupported-region',
-    );
+    const error = errorOf(await h.call('plan_trip', { origin: KAMPPI, destination: PASILA }));
+    expect(error).toMatchObject({
+      code: 'unsupported-region',
+      message: expect.stringContaining('the origin'),
+    });
+  });
+
+  it('OTP LOCATION_NOT_FOUND is no-itinerary-found at once, naming the end, with a hint to move it', async () => {
+    h.digitransit.scenario('plan-location-not-found');
+    const error = errorOf(await h.call('plan_trip', { origin: KAMPPI, destination: PASILA }));
+    expect(error).toMatchObject({
+      code: 'no-itinerary-found',
+      message: expect.stringMatching(/could not place the origin .*Origin is unknown/),
+      hint: expect.stringMatching(/Move the point/),
+    });
+    expect(routingRequests()).toHaveLength(1);
   });
 });
 

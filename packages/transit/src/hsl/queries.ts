@@ -136,6 +136,7 @@ export const PLAN_CONNECTION_QUERY = /* GraphQL */ `
       routingErrors {
         code
         description
+        inputField
       }
       edges {
         node {
