@@ -85,10 +85,77 @@ describe('loadConfig', () => {
     [{ HSL_ALERTS_MAX: '51' }, 'HSL_ALERTS_MAX'],
     [{ HSL_ALERTS_MAX: '-1' }, 'HSL_ALERTS_MAX'],
     [{ HSL_ALERT_TEXT_MAX_CHARS: '39' }, 'HSL_ALERT_TEXT_MAX_CHARS'],
+    [{ LONDON_ARRIVALS_TPS: '10001' }, 'LONDON_ARRIVALS_TPS'],
+    [{ LINE_STATUS_TPS: '0' }, 'LINE_STATUS_TPS'],
+    [{ LINE_STATUS_TPS: '10001' }, 'LINE_STATUS_TPS'],
+    [{ LONDON_STOPS_TPS: '0' }, 'LONDON_STOPS_TPS'],
+    [{ LONDON_STOPS_TPS: '10001' }, 'LONDON_STOPS_TPS'],
+    [{ TFL_CACHE_MAX_ENTRIES: '100001' }, 'TFL_CACHE_MAX_ENTRIES'],
+    [{ TFL_CACHE_MAX_BYTES: String(2 ** 30 + 1) }, 'TFL_CACHE_MAX_BYTES'],
+    [{ TFL_MAX_RESPONSE_BYTES: String(2 ** 30 + 1) }, 'TFL_MAX_RESPONSE_BYTES'],
+    [{ DIGITRANSIT_MAX_RESPONSE_BYTES: '1023' }, 'DIGITRANSIT_MAX_RESPONSE_BYTES'],
+    [{ HSL_ALERT_TEXT_MAX_CHARS: '10001' }, 'HSL_ALERT_TEXT_MAX_CHARS'],
+    [{ TRANSIT_REGION_BOUNDS: '60,24,60,25' }, 'TRANSIT_REGION_BOUNDS'],
+    [{ TRANSIT_REGION_BOUNDS: '59,25,60,25' }, 'TRANSIT_REGION_BOUNDS'],
+    [{ TRANSIT_REGION_BOUNDS: '-90.5,24,60,25' }, 'TRANSIT_REGION_BOUNDS'],
+    [{ TRANSIT_REGION_BOUNDS: '59,24,90.5,25' }, 'TRANSIT_REGION_BOUNDS'],
+    [{ TRANSIT_REGION_BOUNDS: '59,-180.5,60,25' }, 'TRANSIT_REGION_BOUNDS'],
+    [{ TRANSIT_REGION_BOUNDS: '59,24,60,180.5' }, 'TRANSIT_REGION_BOUNDS'],
   ])('%j fails naming %s', (env, variable) => {
     const error = configError({ ...KEYS, ...env });
     expect(error.variable).toBe(variable);
     expect(error.message.startsWith(`${variable}:`)).toBe(true);
+  });
+
+  it('accepts each range at both ends', () => {
+    const low = loadConfig({
+      ...KEYS,
+      LONDON_ARRIVALS_TPS: '1',
+      LINE_STATUS_TPS: '1',
+      LONDON_STOPS_TPS: '1',
+      TFL_CACHE_MAX_BYTES: '0',
+      TFL_MAX_RESPONSE_BYTES: '1024',
+      DIGITRANSIT_MAX_RESPONSE_BYTES: '1024',
+      HSL_ALERTS_MAX: '0',
+      HSL_ALERT_TEXT_MAX_CHARS: '40',
+      TRANSIT_REGION_BOUNDS: '-90,-180,90,180',
+    });
+    expect(low.tfl).toMatchObject({
+      arrivalsTps: 1,
+      lineStatusTps: 1,
+      stopsTps: 1,
+      cacheMaxBytes: 0,
+      maxResponseBytes: 1024,
+    });
+    expect(low.hsl).toMatchObject({ maxResponseBytes: 1024, alertsMax: 0, alertTextMaxChars: 40 });
+    expect(low.hsl?.regionBounds).toEqual({ minLat: -90, minLon: -180, maxLat: 90, maxLon: 180 });
+    const high = loadConfig({
+      ...KEYS,
+      LONDON_ARRIVALS_TPS: '10000',
+      LINE_STATUS_TPS: '10000',
+      LONDON_STOPS_TPS: '10000',
+      TFL_CACHE_MAX_ENTRIES: '100000',
+      TFL_CACHE_MAX_BYTES: String(2 ** 30),
+      TFL_MAX_RESPONSE_BYTES: String(2 ** 30),
+      DIGITRANSIT_MAX_RESPONSE_BYTES: String(2 ** 30),
+      DIGITRANSIT_CALLS_PER_SECOND: '10000',
+      HSL_ALERTS_MAX: '50',
+      HSL_ALERT_TEXT_MAX_CHARS: '10000',
+    });
+    expect(high.tfl).toMatchObject({
+      arrivalsTps: 10_000,
+      lineStatusTps: 10_000,
+      stopsTps: 10_000,
+      cacheMaxEntries: 100_000,
+      cacheMaxBytes: 2 ** 30,
+      maxResponseBytes: 2 ** 30,
+    });
+    expect(high.hsl).toMatchObject({
+      maxResponseBytes: 2 ** 30,
+      callsPerSecond: 10_000,
+      alertsMax: 50,
+      alertTextMaxChars: 10_000,
+    });
   });
 
   it('limits Digitransit calls by default only on its own hosts; `off` or a number say otherwise', () => {

@@ -2,6 +2,7 @@
 // coordinate, with modes and lines, nearest first, limit and truncation, and ids that the other London tools
 // take (get_london_arrivals answers for a stop found here).
 import { FindLondonStopsOutputSchema, type FindLondonStopsOutput } from '@switchyard/contracts/transit';
+import { reply } from '@switchyard/upstream-mocks';
 import { describe, expect, it } from 'vitest';
 import { useHarness } from './helpers.js';
 
@@ -100,5 +101,47 @@ describe('find_london_stops', () => {
     expect(stopRequests()).toHaveLength(1);
     h.tfl.scenario('rate-limited');
     expect(await find({ name: 'Euston' })).toMatchObject({ success: false, code: 'RATE_LIMIT_EXCEEDED' });
+  });
+  it('truncated-results when TfL says more matched than are shown, by name (one more) or nearby (its total)', async () => {
+    const stop = (id: string, name: string) => ({ id, name, lat: 51.5152, lon: -0.1419, modes: ['bus'] });
+    h.tfl.scenario(() =>
+      reply.json(200, {
+        $type: 'Tfl.Api.Presentation.Entities.SearchResponse, Tfl.Api.Presentation.Entities',
+        query: 'Oxford',
+        total: 3,
+        matches: [stop('490000173A', 'Oxford Circus'), stop('490000173B', 'Oxford Circus')],
+      }),
+    );
+    const byName = await find({ name: 'Oxford', limit: 2 });
+    expect(byName.stops).toHaveLength(2);
+    expect(byName.warnings).toEqual([
+      { code: 'truncated-results', message: expect.stringMatching(/^3 stops matched; the first 2/) },
+    ]);
+
+    h.tfl.scenario(() =>
+      reply.json(200, {
+        $type: 'Tfl.Api.Presentation.Entities.StopPointsResponse, Tfl.Api.Presentation.Entities',
+        centrePoint: [51.515, -0.142],
+        stopPoints: [
+          {
+            naptanId: '490000173A',
+            id: '490000173A',
+            commonName: 'Oxford Circus',
+            distance: 12.5,
+            lat: 51.5152,
+            lon: -0.1419,
+            modes: ['bus'],
+          },
+        ],
+        pageSize: 1,
+        total: 40,
+        page: 1,
+      }),
+    );
+    const nearby = await find({ near: OXFORD_CIRCUS, limit: 5 });
+    expect(nearby.stops).toHaveLength(1);
+    expect(nearby.warnings).toEqual([
+      { code: 'truncated-results', message: expect.stringMatching(/^40 stops matched; the first 1/) },
+    ]);
   });
 });

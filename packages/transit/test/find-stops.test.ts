@@ -1,5 +1,6 @@
 import { FindStopsOutputSchema } from '@switchyard/contracts/transit';
 import { errorOf } from '@switchyard/server-kit/testing';
+import { reply } from '@switchyard/upstream-mocks';
 import { describe, expect, it } from 'vitest';
 import { useHarness } from './helpers.js';
 
@@ -20,6 +21,27 @@ describe('find_stops', () => {
       stop: { type: 'id', value: output.stops[0]!.stopId },
     });
     expect(departures.isError).toBe(false);
+  });
+
+  it('a stop whose short code is the query comes first, whatever order OTP gave', async () => {
+    const stop = (gtfsId: string, name: string, code: string) => ({
+      gtfsId,
+      name,
+      code,
+      platformCode: null,
+      lat: 60.17,
+      lon: 24.94,
+      vehicleMode: 'BUS',
+    });
+    h.digitransit.scenario(() =>
+      reply.json(200, {
+        data: {
+          stops: [stop('HSL:1020201', 'Kaivokatu', 'H2007'), stop('HSL:1020453', 'Rautatientori', 'H2004')],
+        },
+      }),
+    );
+    const output = FindStopsOutputSchema.parse((await h.call('find_stops', { name: 'h2004' })).structured);
+    expect(output.stops.map((s) => s.code)).toEqual(['H2004', 'H2007']);
   });
 
   it('finds stops near a coordinate, nearest first, with distances', async () => {

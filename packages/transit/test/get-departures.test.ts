@@ -4,6 +4,7 @@ import {
   type Departure,
 } from '@switchyard/contracts/transit';
 import { errorOf } from '@switchyard/server-kit/testing';
+import { reply } from '@switchyard/upstream-mocks';
 import { describe, expect, it } from 'vitest';
 import { startHarness, useHarness } from './helpers.js';
 
@@ -184,6 +185,13 @@ describe('get_departures stop references and errors', () => {
     expect(payload.error.code).toBe(code);
     h.digitransit.reset();
     expect((await h.call('get_departures', { stop: STOP })).isError).toBe(false);
+  });
+
+  it('data of another shape is upstream-error saying so, asked once (not retried)', async () => {
+    h.digitransit.scenario(() => reply.json(200, { data: { stop: 'HSL:1040129' } }));
+    const error = errorOf(await h.call('get_departures', { stop: STOP }));
+    expect(error).toMatchObject({ code: 'upstream-error', message: expect.stringMatching(/malformed/) });
+    expect(h.digitransit.requests.filter((r) => r.endpoint === 'routing')).toHaveLength(1);
   });
 
   it('429 beyond the retry budget: rate-limited with retryAfter in seconds', async () => {

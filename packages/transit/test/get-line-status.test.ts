@@ -2,6 +2,7 @@
 // first with TfL's reason and validity, planned works over a range of days, unknown lines, upstream faults,
 // and TfL's answer cache (one upstream request per question within its max-age).
 import { GetLineStatusOutputSchema, type GetLineStatusOutput } from '@switchyard/contracts/transit';
+import { reply } from '@switchyard/upstream-mocks';
 import { describe, expect, it } from 'vitest';
 import { useHarness } from './helpers.js';
 
@@ -53,6 +54,33 @@ describe('get_line_status', () => {
     expect(statusRequests().map((r) => r.path)).toEqual(['/Line/central,victoria/Status']);
     expect(Date.parse(output.validUntil!)).toBeLessThanOrEqual(Date.now() + 30_000);
     expect(Date.parse(output.validUntil!)).toBeGreaterThanOrEqual(before + 29_000);
+  });
+
+  it('Information (19) is not a disruption; a disrupted line comes first whatever its name; no isNow is not now', async () => {
+    const line = (id: string, severity: number, description: string, validityPeriods: unknown[] = []) => ({
+      $type: 'Tfl.Api.Presentation.Entities.Line, Tfl.Api.Presentation.Entities',
+      id,
+      name: id[0]!.toUpperCase() + id.slice(1),
+      modeName: 'tube',
+      lineStatuses: [{ statusSeverity: severity, statusSeverityDescription: description, validityPeriods }],
+    });
+    h.tfl.scenario(() =>
+      reply.json(200, [
+        line('bakerloo', 19, 'Information'),
+        line('victoria', 6, 'Severe Delays', [
+          { fromDate: '2026-11-24T07:00:00Z', toDate: '2026-11-24T09:00:00Z' },
+        ]),
+      ]),
+    );
+    const output = await status({ lines: ['bakerloo', 'victoria'] });
+    expect(output.message).toBe('2 lines: 1 disrupted, listed first.');
+    expect(output.lines!.map((l) => [l.id, l.disrupted])).toEqual([
+      ['victoria', true],
+      ['bakerloo', false],
+    ]);
+    expect(output.lines![0]!.statuses[0]!.validity).toEqual([
+      { from: '2026-11-24T07:00:00.000Z', to: '2026-11-24T09:00:00.000Z', isNow: false },
+    ]);
   });
 
   it('by modes: every line of them; buses with no issues are not disrupted', async () => {

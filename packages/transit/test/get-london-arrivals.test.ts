@@ -133,6 +133,40 @@ describe('get_london_arrivals: the answer', () => {
     expect(output.arrivals![0]).toMatchObject({ lineId: 'victoria', minutesToArrival: 1 });
     expect(output.arrivals![0]!.platform).toBeUndefined();
   });
+  it('ties by line id; one more than limit is truncated; freshness the latest timestamp; valid until the earliest timeToLive', async () => {
+    const now = Date.now();
+    const at = (seconds: number) => new Date(now + seconds * 1000).toISOString();
+    const prediction = (lineId: string, arriveIn: number, stamp: number, ttl: number) => ({
+      lineId,
+      lineName: lineId,
+      modeName: 'tube',
+      stationName: 'Oxford Circus Underground Station',
+      expectedArrival: at(arriveIn),
+      timestamp: at(stamp),
+      timeToLive: at(ttl),
+    });
+    h.tfl.scenario(() =>
+      reply.json(
+        200,
+        [
+          prediction('victoria', 120, -30, 240),
+          prediction('central', 120, -4, 150),
+          prediction('bakerloo', 300, -60, 330),
+        ],
+        { 'cache-control': 'public, must-revalidate, max-age=600' },
+      ),
+    );
+    const output = await arrivals({ stop: OXFORD_CIRCUS, limit: 2 });
+    expect(output.arrivals!.map((a) => a.lineId)).toEqual(['central', 'victoria']);
+    expect(output.warnings).toEqual([
+      { code: 'truncated-results', message: expect.stringMatching(/^3 arrivals .* 2 soonest/) },
+    ]);
+    expect(output.dataFreshness).toBe(at(-4));
+    // TfL's max-age (600 s) is later than the first prediction's timeToLive (150 s): that one ends the answer.
+    const validUntil = Date.parse(output.validUntil!);
+    expect(validUntil).toBeGreaterThanOrEqual(now + 150_000);
+    expect(validUntil).toBeLessThan(now + 240_000);
+  });
 });
 
 describe('get_london_arrivals: stops by saved label', () => {

@@ -62,6 +62,62 @@ describe('get_departures: realtime states and nullable fields', () => {
     expect(minutesAhead).toBeLessThan(14);
   });
 
+  it('the realtime flag wins over the state; without it MODIFIED counts; the stop headsign names the destination; exactly limit is not truncated', async () => {
+    routingAnswers((nowMs) => {
+      const serviceDay = Math.floor(nowMs / 1000) - 3600;
+      const at = (offset: number) => 3600 + offset;
+      const route = (shortName: string) => ({ gtfsId: `HSL:${shortName}`, shortName, mode: 'BUS' });
+      return {
+        data: {
+          stop: {
+            gtfsId: 'HSL:1040129',
+            name: 'Rautatientori',
+            stoptimesWithoutPatterns: [
+              // Flagged not realtime: an UPDATED state and a realtime time do not make it realtime.
+              {
+                serviceDay,
+                scheduledDeparture: at(120),
+                realtimeDeparture: at(240),
+                realtime: false,
+                realtimeState: 'UPDATED',
+                headsign: 'Kamppi',
+                trip: { tripHeadsign: 'Kamppi', route: route('55') },
+              },
+              // No flag: MODIFIED counts as realtime (90 s late).
+              {
+                serviceDay,
+                scheduledDeparture: at(300),
+                realtimeDeparture: at(390),
+                realtimeState: 'MODIFIED',
+                headsign: 'Pasila',
+                trip: { tripHeadsign: 'Pasila', route: route('56') },
+              },
+              // The stop headsign (where it goes from here) wins over the trip's.
+              {
+                serviceDay,
+                scheduledDeparture: at(420),
+                realtimeDeparture: at(420),
+                realtime: false,
+                realtimeState: 'SCHEDULED',
+                headsign: 'Pasila via Kallio',
+                trip: { tripHeadsign: 'Kallio', route: route('57') },
+              },
+            ],
+          },
+        },
+      };
+    });
+    const answer = await h.call('get_departures', { stop: { type: 'id', value: 'HSL:1040129' }, limit: 3 });
+    const output = GetDeparturesOutputSchema.parse(answer.structured);
+    expect(output.departures.map((d) => [d.line, d.destination, d.status, d.delaySeconds ?? null])).toEqual([
+      ['55', 'Kamppi', 'scheduled_only', null],
+      ['56', 'Pasila', 'delayed', 90],
+      ['57', 'Pasila via Kallio', 'scheduled_only', null],
+    ]);
+    expect(output.departures[0]!.realtimeTime).toBeUndefined();
+    expect(output.warnings).toBeUndefined();
+  });
+
   it('GraphQL errors with path, locations and extensions (partial data): upstream-error', async () => {
     h.digitransit.scenario(() => reply.json(200, dataFetchingErrors('stop')));
     const error = contractErrorOf(

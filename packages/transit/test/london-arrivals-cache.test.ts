@@ -3,7 +3,7 @@
 // flight share one, after the lifetime a new request goes out, and failures are not kept.
 import { GetLondonArrivalsOutputSchema } from '@switchyard/contracts/transit';
 import { describe, expect, it } from 'vitest';
-import { useHarness } from './helpers.js';
+import { startHarness, useHarness } from './helpers.js';
 
 const h = useHarness({ env: { TRANSIT_RETRY_BUDGET_MS: '0', LONDON_ARRIVALS_TPS: '1000' } });
 
@@ -44,5 +44,51 @@ describe('TfL answer cache', () => {
     expect((await ask('940GZZLUOXC', { lines: ['central'] })).code).toBe('UPSTREAM_ERROR');
     expect((await ask('940GZZLUOXC', { lines: ['central'] })).code).toBe('OK');
     expect(arrivalRequests()).toHaveLength(2);
+  });
+});
+
+describe('TfL answer cache bounds and per-tool rates', () => {
+  it.each([
+    [
+      'get_london_arrivals',
+      'LONDON_ARRIVALS_TPS',
+      { stop: { type: 'id', value: '940GZZLUOXC' } },
+      { stop: { type: 'id', value: '490000254W' } },
+    ],
+    ['get_line_status', 'LINE_STATUS_TPS', { lines: ['victoria'] }, { lines: ['central'] }],
+    ['find_london_stops', 'LONDON_STOPS_TPS', { name: 'Oxford Circus' }, { name: 'Euston' }],
+  ] as const)(
+    '%s past %s: RATE_LIMIT_EXCEEDED without calling TfL; a cached answer costs none',
+    async (tool, variable, one, other) => {
+      const local = await startHarness({ env: { TRANSIT_RETRY_BUDGET_MS: '0', [variable]: '1' } });
+      try {
+        const answers = await Promise.all([one, other].map((args) => local.call(tool, args)));
+        expect(answers.map((a) => a.structured.code).sort()).toEqual(['OK', 'RATE_LIMIT_EXCEEDED']);
+        expect(local.tfl.requests).toHaveLength(1);
+        const answered = answers[0]!.structured.code === 'OK' ? one : other;
+        expect((await local.call(tool, answered)).structured.code).toBe('OK');
+        expect(local.tfl.requests).toHaveLength(1);
+      } finally {
+        await local.close();
+      }
+    },
+  );
+
+  it('TFL_CACHE_MAX_BYTES: an answer larger than it is not kept, a smaller one is', async () => {
+    const local = await startHarness({ env: { TRANSIT_RETRY_BUDGET_MS: '0', TFL_CACHE_MAX_BYTES: '1024' } });
+    try {
+      const ask = (value: string) => local.call('get_london_arrivals', { stop: { type: 'id', value } });
+      const requests = () => local.tfl.requests.filter((r) => r.endpoint === 'tfl-arrivals');
+      // Oxford Circus: 21 predictions, several kilobytes of JSON.
+      await ask('940GZZLUOXC');
+      await ask('940GZZLUOXC');
+      expect(requests()).toHaveLength(2);
+      // King's Cross: nothing due, an empty list.
+      await ask('940GZZLUKSX');
+      await ask('940GZZLUKSX');
+      expect(requests()).toHaveLength(3);
+    } finally {
+      await local.close();
+    }
   });
 });

@@ -7,6 +7,7 @@ import { reply } from '@switchyard/upstream-mocks';
 import { errorOf } from '@switchyard/server-kit/testing';
 import { describe, expect, it } from 'vitest';
 import { NO_ITINERARY_HINT } from '../src/hsl/routing-errors.js';
+import { routingErrorPlan } from './fixtures/hsl-real-shapes.js';
 import { startHarness, useHarness } from './helpers.js';
 
 const h = useHarness();
@@ -256,12 +257,162 @@ describe('plan_trip itineraries', () => {
   });
 
   it('stepFree: unsupported-accessibility-flag when the data cannot confirm accessibility', async () => {
-    h.digitransit.scenario(() => reply.json(200, unconfirmedAccessibilityPlan()));
+    // Real OTP data often has no wheelchair information for a trip.
+    answerWith([{ line: '2', startMinutes: 1, wheelchairAccessible: 'NO_INFORMATION' }]);
     const output = await plan({ constraints: { accessibility: { stepFree: true } } });
     expect(output.itineraries).toHaveLength(1);
     expect(output.warnings).toContainEqual(
       expect.objectContaining({ code: 'unsupported-accessibility-flag' }),
     );
+  });
+});
+
+describe('plan_trip rules at their boundaries', () => {
+  it('points on the edge of TRANSIT_REGION_BOUNDS are inside it', async () => {
+    answerWith([{ line: '2', startMinutes: 1 }]);
+    const output = await plan({
+      origin: { type: 'coords', value: { lat: 59.9, lon: 24.0 } },
+      destination: { type: 'coords', value: { lat: 60.45, lon: 25.5 } },
+    });
+    expect(output.itineraries).toHaveLength(1);
+  });
+
+  it('an itinerary walking exactly maxWalkingDistance meets it', async () => {
+    answerWith([{ line: '2', startMinutes: 1, walk: 700 }]);
+    const output = await plan({ constraints: { maxWalkingDistance: 700 } });
+    expect(output.itineraries.map((it) => it.walkDistanceMeters)).toEqual([700]);
+    expect(output.warnings).toBeUndefined();
+  });
+
+  it('one itinerary more than limit is truncated-results', async () => {
+    answerWith([
+      { line: '2', startMinutes: 1 },
+      { line: '3', startMinutes: 2 },
+    ]);
+    const output = await plan({ limit: 1 });
+    expect(output.itineraries.map((it) => it.legs[0]!.line)).toEqual(['2']);
+    expect(output.warnings).toEqual([expect.objectContaining({ code: 'truncated-results' })]);
+  });
+
+  it('lowWalkingDistance counts up to maxWalkingDistance when that is below 500 m', async () => {
+    answerWith([{ line: '2', startMinutes: 1, walk: 400 }]);
+    const output = await plan({
+      constraints: { maxWalkingDistance: 300, accessibility: { lowWalkingDistance: true } },
+    });
+    expect(output.itineraries[0]).toMatchObject({ walkDistanceMeters: 400, lowWalkingDistance: false });
+    expect(output.warnings).toContainEqual(
+      expect.objectContaining({
+        code: 'preference-unmet',
+        message: expect.stringMatching(/more than 300 m/),
+      }),
+    );
+  });
+
+  it('no relaxed search when relaxing changes nothing (balanced, 3000 m); one when only optimize changes', async () => {
+    h.digitransit.scenario('plan-no-transit-connection');
+    const unchanged = errorOf(
+      await h.call('plan_trip', {
+        origin: KAMPPI,
+        destination: PASILA,
+        constraints: { maxWalkingDistance: 3000 },
+      }),
+    );
+    expect(unchanged.code).toBe('no-itinerary-found');
+    expect(routingRequests()).toHaveLength(1);
+    const fewTransfers = errorOf(
+      await h.call('plan_trip', {
+        origin: KAMPPI,
+        destination: PASILA,
+        constraints: { optimize: 'few_transfers', maxWalkingDistance: 3000 },
+      }),
+    );
+    expect(fewTransfers.code).toBe('no-itinerary-found');
+    expect(routingRequests()).toHaveLength(3);
+  });
+
+  it('alternatives: a disrupted one replaces nothing; spare ones come before the replaced itineraries', async () => {
+    const primary = [
+      { line: '2', startMinutes: 1, delaySeconds: 400 },
+      { line: '3', startMinutes: 2 },
+    ];
+    answerWith(primary, [
+      { line: '4', startMinutes: 3 },
+      { line: '5', startMinutes: 4 },
+    ]);
+    const output = await plan({ limit: 3 });
+    expect(output.itineraries.map((it) => [it.legs[0]!.line, it.disruptionFlag])).toEqual([
+      ['4', true],
+      ['3', false],
+      ['5', true],
+    ]);
+
+    answerWith(primary, [{ line: '6', startMinutes: 3, delaySeconds: 600 }]);
+    const disruptedAlternative = await plan({ limit: 3 });
+    expect(disruptedAlternative.itineraries.map((it) => [it.legs[0]!.line, it.disruptionFlag])).toEqual([
+      ['2', false],
+      ['3', false],
+    ]);
+  });
+
+  it('a given when.time is the instant searched and echoed in UTC; six itineraries are asked for', async () => {
+    const output = await plan({ when: { type: 'depart', time: '2030-01-15T12:00:00+02:00' } });
+    expect(output.requested).toEqual({ type: 'depart', time: '2030-01-15T10:00:00Z' });
+    expect(routingRequests()[0]!.graphql!.variables).toMatchObject({
+      dateTime: { earliestDeparture: '2030-01-15T10:00:00Z' },
+      first: 6,
+    });
+  });
+
+  it('stepFree: one returned itinerary without confirmed accessibility is enough for the warning', async () => {
+    answerWith([
+      { line: '2', startMinutes: 1 },
+      { line: '3', startMinutes: 2, wheelchairAccessible: 'NO_INFORMATION' },
+    ]);
+    const output = await plan({ constraints: { accessibility: { stepFree: true } } });
+    expect(output.itineraries).toHaveLength(2);
+    expect(output.warnings).toContainEqual(
+      expect.objectContaining({ code: 'unsupported-accessibility-flag' }),
+    );
+  });
+
+  it("a late leg's alerts cover it from its scheduled start to its expected end", async () => {
+    // Scheduled 1 to 15 minutes from now, 10 minutes late: expected 11 to 25 minutes from now.
+    const nowSeconds = Math.floor(Date.now() / 1000);
+    const alert = (id: string, header: string, from: number, to: number) => ({
+      id,
+      alertHeaderText: header,
+      alertSeverityLevel: 'WARNING',
+      effectiveStartDate: nowSeconds + from,
+      effectiveEndDate: nowSeconds + to,
+    });
+    const alerts = [
+      alert('before-expected-start', 'Tram 2: detour in Kamppi until the scheduled start', -600, 300),
+      alert('after-scheduled-end', 'Tram 2: stop Pasila closed after the scheduled end', 1200, 3600),
+    ];
+    answerWith([{ line: '2', startMinutes: 1, delaySeconds: 600, alerts }]);
+    const output = await plan({ includeDisruptionAlt: false });
+    expect(output.itineraries[0]!.legs[0]!.delaySeconds).toBe(600);
+    expect((output.warnings ?? []).filter((w) => w.code === 'service-alert').map((w) => w.alert!.id)).toEqual(
+      ['before-expected-start', 'after-scheduled-end'],
+    );
+  });
+
+  it('no itinerary: the hint comes from the routing errors of both searches', async () => {
+    h.digitransit.scenario((_request, { callIndex }) =>
+      reply.json(
+        200,
+        routingErrorPlan(
+          callIndex === 0 ? 'NO_STOPS_IN_RANGE' : 'NO_TRANSIT_CONNECTION',
+          callIndex === 0 ? 'FROM' : null,
+        ),
+      ),
+    );
+    const error = errorOf(await h.call('plan_trip', { origin: KAMPPI, destination: PASILA }));
+    expect(error).toMatchObject({
+      code: 'no-itinerary-found',
+      hint: expect.stringMatching(/No stop is within walking distance/),
+    });
+    expect(routingRequests()).toHaveLength(2);
   });
 });
 
@@ -287,7 +438,14 @@ describe('plan_trip places and regions', () => {
     expect(output.destination.name).toMatch(/Kiasma/);
     expect(output.destination.address).toBeTruthy();
     const geocoding = h.digitransit.requests.find((r) => r.endpoint === 'geocoding-search');
-    expect(geocoding?.query.text).toBe('Kiasma');
+    expect(geocoding?.query).toMatchObject({
+      text: 'Kiasma',
+      size: '1',
+      'boundary.rect.min_lat': '59.9',
+      'boundary.rect.min_lon': '24',
+      'boundary.rect.max_lat': '60.45',
+      'boundary.rect.max_lon': '25.5',
+    });
   });
 
   it('a label nobody knows is a validation-error with a hint', async () => {
@@ -362,6 +520,19 @@ describe('plan_trip places and regions', () => {
     });
     expect(routingRequests()).toHaveLength(1);
   });
+
+  it('a saved stop is not a place to plan from: validation-error with a hint, and OTP is not asked', async () => {
+    await h.call('save_user_variable', { key: 'my stop', value: { type: 'stop', stopId: 'HSL:1040129' } });
+    const error = errorOf(
+      await h.call('plan_trip', { origin: { type: 'label', value: 'my stop' }, destination: PASILA }),
+    );
+    expect(error).toMatchObject({
+      code: 'validation-error',
+      message: expect.stringMatching(/is a stop, not a location/),
+      hint: expect.stringMatching(/saved location/),
+    });
+    expect(routingRequests()).toHaveLength(0);
+  });
 });
 
 describe('plan_trip upstream failures', () => {
@@ -411,49 +582,69 @@ describe('plan_trip upstream failures', () => {
   });
 });
 
-/** One tram itinerary whose trip has no wheelchair information (real OTP data often has none). */
-function unconfirmedAccessibilityPlan() {
+interface TramItinerary {
+  line: string;
+  /** Minutes from now to the scheduled start (each itinerary its own, so each its own fingerprint). */
+  startMinutes: number;
+  walk?: number;
+  /** A realtime estimate this many seconds after the schedule; none: scheduled only. */
+  delaySeconds?: number;
+  /** The trip's wheelchairAccessible (default POSSIBLE). */
+  wheelchairAccessible?: string;
+  /** The leg's service alerts (OTP `Alert`s). */
+  alerts?: unknown[];
+}
+
+/** OTP answers the nth planConnection with the nth list of itineraries (the last list for any later one). */
+function answerWith(...searches: (readonly TramItinerary[])[]): void {
+  h.digitransit.scenario((_request, { callIndex }) =>
+    reply.json(200, tramPlan(searches[Math.min(callIndex, searches.length - 1)]!)),
+  );
+}
+
+/** A planConnection answer of one-leg tram itineraries from Ooppera to Pasila, in OTP's wire format. */
+function tramPlan(itineraries: readonly TramItinerary[]) {
   const t = (ms: number) => new Date(Date.now() + ms).toISOString();
-  const place = (name: string, lat: number, lon: number, stop?: string) => ({
+  const place = (name: string, lat: number, lon: number, stop: string) => ({
     name,
     lat,
     lon,
-    stop: stop === undefined ? null : { gtfsId: stop, wheelchairBoarding: 'POSSIBLE' },
+    stop: { gtfsId: stop, wheelchairBoarding: 'POSSIBLE' },
   });
-  const time = (ms: number) => ({ scheduledTime: t(ms), estimated: null });
+  const time = (ms: number, delaySeconds?: number) => ({
+    scheduledTime: t(ms),
+    estimated: delaySeconds === undefined ? null : { time: t(ms + delaySeconds * 1000) },
+  });
+  const node = (it: TramItinerary) => {
+    const start = it.startMinutes * 60_000;
+    const end = start + 840_000;
+    return {
+      start: t(start + (it.delaySeconds ?? 0) * 1000),
+      end: t(end + (it.delaySeconds ?? 0) * 1000),
+      duration: 840,
+      walkDistance: it.walk ?? 200,
+      numberOfTransfers: 0,
+      legs: [
+        {
+          mode: 'TRAM',
+          transitLeg: true,
+          realTime: it.delaySeconds !== undefined,
+          realtimeState: it.delaySeconds === undefined ? 'SCHEDULED' : 'UPDATED',
+          distance: 2400,
+          duration: 840,
+          headsign: 'Pasila',
+          start: time(start, it.delaySeconds),
+          end: time(end, it.delaySeconds),
+          from: place('Ooppera', 60.181, 24.926, 'HSL:1130446'),
+          to: place('Pasilan asema', 60.198, 24.933, 'HSL:1174403'),
+          route: { shortName: it.line },
+          trip: { gtfsId: `HSL:${it.line}_x`, wheelchairAccessible: it.wheelchairAccessible ?? 'POSSIBLE' },
+          alerts: it.alerts ?? [],
+        },
+      ],
+    };
+  };
   return {
-    data: {
-      planConnection: {
-        routingErrors: [],
-        edges: [
-          {
-            node: {
-              start: t(60_000),
-              end: t(900_000),
-              duration: 840,
-              walkDistance: 200,
-              numberOfTransfers: 0,
-              legs: [
-                {
-                  mode: 'TRAM',
-                  transitLeg: true,
-                  realTime: false,
-                  realtimeState: 'SCHEDULED',
-                  distance: 2400,
-                  duration: 840,
-                  headsign: 'Pasila',
-                  start: time(60_000),
-                  end: time(900_000),
-                  from: place('Ooppera', 60.181, 24.926, 'HSL:1130446'),
-                  to: place('Pasilan asema', 60.198, 24.933, 'HSL:1174403'),
-                  route: { shortName: '2' },
-                  trip: { gtfsId: 'HSL:1002_x', wheelchairAccessible: 'NO_INFORMATION' },
-                },
-              ],
-            },
-          },
-        ],
-      },
-    },
+    data: { planConnection: { routingErrors: [], edges: itineraries.map((it) => ({ node: node(it) })) } },
   };
 }

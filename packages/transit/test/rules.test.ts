@@ -68,13 +68,13 @@ describe('departure board (seed 001 rules 3-5)', () => {
     expect(board.realtimeUsed).toBe(true);
   });
 
-  it('realtimeUsed is false without realtime times or cancellations; the window end is enforced', () => {
-    const board = buildBoard([stoptime(36_000), stoptime(39_000), stoptime(41_000)], {
+  it('realtimeUsed is false without realtime times or cancellations; the window end is enforced, and in it', () => {
+    const board = buildBoard([stoptime(36_000), stoptime(39_000), stoptime(40_000), stoptime(41_000)], {
       limit: 10,
       windowEndMs,
       requestReceivedMs: 0,
     });
-    expect(board.departures).toHaveLength(2);
+    expect(board.departures).toHaveLength(3);
     expect(board).toMatchObject({ truncated: false, realtimeUsed: false });
   });
 });

@@ -62,6 +62,10 @@ describe.each(DIALECTS)('saved places through an MCP client (%s)', (dialect) => 
     );
     expect(one.variables).toHaveLength(1);
     expect(one.variables[0]!.value).toEqual(HOME);
+    const oneOfAnotherType = GetUserVariablesOutputSchema.parse(
+      (await h.call('get_user_variables', { key: 'home', type: 'stop' })).structured,
+    );
+    expect(oneOfAnotherType.variables).toEqual([]);
   });
 
   it('overwriting returns the previous value and a key-overwritten warning; createdAt is kept', async () => {

@@ -8,7 +8,7 @@ import {
   type ServiceAlert,
 } from '@switchyard/contracts/transit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bounded, pickText, serviceAlertWarnings, type OtpAlert } from '../src/hsl/alerts.js';
+import { bounded, languageChain, pickText, serviceAlertWarnings, type OtpAlert } from '../src/hsl/alerts.js';
 import { startHarness, useHarness, type Harness } from './helpers.js';
 
 const STOP = { type: 'id', value: 'HSL:1040129' } as const;
@@ -200,8 +200,26 @@ describe('picking an alert text', () => {
     ['en', [t('de', 'D')], { text: 'OTP' }],
     ['en', [t('en', '  ')], { text: 'OTP' }],
   ] as const)('asked %s of %j: %j', (asked, translations, expected) => {
-    const chain = [...new Set([asked, 'fi', 'sv', 'en'] as const)];
-    expect(pickText(translations, 'OTP', chain)).toEqual(expected);
+    expect(pickText(translations, 'OTP', languageChain(asked))).toEqual(expected);
+  });
+
+  it("the description and URL in the header's language first, so that they read as one text", () => {
+    const alert: OtpAlert = {
+      id: 'x',
+      alertHeaderTextTranslations: [t('fi', 'Otsikko')],
+      alertDescriptionTextTranslations: [t('en', 'Description'), t('fi', 'Kuvaus')],
+      alertUrlTranslations: [t('en', 'https://hsl.fi/en'), t('fi', 'https://hsl.fi/fi')],
+    };
+    const [warning] = serviceAlertWarnings(
+      [{ alerts: [alert], affects: { line: '55' }, window: { startMs: 0, endMs: 1 } }],
+      { language: 'en', limits: { max: 5, textMaxChars: 100 } },
+    );
+    expect(warning!.alert).toMatchObject({
+      header: 'Otsikko',
+      language: 'fi',
+      description: 'Kuvaus',
+      url: 'https://hsl.fi/fi',
+    });
   });
 
   it('no text anywhere is no text', () => {

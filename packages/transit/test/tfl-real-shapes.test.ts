@@ -9,6 +9,7 @@ import {
   badRequestApiError,
   bothNotIdentified,
   disambiguationTypedAsItinerary,
+  faresTiesAndOddNumbersResult,
   GATEWAY_429,
   listAndNotIdentified,
   mixedModesResult,
@@ -160,5 +161,20 @@ describe('planJourney: real error bodies', () => {
     const { output } = await planWith(200, apiErrorWith200());
     expect(output).toMatchObject({ success: false, code: 'UPSTREAM_ERROR', topJourneys: null });
     expect(output.message).toContain('An error occurred while planning.');
+  });
+});
+
+describe('planJourney: fares, ties and odd numbers', () => {
+  it('totalCost wins over fares[]; an unpriced fare gives none; ties by earlier arrival; odd numbers from the times', async () => {
+    const { isError, output } = await planWith(200, faresTiesAndOddNumbersResult());
+    expect(isError).toBe(false);
+    const journeys = output.topJourneys!;
+    expect(journeys.map((j) => [j.arrivalDateTime, j.durationMinutes, j.farePence])).toEqual([
+      ['2025-11-04T09:35:00+00:00', 30, undefined],
+      ['2025-11-04T09:40:00+00:00', 30, 280],
+      ['2025-11-04T09:42:00+00:00', 42, undefined],
+    ]);
+    expect(journeys[2]!.legs[0]).toMatchObject({ durationMinutes: 42 });
+    expect(journeys[2]!.legs[0]!.distanceMeters).toBeUndefined();
   });
 });

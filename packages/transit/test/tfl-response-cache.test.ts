@@ -149,7 +149,12 @@ describe('response cache', () => {
     const other = cache.get('k', load);
     controller.abort();
     await expect(aborted).rejects.toMatchObject({ kind: 'cancelled' });
+    // A caller whose signal is already aborted does not wait at all.
+    const alreadyAborted = expect(cache.get('k', load, AbortSignal.abort())).rejects.toMatchObject({
+      kind: 'cancelled',
+    });
     release();
+    await alreadyAborted;
     expect((await other).value).toBe('v');
   });
 });
