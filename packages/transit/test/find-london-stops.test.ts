@@ -87,6 +87,8 @@ describe('find_london_stops', () => {
     [{ name: 'Bank', near: OXFORD_CIRCUS }, 'give exactly one of name or near'],
     [{ near: OXFORD_CIRCUS, radiusMeters: 5000 }, 'radiusMeters must be between 1 and 2000'],
     [{ name: 'x' }, 'name must be at least 2 characters'],
+    // An unpaired surrogate cannot be put in TfL's URL (encodeURIComponent throws): it once answered INTERNAL_ERROR.
+    [{ name: '\udfff\ud800' }, 'name must be well-formed Unicode text'],
     [{ name: 'Bank', modes: ['teleport'] }, 'modes are tube'],
   ])('%j is VALIDATION_ERROR saying what to fix, without a request', async (args, message) => {
     const output = await find(args);

@@ -63,6 +63,15 @@ describe('find_stops', () => {
     expect(output.warnings).toContainEqual(expect.objectContaining({ code: 'truncated-results' }));
   });
 
+  it('a name with an unpaired surrogate is a validation-error saying so, without a request', async () => {
+    const before = h.digitransit.requests.length;
+    expect(errorOf(await h.call('find_stops', { name: 'Kamppi\ud800' }))).toMatchObject({
+      code: 'validation-error',
+      message: expect.stringContaining('name must be well-formed Unicode text'),
+    });
+    expect(h.digitransit.requests).toHaveLength(before);
+  });
+
   it('needs exactly one of name or near', async () => {
     expect(errorOf(await h.call('find_stops', {}))).toMatchObject({
       code: 'validation-error',

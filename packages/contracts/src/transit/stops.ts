@@ -1,14 +1,24 @@
 import { z } from 'zod';
-import { CoordinateSchema, LanguageSchema, TransitModeSchema, WarningSchema } from './common.js';
+import {
+  CoordinateSchema,
+  isWellFormedText,
+  LanguageSchema,
+  TransitModeSchema,
+  WarningSchema,
+} from './common.js';
 
 export const MAX_FOUND_STOPS = 50;
 
-/** A stop search by name, in either city: 2..100 characters after trimming. */
+/** A stop search by name, in either city: 2..100 characters after trimming, well-formed text (it goes in URLs). */
 export const StopNameSchema = z
   .string()
   .trim()
   .min(2, 'name must be at least 2 characters')
-  .max(100, 'name must be at most 100 characters');
+  .max(100, 'name must be at most 100 characters')
+  .refine(
+    isWellFormedText,
+    'name must be well-formed Unicode text: it has an unpaired UTF-16 surrogate (\\uD800-\\uDFFF)',
+  );
 
 export const FindStopsInputSchema = z
   .strictObject({
