@@ -440,6 +440,38 @@ describe('RunConfigSchema', () => {
     expectRejectedAt(RunConfigSchema, { ...RUN_CONFIG, [field]: value }, [...path]);
   });
 
+  it('pr.github owner and repo are GitHub names: one segment of the API path each', () => {
+    const github = (owner: string, repo: string) =>
+      parse({ pr: { provider: 'github', github: { owner, repo, token_env: 'GITHUB_TOKEN' } } });
+    for (const [owner, repo] of [
+      ['octocat', 'hello-world'],
+      ['octocat_acme', 'docs.site'],
+      ['A-1', '.github'],
+    ]) {
+      expect(github(owner!, repo!).success, `${owner}/${repo}`).toBe(true);
+    }
+    for (const owner of ['..', '.', 'a/b', 'a b', 'a?b', 'a%2F', 'x\ud800']) {
+      expectRejectedAt(
+        RunConfigSchema,
+        {
+          ...RUN_CONFIG,
+          pr: { provider: 'github', github: { owner, repo: 'r', token_env: 'GITHUB_TOKEN' } },
+        },
+        ['pr', 'github', 'owner'],
+      );
+    }
+    for (const repo of ['..', '../user', 'r#x']) {
+      expectRejectedAt(
+        RunConfigSchema,
+        {
+          ...RUN_CONFIG,
+          pr: { provider: 'github', github: { owner: 'o', repo, token_env: 'GITHUB_TOKEN' } },
+        },
+        ['pr', 'github', 'repo'],
+      );
+    }
+  });
+
   it('rejects unknown fields (strict) and accepts the boundaries', () => {
     expect(parse({ extra: true }).success).toBe(false);
     expect(parse({ max_fix_attempts: 0 }).success).toBe(true);

@@ -28,6 +28,23 @@ const relativeGlob = z
   .refine((value) => !value.includes('\0'), { message: 'allowed_paths entries must not contain NUL' })
   .describe('A glob relative to the site root, e.g. `content/docs/**`.');
 
+/** A GitHub account or repository name: one segment of the API path `repos/{owner}/{repo}/pulls`. */
+const GITHUB_NAME = /^(?!\.\.?$)[A-Za-z0-9_.-]+$/;
+
+function githubName(field: 'owner' | 'repo') {
+  return (
+    z
+      .string()
+      .min(1)
+      .max(100)
+      // A refinement, not a regex: the listed schema keeps the design's plain string.
+      .refine(
+        (name) => GITHUB_NAME.test(name),
+        `${field} must be a GitHub name: letters, digits, "-", "_" and "." (not "." or "..")`,
+      )
+  );
+}
+
 export const RunConfigSchema = z
   .strictObject({
     schema_version: z.literal('1.0').describe('Version of this schema; must be "1.0".'),
@@ -114,8 +131,8 @@ export const RunConfigSchema = z
           .describe('Where to push; the site repository by default.'),
         github: z
           .strictObject({
-            owner: z.string().min(1).max(100).describe('Repository owner.'),
-            repo: z.string().min(1).max(100).describe('Repository name.'),
+            owner: githubName('owner').describe('Repository owner.'),
+            repo: githubName('repo').describe('Repository name.'),
             token_env: z
               .string()
               .regex(/^[A-Z_][A-Z0-9_]*$/, 'token_env must name an environment variable, e.g. GITHUB_TOKEN')
