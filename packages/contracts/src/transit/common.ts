@@ -8,6 +8,14 @@ export function isWellFormedText(value: string): boolean {
   return !LONE_SURROGATE.test(value);
 }
 
+/** What the caller is told when `field` fails isWellFormedText. */
+export function notWellFormedMessage(field: string): string {
+  return (
+    `${field} must be well-formed Unicode text: it has an unpaired UTF-16 surrogate (\\uD800-\\uDFFF); ` +
+    'remove it or send the whole character'
+  );
+}
+
 /** An ISO 8601 instant with `Z` or a numeric offset, e.g. `2025-09-15T10:05:00Z`, `2025-09-15T13:05:00+03:00`. */
 export const InstantSchema = z.iso.datetime({ offset: true });
 

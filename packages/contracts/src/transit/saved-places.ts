@@ -1,5 +1,12 @@
 import { z } from 'zod';
-import { InstantSchema, isWellFormedText, LatitudeSchema, LongitudeSchema, WarningSchema } from './common.js';
+import {
+  InstantSchema,
+  isWellFormedText,
+  LatitudeSchema,
+  LongitudeSchema,
+  notWellFormedMessage,
+  WarningSchema,
+} from './common.js';
 import { GTFS_ID_PATTERN } from './departures.js';
 import { NAPTAN_ID_PATTERN } from './london-arrivals.js';
 
@@ -21,11 +28,7 @@ export const SavedPlaceKeySchema = z
   .overwrite(canonicalSavedPlaceKey)
   .min(1, 'key must not be blank')
   .max(SAVED_PLACE_KEY_MAX, `key must be 1 to ${SAVED_PLACE_KEY_MAX} characters`)
-  .refine(
-    isWellFormedText,
-    'key must be well-formed Unicode text: it has an unpaired UTF-16 surrogate (\\uD800-\\uDFFF); ' +
-      'remove it or send the whole character',
-  )
+  .refine(isWellFormedText, notWellFormedMessage('key'))
   .describe('Your name for the place, e.g. "home" or "work stop" (case-sensitive).');
 
 export const SavedLocationSchema = z

@@ -3,6 +3,7 @@ import {
   CoordinateSchema,
   isWellFormedText,
   LanguageSchema,
+  notWellFormedMessage,
   TransitModeSchema,
   WarningSchema,
 } from './common.js';
@@ -15,10 +16,7 @@ export const StopNameSchema = z
   .trim()
   .min(2, 'name must be at least 2 characters')
   .max(100, 'name must be at most 100 characters')
-  .refine(
-    isWellFormedText,
-    'name must be well-formed Unicode text: it has an unpaired UTF-16 surrogate (\\uD800-\\uDFFF)',
-  );
+  .refine(isWellFormedText, notWellFormedMessage('name'));
 
 export const FindStopsInputSchema = z
   .strictObject({
