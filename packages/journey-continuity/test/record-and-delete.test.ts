@@ -13,6 +13,8 @@ import {
   type JourneyOut,
 } from './helpers.js';
 
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
 function countRows(file: string, sql: string, ...params: unknown[]): number {
   const db = new Database(file, { readonly: true });
   try {
@@ -99,6 +101,29 @@ describe.each(DIALECTS)('record_session and delete_journey (%s)', (dialect) => {
         expect(error.status).toBe(400);
         expect(error.message.startsWith(message), error.message).toBe(true);
       }
+    });
+
+    it('text with an unpaired surrogate is refused naming where, and nothing is stored; an emoji is kept exactly', async () => {
+      // SQLite and PostgreSQL would store U+FFFD in its place: what the user saved would come back changed.
+      const journeyId = await newJourney(h);
+      const bad: [Record<string, unknown>, string][] = [
+        [{ summary: 'evening \ud800slump' }, 'summary'],
+        [{ summary: 'x', messages: [{ role: 'user', content: 'tired\udc00' }] }, 'messages[0].content'],
+        [{ summary: 'x', diagnosis: { ['obstacle\ud83d']: 'fatigue' } }, 'a key in diagnosis'],
+      ];
+      for (const [args, where] of bad) {
+        expect(await h.fails('record_session', { journey_id: journeyId, ...args })).toMatchObject({
+          status: 400,
+          code: 'VALIDATION_ERROR',
+          message: expect.stringMatching(
+            new RegExp(`^${escapeRegExp(where)} must be well-formed Unicode text`),
+          ),
+        });
+      }
+      expect(await rowsOf('sessions', journeyId)).toBe(0);
+      const summary = 'evening slump \ud83c\udfcb\ufe0f';
+      await record(h, journeyId, summary);
+      expect((await history(h, { journey_id: journeyId })).sessions.map((s) => s.summary)).toEqual([summary]);
     });
   });
 

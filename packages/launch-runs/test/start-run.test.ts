@@ -236,6 +236,22 @@ describe.each(DIALECTS)('idempotency (%s)', (dialect) => {
     expect(error.retryable).toBe(false);
   });
 
+  it('text with an unpaired surrogate is INVALID_INPUT naming the field, and no run is recorded', async () => {
+    // The database would store U+FFFD for it: two different keys would name one run, a name would change.
+    h = await startHarnessOn(dialect, { pipeline: new FakePipeline() });
+    for (const [args, field] of [
+      [{ run_config: runConfig({ product_name: 'Example \ud800' }) }, 'run_config.product_name'],
+      [{ run_config: runConfig(), idempotency_key: 'key-\udc00' }, 'idempotency_key'],
+    ] as const) {
+      const error = errorOf(await h.call('launch_start_run', args), 'INVALID_INPUT');
+      expect(error.message).toMatch(
+        new RegExp(`^${field.replace('.', '\\.')} must be well-formed Unicode text`),
+      );
+      expect(error.retryable).toBe(false);
+    }
+    expect((await h.call('launch_list_runs', {})).runs).toEqual([]);
+  });
+
   it('two concurrent starts with one key give one run', async () => {
     const pipeline = new FakePipeline({ seededProblems: 0 });
     h = await startHarnessOn(dialect, { pipeline });

@@ -7,6 +7,7 @@ import {
 } from '@switchyard/contracts/errors';
 import { newCorrelationId, withCorrelationId } from '@switchyard/resilience/context';
 import { assertArgumentDepth } from './argument-depth.js';
+import { assertTextArguments } from './argument-text.js';
 import type { Logger } from './runtime/logger.js';
 import type { ObjectSchema, ToolCall, ToolMiddleware, ToolOutcome, ToolSpec } from './tool-spec.js';
 
@@ -54,6 +55,7 @@ async function run<State>(
   let stage: 'input' | 'handler' = 'input';
   try {
     assertArgumentDepth(rawArgs, runner.maxArgumentDepth);
+    assertTextArguments(rawArgs);
     const parsed = spec.input.safeParse(rawArgs);
     if (!parsed.success) throw validationError(parsed.error.issues);
     stage = 'handler';

@@ -23,6 +23,7 @@ export {
   type LimitName,
 } from './limits.js';
 export { ARGUMENTS_TOO_DEEP } from './argument-depth.js';
+export { ARGUMENT_NOT_TEXT } from './argument-text.js';
 export { checkReadiness, type ReadinessReport } from './health.js';
 export { isLoopbackHost } from './http/security.js';
 export * from './standalone.js';

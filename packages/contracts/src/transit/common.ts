@@ -1,20 +1,7 @@
 import { z } from 'zod';
 
-/** A UTF-16 surrogate without its pair: valid in JSON, but no text (and not encodable in a URL or UTF-8). */
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-
-/** Whether `value` is well-formed Unicode text (no unpaired surrogate). */
-export function isWellFormedText(value: string): boolean {
-  return !LONE_SURROGATE.test(value);
-}
-
-/** What the caller is told when `field` fails isWellFormedText. */
-export function notWellFormedMessage(field: string): string {
-  return (
-    `${field} must be well-formed Unicode text: it has an unpaired UTF-16 surrogate (\\uD800-\\uDFFF); ` +
-    'remove it or send the whole character'
-  );
-}
+// Kept here too: the transit schemas were their first users, and client code imports them from this subpath.
+export { isWellFormedText, notWellFormedMessage } from '../errors/text.js';
 
 /** An ISO 8601 instant with `Z` or a numeric offset, e.g. `2025-09-15T10:05:00Z`, `2025-09-15T13:05:00+03:00`. */
 export const InstantSchema = z.iso.datetime({ offset: true });
