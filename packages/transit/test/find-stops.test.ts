@@ -1,6 +1,6 @@
 import { FindStopsOutputSchema } from '@switchyard/contracts/transit';
 import { errorOf } from '@switchyard/server-kit/testing';
-import { reply } from '@switchyard/upstream-mocks';
+import { otpReply } from '@switchyard/upstream-mocks';
 import { describe, expect, it } from 'vitest';
 import { useHarness } from './helpers.js';
 
@@ -33,8 +33,8 @@ describe('find_stops', () => {
       lon: 24.94,
       vehicleMode: 'BUS',
     });
-    h.digitransit.scenario(() =>
-      reply.json(200, {
+    h.digitransit.scenario((request) =>
+      otpReply(request, {
         data: {
           stops: [stop('HSL:1020201', 'Kaivokatu', 'H2007'), stop('HSL:1020453', 'Rautatientori', 'H2004')],
         },

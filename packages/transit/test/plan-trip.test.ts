@@ -3,7 +3,7 @@ import {
   PlanTripOutputSchema,
   type PlanTripOutput,
 } from '@switchyard/contracts/transit';
-import { reply } from '@switchyard/upstream-mocks';
+import { otpReply } from '@switchyard/upstream-mocks';
 import { errorOf } from '@switchyard/server-kit/testing';
 import { describe, expect, it } from 'vitest';
 import { NO_ITINERARY_HINT } from '../src/hsl/routing-errors.js';
@@ -381,6 +381,10 @@ describe('plan_trip rules at their boundaries', () => {
     const alert = (id: string, header: string, from: number, to: number) => ({
       id,
       alertHeaderText: header,
+      alertDescriptionText: `${header}; see hsl.fi for the details`,
+      alertHeaderTextTranslations: [{ text: header, language: 'en' }],
+      alertDescriptionTextTranslations: [],
+      alertUrlTranslations: [],
       alertSeverityLevel: 'WARNING',
       effectiveStartDate: nowSeconds + from,
       effectiveEndDate: nowSeconds + to,
@@ -398,9 +402,9 @@ describe('plan_trip rules at their boundaries', () => {
   });
 
   it('no itinerary: the hint comes from the routing errors of both searches', async () => {
-    h.digitransit.scenario((_request, { callIndex }) =>
-      reply.json(
-        200,
+    h.digitransit.scenario((request, { callIndex }) =>
+      otpReply(
+        request,
         routingErrorPlan(
           callIndex === 0 ? 'NO_STOPS_IN_RANGE' : 'NO_TRANSIT_CONNECTION',
           callIndex === 0 ? 'FROM' : null,
@@ -595,10 +599,13 @@ interface TramItinerary {
   alerts?: unknown[];
 }
 
-/** OTP answers the nth planConnection with the nth list of itineraries (the last list for any later one). */
+/**
+ * OTP answers the nth planConnection with the nth list of itineraries (the last list for any later one), cut
+ * to the fields the query selects.
+ */
 function answerWith(...searches: (readonly TramItinerary[])[]): void {
-  h.digitransit.scenario((_request, { callIndex }) =>
-    reply.json(200, tramPlan(searches[Math.min(callIndex, searches.length - 1)]!)),
+  h.digitransit.scenario((request, { callIndex }) =>
+    otpReply(request, tramPlan(searches[Math.min(callIndex, searches.length - 1)]!)),
   );
 }
 

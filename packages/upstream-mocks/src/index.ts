@@ -17,7 +17,7 @@ export type { GraphQLRequestBody, RecordedRequest } from './http.js';
 
 // The OTP schema the routing mock validates against, and the time formats of the upstreams.
 export { otpSchema, OTP_SCHEMA_JSON_PATH } from './digitransit/schema.js';
-export { validateOtpQuery } from './digitransit/graphql.js';
+export { otpReply, projectOntoQuery, validateOtpQuery } from './digitransit/graphql.js';
 export type { OtpGraphQLResponse } from './digitransit/graphql.js';
 export type { OtpGraphQLError } from './digitransit/errors.js';
 export { HELSINKI, LONDON, isoDuration, localDateTime, offsetDateTime, serviceDayStart } from './time.js';

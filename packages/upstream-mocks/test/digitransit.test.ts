@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { reply, startDigitransitMock } from '../src/index.js';
+import { otpReply, projectOntoQuery, reply, startDigitransitMock } from '../src/index.js';
 import type { DigitransitMock } from '../src/index.js';
 import {
   ALIASED_STOPS,
@@ -377,5 +377,65 @@ describe('Digitransit mock: recording', () => {
     expect(dt.requests[0]?.headers['digitransit-subscription-key']).toBe(KEY);
     dt.reset();
     expect(dt.requests).toHaveLength(0);
+  });
+});
+
+describe('Digitransit mock: canned data projected onto the query (otpReply)', () => {
+  const QUERY = `query Stop($id: String!, $withCode: Boolean!) {
+    stop(id: $id) { name code @include(if: $withCode) platformCode routes { shortName } }
+  }`;
+  const CANNED = {
+    stop: {
+      gtfsId: 'HSL:1040129',
+      name: 'Rautatientori',
+      code: 'H2004',
+      routes: [{ shortName: '55', mode: 'BUS' }],
+    },
+  };
+
+  it('drops what the query does not select, honours @include, and sends null for what the data lacks', async () => {
+    dt.scenario((request) => otpReply(request, { data: CANNED }));
+    const { status, body } = await postGraphQL(dt, QUERY, { id: 'HSL:1040129', withCode: false });
+    expect(status).toBe(200);
+    expect(body).toEqual({
+      data: { stop: { name: 'Rautatientori', platformCode: null, routes: [{ shortName: '55' }] } },
+    });
+    const withCode = await postGraphQL(dt, QUERY, { id: 'HSL:1040129', withCode: true });
+    expect(obj(obj(withCode.body.data)['stop'])['code']).toBe('H2004');
+  });
+
+  it("answers a query OTP would refuse with OTP's validation errors, not the canned data", async () => {
+    dt.scenario((request) => otpReply(request, { data: CANNED }));
+    const { body } = await postGraphQL(dt, '{ stop(id: "HSL:1040129") { name platfromCode } }');
+    expect(body.data).toBeUndefined();
+    expect(body.errors?.[0]?.message).toMatch(/FieldUndefined@\[stop\/platfromCode\]/);
+  });
+
+  it('keeps the errors given beside the data', async () => {
+    const errors = [
+      {
+        message: 'partial',
+        path: ['stop', 'routes'],
+        extensions: { classification: 'DataFetchingException' },
+      },
+    ];
+    dt.scenario((request) => otpReply(request, { data: CANNED, errors }));
+    const { body } = await postGraphQL(dt, QUERY, { id: 'HSL:1040129', withCode: false });
+    expect(body.errors).toEqual(errors);
+  });
+
+  it('refuses data OTP could not send for the query (a non-null field missing, an unknown enum value)', () => {
+    const graphql = { query: QUERY, variables: { id: 'x', withCode: false } };
+    expect(() => projectOntoQuery(graphql, { stop: { code: 'H2004' } })).toThrow(
+      /stop\.name: Cannot return null for non-nullable field Stop\.name/,
+    );
+    const modes = { query: '{ stop(id: "x") { vehicleMode } }', variables: {} };
+    expect(() => projectOntoQuery(modes, { stop: { vehicleMode: 'HOVERCRAFT' } })).toThrow(
+      /stop\.vehicleMode/,
+    );
+    expect(projectOntoQuery(modes, { stop: { vehicleMode: 'TRAM' } })).toEqual({
+      data: { stop: { vehicleMode: 'TRAM' } },
+    });
+    expect(() => projectOntoQuery(undefined, {})).toThrow(/no GraphQL query/);
   });
 });

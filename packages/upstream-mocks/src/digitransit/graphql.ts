@@ -1,5 +1,5 @@
 // One GraphQL request, the way OTP handles it: read the body, parse, validate against the schema, execute.
-import { execute, GraphQLError, Kind, parse, validate } from 'graphql';
+import { execute, executeSync, GraphQLError, Kind, parse, validate } from 'graphql';
 import type { DocumentNode, FieldNode, OperationDefinitionNode } from 'graphql';
 import type { GraphQLRequestBody, IncomingRequest } from '../http.js';
 import { reply } from '../reply.js';
@@ -108,4 +108,45 @@ export function failedExecution(query: string, message: string): OtpGraphQLRespo
   const field = operation?.selectionSet.selections.find((s): s is FieldNode => s.kind === Kind.FIELD);
   const key = field ? (field.alias?.value ?? field.name.value) : 'data';
   return { errors: fieldErrors([new GraphQLError(message, { nodes: field, path: [key] })]), data: null };
+}
+
+/**
+ * `data` as OTP would send it for this request's own query: a field the query does not select is dropped,
+ * one it selects and `data` lacks is null; a query OTP would refuse gets OTP's validation errors. Canned data
+ * OTP's schema could not produce (a non-null field missing, an unknown enum value, a list that is not one)
+ * throws (the mock then answers 500 and logs why), so that a test expecting an answer cannot pass on a reply
+ * real OTP never sends; a deliberately malformed body goes out with `reply.json` instead.
+ */
+export function projectOntoQuery(
+  request: GraphQLRequestBody | undefined,
+  data: Record<string, unknown>,
+): OtpGraphQLResponse {
+  if (request === undefined) throw new Error('projectOntoQuery: the request carried no GraphQL query');
+  const parsed = parseAndValidate(request.query);
+  if ('response' in parsed) return parsed.response;
+  const result = executeSync({
+    schema: otpSchema(),
+    document: parsed.document,
+    rootValue: data,
+    variableValues: request.variables,
+    operationName: request.operationName || undefined,
+  });
+  if (result.errors !== undefined && result.errors.length > 0) {
+    const problems = result.errors.map((error) => `${error.path?.join('.') ?? '(root)'}: ${error.message}`);
+    throw new Error(`canned OTP data breaks the schema for this query: ${problems.join('; ')}`);
+  }
+  return { data: result.data ?? null };
+}
+
+/** HTTP 200 with `body`'s data projected onto the request's query (projectOntoQuery) and its errors as given. */
+export function otpReply(
+  request: { readonly graphql?: GraphQLRequestBody },
+  body: { readonly data: Record<string, unknown>; readonly errors?: readonly OtpGraphQLError[] },
+): MockReply {
+  const projected = projectOntoQuery(request.graphql, body.data);
+  const refused = projected.data === undefined;
+  return reply.json(
+    200,
+    refused || body.errors === undefined ? projected : { errors: body.errors, ...projected },
+  );
 }
