@@ -413,6 +413,43 @@ describe('startup checks', () => {
   });
 });
 
+describe('graceful close on a connection already open', () => {
+  it('answers a request that arrives after close began 503 "Server is shutting down" and closes the connection', async () => {
+    let started!: () => void;
+    const slowStarted = new Promise<void>((resolve) => (started = resolve));
+    const { server, port } = await start(
+      [echo({ onSlowStart: () => started() })],
+      {},
+      { shutdownGraceMs: 600_000 },
+    );
+    const connection = rawConnection(port);
+    const call = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: { name: 'slow_wait', arguments: { ms: 300 } },
+    });
+    const headers = Object.entries({ ...MCP_POST_HEADERS, 'mcp-protocol-version': '2025-06-18' })
+      .map(([name, value]) => `${name}: ${value}\r\n`)
+      .join('');
+    connection.socket.write(
+      `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n${headers}content-length: ${Buffer.byteLength(call)}\r\n\r\n${call}`,
+    );
+    await slowStarted;
+    // The connection is busy, so close() leaves it open; the next request on it meets a server that is closing.
+    const closing = server.close();
+    connection.socket.write(`GET /healthz HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n\r\n`);
+    const received = await connection.closed;
+    const [first, second] = received.split(/(?=HTTP\/1\.1 )/);
+    expect(first).toMatch(/^HTTP\/1\.1 200 /);
+    expect(first).toContain('waitedMs');
+    expect(second).toMatch(/^HTTP\/1\.1 503 /);
+    expect(second).toMatch(/\r\nconnection: close\r\n/i);
+    expect(second).toContain('Server is shutting down');
+    await closing;
+  });
+});
+
 describe.each(['modern', 'legacy'] as const)('graceful close (%s era)', (era) => {
   function slowStartSignal() {
     let started!: () => void;

@@ -122,6 +122,20 @@ describe('OAuth resource server', () => {
         resource_name: 'Switchyard MCP server',
       });
     }
+    // Only there, and only to GET: other paths keep their own answers, a POST to it is not a read.
+    expect(await rawHttpRequest(`${base}/healthz`)).toMatchObject({ status: 200, body: '{"status":"ok"}' });
+    for (const path of [
+      '/.well-known/oauth-authorization-server',
+      '/.well-known/oauth-protected-resource/other',
+    ]) {
+      expect((await rawHttpRequest(`${base}${path}`)).status, path).toBe(404);
+    }
+    const posted = await rawHttpRequest(metadataUrl, {
+      method: 'POST',
+      headers: MCP_POST_HEADERS,
+      body: '{}',
+    });
+    expect(posted.status).toBe(404);
   });
 
   it('lets a valid token call a tool, as the token subject, and never logs the token', async () => {

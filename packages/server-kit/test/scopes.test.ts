@@ -92,6 +92,56 @@ describe('ScopeTable', () => {
     }
   });
 
+  it("asks the read scope of the domain whose resource template is most specific, and a prompt's domain's", () => {
+    /** A domain offering one resource template and one prompt, under its default scopes. */
+    const offering = (name: string, uriTemplate: string): Domain =>
+      defineDomain({
+        name,
+        version: '1.0.0',
+        title: name,
+        instructions: 'test',
+        toolPrefix: name,
+        config: () => undefined,
+        open: () => ({ close: async () => {} }),
+        tools: [tool(`${name}_get`, true)],
+        resources: [
+          {
+            name: `${name}-item`,
+            uriTemplate,
+            title: name,
+            description: name,
+            read: async () => [],
+            errorPayload: () => ({ error: { code: 'X', message: 'x' } }),
+          },
+        ],
+        prompts: [
+          {
+            name: `${name}-prompt`,
+            title: name,
+            description: name,
+            arguments: [],
+            get: async () => [],
+            errorPayload: () => ({ error: { code: 'X', message: 'x' } }),
+          },
+        ],
+      });
+    const docs = offering('docs', 'docs://{path}');
+    const archive = offering('archive', 'docs://archive/{id}');
+    const read = (uri: string) => ({ jsonrpc: '2.0', id: 1, method: 'resources/read', params: { uri } });
+    const get = (name: string) => ({ jsonrpc: '2.0', id: 1, method: 'prompts/get', params: { name } });
+    // Either mount order: the longer literal prefix decides, not which domain came first.
+    for (const table of [tableOf(docs, archive), tableOf(archive, docs)]) {
+      expect(table.needFor(read('docs://archive/7'))?.scope).toBe('archive:read');
+      expect(table.needFor(read('docs://readme'))?.scope).toBe('docs:read');
+      expect(table.needFor(get('archive-prompt'))).toEqual({
+        scope: 'archive:read',
+        target: 'the prompt "archive-prompt"',
+      });
+      expect(table.needFor(get('docs-prompt'))?.scope).toBe('docs:read');
+      expect(table.needFor(get('no-such-prompt'))).toBeUndefined();
+    }
+  });
+
   it('refuses a declared scope that is not an OAuth scope token', () => {
     expect(() => tableOf(domain(undefined, [tool('bad', true, 'two words')]))).toThrow(
       /tool "bad" declares the scope "two words", which is not an OAuth scope token/,
