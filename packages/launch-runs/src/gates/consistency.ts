@@ -70,6 +70,9 @@ export function installVariants(line: string, canonical: string, packageName: st
   return out;
 }
 
+/** `[label]: url`, a link reference definition: markdown-it keeps it out of every block. */
+const LINK_DEFINITION = /^ {0,3}\[[^\]]+\]:\s*<?([^\s>]+)>?/;
+
 /** Consistency: the product name, repository URL and install command are written the same everywhere. */
 export const consistencyGate: Gate = {
   name: 'Consistency',
@@ -80,9 +83,14 @@ export const consistencyGate: Gate = {
     for (const page of pages) {
       page.lines.forEach((line, index) => {
         const kind = page.kinds[index];
-        if (kind === 'code' || kind === 'other') return;
+        // Outside every block: blank lines, rules and link reference definitions. Only a definition's URL
+        // is published (its label is not shown), so that is all that is checked there.
+        const definedUrl = kind === 'other' ? LINK_DEFINITION.exec(line)?.[1] : undefined;
+        if (kind === 'code' || (kind === 'other' && definedUrl === undefined)) return;
         const lineNumber = index + 1;
-        for (const variant of new Set(productNameVariants(line, config.product_name, allowedNames))) {
+        const names =
+          definedUrl === undefined ? productNameVariants(line, config.product_name, allowedNames) : [];
+        for (const variant of new Set(names)) {
           issues.push({
             severity: 'error',
             error_code: 'INCONSISTENT_PRODUCT_NAME',
@@ -93,7 +101,7 @@ export const consistencyGate: Gate = {
           });
         }
         if (repository !== null) {
-          for (const variant of new Set(repositoryVariants(line, repository))) {
+          for (const variant of new Set(repositoryVariants(definedUrl ?? line, repository))) {
             issues.push({
               severity: 'error',
               error_code: 'INCONSISTENT_REPOSITORY_URL',
@@ -104,7 +112,7 @@ export const consistencyGate: Gate = {
             });
           }
         }
-        if (install !== null && packageName !== null && kind !== 'front') {
+        if (install !== null && packageName !== null && kind !== 'front' && definedUrl === undefined) {
           for (const variant of new Set(installVariants(line, install, packageName))) {
             issues.push({
               severity: 'error',

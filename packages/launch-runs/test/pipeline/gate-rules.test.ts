@@ -292,6 +292,24 @@ describe('Consistency', () => {
     expect(installVariants(line, 'npm install tallyho', 'tallyho')).toEqual(expected);
   });
 
+  it("checks a link reference definition's URL, which is published, but not its label, which is not", async () => {
+    const text = body(
+      'See [the source][src] and [the issues][tallyho issues].',
+      '',
+      '[src]: https://github.com/switchyard-examplez/tallyho',
+      '[TallyHo issues]: <https://github.com/switchyard-examples/tallyho/issues>',
+      '[npm i tallyho]: https://www.npmjs.com/package/tallyho',
+    );
+    const issues = await runGate(consistencyGate, text);
+    expect(issues.map((issue) => [issue.error_code, issue.line, issue.message])).toEqual([
+      [
+        'INCONSISTENT_REPOSITORY_URL',
+        9,
+        `Repository URL https://github.com/switchyard-examplez/tallyho differs from ${REPO}`,
+      ],
+    ]);
+  });
+
   it('the slug is an allowed spelling of the product name; install commands in front matter are left alone', async () => {
     const config = { product_name: 'Counter', product_slug: 'counter', allow_inference: false };
     const text =
