@@ -105,6 +105,14 @@ describe('W2 manifest rules', () => {
       ['Widget is released under the MIT OR Apache-2.0 license.'],
     ],
     ['a license with Markdown syntax is not stated', json({ name: 'w', license: '<MIT>' }), 'license', []],
+    // npm's values that name no license: none granted, or terms in a file (LICENSE detection may still state one).
+    ['UNLICENSED is not stated as a license', json({ name: 'w', license: 'UNLICENSED' }), 'license', []],
+    [
+      'SEE LICENSE IN <file> is not stated as a license',
+      json({ name: 'w', license: 'SEE LICENSE IN LICENSE.md' }),
+      'license',
+      [],
+    ],
     [
       'a version that is not one token is not stated',
       json({ name: 'w', version: '1.0 (beta)' }),

@@ -246,6 +246,14 @@ export function installCommandFor(manifest: ManifestFacts): string | null {
   }
 }
 
+/** npm's license values that name no license: `UNLICENSED` (none granted), `SEE LICENSE IN <file>`. */
+const NOT_A_LICENSE = /^\s*(?:UNLICENSED|SEE LICENSE IN\b.*)$/i;
+
+/** A value to state as the license: plain text (no Markdown syntax) that names one. */
+function isLicenseName(value: string): boolean {
+  return /^[\w.+\-() ]+$/.test(value) && !NOT_A_LICENSE.test(value);
+}
+
 /** Normalised license text for a claim: an SPDX expression without wrapping parentheses. */
 function licenseName(value: string): string {
   return value.replace(/^\((.*)\)$/, '$1').trim();
@@ -277,9 +285,10 @@ export function manifestClaims(
     add('version', `The current version is ${manifest.version.value}.`, manifest.version.lines);
   }
   let license: string | null = null;
-  if (manifest.license !== null && /^[\w.+\-() ]+$/.test(manifest.license.value)) {
-    license = licenseName(manifest.license.value);
-    add('license', `${name} is released under the ${license} license.`, manifest.license.lines);
+  const stated = manifest.license;
+  if (stated !== null && isLicenseName(stated.value)) {
+    license = licenseName(stated.value);
+    add('license', `${name} is released under the ${license} license.`, stated.lines);
   }
   if (manifest.description !== null) {
     add(
