@@ -39,7 +39,7 @@ function lineStats(before: string, after: string): { added: number; removed: num
     if (line.startsWith('+')) added += 1;
     else if (line.startsWith('-')) removed += 1;
   }
-  return { added, removed, diff: diff.split('\n').slice(2).join('\n').trimEnd() };
+  return { added, removed, diff: diff.split('\n').slice(1).join('\n').trimEnd() };
 }
 
 function diffReport(bundle: PatchBundle, bases: ReadonlyMap<string, string>): string {

@@ -3,7 +3,7 @@
  * writeSiteFiles) that no other test held: each row fails when the rule it names is broken (found by mutating
  * the code by hand, see docs/pipeline.md for the rules).
  */
-import { lstat, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { cp, lstat, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import {
   RunConfigSchema,
@@ -21,6 +21,7 @@ import type {
   Claim,
   OutlineItem,
   PagePlan,
+  PatchBundle,
   ProductFacts,
   Snippet,
   SnippetCatalog,
@@ -715,6 +716,55 @@ describe('W5 rendering', () => {
     expect(snippetBlock({ snippet_id: 's_1', language: 'sh', content: 'x' })).toBe(
       '<!-- snippet_id: s_1 -->\n\n```sh\nx\n```',
     );
+  });
+});
+
+describe('W6 diff report', () => {
+  it('counts the lines each patch adds and removes (not the diff headers); only updates get a diff', async () => {
+    const siteSource = join(root, 'site-with-page');
+    await cp(repos.siteWorkingCopy, siteSource, {
+      recursive: true,
+      filter: (path) => !path.includes('.git'),
+    });
+    await writeFile(
+      join(siteSource, 'content', 'products', 'tallyho.md'),
+      '---\ntitle: Old\n---\n\nOld page.\nSecond old line.\n',
+    );
+    const siteRepo = await gitRepoFrom(siteSource, join(root, 'site-with-page.git'));
+    const run = await prepareExampleRun({ prefix: 'draft-rules-diff', siteRepo });
+    try {
+      const bundle = run.ctx.artifacts.json<PatchBundle>('patch_bundle.json');
+      const report = run.ctx.artifacts.text('diff_report.md');
+      const rows = new Map(
+        [...report.matchAll(/^\| `p_[0-9a-f]+` \| (\w+) \| `([^`]+)` \| (\d+) \| (\d+) \|$/gm)].map(
+          (match) => [match[2]!, { op: match[1]!, added: Number(match[3]), removed: Number(match[4]) }],
+        ),
+      );
+      expect(rows.size).toBe(bundle.patches.length);
+      expect(bundle.patches.find((patch) => patch.op === 'update')!.base_sha256).toBe(
+        sha256Hex('---\ntitle: Old\n---\n\nOld page.\nSecond old line.\n'),
+      );
+      for (const patch of bundle.patches) {
+        const row = rows.get(patch.path)!;
+        if (patch.op === 'create') {
+          expect(row).toEqual({ op: 'create', added: patch.content.split('\n').length - 1, removed: 0 });
+          expect(report).not.toContain(`## ${patch.path}`);
+          continue;
+        }
+        const diff = report.split(`## ${patch.path}\n\n\`\`\`diff\n`)[1]!.split('\n```')[0]!.split('\n');
+        expect(diff[0]).toBe('--- a');
+        expect(diff[1]).toBe('+++ b');
+        const body = diff.slice(2);
+        expect(row).toEqual({
+          op: 'update',
+          added: body.filter((line) => line.startsWith('+')).length,
+          removed: body.filter((line) => line.startsWith('-')).length,
+        });
+        expect(body).toContain('-Second old line.');
+      }
+    } finally {
+      await run.cleanup();
+    }
   });
 });
 
