@@ -67,6 +67,51 @@ function rawForms(href: string): string[] {
   return [...forms];
 }
 
+/** `line` with `link` replaced by `replacement`, and the spaces a removed link leaves behind closed up. */
+function withoutLink(line: string, link: string, replacement: string): string {
+  return line
+    .replace(link, replacement)
+    .replace(/\s{2,}/g, ' ')
+    .trimEnd();
+}
+
+/**
+ * A reference-style link (`[text][label]`, `[label][]`, `[label]`) whose definition `[label]: raw` sits on
+ * another line, where the gate does not report it: the definition is re-pointed at `next`, or, without
+ * one, the use on the issue's line is unlinked (an image removed) and the definition left for other uses.
+ */
+function fixReference(
+  { issue, page }: FixInput,
+  raw: string,
+  next: string | undefined,
+  kind: 'repoint_link' | 'drop_anchor' | 'unlink',
+  description: string,
+): FixOutcome | undefined {
+  const definition = new RegExp(`^(\\s*\\[([^\\]]+)\\]:\\s*)<?${escapeRegExp(raw)}>?`);
+  const index = page.lines.findIndex((candidate) => definition.test(candidate));
+  const defined = index === -1 ? null : definition.exec(page.lines[index]!);
+  if (defined === null) return undefined;
+  if (next !== undefined) {
+    const edited = page.lines[index]!.replace(defined[0], `${defined[1]}${next}`);
+    return { kind, text: replaceLine(page.text, index + 1, edited), description };
+  }
+  const line = page.lines[issue.location.line - 1]!;
+  const label = escapeRegExp(defined[2]!);
+  const use = new RegExp(`(!?)\\[(?:([^\\]]*)\\]\\[${label}\\]|(${label})\\](?:\\[\\])?(?![(:]))`, 'i');
+  const used = use.exec(line);
+  if (used === null) return undefined;
+  const image = used[1] === '!';
+  return {
+    kind: image ? 'remove_image' : kind,
+    text: replaceLine(
+      page.text,
+      issue.location.line,
+      withoutLink(line, used[0], image ? '' : (used[2] ?? used[3])!),
+    ),
+    description: image ? `Removed the image ${raw}` : description,
+  };
+}
+
 /**
  * InternalLinks fixes: a broken link is re-pointed at the planned page it means, or unlinked (its text
  * kept; a broken image is removed); a broken anchor is dropped so the link lands on the page.
@@ -89,7 +134,6 @@ export function fixInternalLink(input: FixInput): FixOutcome {
 
   for (const raw of rawForms(link.href)) {
     const inline = new RegExp(`(!?)\\[([^\\]]*)\\]\\(\\s*<?${escapeRegExp(raw)}>?((?:\\s+"[^"]*")?)\\s*\\)`);
-    const definition = new RegExp(`^(\\s*\\[[^\\]]+\\]:\\s*)<?${escapeRegExp(raw)}>?`);
     const match = inline.exec(line);
     if (issue.error_code === 'BROKEN_ANCHOR') {
       const withoutAnchor = raw.slice(0, raw.indexOf('#'));
@@ -102,6 +146,8 @@ export function fixInternalLink(input: FixInput): FixOutcome {
           description: `Dropped the anchor of ${raw}`,
         };
       }
+      const reference = fixReference(input, raw, next, 'drop_anchor', `Dropped the anchor of ${raw}`);
+      if (reference !== undefined) return reference;
       continue;
     }
     const target = plannedTarget(input, raw);
@@ -110,14 +156,7 @@ export function fixInternalLink(input: FixInput): FixOutcome {
         const replacement = match[1] === '!' ? '' : match[2]!;
         return {
           kind: match[1] === '!' ? 'remove_image' : 'unlink',
-          text: replaceLine(
-            text,
-            lineNumber,
-            line
-              .replace(match[0], replacement)
-              .replace(/\s{2,}/g, ' ')
-              .trimEnd(),
-          ),
+          text: replaceLine(text, lineNumber, withoutLink(line, match[0], replacement)),
           description:
             match[1] === '!' ? `Removed the image ${raw}` : `Unlinked ${raw} (no planned page matches)`,
         };
@@ -128,18 +167,18 @@ export function fixInternalLink(input: FixInput): FixOutcome {
         description: `Re-pointed ${raw} to the planned page ${target}`,
       };
     }
-    const definitionMatch = definition.exec(line);
-    if (definitionMatch !== null && target !== undefined) {
-      return {
-        kind: 'repoint_link',
-        text: replaceLine(
-          text,
-          lineNumber,
-          line.replace(definitionMatch[0], `${definitionMatch[1]}${target}`),
-        ),
-        description: `Re-pointed ${raw} to the planned page ${target}`,
-      };
-    }
+    const description =
+      target === undefined
+        ? `Unlinked ${raw} (no planned page matches)`
+        : `Re-pointed ${raw} to the planned page ${target}`;
+    const reference = fixReference(
+      input,
+      raw,
+      target,
+      target === undefined ? 'unlink' : 'repoint_link',
+      description,
+    );
+    if (reference !== undefined) return reference;
   }
   return {
     kind: 'none',

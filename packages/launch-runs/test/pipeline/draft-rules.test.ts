@@ -1165,6 +1165,51 @@ describe('W8 fix rules', () => {
       },
       body('Read [this](/docs/widget/installation/).'),
     ],
+    // Reference-style links: the gate reports the use; the definition sits on another line.
+    [
+      'a reference link is re-pointed in its definition',
+      {
+        gate: 'InternalLinks',
+        code: 'BROKEN_LINK',
+        message: 'Link target /docs/widget/install/ does not resolve',
+        line: 7,
+        text: body('Read [the guide][setup] first.', '', '[setup]: /docs/widget/install/'),
+      },
+      body('Read [the guide][setup] first.', '', '[setup]: /docs/widget/installation/'),
+    ],
+    [
+      'a reference link no planned page matches is unlinked where it is used; the definition stays',
+      {
+        gate: 'InternalLinks',
+        code: 'BROKEN_LINK',
+        message: 'Link target /docs/ins/ does not resolve',
+        line: 7,
+        text: body('Read [this][Gone] and [gone].', '', '[gone]: /docs/ins/ "Old"'),
+      },
+      body('Read this and [gone].', '', '[gone]: /docs/ins/ "Old"'),
+    ],
+    [
+      'a collapsed reference is unlinked to its label; a reference image is removed',
+      {
+        gate: 'InternalLinks',
+        code: 'BROKEN_LINK',
+        message: 'Link target /img/none.png does not resolve',
+        line: 7,
+        text: body('See ![logo][] here.', '', '[logo]: /img/none.png'),
+      },
+      body('See here.', '', '[logo]: /img/none.png'),
+    ],
+    [
+      "a reference link's broken anchor is dropped in its definition",
+      {
+        gate: 'InternalLinks',
+        code: 'BROKEN_ANCHOR',
+        message: 'Anchor #nope of /docs/widget/usage/#nope does not match',
+        line: 7,
+        text: body('Read [usage].', '', '[usage]: /docs/widget/usage/#nope'),
+      },
+      body('Read [usage].', '', '[usage]: /docs/widget/usage/'),
+    ],
     // TemplateTokens
     [
       'the product name is escaped for Markdown',
