@@ -87,7 +87,7 @@ function fixReference(
   kind: 'repoint_link' | 'drop_anchor' | 'unlink',
   description: string,
 ): FixOutcome | undefined {
-  const definition = new RegExp(`^(\\s*\\[([^\\]]+)\\]:\\s*)<?${escapeRegExp(raw)}>?`);
+  const definition = new RegExp(`^(\\s*\\[([^\\]]+)\\]:\\s*)<?${escapeRegExp(raw)}>?(?=\\s|$)`);
   const index = page.lines.findIndex((candidate) => definition.test(candidate));
   const defined = index === -1 ? null : definition.exec(page.lines[index]!);
   if (defined === null) return undefined;

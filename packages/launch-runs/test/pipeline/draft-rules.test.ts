@@ -1167,15 +1167,25 @@ describe('W8 fix rules', () => {
     ],
     // Reference-style links: the gate reports the use; the definition sits on another line.
     [
-      'a reference link is re-pointed in its definition',
+      'a reference link is re-pointed in its own definition, not one whose URL merely starts the same',
       {
         gate: 'InternalLinks',
         code: 'BROKEN_LINK',
         message: 'Link target /docs/widget/install/ does not resolve',
         line: 7,
-        text: body('Read [the guide][setup] first.', '', '[setup]: /docs/widget/install/'),
+        text: body(
+          'Read [the guide][setup] first.',
+          '',
+          '[unused]: /docs/widget/install/old',
+          '[setup]: /docs/widget/install/',
+        ),
       },
-      body('Read [the guide][setup] first.', '', '[setup]: /docs/widget/installation/'),
+      body(
+        'Read [the guide][setup] first.',
+        '',
+        '[unused]: /docs/widget/install/old',
+        '[setup]: /docs/widget/installation/',
+      ),
     ],
     [
       'a reference link no planned page matches is unlinked where it is used; the definition stays',
