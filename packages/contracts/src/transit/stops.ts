@@ -1,22 +1,14 @@
 import { z } from 'zod';
-import {
-  CoordinateSchema,
-  isWellFormedText,
-  LanguageSchema,
-  notWellFormedMessage,
-  TransitModeSchema,
-  WarningSchema,
-} from './common.js';
+import { CoordinateSchema, LanguageSchema, TransitModeSchema, WarningSchema } from './common.js';
 
 export const MAX_FOUND_STOPS = 50;
 
-/** A stop search by name, in either city: 2..100 characters after trimming, well-formed text (it goes in URLs). */
+/** A stop search by name, in either city: 2..100 characters after trimming. */
 export const StopNameSchema = z
   .string()
   .trim()
   .min(2, 'name must be at least 2 characters')
-  .max(100, 'name must be at most 100 characters')
-  .refine(isWellFormedText, notWellFormedMessage('name'));
+  .max(100, 'name must be at most 100 characters');
 
 export const FindStopsInputSchema = z
   .strictObject({
