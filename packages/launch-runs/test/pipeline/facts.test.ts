@@ -7,14 +7,12 @@ import { manifestClaims, readManifest } from '../../src/pipeline/facts/manifest.
 import { readmeClaims } from '../../src/pipeline/facts/readme.js';
 import { SourceFiles } from '../../src/pipeline/facts/source-files.js';
 import { claimId, sha256Hex } from '../../src/pipeline/hashing.js';
-import { createLaunchPipeline } from '../../src/pipeline/index.js';
 import { DEFAULT_MAX_FILE_BYTES } from '../../src/pipeline/options.js';
 import {
   expectEvidenceIsReal,
-  gitRepoFrom,
+  extractFactsFromFiles,
   prepareExampleRun,
   tempDir,
-  workerContext,
   type PreparedRun,
 } from './helpers.js';
 
@@ -301,40 +299,12 @@ describe('real-world README shapes', () => {
   });
 
   it('W2 on a repository with a scoped package and that README', async () => {
-    const dir = await tempDir('scoped');
-    try {
-      await mkdir(join(dir.path, 'src'), { recursive: true });
-      await writeFile(
-        join(dir.path, 'src', 'package.json'),
-        JSON.stringify({ name: '@acme/widget-kit', version: '3.0.0', license: 'MIT' }, null, 2),
-      );
-      await writeFile(join(dir.path, 'src', 'README.md'), readme);
-      const repo = await gitRepoFrom(join(dir.path, 'src'), join(dir.path, 'repo'));
-      const { repos } = {
-        repos: await import('../../src/pipeline/index.js').then((m) =>
-          m.materializeExampleRepos(join(dir.path, 'repos'), { seedFixableProblem: false }),
-        ),
-      };
-      const ctx = workerContext({
-        config: {
-          schema_version: '1.0',
-          product_slug: 'widget-kit',
-          product_name: 'Widget Kit',
-          source: { repo },
-          site: { repo: repos.siteRepo },
-          allowed_paths: ['content/**'],
-        },
-        runDir: join(dir.path, 'run'),
-      });
-      const pipeline = createLaunchPipeline();
-      await pipeline.cloneInputs(ctx);
-      await pipeline.extractFacts(ctx);
-      const scopedFacts = ctx.artifacts.json<ProductFacts>('product_facts.json');
-      expect(scopedFacts.product.package_name).toBe('@acme/widget-kit');
-      expect(scopedFacts.product.install_command).toBe('npm i @acme/widget-kit');
-      expect(scopedFacts.claims.filter((claim) => claim.kind === 'api')).toHaveLength(30);
-    } finally {
-      await dir.cleanup();
-    }
+    const scopedFacts = await extractFactsFromFiles('scoped', {
+      'package.json': JSON.stringify({ name: '@acme/widget-kit', version: '3.0.0', license: 'MIT' }, null, 2),
+      'README.md': readme,
+    });
+    expect(scopedFacts.product.package_name).toBe('@acme/widget-kit');
+    expect(scopedFacts.product.install_command).toBe('npm i @acme/widget-kit');
+    expect(scopedFacts.claims.filter((claim) => claim.kind === 'api')).toHaveLength(30);
   });
 });

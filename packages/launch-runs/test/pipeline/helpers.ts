@@ -1,6 +1,6 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { SwitchyardError } from '@switchyard/contracts/errors';
 import {
   RunConfigSchema,
@@ -9,7 +9,7 @@ import {
   type ValidationReport,
 } from '@switchyard/contracts/launch-runs';
 import { sha256Hex } from '../../src/pipeline/hashing.js';
-import type { EvidenceMap } from '../../src/pipeline/artifact-schemas.js';
+import type { EvidenceMap, ProductFacts } from '../../src/pipeline/artifact-schemas.js';
 import type { ExampleRepos } from '../../src/pipeline/examples.js';
 import type {
   ArtifactStore,
@@ -181,6 +181,44 @@ export async function gitRepoFrom(sourceDir: string, repoDir: string): Promise<s
   return repoDir;
 }
 
+/**
+ * W1 and W2 over a source repository made of `files` (path -> content), product "Widget Kit": the
+ * product_facts.json they write. The site is the example site.
+ */
+export async function extractFactsFromFiles(
+  prefix: string,
+  files: Record<string, string>,
+): Promise<ProductFacts> {
+  const { createLaunchPipeline, materializeExampleRepos } = await import('../../src/pipeline/index.js');
+  const dir = await tempDir(prefix);
+  try {
+    const source = join(dir.path, 'src');
+    for (const [path, content] of Object.entries(files)) {
+      await mkdir(dirname(join(source, path)), { recursive: true });
+      await writeFile(join(source, path), content);
+    }
+    const repo = await gitRepoFrom(source, join(dir.path, 'repo'));
+    const repos = await materializeExampleRepos(join(dir.path, 'repos'), { seedFixableProblem: false });
+    const ctx = workerContext({
+      config: {
+        schema_version: '1.0',
+        product_slug: 'widget-kit',
+        product_name: 'Widget Kit',
+        source: { repo },
+        site: { repo: repos.siteRepo },
+        allowed_paths: ['content/**'],
+      },
+      runDir: join(dir.path, 'run'),
+    });
+    const pipeline = createLaunchPipeline();
+    await pipeline.cloneInputs(ctx);
+    await pipeline.extractFacts(ctx);
+    return ctx.artifacts.json<ProductFacts>('product_facts.json');
+  } finally {
+    await dir.cleanup();
+  }
+}
+
 /** A run of the example repositories taken through W1..W6 (and optionally W7), to copy per test. */
 export interface PreparedRun {
   root: string;
@@ -236,7 +274,6 @@ export async function copyRun(
 
 /** Writes a site file of a run (site-relative path) and returns its absolute path. */
 export async function writeSitePage(ctx: WorkerContext, path: string, content: string): Promise<string> {
-  const { mkdir, writeFile } = await import('node:fs/promises');
   const { dirname } = await import('node:path');
   const absolute = join(ctx.runDir, 'workspace', 'site', ...path.split('/'));
   await mkdir(dirname(absolute), { recursive: true });

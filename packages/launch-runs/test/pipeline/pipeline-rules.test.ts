@@ -32,9 +32,7 @@ import {
   resolveInSite,
   UnsafeSitePathError,
 } from '../../src/pipeline/site-files.js';
-import type { ProductFacts } from '../../src/pipeline/artifact-schemas.js';
-import { createLaunchPipeline, materializeExampleRepos } from '../../src/pipeline/index.js';
-import { gitRepoFrom, tempDir, workerContext } from './helpers.js';
+import { extractFactsFromFiles, tempDir } from './helpers.js';
 
 /** A throwaway source folder with an inventory, read the way W2 reads a clone. */
 async function withSource<T>(
@@ -481,51 +479,24 @@ describe('W2 claim collector', () => {
 
 describe('W2 on a whole repository', () => {
   it("the manifest's license wins over LICENSE.txt (both cited); the README's install command replaces the manifest's", async () => {
-    const dir = await tempDir('rules-w2');
-    try {
-      const files: Record<string, string> = {
-        'package.json': JSON.stringify({ name: 'widget', version: '1.0.0', license: 'Apache-2.0' }, null, 2),
-        'LICENSE.txt': 'MIT License\n\nPermission is hereby granted, free of charge, to any person\n',
-        'README.md':
-          '# Widget Kit\n\nWidget Kit renders widgets.\n\n## Install\n\n```sh\nnpm i widget\n```\n',
-      };
-      for (const [path, content] of Object.entries(files)) {
-        await mkdir(join(dir.path, 'src'), { recursive: true });
-        await writeFile(join(dir.path, 'src', path), content);
-      }
-      const repo = await gitRepoFrom(join(dir.path, 'src'), join(dir.path, 'repo'));
-      const repos = await materializeExampleRepos(join(dir.path, 'repos'), { seedFixableProblem: false });
-      const ctx = workerContext({
-        config: {
-          schema_version: '1.0',
-          product_slug: 'widget-kit',
-          product_name: 'Widget Kit',
-          source: { repo },
-          site: { repo: repos.siteRepo },
-          allowed_paths: ['content/**'],
-        },
-        runDir: join(dir.path, 'run'),
-      });
-      const pipeline = createLaunchPipeline();
-      await pipeline.cloneInputs(ctx);
-      await pipeline.extractFacts(ctx);
-      const facts = ctx.artifacts.json<ProductFacts>('product_facts.json');
-      expect(facts.product.license).toBe('Apache-2.0');
-      expect(
-        facts.claims
-          .filter((claim) => claim.kind === 'license')
-          .map((claim) => [claim.text, claim.source.path]),
-      ).toEqual([
-        ['Widget Kit is released under the Apache-2.0 license.', 'package.json'],
-        ['Widget Kit is released under the MIT license.', 'LICENSE.txt'],
-      ]);
-      expect(facts.product.install_command).toBe('npm i widget');
-      expect(facts.claims.filter((claim) => claim.kind === 'install').map((claim) => claim.text)).toEqual([
-        'Install Widget Kit with `npm i widget`.',
-      ]);
-    } finally {
-      await dir.cleanup();
-    }
+    const facts = await extractFactsFromFiles('rules-w2', {
+      'package.json': JSON.stringify({ name: 'widget', version: '1.0.0', license: 'Apache-2.0' }, null, 2),
+      'LICENSE.txt': 'MIT License\n\nPermission is hereby granted, free of charge, to any person\n',
+      'README.md': '# Widget Kit\n\nWidget Kit renders widgets.\n\n## Install\n\n```sh\nnpm i widget\n```\n',
+    });
+    expect(facts.product.license).toBe('Apache-2.0');
+    expect(
+      facts.claims
+        .filter((claim) => claim.kind === 'license')
+        .map((claim) => [claim.text, claim.source.path]),
+    ).toEqual([
+      ['Widget Kit is released under the Apache-2.0 license.', 'package.json'],
+      ['Widget Kit is released under the MIT license.', 'LICENSE.txt'],
+    ]);
+    expect(facts.product.install_command).toBe('npm i widget');
+    expect(facts.claims.filter((claim) => claim.kind === 'install').map((claim) => claim.text)).toEqual([
+      'Install Widget Kit with `npm i widget`.',
+    ]);
   });
 });
 
