@@ -82,16 +82,18 @@ export function inferLanguage(content: string): { language: string; source: 'inf
       // not YAML
     }
   }
+  // Lines only Python, Rust or Go can hold come before JS's keywords, which those languages share
+  // (`import`, `class`, `let`, `var`, Rust's match arms `=>`).
+  if (/^\s*(def |from [\w.]+ import |import [\w.]+\s*$)/m.test(trimmed))
+    return { language: 'python', source: 'inferred' };
+  if (/^\s*(fn |use [\w:]+;|let mut )/m.test(trimmed)) return { language: 'rust', source: 'inferred' };
+  if (/^\s*(package \w+|func )/m.test(trimmed)) return { language: 'go', source: 'inferred' };
   if (
     /^\s*(import|export|const|let|var|function|class|async|await)\b/m.test(trimmed) ||
     trimmed.includes('=>')
   ) {
     return { language: 'js', source: 'inferred' };
   }
-  if (/^\s*(def |from [\w.]+ import |import [\w.]+\s*$)/m.test(trimmed))
-    return { language: 'python', source: 'inferred' };
-  if (/^\s*(fn |use [\w:]+;|let mut )/m.test(trimmed)) return { language: 'rust', source: 'inferred' };
-  if (/^\s*(package \w+|func )/m.test(trimmed)) return { language: 'go', source: 'inferred' };
   if (/^\s*</.test(trimmed)) return { language: 'html', source: 'inferred' };
   return { language: 'text', source: 'unknown' };
 }

@@ -182,6 +182,16 @@ describe('W3 language rules', () => {
     ['a JS keyword on a later line is JS', '// comment\nconst a = 1;', 'js'],
     ['fn and use lines are Rust', 'use std::io;\nfn main() {}', 'rust'],
     ['a package clause is Go', 'package main', 'go'],
+    ['let mut is Rust, not a JS let', 'let mut total = 0;', 'rust'],
+    [
+      'a Rust match arm is not a JS arrow',
+      'fn sign(x: i32) -> i32 {\n  match x { 0 => 0, _ => 1 }\n}',
+      'rust',
+    ],
+    ['a Python class with methods is Python', 'class Widget:\n    def render(self):\n        pass', 'python'],
+    ['a bare Python import is Python', 'import os\nprint(os.getcwd())', 'python'],
+    ['a Go file importing a package is Go', 'package main\n\nimport "fmt"\n\nvar n = 1', 'go'],
+    ['a JS import from a module stays JS', "import { a } from './a.js';", 'js'],
     ['markup is HTML', '<div class="x"></div>', 'html'],
   ];
   it.each(rows)('%s', (_rule, content, language) => {
