@@ -379,6 +379,24 @@ describe('W2 README rules', () => {
       'npm install widget',
     ],
     [
+      'a trailing shell comment is not part of the command',
+      '# W\n\n## Install\n\n```sh\nnpm install widget   # latest release\n```\n',
+      'widget',
+      'npm install widget',
+    ],
+    [
+      'a # inside a word is no comment: the spec names another package',
+      '# W\n\n## Install\n\n```sh\nnpm install widget#main\n```\n',
+      'widget',
+      null,
+    ],
+    [
+      'a line that is only a comment after the manager names no package',
+      '# W\n\n## Install\n\n```sh\nnpm install # widget\n```\n',
+      null,
+      null,
+    ],
+    [
       'without a manifest a command outside the install section does not count',
       '# W\n\n## Usage\n\n```sh\nnpm install other-thing\n```\n',
       null,

@@ -14,9 +14,12 @@ import { headingMarkdown, walkReadme, type BlockContext } from './readme-walk.js
 
 export const README_PATTERNS = [/^readme\.md$/i, /^readme\.markdown$/i, /^readme$/i, /^readme\.txt$/i];
 
-/** Install command lines in shell snippets (the command itself, without a `$ ` prompt). */
+/**
+ * Install command lines in shell snippets: the command itself, without a `$ ` prompt or a trailing comment
+ * (a word that starts with `#`, as the shell reads it).
+ */
 const INSTALL_LINE =
-  /^\s*(?:\$\s*)?((?:npm (?:install|i|add)|pnpm (?:add|install|i)|yarn add|bun add|deno add|pip3? install|python3? -m pip install|poetry add|uv (?:add|pip install)|cargo (?:add|install)|go (?:get|install))\s[^#\n]*)$/;
+  /^\s*(?:\$\s*)?((?:npm (?:install|i|add)|pnpm (?:add|install|i)|yarn add|bun add|deno add|pip3? install|python3? -m pip install|poetry add|uv (?:add|pip install)|cargo (?:add|install)|go (?:get|install))(?:[ \t]+[^\s#]\S*)+)[ \t]*(?:#.*)?$/;
 
 const TEMPLATE_TOKEN = /\{\{|\}\}|\b__[A-Z][A-Z0-9_]*__\b/;
 
