@@ -33,6 +33,7 @@ export function normalizeSitePath(path: string): string {
   if (normalized === '.' || normalized.startsWith('../'))
     throw new UnsafeSitePathError(path, 'outside the site');
   if (normalized.split('/').includes('.git')) throw new UnsafeSitePathError(path, 'inside .git');
+  if (normalized.endsWith('/')) throw new UnsafeSitePathError(path, 'a folder, not a file');
   return normalized;
 }
 

@@ -749,7 +749,10 @@ describe('Markdown helpers', () => {
 });
 
 describe('site paths', () => {
-  const unsafe = ['a\\b.md', 'C:/x.md', 'content/../x.md', 'content/.git/config', '.', 'content/..'];
+  const unsafe = [
+    ...['a\\b.md', 'C:/x.md', 'content/../x.md', 'content/.git/config', '.', 'content/..'],
+    ...['./', 'content/', 'content/./docs/'],
+  ];
   it.each(unsafe)('%s is unsafe', (path) => {
     expect(() => normalizeSitePath(path)).toThrow(UnsafeSitePathError);
   });
