@@ -1,9 +1,6 @@
+import { productNamePattern, splitProse } from '../gates/consistency.js';
 import { editOutsideCode, replaceLine } from './lines.js';
 import type { FixInput, FixOutcome } from './types.js';
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
 
 /** Consistency fixes: the variant on the line is rewritten as the canonical name, URL or command. */
 export function fixConsistency(input: FixInput): FixOutcome {
@@ -16,10 +13,9 @@ export function fixConsistency(input: FixInput): FixOutcome {
     case 'INCONSISTENT_PRODUCT_NAME': {
       const variant = /written "([^"]+)"/.exec(issue.message)?.[1];
       if (variant === undefined) break;
-      const pattern = new RegExp(`(?<![\\p{L}\\p{N}_/.-])${escapeRegExp(variant)}(?![\\p{L}\\p{N}_])`, 'gu');
+      const pattern = productNamePattern(variant, 'gu');
       const edited = editOutsideCode(line, (prose) =>
-        prose
-          .split(/(<!--[\s\S]*?-->|\]\([^)]*\)|<?https?:\/\/[^\s>]*>?)/)
+        splitProse(prose)
           .map((part, index) => (index % 2 === 1 ? part : part.replace(pattern, config.product_name)))
           .join(''),
       );

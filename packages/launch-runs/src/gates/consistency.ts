@@ -5,16 +5,27 @@ function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-/** Occurrences of the product name written differently (case), outside code, URLs and markers. */
+/** What no reader sees as prose: a comment, a link's target, a full reference link's label, a URL. */
+const NOT_PROSE = /(<!--[\s\S]*?-->|\]\([^)]*\)|\]\[[^\]]*\]|<?https?:\/\/[^\s>]*>?)/;
+
+/** A line (outside code spans) split into prose, at even indexes, and what is not prose, at odd ones. */
+export function splitProse(line: string): string[] {
+  return line.split(NOT_PROSE);
+}
+
+/** The product name as a word of its own: not part of another word, path or file name. */
+export function productNamePattern(name: string, flags: string): RegExp {
+  return new RegExp(`(?<![\\p{L}\\p{N}_/.-])${escapeRegExp(name)}(?![\\p{L}\\p{N}_])`, flags);
+}
+
+/** Occurrences of the product name written differently (case) in a line's prose, outside paths. */
 export function productNameVariants(line: string, productName: string, allowed: readonly string[]): string[] {
   if (!/\p{L}/u.test(productName)) return [];
-  const prose = withoutCodeSpans(line)
-    .replace(/<!--[\s\S]*?-->/g, ' ')
-    .replace(/\]\([^)]*\)/g, ']')
-    .replace(/<?https?:\/\/[^\s>]*>?/g, ' ')
+  const prose = splitProse(withoutCodeSpans(line))
+    .filter((_, index) => index % 2 === 0)
+    .join(' ')
     .replace(/\/[\w./-]*\//g, ' ');
-  const pattern = new RegExp(`(?<![\\p{L}\\p{N}_/.-])${escapeRegExp(productName)}(?![\\p{L}\\p{N}_])`, 'giu');
-  return [...prose.matchAll(pattern)]
+  return [...prose.matchAll(productNamePattern(productName, 'giu'))]
     .map((match) => match[0])
     .filter((found) => found !== productName && !allowed.includes(found));
 }

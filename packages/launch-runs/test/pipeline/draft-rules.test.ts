@@ -1278,6 +1278,17 @@ describe('W8 fix rules', () => {
       body('Get Widget via cdn.io/widget, [the Widget guide](widget.md) or `widget`.'),
     ],
     [
+      "a full reference link's label, which is not shown, is left alone",
+      {
+        gate: 'Consistency',
+        code: 'INCONSISTENT_PRODUCT_NAME',
+        message: 'The product name is written "widget"',
+        line: 7,
+        text: body('Read [the widget guide][widget docs].', '', '[widget docs]: /docs/widget/'),
+      },
+      body('Read [the Widget guide][widget docs].', '', '[widget docs]: /docs/widget/'),
+    ],
+    [
       'a repository URL keeps its path after the repository',
       {
         gate: 'Consistency',
