@@ -385,6 +385,12 @@ describe('W2 README rules', () => {
       'npm install widget',
     ],
     [
+      'CRLF line ends change nothing',
+      '# W\r\n\r\n## Install\r\n\r\n```sh\r\nnpm install widget # latest\r\n```\r\n',
+      'widget',
+      'npm install widget',
+    ],
+    [
       'a # inside a word is no comment: the spec names another package',
       '# W\n\n## Install\n\n```sh\nnpm install widget#main\n```\n',
       'widget',
