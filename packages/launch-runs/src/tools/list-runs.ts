@@ -8,8 +8,6 @@ import type { RunRow } from '../db/schema.js';
 import { runState } from '../store/launch-store.js';
 import { launchTool } from './spec.js';
 
-const PAGE_SIZE = 50;
-
 export interface ListRunsPage {
   runs: RunSummary[];
   next_cursor: string | null;
@@ -54,19 +52,19 @@ export const listRunsTool = launchTool({
   input: LaunchListRunsInputSchema,
   output: LaunchListRunsOutputSchema,
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-  handler: async ({ filter, cursor, limit = PAGE_SIZE }, call) => {
-    const size = Math.min(Math.max(limit, 1), PAGE_SIZE);
+  // limit is the schema's: 1..50, 50 by default.
+  handler: async ({ filter, cursor, limit }, call) => {
     const rows = await (
       await call.state.runs()
     ).recentRuns(call.principal, {
       productSlug: filter?.product_slug,
       state: filter?.state,
       before: cursor === undefined ? undefined : decodeCursor(cursor),
-      limit: size + 1,
+      limit: limit + 1,
     });
-    const page = rows.slice(0, size);
+    const page = rows.slice(0, limit);
     const last = page.at(-1);
-    const next_cursor = rows.length > size && last !== undefined ? encodeCursor(last) : null;
+    const next_cursor = rows.length > limit && last !== undefined ? encodeCursor(last) : null;
     return { ok: true as const, runs: page.map(summarize), next_cursor } satisfies ListRunsPage & {
       ok: true;
     };
