@@ -1,0 +1,82 @@
+// The launch_docs prompt's rules no other test held (found by mutation testing): which arguments it needs,
+// which product slugs it completes, and that the run_config it writes out is one launch_start_run accepts.
+import { LaunchStartRunOutputSchema } from '@switchyard/contracts/launch-runs';
+import { afterEach, describe, expect, it } from 'vitest';
+import { FakePipeline } from './support/fake-pipeline.js';
+import { runConfig, startHarness, type Harness } from './support/harness.js';
+
+const ARGUMENTS = {
+  product_slug: 'tallyho',
+  product_name: 'Tallyho',
+  source_repo: 'https://github.com/example/tallyho.git',
+  site_repo: 'https://github.com/example/site.git',
+};
+
+let h: Harness | undefined;
+afterEach(async () => {
+  await h?.close();
+  h = undefined;
+});
+
+async function promptText(harness: Harness, args: Record<string, string> = ARGUMENTS): Promise<string> {
+  const got = await harness.client.getPrompt({ name: 'launch_docs', arguments: args });
+  return got.messages[0]?.content.type === 'text' ? got.messages[0].content.text : '';
+}
+
+async function completeSlug(harness: Harness, value: string): Promise<string[]> {
+  const { completion } = await harness.client.complete({
+    ref: { type: 'ref/prompt', name: 'launch_docs' },
+    argument: { name: 'product_slug', value },
+  });
+  return completion.values;
+}
+
+describe('the launch_docs prompt', () => {
+  it('needs all four arguments, and says which one is missing', async () => {
+    h = await startHarness({ pipeline: new FakePipeline({ seededProblems: 0 }) });
+    const { prompts } = await h.client.listPrompts();
+    const launch = prompts.find((p) => p.name === 'launch_docs')!;
+    expect(launch.arguments?.map((a) => [a.name, a.required])).toEqual([
+      ['product_slug', true],
+      ['product_name', true],
+      ['source_repo', true],
+      ['site_repo', true],
+    ]);
+    for (const name of Object.keys(ARGUMENTS)) {
+      const args: Record<string, string> = { ...ARGUMENTS };
+      delete args[name];
+      await expect(promptText(h, args)).rejects.toThrow(`needs "${name}"`);
+    }
+  });
+
+  it('writes out the run_config with both repositories and the default sections and paths; launch_start_run accepts it', async () => {
+    h = await startHarness({ pipeline: new FakePipeline({ seededProblems: 0 }) });
+    const text = await promptText(h);
+    const match = /\{"run_config":(\{.*?\})\}/.exec(text);
+    const config = JSON.parse(match?.[1] ?? 'null') as Record<string, unknown>;
+    expect(config).toEqual({
+      schema_version: '1.0',
+      product_slug: 'tallyho',
+      product_name: 'Tallyho',
+      source: { repo: ARGUMENTS.source_repo },
+      site: { repo: ARGUMENTS.site_repo },
+      required_sections: ['products', 'docs'],
+      allowed_paths: ['content/products/**', 'content/docs/**'],
+    });
+    const started = LaunchStartRunOutputSchema.parse(
+      await h.call('launch_start_run', { run_config: config }),
+    );
+    expect(started.state).toBe('CREATED');
+    expect(text).toContain('Poll launch_get_status until the run is VALIDATING or READY_FOR_PR');
+  });
+
+  it('completes each product slug once, from its start, whatever the case typed', async () => {
+    h = await startHarness({ pipeline: new FakePipeline({ seededProblems: 0 }) });
+    for (const slug of ['tallyho', 'tallyho', 'teapot'])
+      await h.call('launch_start_run', { run_config: runConfig({ product_slug: slug }) });
+    expect(await completeSlug(h, 'ta')).toEqual(['tallyho']);
+    expect(await completeSlug(h, 'TA')).toEqual(['tallyho']);
+    expect(await completeSlug(h, 'ally')).toEqual([]);
+    expect((await completeSlug(h, '')).sort()).toEqual(['tallyho', 'teapot']);
+  });
+});
