@@ -19,7 +19,20 @@ import { readOptionalWorkerArtifact, readWorkerArtifact } from './worker-artifac
 import { launchBranch, workspacePaths } from './workspace.js';
 
 const NETWORK_FAILURE =
-  /could not resolve host|connection (refused|timed out|reset)|unable to access|network is unreachable|timed out|early eof|HTTP 5\d\d/i;
+  /could not resolve host|connection (refused|timed out|reset)|unable to access|network is unreachable|timed out|early eof/i;
+/** The HTTP status git reports when the remote answered: "The requested URL returned error: 403", "HTTP 503". */
+const HTTP_ANSWER = /(?:returned error:|\bHTTP) (\d{3})\b/i;
+
+/**
+ * A failed push is worth retrying when the network failed or the remote answered 408, 429 or 5xx; any other
+ * answer (403: the token may not push, 404) is a refusal, although git words it "unable to access" too.
+ */
+function pushRetryable(text: string): boolean {
+  const status = HTTP_ANSWER.exec(text)?.[1];
+  if (status === undefined) return NETWORK_FAILURE.test(text);
+  const code = Number(status);
+  return code >= 500 || code === 408 || code === 429;
+}
 
 /** git config that authenticates pushes to an https GitHub remote (an extra header; never in argv). */
 function pushAuthConfig(remote: RepoLocation, token: string | undefined): Record<string, string> {
@@ -125,11 +138,10 @@ export async function openPullRequest(
     ctx.signal,
     () => git.raw(['push', '--quiet', '--', remote.cloneArg, `HEAD:refs/heads/${branch}`]),
     (text) =>
-      commitServiceError(
-        `Pushing ${branch} to ${remote.display} failed: ${text}`,
-        NETWORK_FAILURE.test(text),
-        { step: 'push', remote: remote.display },
-      ),
+      commitServiceError(`Pushing ${branch} to ${remote.display} failed: ${text}`, pushRetryable(text), {
+        step: 'push',
+        remote: remote.display,
+      }),
   );
 
   let markers = 0;

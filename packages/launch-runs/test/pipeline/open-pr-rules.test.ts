@@ -378,6 +378,26 @@ describe('W9 against its repositories and the GitHub pulls endpoint (loopback)',
     expect(JSON.stringify(payload)).not.toContain('hunter2-w9');
   });
 
+  it.each([
+    [403, false],
+    [404, false],
+    [429, true],
+    [503, true],
+  ])(
+    'a push the remote answers with %i is retryable: %s (a refusal is not a network failure)',
+    async (status, retryable) => {
+      const ctx = await localRun(`push-answered-${status}`, {
+        pr: { provider: 'local', remote: `${api}/acme/site.git` },
+      });
+      mock.gets.push({ status, body: 'answered' });
+      expect(launchErrorPayload(await failure(pipeline.openPullRequest(ctx))).error).toMatchObject({
+        code: 'COMMIT_SERVICE_ERROR',
+        retryable,
+        details: { step: 'push' },
+      });
+    },
+  );
+
   it('a missing launch branch is a non-retryable error naming it', async () => {
     const ctx = await localRun('no-branch');
     const branch = `launch/${ctx.runId}/tallyho`;
