@@ -2,6 +2,7 @@
 // which product slugs it completes, and that the run_config it writes out is one launch_start_run accepts.
 import { LaunchStartRunOutputSchema } from '@switchyard/contracts/launch-runs';
 import { afterEach, describe, expect, it } from 'vitest';
+import { exampleRunConfig } from '../src/pipeline/examples.js';
 import { FakePipeline } from './support/fake-pipeline.js';
 import { runConfig, startHarness, type Harness } from './support/harness.js';
 
@@ -54,15 +55,10 @@ describe('the launch_docs prompt', () => {
     const text = await promptText(h);
     const match = /\{"run_config":(\{.*?\})\}/.exec(text);
     const config = JSON.parse(match?.[1] ?? 'null') as Record<string, unknown>;
-    expect(config).toEqual({
-      schema_version: '1.0',
-      product_slug: 'tallyho',
-      product_name: 'Tallyho',
-      source: { repo: ARGUMENTS.source_repo },
-      site: { repo: ARGUMENTS.site_repo },
-      required_sections: ['products', 'docs'],
-      allowed_paths: ['content/products/**', 'content/docs/**'],
-    });
+    // The README walk-through's run_config for these repositories.
+    expect(config).toEqual(
+      exampleRunConfig({ sourceRepo: ARGUMENTS.source_repo, siteRepo: ARGUMENTS.site_repo }),
+    );
     const started = LaunchStartRunOutputSchema.parse(
       await h.call('launch_start_run', { run_config: config }),
     );

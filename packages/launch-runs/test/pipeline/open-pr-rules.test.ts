@@ -1,7 +1,7 @@
 // W9's rules no other test held (found by mutation testing): what the pull request body says, which GitHub
 // answers are a pull request, a refusal or worth retrying, what the launch commit takes, and that neither the
 // token nor a remote's credentials reach an error.
-import { cp, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { cp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { launchErrorPayload } from '@switchyard/contracts/errors';
 import type { RunConfigInput, ValidationIssue, ValidationReport } from '@switchyard/contracts/launch-runs';
@@ -531,14 +531,18 @@ describe('W9 against its repositories and the GitHub pulls endpoint (loopback)',
     expect(files).toEqual([...PAGES.slice(0, 3), 'content/docs/tallyho/extra/guide.md', PAGES[3]].sort());
   });
 
-  it('an allowed file whose name is a glob stages that file only, not what the glob would match', async () => {
+  it('an allowed path named like a glob stages that path only, also when the launch deletes it', async () => {
     const ctx = await localRun('glob-name', {
       allowed_paths: ['content/products/**', 'content/docs/*/*.md'],
     });
-    const files = await committedFiles(ctx, {
-      'content/docs/tallyho/*.md': 'a file named *.md\n',
-      'content/docs/tallyho/deep/evil.md': 'not allowed\n',
-    });
+    // A site file named `*.md` (committed here as a base would have it) that the launch deletes.
+    const named = join(ctx.runDir, 'workspace', 'site', 'content', 'docs', 'tallyho', '*.md');
+    await mkdir(dirname(named), { recursive: true });
+    await writeFile(named, 'a file named *.md\n');
+    await git(ctx, 'add', '--', ':(literal)content/docs/tallyho/*.md');
+    await git(ctx, '-c', 'user.name=T', '-c', 'user.email=t@example.org', 'commit', '-q', '-m', 'base');
+    await rm(named);
+    const files = await committedFiles(ctx, { 'content/docs/tallyho/deep/evil.md': 'not allowed\n' });
     expect(files).toEqual([...PAGES, 'content/docs/tallyho/*.md'].sort());
   });
 
