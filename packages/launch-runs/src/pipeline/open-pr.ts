@@ -1,3 +1,4 @@
+import { classifyHttpStatus } from '@switchyard/resilience';
 import { GithubPullRequests } from '../commit/github-provider.js';
 import { commitServiceError } from '../commit/errors.js';
 import { commitLaunch } from '../commit/launch-commit.js';
@@ -24,14 +25,14 @@ const NETWORK_FAILURE =
 const HTTP_ANSWER = /(?:returned error:|\bHTTP) (\d{3})\b/i;
 
 /**
- * A failed push is worth retrying when the network failed or the remote answered 408, 429 or 5xx; any other
- * answer (403: the token may not push, 404) is a refusal, although git words it "unable to access" too.
+ * A failed push is worth retrying when the network failed, or when the remote's answer is one any upstream's
+ * would be (408, 429, 5xx: classifyHttpStatus); any other answer (403: the token may not push, 404) is a
+ * refusal, although git words it "unable to access" too.
  */
-function pushRetryable(text: string): boolean {
+function pushRetryable(text: string, remote: RepoLocation): boolean {
   const status = HTTP_ANSWER.exec(text)?.[1];
   if (status === undefined) return NETWORK_FAILURE.test(text);
-  const code = Number(status);
-  return code >= 500 || code === 408 || code === 429;
+  return classifyHttpStatus(Number(status), { upstream: remote.display }).retryable === true;
 }
 
 /** git config that authenticates pushes to an https GitHub remote (an extra header; never in argv). */
@@ -138,10 +139,11 @@ export async function openPullRequest(
     ctx.signal,
     () => git.raw(['push', '--quiet', '--', remote.cloneArg, `HEAD:refs/heads/${branch}`]),
     (text) =>
-      commitServiceError(`Pushing ${branch} to ${remote.display} failed: ${text}`, pushRetryable(text), {
-        step: 'push',
-        remote: remote.display,
-      }),
+      commitServiceError(
+        `Pushing ${branch} to ${remote.display} failed: ${text}`,
+        pushRetryable(text, remote),
+        { step: 'push', remote: remote.display },
+      ),
   );
 
   let markers = 0;
