@@ -51,7 +51,7 @@ describe('the journey_recap prompt', () => {
     },
   );
 
-  it.each([['0'], ['367'], ['1.5'], ['-3'], ['a week']])(
+  it.each([['0'], ['367'], ['1.5'], ['-3'], ['a week'], ['0x1e'], ['1e2'], ['+5']])(
     'days %s is refused, saying the range',
     async (days) => {
       await expect(recap({ user_id: USER, days })).rejects.toThrow(

@@ -4,14 +4,16 @@ import { z } from 'zod';
 import { prompt } from '../tools/spec.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
+const DAYS = { error: 'days must be a whole number from 1 to 366' };
 const Arguments = z.object({
   user_id: z.uuid({ error: 'user_id must be a UUID, e.g. 123e4567-e89b-12d3-a456-426614174000' }),
-  days: z.coerce
-    .number({ error: 'days must be a whole number from 1 to 366' })
-    .int({ error: 'days must be a whole number from 1 to 366' })
-    .min(1, { error: 'days must be a whole number from 1 to 366' })
-    .max(366, { error: 'days must be a whole number from 1 to 366' })
-    .default(30),
+  // Digits only: Number() would also read "0x1e" or "1e2".
+  days: z
+    .string()
+    .regex(/^\d+$/, DAYS)
+    .default('30')
+    .transform(Number)
+    .pipe(z.number().min(1, DAYS).max(366, DAYS)),
 });
 
 /** "Summarise this journey's last month": the two calls that find it, and what a good recap says. */
