@@ -66,6 +66,22 @@ describe('the launch_docs prompt', () => {
     expect(text).toContain('Poll launch_get_status until the run is VALIDATING or READY_FOR_PR');
   });
 
+  it('refuses what launch_start_run would refuse, naming each argument at once', async () => {
+    h = await startHarness({ pipeline: new FakePipeline({ seededProblems: 0 }) });
+    const args = {
+      ...ARGUMENTS,
+      product_slug: 'Tally Ho',
+      product_name: 'x'.repeat(121),
+      site_repo: 'x'.repeat(2049),
+    };
+    const refused = promptText(h, args);
+    await expect(refused).rejects.toThrow(/INVALID_INPUT/);
+    await expect(refused).rejects.toThrow(
+      /product_slug: product_slug must match \^\[a-z0-9\]\[a-z0-9-\]\{1,62\}\$; product_name: .*; site_repo: /,
+    );
+    await expect(refused).rejects.not.toThrow(/source_repo/);
+  });
+
   it('completes each product slug once, from its start, whatever the case typed', async () => {
     h = await startHarness({ pipeline: new FakePipeline({ seededProblems: 0 }) });
     for (const slug of ['tallyho', 'tallyho', 'teapot'])

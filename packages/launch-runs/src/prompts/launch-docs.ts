@@ -1,4 +1,5 @@
-import { launchErrorPayload } from '@switchyard/contracts/launch-runs';
+import { describeIssues, SwitchyardError } from '@switchyard/contracts/errors';
+import { launchErrorPayload, RunConfigSchema } from '@switchyard/contracts/launch-runs';
 import type { RequestCall } from '@switchyard/server-kit';
 import type { LaunchRunsState } from '../open.js';
 import { prompt } from '../tools/spec.js';
@@ -11,6 +12,25 @@ async function recentProductSlugs(value: string, call: RequestCall<LaunchRunsSta
   const runs = await (await call.state.runs()).recentRuns(call.principal, { limit: RECENT_RUNS });
   const slugs = new Set(runs.map((run) => run.productSlug));
   return [...slugs].filter((slug) => slug.startsWith(value.toLowerCase()));
+}
+
+const { shape } = RunConfigSchema;
+/** The run_config field each argument becomes: the prompt refuses what launch_start_run would refuse. */
+const ARGUMENT_FIELDS = {
+  product_slug: shape.product_slug,
+  product_name: shape.product_name,
+  source_repo: shape.source.shape.repo,
+  site_repo: shape.site.shape.repo,
+};
+
+function assertArguments(args: Record<keyof typeof ARGUMENT_FIELDS, string>): void {
+  const problems = Object.entries(ARGUMENT_FIELDS).flatMap(([name, field]) => {
+    const parsed = field.safeParse(args[name as keyof typeof ARGUMENT_FIELDS]);
+    return parsed.success ? [] : [`${name}: ${describeIssues(parsed.error.issues)}`];
+  });
+  if (problems.length > 0) {
+    throw new SwitchyardError('validation', problems.join('; '), { code: 'INVALID_INPUT' });
+  }
 }
 
 /** "Launch docs for a repository": the whole loop of launch tools, in the order a launch needs them. */
@@ -35,7 +55,9 @@ export const launchDocsPrompt = prompt({
     },
     { name: 'site_repo', description: 'The documentation site repository', required: true },
   ],
-  get: async ({ product_slug, product_name, source_repo, site_repo }) => {
+  get: async (args) => {
+    assertArguments(args);
+    const { product_slug, product_name, source_repo, site_repo } = args;
     const runConfig = {
       schema_version: '1.0',
       product_slug,
