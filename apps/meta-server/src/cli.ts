@@ -63,7 +63,7 @@ DIGITRANSIT_SUBSCRIPTION_KEY (Helsinki, get_departures, plan_trip, find_stops). 
 --domains makes its keys required.
 
 PostgreSQL (instead of the embedded SQLite files): SWITCHYARD_DATABASE_URL=postgres://..., or per domain
-  TRANSIT_DATABASE_URL, JOURNEY_DATABASE_URL. Servers refuse to start on an unmigrated database: run \`switchyard migrate\` first,
+  TRANSIT_DATABASE_URL, JOURNEY_DATABASE_URL, LAUNCH_DATABASE_URL. Servers refuse to start on an unmigrated database: run \`switchyard migrate\` first,
   or set SWITCHYARD_MIGRATE_ON_START=1.
 
 Examples:

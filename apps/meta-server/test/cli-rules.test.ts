@@ -126,6 +126,7 @@ describe('switchyard command line rules', () => {
       'SWITCHYARD_DATABASE_URL',
       'TRANSIT_DATABASE_URL',
       'JOURNEY_DATABASE_URL',
+      'LAUNCH_DATABASE_URL',
     ]) {
       expect(help).toMatchObject({ exitCode: 0, output: expect.stringContaining(word) });
     }
