@@ -57,7 +57,8 @@ Every flag can also be set by its environment variable (the flag wins):
   SWITCHYARD_HTTP_MAX_BODY_BYTES, SWITCHYARD_STDIO_MAX_MESSAGE_BYTES, SWITCHYARD_MAX_ARGUMENT_DEPTH
   (defaults and meanings: the README's configuration section).
 
-Domains: journey-continuity and launch-runs always run (embedded SQLite in the data directory).
+Domains: journey-continuity and launch-runs run unless --domains leaves them out (on SQLite files in the data
+directory, or on PostgreSQL: below).
 transit is mounted with the providers whose keys are set: TFL_API_KEY (London, planJourney, get_london_arrivals, get_line_status, find_london_stops) and/or
 DIGITRANSIT_SUBSCRIPTION_KEY (Helsinki, get_departures, plan_trip, find_stops). Naming transit in
 --domains makes its keys required.

@@ -1,6 +1,6 @@
 // The combined bin on PostgreSQL (issue #18): it refuses an unmigrated database with one line that says what to
 // do, `switchyard migrate` applies the migrations, and two server processes on one database (replicas) share
-// saved places and journeys. Launch runs stay on their SQLite file in the data directory.
+// saved places and journeys. Launch runs migrate to the same database (they run on PostgreSQL since #18).
 import { randomUUID } from 'node:crypto';
 import { startTestPostgres, type TestPostgres } from '@switchyard/test-postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
