@@ -14,9 +14,12 @@ export interface RepoLocation {
 const NETWORK_SCHEMES = /^(https?|ssh|git):\/\//i;
 const SCP_LIKE = /^[A-Za-z0-9._-]+@[A-Za-z0-9.-]+:(?!\/\/)/;
 
-/** Removes `user:password@` from URLs so a token pasted into a URL never reaches a message. */
+/**
+ * Removes `user:password@` from URLs so a token pasted into a URL never reaches a message. The userinfo
+ * runs to the last `@` of the authority (a password may hold a raw `@`), which ends at `/`, `?` or `#`.
+ */
 export function stripCredentials(url: string): string {
-  return url.replace(/([a-z][a-z0-9+.-]*:\/\/)[^/@\s]*@/gi, '$1');
+  return url.replace(/([a-z][a-z0-9+.-]*:\/\/)[^/?#\s]*@/gi, '$1');
 }
 
 export function parseRepoLocation(repo: string, field: string): RepoLocation {

@@ -308,6 +308,12 @@ describe('repository locations', () => {
     ['me@host://x', 'local', resolve('me@host://x'), resolve('me@host://x')],
     ['relative/repo', 'local', resolve('relative/repo'), resolve('relative/repo')],
     [' /srv/repo ', 'local', '/srv/repo', '/srv/repo'],
+    [
+      'https://u:p@ss@git.example/r.git',
+      'network',
+      'https://u:p@ss@git.example/r.git',
+      'https://git.example/r.git',
+    ],
   ])('%s is %s', (value, kind, cloneArg, display) => {
     expect(parseRepoLocation(value, 'source.repo')).toEqual({ kind, cloneArg, display });
   });
@@ -316,6 +322,7 @@ describe('repository locations', () => {
     ['https://user:pass@h/x and ssh://git@h/y', 'https://h/x and ssh://h/y'],
     ['https://user:pa:ss@h/x', 'https://h/x'],
     ['svn+ssh://tok@h/x', 'svn+ssh://h/x'],
+    ['https://user:p@ss@h/x', 'https://h/x'],
     ['https://tok@h?q=a@b#c@d', 'https://h?q=a@b#c@d'],
     ['https://h/a@b', 'https://h/a@b'],
   ])('stripCredentials(%s)', (value, expected) => {
