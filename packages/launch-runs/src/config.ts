@@ -38,6 +38,10 @@ export const LaunchRunsConfigSchema = z.object({
   maxFileBytes: z.number().int().min(MIN_FILE_BYTES).max(MAX_FILE_BYTES).optional(),
   /** Largest repository file W1 hashes for the inventory (the pipeline's default when unset). */
   maxHashBytes: z.number().int().min(0).max(MAX_HASH_BYTES).optional(),
+  /** Longest one git clone, checkout or push may take (the pipeline's default, 10 min, when unset). */
+  gitTimeoutMs: z.number().int().min(1000).max(3_600_000).optional(),
+  /** Bytes one cloned repository may take on disk (the pipeline's default, 4 GiB, when unset). */
+  cloneMaxBytes: z.number().int().min(1_048_576).max(Number.MAX_SAFE_INTEGER).optional(),
 
   // The operator's policy (src/policy/launch-policy.ts) and the site build's bounds; unset means the
   // documented default.
@@ -67,9 +71,10 @@ export type LaunchRunsConfig = z.output<typeof LaunchRunsConfigSchema> & {
 };
 export type LaunchRunsConfigInput = z.input<typeof LaunchRunsConfigSchema>;
 
-/** The pipeline options the configuration sets (the file limits); the pipeline's defaults fill the rest. */
+/** The pipeline options the configuration sets (file and git limits); the pipeline's defaults fill the rest. */
 export function pipelineOptionsOf(config: LaunchRunsConfig): LaunchPipelineOptions {
-  return { maxFileBytes: config.maxFileBytes, maxHashBytes: config.maxHashBytes };
+  const { maxFileBytes, maxHashBytes, gitTimeoutMs, cloneMaxBytes } = config;
+  return { maxFileBytes, maxHashBytes, gitTimeoutMs, cloneMaxBytes };
 }
 
 function integerVariable(
@@ -171,7 +176,8 @@ function otlpTracesUrl(env: Env): string | undefined {
 
 /**
  * Environment → config: LAUNCH_LEASE_MS, LAUNCH_TAKEOVER_MS, OTEL_EXPORTER_OTLP_ENDPOINT / OTEL_EXPORTER_OTLP_TRACES_ENDPOINT,
- * OTEL_SERVICE_NAME, LAUNCH_MAX_FILE_BYTES, LAUNCH_MAX_HASH_BYTES and the policy and site build settings
+ * OTEL_SERVICE_NAME, LAUNCH_MAX_FILE_BYTES, LAUNCH_MAX_HASH_BYTES, LAUNCH_GIT_TIMEOUT_MS,
+ * LAUNCH_CLONE_MAX_BYTES and the policy and site build settings
  * (LAUNCH_REPO_ROOTS, LAUNCH_REMOTE_HOSTS, LAUNCH_GITHUB_API_URLS, LAUNCH_PR_TOKEN_ENV, LAUNCH_HUGO_*,
  * LAUNCH_SITE_BUILD_*), LAUNCH_DATABASE_URL / SWITCHYARD_DATABASE_URL. Fails fast with the name of the
  * variable that is wrong. The domain's `config`.
@@ -185,6 +191,14 @@ export function loadLaunchRunsConfig(env: Env = process.env): LaunchRunsConfig {
     serviceName: env.OTEL_SERVICE_NAME?.trim() || undefined,
     maxFileBytes: integerVariable(env, 'LAUNCH_MAX_FILE_BYTES', MIN_FILE_BYTES, MAX_FILE_BYTES, 'bytes'),
     maxHashBytes: integerVariable(env, 'LAUNCH_MAX_HASH_BYTES', 0, MAX_HASH_BYTES, 'bytes'),
+    gitTimeoutMs: integerVariable(env, 'LAUNCH_GIT_TIMEOUT_MS', 1000, 3_600_000),
+    cloneMaxBytes: integerVariable(
+      env,
+      'LAUNCH_CLONE_MAX_BYTES',
+      1_048_576,
+      Number.MAX_SAFE_INTEGER,
+      'bytes',
+    ),
     ...policyVariables(env),
   });
   return database === undefined ? parsed : { ...parsed, database };

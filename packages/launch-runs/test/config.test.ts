@@ -48,16 +48,19 @@ describe('loadLaunchRunsConfig', () => {
     ).toMatchObject({ url: own, variable: 'LAUNCH_DATABASE_URL' });
   });
 
-  it('reads the file limits, which the pipeline gets (its defaults when unset)', () => {
+  it('reads the file and git limits, which the pipeline gets (its defaults when unset)', () => {
     const dir = tempDir('config');
     try {
       const config = loadLaunchRunsConfig({
         SWITCHYARD_DATA_DIR: dir,
         LAUNCH_MAX_FILE_BYTES: '65536',
         LAUNCH_MAX_HASH_BYTES: '0',
+        LAUNCH_GIT_TIMEOUT_MS: '90000',
+        LAUNCH_CLONE_MAX_BYTES: '1048576',
       });
-      expect(config).toMatchObject({ maxFileBytes: 65536, maxHashBytes: 0 });
-      expect(pipelineOptionsOf(config)).toEqual({ maxFileBytes: 65536, maxHashBytes: 0 });
+      const limits = { maxFileBytes: 65536, maxHashBytes: 0, gitTimeoutMs: 90000, cloneMaxBytes: 1048576 };
+      expect(config).toMatchObject(limits);
+      expect(pipelineOptionsOf(config)).toEqual(limits);
       expect(pipelineOptionsOf(loadLaunchRunsConfig({ SWITCHYARD_DATA_DIR: dir }))).toEqual({});
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
@@ -73,6 +76,8 @@ describe('loadLaunchRunsConfig', () => {
     [{ LAUNCH_MAX_FILE_BYTES: '4MiB' }, 'LAUNCH_MAX_FILE_BYTES'],
     [{ LAUNCH_MAX_HASH_BYTES: '-1' }, 'LAUNCH_MAX_HASH_BYTES'],
     [{ LAUNCH_TAKEOVER_MS: '50' }, 'LAUNCH_TAKEOVER_MS'],
+    [{ LAUNCH_GIT_TIMEOUT_MS: '999' }, 'LAUNCH_GIT_TIMEOUT_MS'],
+    [{ LAUNCH_CLONE_MAX_BYTES: '1048575' }, 'LAUNCH_CLONE_MAX_BYTES'],
     [{ LAUNCH_DATABASE_URL: 'not a url' }, 'LAUNCH_DATABASE_URL'],
   ])('fails fast naming the variable (%j)', (env, variable) => {
     const dir = tempDir('config');

@@ -1,6 +1,7 @@
 import { SwitchyardError } from '@switchyard/contracts/errors';
 import type { SimpleGit } from 'simple-git';
 import { cancelledError } from '../pipeline/errors.js';
+import { watchFolderSize } from '../subprocess/folder-size-watch.js';
 import { gitFailureMessage } from './git-client.js';
 
 /** Runs one git step; an abort becomes CANCELLED, any other failure `onError(message)`. */
@@ -17,6 +18,47 @@ export async function gitStep<T>(
     if (aborted()) throw cancelledError();
     if (error instanceof SwitchyardError) throw error;
     throw onError(gitFailureMessage(error), error);
+  }
+}
+
+/** The operator's bounds on one git command: how long it may take, and what a folder it writes may hold. */
+export interface GitBounds {
+  timeoutMs: number;
+  folder?: { dir: string; maxBytes: number };
+}
+
+/** Which bound stopped a git command. */
+export type GitBound = 'time' | 'bytes';
+
+/**
+ * gitStep for a command that may take long or write much (a clone, a checkout, a push): `step` gets a
+ * signal that also aborts, killing git, when `bounds.timeoutMs` passes or `bounds.folder` grows past its
+ * bytes; that failure is `exceeded(bound)`.
+ */
+export async function boundedGitStep<T>(
+  signal: AbortSignal,
+  bounds: GitBounds,
+  step: (signal: AbortSignal) => Promise<T>,
+  onError: (message: string, cause: unknown) => SwitchyardError,
+  exceeded: (bound: GitBound) => SwitchyardError,
+): Promise<T> {
+  const limit = new AbortController();
+  const timer = setTimeout(() => limit.abort('time' satisfies GitBound), bounds.timeoutMs);
+  const { folder } = bounds;
+  const stopWatching =
+    folder === undefined
+      ? () => undefined
+      : watchFolderSize(folder.dir, folder.maxBytes, () => limit.abort('bytes' satisfies GitBound));
+  try {
+    return await gitStep(
+      signal,
+      () => step(AbortSignal.any([signal, limit.signal])),
+      (message, cause) =>
+        limit.signal.aborted ? exceeded(limit.signal.reason as GitBound) : onError(message, cause),
+    );
+  } finally {
+    clearTimeout(timer);
+    stopWatching();
   }
 }
 

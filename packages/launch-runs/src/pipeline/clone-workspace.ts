@@ -3,9 +3,17 @@ import { join } from 'node:path';
 import { SwitchyardError } from '@switchyard/contracts/errors';
 import type { SimpleGit } from 'simple-git';
 import { gitClient } from '../git/git-client.js';
-import { gitInternalError, gitStep, headSha, resolveCommit } from '../git/operations.js';
+import {
+  boundedGitStep,
+  gitInternalError,
+  gitStep,
+  headSha,
+  resolveCommit,
+  type GitBound,
+} from '../git/operations.js';
 import { parseRepoLocation, type RepoLocation } from '../git/repo-location.js';
 import { runScratchHome } from '../subprocess/environment.js';
+import { folderBytes } from '../subprocess/folder-size-watch.js';
 import { throwIfCancelled } from './errors.js';
 import type { ResolvedPipelineOptions } from './options.js';
 import type { WorkerContext } from './types.js';
@@ -40,20 +48,60 @@ export interface CloneRef {
   field: string;
 }
 
+/** A git client in `dir` whose commands stop on `signal`. */
+type GitIn = (dir: string, signal: AbortSignal) => SimpleGit;
+
+/** Where a repository comes from and goes, and how it is checked out once its commit is known. */
+interface CloneJob {
+  location: RepoLocation;
+  field: string;
+  dir: string;
+  at: CloneRef;
+  checkoutArgs: (sha: string) => string[];
+}
+
+/** A clone or checkout stopped by the operator's bounds (LAUNCH_GIT_TIMEOUT_MS, LAUNCH_CLONE_MAX_BYTES). */
+function cloneBoundError({ field, location }: CloneJob, options: ResolvedPipelineOptions) {
+  return (bound: GitBound): SwitchyardError =>
+    bound === 'time'
+      ? new SwitchyardError(
+          'internal',
+          `Cloning ${field} ${location.display} took longer than ${options.gitTimeoutMs} ms (LAUNCH_GIT_TIMEOUT_MS)`,
+          { code: 'INTERNAL', retryable: true, details: { cause_class: 'GitTimeout', field } },
+        )
+      : new SwitchyardError(
+          'validation',
+          `${field} ${location.display} takes more than ${options.cloneMaxBytes} bytes on disk (LAUNCH_CLONE_MAX_BYTES)`,
+          {
+            code: 'INVALID_INPUT',
+            details: { field, reason: 'repository_too_large', max_bytes: options.cloneMaxBytes },
+          },
+        );
+}
+
+/**
+ * Clones `job.location` into `job.dir` and checks it out at the commit `job.at` names. Both git commands are
+ * bounded in time and in the bytes the repository's folder may hold, which is counted once more at the end:
+ * a small repository is cloned before the first look.
+ */
 async function cloneAt(
-  location: RepoLocation,
-  dir: string,
-  at: CloneRef,
-  field: string,
-  git: (dir: string) => SimpleGit,
+  job: CloneJob,
+  git: GitIn,
   signal: AbortSignal,
+  options: ResolvedPipelineOptions,
 ): Promise<ClonedRepo> {
-  await gitStep(
+  const { location, field, dir, at } = job;
+  const bounds = { timeoutMs: options.gitTimeoutMs, folder: { dir, maxBytes: options.cloneMaxBytes } };
+  const exceeded = cloneBoundError(job, options);
+  await boundedGitStep(
     signal,
-    () => git(join(dir, '..')).raw(['clone', '--quiet', '--no-checkout', '--', location.cloneArg, dir]),
+    bounds,
+    (bounded) =>
+      git(join(dir, '..'), bounded).raw(['clone', '--quiet', '--no-checkout', '--', location.cloneArg, dir]),
     cloneFailure(field, location),
+    exceeded,
   );
-  const repo = git(dir);
+  const repo = git(dir, signal);
   const { ref } = at;
   const sha =
     ref === undefined
@@ -78,15 +126,23 @@ async function cloneAt(
       { code: 'INVALID_INPUT', details: { field: at.field } },
     );
   }
+  await boundedGitStep(
+    signal,
+    bounds,
+    (bounded) => git(dir, bounded).raw(['checkout', '--quiet', ...job.checkoutArgs(sha)]),
+    gitInternalError('checkout'),
+    exceeded,
+  );
+  if ((await folderBytes(dir, options.cloneMaxBytes)) > options.cloneMaxBytes) throw exceeded('bytes');
   return { repo, sha };
 }
 
-/** A git client for the run's workspace: the pipeline's binary, the run's signal and scratch HOME. */
-function workspaceGit(ctx: WorkerContext, options: ResolvedPipelineOptions): (dir: string) => SimpleGit {
-  return (dir) =>
+/** A git client for the run's workspace: the pipeline's binary, the run's scratch HOME. */
+function workspaceGit(ctx: WorkerContext, options: ResolvedPipelineOptions): GitIn {
+  return (dir, signal) =>
     gitClient(dir, {
       binary: options.gitBinary,
-      signal: ctx.signal,
+      signal,
       home: runScratchHome(ctx.runDir),
       config: { 'core.autocrlf': 'false', 'advice.detachedHead': 'false' },
     });
@@ -112,18 +168,30 @@ export async function cloneWorkspace(
   await rm(paths.root, { recursive: true, force: true });
   await mkdir(paths.root, { recursive: true });
 
-  const source = await cloneAt(sourceLocation, paths.source, refs.source, 'source.repo', git, signal);
-  await gitStep(
+  const source = await cloneAt(
+    {
+      location: sourceLocation,
+      field: 'source.repo',
+      dir: paths.source,
+      at: refs.source,
+      checkoutArgs: (sha) => ['--detach', sha],
+    },
+    git,
     signal,
-    () => source.repo.raw(['checkout', '--quiet', '--detach', source.sha]),
-    gitInternalError('checkout'),
+    options,
   );
-  const site = await cloneAt(siteLocation, paths.site, refs.site, 'site.repo', git, signal);
   const branch = launchBranch(ctx.runId, config.product_slug);
-  await gitStep(
+  const site = await cloneAt(
+    {
+      location: siteLocation,
+      field: 'site.repo',
+      dir: paths.site,
+      at: refs.site,
+      checkoutArgs: (sha) => ['-B', branch, sha],
+    },
+    git,
     signal,
-    () => site.repo.raw(['checkout', '--quiet', '-B', branch, site.sha]),
-    gitInternalError('checkout'),
+    options,
   );
   return { source, site };
 }

@@ -6,7 +6,7 @@ import { LocalPullRequests } from '../commit/local-provider.js';
 import { pullRequestBody, pullRequestTitle } from '../commit/pr-body.js';
 import type { PullRequestProvider } from '../commit/types.js';
 import { gitClient } from '../git/git-client.js';
-import { gitStep } from '../git/operations.js';
+import { boundedGitStep, gitStep } from '../git/operations.js';
 import { parseRepoLocation, type RepoLocation } from '../git/repo-location.js';
 import { markerIds } from '../gates/factual.js';
 import { runScratchHome } from '../subprocess/environment.js';
@@ -98,12 +98,14 @@ export async function openPullRequest(
 
   const siteRoot = workspacePaths(ctx.runDir).site;
   const identity = { 'user.name': config.commit.author_name, 'user.email': config.commit.author_email };
-  const git = gitClient(siteRoot, {
-    binary: options.gitBinary,
-    signal: ctx.signal,
-    home: runScratchHome(ctx.runDir),
-    config: { ...identity, 'commit.gpgsign': 'false', ...pushAuthConfig(remote, token) },
-  });
+  const gitUntil = (signal: AbortSignal) =>
+    gitClient(siteRoot, {
+      binary: options.gitBinary,
+      signal,
+      home: runScratchHome(ctx.runDir),
+      config: { ...identity, 'commit.gpgsign': 'false', ...pushAuthConfig(remote, token) },
+    });
+  const git = gitUntil(ctx.signal);
   const pages = plan.pages.map((page) => page.path);
   const message =
     config.commit.message ??
@@ -135,14 +137,25 @@ export async function openPullRequest(
     () => commitLaunch(git, { baseSha: inventory.site.sha, allowedPaths: config.allowed_paths, message }),
     (text) => commitServiceError(`Committing the launch failed: ${text}`, false, { step: 'commit' }),
   );
-  await gitStep(
+  const pushing = `Pushing ${branch} to ${remote.display}`;
+  await boundedGitStep(
     ctx.signal,
-    () => git.raw(['push', '--quiet', '--', remote.cloneArg, `HEAD:refs/heads/${branch}`]),
+    { timeoutMs: options.gitTimeoutMs },
+    (bounded) =>
+      gitUntil(bounded).raw(['push', '--quiet', '--', remote.cloneArg, `HEAD:refs/heads/${branch}`]),
     (text) =>
+      commitServiceError(`${pushing} failed: ${text}`, pushRetryable(text, remote), {
+        step: 'push',
+        remote: remote.display,
+      }),
+    () =>
       commitServiceError(
-        `Pushing ${branch} to ${remote.display} failed: ${text}`,
-        pushRetryable(text, remote),
-        { step: 'push', remote: remote.display },
+        `${pushing} took longer than ${options.gitTimeoutMs} ms (LAUNCH_GIT_TIMEOUT_MS)`,
+        true,
+        {
+          step: 'push',
+          remote: remote.display,
+        },
       ),
   );
 

@@ -23,6 +23,11 @@ export const DEFAULT_MAX_FILE_BYTES = 4 * 1024 * 1024;
 /** Default of `maxHashBytes` (LAUNCH_MAX_HASH_BYTES): 1 GiB, a few seconds of streamed hashing. */
 export const DEFAULT_MAX_HASH_BYTES = 1024 * 1024 * 1024;
 
+/** Default of `gitTimeoutMs` (LAUNCH_GIT_TIMEOUT_MS): 10 minutes, a large repository over a slow link. */
+export const DEFAULT_GIT_TIMEOUT_MS = 10 * 60 * 1000;
+/** Default of `cloneMaxBytes` (LAUNCH_CLONE_MAX_BYTES): 4 GiB per repository, checkout included (room for a 2 GiB file). */
+export const DEFAULT_CLONE_MAX_BYTES = 4 * 1024 * 1024 * 1024;
+
 export interface LaunchPipelineOptions {
   /**
    * Largest source file W2/W3 read to parse it (README, manifest, LICENSE, CHANGELOG, docs and example
@@ -36,6 +41,10 @@ export interface LaunchPipelineOptions {
   maxHashBytes?: number;
   /** The git executable; `git` on PATH by default. */
   gitBinary?: string;
+  /** Longest one git clone, checkout or push may take before git is stopped. Default 10 min. */
+  gitTimeoutMs?: number;
+  /** Bytes one cloned repository may take on disk, its checkout included, before git is stopped. Default 4 GiB. */
+  cloneMaxBytes?: number;
   /** The hugo executable used when the site has a hugo config; `hugo` on PATH by default. */
   hugoBinary?: string;
   /** Overrides generator detection for SiteBuild (e.g. a site built by a script). */
@@ -54,6 +63,8 @@ export interface ResolvedPipelineOptions {
   maxFileBytes: number;
   maxHashBytes: number;
   gitBinary: string | undefined;
+  gitTimeoutMs: number;
+  cloneMaxBytes: number;
   hugoBinary: string;
   siteBuildCommand: SiteBuildCommand | undefined;
   siteBuildTimeoutMs: number;
@@ -67,6 +78,8 @@ export function resolvePipelineOptions(options: LaunchPipelineOptions = {}): Res
     maxFileBytes: options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES,
     maxHashBytes: options.maxHashBytes ?? DEFAULT_MAX_HASH_BYTES,
     gitBinary: options.gitBinary,
+    gitTimeoutMs: options.gitTimeoutMs ?? DEFAULT_GIT_TIMEOUT_MS,
+    cloneMaxBytes: options.cloneMaxBytes ?? DEFAULT_CLONE_MAX_BYTES,
     hugoBinary: options.hugoBinary ?? 'hugo',
     siteBuildCommand: options.siteBuildCommand,
     siteBuildTimeoutMs: options.siteBuildTimeoutMs ?? 120_000,

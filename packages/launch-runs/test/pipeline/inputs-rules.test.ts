@@ -1,4 +1,5 @@
 import { execFileSync, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -73,6 +74,7 @@ beforeAll(async () => {
   git(source, ...IDENTITY, 'tag', '-a', '-m', 'v2', 'v2');
 
   server = createServer((request, response) => {
+    if (request.url?.startsWith('/stall.git')) return; // never answers
     const status = request.url?.startsWith('/broken.git')
       ? 500
       : request.url?.startsWith('/private.git')
@@ -87,6 +89,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   delete process.env.SWITCHYARD_TOKEN;
+  server?.closeAllConnections();
   await new Promise((done) => server?.close(done));
   await dir?.cleanup();
 });
@@ -570,6 +573,51 @@ describe('W1: refs, pins and the inventory', { timeout: 60_000 }, () => {
       expect(JSON.stringify({ message: error.message, details: error.details })).not.toContain('tok-Ux52');
     },
   );
+
+  it('a clone still running after gitTimeoutMs is stopped: INTERNAL, retryable, naming the setting', async () => {
+    const ctx = context('run-stalled', { source: { repo: `${baseUrl}/stall.git` } });
+    const error = await failure(createLaunchPipeline({ gitTimeoutMs: 1000 }).cloneInputs(ctx));
+    expect(error).toMatchObject({
+      code: 'INTERNAL',
+      retryable: true,
+      details: { cause_class: 'GitTimeout', field: 'source.repo' },
+    });
+    expect(error.message).toContain('took longer than 1000 ms (LAUNCH_GIT_TIMEOUT_MS)');
+  });
+
+  /** A repository holding one file `name` of `bytes` bytes from `fill`, committed on main. */
+  function repoWith(name: string, bytes: number, fill: (size: number) => Buffer): string {
+    const repo = join(dir.path, `repo-${name}`);
+    fs.mkdirSync(repo, { recursive: true });
+    git(repo, 'init', '--quiet', '--initial-branch=main');
+    fs.writeFileSync(join(repo, name), fill(bytes));
+    git(repo, 'add', name);
+    git(repo, ...IDENTITY, 'commit', '--quiet', '--no-gpg-sign', '-m', name);
+    return repo;
+  }
+
+  it.each([
+    ['incompressible content, large as cloned', 'noise.bin', (size: number) => randomBytes(size)],
+    ['a small pack that checks out large', 'zeros.bin', (size: number) => Buffer.alloc(size)],
+  ])(
+    'a repository over cloneMaxBytes on disk is INVALID_INPUT naming its field: %s',
+    async (_what, name, fill) => {
+      const limit = 1_048_576;
+      const ctx = context(`run-large-${name}`, { site: { repo: repoWith(name, 3 * limit, fill) } });
+      const error = await failure(createLaunchPipeline({ cloneMaxBytes: limit }).cloneInputs(ctx));
+      expect(error).toMatchObject({
+        code: 'INVALID_INPUT',
+        details: { field: 'site.repo', reason: 'repository_too_large', max_bytes: limit },
+      });
+      expect(error.message).toContain(`takes more than ${limit} bytes on disk (LAUNCH_CLONE_MAX_BYTES)`);
+    },
+  );
+
+  it('a repository within cloneMaxBytes is cloned', async () => {
+    const ctx = context('run-within', { site: { repo: repoWith('small.bin', 256 * 1024, randomBytes) } });
+    const result = await createLaunchPipeline({ cloneMaxBytes: 1_048_576 }).cloneInputs(ctx);
+    expect(result.site_sha).toMatch(/^[0-9a-f]{40}$/);
+  });
 
   it('a repository asking for credentials fails at once: git never prompts', async () => {
     const ctx = context('run-prompt', { source: { repo: `${baseUrl}/private.git` } });

@@ -2,6 +2,8 @@
 // answers are a pull request, a refusal or worth retrying, what the launch commit takes, and that neither the
 // token nor a remote's credentials reach an error.
 import { cp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { createServer, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { dirname, join } from 'node:path';
 import { launchErrorPayload } from '@switchyard/contracts/errors';
 import type { RunConfigInput, ValidationIssue, ValidationReport } from '@switchyard/contracts/launch-runs';
@@ -376,6 +378,29 @@ describe('W9 against its repositories and the GitHub pulls endpoint (loopback)',
       details: { step: 'push', remote: `http://127.0.0.1:${port}/site.git` },
     });
     expect(JSON.stringify(payload)).not.toContain('hunter2-w9');
+  });
+
+  it('a push still running after gitTimeoutMs is stopped: retryable, naming the setting', async () => {
+    const held: ServerResponse[] = [];
+    const stalling = createServer((_request, response) => held.push(response));
+    await new Promise<void>((done) => stalling.listen(0, '127.0.0.1', done));
+    try {
+      const { port } = stalling.address() as AddressInfo;
+      const ctx = await localRun('push-stalled', {
+        pr: { provider: 'local', remote: `http://127.0.0.1:${port}/site.git` },
+      });
+      const error = await failure(createLaunchPipeline({ gitTimeoutMs: 1000 }).openPullRequest(ctx));
+      expect(launchErrorPayload(error).error).toMatchObject({
+        code: 'COMMIT_SERVICE_ERROR',
+        retryable: true,
+        details: { step: 'push', remote: `http://127.0.0.1:${port}/site.git` },
+      });
+      expect(error.message).toContain('took longer than 1000 ms (LAUNCH_GIT_TIMEOUT_MS)');
+      expect(held.length).toBeGreaterThan(0);
+    } finally {
+      stalling.closeAllConnections();
+      await new Promise((done) => stalling.close(done));
+    }
   });
 
   it.each([
