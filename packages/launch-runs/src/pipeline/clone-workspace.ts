@@ -81,10 +81,29 @@ function cloneBoundError({ field, location }: CloneJob, options: ResolvedPipelin
 
 /**
  * Clones `job.location` into `job.dir` and checks it out at the commit `job.at` names. Both git commands are
- * bounded in time and in the bytes the repository's folder may hold, which is counted once more at the end:
- * a small repository is cloned before the first look.
+ * bounded in time and in the bytes the repository's folder may hold (a folder over it is removed).
  */
 async function cloneAt(
+  job: CloneJob,
+  git: GitIn,
+  signal: AbortSignal,
+  options: ResolvedPipelineOptions,
+): Promise<ClonedRepo> {
+  try {
+    return await boundedCloneAt(job, git, signal, options);
+  } catch (error) {
+    // What a repository too large left behind is not kept: it may be as large as the bound.
+    if (error instanceof SwitchyardError && error.details?.reason === 'repository_too_large')
+      await rm(job.dir, { recursive: true, force: true });
+    throw error;
+  }
+}
+
+/**
+ * cloneAt's work. The folder is counted once more at the end: a small repository is cloned before the
+ * first look.
+ */
+async function boundedCloneAt(
   job: CloneJob,
   git: GitIn,
   signal: AbortSignal,

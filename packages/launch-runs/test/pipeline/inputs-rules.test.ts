@@ -610,6 +610,7 @@ describe('W1: refs, pins and the inventory', { timeout: 60_000 }, () => {
         details: { field: 'site.repo', reason: 'repository_too_large', max_bytes: limit },
       });
       expect(error.message).toContain(`takes more than ${limit} bytes on disk (LAUNCH_CLONE_MAX_BYTES)`);
+      expect(fs.existsSync(workspacePaths(ctx.runDir).site)).toBe(false);
     },
   );
 
