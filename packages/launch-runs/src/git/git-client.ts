@@ -40,23 +40,20 @@ function lockedConfig(home: string): Record<string, string> {
 
 function gitEnvironment(options: GitClientOptions): Record<string, string> {
   const home = options.home ?? processScratchHome();
-  const env = subprocessEnvironment({
-    kind: 'git',
-    home,
-    extra: {
-      GIT_TERMINAL_PROMPT: '0',
-      GIT_CONFIG_NOSYSTEM: '1',
-      GIT_CONFIG_GLOBAL: devNull,
-      GIT_ALLOW_PROTOCOL: 'file:git:http:https:ssh',
-    },
-  });
   const config = Object.entries({ ...options.config, ...lockedConfig(home) });
-  env.GIT_CONFIG_COUNT = String(config.length);
+  const locked: Record<string, string> = {
+    GIT_TERMINAL_PROMPT: '0',
+    GIT_CONFIG_NOSYSTEM: '1',
+    GIT_CONFIG_GLOBAL: devNull,
+    GIT_ALLOW_PROTOCOL: 'file:git:http:https:ssh',
+    GIT_CONFIG_COUNT: String(config.length),
+  };
   config.forEach(([key, value], index) => {
-    env[`GIT_CONFIG_KEY_${index}`] = key;
-    env[`GIT_CONFIG_VALUE_${index}`] = value;
+    locked[`GIT_CONFIG_KEY_${index}`] = key;
+    locked[`GIT_CONFIG_VALUE_${index}`] = value;
   });
-  return { ...env, ...options.env };
+  // The locked variables come last: a caller's extra environment (identity, dates) cannot undo them.
+  return { ...subprocessEnvironment({ kind: 'git', home, extra: options.env }), ...locked };
 }
 
 export function gitClient(baseDir: string, options: GitClientOptions = {}): SimpleGit {

@@ -140,6 +140,23 @@ describe('the git client: configuration a repository, a caller or the home folde
     expect(value.trim()).toBe(expected());
   });
 
+  it("the caller's extra environment cannot undo the locked variables", async () => {
+    const undoing = gitClient(repo, {
+      home,
+      env: {
+        GIT_CONFIG_COUNT: '0',
+        GIT_CONFIG_NOSYSTEM: '0',
+        GIT_CONFIG_SYSTEM: join(dir.path, 'system.gitconfig'),
+        GIT_ALLOW_PROTOCOL: 'ext',
+      },
+    });
+    expect((await undoing.raw(['config', '--get', 'core.hooksPath'])).trim()).toBe(join(home, 'no-hooks'));
+    expect(await undoing.raw(['config', '--list'])).not.toContain('FromSystemConfig');
+    await expect(undoing.raw(['ls-remote', '--', 'ext::sh -c true', 'HEAD'])).rejects.toThrow(
+      "transport 'ext' not allowed",
+    );
+  });
+
   it('neither the global config in HOME nor a system config is read; the caller config is', async () => {
     const listed = await client({ 'user.name': 'From Caller' }).raw(['config', '--list']);
     expect(listed).not.toMatch(/FromHomeGitconfig|from-xdg|FromSystemConfig/);
