@@ -4,6 +4,17 @@ import { cancelledError } from '../pipeline/errors.js';
 import { watchFolderSize } from '../subprocess/folder-size-watch.js';
 import { gitFailureMessage } from './git-client.js';
 
+/** git's words for a remote it could not reach or that failed to answer: worth trying again. */
+const NETWORK_FAILURE =
+  /could not resolve host|connection (refused|timed out|reset)|unable to access|network is unreachable|timed out|early eof/i;
+/** git's words for a certificate it will not trust: the setup (a CA, a host name) is wrong, not the network. */
+const TLS_FAILURE = /SSL certificate problem|certificate verif|no alternative certificate subject name/i;
+
+/** Whether a git failure (its message) is the network's, so that trying again may succeed. */
+export function isNetworkFailure(message: string): boolean {
+  return NETWORK_FAILURE.test(message) && !TLS_FAILURE.test(message);
+}
+
 /** Runs one git step; an abort becomes CANCELLED, any other failure `onError(message)`. */
 export async function gitStep<T>(
   signal: AbortSignal | undefined,

@@ -8,6 +8,7 @@ import {
   gitInternalError,
   gitStep,
   headSha,
+  isNetworkFailure,
   resolveCommit,
   type GitBound,
 } from '../git/operations.js';
@@ -19,12 +20,9 @@ import type { ResolvedPipelineOptions } from './options.js';
 import type { WorkerContext } from './types.js';
 import { launchBranch, workspacePaths } from './workspace.js';
 
-const NETWORK_FAILURE =
-  /could not resolve host|connection (refused|timed out|reset)|unable to access|network is unreachable|timed out|early eof/i;
-
 function cloneFailure(field: string, location: RepoLocation) {
   return (message: string): SwitchyardError =>
-    NETWORK_FAILURE.test(message) && location.kind === 'network'
+    isNetworkFailure(message) && location.kind === 'network'
       ? new SwitchyardError('internal', `Cloning ${field} ${location.display} failed: ${message}`, {
           code: 'INTERNAL',
           retryable: true,

@@ -6,7 +6,7 @@ import { LocalPullRequests } from '../commit/local-provider.js';
 import { pullRequestBody, pullRequestTitle } from '../commit/pr-body.js';
 import type { PullRequestProvider } from '../commit/types.js';
 import { gitClient } from '../git/git-client.js';
-import { boundedGitStep, gitStep } from '../git/operations.js';
+import { boundedGitStep, gitStep, isNetworkFailure } from '../git/operations.js';
 import { parseRepoLocation, type RepoLocation } from '../git/repo-location.js';
 import { markerIds } from '../gates/factual.js';
 import { runScratchHome } from '../subprocess/environment.js';
@@ -19,8 +19,6 @@ import type { PullRequestResult, WorkerContext } from './types.js';
 import { readOptionalWorkerArtifact, readWorkerArtifact } from './worker-artifacts.js';
 import { launchBranch, workspacePaths } from './workspace.js';
 
-const NETWORK_FAILURE =
-  /could not resolve host|connection (refused|timed out|reset)|unable to access|network is unreachable|timed out|early eof/i;
 /** The HTTP status git reports when the remote answered: "The requested URL returned error: 403", "HTTP 503". */
 const HTTP_ANSWER = /(?:returned error:|\bHTTP) (\d{3})\b/i;
 
@@ -31,7 +29,7 @@ const HTTP_ANSWER = /(?:returned error:|\bHTTP) (\d{3})\b/i;
  */
 function pushRetryable(text: string, remote: RepoLocation): boolean {
   const status = HTTP_ANSWER.exec(text)?.[1];
-  if (status === undefined) return NETWORK_FAILURE.test(text);
+  if (status === undefined) return isNetworkFailure(text);
   return classifyHttpStatus(Number(status), { upstream: remote.display }).retryable === true;
 }
 

@@ -1,4 +1,7 @@
+import { readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:https';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { SwitchyardError } from '@switchyard/contracts/errors';
@@ -323,4 +326,25 @@ export async function expectEvidenceIsReal(ctx: WorkerContext): Promise<number> 
     }
   }
   return checked;
+}
+
+const TLS_FIXTURES = join(import.meta.dirname, '..', 'fixtures', 'tls');
+
+/**
+ * An https server on loopback whose certificate no system trusts (test/fixtures/tls): git refuses it in the
+ * TLS handshake, before any request. `url` is its origin.
+ */
+export async function startUntrustedHttps(): Promise<{ url: string; close: () => Promise<void> }> {
+  const server = createServer(
+    {
+      key: readFileSync(join(TLS_FIXTURES, 'untrusted-key.pem')),
+      cert: readFileSync(join(TLS_FIXTURES, 'untrusted-cert.pem')),
+    },
+    (_request, response) => response.writeHead(404).end(),
+  );
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  return {
+    url: `https://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () => new Promise((done) => server.close(() => done())),
+  };
 }

@@ -31,6 +31,7 @@ import {
   copyRun,
   failure,
   prepareExampleRun,
+  startUntrustedHttps,
   tempDir,
   workerContext,
   type PreparedRun,
@@ -635,6 +636,19 @@ describe('W1: refs, pins and the inventory', { timeout: 60_000 }, () => {
     const ctx = context('run-within', { site: { repo: repoWith('small.bin', 256 * 1024, randomBytes) } });
     const result = await createLaunchPipeline({ cloneMaxBytes: 1_048_576 }).cloneInputs(ctx);
     expect(result.site_sha).toMatch(/^[0-9a-f]{40}$/);
+  });
+
+  it('a certificate git will not trust is INVALID_INPUT, not a network failure to retry', async () => {
+    const https = await startUntrustedHttps();
+    try {
+      const ctx = context('run-untrusted', { source: { repo: `${https.url}/tallyho.git` } });
+      const error = await failure(pipeline.cloneInputs(ctx));
+      expect(error).toMatchObject({ code: 'INVALID_INPUT', details: { field: 'source.repo' } });
+      expect(error.retryable).not.toBe(true);
+      expect(error.message).toMatch(/certificate (problem|verification failed)/);
+    } finally {
+      await https.close();
+    }
   });
 
   it('a repository asking for credentials fails at once: git never prompts', async () => {

@@ -16,7 +16,14 @@ import { gitClient } from '../../src/git/git-client.js';
 import type { PagePlan, PrRecord, RepoInventory } from '../../src/pipeline/artifact-schemas.js';
 import { createLaunchPipeline } from '../../src/pipeline/index.js';
 import { GithubPullsMock } from './github-mock.js';
-import { copyRun, failure, prepareExampleRun, type PreparedRun, type TestContext } from './helpers.js';
+import {
+  copyRun,
+  failure,
+  prepareExampleRun,
+  startUntrustedHttps,
+  type PreparedRun,
+  type TestContext,
+} from './helpers.js';
 
 const TOKEN = 'plain-w9-token-5d1f0c9a7b3e';
 const RUN = 'r_2026-01-21T10-00-00Z_abcd1234';
@@ -378,6 +385,24 @@ describe('W9 against its repositories and the GitHub pulls endpoint (loopback)',
       details: { step: 'push', remote: `http://127.0.0.1:${port}/site.git` },
     });
     expect(JSON.stringify(payload)).not.toContain('hunter2-w9');
+  });
+
+  it('a push to a remote whose certificate git will not trust is not retryable', async () => {
+    const https = await startUntrustedHttps();
+    try {
+      const ctx = await localRun('push-untrusted', {
+        pr: { provider: 'local', remote: `${https.url}/site.git` },
+      });
+      const error = await failure(pipeline.openPullRequest(ctx));
+      expect(launchErrorPayload(error).error).toMatchObject({
+        code: 'COMMIT_SERVICE_ERROR',
+        retryable: false,
+        details: { step: 'push' },
+      });
+      expect(error.message).toMatch(/certificate (problem|verification failed)/);
+    } finally {
+      await https.close();
+    }
   });
 
   it('a push still running after gitTimeoutMs is stopped: retryable, naming the setting', async () => {
