@@ -4,7 +4,6 @@ import fs from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { SwitchyardError } from '@switchyard/contracts/errors';
 import type { RunConfigInput } from '@switchyard/contracts/launch-runs';
 import { registerSecret } from '@switchyard/resilience/context';
@@ -367,12 +366,11 @@ describe('the subprocess environment', () => {
   });
 
   it('the per-process scratch HOME is removed when the process exits', () => {
-    const module = pathToFileURL(resolve('src/subprocess/environment.ts')).href;
+    // Node runs the TypeScript module itself (type stripping): nothing to resolve from the working directory.
+    const module = new URL('../../src/subprocess/environment.ts', import.meta.url).href;
     const child = spawnSync(
       process.execPath,
       [
-        '--import',
-        'tsx',
         '--input-type=module',
         '-e',
         `import { writeFileSync } from 'node:fs';
