@@ -1,6 +1,8 @@
 import { posix } from 'node:path';
 import { resolveLink } from '../gates/internal-links.js';
+import { linkDefinition } from '../gates/page-doc.js';
 import { compareCodePoints } from '../canonical-json.js';
+import { escapeRegExp } from '../escape-regexp.js';
 import { replaceLine } from './lines.js';
 import type { FixInput, FixOutcome } from './types.js';
 
@@ -52,10 +54,6 @@ export function plannedTarget(input: FixInput, href: string): string | undefined
   return best?.url;
 }
 
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
-
 /** Raw spellings of an href as it may appear in the Markdown source. */
 function rawForms(href: string): string[] {
   const forms = new Set([href]);
@@ -87,16 +85,17 @@ function fixReference(
   kind: 'repoint_link' | 'drop_anchor' | 'unlink',
   description: string,
 ): FixOutcome | undefined {
-  const definition = new RegExp(`^(\\s*\\[([^\\]]+)\\]:\\s*)<?${escapeRegExp(raw)}>?(?=\\s|$)`);
-  const index = page.lines.findIndex((candidate) => definition.test(candidate));
-  const defined = index === -1 ? null : definition.exec(page.lines[index]!);
-  if (defined === null) return undefined;
+  const index = page.lines.findIndex(
+    (candidate, at) => page.kinds[at] === 'other' && linkDefinition(candidate)?.url === raw,
+  );
+  const defined = index === -1 ? undefined : linkDefinition(page.lines[index]!);
+  if (defined === undefined) return undefined;
   if (next !== undefined) {
-    const edited = page.lines[index]!.replace(defined[0], `${defined[1]}${next}`);
+    const edited = page.lines[index]!.replace(defined.source, `${defined.lead}${next}`);
     return { kind, text: replaceLine(page.text, index + 1, edited), description };
   }
   const line = page.lines[issue.location.line - 1]!;
-  const label = escapeRegExp(defined[2]!);
+  const label = escapeRegExp(defined.label);
   const use = new RegExp(`(!?)\\[(?:([^\\]]*)\\]\\[${label}\\]|(${label})\\](?:\\[\\])?(?![(:]))`, 'i');
   const used = use.exec(line);
   if (used === null) return undefined;

@@ -1,9 +1,6 @@
-import { withoutCodeSpans } from './page-doc.js';
+import { escapeRegExp } from '../escape-regexp.js';
+import { linkDefinition, withoutCodeSpans } from './page-doc.js';
 import type { Gate, IssueDraft } from './types.js';
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
 
 /** What no reader sees as prose: a comment, a link's target, a full reference link's label, a URL. */
 const NOT_PROSE = /(<!--[\s\S]*?-->|\]\([^)]*\)|\]\[[^\]]*\]|<?https?:\/\/[^\s>]*>?)/;
@@ -81,9 +78,6 @@ export function installVariants(line: string, canonical: string, packageName: st
   return out;
 }
 
-/** `[label]: url`, a link reference definition: markdown-it keeps it out of every block. */
-const LINK_DEFINITION = /^ {0,3}\[[^\]]+\]:\s*<?([^\s>]+)>?/;
-
 /** Consistency: the product name, repository URL and install command are written the same everywhere. */
 export const consistencyGate: Gate = {
   name: 'Consistency',
@@ -96,7 +90,7 @@ export const consistencyGate: Gate = {
         const kind = page.kinds[index];
         // Outside every block: blank lines, rules and link reference definitions. Only a definition's URL
         // is published (its label is not shown), so that is all that is checked there.
-        const definedUrl = kind === 'other' ? LINK_DEFINITION.exec(line)?.[1] : undefined;
+        const definedUrl = kind === 'other' ? linkDefinition(line)?.url : undefined;
         if (kind === 'code' || (kind === 'other' && definedUrl === undefined)) return;
         const lineNumber = index + 1;
         const names =

@@ -1,4 +1,5 @@
 import { join, resolve } from 'node:path';
+import { escapeRegExp } from '../escape-regexp.js';
 import { canonicalPath, isInside } from '../policy/canonical-path.js';
 
 /**
@@ -23,8 +24,6 @@ export const LOCKED_HUGO: HugoSecurity = { execAllow: [], httpUrls: [] };
 
 /** Hugo's caches (`[caches.<name>] dir`), each pinned into the build folder. */
 const HUGO_CACHES = ['getjson', 'getcsv', 'getresource', 'images', 'assets', 'modules'] as const;
-
-const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** One of hugo's allow-lists: `none` (hugo's word for nothing) or one anchored alternation. */
 function allowList(values: readonly string[], anchorEnd: boolean): string {

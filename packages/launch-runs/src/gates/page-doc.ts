@@ -47,6 +47,22 @@ export function parsePage(path: string, text: string): PageDoc {
   return { path, text, lines, frontMatter, doc, kinds };
 }
 
+/** A link reference definition, `[label]: url`, in its parts. */
+export interface LinkDefinition {
+  /** The line from its start to the URL's end. */
+  source: string;
+  /** Up to the URL: indent, `[label]:` and the spaces after it. */
+  lead: string;
+  label: string;
+  url: string;
+}
+
+/** The link reference definition a line holds (markdown-it keeps these out of every block: kind `other`). */
+export function linkDefinition(line: string): LinkDefinition | undefined {
+  const match = /^( {0,3}\[([^\]]+)\]:\s*)<?([^\s>]+)>?(?=\s|$)/.exec(line);
+  return match === null ? undefined : { source: match[0], lead: match[1]!, label: match[2]!, url: match[3]! };
+}
+
 /** The prose of a line with inline code spans blanked out (for scanners that must skip code). */
 export function withoutCodeSpans(line: string): string {
   return line.replace(/(`+)([\s\S]*?)\1/g, (match) => ' '.repeat(match.length));

@@ -1230,6 +1230,33 @@ describe('W8 fix rules', () => {
       },
       body('Read [usage].', '', '[usage]: /docs/widget/usage/'),
     ],
+    [
+      'a line in a code block that only looks like a definition is left alone',
+      {
+        gate: 'InternalLinks',
+        code: 'BROKEN_ANCHOR',
+        message: 'Anchor #nope of /docs/widget/usage/#nope does not match',
+        line: 7,
+        text: body(
+          'Read [usage].',
+          '',
+          '```md',
+          '[usage]: /docs/widget/usage/#nope',
+          '```',
+          '',
+          '[usage]: /docs/widget/usage/#nope',
+        ),
+      },
+      body(
+        'Read [usage].',
+        '',
+        '```md',
+        '[usage]: /docs/widget/usage/#nope',
+        '```',
+        '',
+        '[usage]: /docs/widget/usage/',
+      ),
+    ],
     // TemplateTokens
     [
       'the product name is escaped for Markdown',

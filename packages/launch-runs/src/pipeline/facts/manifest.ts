@@ -1,5 +1,6 @@
 import { findNodeAtLocation, parseTree, type Node as JsonNode } from 'jsonc-parser';
 import { parse as parseToml } from 'smol-toml';
+import { escapeRegExp } from '../../escape-regexp.js';
 import { codeSpan, escapeMarkdownText } from '../markdown/inline.js';
 import type { ClaimCollector } from './claim-collector.js';
 import { normalizeRepositoryUrl } from './repository-url.js';
@@ -127,7 +128,7 @@ function tomlKeyLines(lines: readonly string[], table: string, key: string): [nu
       current = header[1]!.trim();
       continue;
     }
-    const assignment = new RegExp(`^\\s*"?${key.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}"?\\s*=`).exec(line);
+    const assignment = new RegExp(`^\\s*"?${escapeRegExp(key)}"?\\s*=`).exec(line);
     if (current === table && assignment !== null) {
       let end = index;
       let depth = 0;
