@@ -1,8 +1,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { journeyDomain } from '@switchyard/journey-continuity';
+import { launchRunsDomain } from '@switchyard/launch-runs';
+import { LIMITS, type Env } from '@switchyard/server-kit';
+import { transitDomain } from '@switchyard/transit';
 import { Ajv } from 'ajv';
 import addFormats from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
+import { parseCommandLine } from '../src/cli.js';
 import { PACKAGE_DIR, REPO_ROOT } from './helpers.js';
 import { publishedPackages, SERVER_PACKAGES } from './published-packages.js';
 
@@ -25,6 +30,50 @@ interface ServerJson {
     environmentVariables?: { name: string; isSecret?: boolean }[];
   }[];
 }
+
+/**
+ * The names `read` looks up in its environment. Both provider keys and a shared database URL are set, so
+ * that the settings read only with a key, or only on PostgreSQL, are asked for too.
+ */
+function variablesRead(read: (env: Env) => unknown): string[] {
+  const seen = new Set<string>();
+  const values: Record<string, string> = {
+    TFL_API_KEY: 'key',
+    DIGITRANSIT_SUBSCRIPTION_KEY: 'key',
+    SWITCHYARD_DATABASE_URL: 'postgres://user@localhost/db',
+  };
+  const recording = new Proxy(values, {
+    get(target, name) {
+      if (typeof name === 'string') seen.add(name);
+      return Reflect.get(target, name);
+    },
+  });
+  read(recording);
+  return [...seen];
+}
+
+/** What server-kit reads for every server over stdio, whatever its domains: data, logs, message bounds. */
+const RUNTIME_VARIABLES = [
+  'SWITCHYARD_DATA_DIR',
+  'SWITCHYARD_LOG_LEVEL',
+  LIMITS.maxArgumentDepth.variable,
+  LIMITS.stdioMaxMessageBytes.variable,
+];
+/** Settings of `--http` only: a registry entry starts the server over stdio. */
+const HTTP_ONLY = /^SWITCHYARD_(HTTP|HOST|PORT|TOKEN|ALLOWED_)/;
+const domainVariables = (...domains: { config(env: Env): unknown }[]) =>
+  domains.flatMap((domain) => variablesRead((env) => domain.config(env)));
+
+/** Every variable each server reads when a client starts it over stdio. */
+const STDIO_VARIABLES: Record<string, string[]> = {
+  '@switchyard/transit': domainVariables(transitDomain),
+  '@switchyard/launch-runs': domainVariables(launchRunsDomain),
+  '@switchyard/journey-continuity': domainVariables(journeyDomain),
+  '@switchyard/server': [
+    ...variablesRead((env) => parseCommandLine([], env)),
+    ...domainVariables(transitDomain, launchRunsDomain, journeyDomain),
+  ],
+};
 
 const ajv = new Ajv({ strict: false, allErrors: true });
 addFormats.default(ajv);
@@ -55,11 +104,32 @@ describe.each(Object.entries(SERVER_PACKAGES))('server.json of %s', (name, { ser
     ]);
   });
 
-  it('lists only variables the package documents, and marks keys as secrets', () => {
-    const readme = fs.readFileSync(path.join(pkg?.dir ?? '', 'README.md'), 'utf8');
+  it('lists every variable the server reads over stdio, and no other', () => {
+    const listed = (manifest.packages[0]?.environmentVariables ?? []).map((variable) => variable.name);
+    const read = new Set(
+      [...RUNTIME_VARIABLES, ...(STDIO_VARIABLES[name] ?? [])].filter(
+        (variable) => !HTTP_ONLY.test(variable),
+      ),
+    );
+    expect(new Set(listed).size, 'no variable is listed twice').toBe(listed.length);
+    expect(new Set(listed)).toEqual(read);
+  });
+
+  it('lists only variables the package documents, and marks keys, tokens and database URLs as secrets', () => {
+    // The combined server's README leaves each domain's own variables to that domain's README.
+    const documentedIn = name === '@switchyard/server' ? Object.keys(SERVER_PACKAGES) : [name];
+    const readmes = documentedIn
+      .map((documenting) =>
+        fs.readFileSync(path.join(versions.get(documenting)?.dir ?? '', 'README.md'), 'utf8'),
+      )
+      .join('\n');
     for (const variable of manifest.packages[0]?.environmentVariables ?? []) {
-      expect(readme, `${name} README mentions ${variable.name}`).toContain(variable.name);
-      if (/KEY|TOKEN/.test(variable.name)) expect(variable.isSecret, variable.name).toBe(true);
+      expect(readmes, `${documentedIn.join(' or ')} README mentions ${variable.name}`).toContain(
+        variable.name,
+      );
+      // Keys, tokens and database URLs (they carry the password) are secrets; LAUNCH_PR_TOKEN_ENV names one.
+      if (/_(KEY|TOKEN|DATABASE_URL)$/.test(variable.name))
+        expect(variable.isSecret, variable.name).toBe(true);
     }
   });
 });
