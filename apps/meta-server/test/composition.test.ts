@@ -5,7 +5,16 @@ import { createLogger } from '@switchyard/server-kit/runtime';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { startSwitchyard, type RunningSwitchyard, type SwitchyardOptions } from '../src/index.js';
-import { ALL_TOOLS, connectHttp, DUMMY_KEYS, LAUNCH_TOOLS, TRANSIT_TOOLS, tempDir } from './helpers.js';
+import path from 'node:path';
+import {
+  ALL_TOOLS,
+  connectHttp,
+  DUMMY_KEYS,
+  LAUNCH_TOOLS,
+  REPO_ROOT,
+  TRANSIT_TOOLS,
+  tempDir,
+} from './helpers.js';
 
 const quiet = createLogger({ level: 'error' });
 
@@ -215,5 +224,44 @@ describe('composition through the combined server', () => {
     await running.close();
     expect(closed).toEqual(['transit', 'launch-runs', 'journey-continuity']);
     for (const state of running.domains.values()) expect(await state.ready?.()).toBe(false);
+  });
+});
+
+/** The names quoted in `markdown` from the first line holding `start` up to the next line holding `end`. */
+function quotedNames(markdown: string, start: string, end: string): string[] {
+  const from = markdown.indexOf(start);
+  expect(from, `the README has "${start}"`).toBeGreaterThanOrEqual(0);
+  const text = markdown.slice(from, markdown.indexOf(end, from + start.length));
+  return [...new Set([...text.matchAll(/`([A-Za-z][A-Za-z_]*)`/g)].map((match) => match[1] ?? ''))].sort();
+}
+
+/** The second column of the root README's "Servers and tools" table. */
+function toolColumn(markdown: string): string {
+  const from = markdown.indexOf('## Servers and tools');
+  const rows = markdown.slice(from).split('\n').slice(2);
+  const table = rows.slice(
+    0,
+    rows.findIndex((row, index) => index > 0 && !row.startsWith('|')),
+  );
+  return table.map((row) => row.split('|')[2] ?? '').join('\n');
+}
+
+describe('the READMEs name the tools the server lists', () => {
+  const readme = (file: string) => fs.readFileSync(path.join(REPO_ROOT, file), 'utf8');
+
+  it("the root README's table has every tool, and the combined server's README every read-only and prefixed one", async () => {
+    const everything = await start({});
+    const allTools = await listedTools(everything).finally(() => everything.close());
+    const prefixed = await start({ toolPrefix: true });
+    const prefixedNames = names(await listedTools(prefixed).finally(() => prefixed.close()));
+
+    const rootTable = toolColumn(readme('README.md'));
+    expect(quotedNames(rootTable, '', 'every tool above')).toEqual(names(allTools));
+    const meta = readme('apps/meta-server/README.md');
+    const readOnly = allTools.filter((tool) => tool.annotations?.readOnlyHint === true);
+    expect(quotedNames(meta, '**Read-only**', 'Resources (launch')).toEqual(names(readOnly));
+    expect(quotedNames(meta, '| transit            | `transit_', '\n')).toEqual(
+      prefixedNames.filter((name) => name.startsWith('transit_')),
+    );
   });
 });
