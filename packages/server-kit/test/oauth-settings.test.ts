@@ -11,6 +11,13 @@ const RESOURCE = 'https://mcp.example.com/mcp';
 describe('resolveOAuthSettings', () => {
   it('is off without an issuer, and reads every setting from the environment', () => {
     expect(resolveOAuthSettings(undefined, {})).toBeUndefined();
+    // Bounds alone are not an OAuth setup (they have defaults), nor are empty values.
+    expect(
+      resolveOAuthSettings(undefined, {
+        SWITCHYARD_OAUTH_FETCH_TIMEOUT_MS: '1500',
+        SWITCHYARD_RESOURCE_URL: ' ',
+      }),
+    ).toBeUndefined();
     const settings = resolveOAuthSettings(undefined, {
       SWITCHYARD_OAUTH_ISSUER: `${ISSUER}, https://login.example.org/`,
       SWITCHYARD_RESOURCE_URL: RESOURCE,
@@ -82,8 +89,27 @@ describe('resolveOAuthSettings', () => {
       },
       /SWITCHYARD_OAUTH_CLOCK_SKEW_S must be a whole number of seconds >= 0 \(0 = no tolerance\)/,
     ],
+    [
+      { SWITCHYARD_RESOURCE_URL: RESOURCE },
+      /SWITCHYARD_RESOURCE_URL is set but SWITCHYARD_OAUTH_ISSUER is not/,
+    ],
+    [
+      { SWITCHYARD_OAUTH_JWKS_URL: 'https://auth.example.com/jwks' },
+      /SWITCHYARD_OAUTH_JWKS_URL is set but SWITCHYARD_OAUTH_ISSUER is not/,
+    ],
+    [
+      { SWITCHYARD_OAUTH_INTROSPECTION_URL: 'https://auth.example.com/introspect' },
+      /SWITCHYARD_OAUTH_INTROSPECTION_URL is set but SWITCHYARD_OAUTH_ISSUER is not/,
+    ],
+    [{ SWITCHYARD_OAUTH_CLIENT_SECRET: 'secret' }, /SWITCHYARD_OAUTH_CLIENT_SECRET is set but/],
   ])('refuses a configuration that cannot work, saying what to set (%#)', (env, message) => {
     expect(() => resolveOAuthSettings(undefined, env)).toThrow(message);
+  });
+
+  it('refuses OAuth options set in code without an issuer', () => {
+    expect(() => resolveOAuthSettings({ resourceUrl: RESOURCE }, {})).toThrow(
+      /SWITCHYARD_RESOURCE_URL is set but SWITCHYARD_OAUTH_ISSUER is not/,
+    );
   });
 });
 

@@ -115,10 +115,33 @@ export function protectedResourceMetadataUrl(resource: URL): string {
   return new URL(`${PROTECTED_RESOURCE_WELL_KNOWN}${path}`, resource.origin).href;
 }
 
-/** The OAuth settings from `options` and `env`, or undefined when no issuer is set (OAuth off). */
+/**
+ * The settings that mean nothing without an issuer. One of them set alone is an OAuth setup missing its
+ * issuer: starting without OAuth would leave the server open where its operator meant to protect it.
+ */
+const ISSUER_ONLY_SETTINGS = [
+  ['resourceUrl', 'SWITCHYARD_RESOURCE_URL'],
+  ['jwksUrl', 'SWITCHYARD_OAUTH_JWKS_URL'],
+  ['introspection', 'SWITCHYARD_OAUTH_INTROSPECTION_URL'],
+  ['introspection', 'SWITCHYARD_OAUTH_CLIENT_ID'],
+  ['introspection', 'SWITCHYARD_OAUTH_CLIENT_SECRET'],
+] as const;
+
+/** The OAuth settings from `options` and `env`, or undefined when nothing of OAuth is set (OAuth off). */
 export function resolveOAuthSettings(options: OAuthOptions | undefined, env: Env): OAuthSettings | undefined {
   const issuerList = options?.issuers ?? listFrom(env.SWITCHYARD_OAUTH_ISSUER);
-  if (issuerList === undefined || issuerList.length === 0) return undefined;
+  if (issuerList === undefined || issuerList.length === 0) {
+    const orphan = ISSUER_ONLY_SETTINGS.find(
+      ([option, variable]) => options?.[option] !== undefined || nonEmpty(env[variable]) !== undefined,
+    );
+    if (orphan !== undefined) {
+      fail(
+        `${orphan[1]} is set but SWITCHYARD_OAUTH_ISSUER is not: set the issuer of the authorization server ` +
+          'whose tokens this server accepts, or unset the OAuth settings to run without OAuth',
+      );
+    }
+    return undefined;
+  }
   const issuers = issuerList.map((issuer) => {
     const url = secureUrl(issuer, 'issuer', 'SWITCHYARD_OAUTH_ISSUER');
     if (url.search !== '') fail(`SWITCHYARD_OAUTH_ISSUER: an issuer has no query string, got "${issuer}"`);
