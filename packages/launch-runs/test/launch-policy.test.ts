@@ -263,6 +263,22 @@ describe('network repositories, the PR token and the GitHub API', { timeout: 120
     }
   });
 
+  // github.com to the policy's WHATWG parser, the mock's loopback address to curl (git's http transport).
+  const hostReadTwoWays = (repoPath: string) => `http://github.com\\@${new URL(githubUrl).host}/${repoPath}`;
+
+  it('a source or push remote whose host git would read as another is refused; nothing reaches that host', async () => {
+    for (const [field, runConfig] of [
+      ['source.repo', { source: { repo: hostReadTwoWays('acme/product.git') } }],
+      ['pr.remote', { pr: { ...githubPr(TOKEN_ENV).pr!, remote: hostReadTwoWays('acme/site.git') } }],
+    ] as const) {
+      const before = await runCount(h);
+      const payload = await h.call('launch_start_run', { run_config: exampleConfig(repos, runConfig) });
+      expect(errorOf(payload, 'INVALID_INPUT').details).toEqual({ field, reason: 'ambiguous_url' });
+      expect(await runCount(h)).toBe(before);
+    }
+    expect(github.requests).toEqual([]);
+  });
+
   it('a run recorded under a wider policy cannot send its token once the policy is narrowed (W9 checks again)', async () => {
     await h.close();
     const wide = await startHarness({

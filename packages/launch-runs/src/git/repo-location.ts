@@ -13,6 +13,10 @@ export interface RepoLocation {
 
 const NETWORK_SCHEMES = /^(https?|ssh|git):\/\//i;
 const SCP_LIKE = /^[A-Za-z0-9._-]+@[A-Za-z0-9.-]+:(?!\/\/)/;
+/** The authority of a URL: from `//` to the first `/`, `?` or `#`. */
+const AUTHORITY = /^[a-z][a-z0-9+.-]*:\/\/([^/?#]*)/i;
+/** What RFC 3986 allows in an authority: userinfo, host (IPv6 in brackets), port, percent-escapes. */
+const AUTHORITY_CHARACTERS = /^[A-Za-z0-9\-._~!$&'()*+,;=:%[\]@]*$/;
 
 /**
  * Removes `user:password@` from URLs so a token pasted into a URL never reaches a message. The userinfo
@@ -32,6 +36,7 @@ export function parseRepoLocation(repo: string, field: string): RepoLocation {
   }
   if (/^file:\/\//i.test(value)) return { cloneArg: value, kind: 'file', display: value };
   if (NETWORK_SCHEMES.test(value) || SCP_LIKE.test(value)) {
+    checkAuthority(value, field);
     return { cloneArg: value, kind: 'network', display: stripCredentials(value) };
   }
   if (/^[a-z][a-z0-9+.-]*::/i.test(value) || /^[a-z][a-z0-9+.-]*:\/\//i.test(value)) {
@@ -46,6 +51,28 @@ export function parseRepoLocation(repo: string, field: string): RepoLocation {
   }
   const absolute = isAbsolute(value) ? value : resolve(value);
   return { cloneArg: absolute, kind: 'local', display: absolute };
+}
+
+/**
+ * The policy reads a URL's host with the WHATWG parser; git hands the URL to curl or ssh, which read some
+ * authorities differently: `http://github.com\@10.0.0.7/x` is github.com to the first and 10.0.0.7 to curl,
+ * with two `@` curl takes the first, and not every reader decodes a percent-escaped host. An authority of
+ * RFC 3986 characters, with at most one `@` and no escapes in the host, reads the same to all of them;
+ * anything else is refused rather than guessed at.
+ */
+function checkAuthority(url: string, field: string): void {
+  const authority = AUTHORITY.exec(url)?.[1];
+  if (authority === undefined) return; // user@host:path: SCP_LIKE admits no such characters
+  const parts = authority.split('@');
+  const host = parts.at(-1) ?? '';
+  if (AUTHORITY_CHARACTERS.test(authority) && parts.length <= 2 && !host.includes('%')) return;
+  throw new SwitchyardError(
+    'validation',
+    `${field} has characters in its host part that git could read as another host (a backslash, a space, a ` +
+      'second @, a percent-escape in the host ...); write the host plainly, and percent-encode such characters ' +
+      'in the user name or password (@ is %40)',
+    { code: 'INVALID_INPUT', details: { field, reason: 'ambiguous_url' } },
+  );
 }
 
 /** A stable URL naming the repository: file:// for local paths, the credential-free URL otherwise. */

@@ -313,6 +313,24 @@ describe('repository locations', () => {
     );
   });
 
+  // The policy reads the host with the WHATWG parser, git with curl or ssh: where they could differ, refused.
+  it.each([
+    ['a backslash before @ (github.com to WHATWG, 10.0.0.7 to curl)', 'http://github.com\\@10.0.0.7/x.git'],
+    ['a backslash in an https authority', 'https://github.com\\@10.0.0.7:8443/x.git'],
+    ['a backslash in an ssh authority', 'ssh://github.com\\@10.0.0.7/x.git'],
+    ['two @ (curl takes the first, WHATWG the last)', 'https://u:p@ss@git.example/r.git'],
+    ['a space in the authority', 'https://git hub.com/r.git'],
+    ['a tab in the authority', 'https://github.com\t@10.0.0.7/r.git'],
+    ['a percent-escaped host', 'https://%67ithub.com/r.git'],
+  ])('%s is INVALID_INPUT ambiguous_url', (_rule, value) => {
+    expect(() => parseRepoLocation(value, 'pr.remote')).toThrow(
+      expect.objectContaining({
+        code: 'INVALID_INPUT',
+        details: { field: 'pr.remote', reason: 'ambiguous_url' },
+      }),
+    );
+  });
+
   it.each([
     ['file:///srv/repo', 'file', 'file:///srv/repo', 'file:///srv/repo'],
     ['FILE:///srv/repo', 'file', 'FILE:///srv/repo', 'FILE:///srv/repo'],
@@ -329,11 +347,12 @@ describe('repository locations', () => {
     ['relative/repo', 'local', resolve('relative/repo'), resolve('relative/repo')],
     [' /srv/repo ', 'local', '/srv/repo', '/srv/repo'],
     [
-      'https://u:p@ss@git.example/r.git',
+      'https://u:p%40ss@git.example/r.git',
       'network',
-      'https://u:p@ss@git.example/r.git',
+      'https://u:p%40ss@git.example/r.git',
       'https://git.example/r.git',
     ],
+    ['https://[::1]:8443/r.git', 'network', 'https://[::1]:8443/r.git', 'https://[::1]:8443/r.git'],
   ])('%s is %s', (value, kind, cloneArg, display) => {
     expect(parseRepoLocation(value, 'source.repo')).toEqual({ kind, cloneArg, display });
   });
