@@ -508,6 +508,12 @@ describe('additive tools', () => {
       expectRejectedAt(DeleteUserVariableInputSchema, { key }, 'key');
       expectRejectedAt(GetUserVariablesInputSchema, { key }, 'key');
     }
+    // A NUL character is refused too (PostgreSQL text cannot hold one), and the message says which fault.
+    expect(
+      SaveUserVariableInputSchema.safeParse({ key: 'home\u0000', value: stop }).error?.issues[0]?.message,
+    ).toBe(
+      'key must be well-formed Unicode text: it has a NUL character (\\u0000), which no text column can hold; remove it',
+    );
     // A paired surrogate (an emoji) is text.
     expect(SaveUserVariableInputSchema.safeParse({ key: 'home \ud83c\udfe0', value: stop }).success).toBe(
       true,

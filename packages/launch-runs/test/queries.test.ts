@@ -195,10 +195,17 @@ describe.each(DIALECTS)('queries (%s)', (dialect) => {
         expect(none).toEqual({ ok: true, runs: [], next_cursor: null });
         errorOf(await local.call('launch_list_runs', { cursor: 'not-a-cursor' }), 'INVALID_INPUT');
         // JSON of the cursor's shape with the wrong types inside: refused, never handed to the query.
+        // A time past what a bigint column holds, or text no run id has, once reached PostgreSQL as INTERNAL.
+        const runId = 'r_2026-01-21T10-00-00Z_abcd1234';
         for (const forged of [
           ['1', 'r'],
           [1.5, 'r'],
           [1, 2],
+          [1e308, runId],
+          [2 ** 63, runId],
+          [-1, runId],
+          [1, 'r_2026\u0000x_abcd1234'],
+          [1, runId, 'more'],
         ]) {
           const cursor = Buffer.from(JSON.stringify(forged)).toString('base64url');
           const error = errorOf(await local.call('launch_list_runs', { cursor }), 'INVALID_INPUT');

@@ -9,10 +9,10 @@ import {
 export const ARGUMENT_NOT_TEXT = 'ARGUMENT_NOT_TEXT';
 
 /**
- * Where the arguments hold a string, or an object key, that is not well-formed Unicode text (an unpaired
- * UTF-16 surrogate: valid in JSON, but no UTF-8, URL or database can hold it; SQLite and PostgreSQL would
- * store U+FFFD instead, so what a user saved would come back changed). The message says where, never
- * echoing the text. Iterative, like the depth check that runs before it.
+ * Where the arguments hold a string, or an object key, that is not text every store keeps as given
+ * (`textFault`: an unpaired UTF-16 surrogate, valid in JSON but stored as U+FFFD, so what a user saved would
+ * come back changed; or a NUL character, which PostgreSQL cannot store in text at all). The message says
+ * where and what, never echoing the text. Iterative, like the depth check that runs before it.
  */
 export function notTextArgument(
   args: Record<string, unknown>,
@@ -23,7 +23,7 @@ export function notTextArgument(
     if (typeof value === 'string') {
       if (isWellFormedText(value)) continue;
       const where = formatIssuePath(path);
-      return { path: where, message: notWellFormedMessage(where) };
+      return { path: where, message: notWellFormedMessage(where, value) };
     }
     if (value === null || typeof value !== 'object') continue;
     const entries = Array.isArray(value) ? value.entries() : Object.entries(value);
@@ -32,7 +32,7 @@ export function notTextArgument(
         const where = formatIssuePath(path);
         return {
           path: where,
-          message: notWellFormedMessage(where === '' ? 'an argument name' : `a key in ${where}`),
+          message: notWellFormedMessage(where === '' ? 'an argument name' : `a key in ${where}`, key),
         };
       }
       if (typeof child === 'string' || (child !== null && typeof child === 'object'))
@@ -49,7 +49,7 @@ export function assertTextArguments(args: Record<string, unknown>): void {
   const { path, message } = found;
   throw new SwitchyardError('validation', message, {
     code: ARGUMENT_NOT_TEXT,
-    hint: 'Send well-formed Unicode text: drop the unpaired surrogate, or send both halves of the character.',
+    hint: 'Send well-formed Unicode text: no unpaired surrogate (send both halves of a character) and no NUL.',
     details: { issues: [{ path, message }] },
   });
 }

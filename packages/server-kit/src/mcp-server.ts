@@ -8,7 +8,8 @@ import {
   type ServerContext,
   type Tool,
 } from '@modelcontextprotocol/server';
-import { toSwitchyardError } from '@switchyard/contracts/errors';
+import { isWellFormedText, toSwitchyardError } from '@switchyard/contracts/errors';
+import { assertTextArguments } from './argument-text.js';
 import { callTool, type ToolRunner } from './call-tool.js';
 import type { Catalog, CatalogTool } from './catalog.js';
 import type { DomainLifecycle } from './domain.js';
@@ -90,6 +91,21 @@ export function buildServerFactory(
     const logger = serving.loggers.get(domain);
     if (logger === undefined) throw new Error(`domain "${domain}" has no logger`);
     return logger;
+  };
+  /**
+   * A resource, prompt or completion handler's failure, as the JSON-RPC error that carries the contract code
+   * (an internal one says no more than that, and its cause goes to the domain's log).
+   */
+  const handlerFailure = (
+    domain: string,
+    spec: { errorPayload: Parameters<typeof asProtocolError>[1] },
+    method: string,
+    error: unknown,
+  ): ProtocolError => {
+    const failure = toSwitchyardError(error);
+    if (failure.kind === 'internal' && !(error instanceof ProtocolError))
+      loggerOf(domain).error(`${method} failed`, { outcome: 'internal', cause: failure.cause ?? failure });
+    return asProtocolError(error, (found) => spec.errorPayload(found));
   };
   const runners = new Map<string, ToolRunner<DomainLifecycle>>();
   for (const tool of catalog.tools.values()) {
@@ -207,7 +223,7 @@ export function buildServerFactory(
             try {
               return await spec.list(requestCall(domain, ctx));
             } catch (error) {
-              throw asProtocolError(error, (failure) => spec.errorPayload(failure));
+              throw handlerFailure(domain, spec, 'resources/list', error);
             }
           }),
         );
@@ -220,7 +236,7 @@ export function buildServerFactory(
             contents: await family.spec.read(request.params.uri, variables, requestCall(family.domain, ctx)),
           };
         } catch (error) {
-          throw asProtocolError(error, (failure) => family.spec.errorPayload(failure));
+          throw handlerFailure(family.domain, family.spec, 'resources/read', error);
         }
       });
     }
@@ -237,6 +253,7 @@ export function buildServerFactory(
         }
         try {
           const args = request.params.arguments ?? {};
+          assertTextArguments(args);
           const missing = entry.spec.arguments.filter((a) => a.required === true && !args[a.name]?.trim());
           if (missing.length > 0) {
             throw new ProtocolError(
@@ -247,7 +264,7 @@ export function buildServerFactory(
           const messages = await entry.spec.get(args, requestCall(entry.domain, ctx));
           return { description: entry.spec.description, messages };
         } catch (error) {
-          throw asProtocolError(error, (failure) => entry.spec.errorPayload(failure));
+          throw handlerFailure(entry.domain, entry.spec, 'prompts/get', error);
         }
       });
     }
@@ -256,20 +273,26 @@ export function buildServerFactory(
       server.setRequestHandler('completion/complete', async (request, ctx) => {
         const { ref, argument } = request.params;
         let values: string[] = [];
+        // Text no store holds (an unpaired surrogate, a NUL) begins no stored value: nothing completes it.
+        if (!isWellFormedText(argument.value)) return { completion: { values, total: 0, hasMore: false } };
         if (ref.type === 'ref/resource') {
           const family = resources.find(({ spec }) => spec.uriTemplate === ref.uri);
           if (family?.spec.complete !== undefined) {
-            values = await family.spec.complete(
-              argument.name,
-              argument.value,
-              requestCall(family.domain, ctx),
-            );
+            values = await family.spec
+              .complete(argument.name, argument.value, requestCall(family.domain, ctx))
+              .catch((error: unknown) => {
+                throw handlerFailure(family.domain, family.spec, 'completion/complete', error);
+              });
           }
         } else {
           const entry = prompts.get(ref.name);
           const spec = entry?.spec.arguments.find((a) => a.name === argument.name);
           if (entry !== undefined && spec?.complete !== undefined) {
-            values = await spec.complete(argument.value, requestCall(entry.domain, ctx));
+            values = await spec
+              .complete(argument.value, requestCall(entry.domain, ctx))
+              .catch((error: unknown) => {
+                throw handlerFailure(entry.domain, entry.spec, 'completion/complete', error);
+              });
           }
         }
         return {

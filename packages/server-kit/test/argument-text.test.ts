@@ -27,6 +27,21 @@ describe('notTextArgument', () => {
     });
   });
 
+  it('refuses a NUL character (PostgreSQL text cannot hold one), in a value or a key, saying what it is', () => {
+    expect(notTextArgument({ summary: 'before\u0000after' })).toEqual({
+      path: 'summary',
+      message:
+        'summary must be well-formed Unicode text: it has a NUL character (\\u0000), which no text column can ' +
+        'hold; remove it',
+    });
+    expect(notTextArgument({ metadata: { ['k\u0000']: 1 } })).toMatchObject({
+      path: 'metadata',
+      message: expect.stringMatching(/^a key in metadata must be .*NUL character/),
+    });
+    // U+2400 (the visible symbol for NUL) and other control characters are text.
+    expect(notTextArgument({ text: 'tab\t \u2400 \u0001' })).toBeUndefined();
+  });
+
   it('accepts paired surrogates (emoji, CJK extension B), numbers, booleans and null', () => {
     expect(
       notTextArgument({ text: '\ud83c\udfcb\ufe0f \ud840\udc00', n: 1, yes: true, none: null, list: [[]] }),
@@ -42,6 +57,10 @@ describe.each(['modern', 'legacy'] as const)('tool arguments that are not text (
       expect(answer.isError).toBe(true);
       expect(answer.structuredContent).toMatchObject({
         error: { kind: 'validation', message: expect.stringMatching(NOT_TEXT) },
+      });
+      const nul = await client.callTool({ name: 'echo_text', arguments: { text: 'a\u0000b' } });
+      expect(nul.structuredContent).toMatchObject({
+        error: { kind: 'validation', message: expect.stringContaining('NUL character') },
       });
       const whole = await client.callTool({ name: 'echo_text', arguments: { text: 'whole \ud83c\udfcb' } });
       expect(whole.structuredContent).toMatchObject({ text: 'whole \ud83c\udfcb' });

@@ -12,6 +12,7 @@ import {
 } from '../src/index.js';
 import { connectInMemory, type InMemoryConnection } from '../src/testing.js';
 import { echoDomain, type EchoState } from './fixtures/echo-domain.js';
+import { memoryLogger } from './helpers.js';
 
 let connection: InMemoryConnection | undefined;
 afterEach(async () => {
@@ -194,8 +195,10 @@ const libraryDomain = defineDomain({
         }
         return [{ uri, mimeType: 'text/plain', text: title }];
       },
-      complete: async (variable, value, call) =>
-        variable === 'id' ? [...call.state.books.keys()].filter((id) => id.startsWith(value)) : [],
+      complete: async (variable, value, call) => {
+        if (value === 'crash') throw new TypeError('index collapsed: SELECT ... params: secret-shelf');
+        return variable === 'id' ? [...call.state.books.keys()].filter((id) => id.startsWith(value)) : [];
+      },
       errorPayload: codedError,
     }),
   ],
@@ -291,6 +294,37 @@ describe.each(['modern', 'legacy'] as const)('resources, prompts and completions
       argument: { name: 'id', value: 'du' },
     });
     expect(prompted.completion.values).toEqual(['dune']);
+  });
+
+  it('completes nothing from text no store holds, and answers a failed completion as INTERNAL, logged', async () => {
+    const { logger, lines } = memoryLogger();
+    connection = await connectInMemory([libraryMount()], { era, logger });
+    const { client } = connection;
+    for (const value of ['du\u0000', 'du\ud800']) {
+      const none = await client.complete({
+        ref: { type: 'ref/resource', uri: 'library://books/{id}' },
+        argument: { name: 'id', value },
+      });
+      expect(none.completion).toEqual({ values: [], total: 0, hasMore: false });
+    }
+    const crash = await client
+      .complete({
+        ref: { type: 'ref/resource', uri: 'library://books/{id}' },
+        argument: { name: 'id', value: 'crash' },
+      })
+      .catch((error: unknown) => error);
+    expect(crash).toMatchObject({ code: -32603, data: { code: 'INTERNAL' } });
+    expect(JSON.stringify(crash)).not.toContain('secret-shelf');
+    expect(
+      lines.some((line) => line.includes('completion/complete failed') && line.includes('index collapsed')),
+    ).toBe(true);
+  });
+
+  it('refuses prompt arguments that are not text, naming the argument', async () => {
+    connection = await connectInMemory([libraryMount()], { era });
+    await expect(
+      connection.client.getPrompt({ name: 'summarize_book', arguments: { id: 'du\u0000ne' } }),
+    ).rejects.toThrow(/id must be well-formed Unicode text: it has a NUL character/);
   });
 
   it('gets a prompt, and names what is missing or unknown', async () => {

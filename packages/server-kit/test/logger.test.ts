@@ -1,4 +1,5 @@
 import { REDACTION_MARK, registerSecret, withCorrelationId } from '@switchyard/resilience';
+import { DrizzleQueryError } from 'drizzle-orm/errors';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createLogger } from '../src/runtime/index.js';
 
@@ -32,6 +33,23 @@ describe('createLogger', () => {
     logger.info('outside');
     expect(entries()[0]).toMatchObject({ msg: 'inside', correlationId: 'corr-123' });
     expect(entries()[1]).not.toHaveProperty('correlationId');
+  });
+
+  it("logs a failed database query by its query and cause, never its parameters (users' data)", () => {
+    const { logger, lines, entries } = capture();
+    const cause = new Error('invalid byte sequence for encoding "UTF8": 0x00');
+    const failed = new DrizzleQueryError(
+      'insert into "documents" ("content") values ($1)',
+      ['my diary'],
+      cause,
+    );
+    logger.error('tool call failed', { cause: failed });
+    expect(lines[0]).not.toContain('my diary');
+    expect(entries()[0]?.cause).toEqual({
+      name: 'Error',
+      message: 'Failed query: insert into "documents" ("content") values ($1)',
+      cause: { name: 'Error', message: 'invalid byte sequence for encoding "UTF8": 0x00' },
+    });
   });
 
   it('redacts registered secrets anywhere in the line, plain or URL-encoded', () => {

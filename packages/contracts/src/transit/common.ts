@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 // Kept here too: the transit schemas were their first users, and client code imports them from this subpath.
-export { isWellFormedText, notWellFormedMessage } from '../errors/text.js';
+export { isWellFormedText, notWellFormedMessage, wellFormedTextError } from '../errors/text.js';
 
 /** An ISO 8601 instant with `Z` or a numeric offset, e.g. `2025-09-15T10:05:00Z`, `2025-09-15T13:05:00+03:00`. */
 export const InstantSchema = z.iso.datetime({ offset: true });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { PLAN_JOURNEY_ERROR_TABLE, type PlanJourneyErrorCode } from '../errors/index.js';
-import { InstantSchema, isWellFormedText, notWellFormedMessage } from './common.js';
+import { InstantSchema, isWellFormedText, wellFormedTextError } from './common.js';
 
 /** Longest `from`/`to` accepted: far above any place name, postcode or stop code TfL resolves. */
 export const MAX_PLACE_QUERY_LENGTH = 200;
@@ -15,7 +15,7 @@ function placeQuery(field: 'from' | 'to', what: string) {
     .trim()
     .min(1, `${field} must not be blank`)
     .max(MAX_PLACE_QUERY_LENGTH, `${field} must be at most ${MAX_PLACE_QUERY_LENGTH} characters`)
-    .refine(isWellFormedText, notWellFormedMessage(field))
+    .refine(isWellFormedText, wellFormedTextError(field))
     .describe(
       `${what}: place name, postcode, "lat,lon", NaPTAN or ICS stop code, or a suggestion's \`parameterValue\`.`,
     );

@@ -4,7 +4,7 @@ import {
   isWellFormedText,
   LatitudeSchema,
   LongitudeSchema,
-  notWellFormedMessage,
+  wellFormedTextError,
   WarningSchema,
 } from './common.js';
 import { GTFS_ID_PATTERN } from './departures.js';
@@ -28,7 +28,7 @@ export const SavedPlaceKeySchema = z
   .overwrite(canonicalSavedPlaceKey)
   .min(1, 'key must not be blank')
   .max(SAVED_PLACE_KEY_MAX, `key must be 1 to ${SAVED_PLACE_KEY_MAX} characters`)
-  .refine(isWellFormedText, notWellFormedMessage('key'))
+  .refine(isWellFormedText, wellFormedTextError('key'))
   .describe('Your name for the place, e.g. "home" or "work stop" (case-sensitive).');
 
 export const SavedLocationSchema = z

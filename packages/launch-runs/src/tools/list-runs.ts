@@ -2,6 +2,7 @@ import { SwitchyardError } from '@switchyard/contracts/errors';
 import {
   LaunchListRunsInputSchema,
   LaunchListRunsOutputSchema,
+  RunIdSchema,
   type RunSummary,
 } from '@switchyard/contracts/launch-runs';
 import type { RunRow } from '../db/schema.js';
@@ -18,11 +19,21 @@ function encodeCursor(row: RunRow): string {
   return Buffer.from(JSON.stringify([row.createdMs, row.runId]), 'utf8').toString('base64url');
 }
 
+/**
+ * The place a next_cursor names. A caller may send any text: only what encodeCursor writes is read (a time
+ * a bigint column holds, a run id as the contract spells them), so a forged one never reaches the query.
+ */
 function decodeCursor(cursor: string): { createdMs: number; runId: string } {
   try {
     const value = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as unknown;
-    if (Array.isArray(value) && Number.isInteger(value[0]) && typeof value[1] === 'string') {
-      return { createdMs: value[0] as number, runId: value[1] };
+    if (
+      Array.isArray(value) &&
+      value.length === 2 &&
+      Number.isSafeInteger(value[0]) &&
+      (value[0] as number) >= 0 &&
+      RunIdSchema.safeParse(value[1]).success
+    ) {
+      return { createdMs: value[0] as number, runId: value[1] as string };
     }
   } catch {
     // fall through to the validation error

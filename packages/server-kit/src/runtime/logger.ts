@@ -25,8 +25,16 @@ function levelFromEnv(): LogLevel {
   return value === 'debug' || value === 'info' || value === 'warn' || value === 'error' ? value : 'info';
 }
 
+/**
+ * An error as a log field: its name and message. A failed database query (drizzle's DrizzleQueryError, whose
+ * message lists the query's parameters) is logged by its query and its cause: the parameters are users' data.
+ */
 function errorFields(value: unknown): unknown {
   if (!(value instanceof Error)) return value;
+  const { query, params } = value as { query?: unknown; params?: unknown };
+  if (typeof query === 'string' && Array.isArray(params)) {
+    return { name: value.name, message: `Failed query: ${query}`, cause: errorFields(value.cause) };
+  }
   return { name: value.name, message: value.message };
 }
 
