@@ -9,7 +9,9 @@ import pg from 'pg';
 export interface TestPostgres {
   /** A new, empty database on the server: its connection URL. */
   createDatabase(): Promise<string>;
-  /** Drops the databases this made, and stops the server if this started it. */
+  /** A new login role named `name`, with a random password: the password. Roles are server-wide. */
+  createRole(name: string): Promise<string>;
+  /** Drops the databases and roles this made, and stops the server if this started it. */
   stop(): Promise<void>;
 }
 
@@ -35,6 +37,7 @@ export async function startTestPostgres(): Promise<TestPostgres> {
   const given = process.env[TEST_DATABASE_URL_VARIABLE]?.trim();
   const server = given ? external(given) : await startEmbeddedServer(await freePort());
   const created: string[] = [];
+  const roles: string[] = [];
   const admin = async <T>(work: (client: pg.Client) => Promise<T>): Promise<T> => {
     const client = new pg.Client({ connectionString: server.adminUrl });
     await client.connect();
@@ -53,6 +56,12 @@ export async function startTestPostgres(): Promise<TestPostgres> {
       url.pathname = `/${name}`;
       return url.href;
     },
+    async createRole(name) {
+      const password = randomBytes(12).toString('hex');
+      await admin((client) => client.query(`CREATE ROLE "${name}" LOGIN PASSWORD '${password}'`));
+      roles.push(name);
+      return password;
+    },
     async stop() {
       // Connections still closing when the server goes would hear its shutdown as an error event.
       await admin(async (client) => {
@@ -70,6 +79,7 @@ export async function startTestPostgres(): Promise<TestPostgres> {
           for (const name of created.splice(0)) {
             await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
           }
+          for (const name of roles.splice(0)) await client.query(`DROP ROLE IF EXISTS "${name}"`);
         });
       }
       await server.stop();
@@ -89,6 +99,7 @@ export function lazyTestPostgres(): TestPostgres {
   let server: Promise<TestPostgres> | undefined;
   return {
     createDatabase: async () => (await (server ??= startTestPostgres())).createDatabase(),
+    createRole: async (name) => (await (server ??= startTestPostgres())).createRole(name),
     async stop() {
       const started = server;
       server = undefined;

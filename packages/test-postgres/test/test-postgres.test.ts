@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestPostgres, type TestPostgres } from '../src/index.js';
@@ -31,6 +32,19 @@ describe('the test PostgreSQL server', () => {
       expect(tables.rows[0].n).toBe(0);
     } finally {
       await other.end();
+    }
+  });
+
+  it('makes login roles that connect with the password it returns', async () => {
+    const url = new URL(await server.createDatabase());
+    url.username = `role_${randomBytes(4).toString('hex')}`;
+    url.password = await server.createRole(url.username);
+    const client = new pg.Client({ connectionString: url.href });
+    await client.connect();
+    try {
+      expect((await client.query('SELECT current_user AS name')).rows).toEqual([{ name: url.username }]);
+    } finally {
+      await client.end();
     }
   });
 });
