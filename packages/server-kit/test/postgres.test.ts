@@ -103,13 +103,39 @@ describe('opening a domain’s PostgreSQL database', () => {
     const pools = Array.from({ length: 4 }, () => new pg.Pool({ connectionString: url, max: 2 }));
     const applied = await Promise.all(pools.map((pool) => applyPostgresMigrations(pool, options)));
     expect(applied.sort()).toEqual([0, 0, 0, 2]);
+    // The records sit beside the tables, in the first schema of the search_path: no other schema is made.
     const recorded = await pools[0]!.query(
-      'SELECT domain, created_at FROM switchyard.migrations ORDER BY created_at',
+      'SELECT domain, created_at FROM public.switchyard_migrations ORDER BY created_at',
     );
     expect(recorded.rows).toEqual([
       { domain: 'notes', created_at: '1795313741960' },
       { domain: 'notes', created_at: '1795313800000' },
     ]);
+    const schemas = await pools[0]!.query("SELECT nspname FROM pg_namespace WHERE nspname = 'switchyard'");
+    expect(schemas.rows).toEqual([]);
     await Promise.all(pools.map((pool) => pool.end()));
+  });
+
+  it('keeps the records where a database migrated by earlier code has them, in schema switchyard', async () => {
+    const url = await server.createDatabase();
+    const pool = new pg.Pool({ connectionString: url, max: 1 });
+    try {
+      // What earlier code left after applying the first migration.
+      await pool.query(`CREATE SCHEMA switchyard;
+        CREATE TABLE switchyard.migrations (
+          domain text NOT NULL, hash text NOT NULL, created_at bigint NOT NULL, PRIMARY KEY (domain, created_at));
+        INSERT INTO switchyard.migrations VALUES ('notes', 'earlier', 1795313741960);
+        CREATE TABLE notes (id serial PRIMARY KEY NOT NULL, text text NOT NULL)`);
+      await expect(openPostgres(settingsFor(url), options)).rejects.toThrow(/\(1 migration\(s\) pending\)/);
+      expect(await applyPostgresMigrations(pool, options)).toBe(1);
+      const recorded = await pool.query('SELECT created_at FROM switchyard.migrations ORDER BY created_at');
+      expect(recorded.rows).toEqual([{ created_at: '1795313741960' }, { created_at: '1795313800000' }]);
+      expect((await pool.query("SELECT to_regclass('switchyard_migrations') AS t")).rows).toEqual([
+        { t: null },
+      ]);
+      await (await openPostgres(settingsFor(url), options)).end();
+    } finally {
+      await pool.end();
+    }
   });
 });

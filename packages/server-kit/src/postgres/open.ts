@@ -12,22 +12,34 @@ export interface OpenPostgresOptions {
   onIdleError?: (error: Error) => void;
 }
 
-const BOOKKEEPING = `CREATE SCHEMA IF NOT EXISTS switchyard;
-CREATE TABLE IF NOT EXISTS switchyard.migrations (
-  domain text NOT NULL,
-  hash text NOT NULL,
-  created_at bigint NOT NULL,
-  PRIMARY KEY (domain, created_at)
-)`;
+/**
+ * The table recording which migrations a database has applied, per domain. It lives beside the domains' tables,
+ * in the first schema of the connection's search_path, so migrating needs no right beyond creating those
+ * tables (a role confined to a schema of its own may not create another schema).
+ */
+const RECORDS = 'switchyard_migrations';
+/** Where databases migrated by earlier code keep their records (schema `switchyard`): still used there. */
+const EARLIER_RECORDS = 'switchyard.migrations';
 
-/** The migrations of `domain` newer than the last one the database records. */
-async function pendingMigrations(client: pg.ClientBase, domain: string, all: MigrationMeta[]) {
-  const table = await client.query<{ exists: boolean }>(
-    "SELECT to_regclass('switchyard.migrations') IS NOT NULL AS exists",
+/** The table holding the database's migration records, undefined when it has none yet. */
+async function findRecords(client: pg.ClientBase): Promise<string | undefined> {
+  const found = await client.query<{ earlier: boolean; current: boolean }>(
+    `SELECT to_regclass('${EARLIER_RECORDS}') IS NOT NULL AS earlier, to_regclass('${RECORDS}') IS NOT NULL AS current`,
   );
-  if (table.rows[0]?.exists !== true) return all;
+  if (found.rows[0]?.earlier === true) return EARLIER_RECORDS;
+  return found.rows[0]?.current === true ? RECORDS : undefined;
+}
+
+/** The migrations of `domain` newer than the last one `records` holds (all of them without records). */
+async function pendingMigrations(
+  client: pg.ClientBase,
+  records: string | undefined,
+  domain: string,
+  all: MigrationMeta[],
+) {
+  if (records === undefined) return all;
   const last = await client.query<{ created_at: string | null }>(
-    'SELECT max(created_at) AS created_at FROM switchyard.migrations WHERE domain = $1',
+    `SELECT max(created_at) AS created_at FROM ${records} WHERE domain = $1`,
     [domain],
   );
   const lastMillis = Number(last.rows[0]?.created_at ?? -Infinity);
@@ -48,15 +60,22 @@ export async function applyPostgresMigrations(
     await client.query('BEGIN');
     // A migration may rewrite a large table: the pool's statement timeout is for requests, not for this.
     await client.query('SET LOCAL statement_timeout = 0');
-    // One lock for every domain: two domains' first migrations would both create the bookkeeping schema.
+    // One lock for every domain: two domains' first migrations would both create the records table.
     await client.query("SELECT pg_advisory_xact_lock(hashtext('switchyard:migrate'))");
-    await client.query(BOOKKEEPING);
-    const pending = await pendingMigrations(client, options.domain, all);
+    let records = await findRecords(client);
+    if (records === undefined) {
+      records = RECORDS;
+      await client.query(
+        `CREATE TABLE ${records} (domain text NOT NULL, hash text NOT NULL, created_at bigint NOT NULL, ` +
+          'PRIMARY KEY (domain, created_at))',
+      );
+    }
+    const pending = await pendingMigrations(client, records, options.domain, all);
     for (const migration of pending) {
       for (const statement of migration.sql) {
         if (statement.trim() !== '') await client.query(statement);
       }
-      await client.query('INSERT INTO switchyard.migrations (domain, hash, created_at) VALUES ($1, $2, $3)', [
+      await client.query(`INSERT INTO ${records} (domain, hash, created_at) VALUES ($1, $2, $3)`, [
         options.domain,
         migration.hash,
         migration.folderMillis,
@@ -100,7 +119,7 @@ export async function openPostgres(
     const all = readMigrationFiles({ migrationsFolder: options.migrationsFolder });
     let pending: MigrationMeta[];
     try {
-      pending = await pendingMigrations(client, options.domain, all);
+      pending = await pendingMigrations(client, await findRecords(client), options.domain, all);
     } finally {
       client.release();
     }
