@@ -37,8 +37,8 @@ CREATE TABLE "sessions" (
 	CONSTRAINT "sessions_confidence_score_range" CHECK ("sessions"."confidence_score" IS NULL OR ("sessions"."confidence_score" >= 0 AND "sessions"."confidence_score" <= 100))
 );
 --> statement-breakpoint
-ALTER TABLE "documents" ADD CONSTRAINT "documents_journey_id_journeys_id_fk" FOREIGN KEY ("journey_id") REFERENCES "public"."journeys"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
-ALTER TABLE "sessions" ADD CONSTRAINT "sessions_journey_id_journeys_id_fk" FOREIGN KEY ("journey_id") REFERENCES "public"."journeys"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "documents" ADD CONSTRAINT "documents_journey_id_journeys_id_fk" FOREIGN KEY ("journey_id") REFERENCES "journeys"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "sessions" ADD CONSTRAINT "sessions_journey_id_journeys_id_fk" FOREIGN KEY ("journey_id") REFERENCES "journeys"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "documents_journey_created_idx" ON "documents" USING btree ("journey_id","created_at","seq");--> statement-breakpoint
 CREATE INDEX "documents_search_idx" ON "documents" USING gin ("search");--> statement-breakpoint
 CREATE UNIQUE INDEX "journeys_owner_user_id_unique" ON "journeys" USING btree ("owner","user_id");--> statement-breakpoint

@@ -68,9 +68,9 @@ CREATE TABLE "runs" (
 	"lease_expires_ms" bigint
 );
 --> statement-breakpoint
-ALTER TABLE "artifacts" ADD CONSTRAINT "artifacts_run_id_runs_run_id_fk" FOREIGN KEY ("run_id") REFERENCES "public"."runs"("run_id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
-ALTER TABLE "events" ADD CONSTRAINT "events_run_id_runs_run_id_fk" FOREIGN KEY ("run_id") REFERENCES "public"."runs"("run_id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
-ALTER TABLE "issues" ADD CONSTRAINT "issues_run_id_runs_run_id_fk" FOREIGN KEY ("run_id") REFERENCES "public"."runs"("run_id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "artifacts" ADD CONSTRAINT "artifacts_run_id_runs_run_id_fk" FOREIGN KEY ("run_id") REFERENCES "runs"("run_id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "events" ADD CONSTRAINT "events_run_id_runs_run_id_fk" FOREIGN KEY ("run_id") REFERENCES "runs"("run_id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "issues" ADD CONSTRAINT "issues_run_id_runs_run_id_fk" FOREIGN KEY ("run_id") REFERENCES "runs"("run_id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 CREATE UNIQUE INDEX "events_event_id_unique" ON "events" USING btree ("event_id");--> statement-breakpoint
 CREATE UNIQUE INDEX "events_run_seq_unique" ON "events" USING btree ("run_id","run_seq");--> statement-breakpoint
 CREATE UNIQUE INDEX "runs_owner_idempotency_key_unique" ON "runs" USING btree ("owner","idempotency_key");--> statement-breakpoint
