@@ -57,12 +57,16 @@ function gitEnvironment(options: GitClientOptions): Record<string, string> {
 }
 
 export function gitClient(baseDir: string, options: GitClientOptions = {}): SimpleGit {
+  const environment = gitEnvironment(options);
   const git = simpleGit({
     baseDir,
     binary: options.binary ?? 'git',
     maxConcurrentProcesses: 1,
     trimmed: false,
     ...(options.signal === undefined ? {} : { abort: options.signal }),
+    // simple-git refuses GIT_* variables it was not told of; this environment is the whole of what git
+    // sees (never process.env), built above, so every variable in it is allowed.
+    allowEnvironment: Object.keys(environment),
     unsafe: {
       // Set by this module only, with fixed or secret-bearing values it controls (the hooks path is an
       // empty folder and fsmonitor is off: they lock those down rather than open them).
@@ -73,7 +77,7 @@ export function gitClient(baseDir: string, options: GitClientOptions = {}): Simp
       ...(options.binary === undefined ? {} : { allowUnsafeCustomBinary: true }),
     },
   });
-  return git.env(gitEnvironment(options));
+  return git.env(environment);
 }
 
 /** A git failure's message, safe to show: credentials and registered secrets removed, bounded. */
