@@ -1,6 +1,11 @@
 import { SwitchyardError } from '@switchyard/contracts/errors';
-import { circuitBreaker, CircuitState, ConsecutiveBreaker, handleWhen } from 'cockatiel';
-import { isCockatielCircuitOpen } from './cockatiel-guards.js';
+import {
+  circuitBreaker,
+  CircuitState,
+  ConsecutiveBreaker,
+  handleWhen,
+  isBrokenCircuitError,
+} from 'cockatiel';
 import type { PolicyLogger } from './policy-logger.js';
 
 export type BreakerState = 'closed' | 'open' | 'half-open';
@@ -86,7 +91,8 @@ export function createUpstreamBreaker(options: UpstreamBreakerOptions): Upstream
       try {
         return await policy.execute(attempt);
       } catch (error) {
-        if (isCockatielCircuitOpen(error)) throw openError();
+        // Also the isolated variant, a subclass.
+        if (isBrokenCircuitError(error)) throw openError();
         throw error;
       }
     },

@@ -1,7 +1,7 @@
 import type http from 'node:http';
 import { createRequire } from 'node:module';
 import { SwitchyardError } from '@switchyard/contracts/errors';
-import { isCockatielTimeout } from './cockatiel-guards.js';
+import { isTaskCancelledError } from 'cockatiel';
 import { redactError, redactText } from './redaction.js';
 import { parseRetryAfter, retryAfterFromBody } from './retry-after.js';
 
@@ -271,7 +271,7 @@ export function classifyFailure(error: unknown, options: ClassifyFailureOptions)
   const timedOut = chain.some(
     (item) =>
       nameOf(item) === 'TimeoutError' ||
-      isCockatielTimeout(item) ||
+      isTaskCancelledError(item) ||
       ANSWER_TIMEOUT_CODES.has(String(property(item, 'code'))),
   );
   if (timedOut) {
