@@ -6,7 +6,7 @@ import { createUpstreamFetch, type UpstreamHttpOptions } from './http.js';
 import { redactText } from './redaction.js';
 
 /**
- * The ky instance for one REST upstream: `prefixUrl` = baseUrl (so request paths have no leading slash), its
+ * The ky instance for one REST upstream: `prefix` = baseUrl (request paths are joined to it), its
  * requests sent by `createUpstreamFetch` (secrets, body limit, `x-correlation-id` from the current call), no
  * retries (the policy owns them), no timeout (the policy owns it), HTTP errors returned rather than thrown (use
  * `assertOk`), errors redacted. ky loads here, not with this module: loading it builds a web Request, which loads
@@ -16,14 +16,14 @@ export async function createUpstreamKy(options: UpstreamHttpOptions): Promise<Ky
   const fetch = createUpstreamFetch(options);
   const { default: ky } = await import('ky');
   return ky.create({
-    prefixUrl: options.baseUrl,
+    prefix: options.baseUrl,
     retry: 0,
     timeout: false,
     throwHttpErrors: false,
     fetch,
     hooks: {
       beforeError: [
-        (error) => {
+        ({ error }) => {
           error.message = redactText(error.message);
           if (error.stack !== undefined) error.stack = redactText(error.stack);
           return error;
