@@ -2,6 +2,7 @@
 // `pnpm --filter @switchyard/server test:packaging`, after a build. See the package README.
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { clientFor } from '@switchyard/server-kit/testing';
@@ -18,6 +19,8 @@ import {
   TRANSIT_TOOLS,
 } from '../helpers.js';
 import { publishedPackages, SERVER_PACKAGES, type PackageJson } from '../published-packages.js';
+
+const require = createRequire(import.meta.url);
 
 const TOOLS_OF_BIN: Record<string, string[]> = {
   switchyard: ALL_TOOLS,
@@ -157,6 +160,45 @@ describe('what a user gets from the registry', () => {
     },
     60_000,
   );
+
+  it("type-checks an embedder's code against every package's declarations (skipLibCheck off)", () => {
+    fs.writeFileSync(
+      path.join(project, 'embed.ts'),
+      [
+        "import { mount, runServer } from '@switchyard/server-kit';",
+        "import { RunConfigSchema } from '@switchyard/contracts/launch-runs';",
+        "import { journeyDomain } from '@switchyard/journey-continuity';",
+        "import { launchRunsDomain } from '@switchyard/launch-runs';",
+        "import { startSwitchyard } from '@switchyard/server';",
+        "import { transitDomain } from '@switchyard/transit';",
+        'export const used = [mount, runServer, RunConfigSchema, journeyDomain, launchRunsDomain,',
+        '  startSwitchyard, transitDomain];',
+        '',
+      ].join('\n'),
+    );
+    const compilerOptions = {
+      strict: true,
+      module: 'nodenext',
+      target: 'es2022',
+      noEmit: true,
+      skipLibCheck: false,
+    };
+    fs.writeFileSync(
+      path.join(project, 'tsconfig.json'),
+      JSON.stringify({ compilerOptions, files: ['embed.ts'] }),
+    );
+    const tsc = spawnSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', project], {
+      cwd: project,
+      encoding: 'utf8',
+    });
+    // Libraries' own declaration errors are theirs (drizzle's, for one); ours and the embedder's file must be clean.
+    const ours = tsc.stdout
+      .split('\n')
+      .filter(
+        (line) => /error TS/.test(line) && (line.startsWith('embed.ts') || line.includes('@switchyard/')),
+      );
+    expect(ours).toEqual([]);
+  });
 
   it('lets client code import the contracts on their own', () => {
     const script =
