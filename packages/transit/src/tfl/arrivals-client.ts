@@ -4,6 +4,7 @@ import type { ArrivalDirection } from '@switchyard/contracts/transit';
 import { PredictionListSchema, type Prediction } from './arrivals-wire.js';
 import type { CachedTflGet, Fetched, TflRequest } from './cached-answers.js';
 import { parseTfl } from './client.js';
+import { tflListSegment, tflPathSegment } from './path-segment.js';
 import type { Cached } from './response-cache.js';
 
 export interface ArrivalsQuery {
@@ -25,10 +26,10 @@ export interface ArrivalsSource {
 
 /** The TfL request for a query: StopPoint arrivals, or Line arrivals (with TfL's direction) when lines are named. */
 export function arrivalsRequest(query: ArrivalsQuery): TflRequest {
-  const stop = encodeURIComponent(query.stopId);
+  const stop = tflPathSegment(query.stopId, 'stop');
   if (query.lineIds === undefined) return { path: `StopPoint/${stop}/Arrivals`, searchParams: {} };
   return {
-    path: `Line/${query.lineIds.map(encodeURIComponent).join(',')}/Arrivals/${stop}`,
+    path: `Line/${tflListSegment(query.lineIds, 'lines')}/Arrivals/${stop}`,
     searchParams: { direction: query.direction },
   };
 }

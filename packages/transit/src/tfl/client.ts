@@ -3,6 +3,7 @@ import { assertOk, readJson, type UpstreamPolicy } from '@switchyard/resilience'
 import type { z } from 'zod';
 import type { TflConfig } from '../config.js';
 import { createUpstreamGet, malformed, type UpstreamGet } from '../upstream.js';
+import { tflPathSegment } from './path-segment.js';
 import {
   apiErrorMessage,
   DisambiguationResultSchema,
@@ -44,9 +45,9 @@ export function parseTfl<T>(schema: z.ZodType<T>, body: unknown, what: string): 
   return parsed.data;
 }
 
-/** `Journey/JourneyResults/{from}/to/{to}` with each path segment URL-encoded. */
+/** `Journey/JourneyResults/{from}/to/{to}`, each side one path segment. */
 export function journeyResultsPath(from: string, to: string): string {
-  return `Journey/JourneyResults/${encodeURIComponent(from)}/to/${encodeURIComponent(to)}`;
+  return `Journey/JourneyResults/${tflPathSegment(from, 'from')}/to/${tflPathSegment(to, 'to')}`;
 }
 
 /** A 2xx or 300 body as the outcome it describes (a 300 is always a disambiguation). */

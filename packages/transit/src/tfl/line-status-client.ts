@@ -4,6 +4,7 @@ import type { LineStatusMode } from '@switchyard/contracts/transit';
 import type { CachedTflGet, Fetched } from './cached-answers.js';
 import { parseTfl } from './client.js';
 import { LineListSchema, type LineWire } from './line-status-wire.js';
+import { tflListSegment } from './path-segment.js';
 import type { Cached } from './response-cache.js';
 
 /** Lines (lower-case ids, sorted) or modes, and for lines optionally a range of London days. */
@@ -18,14 +19,13 @@ export interface LineStatusSource {
   status(query: LineStatusQuery, signal?: AbortSignal): Promise<Cached<Fetched<LineStatusAnswer>>>;
 }
 
-const joined = (ids: readonly string[]) => ids.map(encodeURIComponent).join(',');
-
 /** The TfL path for a query: by line ids (over whole days for a range), or by mode. */
 export function lineStatusPath(query: LineStatusQuery): string {
-  if ('modes' in query) return `Line/Mode/${joined(query.modes)}/Status`;
-  if (query.days === undefined) return `Line/${joined(query.lineIds)}/Status`;
+  if ('modes' in query) return `Line/Mode/${tflListSegment(query.modes, 'modes')}/Status`;
+  const lines = tflListSegment(query.lineIds, 'lines');
+  if (query.days === undefined) return `Line/${lines}/Status`;
   const { from, to } = query.days;
-  return `Line/${joined(query.lineIds)}/Status/${from}T00:00:00/to/${to}T23:59:59`;
+  return `Line/${lines}/Status/${from}T00:00:00/to/${to}T23:59:59`;
 }
 
 function unknownLine(query: LineStatusQuery): SwitchyardError {

@@ -6,6 +6,7 @@ import type { SearchParams } from '../upstream.js';
 import { nonEmpty } from '../wire.js';
 import type { CachedTflGet, Fetched, TflRequest } from './cached-answers.js';
 import { parseTfl } from './client.js';
+import { tflPathSegment } from './path-segment.js';
 import type { Cached } from './response-cache.js';
 import {
   SearchResponseSchema,
@@ -38,7 +39,7 @@ export function stopsRequest(request: FindLondonStopsRequest): TflRequest {
     request.modes === undefined ? {} : { modes: [...new Set(request.modes)].sort().join(',') };
   if (request.name !== undefined) {
     return {
-      path: `StopPoint/Search/${encodeURIComponent(request.name)}`,
+      path: `StopPoint/Search/${tflPathSegment(request.name, 'name')}`,
       searchParams: { ...modes, maxResults: 50 },
     };
   }
