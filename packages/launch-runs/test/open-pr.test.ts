@@ -1,11 +1,25 @@
+import fs from 'node:fs';
+import { createServer, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
 import { LaunchOpenPrOutputSchema } from '@switchyard/contracts/launch-runs';
 import { SwitchyardError } from '@switchyard/contracts/errors';
 import { registerSecret } from '@switchyard/resilience';
+import { createLogger } from '@switchyard/server-kit/runtime';
 import { errorOf } from '@switchyard/server-kit/testing';
 import { afterEach, describe, expect, it } from 'vitest';
+import { materializeExampleRepos } from '../src/pipeline/index.js';
 import { DIALECTS, startHarnessOn } from './support/dialects.js';
 import { FakePipeline } from './support/fake-pipeline.js';
-import { startAndSettle, type Harness } from './support/harness.js';
+import {
+  atRest,
+  startAndSettle,
+  startHarness,
+  tempDir,
+  waitForStatus,
+  type Harness,
+} from './support/harness.js';
+import { exampleConfig, fixUntilReady } from './support/launch-flow.js';
 
 let h: Harness | undefined;
 afterEach(async () => {
@@ -115,3 +129,68 @@ describe.each(DIALECTS)('launch_open_pr (%s)', (dialect) => {
     expect(JSON.stringify(await (await h.state.runs()).events(runId))).not.toContain(secret);
   });
 });
+
+describe('launch_open_pr cancelled by its client while git pushes', { timeout: 120_000 }, () => {
+  it('is logged as a cancelled call, not an internal error; the run stays READY_FOR_PR', async () => {
+    const workDir = tempDir('open-pr-cancel');
+    // A git remote that takes the push's first request and never answers it.
+    const held: ServerResponse[] = [];
+    let reached!: () => void;
+    const pushReached = new Promise<void>((resolve) => (reached = resolve));
+    const remote = createServer((_request, response) => {
+      held.push(response);
+      reached();
+    });
+    await new Promise<void>((done) => remote.listen(0, '127.0.0.1', done));
+    const lines: string[] = [];
+    try {
+      const repos = await materializeExampleRepos(path.join(workDir, 'repos'));
+      h = await startHarness({
+        config: { remoteHosts: ['127.0.0.1'] },
+        logger: createLogger({ level: 'info', write: (line) => lines.push(line) }),
+      });
+      const { port } = remote.address() as AddressInfo;
+      const config = exampleConfig(repos, {
+        pr: { provider: 'local', remote: `http://127.0.0.1:${port}/site.git` },
+      });
+      const started = await h.call('launch_start_run', { run_config: config });
+      const runId = started.run_id as string;
+      await waitForStatus(h, runId, atRest);
+      await fixUntilReady(h, runId);
+
+      const controller = new AbortController();
+      const call = h.client.callTool(
+        { name: 'launch_open_pr', arguments: { run_id: runId } },
+        { signal: controller.signal },
+      );
+      await pushReached;
+      controller.abort('the client gave up');
+      await expect(call).rejects.toThrow();
+
+      const failed = await loggedFailureOf(lines, 'launch_open_pr');
+      expect(failed).toMatchObject({ level: 'info', outcome: 'cancelled', code: 'INTERNAL' });
+      const status = await waitForStatus(h, runId, atRest);
+      expect(status.state).toBe('READY_FOR_PR');
+      // The run records the interrupted step as before: INTERNAL, not CANCELLED (the run was not cancelled).
+      const failedStep = (await (await h.state.runs()).events(runId))
+        .filter((event) => event.type === 'WORK_ITEM_FAILED')
+        .at(-1);
+      expect(failedStep?.payload).toMatchObject({ worker: 'W9', code: 'INTERNAL' });
+    } finally {
+      remote.closeAllConnections();
+      await new Promise((done) => remote.close(done));
+      fs.rmSync(workDir, { recursive: true, force: true });
+    }
+  });
+});
+
+/** The "tool call failed" line of `tool`, once the server has written it. */
+async function loggedFailureOf(lines: readonly string[], tool: string): Promise<Record<string, unknown>> {
+  for (;;) {
+    const entry = lines
+      .map((line) => JSON.parse(line) as Record<string, unknown>)
+      .find((logged) => logged.msg === 'tool call failed' && logged.tool === tool);
+    if (entry !== undefined) return entry;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}

@@ -159,12 +159,18 @@ export class Execution {
   abortError(): SwitchyardError {
     const reason = this.session.abortReason;
     if (reason === 'cancelled') return runCancelled(this.runId);
+    // A request its client cancelled is the cancelled kind (logged as a cancellation, not a server fault);
+    // its code stays INTERNAL, as CANCELLED would say the run was cancelled, which it was not.
     return new SwitchyardError(
-      'internal',
+      reason === 'request-cancelled' ? 'cancelled' : 'internal',
       reason === 'shutdown'
         ? 'The server shut down during this step; the run is interrupted and can be resumed with launch_resume'
         : 'The step was interrupted before it finished; the run can be resumed with launch_resume',
-      { retryable: true, details: { cause_class: 'Interrupted', reason: reason ?? 'lease-lost' } },
+      {
+        code: 'INTERNAL',
+        retryable: true,
+        details: { cause_class: 'Interrupted', reason: reason ?? 'lease-lost' },
+      },
     );
   }
 
