@@ -50,10 +50,11 @@ describe('what every published package ships', () => {
     const server = SERVER_PACKAGES[name];
     if (server !== undefined) {
       it(`has the bin ${server.bin}, and a server.json for the MCP registry`, () => {
-        // The bin file exists before a build (so installing a clone links it quietly) and starts the bundle.
+        // The bin file exists before a build (so installing a clone links it quietly) and starts the bundle,
+        // once the Node running it is new enough.
         expect(manifest.bin).toEqual({ [server.bin]: `./bin/${server.bin}.js` });
         expect(fs.readFileSync(path.join(dir, 'bin', `${server.bin}.js`), 'utf8')).toContain(
-          "import '../dist/bundle/bin.js';",
+          `if (nodeIsSupported('${server.bin}')) await import('../dist/bundle/bin.js');`,
         );
         expect(manifest.files).toContain('bin');
         const serverJson = JSON.parse(
