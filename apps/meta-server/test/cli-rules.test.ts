@@ -307,6 +307,11 @@ describe('the bin, on what it prints and its exit code', () => {
       {},
       'switchyard: --allowed-origins (SWITCHYARD_ALLOWED_ORIGINS) entry "app.example.com" is not an origin',
     ],
+    [
+      [],
+      { SWITCHYARD_LOG_LEVEL: 'verbose' },
+      'switchyard: SWITCHYARD_LOG_LEVEL must be one of debug, info, warn',
+    ],
   ])('%j fails in one line that names the flag, not the server-kit option', async (args, env, message) => {
     const line = await startError(args, env);
     expect(line).toContain(message);

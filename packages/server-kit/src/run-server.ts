@@ -11,7 +11,7 @@ import type { ServerIdentity } from './mcp-server.js';
 import { openDomains } from './open-domains.js';
 import { resolveDataDir } from './runtime/data-dir.js';
 import { lazy } from './runtime/lazy.js';
-import { createLogger, type Logger } from './runtime/logger.js';
+import { createLogger, LOG_LEVELS, logLevelNamed, type Logger, type LogLevel } from './runtime/logger.js';
 import { ScopeTable } from './scopes.js';
 
 export const DEFAULT_HTTP_HOST = '127.0.0.1';
@@ -119,6 +119,15 @@ function fail(message: string): never {
 
 type AnyMount = Mount<unknown, DomainLifecycle>;
 
+/** SWITCHYARD_LOG_LEVEL (any case), checked at start like every other SWITCHYARD_* variable; unset: info. */
+function resolveLogLevel(env: Env): LogLevel {
+  const raw = env.SWITCHYARD_LOG_LEVEL;
+  if (raw === undefined || raw.trim() === '') return 'info';
+  return (
+    logLevelNamed(raw) ?? fail(`SWITCHYARD_LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${raw}"`)
+  );
+}
+
 /**
  * The default size limit of one message (HTTP body or stdio line): 1 MiB raised to what the domains say
  * their tools accept (a journey document of the largest allowed size must reach its tool, not stop at 413).
@@ -202,6 +211,7 @@ export async function runServer(
     fail(`transport must be "stdio" or "http", got ${JSON.stringify(transport)}`);
   }
   const env = options.env ?? process.env;
+  const logLevel = resolveLogLevel(env);
   const httpSettings =
     transport === 'http' ? resolveHttpSettings(options.http ?? {}, mounts, env) : undefined;
   const stdioMaxMessageBytes =
@@ -216,7 +226,7 @@ export async function runServer(
   const catalog = buildCatalog(mounts, options);
   const scopes = new ScopeTable(catalog);
   registerSecret(httpSettings?.token);
-  const logger = options.logger ?? createLogger();
+  const logger = options.logger ?? createLogger({ level: logLevel });
   const dataDir = options.dataDir ?? resolveDataDir(env);
   const tracker = new InFlightTracker();
   const shutdown = new AbortController();

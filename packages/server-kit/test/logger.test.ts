@@ -90,6 +90,13 @@ describe('createLogger', () => {
     fromEnv.logger.debug('debug kept');
     expect(fromEnv.lines).toHaveLength(1);
 
+    vi.stubEnv('SWITCHYARD_LOG_LEVEL', ' Warn ');
+    const padded = capture();
+    padded.logger.info('dropped');
+    padded.logger.warn('kept');
+    expect(padded.entries().map((entry) => entry.msg)).toEqual(['kept']);
+
+    // A logger made before the server checks the variable (the bins make theirs first) does not throw.
     vi.stubEnv('SWITCHYARD_LOG_LEVEL', 'verbose');
     const fallback = capture();
     fallback.logger.debug('dropped');

@@ -90,4 +90,19 @@ describe('runStandaloneServer', () => {
     expect(missing.status).toBe(1);
     expect(missing.stderr).toContain('fixture-standalone: FIXTURE_KEY is required');
   });
+
+  it('stops at start on a SWITCHYARD_LOG_LEVEL it does not know, and takes one in any case', () => {
+    const unknown = runBin([], { SWITCHYARD_LOG_LEVEL: 'verbose' });
+    expect(unknown.status).toBe(1);
+    expect(unknown.stderr).toContain(
+      'SWITCHYARD_LOG_LEVEL must be one of debug, info, warn, error, got "verbose"',
+    );
+
+    const errorsOnly = runBin([], { SWITCHYARD_LOG_LEVEL: ' Error ' });
+    expect(errorsOnly.status).toBe(0);
+    expect(errorsOnly.stderr).toBe('');
+    const debug = runBin([], { SWITCHYARD_LOG_LEVEL: 'DEBUG' });
+    expect(debug.status).toBe(0);
+    expect(debug.stderr).toContain('"msg":"serving"');
+  });
 });

@@ -20,9 +20,17 @@ export interface LoggerOptions {
   fields?: Record<string, unknown>;
 }
 
+export const LOG_LEVELS = Object.keys(LEVEL_RANK) as readonly LogLevel[];
+
+/** The level `raw` names, in any case and with spaces around; undefined for anything else. */
+export function logLevelNamed(raw: string | undefined): LogLevel | undefined {
+  const word = raw?.trim().toLowerCase() ?? '';
+  return Object.hasOwn(LEVEL_RANK, word) ? (word as LogLevel) : undefined;
+}
+
+/** Tolerant: a logger can be made before the server checks SWITCHYARD_LOG_LEVEL, and a wrong value means info. */
 function levelFromEnv(): LogLevel {
-  const value = process.env.SWITCHYARD_LOG_LEVEL?.toLowerCase();
-  return value === 'debug' || value === 'info' || value === 'warn' || value === 'error' ? value : 'info';
+  return logLevelNamed(process.env.SWITCHYARD_LOG_LEVEL) ?? 'info';
 }
 
 /**
