@@ -150,6 +150,19 @@ function booleanSetting(program: Command, env: Env, key: SettingKey): boolean {
   return typeof raw.value === 'boolean' ? raw.value : parseBoolean(raw.value, raw.source);
 }
 
+/**
+ * --host and --port on the command line mean nothing over stdio: refused, as the domain bins do, rather than
+ * ignored. Their variables are not (one environment may serve both transports).
+ */
+function refuseListenFlagsOverStdio(program: Command): void {
+  const given = (['host', 'port'] as const).filter((key) => program.getOptionValueSource(key) === 'cli');
+  if (given.length === 0) return;
+  const verb = given.length > 1 ? 'need' : 'needs';
+  throw new SettingsError(
+    `${given.map((key) => FLAG_OF[key]).join(' and ')} ${verb} --http: without it the server speaks stdio and listens on nothing`,
+  );
+}
+
 function settingsFrom(program: Command, env: Env): SwitchyardSettings {
   const token = env.SWITCHYARD_TOKEN?.trim();
   const domains = stringSetting(program, env, 'domains', parseDomains);
@@ -158,10 +171,14 @@ function settingsFrom(program: Command, env: Env): SwitchyardSettings {
   const allowedHosts = stringSetting(program, env, 'allowedHosts', parseNonEmptyList);
   const allowedOrigins = stringSetting(program, env, 'allowedOrigins', parseNonEmptyList);
   const dataDir = stringSetting(program, env, 'dataDir', (raw) => raw.trim());
+  const host = stringSetting(program, env, 'host', parseHost) ?? DEFAULT_HOST;
+  const port = stringSetting(program, env, 'port', parsePort) ?? DEFAULT_PORT;
+  const transport = booleanSetting(program, env, 'http') ? 'http' : 'stdio';
+  if (transport === 'stdio') refuseListenFlagsOverStdio(program);
   return {
-    transport: booleanSetting(program, env, 'http') ? 'http' : 'stdio',
-    host: stringSetting(program, env, 'host', parseHost) ?? DEFAULT_HOST,
-    port: stringSetting(program, env, 'port', parsePort) ?? DEFAULT_PORT,
+    transport,
+    host,
+    port,
     toolPrefix: booleanSetting(program, env, 'toolPrefix'),
     readOnly: booleanSetting(program, env, 'readOnly'),
     token: token || undefined,

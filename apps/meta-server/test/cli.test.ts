@@ -108,13 +108,11 @@ describe('switchyard command line', () => {
       SWITCHYARD_TOOL_PREFIX: 'on',
       SWITCHYARD_READ_ONLY: 'true',
     };
+    expect(settings(['--no-http'], env)).toMatchObject({ transport: 'stdio' });
     expect(
-      settings(
-        ['--port', '5000', '--domains', 'launch', '--no-http', '--no-tool-prefix', '--no-read-only'],
-        env,
-      ),
+      settings(['--port', '5000', '--domains', 'launch', '--no-tool-prefix', '--no-read-only'], env),
     ).toMatchObject({
-      transport: 'stdio',
+      transport: 'http',
       port: 5000,
       domains: ['launch-runs'],
       toolPrefix: false,
@@ -128,6 +126,20 @@ describe('switchyard command line', () => {
 
   it('mounts a domain named twice (by its name and its short name) once', () => {
     expect(settings(['--domains', 'launch,launch-runs,LAUNCH']).domains).toEqual(['launch-runs']);
+  });
+
+  it('refuses --host or --port without --http (stdio listens on nothing), but not their variables', () => {
+    const needsHttp = ': without it the server speaks stdio and listens on nothing\n';
+    expect(exit(['--port', '4000'])).toEqual({
+      action: 'exit',
+      exitCode: 1,
+      output: `switchyard: --port needs --http${needsHttp}`,
+    });
+    expect(exit(['--host', '0.0.0.0', '--port', '4000', '--no-http'], { SWITCHYARD_HTTP: '1' }).output).toBe(
+      `switchyard: --host and --port need --http${needsHttp}`,
+    );
+    expect(settings(['--port', '4000'], { SWITCHYARD_HTTP: '1' })).toMatchObject({ port: 4000 });
+    expect(settings([], { SWITCHYARD_HOST: 'localhost', SWITCHYARD_PORT: '4000' }).transport).toBe('stdio');
   });
 
   it('treats a blank variable as unset', () => {

@@ -41,7 +41,15 @@ if (argv.some((arg) => arg === '--example-repos' || arg.startsWith('--example-re
   // The domain's modules load only when serving (not for --example-repos), after the compile cache is on.
   Promise.all([import('@switchyard/server-kit'), import('./domain.js')])
     .then(([{ runStandaloneServer }, { launchRunsDomain }]) =>
-      runStandaloneServer({ name: NAME, domain: launchRunsDomain }),
+      runStandaloneServer({
+        name: NAME,
+        domain: launchRunsDomain,
+        otherUsage: ['--example-repos DIR'],
+        help: [
+          "--example-repos DIR writes the README walk-through's example repositories into DIR and prints a",
+          'run_config for them (serve them with LAUNCH_REPO_ROOTS=DIR). Every variable: the README.',
+        ],
+      }),
     )
     .catch(fail);
 }

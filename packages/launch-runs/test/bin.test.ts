@@ -130,6 +130,14 @@ describe('switchyard-launch', { timeout: 180_000 }, () => {
     expect(fs.existsSync(path.join(printed.run_config.site.repo, 'HEAD'))).toBe(true);
   });
 
+  it('lists --example-repos in --help', async () => {
+    const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', bin, '--help'], {
+      cwd: packageDir,
+    });
+    expect(stdout).toContain('       switchyard-launch --example-repos DIR\n');
+    expect(stdout).toContain("--example-repos DIR writes the README walk-through's example repositories");
+  });
+
   it('refuses a bad --port with a message naming it', async () => {
     const run = promisify(execFile);
     await expect(

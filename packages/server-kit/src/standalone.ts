@@ -12,18 +12,37 @@ export interface StandaloneServerOptions<Config, State extends DomainLifecycle> 
   /** Defaults to process.argv.slice(2) and process.env. */
   argv?: readonly string[];
   env?: NodeJS.ProcessEnv;
+  /** The bin's other ways to be called, for --help (`--example-repos DIR`); the bin handles them itself. */
+  otherUsage?: readonly string[];
+  /** Lines --help ends with: what the domain needs set (its keys), what the other usages do. */
+  help?: readonly string[];
 }
 
-function usage(name: string): string {
+function usage<Config, State extends DomainLifecycle>(
+  options: StandaloneServerOptions<Config, State>,
+): string {
+  const { name } = options;
+  const forms = ['[--http [--host HOST] [--port PORT]]', ...(options.otherUsage ?? []), '--help | --version'];
   return [
-    `usage: ${name} [--http [--host HOST] [--port PORT]]`,
+    ...forms.map((form, index) => `${index === 0 ? 'usage:' : '      '} ${name} ${form}`),
     '',
     'Serves MCP over stdio by default; --http serves Streamable HTTP on /mcp (127.0.0.1:3333 by default).',
     'SWITCHYARD_TOKEN sets the bearer token HTTP clients must send (required off loopback).',
     'SWITCHYARD_DATA_DIR sets where data is kept (default: the platform user data directory).',
+    'SWITCHYARD_LOG_LEVEL: debug | info (default) | warn | error.',
     'Resource bounds (SWITCHYARD_HTTP_MAX_BODY_BYTES, SWITCHYARD_STDIO_MAX_MESSAGE_BYTES, ...): see the',
     "configuration table in @switchyard/server-kit's README.",
+    ...(options.help === undefined ? [] : ['', ...options.help]),
   ].join('\n');
+}
+
+/** --host and --port only mean something with --http; over stdio they would be silently ignored. */
+function refuseListenFlagsWithoutHttp(values: { http: boolean; host?: string; port?: string }): void {
+  const given = (['host', 'port'] as const).filter((flag) => values[flag] !== undefined);
+  if (values.http || given.length === 0) return;
+  const flags = given.map((flag) => `--${flag}`).join(' and ');
+  const verb = given.length > 1 ? 'need' : 'needs';
+  throw new Error(`${flags} ${verb} --http: without it the server speaks stdio and listens on nothing`);
 }
 
 function parsePort(value: string | undefined): number | undefined {
@@ -46,14 +65,20 @@ async function start<Config, State extends DomainLifecycle>(
       host: { type: 'string' },
       port: { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
+      version: { type: 'boolean', short: 'v', default: false },
     },
     strict: true,
   });
   if (values.help) {
-    process.stdout.write(`${usage(options.name)}\n`);
+    process.stdout.write(`${usage(options)}\n`);
+    return;
+  }
+  if (values.version) {
+    process.stdout.write(`${options.domain.version}\n`);
     return;
   }
   const port = parsePort(values.port);
+  refuseListenFlagsWithoutHttp(values);
   const { domain } = options;
   const config = domain.config(env);
   const logger = createLogger({ fields: { service: options.name } });
@@ -85,7 +110,7 @@ export function runStandaloneServer<Config, State extends DomainLifecycle>(
     process.stderr.write(`${options.name}: ${message}\n`);
     const code = (error as { code?: unknown } | null)?.code;
     if (typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS'))
-      process.stderr.write(`${usage(options.name)}\n`);
+      process.stderr.write(`${usage(options)}\n`);
     process.exitCode = 1;
   });
 }

@@ -69,10 +69,31 @@ describe('runStandaloneServer', () => {
     }
   });
 
-  it('prints usage for --help and exits 0', () => {
+  it("prints usage for --help and exits 0, with the bin's own usages and help lines", () => {
     const result = runBin(['--help']);
     expect(result.status).toBe(0);
-    expect(result.stdout).toContain('usage: fixture-standalone [--http [--host HOST] [--port PORT]]');
+    expect(result.stdout.split('\n').slice(0, 3)).toEqual([
+      'usage: fixture-standalone [--http [--host HOST] [--port PORT]]',
+      '       fixture-standalone --fixture-demo DIR',
+      '       fixture-standalone --help | --version',
+    ]);
+    expect(result.stdout).toMatch(/\n\nFIXTURE_KEY: the key the fixture domain needs\.\n$/);
+  });
+
+  it.each(['--version', '-v'])("prints the domain package's version for %s and exits 0", (flag) => {
+    expect(runBin([flag])).toMatchObject({ status: 0, stdout: '7.8.9\n', stderr: '' });
+  });
+
+  it.each([
+    [['--port', '4000'], '--port needs --http'],
+    [['--host', '0.0.0.0'], '--host needs --http'],
+    [['--host', '0.0.0.0', '--port', '4000'], '--host and --port need --http'],
+  ])('refuses %j without --http instead of ignoring it', (args, message) => {
+    const result = runBin(args);
+    expect(result.status).toBe(1);
+    expect(result.stderr).toBe(
+      `fixture-standalone: ${message}: without it the server speaks stdio and listens on nothing\n`,
+    );
   });
 
   it('exits 1 naming the problem when a flag is wrong or the domain cannot be configured', () => {

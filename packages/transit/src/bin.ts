@@ -9,4 +9,13 @@ const [{ runStandaloneServer }, { transitDomain }] = await Promise.all([
   import('./domain.js'),
 ]);
 
-runStandaloneServer({ name: 'switchyard-transit', domain: transitDomain });
+runStandaloneServer({
+  name: 'switchyard-transit',
+  domain: transitDomain,
+  help: [
+    'TRANSIT_PROVIDERS picks the providers (default tfl,hsl), and each one enabled needs its key:',
+    '  TFL_API_KEY                    tfl: London (planJourney, get_london_arrivals, get_line_status, ...)',
+    '  DIGITRANSIT_SUBSCRIPTION_KEY   hsl: Helsinki (get_departures, plan_trip, find_stops)',
+    'With one key only, set TRANSIT_PROVIDERS=tfl or TRANSIT_PROVIDERS=hsl. Every variable: the README.',
+  ],
+});

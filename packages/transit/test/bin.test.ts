@@ -35,6 +35,19 @@ describe('switchyard-transit', () => {
     expect(result.stderr).toMatch(/TFL_API_KEY: is required/);
   });
 
+  it('names the provider keys and TRANSIT_PROVIDERS in --help', () => {
+    const result = spawnSync(process.execPath, [...BIN, '--help'], {
+      cwd: root,
+      env: baseEnv(),
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
+    expect(result.status).toBe(0);
+    for (const variable of ['TRANSIT_PROVIDERS', 'TFL_API_KEY', 'DIGITRANSIT_SUBSCRIPTION_KEY']) {
+      expect(result.stdout).toContain(variable);
+    }
+  });
+
   it('exits non-zero naming the variable for a bad value', () => {
     const result = spawnSync(process.execPath, BIN, {
       cwd: root,
