@@ -31,7 +31,7 @@ export const ENVIRONMENT_OF = {
 } as const;
 type SettingKey = keyof typeof ENVIRONMENT_OF;
 
-const FLAG_OF: Record<SettingKey, string> = {
+export const FLAG_OF: Record<SettingKey, string> = {
   http: '--http',
   host: '--host',
   port: '--port',

@@ -1,16 +1,15 @@
-import { parseCommandLine, type Env } from './cli.js';
+import { ENVIRONMENT_OF, FLAG_OF, parseCommandLine, type Env } from './cli.js';
 
-/** server-kit names its options (`http.port`); a person running the bin knows the flags. */
-const OPTION_NAMES: [RegExp, string][] = [
-  [/^runServer: /, ''],
-  [/\bhttp\.port\b/g, '--port (SWITCHYARD_PORT)'],
-  [/\bhttp\.host\b/g, '--host (SWITCHYARD_HOST)'],
-  [/\bhttp\.allowedHosts\b/g, '--allowed-hosts (SWITCHYARD_ALLOWED_HOSTS)'],
-  [/\bhttp\.allowedOrigins\b/g, '--allowed-origins (SWITCHYARD_ALLOWED_ORIGINS)'],
-];
+/** server-kit names its options (`http.port`); a person running switchyard knows the flag and its variable. */
+const HTTP_SETTINGS = ['host', 'port', 'allowedHosts', 'allowedOrigins'] as const;
+const NAMES_FOR_PEOPLE = Object.fromEntries(
+  HTTP_SETTINGS.map((key) => [`http.${key}`, `${FLAG_OF[key]} (${ENVIRONMENT_OF[key]})`]),
+);
 
-function forPeople(message: string): string {
-  return OPTION_NAMES.reduce((text, [pattern, name]) => text.replace(pattern, name), message);
+/** A start-up error in the words of switchyard's flags and variables (server-kit's `forPeople`). */
+async function forPeople(message: string): Promise<string> {
+  const { forPeople: inWordsOf } = await import('@switchyard/server-kit');
+  return inWordsOf(message, NAMES_FOR_PEOPLE);
 }
 
 /** `switchyard migrate`: one line per domain migrated, or why there was nothing to do. */
@@ -43,7 +42,7 @@ export async function main(argv: readonly string[], env: Env): Promise<number> {
     return 0;
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    process.stderr.write(`switchyard: ${forPeople(message)}\n`);
+    process.stderr.write(`switchyard: ${await forPeople(message)}\n`);
     return 1;
   }
 }

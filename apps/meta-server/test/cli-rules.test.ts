@@ -290,7 +290,13 @@ describe('the bin, on what it prints and its exit code', () => {
     [
       ['--http', '--port', '0', '--host', '0.0.0.0'],
       {},
-      'switchyard: refusing to listen on 0.0.0.0 without a token',
+      'switchyard: refusing to listen on 0.0.0.0 without a token or OAuth: anyone who can reach it could call ' +
+        'every tool. Set a bearer token (SWITCHYARD_TOKEN), configure OAuth',
+    ],
+    [
+      ['--http', '--port', '0'],
+      { SWITCHYARD_TOKEN: 'short' },
+      'switchyard: the bearer token (SWITCHYARD_TOKEN) must be at least 16 characters',
     ],
     [
       ['--http', '--port', '0', '--host', '192.0.2.1'],
@@ -315,6 +321,6 @@ describe('the bin, on what it prints and its exit code', () => {
   ])('%j fails in one line that names the flag, not the server-kit option', async (args, env, message) => {
     const line = await startError(args, env);
     expect(line).toContain(message);
-    expect(line).not.toMatch(/runServer|http\.(host|port|allowed)/);
+    expect(line).not.toMatch(/runServer|http\.(host|port|allowed|token)/);
   });
 });

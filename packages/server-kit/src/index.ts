@@ -27,3 +27,4 @@ export { ARGUMENT_NOT_TEXT } from './argument-text.js';
 export { checkReadiness, type ReadinessReport } from './health.js';
 export { isLoopbackHost } from './http/security.js';
 export * from './standalone.js';
+export { forPeople } from './for-people.js';

@@ -166,7 +166,7 @@ function resolveHttpSettings(
   const token = http.token === undefined || http.token === '' ? undefined : http.token;
   if (token !== undefined && (token.length < MIN_TOKEN_LENGTH || /\s/.test(token))) {
     fail(
-      `the bearer token must be at least ${MIN_TOKEN_LENGTH} characters without spaces ` +
+      `the bearer token (http.token) must be at least ${MIN_TOKEN_LENGTH} characters without spaces ` +
         '(generate one with `openssl rand -hex 32`)',
     );
   }
@@ -174,7 +174,7 @@ function resolveHttpSettings(
   if (token === undefined && oauth === undefined && !isLoopbackHost(host)) {
     fail(
       `refusing to listen on ${host} without a token or OAuth: anyone who can reach it could call every tool. ` +
-        'Set a bearer token (http.token; SWITCHYARD_TOKEN for the switchyard server), configure OAuth ' +
+        'Set a bearer token (http.token), configure OAuth ' +
         '(SWITCHYARD_OAUTH_ISSUER and SWITCHYARD_RESOURCE_URL) or bind to 127.0.0.1.',
     );
   }

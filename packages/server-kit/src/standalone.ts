@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import type { Domain, DomainLifecycle } from './domain.js';
+import { forPeople } from './for-people.js';
 import { runServer } from './run-server.js';
 import { resolveDataDir } from './runtime/data-dir.js';
 import { createLogger } from './runtime/logger.js';
@@ -107,7 +108,7 @@ export function runStandaloneServer<Config, State extends DomainLifecycle>(
 ): void {
   start(options).catch((error: unknown) => {
     const message = error instanceof Error ? error.message : String(error);
-    process.stderr.write(`${options.name}: ${message}\n`);
+    process.stderr.write(`${options.name}: ${forPeople(message)}\n`);
     const code = (error as { code?: unknown } | null)?.code;
     if (typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS'))
       process.stderr.write(`${usage(options)}\n`);

@@ -112,6 +112,27 @@ describe('runStandaloneServer', () => {
     expect(missing.stderr).toContain('fixture-standalone: FIXTURE_KEY is required');
   });
 
+  it('names what its user sets in a start-up error, not the runServer option', () => {
+    const exposed = runBin(['--http', '--host', '0.0.0.0', '--port', '0']);
+    expect(exposed.status).toBe(1);
+    expect(exposed.stderr).toContain(
+      'fixture-standalone: refusing to listen on 0.0.0.0 without a token or OAuth',
+    );
+    expect(exposed.stderr).toContain('Set a bearer token (SWITCHYARD_TOKEN), configure OAuth');
+    const shortToken = runBin(['--http', '--port', '0'], { SWITCHYARD_TOKEN: 'short' });
+    expect(shortToken.stderr).toContain(
+      'fixture-standalone: the bearer token (SWITCHYARD_TOKEN) must be at least 16 characters',
+    );
+    const bound = runBin(['--http', '--port', '0'], { SWITCHYARD_HTTP_MAX_CONNECTIONS: '0' });
+    expect(bound.stderr).toContain(
+      'fixture-standalone: SWITCHYARD_HTTP_MAX_CONNECTIONS must be a whole number of connections >= 1',
+    );
+    for (const result of [exposed, shortToken, bound]) {
+      expect(result.status).toBe(1);
+      expect(result.stderr).not.toMatch(/runServer|http\.(token|host|port)/);
+    }
+  });
+
   it('stops at start on a SWITCHYARD_LOG_LEVEL it does not know, and takes one in any case', () => {
     const unknown = runBin([], { SWITCHYARD_LOG_LEVEL: 'verbose' });
     expect(unknown.status).toBe(1);

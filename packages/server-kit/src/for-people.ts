@@ -1,0 +1,22 @@
+/**
+ * What a bin's user sets for each `runServer` option a start-up error can name: every bin reads its bearer
+ * token from SWITCHYARD_TOKEN and takes --host and --port.
+ */
+const BIN_NAMES: Readonly<Record<string, string>> = {
+  'http.token': 'SWITCHYARD_TOKEN',
+  'http.host': '--host',
+  'http.port': '--port',
+};
+
+/**
+ * A start-up error of `runServer` as the person who ran a bin reads it: without the `runServer:` prefix, and
+ * with every option named as they set it (`http.token` becomes SWITCHYARD_TOKEN, `http.port` --port).
+ * `names` adds or replaces names, e.g. the combined server's `--port (SWITCHYARD_PORT)`.
+ */
+export function forPeople(message: string, names: Readonly<Record<string, string>> = {}): string {
+  // Option names are letters and dots: the dots are the only characters to escape.
+  return Object.entries({ ...BIN_NAMES, ...names }).reduce(
+    (text, [option, name]) => text.replace(new RegExp(`\\b${option.replaceAll('.', '\\.')}\\b`, 'g'), name),
+    message.replace(/^runServer: /, ''),
+  );
+}
