@@ -76,3 +76,18 @@ describe('the README client example', () => {
     });
   });
 });
+
+describe('pnpm start', () => {
+  it('builds the bundle and serves HTTP with the bin the README gives clients (the path it prints)', () => {
+    const { scripts } = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as {
+      scripts: Record<string, string>;
+    };
+    const [build, serve] = (scripts.start ?? '').split(' && ');
+    // The filter builds @switchyard/server and what it depends on: its build writes dist/bundle/.
+    expect(build).toContain('turbo run build --filter=@switchyard/server...');
+    const bin = /^node (\S+) --http$/.exec(serve ?? '')?.[1];
+    const readme = fs.readFileSync(path.join(REPO_ROOT, 'README.md'), 'utf8');
+    expect(readme).toContain(`/path/to/node /path/to/switchyard/${bin}`);
+    expect(fs.existsSync(path.join(REPO_ROOT, bin ?? ''))).toBe(true);
+  });
+});
