@@ -1,10 +1,15 @@
 import { ENVIRONMENT_OF, FLAG_OF, parseCommandLine, type Env } from './cli.js';
 
-/** server-kit names its options (`http.port`); a person running switchyard knows the flag and its variable. */
+/**
+ * server-kit names its options (`http.port`) and the data folder's variable; a person running switchyard knows
+ * the flag and its variable.
+ */
 const HTTP_SETTINGS = ['host', 'port', 'allowedHosts', 'allowedOrigins'] as const;
-const NAMES_FOR_PEOPLE = Object.fromEntries(
-  HTTP_SETTINGS.map((key) => [`http.${key}`, `${FLAG_OF[key]} (${ENVIRONMENT_OF[key]})`]),
-);
+const flagAndVariable = (key: keyof typeof FLAG_OF) => `${FLAG_OF[key]} (${ENVIRONMENT_OF[key]})`;
+const NAMES_FOR_PEOPLE = {
+  ...Object.fromEntries(HTTP_SETTINGS.map((key) => [`http.${key}`, flagAndVariable(key)])),
+  [ENVIRONMENT_OF.dataDir]: flagAndVariable('dataDir'),
+};
 
 /** A start-up error in the words of switchyard's flags and variables (server-kit's `forPeople`). */
 async function forPeople(message: string): Promise<string> {

@@ -14,7 +14,7 @@ const BIN_NAMES: Readonly<Record<string, string>> = {
  * `names` adds or replaces names, e.g. the combined server's `--port (SWITCHYARD_PORT)`.
  */
 export function forPeople(message: string, names: Readonly<Record<string, string>> = {}): string {
-  // Option names are letters and dots: the dots are the only characters to escape.
+  // Option and variable names are letters, digits, underscores and dots: only the dots need escaping.
   return Object.entries({ ...BIN_NAMES, ...names }).reduce(
     (text, [option, name]) => text.replace(new RegExp(`\\b${option.replaceAll('.', '\\.')}\\b`, 'g'), name),
     message.replace(/^runServer: /, ''),

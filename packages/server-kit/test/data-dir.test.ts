@@ -36,4 +36,25 @@ describe('resolveDataDir', () => {
       expect(fs.statSync(path.join(xdg, 'switchyard')).isDirectory()).toBe(true);
     },
   );
+
+  it('names the variable and the path when the path cannot be a folder', () => {
+    const file = path.join(tempDir(), 'a-file');
+    fs.writeFileSync(file, '');
+    expect(() => resolveDataDir({ SWITCHYARD_DATA_DIR: file })).toThrow(
+      `SWITCHYARD_DATA_DIR: ${file} is a file, not a folder; set it to a folder this process can write`,
+    );
+    expect(() => resolveDataDir({ SWITCHYARD_DATA_DIR: path.join(file, 'data') })).toThrow(
+      `SWITCHYARD_DATA_DIR: ${path.join(file, 'data')} cannot be a folder: part of its path is a file`,
+    );
+  });
+
+  it.runIf(process.platform === 'linux')('says the default was used when the variable is unset', () => {
+    const file = path.join(tempDir(), 'a-file');
+    fs.writeFileSync(file, '');
+    vi.stubEnv('XDG_DATA_HOME', file);
+    expect(() => resolveDataDir({})).toThrow(
+      `SWITCHYARD_DATA_DIR: unset, so the platform's data folder is used, and ${path.join(file, 'switchyard')} ` +
+        'cannot be a folder: part of its path is a file; set SWITCHYARD_DATA_DIR to a folder this process can write',
+    );
+  });
 });

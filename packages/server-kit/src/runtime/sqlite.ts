@@ -39,11 +39,45 @@ function useWriteAheadLog(db: Database.Database, busyTimeoutMs: number): void {
   }
 }
 
+function writable(folder: string): boolean {
+  try {
+    fs.accessSync(folder, fs.constants.W_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * `error` with the file it happened to (SQLite's own messages, "unable to open database file", name none) and,
+ * when its folder is not writable, that; the error's `code` stays for callers that map it.
+ */
+function inFile(file: string, error: unknown): Error {
+  const reason = error instanceof Error ? error.message : String(error);
+  const folder = path.dirname(file);
+  const unwritable = writable(folder)
+    ? ''
+    : `; the folder ${folder} is not writable by this process (set SWITCHYARD_DATA_DIR to one that is)`;
+  const code = (error as { code?: unknown } | null)?.code;
+  return Object.assign(
+    new Error(`${file}: ${reason}${unwritable}`, { cause: error }),
+    code === undefined ? {} : { code },
+  );
+}
+
 /**
  * Opens a SQLite file for a domain: WAL, a busy timeout, foreign keys on, committed migrations applied.
- * Several processes may open the same file at once.
+ * Several processes may open the same file at once. A failure names the file.
  */
 export function openDatabase(options: OpenDatabaseOptions): Database.Database {
+  try {
+    return openMigrated(options);
+  } catch (error) {
+    throw inFile(options.file, error);
+  }
+}
+
+function openMigrated(options: OpenDatabaseOptions): Database.Database {
   fs.mkdirSync(path.dirname(options.file), { recursive: true });
   const db = new Database(options.file);
   try {
