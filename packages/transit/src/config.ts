@@ -160,14 +160,37 @@ function providers(env: Env): Provider[] {
   return [...new Set(names)] as Provider[];
 }
 
-function secret(env: Env, name: string, provider: Provider): string {
-  const value = env[name]?.trim();
-  if (value === undefined || value === '') {
-    throw new ConfigError(
-      name,
-      `is required when the "${provider}" provider is enabled; set it, or remove "${provider}" from TRANSIT_PROVIDERS`,
-    );
-  }
+/** The variable holding each provider's key. */
+const KEY_OF: Record<Provider, string> = { tfl: 'TFL_API_KEY', hsl: 'DIGITRANSIT_SUBSCRIPTION_KEY' };
+
+function keyOf(env: Env, provider: Provider): string | undefined {
+  return env[KEY_OF[provider]]?.trim() || undefined;
+}
+
+/**
+ * Every enabled provider's key must be set: one message names all that are missing (not the first, then the
+ * next on the following start) and the TRANSIT_PROVIDERS that would do without them.
+ */
+function requireKeys(env: Env, enabled: readonly Provider[]): void {
+  const missing = enabled.filter((provider) => keyOf(env, provider) === undefined);
+  if (missing.length === 0) return;
+  const keyed = enabled.filter((provider) => !missing.includes(provider));
+  const one = missing.length === 1;
+  const instead =
+    keyed.length > 0
+      ? `TRANSIT_PROVIDERS=${keyed.join(',')} to go without ${one ? 'it' : 'them'}`
+      : `TRANSIT_PROVIDERS to the providers whose keys you have (${PROVIDERS.join(', ')})`;
+  throw new ConfigError(
+    missing.map((provider) => KEY_OF[provider]).join(' and '),
+    `${one ? 'is' : 'are'} required when the ${missing.map((provider) => `"${provider}"`).join(' and ')} ` +
+      `provider${one ? ' is' : 's are'} enabled; set ${one ? 'it' : 'them'}, or set ${instead}`,
+  );
+}
+
+/** A provider's key, checked by requireKeys, registered so that no log line or error can show it. */
+function secret(env: Env, provider: Provider): string {
+  const value = keyOf(env, provider) ?? '';
+  registerSecret(value);
   return value;
 }
 
@@ -205,6 +228,7 @@ function regionBounds(env: Env): RegionBounds {
  */
 export function loadConfig(env: Env = process.env): TransitConfig {
   const enabled = providers(env);
+  requireKeys(env, enabled);
   const config: TransitConfig = {
     providers: enabled,
     retryBudgetMs: integer(env, 'TRANSIT_RETRY_BUDGET_MS', 600_000, 0),
@@ -212,10 +236,8 @@ export function loadConfig(env: Env = process.env): TransitConfig {
   const database = resolvePostgresSettings(env, DATABASE_URL_VARIABLE);
   if (database !== undefined) config.database = database;
   if (enabled.includes('tfl')) {
-    const apiKey = secret(env, 'TFL_API_KEY', 'tfl');
-    registerSecret(apiKey);
     config.tfl = {
-      apiKey,
+      apiKey: secret(env, 'tfl'),
       baseUrl: url(env, 'TFL_API_BASE_URL'),
       timeoutMs: integer(env, 'TFL_TIMEOUT_MS', 600_000),
       maxResponseBytes: integer(env, 'TFL_MAX_RESPONSE_BYTES', MAX_RESPONSE_BYTES_CEILING, 1024),
@@ -228,10 +250,8 @@ export function loadConfig(env: Env = process.env): TransitConfig {
     };
   }
   if (enabled.includes('hsl')) {
-    const subscriptionKey = secret(env, 'DIGITRANSIT_SUBSCRIPTION_KEY', 'hsl');
-    registerSecret(subscriptionKey);
     config.hsl = {
-      subscriptionKey,
+      subscriptionKey: secret(env, 'hsl'),
       routingUrl: url(env, 'DIGITRANSIT_ROUTING_URL'),
       geocodingUrl: url(env, 'DIGITRANSIT_GEOCODING_URL'),
       timeoutMs: integer(env, 'DIGITRANSIT_TIMEOUT_MS', 600_000),

@@ -65,6 +65,17 @@ describe('loadConfig', () => {
     expect(loadConfig({ TRANSIT_PROVIDERS: 'tfl', TFL_API_KEY: 'x1234' }).hsl).toBeUndefined();
   });
 
+  it('names every missing key in one message, and the TRANSIT_PROVIDERS that does without them', () => {
+    expect(configError({}).message).toBe(
+      'TFL_API_KEY and DIGITRANSIT_SUBSCRIPTION_KEY: are required when the "tfl" and "hsl" providers are ' +
+        'enabled; set them, or set TRANSIT_PROVIDERS to the providers whose keys you have (tfl, hsl)',
+    );
+    expect(configError({ TFL_API_KEY: 'x1234', DIGITRANSIT_SUBSCRIPTION_KEY: ' ' }).message).toBe(
+      'DIGITRANSIT_SUBSCRIPTION_KEY: is required when the "hsl" provider is enabled; set it, or set ' +
+        'TRANSIT_PROVIDERS=tfl to go without it',
+    );
+  });
+
   it.each([
     [{ TRANSIT_PROVIDERS: 'tfl,mta' }, 'TRANSIT_PROVIDERS'],
     [{ TRANSIT_PROVIDERS: ' , ' }, 'TRANSIT_PROVIDERS'],
