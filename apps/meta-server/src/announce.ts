@@ -43,11 +43,12 @@ const AUTHORIZATION = `Authorization: Bearer ${TOKEN_PLACEHOLDER}`;
 /**
  * One line per client people use, each in the form that client reads. Claude Desktop's config file only
  * starts local servers over stdio (its remote connectors are reached from Anthropic's cloud, which cannot see
- * a loopback URL), so it gets the stdio command of this very server instead of the URL.
+ * a loopback URL), so it gets the stdio command of this very server instead of the URL: only when `stdio`
+ * says what that command is.
  */
-export function clientSetups(url: string, hasToken: boolean, stdio: StdioCommand): ClientSetup[] {
+export function clientSetups(url: string, hasToken: boolean, stdio?: StdioCommand): ClientSetup[] {
   const headers = hasToken ? { headers: { Authorization: `Bearer ${TOKEN_PLACEHOLDER}` } } : {};
-  return [
+  const setups: (ClientSetup | undefined)[] = [
     {
       client: 'Claude Code',
       where: 'a terminal',
@@ -63,7 +64,7 @@ export function clientSetups(url: string, hasToken: boolean, stdio: StdioCommand
       where: '.vscode/mcp.json',
       snippet: JSON.stringify({ servers: { switchyard: { type: 'http', url, ...headers } } }),
     },
-    {
+    stdio && {
       client: 'Claude Desktop',
       where: 'claude_desktop_config.json (it starts its own copy over stdio; add your keys under "env")',
       snippet: JSON.stringify({ mcpServers: { switchyard: { command: stdio.command, args: stdio.args } } }),
@@ -74,9 +75,18 @@ export function clientSetups(url: string, hasToken: boolean, stdio: StdioCommand
       snippet: `npx -y @modelcontextprotocol/inspector --transport http --server-url ${url}${hasToken ? ` --header "${AUTHORIZATION}"` : ''}`,
     },
   ];
+  return setups.filter((setup) => setup !== undefined);
 }
 
-export function describeHttpStart(url: string, hasToken: boolean, stdio: StdioCommand): string {
+export interface HttpStartReport {
+  hasToken: boolean;
+  /** The command that starts this same server over stdio (the bin's own); none: no Claude Desktop setup. */
+  stdio?: StdioCommand;
+  /** Whether Ctrl-C (SIGINT) stops the server: only when it handles the signals itself. */
+  stopsOnCtrlC: boolean;
+}
+
+export function describeHttpStart(url: string, { hasToken, stdio, stopsOnCtrlC }: HttpStartReport): string {
   const origin = new URL(url).origin;
   return [
     `switchyard: serving MCP over Streamable HTTP at ${url}`,
@@ -87,7 +97,7 @@ export function describeHttpStart(url: string, hasToken: boolean, stdio: StdioCo
     ${setup.snippet}`,
     ),
     ...(hasToken ? [`switchyard: replace ${TOKEN_PLACEHOLDER} with the value of SWITCHYARD_TOKEN.`] : []),
-    'switchyard: press Ctrl-C to stop.',
+    ...(stopsOnCtrlC ? ['switchyard: press Ctrl-C to stop.'] : []),
     '',
   ].join('\n');
 }

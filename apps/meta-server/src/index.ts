@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { runServer, type DomainLifecycle, type Mount, type RunningServer } from '@switchyard/server-kit';
 import { createLogger, resolveDataDir, type Logger } from '@switchyard/server-kit/runtime';
-import { describeDomains, describeHttpStart } from './announce.js';
+import { describeDomains, describeHttpStart, type StdioCommand } from './announce.js';
 import type { Env } from './cli.js';
 import { mountsOf, planDomains, type DomainDecision } from './domains.js';
 import { DEFAULT_HOST, DEFAULT_PORT, type SwitchyardSettings } from './settings.js';
@@ -47,11 +47,16 @@ export interface SwitchyardOptions extends Partial<SwitchyardSettings> {
   extraDomains?: Mount<unknown, DomainLifecycle>[];
   /** Contract violations in tool output become internal errors (tests). */
   strictOutput?: boolean;
-  /** Default true: SIGINT/SIGTERM stop the server and exit the process. */
+  /** Default true: SIGINT/SIGTERM stop the server and exit the process (embedding code usually passes false). */
   handleSignals?: boolean;
   shutdownGraceMs?: number;
-  /** Where the start-up report goes; default stderr. */
+  /** Where the start-up report goes (what was mounted; over HTTP the URL and client setups); default stderr. */
   announce?: (text: string) => void;
+  /**
+   * The command that starts this same server over stdio, for the Claude Desktop setup the HTTP report shows
+   * (the `switchyard` bin passes its own). Without it that setup is left out.
+   */
+  stdioCommand?: StdioCommand;
 }
 
 /** What the combined server will mount, decided from its settings and environment (nothing opened yet). */
@@ -133,9 +138,13 @@ export async function startSwitchyard(options: SwitchyardOptions = {}): Promise<
     },
   });
   if (running.url !== undefined) {
-    // The stdio form of this same server, for clients that start their own copy (the entry script that runs).
-    const stdio = { command: process.execPath, args: process.argv.slice(1, 2) };
-    announce(describeHttpStart(running.url, options.token !== undefined, stdio));
+    announce(
+      describeHttpStart(running.url, {
+        hasToken: options.token !== undefined,
+        stdio: options.stdioCommand,
+        stopsOnCtrlC: options.handleSignals ?? true,
+      }),
+    );
   }
   return {
     ...plan,

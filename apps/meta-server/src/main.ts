@@ -43,7 +43,9 @@ export async function main(argv: readonly string[], env: Env): Promise<number> {
   try {
     // Loaded only now, so --help, --version and usage errors answer at once.
     const { startSwitchyard } = await import('./index.js');
-    await startSwitchyard({ ...outcome.settings, env });
+    // Clients that start their own copy over stdio run this same bin with this same Node.
+    const stdioCommand = { command: process.execPath, args: process.argv.slice(1, 2) };
+    await startSwitchyard({ ...outcome.settings, env, stdioCommand });
     return 0;
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);

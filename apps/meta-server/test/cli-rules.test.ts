@@ -152,7 +152,7 @@ describe('the start-up report', () => {
   });
 
   it('without a token: the URL, health and readiness at the origin, one setup per client, how to stop', () => {
-    const lines = describeHttpStart(URL_, false, STDIO).split('\n');
+    const lines = describeHttpStart(URL_, { hasToken: false, stdio: STDIO, stopsOnCtrlC: true }).split('\n');
     expect(lines.slice(0, 3)).toEqual([
       `switchyard: serving MCP over Streamable HTTP at ${URL_}`,
       'switchyard: health http://127.0.0.1:4444/healthz, readiness http://127.0.0.1:4444/readyz',
@@ -174,10 +174,12 @@ describe('the start-up report', () => {
       'Claude Desktop': JSON.stringify({ mcpServers: { switchyard: STDIO } }),
       'MCP Inspector': `npx -y @modelcontextprotocol/inspector --transport http --server-url ${URL_} --header "Authorization: Bearer <SWITCHYARD_TOKEN>"`,
     });
-    expect(describeHttpStart(URL_, true, STDIO)).toContain(
+    expect(describeHttpStart(URL_, { hasToken: true, stdio: STDIO, stopsOnCtrlC: true })).toContain(
       '\nswitchyard: replace <SWITCHYARD_TOKEN> with the value of SWITCHYARD_TOKEN.\n',
     );
-    expect(describeHttpStart(URL_, false, STDIO)).not.toContain('replace <SWITCHYARD_TOKEN>');
+    expect(describeHttpStart(URL_, { hasToken: false, stdio: STDIO, stopsOnCtrlC: true })).not.toContain(
+      'replace <SWITCHYARD_TOKEN>',
+    );
   });
 });
 
@@ -258,6 +260,22 @@ describe('startSwitchyard options', () => {
       const large = { ...INITIALIZE_REQUEST, body: INITIALIZE_REQUEST.body.padEnd(2048, ' ') };
       expect((await rawHttpRequest(running.url ?? '', large)).status).toBe(413);
     });
+  });
+
+  it('reports no stdio command it was not given, and no Ctrl-C it does not handle', async () => {
+    let report = '';
+    await withServer({ announce: (text) => (report += text) }, async (running) => {
+      expect(report).toContain(`serving MCP over Streamable HTTP at ${running.url}`);
+    });
+    expect(report).not.toContain('Claude Desktop');
+    expect(report).not.toContain(process.argv[1]);
+    expect(report).not.toContain('Ctrl-C');
+
+    let given = '';
+    const announce = (text: string) => (given += text);
+    await withServer({ announce, stdioCommand: STDIO }, async () => {});
+    expect(given).toContain(`Claude Desktop, in claude_desktop_config.json`);
+    expect(given).toContain(JSON.stringify({ mcpServers: { switchyard: STDIO } }));
   });
 
   it('with handleSignals: false leaves SIGINT and SIGTERM to the embedding process', async () => {
