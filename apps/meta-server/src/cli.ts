@@ -50,7 +50,8 @@ Every flag can also be set by its environment variable (the flag wins):
   SWITCHYARD_HTTP, SWITCHYARD_HOST, SWITCHYARD_PORT, SWITCHYARD_DOMAINS, SWITCHYARD_TOOLS_ALLOW,
   SWITCHYARD_TOOLS_DENY, SWITCHYARD_TOOL_PREFIX, SWITCHYARD_READ_ONLY, SWITCHYARD_DATA_DIR,
   SWITCHYARD_ALLOWED_HOSTS, SWITCHYARD_ALLOWED_ORIGINS.
-  SWITCHYARD_TOKEN   bearer token HTTP clients must send (required to listen on anything but loopback)
+  SWITCHYARD_TOKEN   bearer token HTTP clients must send; to listen on anything but loopback, set it or
+                     configure OAuth (SWITCHYARD_OAUTH_ISSUER and SWITCHYARD_RESOURCE_URL; see the README)
   SWITCHYARD_LOG_LEVEL  debug | info (default) | warn | error
   Resource bounds (connections, timeouts, message sizes, argument nesting):
   SWITCHYARD_HTTP_MAX_CONNECTIONS, SWITCHYARD_HTTP_HEADERS_TIMEOUT_MS, SWITCHYARD_HTTP_REQUEST_TIMEOUT_MS, SWITCHYARD_HTTP_KEEP_ALIVE_TIMEOUT_MS,
@@ -97,7 +98,10 @@ function buildProgram(): Command {
       new Option('--tools-deny <list>', 'hide these tools (comma-separated, * wildcards; wins over allow)'),
     )
     .addOption(
-      new Option('--tool-prefix', 'prefix tool names with their domain: transit_, launch_, journey_'),
+      new Option(
+        '--tool-prefix',
+        "put the domain's word (transit_, launch_, journey_) before each tool name that lacks it",
+      ),
     )
     .addOption(new Option('--no-tool-prefix', 'no prefix even when SWITCHYARD_TOOL_PREFIX is set').hideHelp())
     .addOption(new Option('--read-only', 'offer only the tools annotated read-only (no writes, no runs)'))

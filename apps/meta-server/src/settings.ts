@@ -23,7 +23,7 @@ export interface SwitchyardSettings {
   allowedOrigins?: string[];
   /** Mount exactly these domains; undefined mounts the defaults (see domains.ts). */
   domains?: DomainName[];
-  /** Prefix every tool with its domain (`transit_`, `launch_`, `journey_`). */
+  /** Put the domain's word (`transit_`, `launch_`, `journey_`) before each tool name that lacks it. */
   toolPrefix: boolean;
   /** Offer only the tools annotated read-only (SWITCHYARD_READ_ONLY / --read-only). */
   readOnly: boolean;

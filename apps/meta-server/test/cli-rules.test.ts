@@ -131,6 +131,19 @@ describe('switchyard command line rules', () => {
       expect(help).toMatchObject({ exitCode: 0, output: expect.stringContaining(word) });
     }
   });
+
+  it('states the prefix rule and both ways to listen off loopback in --help', () => {
+    const help = outcome(['--help']);
+    const text = help.action === 'exit' ? help.output.replace(/\s+/g, ' ') : '';
+    // `launch_start_run` already has its word and keeps its name.
+    expect(text).toContain(
+      "--tool-prefix put the domain's word (transit_, launch_, journey_) before each tool name that lacks it",
+    );
+    // A token or OAuth: either is enough (runServer's rule).
+    expect(text).toContain(
+      'to listen on anything but loopback, set it or configure OAuth (SWITCHYARD_OAUTH_ISSUER and SWITCHYARD_RESOURCE_URL',
+    );
+  });
 });
 
 function literal(text: string): string {
