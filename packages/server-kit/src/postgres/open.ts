@@ -20,6 +20,8 @@ export interface OpenPostgresOptions {
 const RECORDS = 'switchyard_migrations';
 /** Where databases migrated by earlier code keep their records (schema `switchyard`): still used there. */
 const EARLIER_RECORDS = 'switchyard.migrations';
+/** The advisory lock every domain's migrations run under (replicas and `switchyard migrate` alike). */
+const MIGRATION_LOCK = "hashtext('switchyard:migrate')";
 
 /** The table holding the database's migration records, undefined when it has none yet. */
 async function findRecords(client: pg.ClientBase): Promise<string | undefined> {
@@ -56,27 +58,45 @@ export async function applyPostgresMigrations(
   all: MigrationMeta[] = readMigrationFiles({ migrationsFolder: options.migrationsFolder }),
 ): Promise<number> {
   const client = await pool.connect();
+  let broken = false;
+  try {
+    // One lock for every domain: two domains' first migrations would both create the records table. It is a
+    // session lock taken before the transaction begins, so that the transaction reads the catalog as the
+    // previous holder committed it (a lock taken inside it could leave a stale view: "already exists").
+    await client.query(`SELECT pg_advisory_lock(${MIGRATION_LOCK})`);
+    try {
+      return await migrateLocked(client, options.domain, all);
+    } finally {
+      await client.query(`SELECT pg_advisory_unlock(${MIGRATION_LOCK})`).catch(() => {
+        broken = true; // the session (and its lock) must end with the connection
+      });
+    }
+  } finally {
+    client.release(broken);
+  }
+}
+
+/** `domain`'s pending migrations in one transaction, recorded as they are applied; the caller holds the lock. */
+async function migrateLocked(client: pg.ClientBase, domain: string, all: MigrationMeta[]): Promise<number> {
   try {
     await client.query('BEGIN');
     // A migration may rewrite a large table: the pool's statement timeout is for requests, not for this.
     await client.query('SET LOCAL statement_timeout = 0');
-    // One lock for every domain: two domains' first migrations would both create the records table.
-    await client.query("SELECT pg_advisory_xact_lock(hashtext('switchyard:migrate'))");
     let records = await findRecords(client);
     if (records === undefined) {
       records = RECORDS;
       await client.query(
-        `CREATE TABLE ${records} (domain text NOT NULL, hash text NOT NULL, created_at bigint NOT NULL, ` +
-          'PRIMARY KEY (domain, created_at))',
+        `CREATE TABLE IF NOT EXISTS ${records} (domain text NOT NULL, hash text NOT NULL, ` +
+          'created_at bigint NOT NULL, PRIMARY KEY (domain, created_at))',
       );
     }
-    const pending = await pendingMigrations(client, records, options.domain, all);
+    const pending = await pendingMigrations(client, records, domain, all);
     for (const migration of pending) {
       for (const statement of migration.sql) {
         if (statement.trim() !== '') await client.query(statement);
       }
       await client.query(`INSERT INTO ${records} (domain, hash, created_at) VALUES ($1, $2, $3)`, [
-        options.domain,
+        domain,
         migration.hash,
         migration.folderMillis,
       ]);
@@ -86,8 +106,6 @@ export async function applyPostgresMigrations(
   } catch (error) {
     await client.query('ROLLBACK').catch(() => undefined);
     throw error;
-  } finally {
-    client.release();
   }
 }
 
