@@ -59,8 +59,12 @@ async function untilRest(client: Client, runId: string): Promise<string> {
 async function main(): Promise<void> {
   const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'launch-bench-'));
   const repos = await materializeExampleRepos(path.join(workDir, 'repos'));
-  // The example repositories live beside the data directory: allowed explicitly (LAUNCH_REPO_ROOTS).
-  const config = LaunchRunsConfigSchema.parse({ repoRoots: [path.join(workDir, 'repos')] });
+  // The example repositories live beside the data directory: allowed explicitly (LAUNCH_REPO_ROOTS). Every
+  // run stays READY_FOR_PR, unfinished: LAUNCH_MAX_ACTIVE_RUNS holds them all and the busy one.
+  const config = LaunchRunsConfigSchema.parse({
+    repoRoots: [path.join(workDir, 'repos')],
+    maxActiveRuns: RUNS + 1,
+  });
   // The 2025 era (initialize, then one in-memory connection): the floor is an MCP ping, which the
   // 2026-07-28 revision no longer defines.
   const { client, close } = await connectInMemory([{ domain: launchRunsDomain, config }], {

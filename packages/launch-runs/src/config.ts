@@ -9,6 +9,7 @@ import { SERVER_SECRET_VARIABLES } from './policy/launch-policy.js';
 const MIN_FILE_BYTES = 1024;
 const MAX_FILE_BYTES = 64 * 1024 * 1024;
 const MAX_HASH_BYTES = 2 ** 40;
+const MAX_ACTIVE_RUNS = 10_000;
 
 const httpUrl = z.url({ protocol: /^https?$/ });
 const tokenEnvName = z
@@ -42,6 +43,8 @@ export const LaunchRunsConfigSchema = z.object({
   gitTimeoutMs: z.number().int().min(1000).max(3_600_000).optional(),
   /** Bytes one cloned repository may take on disk (the pipeline's default, 4 GiB, when unset). */
   cloneMaxBytes: z.number().int().min(1_048_576).max(Number.MAX_SAFE_INTEGER).optional(),
+  /** Unfinished runs (not DONE, FAILED or CANCELLED) one principal may have at once. */
+  maxActiveRuns: z.number().int().min(1).max(MAX_ACTIVE_RUNS).default(20),
 
   // The operator's policy (src/policy/launch-policy.ts) and the site build's bounds; unset means the
   // documented default.
@@ -177,7 +180,7 @@ function otlpTracesUrl(env: Env): string | undefined {
 /**
  * Environment → config: LAUNCH_LEASE_MS, LAUNCH_TAKEOVER_MS, OTEL_EXPORTER_OTLP_ENDPOINT / OTEL_EXPORTER_OTLP_TRACES_ENDPOINT,
  * OTEL_SERVICE_NAME, LAUNCH_MAX_FILE_BYTES, LAUNCH_MAX_HASH_BYTES, LAUNCH_GIT_TIMEOUT_MS,
- * LAUNCH_CLONE_MAX_BYTES and the policy and site build settings
+ * LAUNCH_CLONE_MAX_BYTES, LAUNCH_MAX_ACTIVE_RUNS and the policy and site build settings
  * (LAUNCH_REPO_ROOTS, LAUNCH_REMOTE_HOSTS, LAUNCH_GITHUB_API_URLS, LAUNCH_PR_TOKEN_ENV, LAUNCH_HUGO_*,
  * LAUNCH_SITE_BUILD_*), LAUNCH_DATABASE_URL / SWITCHYARD_DATABASE_URL. Fails fast with the name of the
  * variable that is wrong. The domain's `config`.
@@ -199,6 +202,7 @@ export function loadLaunchRunsConfig(env: Env = process.env): LaunchRunsConfig {
       Number.MAX_SAFE_INTEGER,
       'bytes',
     ),
+    maxActiveRuns: integerVariable(env, 'LAUNCH_MAX_ACTIVE_RUNS', 1, MAX_ACTIVE_RUNS, 'runs'),
     ...policyVariables(env),
   });
   return database === undefined ? parsed : { ...parsed, database };

@@ -163,6 +163,7 @@ export async function openLaunchRuns(
         env: runtime.env,
         leaseMs: config.leaseMs,
         takeoverMs: config.takeoverMs,
+        maxActiveRuns: config.maxActiveRuns,
       });
       if (opened.interrupted.length > 0) {
         logger.warn('runs interrupted by a previous process; resume them with launch_resume', {

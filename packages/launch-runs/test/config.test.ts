@@ -4,19 +4,21 @@ import { loadLaunchRunsConfig, pipelineOptionsOf } from '../src/config.js';
 import { tempDir } from './support/harness.js';
 
 describe('loadLaunchRunsConfig', () => {
-  it("reads the lease and OTLP endpoint from the environment (the data directory is the server's)", () => {
+  it("reads the lease, the active run limit and OTLP endpoint from the environment (the data directory is the server's)", () => {
     const dir = tempDir('config');
     try {
       expect(loadLaunchRunsConfig({ SWITCHYARD_DATA_DIR: dir })).toEqual({
         leaseMs: 30_000,
         takeoverMs: 5_000,
         serviceName: 'switchyard-launch',
+        maxActiveRuns: 20,
       });
       expect(
         loadLaunchRunsConfig({
           SWITCHYARD_DATA_DIR: dir,
           LAUNCH_LEASE_MS: '5000',
           LAUNCH_TAKEOVER_MS: '250',
+          LAUNCH_MAX_ACTIVE_RUNS: '3',
           OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4318/',
           OTEL_SERVICE_NAME: 'launch-prod',
         }),
@@ -25,6 +27,7 @@ describe('loadLaunchRunsConfig', () => {
         takeoverMs: 250,
         otlpTracesUrl: 'http://127.0.0.1:4318/v1/traces',
         serviceName: 'launch-prod',
+        maxActiveRuns: 3,
       });
       expect(
         loadLaunchRunsConfig({
@@ -79,6 +82,9 @@ describe('loadLaunchRunsConfig', () => {
     [{ LAUNCH_GIT_TIMEOUT_MS: '999' }, 'LAUNCH_GIT_TIMEOUT_MS'],
     [{ LAUNCH_CLONE_MAX_BYTES: '1048575' }, 'LAUNCH_CLONE_MAX_BYTES'],
     [{ LAUNCH_DATABASE_URL: 'not a url' }, 'LAUNCH_DATABASE_URL'],
+    [{ LAUNCH_MAX_ACTIVE_RUNS: '0' }, 'LAUNCH_MAX_ACTIVE_RUNS'],
+    [{ LAUNCH_MAX_ACTIVE_RUNS: '10001' }, 'LAUNCH_MAX_ACTIVE_RUNS'],
+    [{ LAUNCH_MAX_ACTIVE_RUNS: 'many' }, 'LAUNCH_MAX_ACTIVE_RUNS'],
   ])('fails fast naming the variable (%j)', (env, variable) => {
     const dir = tempDir('config');
     try {

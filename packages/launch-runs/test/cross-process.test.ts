@@ -45,6 +45,29 @@ describe('several processes on one data directory', { timeout: 180_000 }, () => 
     expect(errorOf(reused, 'INVALID_INPUT').details.reason).toBe('idempotency_key_reused');
   });
 
+  it('two processes starting runs at once never exceed LAUNCH_MAX_ACTIVE_RUNS together', async () => {
+    const dataDir = tempDir('xproc');
+    dirs.push(dataDir);
+    const env = { LAUNCH_MAX_ACTIVE_RUNS: '2' };
+    const [a, b] = await Promise.all([
+      child({ dataDir, pipeline: 'fake', env }),
+      child({ dataDir, pipeline: 'fake', env }),
+    ]);
+    const calls = await Promise.all(
+      [a, b, a, b, a, b].map((server) => server.call('launch_start_run', { run_config: runConfig() })),
+    );
+    const started = calls.filter((payload) => payload.ok === true);
+    expect(started).toHaveLength(2);
+    for (const payload of calls.filter((call) => call.ok !== true)) {
+      expect(errorOf(payload, 'INVALID_INPUT').details).toMatchObject({
+        reason: 'active_run_limit',
+        limit: 2,
+      });
+    }
+    for (const payload of started) await waitForStatus(a, payload.run_id as string, atRest);
+    expect((await b.call('launch_list_runs', {})).runs).toHaveLength(2);
+  });
+
   it('one executor per run across processes; a cancel from another process stops the work', async () => {
     const dataDir = tempDir('xproc');
     dirs.push(dataDir);
@@ -69,6 +92,8 @@ describe('several processes on one data directory', { timeout: 180_000 }, () => 
     });
 
     expect((await other.call('launch_cancel', { run_id: runId })).state).toBe('CANCELLED');
+    // Removed by the cancelling process: no executor there, and none may take a CANCELLED run.
+    expect(fs.existsSync(path.join(dataDir, 'launch-runs', 'runs', runId, 'workspace'))).toBe(false);
     // The paused worker in the first process notices through its lease watcher and records the abort.
     const events = async () => {
       const resource = await other.call('launch_get_status', { run_id: runId });

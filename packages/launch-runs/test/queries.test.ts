@@ -140,6 +140,8 @@ describe.each(DIALECTS)('queries (%s)', (dialect) => {
     it('filters by product_slug and state, newest first, 50 per page with a cursor', async () => {
       const local = await startHarnessOn(dialect, {
         pipeline: new FakePipeline({ seededProblems: 0, writeArtifacts: false }),
+        // 53 unfinished runs of one principal: more than LAUNCH_MAX_ACTIVE_RUNS allows by default.
+        config: { maxActiveRuns: 100 },
       });
       try {
         const ids: string[] = [];

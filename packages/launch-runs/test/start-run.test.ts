@@ -1,6 +1,6 @@
 import { LaunchErrorPayloadSchema, LaunchStartRunOutputSchema } from '@switchyard/contracts/launch-runs';
 import { SwitchyardError } from '@switchyard/contracts/errors';
-import { errorOf } from '@switchyard/server-kit/testing';
+import { callTool, errorOf } from '@switchyard/server-kit/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DIALECTS, startHarnessOn } from './support/dialects.js';
 import { FakePipeline } from './support/fake-pipeline.js';
@@ -267,5 +267,32 @@ describe.each(DIALECTS)('idempotency (%s)', (dialect) => {
     await waitForStatus(harness, runId as string, atRest);
     expect((await harness.call('launch_list_runs', {})).runs).toHaveLength(1);
     expect(pipeline.calls.filter((w) => w === 'W1')).toHaveLength(1);
+  });
+});
+
+describe.each(DIALECTS)('the active run limit (%s)', (dialect) => {
+  it('refuses a start over LAUNCH_MAX_ACTIVE_RUNS (retryable, nothing recorded) until a run ends; others start', async () => {
+    h = await startHarnessOn(dialect, {
+      pipeline: new FakePipeline({ seededProblems: 1 }),
+      config: { maxActiveRuns: 1 },
+    });
+    const { runId } = await startAndSettle(h, runConfig(), 'first');
+    const refused = errorOf(await h.call('launch_start_run', { run_config: runConfig() }), 'INVALID_INPUT');
+    expect(refused).toMatchObject({
+      retryable: true,
+      details: { reason: 'active_run_limit', setting: 'LAUNCH_MAX_ACTIVE_RUNS', limit: 1, active: 1 },
+    });
+    expect(refused.message).toMatch(/finish or cancel one/);
+    expect((await h.call('launch_list_runs', {})).runs).toHaveLength(1);
+    const replay = await h.call('launch_start_run', { run_config: runConfig(), idempotency_key: 'first' });
+    expect(replay).toMatchObject({ ok: true, run_id: runId });
+
+    const other = await h.connect('modern', 'someone-else');
+    const theirs = (await callTool(other, 'launch_start_run', { run_config: runConfig() })).structured;
+    expect(theirs).toMatchObject({ ok: true });
+
+    await h.call('launch_cancel', { run_id: runId });
+    const next = await h.call('launch_start_run', { run_config: runConfig() });
+    expect(next).toMatchObject({ ok: true, state: 'CREATED' });
   });
 });

@@ -158,6 +158,7 @@ function newRun(runId = RUN, key?: string, hash = 'h1', token = newLeaseToken())
     sectionStates: { docs: 'NOT_STARTED' },
     leaseOwner: token,
     leaseMs: LEASE_MS,
+    maxActiveRuns: 100,
   };
 }
 
@@ -429,6 +430,79 @@ describe.each(DIALECTS)('runs and the event chain (%s)', (dialect) => {
     expect(await b.leaseStatus(RUN, other)).toBe('cancelled');
     retireLeaseToken(holder);
     retireLeaseToken(other);
+  });
+});
+
+describe.each(DIALECTS)('the active run limit (%s)', (dialect) => {
+  const t = useStores(dialect);
+  const runIds = Array.from(
+    { length: 12 },
+    (_, i) => `r_2026-01-21T10-00-00Z_limit${String(i).padStart(3, '0')}`,
+  );
+  /** A run of `owner` that may start while the owner has fewer than `limit` unfinished ones. */
+  const limited = (runId: string, limit: number, key?: string, owner = 'local:test'): NewRun => ({
+    ...newRun(runId, key),
+    owner,
+    maxActiveRuns: limit,
+  });
+  const refusal = {
+    code: 'INVALID_INPUT',
+    retryable: true,
+    details: { reason: 'active_run_limit', setting: 'LAUNCH_MAX_ACTIVE_RUNS', limit: 2, active: 2 },
+  };
+
+  it('refuses a run over the limit and records nothing of it', async () => {
+    const [first, second, third] = runIds;
+    await t.store.insert(limited(first!, 2));
+    await t.store.insert(limited(second!, 2));
+    await expect(t.store.insert(limited(third!, 2))).rejects.toMatchObject(refusal);
+    expect(await t.store.get(third!)).toBeUndefined();
+    expect(await t.store.events(third!)).toEqual([]);
+    expect(await t.store.list({ owner: 'local:test', limit: 10 })).toHaveLength(2);
+  });
+
+  it('answers a replay of an idempotency key at the limit with its run', async () => {
+    const [first, second] = runIds;
+    await t.store.insert(limited(first!, 1, 'k'));
+    expect(await t.store.insert(limited(second!, 1, 'k'))).toMatchObject({
+      created: false,
+      row: { runId: first },
+    });
+  });
+
+  it('counts unfinished runs only: a cancelled or failed run frees its place', async () => {
+    const [first, second, third, fourth, fifth] = runIds;
+    const token = newLeaseToken();
+    await t.store.insert(limited(first!, 2));
+    await t.store.insert({ ...limited(second!, 2), leaseOwner: token });
+    await t.store.cancel(first!, () => undefined);
+    expect((await t.store.insert(limited(third!, 2))).created).toBe(true);
+    await t.store.transition(second!, 'CREATED', 'FAILED', { token });
+    expect((await t.store.insert(limited(fourth!, 2))).created).toBe(true);
+    await expect(t.store.insert(limited(fifth!, 2))).rejects.toMatchObject(refusal);
+    retireLeaseToken(token);
+  });
+
+  it("counts each principal's runs apart", async () => {
+    const [first, second, third] = runIds;
+    await t.store.insert(limited(first!, 1));
+    await expect(t.store.insert(limited(second!, 1))).rejects.toMatchObject({
+      details: { reason: 'active_run_limit' },
+    });
+    expect((await t.store.insert(limited(third!, 1, undefined, 'local:other'))).created).toBe(true);
+  });
+
+  it('of concurrent starts through two stores at one below the limit, exactly one is recorded', async () => {
+    const [first, ...rest] = runIds;
+    await t.store.insert(limited(first!, 2));
+    const starts = await Promise.allSettled(
+      rest.map((runId, i) => t.stores[i % 2]!.insert(limited(runId, 2))),
+    );
+    expect(starts.filter((start) => start.status === 'fulfilled')).toHaveLength(1);
+    for (const start of starts) {
+      if (start.status === 'rejected') expect(start.reason).toMatchObject(refusal);
+    }
+    expect(await t.store.list({ owner: 'local:test', limit: 20 })).toHaveLength(2);
   });
 });
 

@@ -31,6 +31,7 @@ function run(state: RunState, columns: Partial<RunRow> = {}): RunRow {
       sectionStates: {},
       leaseOwner: '',
       leaseMs: 0,
+      maxActiveRuns: 1,
     },
     null,
     Date.now(),
@@ -171,7 +172,7 @@ describe('the state rules of the leased tools', () => {
     expect(refused?.details).toMatchObject(expected.details ?? {});
   });
 
-  it('launch_validate without the site worktree: refused on one data directory, rebuilt across replicas', () => {
+  it('launch_validate without the site worktree: refused on one data directory (unless DONE), rebuilt across replicas', () => {
     const elsewhere = new RunPaths(path.join(dataDir, 'empty'));
     const row = run('VALIDATING', { lastReportOk: false });
     const alone = refusal('launch_validate', row, {
@@ -186,6 +187,13 @@ describe('the state rules of the leased tools', () => {
       busy: false,
     });
     expect(shared).toBeUndefined();
+    // A DONE run's workspace was removed when it ended: rebuilt for the call on one data directory too.
+    const done = refusal('launch_validate', run('DONE', { lastReportOk: true }), {
+      paths: elsewhere,
+      store: { sharedByReplicas: false },
+      busy: false,
+    });
+    expect(done).toBeUndefined();
   });
 
   it('launch_cancel refuses a DONE or FAILED run, and cancelling a cancelled run again changes nothing', () => {

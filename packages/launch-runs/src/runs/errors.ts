@@ -24,3 +24,21 @@ export class LeaseLostError extends Error {
     this.name = 'LeaseLostError';
   }
 }
+
+/**
+ * The owner already has `limit` unfinished runs (LAUNCH_MAX_ACTIVE_RUNS): a refused request, retryable once
+ * one of them ends.
+ */
+export function activeRunLimit(limit: number, active: number): SwitchyardError {
+  return new SwitchyardError(
+    'validation',
+    `You have ${active} unfinished launch runs, the most this server allows at once; finish or cancel one ` +
+      'before starting another',
+    {
+      code: 'INVALID_INPUT',
+      retryable: true,
+      hint: 'launch_list_runs lists your runs; launch_cancel ends one, launch_open_pr finishes a run READY_FOR_PR.',
+      details: { reason: 'active_run_limit', setting: 'LAUNCH_MAX_ACTIVE_RUNS', limit, active },
+    },
+  );
+}

@@ -1,6 +1,7 @@
 import { ArtifactRepository } from '../store/artifact-store.js';
 import type { LaunchStore } from '../store/launch-store.js';
 import { RunPaths } from '../store/run-paths.js';
+import { sweepEndedWorkspaces } from './ended-workspace.js';
 import { LaunchRunService, type RunServiceDeps } from './service.js';
 import { isInterrupted } from './status.js';
 
@@ -15,11 +16,14 @@ export interface OpenedRuns {
 
 /**
  * The service over the run store, then the sweep that marks runs a dead process left mid-step (SQLite) or
- * the watch that takes them over (PostgreSQL). open.ts loads this file on the first call that needs runs.
+ * the watch that takes them over (PostgreSQL), and the one that removes the workspaces ended runs left on
+ * this machine. open.ts loads this file on the first call that needs runs.
  */
 export async function openRuns(options: OpenRunsOptions): Promise<OpenedRuns> {
-  const { store } = options;
+  const { store, logger } = options;
   const paths = new RunPaths(options.dataDir);
+  const ended = await sweepEndedWorkspaces({ ...options, paths });
+  if (ended.length > 0) logger.info('removed the workspaces of ended runs', { runs: ended });
   const service = new LaunchRunService({
     ...options,
     artifacts: new ArtifactRepository(store, paths),

@@ -16,6 +16,7 @@ import type { ArtifactContent } from '../store/artifact-store.js';
 import { canonicalJson, sha256Hex } from '../canonical-json.js';
 import type { RunEvent } from '../store/event-chain.js';
 import { runState, type ListFilter } from '../store/launch-store.js';
+import { removeWorkspaceIfEnded } from './ended-workspace.js';
 import { runNotFound } from './errors.js';
 import {
   Execution,
@@ -39,6 +40,8 @@ export interface RunServiceDeps extends ExecutorDeps {
    * (open-runs.ts) and wait for launch_resume.
    */
   takeoverMs?: number;
+  /** Unfinished runs one principal may have at once (LAUNCH_MAX_ACTIVE_RUNS). */
+  maxActiveRuns: number;
 }
 
 /** launch_start_run's input as its schema parses it. */
@@ -116,7 +119,8 @@ export class LaunchRunService {
   /**
    * Records the run (CREATED) and starts the background work; returns at once. The same idempotency key
    * with the same config hash returns the existing run (the unique index decides between concurrent
-   * callers, also across processes); with a different config it is INVALID_INPUT.
+   * callers, also across processes); with a different config it is INVALID_INPUT, as is a new run of an
+   * owner who has `maxActiveRuns` unfinished ones (retryable).
    */
   async startRun(owner: string, input: StartRunInput, onProgress?: ProgressListener): Promise<StartedRun> {
     const config = canonicalJson(input.run_config);
@@ -127,19 +131,25 @@ export class LaunchRunService {
       if (existing !== undefined) return this.existingRun(existing, configHash);
     }
     const token = newLeaseToken();
-    const { row, created } = await this.deps.store.insert({
-      runId: newRunId(),
-      owner,
-      productSlug: input.run_config.product_slug,
-      config,
-      configHash,
-      idempotencyKey: key,
-      sectionStates: Object.fromEntries(
-        input.run_config.required_sections.map((section) => [section, 'NOT_STARTED']),
-      ),
-      leaseOwner: token,
-      leaseMs: this.deps.leaseMs,
-    });
+    const { row, created } = await this.deps.store
+      .insert({
+        runId: newRunId(),
+        owner,
+        productSlug: input.run_config.product_slug,
+        config,
+        configHash,
+        idempotencyKey: key,
+        sectionStates: Object.fromEntries(
+          input.run_config.required_sections.map((section) => [section, 'NOT_STARTED']),
+        ),
+        leaseOwner: token,
+        leaseMs: this.deps.leaseMs,
+        maxActiveRuns: this.deps.maxActiveRuns,
+      })
+      .catch((error: unknown) => {
+        retireLeaseToken(token);
+        throw error;
+      });
     if (!created) {
       retireLeaseToken(token);
       return this.existingRun(row, configHash);
@@ -208,6 +218,8 @@ export class LaunchRunService {
       });
     } finally {
       this.sessions.delete(session);
+      // Before the release: a launch_validate of a DONE run could take the lease and work in it next.
+      await removeWorkspaceIfEnded(this.deps, session.runId);
       await this.release(session);
     }
   }
@@ -305,10 +317,15 @@ export class LaunchRunService {
     }
   }
 
-  /** CANCELLED at once (artifacts kept); local work is aborted now, other processes' within their next tick. */
+  /**
+   * CANCELLED at once (artifacts kept); local work is aborted now, other processes' within their next tick.
+   * The workspace goes now, or when local work on it has stopped.
+   */
   async cancel(runId: string): Promise<Omit<LaunchCancelOutput, 'ok'>> {
     await this.deps.store.cancel(runId, cancelRefusal);
-    for (const session of this.sessions) if (session.runId === runId) session.abort('cancelled');
+    const local = [...this.sessions].filter((session) => session.runId === runId);
+    for (const session of local) session.abort('cancelled');
+    if (local.length === 0) await removeWorkspaceIfEnded(this.deps, runId);
     return { run_id: runId, cancelled: true, state: 'CANCELLED' };
   }
 

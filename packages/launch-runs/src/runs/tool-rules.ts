@@ -85,9 +85,11 @@ export const TOOL_RULES = {
           hint: 'Wait for the run to reach LINKING (launch_get_status), or continue it with launch_resume.',
         };
       }
-      // Runs move between replicas (PostgreSQL): a missing workspace is rebuilt rather than refused. With one
-      // data directory (SQLite), a missing site worktree means someone removed it: the run cannot validate.
-      if (!store.sharedByReplicas && !fs.existsSync(paths.siteWorktree(row.runId))) {
+      // Runs move between replicas (PostgreSQL): a missing workspace is rebuilt rather than refused. A DONE
+      // run's was removed when it ended: rebuilt for the call too. With one data directory (SQLite), an
+      // unfinished run's missing site worktree means someone removed it: the run cannot validate.
+      const rebuilt = store.sharedByReplicas || current === 'DONE';
+      if (!rebuilt && !fs.existsSync(paths.siteWorktree(row.runId))) {
         return {
           message: `Run ${row.runId} has no site worktree to validate`,
           details: { reason: 'site_worktree_missing' },

@@ -48,6 +48,8 @@ export interface NewRun {
   /** The executor that will drive the run from CREATED (its lease starts with the row). */
   leaseOwner: string;
   leaseMs: number;
+  /** The most unfinished runs the owner may have: with that many already, the insert is refused. */
+  maxActiveRuns: number;
 }
 
 export type RunPatch = Partial<
@@ -133,7 +135,9 @@ export interface LaunchStore {
 
   /**
    * Inserts a CREATED run with RUN_CREATED, or returns the run that already holds the owner's
-   * idempotency key (`created: false`): the unique index decides between concurrent starts.
+   * idempotency key (`created: false`): the unique index decides between concurrent starts. An owner with
+   * `maxActiveRuns` unfinished runs is refused (activeRunLimit), counted in the inserting transaction so
+   * that concurrent starts, also from other processes, never exceed it; a key's run is returned regardless.
    */
   insert(run: NewRun): Promise<{ row: RunRow; created: boolean }>;
   /** `from` → `to` (a transition of the lifecycle), `patch` and STATE_CHANGED with `payload`. */

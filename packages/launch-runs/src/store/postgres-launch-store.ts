@@ -1,5 +1,5 @@
 import type { RunState, ValidationReport } from '@switchyard/contracts/launch-runs';
-import { and, asc, desc, eq, isNotNull, lte, notInArray, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, isNotNull, lte, notInArray, sql, type SQL } from 'drizzle-orm';
 import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import type pg from 'pg';
 import { artifactIndex, artifacts, events, issues, runs } from '../db/postgres-schema.js';
@@ -20,6 +20,7 @@ import {
 } from './launch-store.js';
 import {
   artifactWrittenEvent,
+  assertActiveRunRoom,
   chainedEvent,
   eventValues,
   issueRows,
@@ -42,7 +43,10 @@ const FINISHED: RunState[] = ['DONE', 'FAILED', 'CANCELLED'];
 /** Run ids compare and sort by code point, as SQLite compares them, whatever the database's locale. */
 const RUN_ID = sql`${runs.runId} COLLATE "C"`;
 
-/** Taken by every insert: creation times strictly increase across replicas, as in SQLite's file. */
+/**
+ * Taken by every insert: creation times strictly increase across replicas, as in SQLite's file, and an
+ * owner's unfinished runs are counted with no other insert between the count and the row.
+ */
 const INSERT_LOCK = sql`SELECT pg_advisory_xact_lock(hashtext('switchyard:launch-runs:insert'))`;
 
 /**
@@ -217,12 +221,18 @@ export class PostgresLaunchStore implements LaunchStore {
 
   insert(run: NewRun): Promise<{ row: RunRow; created: boolean }> {
     return this.db.transaction(async (tx) => {
-      // Inserts queue here one at a time: each reads the newest creation time after the one before it.
+      // Inserts queue here one at a time: each counts the owner's unfinished runs and reads the newest
+      // creation time after the one before it committed (every statement reads anew under READ COMMITTED).
       await tx.execute(INSERT_LOCK);
       if (run.idempotencyKey !== undefined) {
         const existing = await this.byKey(tx, run.owner, run.idempotencyKey);
         if (existing !== undefined) return { row: existing, created: false };
       }
+      const [unfinished] = await tx
+        .select({ active: count() })
+        .from(runs)
+        .where(and(eq(runs.owner, run.owner), notInArray(runs.state, FINISHED)));
+      assertActiveRunRoom(run, unfinished?.active ?? 0);
       const [newest] = await tx
         .select({ createdMs: sql<number | null>`max(${runs.createdMs})`.mapWith(Number) })
         .from(runs);

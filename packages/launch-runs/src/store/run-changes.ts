@@ -1,7 +1,7 @@
 import type { RunState, ValidationReport } from '@switchyard/contracts/launch-runs';
 import { canonicalJson } from '../canonical-json.js';
 import type { IssueRow, RunRow } from '../db/schema.js';
-import { LeaseLostError, runNotFound } from '../runs/errors.js';
+import { activeRunLimit, LeaseLostError, runNotFound } from '../runs/errors.js';
 import { isLeaseLive } from '../runs/lease.js';
 import { assertTransition, isStable, isTerminal } from '../runs/state-machine.js';
 import { computeEventHash, GENESIS_HASH, type RunEvent, type TraceIds } from './event-chain.js';
@@ -94,6 +94,11 @@ export function newRunValues(run: NewRun, newestMs: number | null, now: number):
     leaseOwner: run.leaseOwner,
     leaseExpiresMs: nowMs + run.leaseMs,
   };
+}
+
+/** A new run of an owner with `active` unfinished runs: refused at the limit the run carries. */
+export function assertActiveRunRoom(run: NewRun, active: number): void {
+  if (active >= run.maxActiveRuns) throw activeRunLimit(run.maxActiveRuns, active);
 }
 
 export function runCreatedEvent(run: NewRun): RunEventInput {

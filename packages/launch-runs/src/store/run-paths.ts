@@ -25,14 +25,19 @@ export class RunPaths {
     return path.join(this.runDir(runId), 'artifacts');
   }
 
+  /** The run's working copies (source clone, site worktree, site build): removed when the run ends. */
+  workspaceDir(runId: string): string {
+    return path.join(this.runDir(runId), 'workspace');
+  }
+
   /** The site worktree W1 creates and W6/W8 patch (see the pipeline seam). */
   siteWorktree(runId: string): string {
-    return path.join(this.runDir(runId), 'workspace', 'site');
+    return path.join(this.workspaceDir(runId), 'site');
   }
 
   /** Whether this machine has the run's working copies (W1's source clone and site worktree). */
   hasWorkspace(runId: string): boolean {
-    const workspace = path.join(this.runDir(runId), 'workspace');
+    const workspace = this.workspaceDir(runId);
     return fs.existsSync(path.join(workspace, 'site')) && fs.existsSync(path.join(workspace, 'source'));
   }
 

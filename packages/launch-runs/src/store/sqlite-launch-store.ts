@@ -1,5 +1,5 @@
 import type { RunState, ValidationReport } from '@switchyard/contracts/launch-runs';
-import { and, asc, desc, eq, lt, ne, notInArray, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, lt, ne, notInArray, or, sql, type SQL } from 'drizzle-orm';
 import type { LaunchDb, LaunchTx } from '../db/drizzle.js';
 import { artifacts, events, issues, runs, type ArtifactRow, type RunRow } from '../db/schema.js';
 import { toRunEvent } from './event-log.js';
@@ -17,6 +17,7 @@ import type {
 } from './launch-store.js';
 import {
   artifactWrittenEvent,
+  assertActiveRunRoom,
   chainedEvent,
   eventValues,
   issueRows,
@@ -205,6 +206,12 @@ export class SqliteLaunchStore implements LaunchStore {
         const existing = this.byKey(tx, run.owner, run.idempotencyKey);
         if (existing !== undefined) return { row: existing, created: false };
       }
+      const unfinished = tx
+        .select({ active: count() })
+        .from(runs)
+        .where(and(eq(runs.owner, run.owner), notInArray(runs.state, FINISHED)))
+        .get();
+      assertActiveRunRoom(run, unfinished?.active ?? 0);
       const newest = tx
         .select({ createdMs: sql<number | null>`max(${runs.createdMs})` })
         .from(runs)

@@ -1,0 +1,129 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { SwitchyardError } from '@switchyard/contracts/errors';
+import { LaunchValidateOutputSchema } from '@switchyard/contracts/launch-runs';
+import { afterEach, describe, expect, it } from 'vitest';
+import { DIALECTS, startHarnessOn, storageFor } from './support/dialects.js';
+import { FakePipeline } from './support/fake-pipeline.js';
+import {
+  atRest,
+  runConfig,
+  startAndSettle,
+  startHarness,
+  tempDir,
+  waitForStatus,
+  type Harness,
+} from './support/harness.js';
+
+// An ended run (DONE, FAILED, CANCELLED) keeps its record, events and artifacts on disk, not its workspace
+// (the clones): removed by whoever ends it, by launch_cancel, and by the sweep when the run store loads.
+
+const harnesses: Harness[] = [];
+const dirs: string[] = [];
+afterEach(async () => {
+  for (const harness of harnesses.splice(0)) await harness.close();
+  for (const dir of dirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+async function open(...args: Parameters<typeof startHarnessOn>): Promise<Harness> {
+  const harness = await startHarnessOn(...args);
+  harnesses.push(harness);
+  return harness;
+}
+
+const workspaceOf = (h: Harness, runId: string) =>
+  path.join(h.dataDir, 'launch-runs', 'runs', runId, 'workspace');
+
+/** Polls until `done()`; the test's own timeout bounds the wait. */
+async function until(done: () => boolean): Promise<void> {
+  while (!done()) await new Promise((resolve) => setTimeout(resolve, 10));
+}
+
+/** Status, an artifact and the events resource still answer for the run. */
+async function expectRecordKept(h: Harness, runId: string, artifact: string): Promise<void> {
+  expect((await h.call('launch_get_status', { run_id: runId })).ok).toBe(true);
+  expect((await h.call('launch_get_artifact', { run_id: runId, artifact_name: artifact })).ok).toBe(true);
+  const events = await h.client.readResource({ uri: `launch://runs/${runId}/events.ndjson` });
+  expect(events.contents[0]).toMatchObject({ text: expect.stringContaining('RUN_CREATED') });
+}
+
+describe.each(DIALECTS)('the workspace of an ended run (%s)', (dialect) => {
+  it('is removed when the run ends DONE; launch_validate rebuilds it for the call and removes it again', async () => {
+    const h = await open(dialect, { pipeline: new FakePipeline({ seededProblems: 0 }) });
+    const { runId, status } = await startAndSettle(h);
+    expect(status.state).toBe('READY_FOR_PR');
+    expect(fs.existsSync(workspaceOf(h, runId))).toBe(true);
+    expect((await h.call('launch_open_pr', { run_id: runId })).ok).toBe(true);
+    expect(fs.existsSync(workspaceOf(h, runId))).toBe(false);
+    await expectRecordKept(h, runId, 'page_plan.json');
+
+    const report = LaunchValidateOutputSchema.parse(await h.call('launch_validate', { run_id: runId }));
+    expect(report.validation_report.ok).toBe(true);
+    expect(fs.existsSync(workspaceOf(h, runId))).toBe(false);
+    expect((await waitForStatus(h, runId, atRest)).state).toBe('DONE');
+  });
+
+  it('is removed when the run FAILS', async () => {
+    const fail = () => new SwitchyardError('validation', 'snippets refused', { code: 'INVALID_INPUT' });
+    const h = await open(dialect, { pipeline: new FakePipeline({ fail: { W3: fail } }) });
+    const { runId, status } = await startAndSettle(h);
+    expect(status.state).toBe('FAILED');
+    // The run is FAILED (and at rest) as it is recorded; the work removes the workspace as it lets go.
+    await until(() => !fs.existsSync(workspaceOf(h, runId)));
+    await expectRecordKept(h, runId, 'repo_inventory.json');
+  });
+
+  it('is removed when a resting run is cancelled, and once the work stops when a working one is', async () => {
+    const pipeline = new FakePipeline({ seededProblems: 1 });
+    const h = await open(dialect, { pipeline });
+    const { runId: resting } = await startAndSettle(h);
+    expect(fs.existsSync(workspaceOf(h, resting))).toBe(true);
+    await h.call('launch_cancel', { run_id: resting });
+    expect(fs.existsSync(workspaceOf(h, resting))).toBe(false);
+    await expectRecordKept(h, resting, 'validation_report.json');
+
+    const held = pipeline.hold('W4');
+    const working = (await h.call('launch_start_run', { run_config: runConfig() })).run_id as string;
+    await held.reached;
+    expect(fs.existsSync(workspaceOf(h, working))).toBe(true);
+    await h.call('launch_cancel', { run_id: working });
+    expect(await held.aborted).toBe('cancelled');
+    // The run is CANCELLED at once; the aborted work removes the workspace as it lets go of the run.
+    await until(() => !fs.existsSync(workspaceOf(h, working)));
+    await expectRecordKept(h, working, 'product_facts.json');
+  });
+
+  it('is kept while the run has not ended, validated or not', async () => {
+    const h = await open(dialect, { pipeline: new FakePipeline({ seededProblems: 1 }) });
+    const { runId, status } = await startAndSettle(h);
+    expect(status.state).toBe('VALIDATING');
+    expect((await h.call('launch_validate', { run_id: runId })).ok).toBe(true);
+    expect(fs.existsSync(path.join(workspaceOf(h, runId), 'site'))).toBe(true);
+  });
+
+  it('left on disk by an ended run is removed when the run store loads; an unfinished run keeps its own', async () => {
+    const dataDir = tempDir('ended');
+    dirs.push(dataDir);
+    const storage = await storageFor(dialect);
+    const options = { ...storage, dataDir, pipeline: new FakePipeline({ seededProblems: 1 }) };
+    const first = await startHarness(options);
+    const { runId: unfinished } = await startAndSettle(first);
+    const { runId: cancelled } = await startAndSettle(first);
+    await first.call('launch_cancel', { run_id: cancelled });
+    const { runId: done } = await startAndSettle(first);
+    await first.call('launch_fix_next', { run_id: done });
+    expect((await first.call('launch_open_pr', { run_id: done })).ok).toBe(true);
+    await first.close();
+    // What a process that died as its run ended (or a cancel from another replica) leaves behind.
+    for (const ended of [cancelled, done])
+      fs.mkdirSync(path.join(workspaceOf(first, ended), 'site'), { recursive: true });
+
+    const second = await startHarness(options);
+    harnesses.push(second);
+    expect((await second.call('launch_list_runs', {})).runs).toHaveLength(3);
+    expect(fs.existsSync(workspaceOf(second, cancelled))).toBe(false);
+    expect(fs.existsSync(workspaceOf(second, done))).toBe(false);
+    expect(fs.existsSync(path.join(workspaceOf(second, unfinished), 'site'))).toBe(true);
+    await expectRecordKept(second, cancelled, 'validation_report.json');
+  });
+});
