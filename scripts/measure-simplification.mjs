@@ -35,6 +35,7 @@ const FEATURES = {
       ['#18 one asynchronous store, PostgreSQL, takeover', 'f27e049'],
       ['#18 workspace rebuilt on another replica', '5c0aba4'],
       ['#18 one status snapshot, a lease released here', '08bdeb4'],
+      ["untrusted callers: a bound on a principal's runs, ended runs' workspaces", 'f7259e7'],
     ],
   },
   'upstream-mocks src/': {
