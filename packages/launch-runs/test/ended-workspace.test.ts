@@ -2,34 +2,25 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { SwitchyardError } from '@switchyard/contracts/errors';
 import { LaunchValidateOutputSchema } from '@switchyard/contracts/launch-runs';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DIALECTS, startHarnessOn, storageFor } from './support/dialects.js';
 import { FakePipeline } from './support/fake-pipeline.js';
 import {
   atRest,
+  cleanedAfterEach,
+  type Harness,
   runConfig,
   startAndSettle,
   startHarness,
-  tempDir,
   waitForStatus,
-  type Harness,
 } from './support/harness.js';
 
 // An ended run (DONE, FAILED, CANCELLED) keeps its record, events and artifacts on disk, not its workspace
 // (the clones): removed by whoever ends it, by launch_cancel, and by the sweep when the run store loads.
 
-const harnesses: Harness[] = [];
-const dirs: string[] = [];
-afterEach(async () => {
-  for (const harness of harnesses.splice(0)) await harness.close();
-  for (const dir of dirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
-});
-
-async function open(...args: Parameters<typeof startHarnessOn>): Promise<Harness> {
-  const harness = await startHarnessOn(...args);
-  harnesses.push(harness);
-  return harness;
-}
+const cleanup = cleanedAfterEach();
+const open = async (...args: Parameters<typeof startHarnessOn>) =>
+  cleanup.kept(await startHarnessOn(...args));
 
 const workspaceOf = (h: Harness, runId: string) =>
   path.join(h.dataDir, 'launch-runs', 'runs', runId, 'workspace');
@@ -102,8 +93,7 @@ describe.each(DIALECTS)('the workspace of an ended run (%s)', (dialect) => {
   });
 
   it('left on disk by an ended run is removed when the run store loads; an unfinished run keeps its own', async () => {
-    const dataDir = tempDir('ended');
-    dirs.push(dataDir);
+    const dataDir = cleanup.folder('ended');
     const storage = await storageFor(dialect);
     const options = { ...storage, dataDir, pipeline: new FakePipeline({ seededProblems: 1 }) };
     const first = await startHarness(options);
@@ -118,8 +108,7 @@ describe.each(DIALECTS)('the workspace of an ended run (%s)', (dialect) => {
     for (const ended of [cancelled, done])
       fs.mkdirSync(path.join(workspaceOf(first, ended), 'site'), { recursive: true });
 
-    const second = await startHarness(options);
-    harnesses.push(second);
+    const second = cleanup.kept(await startHarness(options));
     expect((await second.call('launch_list_runs', {})).runs).toHaveLength(3);
     expect(fs.existsSync(workspaceOf(second, cancelled))).toBe(false);
     expect(fs.existsSync(workspaceOf(second, done))).toBe(false);

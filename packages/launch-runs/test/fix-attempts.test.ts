@@ -1,16 +1,16 @@
 import fs from 'node:fs';
 import { LaunchFixNextOutputSchema } from '@switchyard/contracts/launch-runs';
 import { errorOf } from '@switchyard/server-kit/testing';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DIALECTS, storageFor, type Dialect } from './support/dialects.js';
 import { FakePipeline } from './support/fake-pipeline.js';
 import {
+  cleanedAfterEach,
+  type Harness,
   runConfig,
   startAndSettle,
   startHarness,
-  tempDir,
   waitForStatus,
-  type Harness,
 } from './support/harness.js';
 import { verifyEventChain } from '../src/store/event-chain.js';
 
@@ -21,18 +21,9 @@ import { verifyEventChain } from '../src/store/event-chain.js';
  * stops is counted by launch_resume.
  */
 
-const open: Harness[] = [];
-const dirs: string[] = [];
-afterEach(async () => {
-  for (const h of open.splice(0)) await h.close();
-  for (const dir of dirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
-});
-
-async function harness(options: Parameters<typeof startHarness>[0]): Promise<Harness> {
-  const h = await startHarness(options);
-  open.push(h);
-  return h;
-}
+const cleanup = cleanedAfterEach();
+const harness = async (options: Parameters<typeof startHarness>[0]) =>
+  cleanup.kept(await startHarness(options));
 
 type Status = { state: string; details: Record<string, unknown>; open_issues: unknown[] };
 const statusOf = async (h: Harness, runId: string) =>
@@ -51,8 +42,7 @@ async function stopBetweenWriteAndCount(
   dialect: Dialect,
   whileStopped: (page: string, unfixed: string) => void = () => undefined,
 ): Promise<{ runId: string; dataDir: string; storage: Awaited<ReturnType<typeof storageFor>> }> {
-  const dataDir = tempDir('fix-attempts');
-  dirs.push(dataDir);
+  const dataDir = cleanup.folder('fix-attempts');
   const storage = await storageFor(dialect);
   const pipeline = new FakePipeline({ seededProblems: 2 });
   const first = await harness({ pipeline, dataDir, ...storage });

@@ -1,4 +1,3 @@
-import fs from 'node:fs';
 import {
   LaunchCancelOutputSchema,
   LaunchOpenPrOutputSchema,
@@ -6,36 +5,24 @@ import {
   RunStatusSchema,
 } from '@switchyard/contracts/launch-runs';
 import { errorOf } from '@switchyard/server-kit/testing';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { FakePipeline } from './support/fake-pipeline.js';
 import {
   atRest,
+  cleanedAfterEach,
   runConfig,
   startAndSettle,
   startHarness,
-  tempDir,
   waitForStatus,
   type Harness,
 } from './support/harness.js';
 import { openLaunchDatabase } from '../src/db/open.js';
 import { verifyEventChain } from '../src/store/event-chain.js';
 
-const open: Harness[] = [];
-const dirs: string[] = [];
-async function harness(options: Parameters<typeof startHarness>[0]): Promise<Harness> {
-  const h = await startHarness(options);
-  open.push(h);
-  return h;
-}
-function dataDir(): string {
-  const dir = tempDir('resume');
-  dirs.push(dir);
-  return dir;
-}
-afterEach(async () => {
-  for (const h of open.splice(0)) await h.close();
-  for (const dir of dirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
-});
+const cleanup = cleanedAfterEach();
+const harness = async (options: Parameters<typeof startHarness>[0]) =>
+  cleanup.kept(await startHarness(options));
+const dataDir = () => cleanup.folder('resume');
 
 type Status = {
   state: string;

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { afterEach } from 'vitest';
 import type { CallToolResult, Client } from '@modelcontextprotocol/client';
 import type { RunConfigInput } from '@switchyard/contracts/launch-runs';
 import { createLogger, type Logger, type PostgresSettings } from '@switchyard/server-kit/runtime';
@@ -40,6 +41,33 @@ export interface Harness {
 
 export function tempDir(prefix: string): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), `launch-${prefix}-`));
+}
+
+/**
+ * What a test file's tests open, closed and removed after each test (call it once, at the file's top level):
+ * `kept(harness)` closes that harness, `folder(prefix)` makes a temporary folder that is removed.
+ */
+export function cleanedAfterEach(): {
+  kept: (harness: Harness) => Harness;
+  folder: (prefix: string) => string;
+} {
+  const harnesses: Harness[] = [];
+  const dirs: string[] = [];
+  afterEach(async () => {
+    for (const harness of harnesses.splice(0)) await harness.close();
+    for (const dir of dirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
+  });
+  return {
+    kept: (harness) => {
+      harnesses.push(harness);
+      return harness;
+    },
+    folder: (prefix) => {
+      const dir = tempDir(prefix);
+      dirs.push(dir);
+      return dir;
+    },
+  };
 }
 
 /** Every error line the harnesses' loggers wrote: several tests provoke internal errors on purpose. */
