@@ -13,6 +13,7 @@ import { createCachedTflGet } from './tfl/cached-answers.js';
 import { createLineStatusSource } from './tfl/line-status-client.js';
 import { createStopsSource } from './tfl/stops-client.js';
 import { createResponseCache } from './tfl/response-cache.js';
+import { tokenPerCall, tokenPerRequest } from './upstream-tokens.js';
 
 /** What opening transit needs from the server: where transit.sqlite lives, and the domain's logger. */
 export interface TransitRuntime {
@@ -36,12 +37,13 @@ function tflServices(config: TransitConfig, logger: Logger): TflServices | undef
     maxEntries: config.tfl.cacheMaxEntries,
     maxBytes: config.tfl.cacheMaxBytes,
   });
-  const perSecond = (name: string, points: number) => createCallLimiter({ name, points, durationMs: 1000 });
+  // Each tool its own calls per second, taken by the requests that reach TfL (cache hits cost none).
+  const limitedGet = (tool: string, callsPerSecond: number) =>
+    tokenPerRequest(get, createCallLimiter({ name: tool, points: callsPerSecond, durationMs: 1000 }));
   const cachedGet = (tool: string, callsPerSecond: number) =>
-    createCachedTflGet({ get, cache, limiter: perSecond(tool, callsPerSecond) });
+    createCachedTflGet({ get: limitedGet(tool, callsPerSecond), cache });
   return {
-    client: createTflClient(get),
-    limiter: perSecond('planJourney', config.tfl.planJourneyTps),
+    client: createTflClient(limitedGet('planJourney', config.tfl.planJourneyTps)),
     arrivals: createArrivalsSource(cachedGet('get_london_arrivals', config.tfl.arrivalsTps)),
     lineStatus: createLineStatusSource(cachedGet('get_line_status', config.tfl.lineStatusTps)),
     stops: createStopsSource(cachedGet('find_london_stops', config.tfl.stopsTps)),
@@ -53,13 +55,16 @@ function hslServices(config: TransitConfig, logger: Logger): HslServices | undef
   if (hsl === undefined) return undefined;
   const policy = (upstream: string) =>
     createUpstreamPolicy({ upstream, timeoutMs: hsl.timeoutMs, retryBudgetMs: config.retryBudgetMs, logger });
-  return {
+  const clients = {
     routing: createRoutingClient({ config: hsl, policy: policy(DIGITRANSIT) }),
     geocoder: createGeocoder({ config: hsl, policy: policy(GEOCODING) }),
-    limiter:
-      hsl.callsPerSecond === undefined
-        ? NO_CALL_LIMIT
-        : createCallLimiter({ name: 'Digitransit', points: hsl.callsPerSecond, durationMs: 1000 }),
+  };
+  const limiter =
+    hsl.callsPerSecond === undefined
+      ? NO_CALL_LIMIT
+      : createCallLimiter({ name: 'Digitransit', points: hsl.callsPerSecond, durationMs: 1000 });
+  return {
+    forCall: () => tokenPerCall(clients, limiter),
     bounds: hsl.regionBounds,
     alerts: { max: hsl.alertsMax, textMaxChars: hsl.alertTextMaxChars },
   };

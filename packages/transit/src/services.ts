@@ -1,22 +1,19 @@
-// What the tools share: clients, limiters and the saved-place store. Created once per process, when the
-// domain opens, so breakers, limiters and the database are shared by every connection and request.
+// What the tools share: clients (under their limiters) and the saved-place store. Created once per process,
+// when the domain opens, so breakers, limiters and the database are shared by every connection and request.
 import { SwitchyardError } from '@switchyard/contracts/errors';
-import type { CallLimiter } from '@switchyard/resilience';
 import type { RegionBounds } from './config.js';
 import type { AlertLimits } from './hsl/alerts.js';
-import type { RoutingClient } from './hsl/client.js';
-import type { Geocoder } from './hsl/geocoding.js';
 import type { SavedPlaceProbe } from './places/database.js';
 import type { LoadSavedPlaceStore } from './places/store.js';
 import type { ArrivalsSource } from './tfl/arrivals-client.js';
 import type { TflClient } from './tfl/client.js';
 import type { LineStatusSource } from './tfl/line-status-client.js';
 import type { StopsSource } from './tfl/stops-client.js';
+import type { DigitransitClients } from './upstream-tokens.js';
 
 export interface TflServices {
+  /** planJourney's JourneyResults (PLAN_JOURNEY_TPS, a token per request sent). */
   client: TflClient;
-  /** PLAN_JOURNEY_TPS */
-  limiter: CallLimiter;
   /** get_london_arrivals: predictions through the TfL answer cache (TFL_CACHE_*, LONDON_ARRIVALS_TPS). */
   arrivals: ArrivalsSource;
   /** get_line_status: line statuses through the same answer cache (LINE_STATUS_TPS). */
@@ -26,10 +23,11 @@ export interface TflServices {
 }
 
 export interface HslServices {
-  routing: RoutingClient;
-  geocoder: Geocoder;
-  /** DIGITRANSIT_CALLS_PER_SECOND, shared by the HSL tools (keeps under the subscription key's rate). */
-  limiter: CallLimiter;
+  /**
+   * The routing and geocoding clients of one tool call, under DIGITRANSIT_CALLS_PER_SECOND (shared by the HSL
+   * tools, to keep under the subscription key's rate): the call's token is taken by its first request.
+   */
+  forCall(): DigitransitClients;
   bounds: RegionBounds;
   /** HSL_ALERTS_MAX and HSL_ALERT_TEXT_MAX_CHARS: how many service alerts an answer carries, how long. */
   alerts: AlertLimits;

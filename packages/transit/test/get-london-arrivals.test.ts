@@ -249,7 +249,6 @@ describe('get_london_arrivals internal failures', () => {
   it('an unexpected failure is INTERNAL_ERROR in the full envelope, without internals', async () => {
     const connection = await connectOverTfl({
       client: { journeyResults: () => Promise.reject(new Error('not used')) },
-      limiter: { consume: async () => {} },
       arrivals: { arrivals: unexpectedFailure },
       lineStatus: { status: () => Promise.reject(new Error('not used')) },
       stops: { find: () => Promise.reject(new Error('not used')) },

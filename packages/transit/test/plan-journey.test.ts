@@ -209,7 +209,6 @@ describe('planJourney internal failures', () => {
   it('an unexpected failure is INTERNAL_ERROR in the full envelope, without internals', async () => {
     const connection = await connectOverTfl({
       client: { journeyResults: unexpectedFailure },
-      limiter: { consume: async () => {} },
       arrivals: { arrivals: () => Promise.reject(new Error('not used')) },
       lineStatus: { status: () => Promise.reject(new Error('not used')) },
       stops: { find: () => Promise.reject(new Error('not used')) },

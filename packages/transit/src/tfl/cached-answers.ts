@@ -1,8 +1,9 @@
 // TfL reads that go through the answer cache: one upstream request per distinct request (path and query)
-// within TfL's own lifetime for its answer, shared by every caller; the tool's limiter counts only the
-// requests that reach TfL. Each London tool says how to read its body and what TfL's 404 means for it.
+// within TfL's own lifetime for its answer, shared by every caller; the tool's limiter (in its `get`)
+// counts only the requests that reach TfL. Each London tool says how to read its body and what TfL's 404
+// means for it.
 import type { SwitchyardError } from '@switchyard/contracts/errors';
-import { assertOk, readJson, type CallLimiter } from '@switchyard/resilience';
+import { assertOk, readJson } from '@switchyard/resilience';
 import type { SearchParams, UpstreamGet } from '../upstream.js';
 import { answerLifetimeMs } from './cache-lifetime.js';
 import { TFL } from './client.js';
@@ -31,10 +32,9 @@ export type CachedTflGet = <T extends object>(
 ) => Promise<Cached<Fetched<T>>>;
 
 export interface CachedTflGetOptions {
+  /** TfL's GET under this tool's limiter (cache hits and shared calls cost nothing). */
   get: UpstreamGet;
   cache: ResponseCache;
-  /** Upstream calls per second for this tool (cache hits and shared calls cost nothing). */
-  limiter: CallLimiter;
   now?: () => number;
 }
 
@@ -50,10 +50,9 @@ export function createCachedTflGet(options: CachedTflGetOptions): CachedTflGet {
   return (request, reader, signal) =>
     options.cache.get(
       cacheKey(request),
-      async () => {
-        await options.limiter.consume();
+      () =>
         // The body is read inside the policy, so that a malformed one counts as this attempt's failure.
-        return options.get(request.path, request.searchParams, async (response) => {
+        options.get(request.path, request.searchParams, async (response) => {
           if (response.status === 404) {
             await response.body?.cancel().catch(() => undefined);
             throw reader.notFound();
@@ -66,8 +65,7 @@ export function createCachedTflGet(options: CachedTflGetOptions): CachedTflGet {
             value: { ...value, fetchedAtMs },
             lifetimeMs: answerLifetimeMs(response.headers, expiries, fetchedAtMs),
           };
-        });
-      },
+        }),
       signal,
     );
 }

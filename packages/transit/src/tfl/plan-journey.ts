@@ -8,7 +8,6 @@ import {
   type JourneyPlanRequest,
   type PlanJourneyOutput,
 } from '@switchyard/contracts/transit';
-import type { CallLimiter } from '@switchyard/resilience';
 import { londonLocalToIso } from '../time.js';
 import { malformed } from '../upstream.js';
 import { nonEmpty } from '../wire.js';
@@ -17,9 +16,8 @@ import { tflAnswer } from './tfl-answer.js';
 import type { Disambiguation, DisambiguationResult, TflFare, TflJourney, TflLeg } from './wire.js';
 
 export interface PlanJourneyDeps {
+  /** Under PLAN_JOURNEY_TPS: rate-limited before TfL is asked, once the request's path is built. */
   tfl: TflClient;
-  /** PLAN_JOURNEY_TPS: throws rate-limited before TfL is asked. */
-  limiter: CallLimiter;
 }
 
 /** A TfL date-time as an instant with the London offset; undefined when absent or unreadable. */
@@ -198,7 +196,6 @@ export async function planJourney(
   deps: PlanJourneyDeps,
   signal?: AbortSignal,
 ): Promise<PlanJourneyOutput> {
-  await deps.limiter.consume();
   const stepFree = input.needAccessibleRoute === true;
   const outcome = await tflAnswer(() =>
     deps.tfl.journeyResults({ from: input.from, to: input.to, stepFree }, signal),

@@ -24,9 +24,8 @@ export const findStopsTool = tool({
   ),
   when: hslConfigured,
   handler: async (input, call) => {
-    const hsl = configured(call.state.hsl, 'hsl');
-    await hsl.limiter.consume();
-    return findStops(hsl.routing, {
+    const { routing } = configured(call.state.hsl, 'hsl').forCall();
+    return findStops(routing, {
       name: input.name,
       near: input.near,
       radiusMeters: input.radiusMeters,

@@ -37,8 +37,7 @@ export const getDeparturesTool = tool({
       input.stop.type === 'id'
         ? parseStopId(input.stop.value)
         : await resolveStopLabel(await call.state.savedPlaces(), call.principal, input.stop.value);
-    await hsl.limiter.consume();
-    return getDepartures(hsl.routing, {
+    return getDepartures(hsl.forCall().routing, {
       stopId,
       request: input,
       correlationId: call.correlationId,

@@ -28,6 +28,6 @@ export const planJourneyTool = tool({
     const place = (text: string) =>
       resolveJourneyPlace(text, { savedPlaces, hasSavedPlaces, principal: call.principal });
     const [from, to] = await Promise.all([place(input.from), place(input.to)]);
-    return planJourney({ ...input, from, to }, { tfl: tfl.client, limiter: tfl.limiter }, call.signal);
+    return planJourney({ ...input, from, to }, { tfl: tfl.client }, call.signal);
   },
 });

@@ -42,12 +42,10 @@ export const planTripTool = tool({
   handler: async (input, call) => {
     const hsl = configured(call.state.hsl, 'hsl');
     const requestReceivedMs = Date.now();
-    await hsl.limiter.consume();
     return planTrip(
       input,
       {
-        routing: hsl.routing,
-        geocoder: hsl.geocoder,
+        ...hsl.forCall(),
         savedPlaces: call.state.savedPlaces,
         bounds: hsl.bounds,
         alertLimits: hsl.alerts,
