@@ -1,14 +1,9 @@
 import type { DomainLifecycle, Mount } from '@switchyard/server-kit';
 import { describeDatabase, type PostgresSettings } from '@switchyard/server-kit/runtime';
-import type { Provider } from '@switchyard/transit';
+import { PROVIDER_KEYS, type Provider } from '@switchyard/transit/providers';
 import type { Env } from './cli.js';
 import { DOMAIN_NAMES, SettingsError, type DomainName } from './settings.js';
 
-/** The variable that holds each transit provider's key. */
-export const PROVIDER_KEYS: Record<Provider, string> = {
-  tfl: 'TFL_API_KEY',
-  hsl: 'DIGITRANSIT_SUBSCRIPTION_KEY',
-};
 const PROVIDER_PLACES: Record<Provider, string> = { tfl: 'London', hsl: 'Helsinki' };
 
 export interface MountedDomain {

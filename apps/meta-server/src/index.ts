@@ -9,13 +9,9 @@ import { VERSION } from './version.js';
 
 export { VERSION } from './version.js';
 export { parseCommandLine, ENVIRONMENT_OF, type CliOutcome, type Env } from './cli.js';
-export {
-  planDomains,
-  PROVIDER_KEYS,
-  type DomainDecision,
-  type MountedDomain,
-  type SkippedDomain,
-} from './domains.js';
+export { planDomains, type DomainDecision, type MountedDomain, type SkippedDomain } from './domains.js';
+// The variable holding each transit provider's key: transit's own table (this package exported it first).
+export { PROVIDER_KEYS } from '@switchyard/transit/providers';
 export {
   clientConfiguration,
   clientSetups,

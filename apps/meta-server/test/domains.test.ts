@@ -1,6 +1,8 @@
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { PROVIDER_KEYS as TRANSIT_PROVIDER_KEYS } from '@switchyard/transit';
 import { planDomains, type DomainDecision } from '../src/domains.js';
+import { PROVIDER_KEYS } from '../src/index.js';
 import { SettingsError } from '../src/settings.js';
 import { DUMMY_KEYS, tempDir } from './helpers.js';
 
@@ -54,6 +56,11 @@ describe('which domains switchyard mounts', () => {
     expect(summary(await plan(DUMMY_KEYS)).transit).toBe(
       'mounted: providers tfl (London) and hsl (Helsinki): TFL_API_KEY is set, DIGITRANSIT_SUBSCRIPTION_KEY is set',
     );
+  });
+
+  it("reads transit's own table of key variables, the one transit's configuration requires", () => {
+    expect(PROVIDER_KEYS).toBe(TRANSIT_PROVIDER_KEYS);
+    expect(TRANSIT_PROVIDER_KEYS).toEqual({ tfl: 'TFL_API_KEY', hsl: 'DIGITRANSIT_SUBSCRIPTION_KEY' });
   });
 
   it('honours TRANSIT_PROVIDERS when it is set, and then requires its keys', async () => {

@@ -2,11 +2,9 @@ import { DEFAULT_MAX_RESPONSE_BYTES, registerSecret } from '@switchyard/resilien
 import { ConfigError, resolvePostgresSettings, type PostgresSettings } from '@switchyard/server-kit/runtime';
 import { z } from 'zod';
 import { DATABASE_URL_VARIABLE } from './places/database.js';
+import { PROVIDER_KEYS, PROVIDERS, type Provider } from './providers.js';
 
 export { ConfigError };
-
-export const PROVIDERS = ['tfl', 'hsl'] as const;
-export type Provider = (typeof PROVIDERS)[number];
 
 export interface RegionBounds {
   minLat: number;
@@ -160,11 +158,8 @@ function providers(env: Env): Provider[] {
   return [...new Set(names)] as Provider[];
 }
 
-/** The variable holding each provider's key. */
-const KEY_OF: Record<Provider, string> = { tfl: 'TFL_API_KEY', hsl: 'DIGITRANSIT_SUBSCRIPTION_KEY' };
-
 function keyOf(env: Env, provider: Provider): string | undefined {
-  return env[KEY_OF[provider]]?.trim() || undefined;
+  return env[PROVIDER_KEYS[provider]]?.trim() || undefined;
 }
 
 /**
@@ -181,7 +176,7 @@ function requireKeys(env: Env, enabled: readonly Provider[]): void {
       ? `TRANSIT_PROVIDERS=${keyed.join(',')} to go without ${one ? 'it' : 'them'}`
       : `TRANSIT_PROVIDERS to the providers whose keys you have (${PROVIDERS.join(', ')})`;
   throw new ConfigError(
-    missing.map((provider) => KEY_OF[provider]).join(' and '),
+    missing.map((provider) => PROVIDER_KEYS[provider]).join(' and '),
     `${one ? 'is' : 'are'} required when the ${missing.map((provider) => `"${provider}"`).join(' and ')} ` +
       `provider${one ? ' is' : 's are'} enabled; set ${one ? 'it' : 'them'}, or set ${instead}`,
   );

@@ -4,12 +4,11 @@ export {
   DEFAULT_DIGITRANSIT_CALLS_PER_SECOND,
   HSL_REGION_BOUNDS,
   loadConfig,
-  PROVIDERS,
   type HslConfig,
-  type Provider,
   type RegionBounds,
   type TflConfig,
   type TransitConfig,
 } from './config.js';
+export { PROVIDER_KEYS, PROVIDERS, type Provider } from './providers.js';
 export type { HslServices, TflServices, TransitState } from './services.js';
 export { GRAPHQL_DOCUMENTS } from './hsl/queries.js';
