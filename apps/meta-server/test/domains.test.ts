@@ -75,7 +75,7 @@ describe('which domains switchyard mounts', () => {
   it('fails naming the missing key when transit is named in --domains', async () => {
     await expect(plan({}, ['transit'])).rejects.toThrow(SettingsError);
     await expect(plan({}, ['transit'])).rejects.toThrow(
-      /cannot mount transit: TFL_API_KEY and DIGITRANSIT_SUBSCRIPTION_KEY: are required .*TRANSIT_PROVIDERS/,
+      /cannot mount transit: TFL_API_KEY: is required .*, and DIGITRANSIT_SUBSCRIPTION_KEY when .*TRANSIT_PROVIDERS/,
     );
     await expect(plan({ DIGITRANSIT_SUBSCRIPTION_KEY: 'k' }, ['transit'])).rejects.toThrow(
       /cannot mount transit: TFL_API_KEY: is required/,

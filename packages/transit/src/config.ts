@@ -164,21 +164,26 @@ function keyOf(env: Env, provider: Provider): string | undefined {
 
 /**
  * Every enabled provider's key must be set: one message names all that are missing (not the first, then the
- * next on the following start) and the TRANSIT_PROVIDERS that would do without them.
+ * next on the following start) and the TRANSIT_PROVIDERS that would do without them. The error's `variable`
+ * is one variable's name, as in every ConfigError: the first missing key; the message names the others.
  */
 function requireKeys(env: Env, enabled: readonly Provider[]): void {
   const missing = enabled.filter((provider) => keyOf(env, provider) === undefined);
-  if (missing.length === 0) return;
+  const [first, ...others] = missing;
+  if (first === undefined) return;
   const keyed = enabled.filter((provider) => !missing.includes(provider));
-  const one = missing.length === 1;
+  const one = others.length === 0;
+  const andOthers = others
+    .map((provider) => `, and ${PROVIDER_KEYS[provider]} when "${provider}" is`)
+    .join('');
   const instead =
     keyed.length > 0
       ? `TRANSIT_PROVIDERS=${keyed.join(',')} to go without ${one ? 'it' : 'them'}`
       : `TRANSIT_PROVIDERS to the providers whose keys you have (${PROVIDERS.join(', ')})`;
   throw new ConfigError(
-    missing.map((provider) => PROVIDER_KEYS[provider]).join(' and '),
-    `${one ? 'is' : 'are'} required when the ${missing.map((provider) => `"${provider}"`).join(' and ')} ` +
-      `provider${one ? ' is' : 's are'} enabled; set ${one ? 'it' : 'them'}, or set ${instead}`,
+    PROVIDER_KEYS[first],
+    `is required when the "${first}" provider is enabled${andOthers}; set ${one ? 'it' : 'them'}, ` +
+      `or set ${instead}`,
   );
 }
 

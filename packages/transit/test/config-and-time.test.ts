@@ -66,10 +66,13 @@ describe('loadConfig', () => {
   });
 
   it('names every missing key in one message, and the TRANSIT_PROVIDERS that does without them', () => {
-    expect(configError({}).message).toBe(
-      'TFL_API_KEY and DIGITRANSIT_SUBSCRIPTION_KEY: are required when the "tfl" and "hsl" providers are ' +
-        'enabled; set them, or set TRANSIT_PROVIDERS to the providers whose keys you have (tfl, hsl)',
+    const neither = configError({});
+    expect(neither.message).toBe(
+      'TFL_API_KEY: is required when the "tfl" provider is enabled, and DIGITRANSIT_SUBSCRIPTION_KEY when ' +
+        '"hsl" is; set them, or set TRANSIT_PROVIDERS to the providers whose keys you have (tfl, hsl)',
     );
+    // `variable` is one variable's name, as its readers expect: the first missing key.
+    expect(neither.variable).toBe('TFL_API_KEY');
     expect(configError({ TFL_API_KEY: 'x1234', DIGITRANSIT_SUBSCRIPTION_KEY: ' ' }).message).toBe(
       'DIGITRANSIT_SUBSCRIPTION_KEY: is required when the "hsl" provider is enabled; set it, or set ' +
         'TRANSIT_PROVIDERS=tfl to go without it',
