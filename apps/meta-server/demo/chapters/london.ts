@@ -5,6 +5,7 @@ import {
   PlanJourneyOutputSchema,
   SaveUserVariableOutputSchema,
   type JourneyOptionSummary,
+  type PlanJourneyOutput,
 } from '@switchyard/contracts/transit';
 import type { TflMock } from '@switchyard/upstream-mocks';
 import { callTool } from '../call.js';
@@ -19,56 +20,70 @@ function describeOption(option: JourneyOptionSummary, index: number): void {
   for (const leg of option.legs) line(`- ${leg.summary} (${leg.durationMinutes} min)`, 3);
 }
 
-/** planJourney with a disambiguation round (TfL knows several places called "Victoria"), then the next trains. */
+/**
+ * planJourney for the journey the TfL stand-in holds a recording of (King's Cross St. Pancras to Waterloo), so
+ * that every leg shown is one TfL planned; then an ambiguous request, answered with the recorded suggestions.
+ */
 export async function londonJourney(client: Client, tfl: TflMock): Promise<void> {
   chapter(
     '1. London: plan a journey with TfL, then catch the next train',
-    'A rider asks for "Victoria" to King\'s Cross. TfL knows several places by that name, so the first\n' +
-      'answer asks which one; the client picks a suggestion and asks again. Then the rider checks the lines\n' +
-      'on the way, saves their station and asks when the next Victoria line trains leave it.',
+    "A rider at King's Cross asks for the way to Waterloo and gets TfL's fastest journeys. Asked for\n" +
+      '"Victoria" to "Highgate", TfL knows several places by each name, so it answers with suggestions to\n' +
+      'choose from. Then the rider checks the lines on the way, saves their station and asks when the next\n' +
+      'Victoria line trains leave it.',
   );
-  // The mock plays TfL's answer for an ambiguous origin once; the retry resolves normally.
-  tfl.scenario('disambiguation-from', { times: 1 });
-
-  step('planJourney', 'from "Victoria" to "King\'s Cross"');
-  const first = await callTool(
-    client,
-    'planJourney',
-    { from: 'Victoria', to: "King's Cross" },
-    PlanJourneyOutputSchema,
-    { envelope: true },
-  );
-  line(`${first.code}: ${first.message}`);
-  const suggestions = first.fromLocationDisambiguation ?? [];
-  for (const suggestion of suggestions.slice(0, 4)) {
-    const quality = suggestion.matchQuality === null ? '' : ` (match ${suggestion.matchQuality})`;
-    line(
-      `- ${suggestion.name}, ${suggestion.placeType ?? 'place'}${quality}: "${suggestion.parameterValue}"`,
-      2,
-    );
-  }
-  // A rider going by train means the station, not the museum that matches the name best.
-  const chosen = suggestions.find((suggestion) => suggestion.placeType === 'StopPoint') ?? suggestions[0];
-  if (first.code !== 'DISAMBIGUATION_REQUIRED' || chosen === undefined) {
-    throw new Error(`expected DISAMBIGUATION_REQUIRED with suggestions, got ${first.code}`);
-  }
-
-  step('planJourney', `from "${chosen.parameterValue}" (${chosen.name}) to "King's Cross"`);
-  const second = await callTool(
-    client,
-    'planJourney',
-    { from: chosen.parameterValue, to: "King's Cross" },
-    PlanJourneyOutputSchema,
-    { envelope: true },
-  );
-  line(`${second.code}: ${second.message}`);
-  if (!second.success || second.topJourneys === null)
-    throw new Error(`expected journeys, got ${second.code}`);
-  line('The fastest options, quickest first:');
-  second.topJourneys.slice(0, 3).forEach(describeOption);
-
+  await fastestJourneys(client, { from: "King's Cross St. Pancras", to: 'Waterloo' });
+  // The mock plays TfL's answer for two ambiguous places once.
+  tfl.scenario('disambiguation-both', { times: 1 });
+  await suggestions(client, { from: 'Victoria', to: 'Highgate' });
   await lineStatus(client);
   await nextTrains(client);
+}
+
+interface JourneyAsked {
+  from: string;
+  to: string;
+}
+
+/** planJourney as the rider asks it, with TfL's code and message. */
+async function askTfl(client: Client, journey: JourneyAsked): Promise<PlanJourneyOutput> {
+  step('planJourney', `from "${journey.from}" to "${journey.to}"`);
+  const answer = await callTool(client, 'planJourney', { ...journey }, PlanJourneyOutputSchema, {
+    envelope: true,
+  });
+  line(`${answer.code}: ${answer.message}`);
+  return answer;
+}
+
+async function fastestJourneys(client: Client, journey: JourneyAsked): Promise<void> {
+  const answer = await askTfl(client, journey);
+  if (!answer.success || answer.topJourneys === null)
+    throw new Error(`expected journeys, got ${answer.code}`);
+  line('The fastest options, quickest first:');
+  answer.topJourneys.slice(0, 3).forEach(describeOption);
+}
+
+/** What TfL suggests for each side it could not place; a client calls again with a `parameterValue`. */
+async function suggestions(client: Client, journey: JourneyAsked): Promise<void> {
+  const answer = await askTfl(client, journey);
+  const sides = [
+    [journey.from, answer.fromLocationDisambiguation],
+    [journey.to, answer.toLocationDisambiguation],
+  ] as const;
+  if (answer.code !== 'DISAMBIGUATION_REQUIRED' || sides.every(([, options]) => options === null)) {
+    throw new Error(`expected DISAMBIGUATION_REQUIRED with suggestions, got ${answer.code}`);
+  }
+  for (const [asked, options] of sides) {
+    if (options === null) continue;
+    line(`"${asked}" could be:`, 2);
+    for (const suggestion of options.slice(0, 3)) {
+      const quality = suggestion.matchQuality === null ? '' : ` (match ${suggestion.matchQuality})`;
+      line(
+        `- ${suggestion.name}, ${suggestion.placeType ?? 'place'}${quality}: "${suggestion.parameterValue}"`,
+        3,
+      );
+    }
+  }
 }
 
 /** Whether the lines of the trip run well now. */
