@@ -8,7 +8,7 @@ import {
   type ServerContext,
   type Tool,
 } from '@modelcontextprotocol/server';
-import { isWellFormedText, toSwitchyardError } from '@switchyard/contracts/errors';
+import { isWellFormedText, toSwitchyardError, type SwitchyardError } from '@switchyard/contracts/errors';
 import { assertTextArguments } from './argument-text.js';
 import { callTool, type ToolRunner } from './call-tool.js';
 import type { Catalog, CatalogTool } from './catalog.js';
@@ -59,14 +59,13 @@ interface PromptEntry {
   spec: PromptSpec<DomainLifecycle>;
 }
 
-/** A domain failure as a JSON-RPC error that still carries the contract code. */
-function asProtocolError(
-  error: unknown,
-  errorPayload: (error: ReturnType<typeof toSwitchyardError>) => { error: { code: string; message: string } },
-): ProtocolError {
-  if (error instanceof ProtocolError) return error;
-  const failure = toSwitchyardError(error);
-  const { code, message } = errorPayload(failure).error;
+interface ErrorPayload {
+  error: { code: string; message: string };
+}
+
+/** A domain failure, and the contract's payload for it, as a JSON-RPC error that still carries the code. */
+function asProtocolError(failure: SwitchyardError, payload: ErrorPayload): ProtocolError {
+  const { code, message } = payload.error;
   const jsonRpcCode =
     failure.kind === 'internal' ? ProtocolErrorCode.InternalError : ProtocolErrorCode.InvalidParams;
   return new ProtocolError(jsonRpcCode, `${code}: ${message}`, { code });
@@ -98,14 +97,15 @@ export function buildServerFactory(
    */
   const handlerFailure = (
     domain: string,
-    spec: { errorPayload: Parameters<typeof asProtocolError>[1] },
+    spec: { errorPayload(error: SwitchyardError): ErrorPayload },
     method: string,
     error: unknown,
   ): ProtocolError => {
+    if (error instanceof ProtocolError) return error;
     const failure = toSwitchyardError(error);
-    if (failure.kind === 'internal' && !(error instanceof ProtocolError))
+    if (failure.kind === 'internal')
       loggerOf(domain).error(`${method} failed`, { outcome: 'internal', cause: failure.cause ?? failure });
-    return asProtocolError(error, (found) => spec.errorPayload(found));
+    return asProtocolError(failure, spec.errorPayload(failure));
   };
   const runners = new Map<string, ToolRunner<DomainLifecycle>>();
   for (const tool of catalog.tools.values()) {
