@@ -220,6 +220,15 @@ describe('what is mounted', () => {
         'TRANSIT_DATABASE_URL, JOURNEY_DATABASE_URL, LAUNCH_DATABASE_URL); SQLite files migrate when a server opens them',
     ]);
   });
+
+  it('`switchyard migrate` stops on a SWITCHYARD_LOG_LEVEL it does not know, as the server start does', async () => {
+    expect(await runBin(['migrate'], { SWITCHYARD_LOG_LEVEL: 'verbose' })).toEqual({
+      code: 1,
+      stdout: '',
+      stderr:
+        'switchyard migrate: SWITCHYARD_LOG_LEVEL must be one of debug, info, warn, error, got "verbose"\n',
+    });
+  });
 });
 
 describe('startSwitchyard options', () => {

@@ -11,7 +11,7 @@ import type { ServerIdentity } from './mcp-server.js';
 import { openDomains } from './open-domains.js';
 import { resolveDataDir } from './runtime/data-dir.js';
 import { lazy } from './runtime/lazy.js';
-import { createLogger, LOG_LEVELS, logLevelNamed, type Logger, type LogLevel } from './runtime/logger.js';
+import { createLogger, resolveLogLevel, type Logger } from './runtime/logger.js';
 import { ScopeTable } from './scopes.js';
 
 export const DEFAULT_HTTP_HOST = '127.0.0.1';
@@ -118,15 +118,6 @@ function fail(message: string): never {
 }
 
 type AnyMount = Mount<unknown, DomainLifecycle>;
-
-/** SWITCHYARD_LOG_LEVEL (any case), checked at start like every other SWITCHYARD_* variable; unset: info. */
-function resolveLogLevel(env: Env): LogLevel {
-  const raw = env.SWITCHYARD_LOG_LEVEL;
-  if (raw === undefined || raw.trim() === '') return 'info';
-  return (
-    logLevelNamed(raw) ?? fail(`SWITCHYARD_LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${raw}"`)
-  );
-}
 
 /**
  * The default size limit of one message (HTTP body or stdio line): 1 MiB raised to what the domains say

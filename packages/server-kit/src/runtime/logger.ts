@@ -28,6 +28,20 @@ export function logLevelNamed(raw: string | undefined): LogLevel | undefined {
   return Object.hasOwn(LEVEL_RANK, word) ? (word as LogLevel) : undefined;
 }
 
+/**
+ * SWITCHYARD_LOG_LEVEL (any case), checked before a server starts or `switchyard migrate` runs, like every
+ * other SWITCHYARD_* variable: a level it does not know stops them. Unset: info.
+ */
+export function resolveLogLevel(env: Readonly<Record<string, string | undefined>>): LogLevel {
+  const raw = env.SWITCHYARD_LOG_LEVEL;
+  if (raw === undefined || raw.trim() === '') return 'info';
+  const level = logLevelNamed(raw);
+  if (level === undefined) {
+    throw new Error(`SWITCHYARD_LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${raw}"`);
+  }
+  return level;
+}
+
 /** Tolerant: a logger can be made before the server checks SWITCHYARD_LOG_LEVEL, and a wrong value means info. */
 function levelFromEnv(): LogLevel {
   return logLevelNamed(process.env.SWITCHYARD_LOG_LEVEL) ?? 'info';
