@@ -194,4 +194,24 @@ describe('the sentinel key never leaks', () => {
     expect(error.kind).toBe('network-error');
     expectClean(error, lines);
   });
+
+  it("through ky's own error, caught from the client before any policy, for a URL that holds a credential", async () => {
+    const server = await echoingServer();
+    const client = await createUpstreamKy({ upstream: 'GitHub', baseUrl: server.url });
+    // A call that asks ky to throw on the 500: ky's HTTPError names the request's method and URL, query
+    // included, in its message and stack.
+    const error = await client
+      .get('repos/a/b', { searchParams: { access_token: SENTINEL }, throwHttpErrors: true })
+      .then(
+        () => undefined,
+        (thrown: unknown) => thrown,
+      );
+    expect(server.requests[0]?.url).toContain(`access_token=${SENTINEL}`);
+    expect(error).toBeInstanceOf(Error);
+    const { name, message, stack } = error as Error;
+    expect(name).toBe('HTTPError');
+    expect(message).toMatch(/status code 500.*: GET http:\/\/127\.0\.0\.1:\d+\/repos\/a\/b\?access_token=/);
+    expect(message).not.toContain(SENTINEL);
+    expect(stack ?? '').not.toContain(SENTINEL);
+  });
 });
