@@ -53,10 +53,10 @@ Every flag can also be set by its environment variable (the flag wins):
   SWITCHYARD_TOKEN   bearer token HTTP clients must send; to listen on anything but loopback, set it or
                      configure OAuth (SWITCHYARD_OAUTH_ISSUER and SWITCHYARD_RESOURCE_URL; see the README)
   SWITCHYARD_LOG_LEVEL  debug | info (default) | warn | error
-  Resource bounds (connections, timeouts, message sizes, argument nesting):
+  Resource bounds (connections, timeouts, message sizes, batch length, argument nesting):
   SWITCHYARD_HTTP_MAX_CONNECTIONS, SWITCHYARD_HTTP_HEADERS_TIMEOUT_MS, SWITCHYARD_HTTP_REQUEST_TIMEOUT_MS, SWITCHYARD_HTTP_KEEP_ALIVE_TIMEOUT_MS,
-  SWITCHYARD_HTTP_MAX_BODY_BYTES, SWITCHYARD_STDIO_MAX_MESSAGE_BYTES, SWITCHYARD_MAX_ARGUMENT_DEPTH
-  (defaults and meanings: the README's configuration section).
+  SWITCHYARD_HTTP_MAX_BODY_BYTES, SWITCHYARD_HTTP_MAX_BATCH, SWITCHYARD_STDIO_MAX_MESSAGE_BYTES,
+  SWITCHYARD_MAX_ARGUMENT_DEPTH (defaults and meanings: the README's configuration section).
 
 Domains: journey-continuity and launch-runs run unless --domains leaves them out (on SQLite files in the data
 directory, or on PostgreSQL: below).

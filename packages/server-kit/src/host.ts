@@ -13,6 +13,7 @@ export interface TransportHost {
 
 /** JSON-RPC error codes used outside an MCP server (transport-level refusals). */
 export const JSONRPC_PARSE_ERROR = -32700;
+export const JSONRPC_INVALID_REQUEST = -32600;
 export const JSONRPC_INTERNAL_ERROR = -32603;
 /** Implementation-defined server error (the MCP SDK uses it for transport refusals too). */
 export const JSONRPC_SERVER_ERROR = -32000;

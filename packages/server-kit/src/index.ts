@@ -14,6 +14,7 @@ export { createProgressReporter } from './progress.js';
 export * from './run-server.js';
 export {
   DEFAULT_HEADERS_TIMEOUT_MS,
+  DEFAULT_HTTP_MAX_BATCH,
   DEFAULT_KEEP_ALIVE_TIMEOUT_MS,
   DEFAULT_MAX_ARGUMENT_DEPTH,
   DEFAULT_MAX_CONNECTIONS,

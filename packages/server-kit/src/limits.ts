@@ -10,10 +10,12 @@ interface LimitSetting {
   variable: string;
   /** Smallest accepted value. */
   min: number;
+  /** Largest accepted value, where one exists. */
+  max?: number;
   /** What 0 means, where 0 is accepted. */
   zeroMeans?: string;
   /** What the number counts, for messages. */
-  unit: 'bytes' | 'milliseconds' | 'seconds' | 'levels' | 'connections';
+  unit: 'bytes' | 'milliseconds' | 'seconds' | 'levels' | 'connections' | 'messages';
   /** Absent where the default depends on the modules (the message sizes). */
   default?: number;
 }
@@ -30,6 +32,11 @@ export const DEFAULT_HEADERS_TIMEOUT_MS = 10_000;
 export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
 /** An idle kept-alive connection is closed after this. */
 export const DEFAULT_KEEP_ALIVE_TIMEOUT_MS = 5_000;
+/**
+ * The most messages one HTTP POST may carry in a JSON-RPC batch (2025-era clients). The MCP SDK refuses a
+ * batch of more than 100 itself, so 100 is also the most this setting can allow.
+ */
+export const DEFAULT_HTTP_MAX_BATCH = 100;
 
 /** Accepted difference between our clock and the authorization server's, for `exp`, `nbf` and `iat`. */
 export const DEFAULT_OAUTH_CLOCK_SKEW_S = 60;
@@ -61,6 +68,14 @@ export const LIMITS = {
     variable: 'SWITCHYARD_HTTP_MAX_BODY_BYTES',
     min: 1,
     unit: 'bytes',
+  },
+  httpMaxBatch: {
+    option: 'http.maxBatch',
+    variable: 'SWITCHYARD_HTTP_MAX_BATCH',
+    min: 1,
+    max: DEFAULT_HTTP_MAX_BATCH,
+    unit: 'messages',
+    default: DEFAULT_HTTP_MAX_BATCH,
   },
   httpMaxConnections: {
     option: 'http.maxConnections',
@@ -133,7 +148,12 @@ export type LimitName = keyof typeof LIMITS;
 
 function describeRange(setting: LimitSetting): string {
   const zero = setting.zeroMeans === undefined ? '' : ` (0 = ${setting.zeroMeans})`;
-  return `a whole number of ${setting.unit} >= ${setting.min}${zero}`;
+  const range = setting.max === undefined ? `>= ${setting.min}` : `from ${setting.min} to ${setting.max}`;
+  return `a whole number of ${setting.unit} ${range}${zero}`;
+}
+
+function inRange(value: number, setting: LimitSetting): boolean {
+  return value >= setting.min && (setting.max === undefined || value <= setting.max);
 }
 
 /**
@@ -148,7 +168,7 @@ export function resolveLimit(
 ): number {
   const setting: LimitSetting = LIMITS[name];
   if (given !== undefined) {
-    if (!Number.isInteger(given) || given < setting.min) {
+    if (!Number.isInteger(given) || !inRange(given, setting)) {
       throw new Error(`runServer: ${setting.option} must be ${describeRange(setting)}, got ${String(given)}`);
     }
     return given;
@@ -160,7 +180,7 @@ export function resolveLimit(
     return value;
   }
   const value = /^\d+$/.test(raw) ? Number(raw) : Number.NaN;
-  if (!Number.isSafeInteger(value) || value < setting.min) {
+  if (!Number.isSafeInteger(value) || !inRange(value, setting)) {
     throw new Error(`runServer: ${setting.variable} must be ${describeRange(setting)}, got "${raw}"`);
   }
   return value;

@@ -57,6 +57,11 @@ export interface HttpServerOptions {
    * largest `maxRequestBytes` a mounted module declares, whichever is larger.
    */
   maxBodyBytes?: number;
+  /**
+   * The most messages one POST may carry in a JSON-RPC batch (2025-era clients), beyond it 400
+   * (SWITCHYARD_HTTP_MAX_BATCH). Default 100, which is also the most: the MCP SDK answers no longer batch.
+   */
+  maxBatch?: number;
   /** Open connections at most; more are dropped (SWITCHYARD_HTTP_MAX_CONNECTIONS, default 512). */
   maxConnections?: number;
   /** A connection that has not sent its headers within this is closed (SWITCHYARD_HTTP_HEADERS_TIMEOUT_MS, 10 s). */
@@ -180,6 +185,7 @@ function resolveHttpSettings(
     allowedHosts: http.allowedHosts,
     allowedOrigins: http.allowedOrigins,
     maxBodyBytes: resolveLimit('httpMaxBodyBytes', http.maxBodyBytes, env, defaultMessageLimit(mounts)),
+    maxBatch: resolveLimit('httpMaxBatch', http.maxBatch, env),
     maxConnections: resolveLimit('httpMaxConnections', http.maxConnections, env),
     headersTimeoutMs,
     requestTimeoutMs,

@@ -43,6 +43,7 @@ describe('HTTP bounds are settings', () => {
 
   it.each([
     ['httpMaxConnections', 512],
+    ['httpMaxBatch', 100],
     ['httpHeadersTimeoutMs', 10_000],
     ['httpRequestTimeoutMs', 30_000],
     ['httpKeepAliveTimeoutMs', 5_000],
@@ -95,6 +96,72 @@ describe('HTTP bounds are settings', () => {
         options({ SWITCHYARD_HTTP_HEADERS_TIMEOUT_MS: '5000', SWITCHYARD_HTTP_REQUEST_TIMEOUT_MS: '10' }),
       ),
     ).rejects.toThrow(/request timeout \(10 ms\) must be at least the headers timeout/);
+  });
+});
+
+describe('JSON-RPC batches over HTTP are bounded', () => {
+  const postBatch = (url: string, size: number) =>
+    rawHttpRequest(url, {
+      method: 'POST',
+      headers: MCP_POST_HEADERS,
+      body: JSON.stringify(
+        Array.from({ length: size }, (_, index) => ({ jsonrpc: '2.0', id: index + 1, method: 'tools/list' })),
+      ),
+    });
+  const refusalOf = (size: number, maxBatch: number) => ({
+    jsonrpc: '2.0',
+    id: null,
+    error: {
+      code: -32600,
+      message:
+        `Invalid Request: the batch holds ${size} messages; this server answers at most ${maxBatch} in one ` +
+        'request (SWITCHYARD_HTTP_MAX_BATCH)',
+    },
+  });
+
+  it('answers a batch of SWITCHYARD_HTTP_MAX_BATCH messages, and refuses a longer one with 400 naming it', async () => {
+    const { url, lines } = await start([echo()], {}, { env: { SWITCHYARD_HTTP_MAX_BATCH: '3' } });
+    const answered = await postBatch(url, 3);
+    expect(answered.status).toBe(200);
+    expect(answered.body.match(/"tools":\[/g)).toHaveLength(3);
+    const refused = await postBatch(url, 4);
+    expect(refused.status).toBe(400);
+    expect(JSON.parse(refused.body)).toEqual(refusalOf(4, 3));
+    expect(errorLines(lines)).toEqual([]);
+    expect(lines.map(logEntry)).toContainEqual(
+      expect.objectContaining({
+        msg: 'http request refused',
+        status: 400,
+        reason: refusalOf(4, 3).error.message,
+      }),
+    );
+  });
+
+  it('takes http.maxBatch set in code, and allows 100 messages by default (the MCP SDK answers no more)', async () => {
+    const { url: set } = await start([echo()], { maxBatch: 2 });
+    expect((await postBatch(set, 2)).status).toBe(200);
+    expect(JSON.parse((await postBatch(set, 3)).body)).toEqual(refusalOf(3, 2));
+
+    const { url } = await start([echo()]);
+    expect((await postBatch(url, 100)).status).toBe(200);
+    const refused = await postBatch(url, 101);
+    expect(refused.status).toBe(400);
+    expect(JSON.parse(refused.body)).toEqual(refusalOf(101, 100));
+  });
+
+  it('stops the start on a bound outside 1 to 100, naming the option or the variable', async () => {
+    const range = 'must be a whole number of messages from 1 to 100';
+    await expect(start([echo()], { maxBatch: 101 })).rejects.toThrow(
+      `runServer: http.maxBatch ${range}, got 101`,
+    );
+    await expect(start([echo()], { maxBatch: 0 })).rejects.toThrow(
+      `runServer: http.maxBatch ${range}, got 0`,
+    );
+    for (const raw of ['0', '101', 'many']) {
+      await expect(start([echo()], {}, { env: { SWITCHYARD_HTTP_MAX_BATCH: raw } })).rejects.toThrow(
+        `runServer: SWITCHYARD_HTTP_MAX_BATCH ${range}, got "${raw}"`,
+      );
+    }
   });
 });
 

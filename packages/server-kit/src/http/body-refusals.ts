@@ -1,5 +1,6 @@
 import type http from 'node:http';
-import { JSONRPC_PARSE_ERROR, JSONRPC_SERVER_ERROR } from '../host.js';
+import { JSONRPC_INVALID_REQUEST, JSONRPC_PARSE_ERROR, JSONRPC_SERVER_ERROR } from '../host.js';
+import { LIMITS } from '../limits.js';
 
 /** What a client is told when its body cannot be read: the status, a message saying what to fix, a code. */
 export interface BodyRefusal {
@@ -69,4 +70,19 @@ export function bodyRefusal(
     known?.(context) ??
     (typeof status === 'number' && status >= 400 && status < 500 ? undecodable(context) : undefined);
   return refusal === undefined ? undefined : { code: JSONRPC_SERVER_ERROR, ...refusal };
+}
+
+/**
+ * The refusal for a JSON-RPC batch of more than `maxBatch` messages (`http.maxBatch`), or undefined: every
+ * message of a batch is answered in the one response, so its length is a bound like the body's size.
+ */
+export function batchRefusal(body: unknown, maxBatch: number): BodyRefusal | undefined {
+  if (!Array.isArray(body) || body.length <= maxBatch) return undefined;
+  return {
+    status: 400,
+    message:
+      `Invalid Request: the batch holds ${body.length} messages; this server answers at most ${maxBatch} ` +
+      `in one request (${LIMITS.httpMaxBatch.variable})`,
+    code: JSONRPC_INVALID_REQUEST,
+  };
 }

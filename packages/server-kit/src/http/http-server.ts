@@ -10,7 +10,7 @@ import { JSONRPC_INTERNAL_ERROR, type ServerFactory, type TransportHost } from '
 import type { InFlightTracker } from '../in-flight.js';
 import type { Logger } from '../runtime/logger.js';
 import type { ScopeTable } from '../scopes.js';
-import { bodyRefusal } from './body-refusals.js';
+import { batchRefusal, bodyRefusal } from './body-refusals.js';
 import { HttpAuth, type AuthRefusal, type Caller } from './http-auth.js';
 import type { OAuthSettings } from './oauth-settings.js';
 import { sendJson, sendJsonRpcError } from './responses.js';
@@ -25,6 +25,8 @@ export interface HttpListenerSettings {
   allowedHosts: readonly string[] | undefined;
   allowedOrigins: readonly string[] | undefined;
   maxBodyBytes: number;
+  /** The most messages a JSON-RPC batch may hold; a longer one gets 400. */
+  maxBatch: number;
   /** Open connections at most; more are dropped as they arrive. */
   maxConnections: number;
   /** A connection must send its whole header block within this, else it is closed (slow clients). */
@@ -251,6 +253,11 @@ export async function startHttpListener(
       await passes(jsonBody, req, res);
     } catch (error) {
       refuseBody(req, res, error);
+      return;
+    }
+    const tooLong = batchRefusal(req.body, settings.maxBatch);
+    if (tooLong !== undefined) {
+      refuse(req, res, tooLong.status, tooLong.message, tooLong.code);
       return;
     }
     const refusal = scopeRefusal(caller, req.body);

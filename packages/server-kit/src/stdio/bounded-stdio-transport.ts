@@ -6,10 +6,9 @@ import {
   type RequestId,
   type Transport,
 } from '@modelcontextprotocol/server';
-import { JSONRPC_PARSE_ERROR } from '../host.js';
+import { JSONRPC_INVALID_REQUEST, JSONRPC_PARSE_ERROR } from '../host.js';
 import type { Logger } from '../runtime/logger.js';
 
-export const JSONRPC_INVALID_REQUEST = -32600;
 const NEWLINE = 0x0a;
 /** How much of an oversized message is kept to find its id: the id is near one end of a JSON-RPC object. */
 const EDGE_BYTES = 512;
