@@ -1,3 +1,4 @@
+import { listenFlagsWithoutHttp } from '@switchyard/server-kit/bin-flags';
 import { Command, CommanderError, Option } from 'commander';
 import {
   DEFAULT_HOST,
@@ -160,11 +161,8 @@ function booleanSetting(program: Command, env: Env, key: SettingKey): boolean {
  */
 function refuseListenFlagsOverStdio(program: Command): void {
   const given = (['host', 'port'] as const).filter((key) => program.getOptionValueSource(key) === 'cli');
-  if (given.length === 0) return;
-  const verb = given.length > 1 ? 'need' : 'needs';
-  throw new SettingsError(
-    `${given.map((key) => FLAG_OF[key]).join(' and ')} ${verb} --http: without it the server speaks stdio and listens on nothing`,
-  );
+  const refusal = listenFlagsWithoutHttp(given.map((key) => FLAG_OF[key]));
+  if (refusal !== undefined) throw new SettingsError(refusal);
 }
 
 function settingsFrom(program: Command, env: Env): SwitchyardSettings {

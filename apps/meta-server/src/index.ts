@@ -53,6 +53,11 @@ export interface SwitchyardOptions extends Partial<SwitchyardSettings> {
    * (the `switchyard` bin passes its own). Without it that setup is left out.
    */
   stdioCommand?: StdioCommand;
+  /**
+   * How the person who starts the server sets a server-kit option that a start-up hint names (the `switchyard`
+   * bin passes its flags and variables). Default: the option's name.
+   */
+  settingNames?: Readonly<Record<string, string>>;
 }
 
 /** What the combined server will mount, decided from its settings and environment (nothing opened yet). */
@@ -125,6 +130,7 @@ export async function startSwitchyard(options: SwitchyardOptions = {}): Promise<
     strictOutput: options.strictOutput,
     handleSignals: options.handleSignals,
     shutdownGraceMs: options.shutdownGraceMs,
+    settingNames: options.settingNames,
     http: {
       host: options.host ?? DEFAULT_HOST,
       port: options.port ?? DEFAULT_PORT,

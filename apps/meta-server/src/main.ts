@@ -1,8 +1,8 @@
 import { ENVIRONMENT_OF, FLAG_OF, parseCommandLine, type Env } from './cli.js';
 
 /**
- * server-kit names its options (`http.port`) and the data folder's variable; a person running switchyard knows
- * the flag and its variable.
+ * server-kit names its options (`http.port`) and the data folder's variable, in start-up errors and hints; a
+ * person running switchyard knows the flag and its variable.
  */
 const HTTP_SETTINGS = ['host', 'port', 'allowedHosts', 'allowedOrigins'] as const;
 const flagAndVariable = (key: keyof typeof FLAG_OF) => `${FLAG_OF[key]} (${ENVIRONMENT_OF[key]})`;
@@ -45,7 +45,7 @@ export async function main(argv: readonly string[], env: Env): Promise<number> {
     const { startSwitchyard } = await import('./index.js');
     // Clients that start their own copy over stdio run this same bin with this same Node.
     const stdioCommand = { command: process.execPath, args: process.argv.slice(1, 2) };
-    await startSwitchyard({ ...outcome.settings, env, stdioCommand });
+    await startSwitchyard({ ...outcome.settings, env, stdioCommand, settingNames: NAMES_FOR_PEOPLE });
     return 0;
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);

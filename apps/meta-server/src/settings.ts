@@ -1,3 +1,5 @@
+import { parseList, parseNonEmptyList as parseListSetting } from '@switchyard/server-kit/bin-flags';
+
 /** The domains the combined server knows, in the order they are mounted (and closed). */
 export const DOMAIN_NAMES = ['transit', 'launch-runs', 'journey-continuity'] as const;
 export type DomainName = (typeof DOMAIN_NAMES)[number];
@@ -36,18 +38,6 @@ export interface SwitchyardSettings {
 /** A setting with a wrong value; the message names the flag or variable and says what to set. */
 export class SettingsError extends Error {
   override readonly name = 'SettingsError';
-}
-
-/** The comma-separated list in `raw`, trimmed, without empty entries and duplicates. */
-export function parseList(raw: string): string[] {
-  return [
-    ...new Set(
-      raw
-        .split(',')
-        .map((entry) => entry.trim())
-        .filter((entry) => entry !== ''),
-    ),
-  ];
 }
 
 export function parseDomains(raw: string, source: string): DomainName[] {
@@ -99,7 +89,5 @@ export function parseHost(raw: string, source: string): string {
 }
 
 export function parseNonEmptyList(raw: string, source: string): string[] {
-  const list = parseList(raw);
-  if (list.length === 0) throw new SettingsError(`${source} must be a comma-separated list, got "${raw}"`);
-  return list;
+  return parseListSetting(raw, source, SettingsError);
 }

@@ -12,7 +12,7 @@ import { planDomains } from '../src/domains.js';
 import { startSwitchyard, type RunningSwitchyard, type SwitchyardOptions } from '../src/index.js';
 import { migrateConfiguredDomains } from '../src/migrate.js';
 import type { SwitchyardSettings } from '../src/settings.js';
-import { INITIALIZE_REQUEST, PACKAGE_DIR, runBin, tempDir } from './helpers.js';
+import { INITIALIZE_REQUEST, PACKAGE_DIR, runBin, spawnHttpServer, tempDir } from './helpers.js';
 
 function outcome(argv: string[], env: Record<string, string> = {}): CliOutcome {
   return parseCommandLine(argv, env);
@@ -309,6 +309,19 @@ describe('startSwitchyard options', () => {
 });
 
 describe('the bin, on what it prints and its exit code', () => {
+  it('hints at its own flag and variable when it serves without a Host allow-list', async () => {
+    const server = await spawnHttpServer({ SWITCHYARD_TOKEN: TOKEN, SWITCHYARD_DATA_DIR: tempDir() }, [
+      '--host',
+      '0.0.0.0',
+      '--domains',
+      'journey',
+    ]);
+    await server.stop();
+    expect(server.stderr()).toContain(
+      'no Host allow-list: set --allowed-hosts (SWITCHYARD_ALLOWED_HOSTS) to the names clients use',
+    );
+  });
+
   it('prints --help on stdout with exit code 0, and a usage error on stderr with exit code 1', async () => {
     const help = await runBin(['--help'], {});
     expect(help).toMatchObject({ code: 0, stderr: '' });

@@ -1,11 +1,13 @@
 /**
- * What a bin's user sets for each `runServer` option a start-up error can name: every bin reads its bearer
- * token from SWITCHYARD_TOKEN and takes --host and --port.
+ * What a bin's user sets for each `runServer` option a start-up error or a start-up hint can name: every bin
+ * reads its bearer token from SWITCHYARD_TOKEN and takes --host, --port and the allow-lists.
  */
-const BIN_NAMES: Readonly<Record<string, string>> = {
+export const BIN_SETTING_NAMES: Readonly<Record<string, string>> = {
   'http.token': 'SWITCHYARD_TOKEN',
   'http.host': '--host',
   'http.port': '--port',
+  'http.allowedHosts': '--allowed-hosts (SWITCHYARD_ALLOWED_HOSTS)',
+  'http.allowedOrigins': '--allowed-origins (SWITCHYARD_ALLOWED_ORIGINS)',
 };
 
 /**
@@ -15,7 +17,7 @@ const BIN_NAMES: Readonly<Record<string, string>> = {
  */
 export function forPeople(message: string, names: Readonly<Record<string, string>> = {}): string {
   // Option and variable names are letters, digits, underscores and dots: only the dots need escaping.
-  return Object.entries({ ...BIN_NAMES, ...names }).reduce(
+  return Object.entries({ ...BIN_SETTING_NAMES, ...names }).reduce(
     (text, [option, name]) => text.replace(new RegExp(`\\b${option.replaceAll('.', '\\.')}\\b`, 'g'), name),
     message.replace(/^runServer: /, ''),
   );

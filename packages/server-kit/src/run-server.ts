@@ -103,6 +103,11 @@ export interface RunServerOptions extends CatalogOptions, ServerIdentity {
   shutdownGraceMs?: number;
   /** Default true: SIGINT/SIGTERM shut down gracefully, then the process exits (0, or 1 if a domain failed to close). */
   handleSignals?: boolean;
+  /**
+   * How the person who starts the server sets an option that a start-up hint in the log names, e.g. a bin's
+   * `{ 'http.allowedHosts': '--allowed-hosts (SWITCHYARD_ALLOWED_HOSTS)' }`. Default: the option's name.
+   */
+  settingNames?: Readonly<Record<string, string>>;
 }
 
 export interface RunningServer {
@@ -298,6 +303,7 @@ export async function runServer(
     if (httpSettings !== undefined) {
       const { startHttpListener } = await loadHttpListener();
       const listener = await startHttpListener(httpSettings, {
+        settingName: (option) => options.settingNames?.[option] ?? option,
         states: opened.states,
         createServer,
         scopes,

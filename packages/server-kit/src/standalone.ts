@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
+import { listenFlagsWithoutHttp, parseNonEmptyList } from './bin-flags.js';
 import type { Domain, DomainLifecycle } from './domain.js';
-import { forPeople } from './for-people.js';
+import { BIN_SETTING_NAMES, forPeople } from './for-people.js';
 import { runServer } from './run-server.js';
 import { resolveDataDir } from './runtime/data-dir.js';
 import { createLogger } from './runtime/logger.js';
@@ -23,12 +24,19 @@ function usage<Config, State extends DomainLifecycle>(
   options: StandaloneServerOptions<Config, State>,
 ): string {
   const { name } = options;
-  const forms = ['[--http [--host HOST] [--port PORT]]', ...(options.otherUsage ?? []), '--help | --version'];
+  const forms = [
+    '[--http [--host HOST] [--port PORT] [--allowed-hosts LIST] [--allowed-origins LIST]]',
+    ...(options.otherUsage ?? []),
+    '--help | --version',
+  ];
   return [
     ...forms.map((form, index) => `${index === 0 ? 'usage:' : '      '} ${name} ${form}`),
     '',
     'Serves MCP over stdio by default; --http serves Streamable HTTP on /mcp (127.0.0.1:3333 by default).',
     'SWITCHYARD_TOKEN sets the bearer token HTTP clients must send (required off loopback).',
+    '--allowed-hosts (or SWITCHYARD_ALLOWED_HOSTS): Host headers accepted over HTTP, comma-separated',
+    '(default: the loopback names when bound to loopback, else any); --allowed-origins (or',
+    "SWITCHYARD_ALLOWED_ORIGINS): browser origins accepted (default: the server's own).",
     'SWITCHYARD_DATA_DIR sets where data is kept (default: the platform user data directory).',
     'SWITCHYARD_LOG_LEVEL: debug | info (default) | warn | error.',
     'Resource bounds (SWITCHYARD_HTTP_MAX_BODY_BYTES, SWITCHYARD_STDIO_MAX_MESSAGE_BYTES, ...): see the',
@@ -37,13 +45,29 @@ function usage<Config, State extends DomainLifecycle>(
   ].join('\n');
 }
 
-/** --host and --port only mean something with --http; over stdio they would be silently ignored. */
 function refuseListenFlagsWithoutHttp(values: { http: boolean; host?: string; port?: string }): void {
-  const given = (['host', 'port'] as const).filter((flag) => values[flag] !== undefined);
-  if (values.http || given.length === 0) return;
-  const flags = given.map((flag) => `--${flag}`).join(' and ');
-  const verb = given.length > 1 ? 'need' : 'needs';
-  throw new Error(`${flags} ${verb} --http: without it the server speaks stdio and listens on nothing`);
+  if (values.http) return;
+  const refusal = listenFlagsWithoutHttp(
+    (['host', 'port'] as const).filter((flag) => values[flag] !== undefined).map((flag) => `--${flag}`),
+  );
+  if (refusal !== undefined) throw new Error(refusal);
+}
+
+/** Each allow-list flag and the variable read when it is absent, as `switchyard` has them. */
+const ALLOW_LIST_VARIABLES = {
+  'allowed-hosts': 'SWITCHYARD_ALLOWED_HOSTS',
+  'allowed-origins': 'SWITCHYARD_ALLOWED_ORIGINS',
+} as const;
+
+function allowList(
+  flag: keyof typeof ALLOW_LIST_VARIABLES,
+  given: string | undefined,
+  env: NodeJS.ProcessEnv,
+): string[] | undefined {
+  if (given !== undefined) return parseNonEmptyList(given, `--${flag}`);
+  const variable = ALLOW_LIST_VARIABLES[flag];
+  const raw = env[variable];
+  return raw === undefined || raw.trim() === '' ? undefined : parseNonEmptyList(raw, variable);
 }
 
 function parsePort(value: string | undefined): number | undefined {
@@ -65,6 +89,8 @@ async function start<Config, State extends DomainLifecycle>(
       http: { type: 'boolean', default: false },
       host: { type: 'string' },
       port: { type: 'string' },
+      'allowed-hosts': { type: 'string' },
+      'allowed-origins': { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
       version: { type: 'boolean', short: 'v', default: false },
     },
@@ -95,7 +121,14 @@ async function start<Config, State extends DomainLifecycle>(
     env,
     dataDir,
     logger,
-    http: { host: values.host, port, token },
+    http: {
+      host: values.host,
+      port,
+      token,
+      allowedHosts: allowList('allowed-hosts', values['allowed-hosts'], env),
+      allowedOrigins: allowList('allowed-origins', values['allowed-origins'], env),
+    },
+    settingNames: BIN_SETTING_NAMES,
   });
 }
 

@@ -223,6 +223,20 @@ describe('DNS-rebinding protection', () => {
     expect((await initialize(url, { origin: `http://127.0.0.1:${port}` })).status).toBe(200);
   });
 
+  it('hints at the allow-list beyond loopback, by the option name or by the name settingNames gives', async () => {
+    const hint = (lines: string[]) => lines.map(logEntry).find((entry) => entry?.level === 'warn')?.msg;
+    const embedded = await start([echo()], { host: '0.0.0.0', token: TOKEN });
+    expect(hint(embedded.lines)).toBe(
+      'no Host allow-list: set http.allowedHosts to the names clients use to reach this server',
+    );
+    const named = await start(
+      [echo()],
+      { host: '0.0.0.0', token: TOKEN },
+      { settingNames: { 'http.allowedHosts': 'HOSTS_VARIABLE' } },
+    );
+    expect(hint(named.lines)).toMatch(/^no Host allow-list: set HOSTS_VARIABLE to /);
+  });
+
   it('refuses an Origin when there is no Host to compare it with (an HTTP/1.0 request may omit Host)', async () => {
     // Bound beyond loopback without allowedHosts: no Host check, so the Origin check alone decides.
     const { port } = await start([echo()], { host: '0.0.0.0', token: TOKEN });

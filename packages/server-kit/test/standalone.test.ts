@@ -3,7 +3,7 @@ import path from 'node:path';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
 import { describe, expect, it } from 'vitest';
-import { clientFor } from '../src/testing.js';
+import { clientFor, rawHttpRequest } from '../src/testing.js';
 import { FIXTURES_DIR, hasMessage, logEntry, PACKAGE_DIR, spawnFixture, tempDir } from './helpers.js';
 
 const entry = path.join(FIXTURES_DIR, 'standalone.ts');
@@ -73,7 +73,7 @@ describe('runStandaloneServer', () => {
     const result = runBin(['--help']);
     expect(result.status).toBe(0);
     expect(result.stdout.split('\n').slice(0, 3)).toEqual([
-      'usage: fixture-standalone [--http [--host HOST] [--port PORT]]',
+      'usage: fixture-standalone [--http [--host HOST] [--port PORT] [--allowed-hosts LIST] [--allowed-origins LIST]]',
       '       fixture-standalone --fixture-demo DIR',
       '       fixture-standalone --help | --version',
     ]);
@@ -110,6 +110,72 @@ describe('runStandaloneServer', () => {
     const missing = runBin([], { FIXTURE_FAIL_CONFIG: '1' });
     expect(missing.status).toBe(1);
     expect(missing.stderr).toContain('fixture-standalone: FIXTURE_KEY is required');
+  });
+
+  /** The fixture over HTTP on every interface; the Host allow-list warning (or undefined) and the port. */
+  async function servedOffLoopback(args: string[], env: Record<string, string> = {}) {
+    const fixture = spawnFixture(
+      'standalone.ts',
+      {
+        SWITCHYARD_DATA_DIR: path.join(tempDir(), 'data'),
+        SWITCHYARD_TOKEN: 'standalone-token-0123456789',
+        ...env,
+      },
+      ['--http', '--host', '0.0.0.0', '--port', '0', ...args],
+    );
+    const listening = logEntry(await fixture.waitForLine(hasMessage('listening')));
+    const port = new URL(listening?.url as string).port;
+    const warning = fixture.stderrLines.map(logEntry).find((entry) => entry?.level === 'warn')?.msg;
+    const healthz = (host: string) =>
+      rawHttpRequest(`http://127.0.0.1:${port}/healthz`, { headers: { host } }).then(
+        (answer) => answer.status,
+      );
+    const stop = async () => {
+      fixture.child.kill('SIGTERM');
+      await fixture.exited;
+    };
+    return { warning, healthz, stop };
+  }
+
+  it('takes a Host allow-list from --allowed-hosts or SWITCHYARD_ALLOWED_HOSTS, and hints at both', async () => {
+    const open = await servedOffLoopback([]);
+    try {
+      expect(open.warning).toBe(
+        'no Host allow-list: set --allowed-hosts (SWITCHYARD_ALLOWED_HOSTS) to the names clients use to reach this server',
+      );
+      expect(await open.healthz('anything.example')).toBe(200);
+    } finally {
+      await open.stop();
+    }
+    const flagged = await servedOffLoopback(['--allowed-hosts', 'mcp.example.com, proxy.example.com'], {
+      SWITCHYARD_ALLOWED_HOSTS: 'ignored.example.com',
+    });
+    try {
+      expect(flagged.warning).toBeUndefined();
+      expect(await flagged.healthz('proxy.example.com')).toBe(200);
+      expect(await flagged.healthz('ignored.example.com')).toBe(403);
+    } finally {
+      await flagged.stop();
+    }
+    const variable = await servedOffLoopback([], { SWITCHYARD_ALLOWED_HOSTS: 'mcp.example.com' });
+    try {
+      expect(await variable.healthz('mcp.example.com')).toBe(200);
+      expect(await variable.healthz('evil.example')).toBe(403);
+    } finally {
+      await variable.stop();
+    }
+  });
+
+  it('refuses an allow-list that lists nothing, or an entry that is no host or origin, naming the flag', () => {
+    const empty = runBin(['--http', '--port', '0', '--allowed-hosts', ' , ']);
+    expect(empty.stderr).toBe(
+      'fixture-standalone: --allowed-hosts must be a comma-separated list, got " , "\n',
+    );
+    const origin = runBin(['--http', '--port', '0'], { SWITCHYARD_ALLOWED_ORIGINS: 'app.example.com' });
+    expect(origin.stderr).toContain(
+      'fixture-standalone: --allowed-origins (SWITCHYARD_ALLOWED_ORIGINS) entry "app.example.com" is not an origin',
+    );
+    for (const result of [empty, origin]) expect(result.status).toBe(1);
   });
 
   it('names what its user sets in a start-up error, not the runServer option', () => {

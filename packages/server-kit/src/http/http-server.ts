@@ -37,6 +37,8 @@ export interface HttpListenerSettings {
 }
 
 export interface HttpListenerDeps {
+  /** How the person who started the server sets an option (`http.allowedHosts`), for the hints logged. */
+  settingName(option: string): string;
   /** The opened domains, for `/readyz`. */
   states: ReadonlyMap<string, DomainLifecycle>;
   createServer: ServerFactory;
@@ -321,7 +323,9 @@ export async function startHttpListener(
   const port = await listen(server, settings.host, settings.port);
   if (hosts === undefined && isLoopbackHost(settings.host)) hosts = HostAllowList.loopback(port);
   if (hosts === undefined) {
-    logger.warn('no Host allow-list: set http.allowedHosts to the names clients use to reach this server');
+    logger.warn(
+      `no Host allow-list: set ${deps.settingName('http.allowedHosts')} to the names clients use to reach this server`,
+    );
   }
   const closed = new Promise<void>((resolve) => server.once('close', () => resolve()));
 
