@@ -295,4 +295,29 @@ describe.each(DIALECTS)('the active run limit (%s)', (dialect) => {
     const next = await h.call('launch_start_run', { run_config: runConfig() });
     expect(next).toMatchObject({ ok: true, state: 'CREATED' });
   });
+
+  it('counts a DONE run while launch_validate rebuilds its workspace: refused over the limit like a start', async () => {
+    const pipeline = new FakePipeline({ seededProblems: 0 });
+    h = await startHarnessOn(dialect, { pipeline, config: { maxActiveRuns: 1 } });
+    const { runId: done } = await startAndSettle(h);
+    expect(await h.call('launch_open_pr', { run_id: done })).toMatchObject({ ok: true });
+    const { runId: unfinished } = await startAndSettle(h);
+
+    const refused = await h.call('launch_validate', { run_id: done });
+    expect(errorOf(refused, 'INVALID_INPUT')).toMatchObject({
+      retryable: true,
+      details: { reason: 'active_run_limit', setting: 'LAUNCH_MAX_ACTIVE_RUNS', limit: 1, active: 1 },
+    });
+    expect(pipeline.calls.filter((worker) => worker === 'W7')).toHaveLength(2);
+
+    await h.call('launch_cancel', { run_id: unfinished });
+    const held = pipeline.hold('W7');
+    const validating = h.call('launch_validate', { run_id: done });
+    await held.reached;
+    const start = await h.call('launch_start_run', { run_config: runConfig() });
+    expect(errorOf(start, 'INVALID_INPUT').details).toMatchObject({ reason: 'active_run_limit', active: 1 });
+    held.release();
+    expect(await validating).toMatchObject({ ok: true });
+    expect(await h.call('launch_start_run', { run_config: runConfig() })).toMatchObject({ ok: true });
+  });
 });

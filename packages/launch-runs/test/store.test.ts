@@ -504,6 +504,60 @@ describe.each(DIALECTS)('the active run limit (%s)', (dialect) => {
     }
     expect(await t.store.list({ owner: 'local:test', limit: 20 })).toHaveLength(2);
   });
+
+  /** A DONE run of local:test, its lease released (as a run that opened its PR leaves it). */
+  async function doneRun(runId: string): Promise<void> {
+    await t.store.insert(limited(runId, 100));
+    for (let i = 1; i < MAIN_LINE.length; i++)
+      await t.store.transition(runId, MAIN_LINE[i - 1]!, MAIN_LINE[i]!);
+  }
+
+  it('counts a DONE run while a lease holds it, and refuses such a lease (launch_validate) at the limit', async () => {
+    const [done, other, first, second] = runIds;
+    await doneRun(done!);
+    await doneRun(other!);
+    await t.store.insert(limited(first!, 2));
+    const validating = newLeaseToken();
+    expect((await t.store.acquireLease(done!, validating, LEASE_MS, { maxActiveRuns: 2 })).busy).toBe(false);
+    await expect(t.store.insert(limited(second!, 2))).rejects.toMatchObject(refusal);
+    await expect(
+      t.store.acquireLease(other!, newLeaseToken(), LEASE_MS, { maxActiveRuns: 2 }),
+    ).rejects.toMatchObject(refusal);
+    expect((await t.store.get(other!))?.leaseOwner).toBeNull();
+    // Without the limit (the sweep removing its workspace, a refused tool): taken, never refused.
+    const sweeping = newLeaseToken();
+    expect((await t.store.acquireLease(other!, sweeping, LEASE_MS)).busy).toBe(false);
+    await t.store.releaseLease(other!, sweeping);
+    await t.store.releaseLease(done!, validating);
+    expect((await t.store.insert(limited(second!, 2))).created).toBe(true);
+    // A lease its holder left to expire stops counting when it expires.
+    await t.store.acquireLease(done!, newLeaseToken(), LEASE_MS, { maxActiveRuns: 3 });
+    await expect(
+      t.store.acquireLease(other!, newLeaseToken(), LEASE_MS, { maxActiveRuns: 3 }),
+    ).rejects.toMatchObject({
+      details: { reason: 'active_run_limit', active: 3 },
+    });
+    clockOffsetMs = 2 * LEASE_MS;
+    expect((await t.store.acquireLease(other!, newLeaseToken(), LEASE_MS, { maxActiveRuns: 3 })).busy).toBe(
+      false,
+    );
+    for (const token of [validating, sweeping]) retireLeaseToken(token);
+  });
+
+  it('of concurrent DONE-run leases through two stores at one below the limit, exactly one is taken', async () => {
+    const [first, ...done] = runIds;
+    await t.store.insert(limited(first!, 2));
+    for (const runId of done) await doneRun(runId);
+    const leases = await Promise.allSettled(
+      done.map((runId, i) =>
+        t.stores[i % 2]!.acquireLease(runId, newLeaseToken(), LEASE_MS, { maxActiveRuns: 2 }),
+      ),
+    );
+    expect(leases.filter((lease) => lease.status === 'fulfilled')).toHaveLength(1);
+    for (const lease of leases) {
+      if (lease.status === 'rejected') expect(lease.reason).toMatchObject(refusal);
+    }
+  });
 });
 
 describe('the SQLite store', () => {

@@ -26,14 +26,14 @@ export class LeaseLostError extends Error {
 }
 
 /**
- * The owner already has `limit` unfinished runs (LAUNCH_MAX_ACTIVE_RUNS): a refused request, retryable once
- * one of them ends.
+ * The owner already has `limit` active runs (LAUNCH_MAX_ACTIVE_RUNS: unfinished ones, and DONE ones being
+ * validated): a refused start or launch_validate of a DONE run, retryable once one of them ends.
  */
 export function activeRunLimit(limit: number, active: number): SwitchyardError {
   return new SwitchyardError(
     'validation',
-    `You have ${active} unfinished launch runs, the most this server allows at once; finish or cancel one ` +
-      'before starting another',
+    `You have ${active} active launch runs (unfinished, or DONE and being validated), the most this server ` +
+      'allows at once; finish or cancel one, or let a validation end, before starting another or validating a DONE run',
     {
       code: 'INVALID_INPUT',
       retryable: true,

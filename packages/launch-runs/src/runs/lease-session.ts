@@ -1,6 +1,6 @@
 import type { RunState } from '@switchyard/contracts/launch-runs';
 import type { RunRow } from '../db/schema.js';
-import type { LaunchStore, RunChange, RunPatch } from '../store/launch-store.js';
+import type { LaunchStore, LeaseOptions, RunChange, RunPatch } from '../store/launch-store.js';
 import { newLeaseToken, retireLeaseToken } from './lease.js';
 
 /** Why an execution was aborted. */
@@ -52,15 +52,19 @@ export class LeaseSession {
     this.timer.unref();
   }
 
-  /** Takes the lease (or adopts the one `token` took); `busy`, its token retired, when someone holds it. */
+  /**
+   * Takes the lease (or adopts the one `token` took); `busy`, its token retired, when someone holds it.
+   * With `maxActiveRuns`, a DONE run's lease counts against its owner's active runs (LaunchStore.acquireLease).
+   */
   static async acquire(
     store: LaunchStore,
     runId: string,
     leaseMs: number,
-    options: { token?: string; signals?: SessionSignals } = {},
+    options: { token?: string; signals?: SessionSignals } & LeaseOptions = {},
   ): Promise<{ session: LeaseSession; row: RunRow } | { busy: RunRow }> {
     const token = options.token ?? newLeaseToken();
-    const { row, busy } = await store.acquireLease(runId, token, leaseMs).catch((error: unknown) => {
+    const limit = options.maxActiveRuns === undefined ? {} : { maxActiveRuns: options.maxActiveRuns };
+    const { row, busy } = await store.acquireLease(runId, token, leaseMs, limit).catch((error: unknown) => {
       if (options.token === undefined) retireLeaseToken(token);
       throw error;
     });

@@ -40,7 +40,10 @@ export interface RunServiceDeps extends ExecutorDeps {
    * (open-runs.ts) and wait for launch_resume.
    */
   takeoverMs?: number;
-  /** Unfinished runs one principal may have at once (LAUNCH_MAX_ACTIVE_RUNS). */
+  /**
+   * Active runs one principal may have at once (LAUNCH_MAX_ACTIVE_RUNS): unfinished ones, and DONE ones
+   * being validated (store/active-runs.ts).
+   */
   maxActiveRuns: number;
 }
 
@@ -244,9 +247,11 @@ export class LaunchRunService {
     work: (execution: Execution, row: RunRow) => Promise<T>,
     answered: (row: RunRow) => T | undefined = () => undefined,
   ): Promise<T> {
-    const { store, paths, leaseMs } = this.deps;
+    const { store, paths, leaseMs, maxActiveRuns } = this.deps;
     const acquired = await LeaseSession.acquire(store, runId, leaseMs, {
       signals: { shutdown: this.shutdown.signal, request: options.signal },
+      // Validating a DONE run rebuilds its workspace: it holds one, as an unfinished run does.
+      ...(tool === 'launch_validate' ? { maxActiveRuns } : {}),
     });
     const busy = 'busy' in acquired;
     const row = busy ? acquired.busy : acquired.row;

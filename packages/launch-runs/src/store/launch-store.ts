@@ -48,7 +48,7 @@ export interface NewRun {
   /** The executor that will drive the run from CREATED (its lease starts with the row). */
   leaseOwner: string;
   leaseMs: number;
-  /** The most unfinished runs the owner may have: with that many already, the insert is refused. */
+  /** The most active runs the owner may have (active-runs.ts): with that many already, the insert is refused. */
   maxActiveRuns: number;
 }
 
@@ -104,6 +104,14 @@ export type ArtifactEntry = Omit<ArtifactRow, 'writtenAt'>;
 
 export type LeaseStatus = 'held' | 'lost' | 'cancelled';
 
+export interface LeaseOptions {
+  /**
+   * LAUNCH_MAX_ACTIVE_RUNS, for a lease that makes a DONE run active again (launch_validate rebuilds its
+   * workspace): see active-runs.ts.
+   */
+  maxActiveRuns?: number;
+}
+
 /**
  * The runs, their hash-chained event logs, artifact index and issues. `token` arguments name the lease
  * holder: with one, a change is refused (LeaseLostError) unless that executor holds the run's lease.
@@ -136,8 +144,9 @@ export interface LaunchStore {
   /**
    * Inserts a CREATED run with RUN_CREATED, or returns the run that already holds the owner's
    * idempotency key (`created: false`): the unique index decides between concurrent starts. An owner with
-   * `maxActiveRuns` unfinished runs is refused (activeRunLimit), counted in the inserting transaction so
-   * that concurrent starts, also from other processes, never exceed it; a key's run is returned regardless.
+   * `maxActiveRuns` active runs (active-runs.ts) is refused (activeRunLimit), counted in the inserting
+   * transaction so that concurrent starts, also from other processes, never exceed it; a key's run is
+   * returned regardless.
    */
   insert(run: NewRun): Promise<{ row: RunRow; created: boolean }>;
   /** `from` → `to` (a transition of the lifecycle), `patch` and STATE_CHANGED with `payload`. */
@@ -171,8 +180,17 @@ export interface LaunchStore {
   /** Indexes an artifact (its bytes too, when the store is shared by replicas) with ARTIFACT_WRITTEN, under the lease. */
   recordArtifact(entry: ArtifactEntry, token: string, bytes: Uint8Array): Promise<void>;
 
-  /** The lease for `token` unless someone else holds a live one (`busy`, with the run as it is). */
-  acquireLease(runId: string, token: string, leaseMs: number): Promise<{ row: RunRow; busy: boolean }>;
+  /**
+   * The lease for `token` unless someone else holds a live one (`busy`, with the run as it is). With
+   * `maxActiveRuns`, a DONE run's lease is refused (activeRunLimit) when its owner already has that many
+   * other active runs, counted in this transaction as insert counts them.
+   */
+  acquireLease(
+    runId: string,
+    token: string,
+    leaseMs: number,
+    options?: LeaseOptions,
+  ): Promise<{ row: RunRow; busy: boolean }>;
   renewLease(runId: string, token: string, leaseMs: number): Promise<'renewed' | 'lost' | 'cancelled'>;
   leaseStatus(runId: string, token: string): Promise<LeaseStatus>;
   releaseLease(runId: string, token: string): Promise<void>;

@@ -4,12 +4,14 @@ import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import type pg from 'pg';
 import { artifactIndex, artifacts, events, issues, runs } from '../db/postgres-schema.js';
 import type { ArtifactRow, RunRow } from '../db/schema.js';
+import { activeRunsOf } from './active-runs.js';
 import type { RunEvent, TraceIds } from './event-chain.js';
 import { toRunEvent } from './event-log.js';
 import {
   runState,
   type ArtifactEntry,
   type LaunchStore,
+  type LeaseOptions,
   type LeaseStatus,
   type ListFilter,
   type NewRun,
@@ -45,7 +47,8 @@ const RUN_ID = sql`${runs.runId} COLLATE "C"`;
 
 /**
  * Taken by every insert: creation times strictly increase across replicas, as in SQLite's file, and an
- * owner's unfinished runs are counted with no other insert between the count and the row.
+ * owner's active runs (active-runs.ts) are counted with no other insert between the count and the row. A
+ * DONE run's lease for launch_validate, which makes it active, takes it too.
  */
 const INSERT_LOCK = sql`SELECT pg_advisory_xact_lock(hashtext('switchyard:launch-runs:insert'))`;
 
@@ -128,6 +131,18 @@ export class PostgresLaunchStore implements LaunchStore {
   ): Promise<RunRow> {
     const values = transitionValues(row, from, to, patch, this.now());
     return this.write(tx, row.runId, values, { type: 'STATE_CHANGED', payload: { from, to, ...payload } });
+  }
+
+  /**
+   * Refuses one more active run of `owner` at `limit` (counting them all but `except`). The caller holds
+   * INSERT_LOCK: no other active run can be added between the count and its own.
+   */
+  private async assertActiveRunRoom(tx: Tx, owner: string, limit: number, except?: string): Promise<void> {
+    const [counted] = await tx
+      .select({ active: count() })
+      .from(runs)
+      .where(activeRunsOf(runs, owner, this.now(), except));
+    assertActiveRunRoom(limit, counted?.active ?? 0);
   }
 
   async get(runId: string): Promise<RunRow | undefined> {
@@ -228,11 +243,7 @@ export class PostgresLaunchStore implements LaunchStore {
         const existing = await this.byKey(tx, run.owner, run.idempotencyKey);
         if (existing !== undefined) return { row: existing, created: false };
       }
-      const [unfinished] = await tx
-        .select({ active: count() })
-        .from(runs)
-        .where(and(eq(runs.owner, run.owner), notInArray(runs.state, FINISHED)));
-      assertActiveRunRoom(run, unfinished?.active ?? 0);
+      await this.assertActiveRunRoom(tx, run.owner, run.maxActiveRuns);
       const [newest] = await tx
         .select({ createdMs: sql<number | null>`max(${runs.createdMs})`.mapWith(Number) })
         .from(runs);
@@ -339,7 +350,12 @@ export class PostgresLaunchStore implements LaunchStore {
     });
   }
 
-  acquireLease(runId: string, token: string, leaseMs: number): Promise<{ row: RunRow; busy: boolean }> {
+  acquireLease(
+    runId: string,
+    token: string,
+    leaseMs: number,
+    options: LeaseOptions = {},
+  ): Promise<{ row: RunRow; busy: boolean }> {
     return this.db.transaction(async (tx) => {
       // A row another transaction has locked is being changed by its writer right now: busy, not a wait.
       const [locked] = await tx
@@ -354,6 +370,11 @@ export class PostgresLaunchStore implements LaunchStore {
       const nowMs = this.now();
       const decision = leaseDecision(locked, token, nowMs);
       if (decision !== 'take') return { row: locked, busy: decision === 'busy' };
+      if (options.maxActiveRuns !== undefined && locked.state === 'DONE') {
+        // After the row lock: inserts take INSERT_LOCK alone and wait on no row, so no lock cycle forms.
+        await tx.execute(INSERT_LOCK);
+        await this.assertActiveRunRoom(tx, locked.owner, options.maxActiveRuns, runId);
+      }
       return {
         row: await this.write(tx, runId, { leaseOwner: token, leaseExpiresMs: nowMs + leaseMs }),
         busy: false,

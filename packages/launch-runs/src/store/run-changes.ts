@@ -96,9 +96,9 @@ export function newRunValues(run: NewRun, newestMs: number | null, now: number):
   };
 }
 
-/** A new run of an owner with `active` unfinished runs: refused at the limit the run carries. */
-export function assertActiveRunRoom(run: NewRun, active: number): void {
-  if (active >= run.maxActiveRuns) throw activeRunLimit(run.maxActiveRuns, active);
+/** One more active run of an owner who has `active` (active-runs.ts): refused at `limit`. */
+export function assertActiveRunRoom(limit: number, active: number): void {
+  if (active >= limit) throw activeRunLimit(limit, active);
 }
 
 export function runCreatedEvent(run: NewRun): RunEventInput {

@@ -2,11 +2,13 @@ import type { RunState, ValidationReport } from '@switchyard/contracts/launch-ru
 import { and, asc, count, desc, eq, lt, ne, notInArray, or, sql, type SQL } from 'drizzle-orm';
 import type { LaunchDb, LaunchTx } from '../db/drizzle.js';
 import { artifacts, events, issues, runs, type ArtifactRow, type RunRow } from '../db/schema.js';
+import { activeRunsOf } from './active-runs.js';
 import { toRunEvent } from './event-log.js';
 import type { RunEvent, TraceIds } from './event-chain.js';
 import type {
   ArtifactEntry,
   LaunchStore,
+  LeaseOptions,
   LeaseStatus,
   ListFilter,
   NewRun,
@@ -122,6 +124,16 @@ export class SqliteLaunchStore implements LaunchStore {
     return this.write(tx, row.runId, values, { type: 'STATE_CHANGED', payload: { from, to, ...payload } });
   }
 
+  /** Refuses one more active run of `owner` at `limit` (counting them all but `except`). */
+  private assertActiveRunRoom(tx: LaunchTx, owner: string, limit: number, except?: string): void {
+    const counted = tx
+      .select({ active: count() })
+      .from(runs)
+      .where(activeRunsOf(runs, owner, this.now(), except))
+      .get();
+    assertActiveRunRoom(limit, counted?.active ?? 0);
+  }
+
   async get(runId: string): Promise<RunRow | undefined> {
     return this.getPrepared.get({ runId });
   }
@@ -206,12 +218,7 @@ export class SqliteLaunchStore implements LaunchStore {
         const existing = this.byKey(tx, run.owner, run.idempotencyKey);
         if (existing !== undefined) return { row: existing, created: false };
       }
-      const unfinished = tx
-        .select({ active: count() })
-        .from(runs)
-        .where(and(eq(runs.owner, run.owner), notInArray(runs.state, FINISHED)))
-        .get();
-      assertActiveRunRoom(run, unfinished?.active ?? 0);
+      this.assertActiveRunRoom(tx, run.owner, run.maxActiveRuns);
       const newest = tx
         .select({ createdMs: sql<number | null>`max(${runs.createdMs})` })
         .from(runs)
@@ -316,12 +323,19 @@ export class SqliteLaunchStore implements LaunchStore {
     });
   }
 
-  async acquireLease(runId: string, token: string, leaseMs: number): Promise<{ row: RunRow; busy: boolean }> {
+  async acquireLease(
+    runId: string,
+    token: string,
+    leaseMs: number,
+    options: LeaseOptions = {},
+  ): Promise<{ row: RunRow; busy: boolean }> {
     return this.tx((tx) => {
       const row = requireRun(this.row(tx, runId), runId, undefined);
       const nowMs = this.now();
       const decision = leaseDecision(row, token, nowMs);
       if (decision !== 'take') return { row, busy: decision === 'busy' };
+      if (options.maxActiveRuns !== undefined && row.state === 'DONE')
+        this.assertActiveRunRoom(tx, row.owner, options.maxActiveRuns, runId);
       return {
         row: this.write(tx, runId, { leaseOwner: token, leaseExpiresMs: nowMs + leaseMs }),
         busy: false,
