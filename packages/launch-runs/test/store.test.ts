@@ -2,22 +2,25 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { createLogger, resolvePostgresSettings } from '@switchyard/server-kit/runtime';
 import { startTestPostgres, type TestPostgres } from '@switchyard/test-postgres';
+import { count } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import type { ValidationReport } from '@switchyard/contracts/launch-runs';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { canonicalJson, sha256Hex } from '../src/canonical-json.js';
 import { launchDb, type LaunchDb } from '../src/db/drizzle.js';
-import { DATABASE_URL_VARIABLE, openLaunchDatabase } from '../src/db/open.js';
+import { DATABASE_URL_VARIABLE, openLaunchDatabase, type LaunchDatabase } from '../src/db/open.js';
 import { openLaunchPool } from '../src/db/postgres-database.js';
 import * as postgresSchema from '../src/db/postgres-schema.js';
 import * as sqliteSchema from '../src/db/schema.js';
 import { newLeaseToken, retireLeaseToken } from '../src/runs/lease.js';
+import { activeRunsOf } from '../src/store/active-runs.js';
 import { artifactNameProblem } from '../src/store/artifact-names.js';
 import { ArtifactRepository } from '../src/store/artifact-store.js';
 import { verifyEventChain, type TraceIds } from '../src/store/event-chain.js';
+import type { RunRow } from '../src/db/schema.js';
 import type { LaunchStore, NewRun } from '../src/store/launch-store.js';
 import { PostgresLaunchStore } from '../src/store/postgres-launch-store.js';
-import { eventValues } from '../src/store/run-changes.js';
+import { eventValues, newRunValues } from '../src/store/run-changes.js';
 import { RunPaths } from '../src/store/run-paths.js';
 import { SqliteLaunchStore } from '../src/store/sqlite-launch-store.js';
 import { tempDir } from './support/harness.js';
@@ -55,6 +58,13 @@ interface Fixture {
   setArtifactIndex(sha256: string, size: number): Promise<void>;
   /** Holds the run's row lock in a transaction of its own until the returned function ends it. */
   lockRun?(runId: string): Promise<() => Promise<void>>;
+  /** Inserts run rows as given, past the store, 500 at a time. */
+  insertRuns(rows: RunRow[]): Promise<void>;
+  /**
+   * How the database, its statistics gathered, would run an owner's active-run count (store/active-runs.ts):
+   * the plan's lines.
+   */
+  explainActiveRunCount(owner: string, nowMs: number): Promise<string[]>;
 }
 
 const cleanups: (() => Promise<void>)[] = [];
@@ -63,11 +73,13 @@ afterEach(async () => {
 });
 
 async function sqliteFixture(dir: string, paths: RunPaths): Promise<Fixture> {
+  const connections: LaunchDatabase['sqlite'][] = [];
   const open = (): LaunchDb => {
     const database = openLaunchDatabase(dir);
     cleanups.push(async () => {
       database.sqlite.close();
     });
+    connections.push(database.sqlite);
     return launchDb(database.sqlite);
   };
   const [first, second] = [open(), open()];
@@ -85,6 +97,25 @@ async function sqliteFixture(dir: string, paths: RunPaths): Promise<Fixture> {
     },
     async setArtifactIndex(sha256, size) {
       first.update(sqliteSchema.artifacts).set({ sha256, size }).run();
+    },
+    async insertRuns(rows) {
+      for (let at = 0; at < rows.length; at += 500)
+        first
+          .insert(sqliteSchema.runs)
+          .values(rows.slice(at, at + 500))
+          .run();
+    },
+    async explainActiveRunCount(owner, nowMs) {
+      const { runs } = sqliteSchema;
+      const query = first
+        .select({ active: count() })
+        .from(runs)
+        .where(activeRunsOf(runs, owner, nowMs))
+        .toSQL();
+      const [sqlite] = connections;
+      sqlite!.exec('ANALYZE');
+      const plan = sqlite!.prepare(`EXPLAIN QUERY PLAN ${query.sql}`).all(...query.params);
+      return (plan as { detail: string }[]).map((step) => step.detail);
     },
   };
 }
@@ -126,6 +157,29 @@ async function postgresFixture(dir: string, paths: RunPaths): Promise<Fixture> {
         await client.query('ROLLBACK');
         client.release();
       };
+    },
+    async insertRuns(rows) {
+      for (let at = 0; at < rows.length; at += 500)
+        await db.insert(postgresSchema.runs).values(rows.slice(at, at + 500));
+    },
+    async explainActiveRunCount(owner, nowMs) {
+      const { runs } = postgresSchema;
+      const query = db
+        .select({ active: count() })
+        .from(runs)
+        .where(activeRunsOf(runs, owner, nowMs))
+        .toSQL();
+      const client = await first.connect();
+      try {
+        await client.query('ANALYZE runs');
+        // A test table fits in a few pages, which a sequential scan reads fastest: ask what an index does.
+        await client.query('SET enable_seqscan = off');
+        const plan = await client.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${query.sql}`, query.params);
+        return plan.rows.map((row) => row['QUERY PLAN']);
+      } finally {
+        await client.query('RESET enable_seqscan');
+        client.release();
+      }
     },
   };
 }
@@ -542,6 +596,32 @@ describe.each(DIALECTS)('the active run limit (%s)', (dialect) => {
       false,
     );
     for (const token of [validating, sweeping]) retireLeaseToken(token);
+  });
+
+  it("seeks the owner's active runs in runs_owner_state_idx instead of reading all of the owner's runs", async () => {
+    // What accumulates: an owner's ended runs, kept for their record; a few unfinished ones among them.
+    const nowMs = Date.now();
+    const rows = Array.from({ length: 2000 }, (_, i) => ({
+      ...newRunValues(newRun(`r_2026-01-21T10-00-00Z_e${String(i).padStart(7, '0')}`), null, nowMs + i),
+      state: i % 100 === 0 ? 'VALIDATING' : 'DONE',
+      leaseOwner: null,
+      leaseExpiresMs: null,
+    }));
+    await t.insertRuns(rows);
+    const plan = (await t.explainActiveRunCount('local:test', nowMs)).join('\n');
+    // Both halves of the count are seeks on (owner, state): the owner's DONE runs are never read one by one.
+    const seeks =
+      dialect === 'sqlite'
+        ? [
+            /USING (COVERING )?INDEX runs_owner_state_idx \(owner=\? AND state=\?\)/,
+            /USING (COVERING )?INDEX runs_owner_state_idx \(owner=\? AND state=\? AND lease_expires_ms>\?\)/,
+          ]
+        : [
+            /Index Cond: \(\(owner = '[^']+'::text\) AND \(state = ANY \('\{CREATED,/,
+            /Index Cond: \(\(owner = '[^']+'::text\) AND \(state = 'DONE'::text\) AND \(lease_expires_ms > /,
+          ];
+    for (const seek of seeks) expect(plan).toMatch(seek);
+    expect(plan).not.toMatch(/Filter:.*state/);
   });
 
   it('of concurrent DONE-run leases through two stores at one below the limit, exactly one is taken', async () => {

@@ -61,6 +61,9 @@ export const runs = pgTable(
     index('runs_owner_created_idx').on(table.owner, table.createdMs, runIdInCodePointOrder),
     index('runs_product_created_idx').on(table.productSlug, table.createdMs),
     index('runs_state_created_idx').on(table.state, table.createdMs),
+    // An owner's active runs (store/active-runs.ts), counted by every start and every validation of a DONE
+    // run: its unfinished states and its leased DONE runs are seeks, never a walk over all its runs.
+    index('runs_owner_state_idx').on(table.owner, table.state, table.leaseExpiresMs),
     // The takeover watch (claimAbandoned) asks every few seconds on every replica: only held leases.
     index('runs_held_lease_idx')
       .on(table.leaseExpiresMs, table.createdMs)

@@ -1,0 +1,1 @@
+CREATE INDEX `runs_owner_state_idx` ON `runs` (`owner`,`state`,`lease_expires_ms`);
