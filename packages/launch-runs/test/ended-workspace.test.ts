@@ -2,7 +2,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { SwitchyardError } from '@switchyard/contracts/errors';
 import { LaunchValidateOutputSchema } from '@switchyard/contracts/launch-runs';
+import { createLogger } from '@switchyard/server-kit/runtime';
 import { describe, expect, it } from 'vitest';
+import type { WorkerContext } from '../src/pipeline/types.js';
 import { DIALECTS, startHarnessOn, storageFor } from './support/dialects.js';
 import { FakePipeline } from './support/fake-pipeline.js';
 import {
@@ -114,5 +116,63 @@ describe.each(DIALECTS)('the workspace of an ended run (%s)', (dialect) => {
     expect(fs.existsSync(workspaceOf(second, done))).toBe(false);
     expect(fs.existsSync(path.join(workspaceOf(second, unfinished), 'site'))).toBe(true);
     await expectRecordKept(second, cancelled, 'validation_report.json');
+  });
+});
+
+/** A pipeline whose W4 of the next run waits for `release()` deaf to its signal: work slow to stop (a git child). */
+class SlowToStopPipeline extends FakePipeline {
+  private gate: { arrive: () => void; wait: Promise<void> } | undefined;
+
+  /** The next W4 waits; `reached` resolves when it does. */
+  holdDeaf(): { reached: Promise<void>; release: () => void } {
+    let arrive!: () => void;
+    let release!: () => void;
+    const reached = new Promise<void>((resolve) => (arrive = resolve));
+    this.gate = { arrive, wait: new Promise<void>((resolve) => (release = resolve)) };
+    return { reached, release };
+  }
+
+  override async planPages(ctx: WorkerContext) {
+    const gate = this.gate;
+    this.gate = undefined;
+    if (gate !== undefined) {
+      gate.arrive();
+      await gate.wait;
+    }
+    return super.planPages(ctx);
+  }
+}
+
+describe('the workspace of a run another replica ended (postgres)', () => {
+  it('goes on the next takeover tick, not at the next start; one local work still holds is left to it', async () => {
+    const storage = await storageFor('postgres');
+    const lines: string[] = [];
+    const logger = createLogger({ level: 'info', write: (line) => lines.push(line) });
+    const pipeline = new SlowToStopPipeline({ seededProblems: 1 });
+    const here = cleanup.kept(
+      await startHarness({ ...storage, pipeline, logger, config: { takeoverMs: 100 } }),
+    );
+    const there = cleanup.kept(await startHarness({ ...storage, pipeline: new FakePipeline() }));
+    const { runId: resting } = await startAndSettle(here);
+    const deaf = pipeline.holdDeaf();
+    let working = '';
+    try {
+      working = (await here.call('launch_start_run', { run_config: runConfig() })).run_id as string;
+      await deaf.reached;
+      for (const runId of [working, resting])
+        expect(await there.call('launch_cancel', { run_id: runId })).toMatchObject({ ok: true });
+      // A sweep that removed `resting` read every workspace on this replica after both cancels.
+      const sweptResting = (line: string) =>
+        line.includes('removed the workspaces of ended runs') && line.includes(resting);
+      await until(() => lines.some(sweptResting));
+      expect(fs.existsSync(workspaceOf(here, resting))).toBe(false);
+      expect(lines.find(sweptResting)).not.toContain(working);
+      expect(fs.existsSync(workspaceOf(here, working))).toBe(true);
+    } finally {
+      // The aborted work goes on, and removes its workspace as it lets go of the run.
+      deaf.release();
+    }
+    await until(() => !fs.existsSync(workspaceOf(here, working)));
+    await expectRecordKept(here, resting, 'validation_report.json');
   });
 });

@@ -61,7 +61,9 @@ async function removeUnheld(deps: WorkspaceDeps, row: RunRow): Promise<boolean> 
 
 /**
  * The workspaces of ended runs left on this machine's disk (a process died as its run ended; a run resting
- * here was cancelled from another process or replica), removed when the run store loads. Returns their runs.
+ * or worked on here was ended from another process or replica), removed when the run store loads and, on
+ * replicas, on every takeover tick. A run work of this process still holds is left to that work, which
+ * removes the workspace as it lets go. Returns the runs whose workspace went (and logs them).
  */
 export async function sweepEndedWorkspaces(deps: WorkspaceDeps): Promise<string[]> {
   const { paths, store } = deps;
@@ -70,9 +72,10 @@ export async function sweepEndedWorkspaces(deps: WorkspaceDeps): Promise<string[
   for (const entry of await fs.readdir(paths.root, { withFileTypes: true })) {
     const runId = entry.name;
     if (!entry.isDirectory() || !RunIdSchema.safeParse(runId).success) continue;
-    if (!existsSync(paths.workspaceDir(runId))) continue;
+    if (!existsSync(paths.workspaceDir(runId)) || LeaseSession.heldHere(runId)) continue;
     const row = await store.get(runId);
     if (hasEnded(row) && (await removeUnheld(deps, row))) removed.push(runId);
   }
+  if (removed.length > 0) deps.logger.info('removed the workspaces of ended runs', { runs: removed });
   return removed;
 }

@@ -16,6 +16,12 @@ export interface StateChange {
 type SessionSignals = { shutdown?: AbortSignal; request?: AbortSignal };
 
 /**
+ * The sessions of this process not released yet, whatever their run has become: work aborted by a cancel
+ * from elsewhere may still be stopping in the run's workspace (ended-workspace.ts leaves it alone).
+ */
+const unreleased = new Set<LeaseSession>();
+
+/**
  * One executor's hold on one run: the lease row is renewed while the work runs, and the session's signal
  * aborts when the run is cancelled (here or by another process), the lease is lost, the server shuts down
  * (the run is left interrupted, to be resumed) or the calling request is cancelled (its client disconnected,
@@ -50,6 +56,13 @@ export class LeaseSession {
     const tickMs = Math.max(50, Math.min(250, Math.floor(leaseMs / 4)));
     this.timer = setInterval(() => void this.watch(), tickMs);
     this.timer.unref();
+    unreleased.add(this);
+  }
+
+  /** Whether work of this process holds (or is still letting go of) the run. */
+  static heldHere(runId: string): boolean {
+    for (const session of unreleased) if (session.runId === runId) return true;
+    return false;
   }
 
   /**
@@ -124,6 +137,7 @@ export class LeaseSession {
     if (this.released) return;
     this.released = true;
     clearInterval(this.timer);
+    unreleased.delete(this);
     try {
       await this.store.releaseLease(this.runId, this.token);
     } finally {

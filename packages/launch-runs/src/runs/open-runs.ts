@@ -17,13 +17,13 @@ export interface OpenedRuns {
 /**
  * The service over the run store, then the sweep that marks runs a dead process left mid-step (SQLite) or
  * the watch that takes them over (PostgreSQL), and the one that removes the workspaces ended runs left on
- * this machine. open.ts loads this file on the first call that needs runs.
+ * this machine (on PostgreSQL, the watch repeats it). open.ts loads this file on the first call that needs
+ * runs.
  */
 export async function openRuns(options: OpenRunsOptions): Promise<OpenedRuns> {
-  const { store, logger } = options;
+  const { store } = options;
   const paths = new RunPaths(options.dataDir);
-  const ended = await sweepEndedWorkspaces({ ...options, paths });
-  if (ended.length > 0) logger.info('removed the workspaces of ended runs', { runs: ended });
+  await sweepEndedWorkspaces({ ...options, paths });
   const service = new LaunchRunService({
     ...options,
     artifacts: new ArtifactRepository(store, paths),

@@ -16,7 +16,7 @@ import type { ArtifactContent } from '../store/artifact-store.js';
 import { canonicalJson, sha256Hex } from '../canonical-json.js';
 import type { RunEvent } from '../store/event-chain.js';
 import { runState, type ListFilter } from '../store/launch-store.js';
-import { removeWorkspaceIfEnded } from './ended-workspace.js';
+import { removeWorkspaceIfEnded, sweepEndedWorkspaces } from './ended-workspace.js';
 import { runNotFound } from './errors.js';
 import {
   Execution,
@@ -36,8 +36,9 @@ export interface RunServiceDeps extends ExecutorDeps {
   leaseMs: number;
   /**
    * Replicas on one database (PostgreSQL): every this many milliseconds the service claims one run whose
-   * executor died and continues it. Unset: runs a dead process left are marked interrupted at start
-   * (open-runs.ts) and wait for launch_resume.
+   * executor died and continues it, and removes the workspaces on this machine of runs another replica
+   * ended. Unset: runs a dead process left are marked interrupted at start (open-runs.ts) and wait for
+   * launch_resume.
    */
   takeoverMs?: number;
   /**
@@ -71,13 +72,23 @@ export class LaunchRunService {
 
   private readonly takeoverTimer: NodeJS.Timeout | undefined;
   private claiming = false;
+  private sweeping = false;
 
   constructor(private readonly deps: RunServiceDeps) {
     if (deps.takeoverMs !== undefined) {
-      this.takeoverTimer = setInterval(() => void this.takeOverOne(), deps.takeoverMs);
+      this.takeoverTimer = setInterval(() => {
+        void this.takeOverOne();
+        this.removeEndedWorkspaces();
+      }, deps.takeoverMs);
       this.takeoverTimer.unref();
       void this.takeOverOne();
     }
+  }
+
+  /** Work that close() waits for. */
+  private track(job: Promise<void>): void {
+    this.background.add(job);
+    void job.finally(() => this.background.delete(job));
   }
 
   private async requireRow(runId: string): Promise<RunRow> {
@@ -199,8 +210,7 @@ export class LaunchRunService {
         }
       })
       .catch((error: unknown) => logger.error('background run failed', { run_id: runId, error }));
-    this.background.add(job);
-    void job.finally(() => this.background.delete(job));
+    this.track(job);
   }
 
   /**
@@ -320,6 +330,24 @@ export class LaunchRunService {
     } finally {
       this.claiming = false;
     }
+  }
+
+  /**
+   * The workspaces on this machine of runs another replica ended (finished, failed or cancelled there) go
+   * now, not at this replica's next start; runs local work holds are left to it (ended-workspace.ts).
+   */
+  private removeEndedWorkspaces(): void {
+    if (this.sweeping || this.shutdown.signal.aborted) return;
+    this.sweeping = true;
+    const sweep = sweepEndedWorkspaces(this.deps)
+      .then(() => undefined)
+      .catch((error: unknown) =>
+        this.deps.logger.warn('could not remove the workspaces of ended runs', { error }),
+      )
+      .finally(() => {
+        this.sweeping = false;
+      });
+    this.track(sweep);
   }
 
   /**
