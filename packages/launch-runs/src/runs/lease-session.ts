@@ -76,8 +76,7 @@ export class LeaseSession {
     options: { token?: string; signals?: SessionSignals } & LeaseOptions = {},
   ): Promise<{ session: LeaseSession; row: RunRow } | { busy: RunRow }> {
     const token = options.token ?? newLeaseToken();
-    const limit = options.maxActiveRuns === undefined ? {} : { maxActiveRuns: options.maxActiveRuns };
-    const { row, busy } = await store.acquireLease(runId, token, leaseMs, limit).catch((error: unknown) => {
+    const { row, busy } = await store.acquireLease(runId, token, leaseMs, options).catch((error: unknown) => {
       if (options.token === undefined) retireLeaseToken(token);
       throw error;
     });

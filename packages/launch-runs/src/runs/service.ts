@@ -134,7 +134,7 @@ export class LaunchRunService {
    * Records the run (CREATED) and starts the background work; returns at once. The same idempotency key
    * with the same config hash returns the existing run (the unique index decides between concurrent
    * callers, also across processes); with a different config it is INVALID_INPUT, as is a new run of an
-   * owner who has `maxActiveRuns` unfinished ones (retryable).
+   * owner who has `maxActiveRuns` active ones (store/active-runs.ts; retryable).
    */
   async startRun(owner: string, input: StartRunInput, onProgress?: ProgressListener): Promise<StartedRun> {
     const config = canonicalJson(input.run_config);
@@ -261,7 +261,7 @@ export class LaunchRunService {
     const acquired = await LeaseSession.acquire(store, runId, leaseMs, {
       signals: { shutdown: this.shutdown.signal, request: options.signal },
       // Validating a DONE run rebuilds its workspace: it holds one, as an unfinished run does.
-      ...(tool === 'launch_validate' ? { maxActiveRuns } : {}),
+      maxActiveRuns: tool === 'launch_validate' ? maxActiveRuns : undefined,
     });
     const busy = 'busy' in acquired;
     const row = busy ? acquired.busy : acquired.row;
