@@ -36,6 +36,8 @@ const FEATURES = {
       ['#18 workspace rebuilt on another replica', '5c0aba4'],
       ['#18 one status snapshot, a lease released here', '08bdeb4'],
       ["untrusted callers: a bound on a principal's runs, ended runs' workspaces", 'f7259e7'],
+      ["untrusted callers: a DONE run's validation counts against that bound", 'b692afd'],
+      ["untrusted callers: a replica removes ended runs' workspaces as it runs", '302f087'],
     ],
   },
   'upstream-mocks src/': {
