@@ -23,10 +23,20 @@ function hasEnded(row: RunRow | undefined): row is RunRow {
   return row !== undefined && isTerminal(runState(row));
 }
 
+/**
+ * What an ended run leaves on this machine that nothing reads again. On replicas (PostgreSQL), its whole folder:
+ * its artifacts live in the database, and the takeover tick's sweep walks every run folder, so only the runs
+ * still under way may keep one. With one data directory, its workspace: its artifacts stay beside it.
+ */
+function endedRunFiles({ paths, store }: WorkspaceDeps, runId: string): string {
+  return store.sharedByReplicas ? paths.runDir(runId) : paths.workspaceDir(runId);
+}
+
 /** Whether the run's workspace is gone (a failure to remove it is logged: the next sweep tries again). */
-async function removeWorkspace({ paths, logger }: WorkspaceDeps, runId: string): Promise<boolean> {
+async function removeWorkspace(deps: WorkspaceDeps, runId: string): Promise<boolean> {
+  const { logger } = deps;
   try {
-    await fs.rm(paths.workspaceDir(runId), { recursive: true, force: true, maxRetries: 2 });
+    await fs.rm(endedRunFiles(deps, runId), { recursive: true, force: true, maxRetries: 2 });
     return true;
   } catch (error) {
     logger.warn('could not remove the workspace of an ended run', { run_id: runId, error });
@@ -72,7 +82,7 @@ export async function sweepEndedWorkspaces(deps: WorkspaceDeps): Promise<string[
   for (const entry of await fs.readdir(paths.root, { withFileTypes: true })) {
     const runId = entry.name;
     if (!entry.isDirectory() || !RunIdSchema.safeParse(runId).success) continue;
-    if (!existsSync(paths.workspaceDir(runId)) || LeaseSession.heldHere(runId)) continue;
+    if (!existsSync(endedRunFiles(deps, runId)) || LeaseSession.heldHere(runId)) continue;
     const row = await store.get(runId);
     if (hasEnded(row) && (await removeUnheld(deps, row))) removed.push(runId);
   }

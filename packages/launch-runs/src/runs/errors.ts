@@ -26,14 +26,16 @@ export class LeaseLostError extends Error {
 }
 
 /**
- * The owner already has `limit` active runs (LAUNCH_MAX_ACTIVE_RUNS: unfinished ones, and DONE ones being
- * validated): a refused start or launch_validate of a DONE run, retryable once one of them ends.
+ * The owner already has `limit` active runs (LAUNCH_MAX_ACTIVE_RUNS: unfinished ones, and DONE ones a lease
+ * holds, almost always a validation, for a moment the removal of the rebuilt workspace or a refused call's
+ * check): a refused start or launch_validate of a DONE run, retryable once one of them ends.
  */
 export function activeRunLimit(limit: number, active: number): SwitchyardError {
   return new SwitchyardError(
     'validation',
-    `You have ${active} active launch runs (unfinished, or DONE and being validated), the most this server ` +
-      'allows at once; finish or cancel one, or let a validation end, before starting another or validating a DONE run',
+    `You have ${active} active launch runs (unfinished, or DONE with a workspace in use by a validation or ` +
+      'its clean-up), the most this server allows at once; finish or cancel one, or wait for a validation to ' +
+      'end, before starting another or validating a DONE run',
     {
       code: 'INVALID_INPUT',
       retryable: true,
