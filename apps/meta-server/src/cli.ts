@@ -1,4 +1,4 @@
-import { listenFlagsWithoutHttp } from '@switchyard/server-kit/bin-flags';
+import { HTTP_ONLY_FLAGS, httpOnlyFlagsWithoutHttp } from '@switchyard/server-kit/bin-flags';
 import { Command, CommanderError, Option } from 'commander';
 import {
   DEFAULT_HOST,
@@ -82,7 +82,7 @@ function buildProgram(): Command {
     .description(
       'One MCP server for transit (London and Helsinki), documentation launch runs and journey continuity.',
     )
-    .argument('[command]', 'migrate: apply pending PostgreSQL migrations, then exit')
+    .argument('[command]', 'migrate: apply pending PostgreSQL migrations, then exit (takes no flags)')
     .version(VERSION, '-v, --version', 'print the version and exit')
     .helpOption('-h, --help', 'show this help and exit')
     .addOption(new Option('--http', 'serve Streamable HTTP on /mcp instead of stdio'))
@@ -155,13 +155,20 @@ function booleanSetting(program: Command, env: Env, key: SettingKey): boolean {
   return typeof raw.value === 'boolean' ? raw.value : parseBoolean(raw.value, raw.source);
 }
 
+/** The flags given on the command line, as written there. */
+function flagsGiven(program: Command): string[] {
+  return (Object.keys(FLAG_OF) as SettingKey[])
+    .filter((key) => program.getOptionValueSource(key) === 'cli')
+    .map((key) => FLAG_OF[key]);
+}
+
 /**
- * --host and --port on the command line mean nothing over stdio: refused, as the domain bins do, rather than
- * ignored. Their variables are not (one environment may serve both transports).
+ * HTTP-only flags (--host, --port, the allow-lists) on the command line mean nothing over stdio: refused, as
+ * the domain bins do, rather than ignored. Their variables are not (one environment may serve both transports).
  */
-function refuseListenFlagsOverStdio(program: Command): void {
-  const given = (['host', 'port'] as const).filter((key) => program.getOptionValueSource(key) === 'cli');
-  const refusal = listenFlagsWithoutHttp(given.map((key) => FLAG_OF[key]));
+function refuseHttpOnlyFlagsOverStdio(program: Command): void {
+  const httpOnly: readonly string[] = HTTP_ONLY_FLAGS;
+  const refusal = httpOnlyFlagsWithoutHttp(flagsGiven(program).filter((flag) => httpOnly.includes(flag)));
   if (refusal !== undefined) throw new SettingsError(refusal);
 }
 
@@ -176,7 +183,7 @@ function settingsFrom(program: Command, env: Env): SwitchyardSettings {
   const host = stringSetting(program, env, 'host', parseHost) ?? DEFAULT_HOST;
   const port = stringSetting(program, env, 'port', parsePort) ?? DEFAULT_PORT;
   const transport = booleanSetting(program, env, 'http') ? 'http' : 'stdio';
-  if (transport === 'stdio') refuseListenFlagsOverStdio(program);
+  if (transport === 'stdio') refuseHttpOnlyFlagsOverStdio(program);
   return {
     transport,
     host,
@@ -200,6 +207,19 @@ export type CliOutcome =
   /** --help, --version or a usage error: print `output` (stdout when exitCode is 0, else stderr). */
   | { action: 'exit'; exitCode: number; output: string };
 
+/**
+ * `switchyard migrate` applies the migrations of every domain whose database is PostgreSQL, whatever the
+ * server's flags say: a flag given with it (`--domains transit`) would be silently ignored, so it is refused.
+ */
+function migrateOutcome(program: Command): CliOutcome {
+  const given = flagsGiven(program);
+  if (given.length === 0) return { action: 'migrate' };
+  const output =
+    `switchyard: migrate takes no flags (${given.join(', ')}): it applies the pending migrations of every ` +
+    'domain whose database is PostgreSQL\n';
+  return { action: 'exit', exitCode: 1, output };
+}
+
 /** Parses `argv` (without node and the script) and `env` into settings, or what to print and exit with. */
 export function parseCommandLine(argv: readonly string[], env: Env): CliOutcome {
   let output = '';
@@ -218,7 +238,7 @@ export function parseCommandLine(argv: readonly string[], env: Env): CliOutcome 
     throw error;
   }
   const command = program.args[0];
-  if (command === 'migrate') return { action: 'migrate' };
+  if (command === 'migrate') return migrateOutcome(program);
   if (command !== undefined) {
     return {
       action: 'exit',

@@ -24,6 +24,18 @@ describe('switchyard command line', () => {
     });
   });
 
+  it('refuses a flag given with migrate, which migrates every PostgreSQL domain whatever the flags say', () => {
+    expect(parseCommandLine(['migrate'], { SWITCHYARD_DOMAINS: 'transit' })).toEqual({ action: 'migrate' });
+    expect(exit(['migrate', '--domains', 'transit', '--port', '4000'])).toEqual({
+      action: 'exit',
+      exitCode: 1,
+      output:
+        'switchyard: migrate takes no flags (--port, --domains): it applies the pending migrations of every ' +
+        'domain whose database is PostgreSQL\n',
+    });
+    expect(exit(['--read-only', 'migrate']).output).toContain('migrate takes no flags (--read-only)');
+  });
+
   it('defaults to stdio, 127.0.0.1:3333, no prefix, every tool and the default domains', () => {
     expect(settings([])).toEqual({
       transport: 'stdio',
@@ -137,6 +149,12 @@ describe('switchyard command line', () => {
     });
     expect(exit(['--host', '0.0.0.0', '--port', '4000', '--no-http'], { SWITCHYARD_HTTP: '1' }).output).toBe(
       `switchyard: --host and --port need --http${needsHttp}`,
+    );
+    expect(exit(['--allowed-hosts', 'mcp.example.com']).output).toBe(
+      `switchyard: --allowed-hosts needs --http${needsHttp}`,
+    );
+    expect(exit(['--allowed-origins', 'https://a.test', '--host', '::1']).output).toBe(
+      `switchyard: --host and --allowed-origins need --http${needsHttp}`,
     );
     expect(settings(['--port', '4000'], { SWITCHYARD_HTTP: '1' })).toMatchObject({ port: 4000 });
     expect(settings([], { SWITCHYARD_HOST: 'localhost', SWITCHYARD_PORT: '4000' }).transport).toBe('stdio');

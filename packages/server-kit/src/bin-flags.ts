@@ -3,14 +3,19 @@
  * so `switchyard` applies them before it loads the server (its usage errors answer at once).
  */
 
+/** The flags every bin takes that only mean something with `--http`. */
+export const HTTP_ONLY_FLAGS = ['--host', '--port', '--allowed-hosts', '--allowed-origins'] as const;
+
 /**
- * Why `--host` or `--port` (those of `given`) stop a start without `--http`: over stdio they would be silently
- * ignored. Undefined when none is given.
+ * Why the HTTP-only flags of `given` (HTTP_ONLY_FLAGS) stop a start without `--http`: over stdio they would be
+ * silently ignored. Undefined when none is given.
  */
-export function listenFlagsWithoutHttp(given: readonly string[]): string | undefined {
+export function httpOnlyFlagsWithoutHttp(given: readonly string[]): string | undefined {
   if (given.length === 0) return undefined;
+  const last = given.length - 1;
+  const named = last === 0 ? given[0] : `${given.slice(0, last).join(', ')} and ${given[last]}`;
   const verb = given.length > 1 ? 'need' : 'needs';
-  return `${given.join(' and ')} ${verb} --http: without it the server speaks stdio and listens on nothing`;
+  return `${named} ${verb} --http: without it the server speaks stdio and listens on nothing`;
 }
 
 /** The comma-separated list in `raw`, trimmed, without empty entries and duplicates. */

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { listenFlagsWithoutHttp, parseNonEmptyList } from './bin-flags.js';
+import { HTTP_ONLY_FLAGS, httpOnlyFlagsWithoutHttp, parseNonEmptyList } from './bin-flags.js';
 import type { Domain, DomainLifecycle } from './domain.js';
 import { BIN_SETTING_NAMES, forPeople } from './for-people.js';
 import { runServer } from './run-server.js';
@@ -45,10 +45,10 @@ function usage<Config, State extends DomainLifecycle>(
   ].join('\n');
 }
 
-function refuseListenFlagsWithoutHttp(values: { http: boolean; host?: string; port?: string }): void {
-  if (values.http) return;
-  const refusal = listenFlagsWithoutHttp(
-    (['host', 'port'] as const).filter((flag) => values[flag] !== undefined).map((flag) => `--${flag}`),
+function refuseHttpOnlyFlagsWithoutHttp(values: Record<string, string | boolean | undefined>): void {
+  if (values.http === true) return;
+  const refusal = httpOnlyFlagsWithoutHttp(
+    HTTP_ONLY_FLAGS.filter((flag) => values[flag.slice('--'.length)] !== undefined),
   );
   if (refusal !== undefined) throw new Error(refusal);
 }
@@ -105,7 +105,7 @@ async function start<Config, State extends DomainLifecycle>(
     return;
   }
   const port = parsePort(values.port);
-  refuseListenFlagsWithoutHttp(values);
+  refuseHttpOnlyFlagsWithoutHttp(values);
   const { domain } = options;
   const config = domain.config(env);
   const logger = createLogger({ fields: { service: options.name } });

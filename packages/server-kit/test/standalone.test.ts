@@ -88,6 +88,11 @@ describe('runStandaloneServer', () => {
     [['--port', '4000'], '--port needs --http'],
     [['--host', '0.0.0.0'], '--host needs --http'],
     [['--host', '0.0.0.0', '--port', '4000'], '--host and --port need --http'],
+    [['--allowed-hosts', 'mcp.example.com'], '--allowed-hosts needs --http'],
+    [
+      ['--port', '4000', '--allowed-hosts', 'a.test', '--allowed-origins', 'https://a.test'],
+      '--port, --allowed-hosts and --allowed-origins need --http',
+    ],
   ])('refuses %j without --http instead of ignoring it', (args, message) => {
     const result = runBin(args);
     expect(result.status).toBe(1);
