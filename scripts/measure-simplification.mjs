@@ -38,6 +38,7 @@ const FEATURES = {
       ["untrusted callers: a bound on a principal's runs, ended runs' workspaces", 'f7259e7'],
       ["untrusted callers: a DONE run's validation counts against that bound", 'b692afd'],
       ["untrusted callers: a replica removes ended runs' workspaces as it runs", '302f087'],
+      ["untrusted callers: that sweep walks only runs under way; the limit's message", '679e25b'],
     ],
   },
   'upstream-mocks src/': {
