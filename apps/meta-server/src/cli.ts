@@ -167,8 +167,9 @@ function flagsGiven(program: Command): string[] {
  * the domain bins do, rather than ignored. Their variables are not (one environment may serve both transports).
  */
 function refuseHttpOnlyFlagsOverStdio(program: Command): void {
-  const httpOnly: readonly string[] = HTTP_ONLY_FLAGS;
-  const refusal = httpOnlyFlagsWithoutHttp(flagsGiven(program).filter((flag) => httpOnly.includes(flag)));
+  const refusal = httpOnlyFlagsWithoutHttp(
+    flagsGiven(program).filter((flag) => HTTP_ONLY_FLAGS.includes(flag)),
+  );
   if (refusal !== undefined) throw new SettingsError(refusal);
 }
 

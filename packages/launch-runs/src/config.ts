@@ -43,7 +43,10 @@ export const LaunchRunsConfigSchema = z.object({
   gitTimeoutMs: z.number().int().min(1000).max(3_600_000).optional(),
   /** Bytes one cloned repository may take on disk (the pipeline's default, 4 GiB, when unset). */
   cloneMaxBytes: z.number().int().min(1_048_576).max(Number.MAX_SAFE_INTEGER).optional(),
-  /** Unfinished runs (not DONE, FAILED or CANCELLED) one principal may have at once. */
+  /**
+   * Active runs one principal may have at once: unfinished ones, and DONE ones a lease holds
+   * (store/active-runs.ts).
+   */
   maxActiveRuns: z.number().int().min(1).max(MAX_ACTIVE_RUNS).default(20),
 
   // The operator's policy (src/policy/launch-policy.ts) and the site build's bounds; unset means the

@@ -3,8 +3,21 @@
  * so `switchyard` applies them before it loads the server (its usage errors answer at once).
  */
 
+/**
+ * The allow-lists every bin takes, by `runServer`'s `http` option: the flag, and the variable read when the
+ * flag is absent.
+ */
+export const ALLOW_LIST_SETTINGS = {
+  allowedHosts: { flag: '--allowed-hosts', variable: 'SWITCHYARD_ALLOWED_HOSTS' },
+  allowedOrigins: { flag: '--allowed-origins', variable: 'SWITCHYARD_ALLOWED_ORIGINS' },
+} as const;
+
 /** The flags every bin takes that only mean something with `--http`. */
-export const HTTP_ONLY_FLAGS = ['--host', '--port', '--allowed-hosts', '--allowed-origins'] as const;
+export const HTTP_ONLY_FLAGS: readonly string[] = [
+  '--host',
+  '--port',
+  ...Object.values(ALLOW_LIST_SETTINGS).map(({ flag }) => flag),
+];
 
 /**
  * Why the HTTP-only flags of `given` (HTTP_ONLY_FLAGS) stop a start without `--http`: over stdio they would be

@@ -1,3 +1,5 @@
+import { ALLOW_LIST_SETTINGS } from './bin-flags.js';
+
 /**
  * What a bin's user sets for each `runServer` option a start-up error or a start-up hint can name: every bin
  * reads its bearer token from SWITCHYARD_TOKEN and takes --host, --port and the allow-lists.
@@ -6,8 +8,12 @@ export const BIN_SETTING_NAMES: Readonly<Record<string, string>> = {
   'http.token': 'SWITCHYARD_TOKEN',
   'http.host': '--host',
   'http.port': '--port',
-  'http.allowedHosts': '--allowed-hosts (SWITCHYARD_ALLOWED_HOSTS)',
-  'http.allowedOrigins': '--allowed-origins (SWITCHYARD_ALLOWED_ORIGINS)',
+  ...Object.fromEntries(
+    Object.entries(ALLOW_LIST_SETTINGS).map(([option, { flag, variable }]) => [
+      `http.${option}`,
+      `${flag} (${variable})`,
+    ]),
+  ),
 };
 
 /**

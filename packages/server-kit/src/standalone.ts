@@ -1,5 +1,10 @@
 import { parseArgs } from 'node:util';
-import { HTTP_ONLY_FLAGS, httpOnlyFlagsWithoutHttp, parseNonEmptyList } from './bin-flags.js';
+import {
+  ALLOW_LIST_SETTINGS,
+  HTTP_ONLY_FLAGS,
+  httpOnlyFlagsWithoutHttp,
+  parseNonEmptyList,
+} from './bin-flags.js';
 import type { Domain, DomainLifecycle } from './domain.js';
 import { BIN_SETTING_NAMES, forPeople } from './for-people.js';
 import { runServer } from './run-server.js';
@@ -53,19 +58,15 @@ function refuseHttpOnlyFlagsWithoutHttp(values: Record<string, string | boolean 
   if (refusal !== undefined) throw new Error(refusal);
 }
 
-/** Each allow-list flag and the variable read when it is absent, as `switchyard` has them. */
-const ALLOW_LIST_VARIABLES = {
-  'allowed-hosts': 'SWITCHYARD_ALLOWED_HOSTS',
-  'allowed-origins': 'SWITCHYARD_ALLOWED_ORIGINS',
-} as const;
-
+/** The allow-list `option`, from its flag or else its variable (ALLOW_LIST_SETTINGS). */
 function allowList(
-  flag: keyof typeof ALLOW_LIST_VARIABLES,
-  given: string | undefined,
+  option: keyof typeof ALLOW_LIST_SETTINGS,
+  values: Record<string, string | boolean | undefined>,
   env: NodeJS.ProcessEnv,
 ): string[] | undefined {
-  if (given !== undefined) return parseNonEmptyList(given, `--${flag}`);
-  const variable = ALLOW_LIST_VARIABLES[flag];
+  const { flag, variable } = ALLOW_LIST_SETTINGS[option];
+  const given = values[flag.slice('--'.length)];
+  if (typeof given === 'string') return parseNonEmptyList(given, flag);
   const raw = env[variable];
   return raw === undefined || raw.trim() === '' ? undefined : parseNonEmptyList(raw, variable);
 }
@@ -125,8 +126,8 @@ async function start<Config, State extends DomainLifecycle>(
       host: values.host,
       port,
       token,
-      allowedHosts: allowList('allowed-hosts', values['allowed-hosts'], env),
-      allowedOrigins: allowList('allowed-origins', values['allowed-origins'], env),
+      allowedHosts: allowList('allowedHosts', values, env),
+      allowedOrigins: allowList('allowedOrigins', values, env),
     },
     settingNames: BIN_SETTING_NAMES,
   });
