@@ -6,8 +6,11 @@ import {
   toSwitchyardError,
 } from '@switchyard/contracts/errors';
 import { newCorrelationId, withCorrelationId } from '@switchyard/resilience/context';
+import { AnswerAllowance, fitAnswer } from './answer-budget.js';
+import { DEFAULT_MAX_ANSWER_BYTES } from './limits.js';
 import { assertArgumentDepth } from './argument-depth.js';
 import { assertTextArguments } from './argument-text.js';
+import { toolAnswerBytes } from './runtime/answer-bytes.js';
 import type { Logger } from './runtime/logger.js';
 import type { ObjectSchema, ToolCall, ToolMiddleware, ToolOutcome, ToolSpec } from './tool-spec.js';
 
@@ -18,8 +21,13 @@ export type ToolResult = {
   isError?: true;
 };
 
-/** Per-call facts the server knows (who, how to report progress, when to stop). */
-export type CallContext<State> = Omit<ToolCall<State>, 'correlationId' | 'logger'>;
+/**
+ * Per-call facts the server knows (who, how to report progress, when to stop), and the answer bytes the
+ * call's request may still spend (default: the whole default answer limit).
+ */
+export type CallContext<State> = Omit<ToolCall<State>, 'correlationId' | 'logger' | 'answerBytes'> & {
+  allowance?: AnswerAllowance;
+};
 
 export interface ToolRunner<State> {
   spec: ToolSpec<State, unknown>;
@@ -33,7 +41,7 @@ export interface ToolRunner<State> {
 
 export function toolResult(outcome: ToolOutcome): ToolResult {
   return {
-    content: [{ type: 'text', text: JSON.stringify(outcome.payload) }],
+    content: [{ type: 'text', text: outcome.json ?? JSON.stringify(outcome.payload) }],
     structuredContent: outcome.payload,
     ...(outcome.isError ? { isError: true as const } : {}),
   };
@@ -45,11 +53,15 @@ function validationError(issues: Parameters<typeof describeIssues>[0]): Switchya
   });
 }
 
-/** Validates, calls, checks the output against the contract; a thrown error carries its stage. */
+/**
+ * Validates, calls, checks the output against the contract and holds it to the answer limit (cut as the
+ * spec's paging says); a thrown error carries its stage.
+ */
 async function run<State>(
   runner: ToolRunner<State>,
   rawArgs: Record<string, unknown>,
   call: ToolCall<State>,
+  allowance: AnswerAllowance,
 ): Promise<ToolOutcome> {
   const { spec, logger } = runner;
   let stage: 'input' | 'handler' = 'input';
@@ -70,8 +82,9 @@ async function run<State>(
       }
       logger.warn('output breaks the contract', { violation });
     }
-    const payload = (checked.success ? checked.data : output) as Record<string, unknown>;
-    return { payload, isError: spec.isErrorOutput?.(payload) ?? false };
+    const whole = (checked.success ? checked.data : output) as Record<string, unknown>;
+    const { payload, json } = fitAnswer(whole, allowance, spec.paging, parsed.data);
+    return { payload, json, isError: spec.isErrorOutput?.(payload) ?? false };
   } catch (thrown) {
     const raw = toSwitchyardError(thrown);
     const error = spec.mapError?.(raw, { stage, input: rawArgs }) ?? raw;
@@ -102,13 +115,21 @@ export function callTool<State>(
   const correlationId = newCorrelationId();
   return withCorrelationId(correlationId, async () => {
     const started = performance.now();
-    const call: ToolCall<State> = { ...context, correlationId, logger: runner.logger };
+    const { allowance = new AnswerAllowance(DEFAULT_MAX_ANSWER_BYTES), ...facts } = context;
+    const call: ToolCall<State> = {
+      ...facts,
+      correlationId,
+      logger: runner.logger,
+      answerBytes: allowance.remaining,
+    };
     const invocation = { tool: runner.spec.name, input: rawArgs, correlationId, state: context.state };
     const chain = runner.middleware.reduceRight<() => Promise<ToolOutcome>>(
       (next, middleware) => () => middleware.around(invocation, next),
-      () => run(runner, rawArgs, call),
+      () => run(runner, rawArgs, call, allowance),
     );
     const outcome = await chain();
+    const result = toolResult(outcome);
+    allowance.spend(toolAnswerBytes(result.content[0]?.text ?? ''));
     const durationMs = performance.now() - started;
     if (outcome.error === undefined) {
       runner.logger.debug('tool call', { outcome: outcome.isError ? 'error' : 'ok', durationMs });
@@ -118,6 +139,6 @@ export function callTool<State>(
         runner.logger.error('tool call failed', { outcome: kind, code, durationMs, cause });
       else runner.logger.info('tool call failed', { outcome: kind, code, durationMs });
     }
-    return toolResult(outcome);
+    return result;
   });
 }

@@ -1,6 +1,6 @@
 import { buildCatalog, type CatalogOptions } from './catalog.js';
 import type { DomainLifecycle, Env, Mount } from './domain.js';
-import { DEFAULT_MAX_ARGUMENT_DEPTH } from './limits.js';
+import { DEFAULT_MAX_ANSWER_BYTES, DEFAULT_MAX_ARGUMENT_DEPTH } from './limits.js';
 import { buildServerFactory, type ServerIdentity } from './mcp-server.js';
 import { openDomains } from './open-domains.js';
 import type { ServerFactory } from './host.js';
@@ -12,6 +12,8 @@ export interface InProcessOptions extends CatalogOptions {
   env: Env;
   strictOutput: boolean;
   maxArgumentDepth?: number;
+  /** The answer limit in bytes (default 1 MiB). */
+  maxAnswerBytes?: number;
   /** True when one server instance serves a whole connection (stdio, the legacy in-memory pair). */
   persistentConnection: boolean;
 }
@@ -48,6 +50,7 @@ export async function serveInProcess(
     loggers: opened.loggers,
     strictOutput: options.strictOutput,
     maxArgumentDepth: options.maxArgumentDepth ?? DEFAULT_MAX_ARGUMENT_DEPTH,
+    maxAnswerBytes: options.maxAnswerBytes ?? DEFAULT_MAX_ANSWER_BYTES,
     shutdownSignal: shutdown.signal,
     persistentConnection: options.persistentConnection,
   });

@@ -3,6 +3,7 @@
 export * from './domain.js';
 export * from './tool-spec.js';
 export { callTool, toolResult, type ToolResult } from './call-tool.js';
+export { AnswerAllowance, ANSWER_LIMIT_SETTING } from './answer-budget.js';
 export type { ServerIdentity } from './mcp-server.js';
 export { buildCatalog, prefixedName, TOOL_NAME, type Catalog, type CatalogOptions } from './catalog.js';
 export { listedTool, type ListedTool } from './tool-listing.js';
@@ -16,6 +17,7 @@ export {
   DEFAULT_HEADERS_TIMEOUT_MS,
   DEFAULT_HTTP_MAX_BATCH,
   DEFAULT_KEEP_ALIVE_TIMEOUT_MS,
+  DEFAULT_MAX_ANSWER_BYTES,
   DEFAULT_MAX_ARGUMENT_DEPTH,
   DEFAULT_MAX_CONNECTIONS,
   DEFAULT_MAX_MESSAGE_BYTES,

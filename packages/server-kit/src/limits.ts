@@ -38,6 +38,14 @@ export const DEFAULT_KEEP_ALIVE_TIMEOUT_MS = 5_000;
  */
 export const DEFAULT_HTTP_MAX_BATCH = 100;
 
+/**
+ * The most bytes one answer may take on the wire, its payload and text mirror serialized (a 2025-era HTTP batch:
+ * all its answers together). A tool's list is cut to it with a way to get the rest.
+ */
+export const DEFAULT_MAX_ANSWER_BYTES = 1024 * 1024;
+/** Below this the fixed parts of some answers (a run status, a plan's first journey) would not fit. */
+export const MIN_MAX_ANSWER_BYTES = 64 * 1024;
+
 /** Accepted difference between our clock and the authorization server's, for `exp`, `nbf` and `iat`. */
 export const DEFAULT_OAUTH_CLOCK_SKEW_S = 60;
 /** One fetch of an authorization server's metadata, JWKS or introspection answer. */
@@ -56,6 +64,13 @@ export const LIMITS = {
     min: 1,
     unit: 'levels',
     default: DEFAULT_MAX_ARGUMENT_DEPTH,
+  },
+  maxAnswerBytes: {
+    option: 'maxAnswerBytes',
+    variable: 'SWITCHYARD_MAX_ANSWER_BYTES',
+    min: MIN_MAX_ANSWER_BYTES,
+    unit: 'bytes',
+    default: DEFAULT_MAX_ANSWER_BYTES,
   },
   stdioMaxMessageBytes: {
     option: 'stdio.maxMessageBytes',

@@ -9,6 +9,7 @@ import {
   type Tool,
 } from '@modelcontextprotocol/server';
 import { isWellFormedText, toSwitchyardError, type SwitchyardError } from '@switchyard/contracts/errors';
+import { AnswerAllowance, answerTooLarge } from './answer-budget.js';
 import { assertTextArguments } from './argument-text.js';
 import { callTool, type ToolRunner } from './call-tool.js';
 import type { Catalog, CatalogTool } from './catalog.js';
@@ -39,6 +40,8 @@ export interface Serving {
   loggers: ReadonlyMap<string, Logger>;
   strictOutput: boolean;
   maxArgumentDepth: number;
+  /** The most bytes one answer (over HTTP: one request, a batch's answers together) may take. */
+  maxAnswerBytes: number;
   /** Aborted when shutdown stops waiting for in-flight calls. */
   shutdownSignal: AbortSignal;
   /** True when one server instance serves a whole connection (stdio), false when it serves one request. */
@@ -183,6 +186,12 @@ export function buildServerFactory(
 
   return (context) => {
     const server = new Server(implementation, { capabilities, instructions: identity.instructions });
+    // Over HTTP this server answers one POST: a 2025-era batch's members share one allowance, one at a time.
+    const requestAllowance = serving.persistentConnection
+      ? undefined
+      : new AnswerAllowance(serving.maxAnswerBytes);
+    const allowanceFor = (): AnswerAllowance =>
+      requestAllowance ?? new AnswerAllowance(serving.maxAnswerBytes);
     const laterLog =
       serving.persistentConnection && context.era === 'legacy'
         ? (domain: string) =>
@@ -201,16 +210,20 @@ export function buildServerFactory(
           `Unknown tool "${request.params.name}": tools/list names the tools this server offers`,
         );
       }
-      const result = await callTool(runner, request.params.arguments ?? {}, {
-        state: stateOf(tool.domain),
-        signal: AbortSignal.any([ctx.mcpReq.signal, serving.shutdownSignal]),
-        principal: callerPrincipal(ctx.http?.authInfo),
-        oauth: callerOAuth(ctx.http?.authInfo),
-        progress: createProgressReporter(ctx.mcpReq._meta?.progressToken, (notification) =>
-          ctx.mcpReq.notify(notification),
-        ),
-        laterLog: laterLog?.(tool.domain),
-      });
+      const allowance = allowanceFor();
+      const result = await allowance.turn(() =>
+        callTool(runner, request.params.arguments ?? {}, {
+          state: stateOf(tool.domain),
+          signal: AbortSignal.any([ctx.mcpReq.signal, serving.shutdownSignal]),
+          principal: callerPrincipal(ctx.http?.authInfo),
+          oauth: callerOAuth(ctx.http?.authInfo),
+          progress: createProgressReporter(ctx.mcpReq._meta?.progressToken, (notification) =>
+            ctx.mcpReq.notify(notification),
+          ),
+          laterLog: laterLog?.(tool.domain),
+          allowance,
+        }),
+      );
       return server.projectCallToolResult(result, tool.listing.outputSchema);
     });
 
@@ -231,13 +244,21 @@ export function buildServerFactory(
       });
       server.setRequestHandler('resources/read', async (request, ctx) => {
         const { family, variables } = findResource(request.params.uri);
-        try {
-          return {
-            contents: await family.spec.read(request.params.uri, variables, requestCall(family.domain, ctx)),
-          };
-        } catch (error) {
-          throw handlerFailure(family.domain, family.spec, 'resources/read', error);
-        }
+        const allowance = allowanceFor();
+        return allowance.turn(async () => {
+          try {
+            const contents = await family.spec.read(request.params.uri, variables, {
+              ...requestCall(family.domain, ctx),
+              answerBytes: allowance.remaining,
+            });
+            const bytes = Buffer.byteLength(JSON.stringify(contents), 'utf8');
+            if (bytes > allowance.remaining) throw answerTooLarge(allowance, bytes);
+            allowance.spend(bytes);
+            return { contents };
+          } catch (error) {
+            throw handlerFailure(family.domain, family.spec, 'resources/read', error);
+          }
+        });
       });
     }
 

@@ -91,6 +91,12 @@ export interface RunServerOptions extends CatalogOptions, ServerIdentity {
    * deeper arguments get the contract's validation error.
    */
   maxArgumentDepth?: number;
+  /**
+   * The most bytes one answer may take, payload and text mirror serialized (SWITCHYARD_MAX_ANSWER_BYTES,
+   * default 1 MiB, at least 64 KiB); a 2025-era HTTP batch shares one. Lists are cut to it with a cursor or a
+   * warning saying how to get the rest.
+   */
+  maxAnswerBytes?: number;
   /** Where the SWITCHYARD_* bound variables are read from (an option set here wins); default process.env. */
   env?: Env;
   /** Default `resolveDataDir()`. */
@@ -221,6 +227,7 @@ export async function runServer(
       ? resolveLimit('stdioMaxMessageBytes', options.stdio?.maxMessageBytes, env, defaultMessageLimit(mounts))
       : 0;
   const maxArgumentDepth = resolveLimit('maxArgumentDepth', options.maxArgumentDepth, env);
+  const maxAnswerBytes = resolveLimit('maxAnswerBytes', options.maxAnswerBytes, env);
   const graceMs = options.shutdownGraceMs ?? DEFAULT_SHUTDOWN_GRACE_MS;
   if (!Number.isFinite(graceMs) || graceMs < 0) {
     fail(`shutdownGraceMs must be a number of milliseconds >= 0, got ${String(graceMs)}`);
@@ -248,6 +255,7 @@ export async function runServer(
     loggers: opened.loggers,
     strictOutput: options.strictOutput ?? false,
     maxArgumentDepth,
+    maxAnswerBytes,
     shutdownSignal: shutdown.signal,
     persistentConnection: transport === 'stdio',
   });

@@ -24,6 +24,8 @@ export interface ConnectInMemoryOptions extends CatalogOptions {
   strictOutput?: boolean;
   /** How deep tool arguments may nest (default 64). */
   maxArgumentDepth?: number;
+  /** The answer limit in bytes (default 1 MiB). */
+  maxAnswerBytes?: number;
   /** Modern era only: who the requests come from, as a bearer token check in front would say. */
   authInfo?: AuthInfo;
 }

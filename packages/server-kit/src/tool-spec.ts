@@ -42,6 +42,12 @@ export interface ToolCall<State = unknown> {
    * the call can still report to the client. Over HTTP every request has its own server, gone with the answer.
    */
   laterLog?: (level: ClientLogLevel, data: unknown) => void;
+  /**
+   * The most bytes this call's answer may take, its payload and text mirror serialized: the answer limit
+   * (SWITCHYARD_MAX_ANSWER_BYTES) less what earlier answers of the same batch took. A tool whose one item
+   * could pass it (a large artifact) sizes that item with it; lists are cut by the spec's `paging`.
+   */
+  answerBytes: number;
 }
 
 export interface ErrorPayloadContext {
@@ -52,6 +58,28 @@ export interface ErrorPayloadContext {
 
 /** Where a failure happened: before the handler (arguments) or in it. */
 export type FailureStage = 'input' | 'handler';
+
+/** What an answer cut to the answer limit kept and left out, each by the path of its list. */
+export interface AnswerCut {
+  kept: Readonly<Record<string, number>>;
+  omitted: Readonly<Record<string, number>>;
+  /** The answer limit in bytes (for messages). */
+  limitBytes: number;
+}
+
+/**
+ * How a tool's answer is cut when it would pass the answer limit: at item boundaries of its lists, with
+ * fields that tell the caller how to get what was left out (a cursor, a warning naming what to narrow).
+ */
+export interface AnswerPaging<Input = unknown, Output = Record<string, unknown>> {
+  /**
+   * The payload's arrays that may lose items, as paths from the payload's top (`sessions`,
+   * `validation_report.issues`). The last items of the first list are left out first, then the next list's.
+   */
+  lists: readonly string[];
+  /** The fields to set on the cut answer (merged at the payload's top), from the input and the whole payload. */
+  rest(cut: AnswerCut, input: Input, payload: Output): Partial<Output>;
+}
 
 /**
  * One contract tool as data: what `tools/list` shows and how a call is answered. The server validates the
@@ -89,6 +117,8 @@ export interface ToolSpec<
   isErrorOutput?(output: z.output<O>): boolean;
   /** Refines a failure before its payload is built (a contract's own validation code, say). */
   mapError?(error: SwitchyardError, context: { stage: FailureStage; input: unknown }): SwitchyardError;
+  /** How an answer over the answer limit is cut; without it such an answer is refused (a defect). */
+  paging?: AnswerPaging<z.output<I>, z.output<O>>;
   /** Whether this configuration offers the tool (default: always). */
   when?(config: Config): boolean;
   handler(input: z.output<I>, call: ToolCall<State>): Promise<z.input<O>> | z.input<O>;
@@ -103,6 +133,8 @@ export interface ToolOutcome {
   error?: SwitchyardError;
   /** Where it failed, when it did. */
   stage?: FailureStage;
+  /** `payload` serialized (the text mirror), when it was measured against the answer limit. */
+  json?: string;
 }
 
 /** What middleware knows about a call before it runs. */
@@ -129,8 +161,10 @@ export interface ResourceEntry {
   mimeType?: string;
 }
 
+/** One content of a resource read; `_meta` may say how to read on (a part's next URI). */
 export type ResourceContents =
-  { uri: string; mimeType?: string; text: string } | { uri: string; mimeType?: string; blob: string };
+  | { uri: string; mimeType?: string; text: string; _meta?: Record<string, unknown> }
+  | { uri: string; mimeType?: string; blob: string; _meta?: Record<string, unknown> };
 
 /** What resource and prompt handlers get. */
 export interface RequestCall<State = unknown> {
@@ -138,6 +172,15 @@ export interface RequestCall<State = unknown> {
   principal: string;
   signal: AbortSignal;
   logger: Logger;
+}
+
+/** What a resource read gets: the request's facts and the bytes its contents may take. */
+export interface ReadCall<State = unknown> extends RequestCall<State> {
+  /**
+   * The most bytes the contents may take serialized (the answer limit, less what earlier answers of the same
+   * batch took): a resource larger than this is read in parts.
+   */
+  answerBytes: number;
 }
 
 /**
@@ -153,7 +196,7 @@ export interface ResourceSpec<State = unknown> {
   mimeType?: string;
   /** Resources to enumerate in `resources/list` (reads work for any URI the template matches). */
   list?(call: RequestCall<State>): Promise<ResourceEntry[]>;
-  read(uri: string, variables: Record<string, string>, call: RequestCall<State>): Promise<ResourceContents[]>;
+  read(uri: string, variables: Record<string, string>, call: ReadCall<State>): Promise<ResourceContents[]>;
   /** Completions for the template variable `variable`: values that start with what the user typed. */
   complete?(variable: string, value: string, call: RequestCall<State>): Promise<string[]>;
   errorPayload(error: SwitchyardError): { error: { code: string; message: string } };

@@ -18,3 +18,12 @@ export {
   resolvePostgresSettings,
   type PostgresSettings,
 } from './postgres-settings.js';
+export {
+  partEnd,
+  textAnswerBytes,
+  textFitting,
+  toolAnswerBytes,
+  toolAnswerFits,
+  type AnswerForm,
+  type TextFit,
+} from './answer-bytes.js';
