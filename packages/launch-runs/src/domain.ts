@@ -10,7 +10,12 @@ import { getArtifactTool } from './tools/get-artifact.js';
 import { getStatusTool } from './tools/get-status.js';
 import { listRunsTool } from './tools/list-runs.js';
 import { openPrTool } from './tools/open-pr.js';
-import { artifactResource, eventsResource } from './tools/resources.js';
+import {
+  artifactPartResource,
+  artifactResource,
+  eventsPartResource,
+  eventsResource,
+} from './tools/resources.js';
 import { resumeTool } from './tools/resume.js';
 import { startRunTool } from './tools/start-run.js';
 import { toolSpans } from './tools/tracing.js';
@@ -56,7 +61,8 @@ export function launchRunsDomainWith(seams: LaunchRunsSeams): LaunchRunsDomain {
       openPrTool,
       listRunsTool,
     ],
-    resources: [artifactResource, eventsResource],
+    // A part's template first: the whole artifact's `{+name}` would also match its `?offset=`.
+    resources: [artifactPartResource, artifactResource, eventsPartResource, eventsResource],
     prompts: [launchDocsPrompt],
     middleware: [toolSpans],
   });

@@ -21,7 +21,9 @@ describe.each(DIALECTS)('run resources (%s)', (dialect) => {
     const { resourceTemplates } = await h.client.listResourceTemplates();
     expect(resourceTemplates.map((t) => t.uriTemplate).sort()).toEqual([
       'launch://runs/{run_id}/artifacts/{+name}',
+      'launch://runs/{run_id}/artifacts/{+name}{?offset}',
       'launch://runs/{run_id}/events.ndjson',
+      'launch://runs/{run_id}/events.ndjson{?after}',
     ]);
     const { resources } = await h.client.listResources();
     const uris = resources.map((r) => r.uri);

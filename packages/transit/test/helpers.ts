@@ -35,6 +35,8 @@ export interface HarnessOptions {
   era?: ProtocolEra;
   tflKey?: string;
   digitransitKey?: string;
+  /** The server's answer limit in bytes (default 1 MiB). */
+  maxAnswerBytes?: number;
   /** Reuse running mocks and a data dir (restart). */
   reuse?: { tfl: TflMock; digitransit: DigitransitMock; dataDir: string; logLines: string[] };
 }
@@ -60,6 +62,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     dataDir,
     logger,
     ...(options.era === undefined ? {} : { era: options.era }),
+    maxAnswerBytes: options.maxAnswerBytes,
   });
   let connectionClosed: Promise<void> | undefined;
   const closeConnection = (): Promise<void> => (connectionClosed ??= connection.close());

@@ -20,6 +20,21 @@ const ArtifactNameSchema = z
 
 const runScoped = z.strictObject({ run_id: RunIdSchema });
 
+/** Set on an answer whose lists were cut to the server's answer limit (additive). */
+export const AnswerTruncationSchema = z
+  .object({
+    omitted: z
+      .record(z.string(), z.number().int().min(1))
+      .describe('Items left out of each list, by its path, e.g. { "validation_report.issues": 120 }.'),
+    message: z.string().describe('What was left out, and where to read all of it.'),
+  })
+  .describe(
+    "Present when the answer passed the server's answer limit (SWITCHYARD_MAX_ANSWER_BYTES) and lists were " +
+      'cut at an item boundary (additive).',
+  );
+export type AnswerTruncation = z.infer<typeof AnswerTruncationSchema>;
+const truncated = AnswerTruncationSchema.optional();
+
 // launch_start_run
 export const LaunchStartRunInputSchema = z
   .strictObject({
@@ -39,13 +54,25 @@ export const LaunchStartRunOutputSchema = z
 // launch_get_status
 export const LaunchGetStatusInputSchema = runScoped.describe('Which run.');
 export const LaunchGetStatusOutputSchema = z
-  .object({ ok, status: RunStatusSchema })
+  .object({ ok, status: RunStatusSchema, truncated })
   .describe('The run status.');
 
 // launch_get_artifact
 export const LaunchGetArtifactInputSchema = z
-  .strictObject({ run_id: RunIdSchema, artifact_name: ArtifactNameSchema })
-  .describe('Which artifact of which run.');
+  .strictObject({
+    run_id: RunIdSchema,
+    artifact_name: ArtifactNameSchema,
+    offset: z
+      .number({ error: 'offset must be a whole number of bytes >= 0' })
+      .int({ error: 'offset must be a whole number of bytes >= 0' })
+      .min(0, { error: 'offset must be a whole number of bytes >= 0' })
+      .optional()
+      .describe(
+        'Where to start reading, in bytes of the artifact: the next_offset of an earlier answer (additive; ' +
+          'default 0).',
+      ),
+  })
+  .describe('Which artifact of which run, and from where.');
 export const ArtifactSchema = z
   .object({
     name: z.string().describe('Artifact name.'),
@@ -63,10 +90,31 @@ export const ArtifactSchema = z
       .describe(
         'How `content` is encoded (additive: Switchyard always sends it; the seed does not require it).',
       ),
+    offset: z
+      .number()
+      .int()
+      .min(0)
+      .optional()
+      .describe('The byte of the artifact `content` starts at (additive; 0 for the whole artifact).'),
+    size: z.number().int().min(0).optional().describe('The whole artifact, in bytes (additive).'),
   })
   .describe('An artifact and its content.');
 export const ArtifactResponseSchema = z
-  .object({ ok, run_id: RunIdSchema, artifact: ArtifactSchema })
+  .object({
+    ok,
+    run_id: RunIdSchema,
+    artifact: ArtifactSchema,
+    next_offset: z
+      .number()
+      .int()
+      .min(0)
+      .nullable()
+      .optional()
+      .describe(
+        'Where the rest of the artifact starts when `content` is one part of it (pass it as offset); null ' +
+          'when content reaches the end. A large artifact comes in parts that fit the answer limit (additive).',
+      ),
+  })
   .describe('ArtifactResponse.');
 export const LaunchGetArtifactOutputSchema = ArtifactResponseSchema;
 
@@ -75,7 +123,7 @@ export const LaunchValidateInputSchema = runScoped.describe(
   'Which run to validate (state at least LINKING).',
 );
 export const LaunchValidateOutputSchema = z
-  .object({ ok, run_id: RunIdSchema, validation_report: ValidationReportSchema })
+  .object({ ok, run_id: RunIdSchema, validation_report: ValidationReportSchema, truncated })
   .describe('The report; gate pass/fail is validation_report.ok.');
 
 // launch_fix_next
@@ -90,13 +138,14 @@ export const LaunchFixNextOutputSchema = z
     applied_patch_ids: z.array(z.string()).describe('Patches applied to the site worktree.'),
     remaining_blockers: z.number().int().min(0).describe('Open blockers and errors after re-validation.'),
     validation_report: ValidationReportSchema,
+    truncated,
   })
   .describe('The fix applied and the re-validation.');
 
 // launch_resume
 export const LaunchResumeInputSchema = runScoped.describe('Which run to resume.');
 export const LaunchResumeOutputSchema = z
-  .object({ ok, status: RunStatusSchema })
+  .object({ ok, status: RunStatusSchema, truncated })
   .describe('Status after continuing to the next stable boundary.');
 
 // launch_cancel

@@ -1,4 +1,5 @@
 import { LaunchFixNextInputSchema, LaunchFixNextOutputSchema } from '@switchyard/contracts/launch-runs';
+import { issuesPaging } from './answer-limit.js';
 import { launchTool } from './spec.js';
 
 export const fixNextTool = launchTool({
@@ -13,6 +14,7 @@ export const fixNextTool = launchTool({
   input: LaunchFixNextInputSchema,
   output: LaunchFixNextOutputSchema,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  paging: issuesPaging('validation_report.issues'),
   handler: async (input, call) => {
     const service = await call.state.runs();
     await call.progress.report(0, 2, 'W8 fix');

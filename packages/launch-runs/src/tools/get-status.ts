@@ -1,4 +1,5 @@
 import { LaunchGetStatusInputSchema, LaunchGetStatusOutputSchema } from '@switchyard/contracts/launch-runs';
+import { issuesPaging } from './answer-limit.js';
 import { launchTool } from './spec.js';
 
 export const getStatusTool = launchTool({
@@ -10,6 +11,7 @@ export const getStatusTool = launchTool({
   input: LaunchGetStatusInputSchema,
   output: LaunchGetStatusOutputSchema,
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  paging: issuesPaging('status.open_issues'),
   handler: async (input, call) => ({
     ok: true as const,
     status: await (await call.state.runs()).status(input.run_id),

@@ -4,7 +4,10 @@ import type { RequestCall } from '@switchyard/server-kit';
 import type { LaunchRunsState } from '../open.js';
 import { artifactNameProblem } from '../store/artifact-names.js';
 import { eventsToNdjson } from '../store/event-chain.js';
-import { encodeArtifact } from './get-artifact.js';
+import { textAnswerBytes } from '@switchyard/server-kit/runtime';
+import type { ReadCall, ResourceContents } from '@switchyard/server-kit';
+import type { RunEvent } from '../store/event-chain.js';
+import { artifactPart } from './artifact-parts.js';
 import { resource } from './spec.js';
 
 /** How many of the newest runs resources/list enumerates (reads work for every run). */
@@ -47,18 +50,59 @@ async function completeRunId(variable: string, value: string, call: RequestCall<
   return runs.map((run) => run.runId);
 }
 
+/** The `_meta` key of a part's content that names the URI of the next part. */
+export const NEXT_PART_META = 'io.github.switchyard-mcp/next-uri';
+
+/** A whole number from a URI's query (`?offset=`, `?after=`), or the default when it is absent. */
+function queryNumber(name: string, value: string | undefined, fallback: number): number {
+  if (value === undefined || value === '') return fallback;
+  if (!/^\d{1,15}$/.test(value)) throw invalidInput(`${name} must be a whole number >= 0`);
+  return Number(value);
+}
+
+/** `_meta` naming the next part, when there is one. */
+function nextPart(uri: string | undefined): Pick<ResourceContents, '_meta'> {
+  return uri === undefined ? {} : { _meta: { [NEXT_PART_META]: uri } };
+}
+
 /** Failures as the contract's codes (INVALID_INPUT, RUN_NOT_FOUND, INTERNAL...), in the JSON-RPC error. */
 const errorPayload = (error: SwitchyardError) => launchErrorPayload(error);
 
 /**
- * The run artifacts as resources `launch://runs/{run_id}/artifacts/{name}` (names may contain "/"). Names
- * are checked and looked up in the run's artifact index before any file is touched.
+ * An artifact, or the part of it from `?offset=` that fits the answer: a larger one names its next part's URI
+ * in the content's `_meta`. Names are checked and looked up in the run's artifact index before any file is
+ * touched.
  */
+async function readArtifact(
+  variables: Record<string, string>,
+  call: ReadCall<LaunchRunsState>,
+): Promise<ResourceContents[]> {
+  const runId = checkedRunId(variables.run_id);
+  const name = decoded(variables.name);
+  const problem = artifactNameProblem(name);
+  if (problem !== undefined) throw invalidInput(`invalid artifact name: ${problem}`);
+  const offset = queryNumber('offset', variables.offset, 0);
+  const service = await call.state.runs();
+  await service.assertOwned(runId, call.principal);
+  const part = artifactPart(await service.artifact(runId, name), offset, call.answerBytes, 'resource');
+  const base = {
+    uri: offset === 0 ? artifactUri(runId, name) : `${artifactUri(runId, name)}?offset=${offset}`,
+    mimeType: part.content_type.replace(/;base64$/, ''),
+    ...nextPart(
+      part.next_offset === null ? undefined : `${artifactUri(runId, name)}?offset=${part.next_offset}`,
+    ),
+  };
+  return [part.encoding === 'base64' ? { ...base, blob: part.content } : { ...base, text: part.content }];
+}
+
+/** The run artifacts as resources `launch://runs/{run_id}/artifacts/{name}` (names may contain "/"). */
 export const artifactResource = resource({
   name: 'launch-run-artifact',
   uriTemplate: 'launch://runs/{run_id}/artifacts/{+name}',
   title: 'Launch run artifact',
-  description: 'An artifact of a launch run (text as text, binary as a base64 blob).',
+  description:
+    'An artifact of a launch run (text as text, binary as a base64 blob); a large one in parts: the ' +
+    `content's _meta "${NEXT_PART_META}" names the next.`,
   list: async (call) => {
     const service = await call.state.runs();
     const runs = await service.recentRuns(call.principal, { limit: LISTED_RUNS });
@@ -73,31 +117,67 @@ export const artifactResource = resource({
     );
     return listed.flat();
   },
-  read: async (uri, variables, call) => {
-    const runId = checkedRunId(variables.run_id);
-    const name = decoded(variables.name);
-    const problem = artifactNameProblem(name);
-    if (problem !== undefined) throw invalidInput(`invalid artifact name: ${problem}`);
-    const service = await call.state.runs();
-    await service.assertOwned(runId, call.principal);
-    const artifact = encodeArtifact(await service.artifact(runId, name));
-    const base = { uri, mimeType: artifact.content_type.replace(/;base64$/, '') };
-    return [
-      artifact.encoding === 'base64'
-        ? { ...base, blob: artifact.content }
-        : { ...base, text: artifact.content },
-    ];
-  },
+  read: (_uri, variables, call) => readArtifact(variables, call),
   complete: completeRunId,
   errorPayload,
 });
+
+/** A part of an artifact too large for one answer: `?offset=` is a next-uri of the part before. */
+export const artifactPartResource = resource({
+  name: 'launch-run-artifact-part',
+  uriTemplate: 'launch://runs/{run_id}/artifacts/{+name}{?offset}',
+  title: 'Part of a launch run artifact',
+  description:
+    'The part of an artifact from a byte offset: a large artifact is read in parts, each naming the next ' +
+    `in its content's _meta "${NEXT_PART_META}".`,
+  read: (_uri, variables, call) => readArtifact(variables, call),
+  complete: completeRunId,
+  errorPayload,
+});
+
+/**
+ * A run's events after sequence number `after` (0: all) as NDJSON, as many whole lines as fit the answer; when
+ * some are left, the content's `_meta` names the URI that continues after the last one sent.
+ */
+async function readEvents(
+  variables: Record<string, string>,
+  call: ReadCall<LaunchRunsState>,
+): Promise<ResourceContents[]> {
+  const runId = checkedRunId(variables.run_id);
+  const after = queryNumber('after', variables.after, 0);
+  const service = await call.state.runs();
+  await service.assertOwned(runId, call.principal);
+  const events = (await service.events(runId)).filter((event) => event.seq > after);
+  const sent: RunEvent[] = [];
+  let bytes = EVENTS_ENVELOPE_BYTES;
+  for (const event of events) {
+    bytes += textAnswerBytes(eventsToNdjson([event]), 'resource');
+    if (bytes > call.answerBytes && sent.length > 0) break;
+    sent.push(event);
+  }
+  const last = sent.at(-1);
+  const more = last !== undefined && sent.length < events.length;
+  return [
+    {
+      uri: after === 0 ? eventsUri(runId) : `${eventsUri(runId)}?after=${after}`,
+      mimeType: 'application/x-ndjson',
+      text: eventsToNdjson(sent),
+      ...nextPart(more ? `${eventsUri(runId)}?after=${last.seq}` : undefined),
+    },
+  ];
+}
+
+/** Room for the content's URI, media type and `_meta` around the NDJSON. */
+const EVENTS_ENVELOPE_BYTES = 1024;
 
 /** Each run's hash-chained event log as NDJSON at `launch://runs/{run_id}/events.ndjson`. */
 export const eventsResource = resource({
   name: 'launch-run-events',
   uriTemplate: 'launch://runs/{run_id}/events.ndjson',
   title: 'Launch run events',
-  description: "A run's hash-chained event log as NDJSON, oldest first.",
+  description:
+    "A run's hash-chained event log as NDJSON, oldest first (a long one in parts: the content's _meta " +
+    `"${NEXT_PART_META}" names the next).`,
   mimeType: 'application/x-ndjson',
   list: async (call) =>
     (await (await call.state.runs()).recentRuns(call.principal, { limit: LISTED_RUNS })).map((run) => ({
@@ -106,13 +186,21 @@ export const eventsResource = resource({
       title: `Events of run ${run.runId}`,
       mimeType: 'application/x-ndjson',
     })),
-  read: async (uri, variables, call) => {
-    const runId = checkedRunId(variables.run_id);
-    const service = await call.state.runs();
-    await service.assertOwned(runId, call.principal);
-    const text = eventsToNdjson(await service.events(runId));
-    return [{ uri, mimeType: 'application/x-ndjson', text }];
-  },
+  read: (_uri, variables, call) => readEvents(variables, call),
+  complete: completeRunId,
+  errorPayload,
+});
+
+/** The events after a sequence number: a long log is read in parts, each naming the next. */
+export const eventsPartResource = resource({
+  name: 'launch-run-events-part',
+  uriTemplate: 'launch://runs/{run_id}/events.ndjson{?after}',
+  title: 'Launch run events after a point',
+  description:
+    "A run's events after sequence number `after`, oldest first; a long log comes in parts, each naming " +
+    `the next in its content's _meta "${NEXT_PART_META}".`,
+  mimeType: 'application/x-ndjson',
+  read: (_uri, variables, call) => readEvents(variables, call),
   complete: completeRunId,
   errorPayload,
 });

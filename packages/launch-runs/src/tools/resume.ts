@@ -1,4 +1,5 @@
 import { LaunchResumeInputSchema, LaunchResumeOutputSchema } from '@switchyard/contracts/launch-runs';
+import { issuesPaging } from './answer-limit.js';
 import { launchTool } from './spec.js';
 import { whileRequestOpen } from './progress.js';
 
@@ -12,6 +13,7 @@ export const resumeTool = launchTool({
   input: LaunchResumeInputSchema,
   output: LaunchResumeOutputSchema,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+  paging: issuesPaging('status.open_issues'),
   handler: async (input, call) => {
     const status = await (await call.state.runs()).resume(input.run_id, whileRequestOpen(call));
     return { ok: true as const, status };

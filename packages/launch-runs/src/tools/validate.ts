@@ -1,4 +1,5 @@
 import { LaunchValidateInputSchema, LaunchValidateOutputSchema } from '@switchyard/contracts/launch-runs';
+import { issuesPaging } from './answer-limit.js';
 import { launchTool } from './spec.js';
 import { whileRequestOpen } from './progress.js';
 
@@ -12,6 +13,7 @@ export const validateTool = launchTool({
   input: LaunchValidateInputSchema,
   output: LaunchValidateOutputSchema,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  paging: issuesPaging('validation_report.issues'),
   handler: async (input, call) => {
     const report = await (await call.state.runs()).validate(input.run_id, whileRequestOpen(call));
     return { ok: true as const, run_id: input.run_id, validation_report: report };

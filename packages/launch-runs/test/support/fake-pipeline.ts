@@ -19,6 +19,8 @@ export interface FakePipelineOptions {
   fail?: Partial<Record<WorkerId, () => unknown>>;
   /** A binary artifact W3 writes as well (get_artifact base64). */
   binaryArtifact?: boolean;
+  /** More artifacts W3 writes, by name (large ones for reading in parts). */
+  extraArtifacts?: Readonly<Record<string, string | Uint8Array>>;
   /** False: workers write no artifacts (cheap runs for listing tests). */
   writeArtifacts?: boolean;
 }
@@ -140,6 +142,9 @@ export class FakePipeline implements LaunchPipeline {
         'logo.png',
         new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0xff, 0x00]),
       );
+    }
+    for (const [name, content] of Object.entries(this.options.extraArtifacts ?? {})) {
+      await ctx.artifacts.write(name, content);
     }
   }
 

@@ -93,6 +93,8 @@ export async function startHarness(
     era?: ProtocolEra;
     /** Runs on this PostgreSQL database instead of launch-runs.sqlite; see `storageFor` (dialects.ts). */
     database?: PostgresSettings;
+    /** The server's answer limit in bytes (default 1 MiB). */
+    maxAnswerBytes?: number;
   } = {},
 ): Promise<Harness> {
   const dataDir = options.dataDir ?? tempDir('data');
@@ -113,6 +115,7 @@ export async function startHarness(
     env: options.env ?? process.env,
     logger: options.logger ?? quiet(),
     ...(options.era === undefined ? {} : { era: options.era }),
+    maxAnswerBytes: options.maxAnswerBytes,
   });
   const state = connection.domains.get(domain.name) as LaunchRunsState;
   const extra: { close(): Promise<void> }[] = [];

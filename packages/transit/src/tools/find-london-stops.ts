@@ -7,6 +7,7 @@ import { configured } from '../services.js';
 import { findLondonStops } from '../tfl/london-stops.js';
 import { READS_UPSTREAM, tflErrors } from './hints.js';
 import { tflConfigured, tool } from './spec.js';
+import { warnedPaging } from './answer-limit.js';
 
 export const findLondonStopsTool = tool({
   name: 'find_london_stops',
@@ -15,6 +16,11 @@ export const findLondonStopsTool = tool({
   input: FindLondonStopsInputSchema,
   output: FindLondonStopsOutputSchema,
   annotations: READS_UPSTREAM,
+  paging: warnedPaging({
+    list: 'stops',
+    items: 'stops',
+    narrower: 'ask for fewer (limit) or a smaller radius',
+  }),
   ...tflErrors(londonStopsErrorEnvelope),
   when: tflConfigured,
   handler: async (input, call) =>

@@ -7,6 +7,7 @@ import { findStops } from '../hsl/stops.js';
 import { configured } from '../services.js';
 import { hslErrors, READS_UPSTREAM } from './hints.js';
 import { hslConfigured, tool } from './spec.js';
+import { warnedPaging } from './answer-limit.js';
 
 export const findStopsTool = tool({
   name: 'find_stops',
@@ -17,6 +18,11 @@ export const findStopsTool = tool({
   input: FindStopsInputSchema,
   output: FindStopsOutputSchema,
   annotations: READS_UPSTREAM,
+  paging: warnedPaging({
+    list: 'stops',
+    items: 'stops',
+    narrower: 'ask for fewer (limit) or a smaller radius',
+  }),
   ...hslErrors(
     TRANSIT_EXTRA_ERROR_TABLE,
     {},

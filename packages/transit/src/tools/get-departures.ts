@@ -8,6 +8,7 @@ import { resolveStopLabel } from '../places/resolve.js';
 import { configured } from '../services.js';
 import { hslErrors, READS_UPSTREAM } from './hints.js';
 import { hslConfigured, tool } from './spec.js';
+import { warnedPaging } from './answer-limit.js';
 
 const HINTS = {
   stop: "Pass stop as { type: 'id', value: 'HSL:1040129' } or { type: 'label', value: '<saved stop key>' }.",
@@ -28,6 +29,7 @@ export const getDeparturesTool = tool({
   input: GetDeparturesInputSchema,
   output: GetDeparturesOutputSchema,
   annotations: READS_UPSTREAM,
+  paging: warnedPaging({ list: 'departures', items: 'departures', narrower: 'ask for fewer (limit)' }),
   ...hslErrors(GET_DEPARTURES_ERROR_TABLE, HINTS, 'Check the stop reference and the limits.'),
   when: hslConfigured,
   handler: async (input, call) => {

@@ -7,6 +7,7 @@ import { configured } from '../services.js';
 import { getLineStatus } from '../tfl/line-status.js';
 import { READS_UPSTREAM, tflErrors } from './hints.js';
 import { tflConfigured, tool } from './spec.js';
+import { messagePaging } from './answer-limit.js';
 
 export const getLineStatusTool = tool({
   name: 'get_line_status',
@@ -16,6 +17,11 @@ export const getLineStatusTool = tool({
   input: GetLineStatusInputSchema,
   output: GetLineStatusOutputSchema,
   annotations: READS_UPSTREAM,
+  paging: messagePaging({
+    list: 'lines',
+    items: 'lines',
+    narrower: 'ask for fewer lines (line_ids) or one mode at a time',
+  }),
   ...tflErrors(lineStatusErrorEnvelope),
   when: tflConfigured,
   handler: async (input, call) =>

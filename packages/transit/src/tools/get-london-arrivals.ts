@@ -8,6 +8,7 @@ import { configured } from '../services.js';
 import { getLondonArrivals } from '../tfl/london-arrivals.js';
 import { READS_UPSTREAM, tflErrors } from './hints.js';
 import { tflConfigured, tool } from './spec.js';
+import { warnedPaging } from './answer-limit.js';
 
 export const getLondonArrivalsTool = tool({
   name: 'get_london_arrivals',
@@ -16,6 +17,11 @@ export const getLondonArrivalsTool = tool({
   input: GetLondonArrivalsInputSchema,
   output: GetLondonArrivalsOutputSchema,
   annotations: READS_UPSTREAM,
+  paging: warnedPaging({
+    list: 'arrivals',
+    items: 'arrivals',
+    narrower: 'ask for fewer (limit) or for some lines only',
+  }),
   ...tflErrors(londonArrivalsErrorEnvelope),
   when: tflConfigured,
   handler: async (input, call) => {

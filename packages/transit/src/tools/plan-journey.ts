@@ -8,6 +8,7 @@ import { configured } from '../services.js';
 import { planJourney } from '../tfl/plan-journey.js';
 import { READS_UPSTREAM, tflErrors } from './hints.js';
 import { tflConfigured, tool } from './spec.js';
+import { messagePaging } from './answer-limit.js';
 
 export const planJourneyTool = tool({
   name: 'planJourney',
@@ -20,6 +21,11 @@ export const planJourneyTool = tool({
   input: PlanJourneyInputSchema,
   output: PlanJourneyOutputSchema,
   annotations: READS_UPSTREAM,
+  paging: messagePaging(
+    { list: 'topJourneys', items: 'journeys', narrower: 'the ones shown are the fastest' },
+    { list: 'fromLocationDisambiguation', items: 'suggestions for from', narrower: 'spell the place out' },
+    { list: 'toLocationDisambiguation', items: 'suggestions for to', narrower: 'spell the place out' },
+  ),
   ...tflErrors(planJourneyErrorEnvelope),
   when: tflConfigured,
   handler: async (input, call) => {

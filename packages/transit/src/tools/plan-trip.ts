@@ -7,6 +7,7 @@ import { planTrip } from '../hsl/plan-trip.js';
 import { configured } from '../services.js';
 import { hslErrors, READS_UPSTREAM } from './hints.js';
 import { hslConfigured, tool } from './spec.js';
+import { warnedPaging } from './answer-limit.js';
 
 const COORDS =
   "{ type: 'coords', value: { lat: 60.17, lon: 24.94 } } or { type: 'label', value: '<saved place>' }";
@@ -33,6 +34,7 @@ export const planTripTool = tool({
   input: PlanTripInputSchema,
   output: PlanTripOutputSchema,
   annotations: READS_UPSTREAM,
+  paging: warnedPaging({ list: 'itineraries', items: 'itineraries', narrower: 'ask for fewer (limit)' }),
   ...hslErrors(
     PLAN_TRIP_ERROR_TABLE,
     HINTS,
