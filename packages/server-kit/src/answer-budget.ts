@@ -82,6 +82,8 @@ export interface FittedAnswer {
   payload: Payload;
   /** `payload` serialized: the text mirror. */
   json: string;
+  /** True when lists were cut (the answer is then checked against the contract again). */
+  cut: boolean;
 }
 
 /**
@@ -97,7 +99,7 @@ export function fitAnswer<Input>(
 ): FittedAnswer {
   const limit = allowance.remaining;
   const json = JSON.stringify(payload);
-  if (toolAnswerFits(json, limit)) return { payload, json };
+  if (toolAnswerFits(json, limit)) return { payload, json, cut: false };
   const total = toolAnswerBytes(json);
   if (paging === undefined) throw answerTooLarge(allowance, total);
   const lists = paging.lists.map((path) => ({ path, items: arrayAt(payload, path) }));
@@ -132,7 +134,7 @@ export function fitAnswer<Input>(
     });
     candidate = { ...candidate, ...paging.rest(cut, input, payload) };
     const candidateJson = JSON.stringify(candidate);
-    if (toolAnswerFits(candidateJson, limit)) return { payload: candidate, json: candidateJson };
+    if (toolAnswerFits(candidateJson, limit)) return { payload: candidate, json: candidateJson, cut: true };
     if (removed >= removal.length) throw answerTooLarge(allowance, toolAnswerBytes(candidateJson));
     leaveOut(toolAnswerBytes(candidateJson) - limit);
   }

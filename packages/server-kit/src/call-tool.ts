@@ -54,6 +54,23 @@ function validationError(issues: Parameters<typeof describeIssues>[0]): Switchya
 }
 
 /**
+ * The handler's output as the contract parses it; one that breaks the contract is an internal error in strict
+ * mode (tests), else sent as it is with a logged warning.
+ */
+function checkOutput<State>(runner: ToolRunner<State>, output: unknown): Record<string, unknown> {
+  const checked = (runner.spec.output as ObjectSchema).safeParse(output);
+  if (checked.success) return checked.data;
+  const violation = describeIssues(checked.error.issues);
+  if (runner.strictOutput) {
+    throw new SwitchyardError('internal', 'The tool produced output that breaks its contract', {
+      details: { cause_class: 'ContractViolation', violation },
+    });
+  }
+  runner.logger.warn('output breaks the contract', { violation });
+  return output as Record<string, unknown>;
+}
+
+/**
  * Validates, calls, checks the output against the contract and holds it to the answer limit (cut as the
  * spec's paging says); a thrown error carries its stage.
  */
@@ -72,19 +89,11 @@ async function run<State>(
     if (!parsed.success) throw validationError(parsed.error.issues);
     stage = 'handler';
     const output = await spec.handler(parsed.data, call);
-    const checked = (spec.output as ObjectSchema).safeParse(output);
-    if (!checked.success) {
-      const violation = describeIssues(checked.error.issues);
-      if (runner.strictOutput) {
-        throw new SwitchyardError('internal', 'The tool produced output that breaks its contract', {
-          details: { cause_class: 'ContractViolation', violation },
-        });
-      }
-      logger.warn('output breaks the contract', { violation });
-    }
-    const whole = (checked.success ? checked.data : output) as Record<string, unknown>;
-    const { payload, json } = fitAnswer(whole, allowance, spec.paging, parsed.data);
-    return { payload, json, isError: spec.isErrorOutput?.(payload) ?? false };
+    const whole = checkOutput(runner, output);
+    const fitted = fitAnswer(whole, allowance, spec.paging, parsed.data);
+    // A cut answer gained fields from the paging's `rest`: they are held to the contract too.
+    const payload = fitted.cut ? checkOutput(runner, fitted.payload) : fitted.payload;
+    return { payload, json: fitted.json, isError: spec.isErrorOutput?.(payload) ?? false };
   } catch (thrown) {
     const raw = toSwitchyardError(thrown);
     const error = spec.mapError?.(raw, { stage, input: rawArgs }) ?? raw;

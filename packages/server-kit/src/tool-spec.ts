@@ -77,8 +77,11 @@ export interface AnswerPaging<Input = unknown, Output = Record<string, unknown>>
    * `validation_report.issues`). The last items of the first list are left out first, then the next list's.
    */
   lists: readonly string[];
-  /** The fields to set on the cut answer (merged at the payload's top), from the input and the whole payload. */
-  rest(cut: AnswerCut, input: Input, payload: Output): Partial<Output>;
+  /**
+   * The fields to set on the cut answer (merged at the payload's top), from the input and the whole payload;
+   * the cut answer is checked against the contract like any other.
+   */
+  rest(cut: AnswerCut, input: Input, payload: Output): Record<string, unknown>;
 }
 
 /**
