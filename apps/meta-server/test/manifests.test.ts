@@ -57,6 +57,7 @@ const RUNTIME_VARIABLES = [
   'SWITCHYARD_DATA_DIR',
   'SWITCHYARD_LOG_LEVEL',
   LIMITS.maxArgumentDepth.variable,
+  LIMITS.maxAnswerBytes.variable,
   LIMITS.stdioMaxMessageBytes.variable,
 ];
 /** Settings of `--http` only: a registry entry starts the server over stdio. */
