@@ -4,6 +4,7 @@ import type { Client } from '@modelcontextprotocol/client';
 import { startTestProvider, type ServiceClient, type TestProvider } from '@switchyard/upstream-mocks/oidc';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callTool, connectHttp, type ToolAnswer } from '../src/harness/mcp-client.js';
+import { MCP_HEADERS, modernBody, modernHeaders } from '../src/harness/raw-http.js';
 import { spawnSwitchyard, type SpawnedSwitchyard } from '../src/harness/switchyard.js';
 import { removeTempDir, tempDir } from '../src/harness/temp.js';
 import { serverEnv, startUpstreams, type Upstreams } from '../src/harness/upstreams.js';
@@ -32,6 +33,8 @@ const MISSING_RUN_ID = 'r_2026-01-01T00-00-00Z_00000000';
 let provider: TestProvider;
 let upstreams: Upstreams;
 let server: SpawnedSwitchyard;
+/** The server's resource URI, the audience of every token. */
+let resource: string;
 let dataDir: string;
 const scanner = new SecretScanner();
 const clients: Client[] = [];
@@ -99,7 +102,7 @@ beforeAll(async () => {
   ]);
   dataDir = tempDir('isolation');
   const port = await freePort();
-  const resource = `http://127.0.0.1:${port}/mcp`;
+  resource = `http://127.0.0.1:${port}/mcp`;
   server = await spawnSwitchyard({
     env: {
       ...serverEnv(upstreams, { dataDir, token: null }),
@@ -160,6 +163,38 @@ describe('what the server asks for', () => {
     const metadataUrl = /resource_metadata="([^"]*)"/.exec(challenge)?.[1] ?? '';
     const metadata = (await (await fetch(metadataUrl)).json()) as { scopes_supported: string[] };
     expect(metadata.scopes_supported.sort()).toEqual([...SCOPES].sort());
+  });
+});
+
+describe('what a token may call', () => {
+  /** A raw `tools/call` with `token`, to read the HTTP status and challenge of the answer. */
+  async function rawCall(token: string, name: string, args: Record<string, unknown>) {
+    const answer = await fetch(server.url, {
+      method: 'POST',
+      headers: { ...MCP_HEADERS, ...modernHeaders('tools/call', name), authorization: `Bearer ${token}` },
+      body: modernBody('tools/call', { name, arguments: args }),
+    });
+    const body = await answer.text();
+    scanner.scan(`${name} answer`, body);
+    const message = (JSON.parse(body) as { error?: { message?: string } }).error?.message;
+    return { status: answer.status, challenge: answer.headers.get('www-authenticate') ?? '', message };
+  }
+
+  it('refuses record_session to a token holding only journey:read (403 naming journey:write), which still reads', async () => {
+    const token = await provider.clientCredentialsToken({ scope: 'journey:read', resource }, ALICE);
+    scanner.watchAccessToken('alice read-only access token', token);
+    const summary = 'Written with a read-only token';
+    const refused = await rawCall(token, 'record_session', { journey_id: owned.journeyId, summary });
+    expect(refused.status).toBe(403);
+    expect(refused.challenge).toContain('error="insufficient_scope"');
+    expect(refused.challenge).toContain('scope="journey:write"');
+    expect(refused.message).toMatch(/the tool "record_session" needs the OAuth scope "journey:write"/);
+    const reader = await connectHttp(server.url, { token, name: 'isolation-alice-reader' });
+    clients.push(reader);
+    const history = await call(reader, 'query_journey_history', { journey_id: owned.journeyId });
+    expect(history.isError).toBe(false);
+    expect(JSON.stringify(history.structured)).toContain(owned.sessionSummary);
+    expect(JSON.stringify(history.structured)).not.toContain(summary);
   });
 });
 

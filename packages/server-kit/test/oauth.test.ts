@@ -6,6 +6,7 @@ import type { OAuthOptions } from '../src/http/oauth-settings.js';
 import type { RunServerOptions } from '../src/index.js';
 import { MODERN_PROTOCOL_VERSION, rawHttpRequest } from '../src/testing.js';
 import { echoDomain } from './fixtures/echo-domain.js';
+import { notesDomain } from './fixtures/notes-domain.js';
 import {
   CLIENTS,
   newSigningKey,
@@ -15,7 +16,7 @@ import {
 import { httpTestHarness, logEntry, MCP_POST_HEADERS } from './helpers.js';
 import { freePort } from '../src/testing.js';
 
-const SCOPES = ['echo:read', 'echo:write', 'other:read'];
+const SCOPES = ['echo:read', 'echo:write', 'other:read', 'notes:read', 'notes:write'];
 const STATIC_TOKEN = 'static-token-0123456789abcdef';
 
 const { start, connectClient, initialize, closeAll } = httpTestHarness();
@@ -34,12 +35,16 @@ afterAll(async () => {
 });
 
 const echo = () => ({ domain: echoDomain(), config: undefined });
+const notes = () => ({ domain: notesDomain(), config: undefined });
 
-/** A server trusting `provider`, whose resource URI is its own /mcp URL. */
-async function startProtected(http: NonNullable<RunServerOptions['http']> = {}) {
+/** A server trusting `provider`, whose resource URI is its own /mcp URL, serving `mounts` (the echo domain). */
+async function startProtected(
+  http: NonNullable<RunServerOptions['http']> = {},
+  mounts: Parameters<typeof start>[0] = [echo()],
+) {
   const port = await freePort();
   const resource = `http://127.0.0.1:${port}/mcp`;
-  const started = await start([echo()], {
+  const started = await start(mounts, {
     port,
     ...http,
     oauth: { issuers: [provider.issuer], resourceUrl: resource, jwksCooldownMs: 0, ...http.oauth },
@@ -56,7 +61,7 @@ function bearer(token: string): Record<string, string> {
 }
 
 /** A raw `tools/call` (modern era headers), to read the HTTP status and headers of the answer. */
-function rawCall(url: string, token: string, name: string) {
+function rawCall(url: string, token: string, name: string, args: Record<string, unknown> = { text: 'x' }) {
   return rawHttpRequest(url, {
     method: 'POST',
     headers: {
@@ -70,7 +75,7 @@ function rawCall(url: string, token: string, name: string) {
       jsonrpc: '2.0',
       id: 7,
       method: 'tools/call',
-      params: { name, arguments: { text: 'x' } },
+      params: { name, arguments: args },
     }),
   });
 }
@@ -262,6 +267,31 @@ describe('OAuth resource server', () => {
     const stepped = await connectClient(url, allowed);
     const result = await stepped.client.callTool({ name: 'echo_text', arguments: { text: 'x' } });
     expect(result.isError).toBeFalsy();
+  });
+
+  it("refuses a writing tool to a token holding only its domain's read scope, naming the write scope", async () => {
+    const { url, resource } = await startProtected({}, [notes()]);
+    const reader = await provider.clientCredentialsToken({ scope: 'notes:read', resource });
+    const answer = await rawCall(url, reader, 'write_note', { id: 'todo', text: 'written by a reader' });
+    expect(answer.status).toBe(403);
+    const challenge = answer.headers['www-authenticate'] ?? '';
+    expect(challenge).toContain('error="insufficient_scope"');
+    expect(challenge).toContain('scope="notes:write"');
+    expect(JSON.parse(answer.body).error.message).toMatch(
+      /the tool "write_note" needs the OAuth scope "notes:write"/,
+    );
+    // The read scope is enough to read, and nothing was written.
+    const { client } = await connectClient(url, reader);
+    const read = await client.callTool({ name: 'read_note', arguments: { id: 'todo' } });
+    expect(read.structuredContent).toMatchObject({ error: { code: 'NOTE_NOT_FOUND' } });
+
+    const writer = await provider.clientCredentialsToken({ scope: 'notes:read notes:write', resource });
+    const stepped = await connectClient(url, writer);
+    const written = await stepped.client.callTool({
+      name: 'write_note',
+      arguments: { id: 'todo', text: 'written by a writer' },
+    });
+    expect(written.isError).toBeFalsy();
   });
 
   it('needs the scope of every message of a batch, not only the first', async () => {
