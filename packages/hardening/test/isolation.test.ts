@@ -167,15 +167,15 @@ describe('what the server asks for', () => {
 });
 
 describe('what a token may call', () => {
-  /** A raw `tools/call` with `token`, to read the HTTP status and challenge of the answer. */
-  async function rawCall(token: string, name: string, args: Record<string, unknown>) {
+  /** A raw request with `token`, to read the HTTP status and challenge of the answer. */
+  async function rawRequest(token: string, method: string, params: Record<string, unknown>, name?: string) {
     const answer = await fetch(server.url, {
       method: 'POST',
-      headers: { ...MCP_HEADERS, ...modernHeaders('tools/call', name), authorization: `Bearer ${token}` },
-      body: modernBody('tools/call', { name, arguments: args }),
+      headers: { ...MCP_HEADERS, ...modernHeaders(method, name), authorization: `Bearer ${token}` },
+      body: modernBody(method, params),
     });
     const body = await answer.text();
-    scanner.scan(`${name} answer`, body);
+    scanner.scan(`${method} answer`, body);
     const message = (JSON.parse(body) as { error?: { message?: string } }).error?.message;
     return { status: answer.status, challenge: answer.headers.get('www-authenticate') ?? '', message };
   }
@@ -184,7 +184,12 @@ describe('what a token may call', () => {
     const token = await provider.clientCredentialsToken({ scope: 'journey:read', resource }, ALICE);
     scanner.watchAccessToken('alice read-only access token', token);
     const summary = 'Written with a read-only token';
-    const refused = await rawCall(token, 'record_session', { journey_id: owned.journeyId, summary });
+    const refused = await rawRequest(
+      token,
+      'tools/call',
+      { name: 'record_session', arguments: { journey_id: owned.journeyId, summary } },
+      'record_session',
+    );
     expect(refused.status).toBe(403);
     expect(refused.challenge).toContain('error="insufficient_scope"');
     expect(refused.challenge).toContain('scope="journey:write"');
@@ -195,6 +200,23 @@ describe('what a token may call', () => {
     expect(history.isError).toBe(false);
     expect(JSON.stringify(history.structured)).toContain(owned.sessionSummary);
     expect(JSON.stringify(history.structured)).not.toContain(summary);
+  });
+
+  it('completes launch run ids only for a token holding launch:run, not one holding only transit', async () => {
+    const token = await provider.clientCredentialsToken({ scope: 'transit', resource }, ALICE);
+    scanner.watchAccessToken('alice transit-only access token', token);
+    const refused = await rawRequest(token, 'completion/complete', {
+      ref: { type: 'ref/resource', uri: 'launch://runs/{run_id}/events.ndjson' },
+      argument: { name: 'run_id', value: '' },
+    });
+    expect(refused.status).toBe(403);
+    expect(refused.challenge).toContain('scope="launch:run"');
+    expect(refused.message).toMatch(/completing the resource needs the OAuth scope "launch:run"/);
+    const completion = await alice.complete({
+      ref: { type: 'ref/resource', uri: 'launch://runs/{run_id}/events.ndjson' },
+      argument: { name: 'run_id', value: '' },
+    });
+    expect(completion.completion.values).toContain(owned.runId);
   });
 });
 

@@ -294,6 +294,39 @@ describe('OAuth resource server', () => {
     expect(written.isError).toBeFalsy();
   });
 
+  it("completes a domain's values only for a token holding that domain's read scope", async () => {
+    const { url, resource } = await startProtected({}, [echo(), notes()]);
+    const complete = (token: string, ref: Record<string, unknown>) =>
+      rawHttpRequest(url, {
+        method: 'POST',
+        headers: { ...MCP_POST_HEADERS, ...bearer(token), 'mcp-protocol-version': '2025-06-18' },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 3,
+          method: 'completion/complete',
+          params: { ref, argument: { name: 'id', value: '' } },
+        }),
+      });
+    const echoOnly = await provider.clientCredentialsToken({ scope: 'echo:read', resource });
+    for (const [ref, target] of [
+      [{ type: 'ref/resource', uri: 'notes://{id}' }, 'completing the resource'],
+      [{ type: 'ref/prompt', name: 'recall_note' }, 'completing the prompt "recall_note"'],
+    ] as const) {
+      const answer = await complete(echoOnly, ref);
+      expect(answer.status, target).toBe(403);
+      expect(answer.headers['www-authenticate']).toContain('scope="notes:read"');
+      expect(answer.body).not.toContain('groceries');
+      expect(JSON.parse(answer.body).error.message).toContain(`${target} needs the OAuth scope "notes:read"`);
+    }
+    const reader = await provider.clientCredentialsToken({ scope: 'notes:read', resource });
+    const { client } = await connectClient(url, reader, 'legacy');
+    const completed = await client.complete({
+      ref: { type: 'ref/resource', uri: 'notes://{id}' },
+      argument: { name: 'id', value: '' },
+    });
+    expect(completed.completion.values).toEqual(['groceries']);
+  });
+
   it('needs the scope of every message of a batch, not only the first', async () => {
     const { url, resource } = await startProtected();
     const token = await provider.clientCredentialsToken({ scope: 'other:read', resource });
