@@ -182,6 +182,22 @@ describe('OAuth resource server', () => {
       async (resource: string) => handSigned(baseClaims(resource, { sub: undefined })),
     ],
     [
+      'a token whose subject is a number',
+      'malformed',
+      async (resource: string) => handSigned(baseClaims(resource, { sub: 42 as unknown as string })),
+    ],
+    [
+      'a token whose subject is an object',
+      'malformed',
+      async (resource: string) =>
+        handSigned(baseClaims(resource, { sub: { id: 'alice' } as unknown as string })),
+    ],
+    [
+      'a token whose subject is empty',
+      'malformed',
+      async (resource: string) => handSigned(baseClaims(resource, { sub: '' })),
+    ],
+    [
       'a token without an expiry',
       'missing-claim',
       async (resource: string) => handSigned(baseClaims(resource, { exp: undefined })),
@@ -606,6 +622,9 @@ describe('introspection answers are held to what a JWT must carry', () => {
     ['no iss, with several issuers trusted', 'unknown-issuer', () => ({ iss: undefined })],
     ['an iss it does not trust', 'unknown-issuer', () => ({ iss: 'http://127.0.0.1:9/issuer-c' })],
     ['no exp', 'missing-claim', () => ({ exp: undefined })],
+    ['a numeric sub', 'malformed', () => ({ sub: 42 })],
+    ['an object sub', 'malformed', () => ({ sub: { id: 'alice' } })],
+    ['an empty sub', 'malformed', () => ({ sub: '' })],
     ['an exp past the clock skew', 'expired', () => ({ exp: now() - 120 })],
     ['an nbf past the clock skew', 'not-yet-valid', () => ({ nbf: now() + 120 })],
   ])('refuses an active answer with %s (%s)', async (_what, reason, claims) => {
