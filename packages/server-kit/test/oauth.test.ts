@@ -432,6 +432,8 @@ describe('OAuth resource server bounds on the authorization server', () => {
 describe("an issuer's metadata is checked before its keys are used", () => {
   /** What the issuer's discovery URLs answer next: a metadata document, or an error status. */
   let answer: Record<string, unknown> | number = 404;
+  /** How many requests the issuer's discovery URLs have had. */
+  let metadataFetches = 0;
   let metadataServer: http.Server;
   /** An issuer whose metadata this test writes; its tokens are signed with `provider`'s keys. */
   let issuer: string;
@@ -439,6 +441,7 @@ describe("an issuer's metadata is checked before its keys are used", () => {
   let genuine: Record<string, unknown>;
   beforeAll(async () => {
     metadataServer = http.createServer((_req, res) => {
+      metadataFetches += 1;
       if (typeof answer === 'number') res.writeHead(answer).end();
       else res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(answer));
     });
@@ -451,7 +454,10 @@ describe("an issuer's metadata is checked before its keys are used", () => {
     metadataServer.closeAllConnections();
     await new Promise<void>((resolve) => metadataServer.close(() => resolve()));
   });
-  afterEach(() => vi.restoreAllMocks());
+  afterEach(() => {
+    vi.restoreAllMocks();
+    vi.useRealTimers();
+  });
 
   /** A server trusting `issuer`, and the status it answers a token of `issuer`'s with. */
   async function statusOfToken(oauth: Partial<OAuthOptions> = {}) {
@@ -484,9 +490,31 @@ describe("an issuer's metadata is checked before its keys are used", () => {
     expect(urls).toContain(`${issuer}/.well-known/openid-configuration`);
   });
 
-  it('does not keep a failed discovery: the next token tries again', async () => {
+  it('keeps a failed discovery for discoveryRetryMs: no fetch meanwhile, and the first token after it tries again', async () => {
     answer = 500;
-    const { url, resource } = await startProtected({ oauth: { issuers: [issuer] } });
+    const { url, resource, lines } = await startProtected({
+      oauth: { issuers: [issuer], discoveryRetryMs: 60_000 },
+    });
+    const token = await handSigned(baseClaims(resource, { iss: issuer }));
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() });
+    const before = metadataFetches;
+    expect((await initialize(url, bearer(token))).status).toBe(503);
+    // Both discovery URLs were tried once.
+    expect(metadataFetches - before).toBe(2);
+    answer = genuine;
+    for (let request = 0; request < 5; request += 1) {
+      expect((await initialize(url, bearer(token))).status).toBe(503);
+    }
+    expect(metadataFetches - before).toBe(2);
+    expect(refusalReasons(lines)).toEqual(Array(6).fill('issuer-unavailable'));
+    vi.setSystemTime(Date.now() + 60_000);
+    expect((await initialize(url, bearer(token))).status).toBe(200);
+    expect(metadataFetches - before).toBe(3);
+  });
+
+  it('with discoveryRetryMs 0 does not keep a failed discovery: the next token tries again', async () => {
+    answer = 500;
+    const { url, resource } = await startProtected({ oauth: { issuers: [issuer], discoveryRetryMs: 0 } });
     const token = await handSigned(baseClaims(resource, { iss: issuer }));
     expect((await initialize(url, bearer(token))).status).toBe(503);
     answer = genuine;
