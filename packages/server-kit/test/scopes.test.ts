@@ -121,6 +121,7 @@ describe('ScopeTable', () => {
             title: name,
             description: name,
             arguments: [],
+            tools: [],
             get: async () => [],
             errorPayload: () => ({ error: { code: 'X', message: 'x' } }),
           },
