@@ -27,6 +27,8 @@ const USER_SCOPES = SCOPES.filter((scope) => scope !== 'journey:admin').join(' '
 const ALICE: ServiceClient = { id: randomUUID(), secret: 'alice-client-secret-0123456789' };
 const MALLORY: ServiceClient = { id: randomUUID(), secret: 'mallory-client-secret-0123456789' };
 const BACKEND: ServiceClient = { id: 'origin-backend', secret: 'backend-client-secret-0123456789' };
+/** A principal whose subject is a UUID in capitals (as some providers write them). */
+const CAROL: ServiceClient = { id: randomUUID().toUpperCase(), secret: 'carol-client-secret-0123456789' };
 
 const MISSING_RUN_ID = 'r_2026-01-01T00-00-00Z_00000000';
 
@@ -97,7 +99,7 @@ async function rpcFailure(request: () => Promise<unknown>, id: string): Promise<
 
 beforeAll(async () => {
   [provider, upstreams] = await Promise.all([
-    startTestProvider({ scopes: SCOPES, serviceClients: [ALICE, MALLORY, BACKEND] }),
+    startTestProvider({ scopes: SCOPES, serviceClients: [ALICE, MALLORY, BACKEND, CAROL] }),
     startUpstreams(),
   ]);
   dataDir = tempDir('isolation');
@@ -289,6 +291,17 @@ describe('journeys (journey-continuity)', () => {
         owner: `oauth:${ALICE.id}`,
       });
     }
+  });
+
+  it('gives a user whose subject is a UUID in capitals the journey the backend wrote for them', async () => {
+    const carol = await connectAs(CAROL, USER_SCOPES, resource);
+    const forCarol = await call(backend, 'get_or_create_journey', { user_id: CAROL.id.toLowerCase() });
+    const summary = 'The backend noted a ferry question for Carol';
+    await call(backend, 'record_session', { journey_id: forCarol.structured?.journey_id, summary });
+    const own = await call(carol, 'get_or_create_journey', { user_id: CAROL.id });
+    expect(own.structured).toMatchObject({ journey_id: forCarol.structured?.journey_id, is_new: false });
+    const history = await call(carol, 'query_journey_history', { journey_id: own.structured?.journey_id });
+    expect(JSON.stringify(history.structured)).toContain(summary);
   });
 });
 
