@@ -178,6 +178,30 @@ describe('composition through the combined server', () => {
     }
   });
 
+  it('lists a prompt only while every tool it tells the model to call is listed', async () => {
+    const promptsOf = async (options: SwitchyardOptions) => {
+      const running = await start(options);
+      try {
+        return await withClient(running, async (client) => {
+          const listed = (await client.listPrompts()).prompts.map((prompt) => prompt.name).sort();
+          // An unlisted prompt cannot be got either.
+          for (const name of ['commute', 'journey_recap', 'launch_docs'].filter((n) => !listed.includes(n))) {
+            await expect(client.getPrompt({ name, arguments: {} })).rejects.toThrow(
+              `Unknown prompt "${name}"`,
+            );
+          }
+          return listed;
+        });
+      } finally {
+        await running.close();
+      }
+    };
+    expect(await promptsOf({})).toEqual(['commute', 'journey_recap', 'launch_docs']);
+    // launch_docs starts a run and journey_recap gets or creates a journey: neither tool is read-only.
+    expect(await promptsOf({ readOnly: true })).toEqual(['commute']);
+    expect(await promptsOf({ toolsDeny: ['plan_trip', 'launch_open_pr'] })).toEqual(['journey_recap']);
+  });
+
   it('refuses to start on a tool name collision, naming both domains, before opening anything', async () => {
     const intruder = fakeDomain('weather', 'get_or_create_journey');
     const dataDir = tempDir();

@@ -4,6 +4,7 @@ import type { Client } from '@modelcontextprotocol/client';
 import { startTestProvider, type ServiceClient, type TestProvider } from '@switchyard/upstream-mocks/oidc';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callTool, connectHttp, type ToolAnswer } from '../src/harness/mcp-client.js';
+import { MCP_HEADERS, modernBody, modernHeaders } from '../src/harness/raw-http.js';
 import { spawnSwitchyard, type SpawnedSwitchyard } from '../src/harness/switchyard.js';
 import { removeTempDir, tempDir } from '../src/harness/temp.js';
 import { serverEnv, startUpstreams, type Upstreams } from '../src/harness/upstreams.js';
@@ -26,12 +27,16 @@ const USER_SCOPES = SCOPES.filter((scope) => scope !== 'journey:admin').join(' '
 const ALICE: ServiceClient = { id: randomUUID(), secret: 'alice-client-secret-0123456789' };
 const MALLORY: ServiceClient = { id: randomUUID(), secret: 'mallory-client-secret-0123456789' };
 const BACKEND: ServiceClient = { id: 'origin-backend', secret: 'backend-client-secret-0123456789' };
+/** A principal whose subject is a UUID in capitals (as some providers write them). */
+const CAROL: ServiceClient = { id: randomUUID().toUpperCase(), secret: 'carol-client-secret-0123456789' };
 
 const MISSING_RUN_ID = 'r_2026-01-01T00-00-00Z_00000000';
 
 let provider: TestProvider;
 let upstreams: Upstreams;
 let server: SpawnedSwitchyard;
+/** The server's resource URI, the audience of every token. */
+let resource: string;
 let dataDir: string;
 const scanner = new SecretScanner();
 const clients: Client[] = [];
@@ -94,12 +99,12 @@ async function rpcFailure(request: () => Promise<unknown>, id: string): Promise<
 
 beforeAll(async () => {
   [provider, upstreams] = await Promise.all([
-    startTestProvider({ scopes: SCOPES, serviceClients: [ALICE, MALLORY, BACKEND] }),
+    startTestProvider({ scopes: SCOPES, serviceClients: [ALICE, MALLORY, BACKEND, CAROL] }),
     startUpstreams(),
   ]);
   dataDir = tempDir('isolation');
   const port = await freePort();
-  const resource = `http://127.0.0.1:${port}/mcp`;
+  resource = `http://127.0.0.1:${port}/mcp`;
   server = await spawnSwitchyard({
     env: {
       ...serverEnv(upstreams, { dataDir, token: null }),
@@ -160,6 +165,60 @@ describe('what the server asks for', () => {
     const metadataUrl = /resource_metadata="([^"]*)"/.exec(challenge)?.[1] ?? '';
     const metadata = (await (await fetch(metadataUrl)).json()) as { scopes_supported: string[] };
     expect(metadata.scopes_supported.sort()).toEqual([...SCOPES].sort());
+  });
+});
+
+describe('what a token may call', () => {
+  /** A raw request with `token`, to read the HTTP status and challenge of the answer. */
+  async function rawRequest(token: string, method: string, params: Record<string, unknown>, name?: string) {
+    const answer = await fetch(server.url, {
+      method: 'POST',
+      headers: { ...MCP_HEADERS, ...modernHeaders(method, name), authorization: `Bearer ${token}` },
+      body: modernBody(method, params),
+    });
+    const body = await answer.text();
+    scanner.scan(`${method} answer`, body);
+    const message = (JSON.parse(body) as { error?: { message?: string } }).error?.message;
+    return { status: answer.status, challenge: answer.headers.get('www-authenticate') ?? '', message };
+  }
+
+  it('refuses record_session to a token holding only journey:read (403 naming journey:write), which still reads', async () => {
+    const token = await provider.clientCredentialsToken({ scope: 'journey:read', resource }, ALICE);
+    scanner.watchAccessToken('alice read-only access token', token);
+    const summary = 'Written with a read-only token';
+    const refused = await rawRequest(
+      token,
+      'tools/call',
+      { name: 'record_session', arguments: { journey_id: owned.journeyId, summary } },
+      'record_session',
+    );
+    expect(refused.status).toBe(403);
+    expect(refused.challenge).toContain('error="insufficient_scope"');
+    expect(refused.challenge).toContain('scope="journey:write"');
+    expect(refused.message).toMatch(/the tool "record_session" needs the OAuth scope "journey:write"/);
+    const reader = await connectHttp(server.url, { token, name: 'isolation-alice-reader' });
+    clients.push(reader);
+    const history = await call(reader, 'query_journey_history', { journey_id: owned.journeyId });
+    expect(history.isError).toBe(false);
+    expect(JSON.stringify(history.structured)).toContain(owned.sessionSummary);
+    expect(JSON.stringify(history.structured)).not.toContain(summary);
+  });
+
+  it('completes launch run ids only for a token holding launch:run, not one holding only transit', async () => {
+    const token = await provider.clientCredentialsToken({ scope: 'transit', resource }, ALICE);
+    scanner.watchAccessToken('alice transit-only access token', token);
+    const refused = await rawRequest(token, 'completion/complete', {
+      ref: { type: 'ref/resource', uri: 'launch://runs/{run_id}/events.ndjson' },
+      argument: { name: 'run_id', value: '' },
+    });
+    expect(refused.status).toBe(403);
+    expect(refused.challenge).toContain('scope="launch:run"');
+    expect(refused.message).toMatch(/completing the resource needs the OAuth scope "launch:run"/);
+    const completion = await alice.complete({
+      ref: { type: 'ref/resource', uri: 'launch://runs/{run_id}/events.ndjson' },
+      argument: { name: 'run_id', value: '' },
+    });
+    expect(completion.completion.values).toContain(owned.runId);
   });
 });
 
@@ -232,6 +291,17 @@ describe('journeys (journey-continuity)', () => {
         owner: `oauth:${ALICE.id}`,
       });
     }
+  });
+
+  it('gives a user whose subject is a UUID in capitals the journey the backend wrote for them', async () => {
+    const carol = await connectAs(CAROL, USER_SCOPES, resource);
+    const forCarol = await call(backend, 'get_or_create_journey', { user_id: CAROL.id.toLowerCase() });
+    const summary = 'The backend noted a ferry question for Carol';
+    await call(backend, 'record_session', { journey_id: forCarol.structured?.journey_id, summary });
+    const own = await call(carol, 'get_or_create_journey', { user_id: CAROL.id });
+    expect(own.structured).toMatchObject({ journey_id: forCarol.structured?.journey_id, is_new: false });
+    const history = await call(carol, 'query_journey_history', { journey_id: own.structured?.journey_id });
+    expect(JSON.stringify(history.structured)).toContain(summary);
   });
 });
 

@@ -187,3 +187,117 @@ describe.each(DIALECTS)('user_id under OAuth with several trusted issuers (%s)',
     ).resolves.toMatchObject({ code: 'NOT_FOUND' });
   });
 });
+
+describe.each(DIALECTS)('a user whose subject is a UUID in capitals (%s)', (dialect) => {
+  const dataDir = tempDataDir();
+  let storage: Awaited<ReturnType<typeof storageFor>>;
+  const harnesses: Harness[] = [];
+  beforeAll(async () => {
+    storage = await storageFor(dialect);
+  });
+  afterAll(async () => Promise.all(harnesses.map((h) => h.stop())));
+
+  /** A harness whose caller is the OAuth subject `subject`, with the admin scope when `admin`. */
+  async function as(subject: string, admin = false): Promise<Harness> {
+    const scopes = admin ? [...USER_SCOPES, JOURNEY_ADMIN_SCOPE] : USER_SCOPES;
+    const harness = await startHarness({ dataDir, storage, authInfo: oauthCaller(subject, scopes) });
+    harnesses.push(harness);
+    return harness;
+  }
+
+  const summaries = (history: HistoryOut) => history.sessions.map((session) => session.summary).sort();
+
+  it('sees the journey the admin backend wrote for them, and the backend what they wrote', async () => {
+    const subject = randomUUID().toUpperCase();
+    const [user, backend] = [await as(subject), await as('origin-backend', true)];
+    const forUser = await backend.ok<JourneyOut>('get_or_create_journey', { user_id: subject });
+    await backend.ok('record_session', {
+      journey_id: forUser.journey_id,
+      summary: 'Backend: tram pass renewed',
+    });
+    const own = await user.ok<JourneyOut>('get_or_create_journey', { user_id: subject });
+    expect(own).toMatchObject({
+      journey_id: forUser.journey_id,
+      user_id: subject.toLowerCase(),
+      is_new: false,
+    });
+    await user.ok('record_session', { journey_id: own.journey_id, summary: 'User: asked about the ferry' });
+    const seen = await backend.ok<HistoryOut>('query_journey_history', { journey_id: forUser.journey_id });
+    expect(summaries(seen)).toEqual(['Backend: tram pass renewed', 'User: asked about the ferry']);
+    // The owner is the one principal both paths name: the subject in lower case.
+    const owners = await user.rows<{ owner: string }>(
+      'SELECT owner FROM journeys WHERE id = ?',
+      own.journey_id,
+    );
+    expect(owners).toEqual([{ owner: `oauth:${subject.toLowerCase()}` }]);
+  });
+
+  it('keeps what it stored under its capitals before, merged with what the backend wrote for it meanwhile', async () => {
+    const subject = randomUUID().toUpperCase();
+    const user = await as(subject);
+    // Stored as the tools stored it before owners were keyed by the lower-case subject.
+    const legacy = await user.state.service('getOrCreateJourney');
+    const stored = { owner: `oauth:${subject}` };
+    const before = await legacy.getOrCreateJourney(stored, subject);
+    await legacy.recordSession({ ...stored, journeyId: before.id, summary: 'Before: a tram question' });
+    await legacy.addDocument({
+      ...stored,
+      journeyId: before.id,
+      documentType: 'note',
+      content: 'Tram every 7 minutes',
+    });
+    const anonymous = await legacy.getOrCreateJourney(stored);
+    await legacy.recordSession({ ...stored, journeyId: anonymous.id, summary: 'Before: an anonymous walk' });
+    // The backend, meanwhile, wrote to the journey it found for the user: another one.
+    const backend = await as('origin-backend', true);
+    const meanwhile = await backend.ok<JourneyOut>('get_or_create_journey', { user_id: subject });
+    expect(meanwhile.journey_id).not.toBe(before.id);
+    await backend.ok('record_session', {
+      journey_id: meanwhile.journey_id,
+      summary: 'Meanwhile: a ferry booking',
+    });
+    await backend.ok('add_document_to_journey', {
+      journey_id: meanwhile.journey_id,
+      document_type: 'note',
+      title: 'Ferry timetable',
+      content: 'Every 20 minutes',
+    });
+
+    const own = await user.ok<JourneyOut>('get_or_create_journey', { user_id: subject });
+    expect(own).toMatchObject({ journey_id: before.id, is_new: false, session_count: 2 });
+    const history = await user.ok<HistoryOut>('query_journey_history', {
+      journey_id: before.id,
+      include_documents: true,
+    });
+    expect(summaries(history)).toEqual(['Before: a tram question', 'Meanwhile: a ferry booking']);
+    expect(history.documents).toHaveLength(2);
+    // What moved is found by its words in its new journey.
+    const found = await user.ok<HistoryOut>('query_journey_history', {
+      journey_id: before.id,
+      query: 'ferry',
+      include_documents: true,
+    });
+    expect(summaries(found)).toEqual(['Meanwhile: a ferry booking']);
+    expect(found.documents?.map((document) => document.title)).toEqual(['Ferry timetable']);
+    const walk = await user.ok<HistoryOut>('query_journey_history', {
+      journey_id: anonymous.id,
+      query: 'walk',
+    });
+    expect(summaries(walk)).toEqual(['Before: an anonymous walk']);
+    // The backend's journey id is gone into the user's one journey, which the backend now finds.
+    await expect(
+      backend.fails('query_journey_history', { journey_id: meanwhile.journey_id }),
+    ).resolves.toMatchObject({ code: 'NOT_FOUND' });
+    const again = await backend.ok<JourneyOut>('get_or_create_journey', { user_id: subject });
+    expect(again).toMatchObject({ journey_id: before.id, session_count: 2 });
+    expect(await user.rows('SELECT id FROM journeys WHERE owner = ?', stored.owner)).toEqual([]);
+  });
+
+  it('keeps the letter case of a subject that is not a UUID: Alice and alice are two callers', async () => {
+    const [upper, lower] = [await as('Alice'), await as('alice')];
+    const journey = await upper.ok<JourneyOut>('get_or_create_journey', {});
+    await expect(
+      lower.fails('query_journey_history', { journey_id: journey.journey_id }),
+    ).resolves.toMatchObject({ code: 'NOT_FOUND' });
+  });
+});

@@ -85,8 +85,28 @@ function claim(owners: Map<string, string>, kind: string, name: string, domain: 
 }
 
 /**
+ * Whether a prompt is listed: the configuration offers it (`when`), and every tool it tells the model to call
+ * is listed. A tool the domain does not declare at all is a mistake in the prompt, refused at start.
+ */
+function promptOffered(
+  prompt: PromptSpec<DomainLifecycle>,
+  domain: Mount<unknown, DomainLifecycle>,
+  listedTools: ReadonlySet<string>,
+): boolean {
+  const declared = domain.domain.tools.map((tool) => tool.name);
+  const unknown = prompt.tools.find((name) => !declared.includes(name));
+  if (unknown !== undefined) {
+    throw new Error(
+      `Prompt "${prompt.name}" of domain "${domain.domain.name}" uses the tool "${unknown}", which the domain does not declare`,
+    );
+  }
+  return (prompt.when?.(domain.config) ?? true) && prompt.tools.every((name) => listedTools.has(name));
+}
+
+/**
  * Applies the configuration's tool choices (`when`), the filters, the prefix and the name rule to every
- * mounted domain, and refuses names two domains would share. Throws before anything is opened.
+ * mounted domain, and refuses names two domains would share; a prompt is offered only with its tools.
+ * Throws before anything is opened.
  */
 export function buildCatalog(
   mounts: readonly Mount<unknown, DomainLifecycle>[],
@@ -100,6 +120,8 @@ export function buildCatalog(
     const { domain, config } = mounted;
     if (domains.has(domain.name)) throw new Error(`domain "${domain.name}" is mounted twice`);
     const icons = domain.icon === undefined ? undefined : [svgIcon(domain.icon)];
+    /** This domain's listed tools, by their names in the domain. */
+    const listedTools = new Set<string>();
     for (const spec of domain.tools) {
       if (spec.when !== undefined && !spec.when(config)) continue;
       const name = options.toolPrefix === true ? prefixedName(spec.name, domain.toolPrefix) : spec.name;
@@ -113,10 +135,11 @@ export function buildCatalog(
       const entry: CatalogTool = { name, domain: domain.name, spec, listing: listedTool(spec, name, icons) };
       tools.set(name, entry);
       listing.push(entry.listing);
+      listedTools.add(spec.name);
     }
     for (const resource of domain.resources ?? [])
       claim(owners, 'resource', resource.uriTemplate, domain.name);
-    const prompts = (domain.prompts ?? []).filter((prompt) => prompt.when?.(config) ?? true);
+    const prompts = (domain.prompts ?? []).filter((prompt) => promptOffered(prompt, mounted, listedTools));
     for (const prompt of prompts) claim(owners, 'prompt', prompt.name, domain.name);
     domains.set(domain.name, {
       mount: mounted,

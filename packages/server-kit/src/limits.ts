@@ -54,6 +54,11 @@ export const DEFAULT_OAUTH_FETCH_TIMEOUT_MS = 5_000;
 export const DEFAULT_OAUTH_JWKS_CACHE_MAX_AGE_MS = 10 * 60_000;
 /** A token signed by an unknown key refetches the JWKS (rotation), at most once per this. */
 export const DEFAULT_OAUTH_JWKS_COOLDOWN_MS = 30_000;
+/**
+ * After an issuer's metadata could not be read, its tokens are answered 503 without another fetch for this
+ * long: while an issuer is down, forged tokens cannot make this server fetch its metadata on every request.
+ */
+export const DEFAULT_OAUTH_DISCOVERY_RETRY_MS = 10_000;
 /** The largest metadata document, JWKS or introspection answer read from an authorization server. */
 export const DEFAULT_OAUTH_MAX_RESPONSE_BYTES = 256 * 1024;
 
@@ -149,6 +154,14 @@ export const LIMITS = {
     zeroMeans: 'refetch on every unknown key',
     unit: 'milliseconds',
     default: DEFAULT_OAUTH_JWKS_COOLDOWN_MS,
+  },
+  oauthDiscoveryRetryMs: {
+    option: 'http.oauth.discoveryRetryMs',
+    variable: 'SWITCHYARD_OAUTH_DISCOVERY_RETRY_MS',
+    min: 0,
+    zeroMeans: 'every token tries again',
+    unit: 'milliseconds',
+    default: DEFAULT_OAUTH_DISCOVERY_RETRY_MS,
   },
   oauthMaxResponseBytes: {
     option: 'http.oauth.maxResponseBytes',

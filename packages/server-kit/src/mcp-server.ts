@@ -2,8 +2,8 @@ import {
   ProtocolError,
   ProtocolErrorCode,
   ResourceNotFoundError,
-  Server,
   UriTemplate,
+  type Server,
   type McpRequestContext,
   type ServerContext,
   type Tool,
@@ -15,6 +15,7 @@ import { callTool, type ToolRunner } from './call-tool.js';
 import type { Catalog, CatalogTool } from './catalog.js';
 import type { DomainLifecycle } from './domain.js';
 import { callerOAuth, callerPrincipal } from './principal.js';
+import { ParamsCheckedServer } from './params-checked-server.js';
 import { createProgressReporter } from './progress.js';
 import type { Logger } from './runtime/logger.js';
 import { svgIcon } from './icons.js';
@@ -185,7 +186,10 @@ export function buildServerFactory(
   };
 
   return (context) => {
-    const server = new Server(implementation, { capabilities, instructions: identity.instructions });
+    const server = new ParamsCheckedServer(implementation, {
+      capabilities,
+      instructions: identity.instructions,
+    });
     // Over HTTP this server answers one POST: a 2025-era batch's members share one allowance, one at a time.
     const requestAllowance = serving.persistentConnection
       ? undefined

@@ -25,9 +25,16 @@ export interface ScopeNeed {
   target: string;
 }
 
+/** A prompt or resource template, as `completion/complete` names what it completes. */
+interface CompletionRefLike {
+  type?: unknown;
+  name?: unknown;
+  uri?: unknown;
+}
+
 interface JsonRpcRequestLike {
   method?: unknown;
-  params?: { name?: unknown; uri?: unknown } | null;
+  params?: { name?: unknown; uri?: unknown; ref?: CompletionRefLike | null } | null;
 }
 
 function checkScopeToken(scope: string, owner: string): string {
@@ -47,8 +54,9 @@ function literalPrefix(uriTemplate: string): string {
 
 /**
  * The scope every request of a catalog needs, decided once from the domains' declarations: `tools/call`
- * needs the tool's scope, `resources/read` and `prompts/get` the read scope of the domain that offers the
- * resource or prompt. Everything else (initialize, the lists, ping) needs only a valid token.
+ * needs the tool's scope; `resources/read`, `prompts/get` and `completion/complete` (whose values are the
+ * caller's own records: run ids, saved places) the read scope of the domain that offers the resource or
+ * prompt. Everything else (initialize, the lists, ping) needs only a valid token.
  */
 export class ScopeTable {
   /** Every scope the catalog uses, sorted (Protected Resource Metadata's `scopes_supported`). */
@@ -93,20 +101,27 @@ export class ScopeTable {
   needFor(message: unknown): ScopeNeed | undefined {
     if (message === null || typeof message !== 'object') return undefined;
     const { method, params } = message as JsonRpcRequestLike;
-    const name = typeof params?.name === 'string' ? params.name : undefined;
-    if (method === 'tools/call' && name !== undefined) {
-      const scope = this.tools.get(name);
-      return scope === undefined ? undefined : { scope, target: `the tool "${name}"` };
-    }
-    if (method === 'prompts/get' && name !== undefined) {
-      const scope = this.prompts.get(name);
-      return scope === undefined ? undefined : { scope, target: `the prompt "${name}"` };
-    }
-    if (method === 'resources/read' && typeof params?.uri === 'string') {
-      const uri = params.uri;
-      const scope = this.resources.find((resource) => uri.startsWith(resource.prefix))?.scope;
-      return scope === undefined ? undefined : { scope, target: 'the resource' };
+    if (method === 'tools/call') return namedNeed(this.tools, params?.name, 'the tool');
+    if (method === 'prompts/get') return namedNeed(this.prompts, params?.name, 'the prompt');
+    if (method === 'resources/read') return this.resourceNeed(params?.uri, 'the resource');
+    if (method === 'completion/complete') {
+      const ref = params?.ref;
+      if (ref?.type === 'ref/prompt') return namedNeed(this.prompts, ref.name, 'completing the prompt');
+      if (ref?.type === 'ref/resource') return this.resourceNeed(ref.uri, 'completing the resource');
     }
     return undefined;
   }
+
+  /** A resource URI, or the URI template `completion/complete` names, by its most specific literal prefix. */
+  private resourceNeed(uri: unknown, target: string): ScopeNeed | undefined {
+    if (typeof uri !== 'string') return undefined;
+    const scope = this.resources.find((resource) => uri.startsWith(resource.prefix))?.scope;
+    return scope === undefined ? undefined : { scope, target };
+  }
+}
+
+/** The scope of the tool or prompt `name` names in `scopes`; the target names it only when it exists. */
+function namedNeed(scopes: ReadonlyMap<string, string>, name: unknown, what: string): ScopeNeed | undefined {
+  const scope = typeof name === 'string' ? scopes.get(name) : undefined;
+  return scope === undefined ? undefined : { scope, target: `${what} "${String(name)}"` };
 }

@@ -224,6 +224,12 @@ export interface PromptSpec<State = unknown, Config = unknown> {
   title: string;
   description: string;
   arguments: readonly PromptArgumentSpec<State>[];
+  /**
+   * The tools its messages tell the model to call, by their names in the domain (before any prefix); [] for
+   * none. The prompt is listed only while all of them are: `--read-only`, `--tools-deny` and `--tools-allow`
+   * hide it with the tools it needs.
+   */
+  tools: readonly string[];
   /** Whether this configuration offers the prompt (default: always). */
   when?(config: Config): boolean;
   get(args: Record<string, string>, call: RequestCall<State>): Promise<PromptMessage[]>;

@@ -44,7 +44,8 @@ interface ToolsDomainOptions {
   /** Tools not annotated read-only. */
   writes?: string[];
   resources?: string[];
-  prompts?: string[];
+  /** Each prompt's name, and the tools it tells the model to call. */
+  prompts?: Record<string, string[]>;
   opened?: string[];
 }
 
@@ -75,12 +76,13 @@ function toolsDomain(name: string, tools: string[], options: ToolsDomainOptions 
         errorPayload: (error) => ({ error: { code: 'ERROR', message: error.message } }),
       }),
     ),
-    prompts: (options.prompts ?? []).map((promptName) =>
+    prompts: Object.entries(options.prompts ?? {}).map(([promptName, uses]) =>
       prompt({
         name: promptName,
         title: promptName,
         description: `A prompt of ${name}.`,
         arguments: [],
+        tools: uses,
         when: (config) => config.offered?.includes(promptName) ?? true,
         get: async () => [{ role: 'user', content: { type: 'text', text: name } }],
         errorPayload: (error) => ({ error: { code: 'ERROR', message: error.message } }),
@@ -200,18 +202,18 @@ describe('the catalog', () => {
 
   it('names both domains when two offer the same tool, resource template or prompt, before opening either', () => {
     const opened: string[] = [];
-    const pair = (kind: 'writes' | 'resources' | 'prompts', names: string[]) => [
-      toolsDomain('transit', [], { [kind]: names, opened }),
-      toolsDomain('journey-continuity', [], { [kind]: names, prefix: 'journey', opened }),
+    const pair = (offers: ToolsDomainOptions) => [
+      toolsDomain('transit', [], { ...offers, opened }),
+      toolsDomain('journey-continuity', [], { ...offers, prefix: 'journey', opened }),
     ];
-    expect(() => catalogNames(pair('writes', ['search']))).toThrow(
+    expect(() => catalogNames(pair({ writes: ['search'] }))).toThrow(
       'tool name collision: "search" is offered by both "transit" and "journey-continuity". ' +
         'Use --tool-prefix, or hide one of them with --tools-deny.',
     );
-    expect(() => catalogNames(pair('resources', ['shared://doc']))).toThrow(
+    expect(() => catalogNames(pair({ resources: ['shared://doc'] }))).toThrow(
       /resource name collision: "shared:\/\/doc" is offered by both "transit" and "journey-continuity"/,
     );
-    expect(() => catalogNames(pair('prompts', ['summarize']))).toThrow(
+    expect(() => catalogNames(pair({ prompts: { summarize: [] } }))).toThrow(
       /prompt name collision: "summarize" is offered by both "transit" and "journey-continuity"/,
     );
     expect(() => catalogNames([toolsDomain('transit', ['a']), toolsDomain('transit', ['b'])])).toThrow(
@@ -297,13 +299,44 @@ describe('the catalog', () => {
   });
 
   it('offers the prompts a configuration chooses with `when`', () => {
-    const domain = toolsDomain('transit', [], { prompts: ['commute', 'recap'] });
+    const domain = toolsDomain('transit', [], { prompts: { commute: [], recap: [] } });
     const prompts = (config: ToolsConfig) =>
       buildCatalog([mountOf(domain, config)], {})
         .domains.get('transit')
         ?.prompts.map((p) => p.name);
     expect(prompts({})).toEqual(['commute', 'recap']);
     expect(prompts({ offered: ['recap'] })).toEqual(['recap']);
+  });
+
+  it('offers a prompt only while every tool it tells the model to call is listed', () => {
+    const domain = toolsDomain('launch-runs', ['launch_status'], {
+      prefix: 'launch',
+      writes: ['start'],
+      prompts: { launch_docs: ['start', 'launch_status'], launch_report: ['launch_status'], launch_help: [] },
+    });
+    const prompts = (options: CatalogOptions) =>
+      buildCatalog([mountOf(domain)], options)
+        .domains.get('launch-runs')
+        ?.prompts.map((p) => p.name);
+    expect(prompts({})).toEqual(['launch_docs', 'launch_report', 'launch_help']);
+    expect(prompts({ readOnly: true })).toEqual(['launch_report', 'launch_help']);
+    expect(prompts({ toolsDeny: ['launch_status'] })).toEqual(['launch_help']);
+    expect(prompts({ toolsAllow: ['launch_status'] })).toEqual(['launch_report', 'launch_help']);
+    // The prompt names its tools as the domain does: a prefix changes what is listed, not what it uses.
+    expect(prompts({ toolPrefix: true })).toEqual(['launch_docs', 'launch_report', 'launch_help']);
+    expect(prompts({ toolPrefix: true, toolsDeny: ['launch_start'] })).toEqual([
+      'launch_report',
+      'launch_help',
+    ]);
+  });
+
+  it('refuses a prompt that names a tool its domain does not declare, before anything is opened', () => {
+    const opened: string[] = [];
+    const domain = toolsDomain('transit', ['plan_trip'], { prompts: { commute: ['plan_trp'] }, opened });
+    expect(() => buildCatalog([mountOf(domain)], {})).toThrow(
+      'Prompt "commute" of domain "transit" uses the tool "plan_trp", which the domain does not declare',
+    );
+    expect(opened).toEqual([]);
   });
 
   it("puts the domain's icon, as an escaped data: URI, beside each of its tools", () => {

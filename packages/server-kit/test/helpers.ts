@@ -25,7 +25,7 @@ import { serveInProcess } from '../src/in-process.js';
 import { DEFAULT_MAX_MESSAGE_BYTES } from '../src/limits.js';
 import { createLogger, type Logger } from '../src/runtime/index.js';
 import { startStdioHost } from '../src/stdio/stdio-host.js';
-import { clientFor, rawHttpRequest, type ProtocolEra } from '../src/testing.js';
+import { clientFor, MODERN_PROTOCOL_VERSION, rawHttpRequest, type ProtocolEra } from '../src/testing.js';
 
 export const PACKAGE_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const FIXTURES_DIR = path.join(PACKAGE_DIR, 'test', 'fixtures');
@@ -50,6 +50,13 @@ export const INITIALIZE_BODY = {
 export const MCP_POST_HEADERS = {
   'content-type': 'application/json',
   accept: 'application/json, text/event-stream',
+};
+
+/** The envelope every 2026-07-28 request carries in `params._meta` (there is no handshake). */
+export const MODERN_META = {
+  'io.modelcontextprotocol/protocolVersion': MODERN_PROTOCOL_VERSION,
+  'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '0.0.0' },
+  'io.modelcontextprotocol/clientCapabilities': {},
 };
 
 /** A spawned fixture process (test/fixtures/*.ts under tsx) with its stderr split into lines. */

@@ -215,6 +215,7 @@ const libraryDomain = defineDomain({
           complete: async (value, call) => [...call.state.books.keys()].filter((id) => id.startsWith(value)),
         },
       ],
+      tools: [],
       get: async ({ id }, call) => {
         const title = call.state.books.get(id ?? '');
         if (title === undefined)

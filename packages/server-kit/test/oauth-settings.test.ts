@@ -23,6 +23,7 @@ describe('resolveOAuthSettings', () => {
       SWITCHYARD_RESOURCE_URL: RESOURCE,
       SWITCHYARD_OAUTH_CLOCK_SKEW_S: '5',
       SWITCHYARD_OAUTH_FETCH_TIMEOUT_MS: '1500',
+      SWITCHYARD_OAUTH_DISCOVERY_RETRY_MS: '2500',
     });
     expect(settings).toMatchObject({
       issuers: [ISSUER, 'https://login.example.org/'],
@@ -30,6 +31,7 @@ describe('resolveOAuthSettings', () => {
       clockSkewS: 5,
       fetchTimeoutMs: 1500,
       jwksCooldownMs: 30_000,
+      discoveryRetryMs: 2500,
       introspection: undefined,
     });
     expect(settings?.resource.href).toBe(RESOURCE);

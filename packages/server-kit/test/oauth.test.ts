@@ -6,6 +6,7 @@ import type { OAuthOptions } from '../src/http/oauth-settings.js';
 import type { RunServerOptions } from '../src/index.js';
 import { MODERN_PROTOCOL_VERSION, rawHttpRequest } from '../src/testing.js';
 import { echoDomain } from './fixtures/echo-domain.js';
+import { notesDomain } from './fixtures/notes-domain.js';
 import {
   CLIENTS,
   newSigningKey,
@@ -15,7 +16,7 @@ import {
 import { httpTestHarness, logEntry, MCP_POST_HEADERS } from './helpers.js';
 import { freePort } from '../src/testing.js';
 
-const SCOPES = ['echo:read', 'echo:write', 'other:read'];
+const SCOPES = ['echo:read', 'echo:write', 'other:read', 'notes:read', 'notes:write'];
 const STATIC_TOKEN = 'static-token-0123456789abcdef';
 
 const { start, connectClient, initialize, closeAll } = httpTestHarness();
@@ -34,12 +35,16 @@ afterAll(async () => {
 });
 
 const echo = () => ({ domain: echoDomain(), config: undefined });
+const notes = () => ({ domain: notesDomain(), config: undefined });
 
-/** A server trusting `provider`, whose resource URI is its own /mcp URL. */
-async function startProtected(http: NonNullable<RunServerOptions['http']> = {}) {
+/** A server trusting `provider`, whose resource URI is its own /mcp URL, serving `mounts` (the echo domain). */
+async function startProtected(
+  http: NonNullable<RunServerOptions['http']> = {},
+  mounts: Parameters<typeof start>[0] = [echo()],
+) {
   const port = await freePort();
   const resource = `http://127.0.0.1:${port}/mcp`;
-  const started = await start([echo()], {
+  const started = await start(mounts, {
     port,
     ...http,
     oauth: { issuers: [provider.issuer], resourceUrl: resource, jwksCooldownMs: 0, ...http.oauth },
@@ -56,7 +61,7 @@ function bearer(token: string): Record<string, string> {
 }
 
 /** A raw `tools/call` (modern era headers), to read the HTTP status and headers of the answer. */
-function rawCall(url: string, token: string, name: string) {
+function rawCall(url: string, token: string, name: string, args: Record<string, unknown> = { text: 'x' }) {
   return rawHttpRequest(url, {
     method: 'POST',
     headers: {
@@ -70,7 +75,7 @@ function rawCall(url: string, token: string, name: string) {
       jsonrpc: '2.0',
       id: 7,
       method: 'tools/call',
-      params: { name, arguments: { text: 'x' } },
+      params: { name, arguments: args },
     }),
   });
 }
@@ -177,6 +182,22 @@ describe('OAuth resource server', () => {
       async (resource: string) => handSigned(baseClaims(resource, { sub: undefined })),
     ],
     [
+      'a token whose subject is a number',
+      'malformed',
+      async (resource: string) => handSigned(baseClaims(resource, { sub: 42 as unknown as string })),
+    ],
+    [
+      'a token whose subject is an object',
+      'malformed',
+      async (resource: string) =>
+        handSigned(baseClaims(resource, { sub: { id: 'alice' } as unknown as string })),
+    ],
+    [
+      'a token whose subject is empty',
+      'malformed',
+      async (resource: string) => handSigned(baseClaims(resource, { sub: '' })),
+    ],
+    [
       'a token without an expiry',
       'missing-claim',
       async (resource: string) => handSigned(baseClaims(resource, { exp: undefined })),
@@ -262,6 +283,64 @@ describe('OAuth resource server', () => {
     const stepped = await connectClient(url, allowed);
     const result = await stepped.client.callTool({ name: 'echo_text', arguments: { text: 'x' } });
     expect(result.isError).toBeFalsy();
+  });
+
+  it("refuses a writing tool to a token holding only its domain's read scope, naming the write scope", async () => {
+    const { url, resource } = await startProtected({}, [notes()]);
+    const reader = await provider.clientCredentialsToken({ scope: 'notes:read', resource });
+    const answer = await rawCall(url, reader, 'write_note', { id: 'todo', text: 'written by a reader' });
+    expect(answer.status).toBe(403);
+    const challenge = answer.headers['www-authenticate'] ?? '';
+    expect(challenge).toContain('error="insufficient_scope"');
+    expect(challenge).toContain('scope="notes:write"');
+    expect(JSON.parse(answer.body).error.message).toMatch(
+      /the tool "write_note" needs the OAuth scope "notes:write"/,
+    );
+    // The read scope is enough to read, and nothing was written.
+    const { client } = await connectClient(url, reader);
+    const read = await client.callTool({ name: 'read_note', arguments: { id: 'todo' } });
+    expect(read.structuredContent).toMatchObject({ error: { code: 'NOTE_NOT_FOUND' } });
+
+    const writer = await provider.clientCredentialsToken({ scope: 'notes:read notes:write', resource });
+    const stepped = await connectClient(url, writer);
+    const written = await stepped.client.callTool({
+      name: 'write_note',
+      arguments: { id: 'todo', text: 'written by a writer' },
+    });
+    expect(written.isError).toBeFalsy();
+  });
+
+  it("completes a domain's values only for a token holding that domain's read scope", async () => {
+    const { url, resource } = await startProtected({}, [echo(), notes()]);
+    const complete = (token: string, ref: Record<string, unknown>) =>
+      rawHttpRequest(url, {
+        method: 'POST',
+        headers: { ...MCP_POST_HEADERS, ...bearer(token), 'mcp-protocol-version': '2025-06-18' },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 3,
+          method: 'completion/complete',
+          params: { ref, argument: { name: 'id', value: '' } },
+        }),
+      });
+    const echoOnly = await provider.clientCredentialsToken({ scope: 'echo:read', resource });
+    for (const [ref, target] of [
+      [{ type: 'ref/resource', uri: 'notes://{id}' }, 'completing the resource'],
+      [{ type: 'ref/prompt', name: 'recall_note' }, 'completing the prompt "recall_note"'],
+    ] as const) {
+      const answer = await complete(echoOnly, ref);
+      expect(answer.status, target).toBe(403);
+      expect(answer.headers['www-authenticate']).toContain('scope="notes:read"');
+      expect(answer.body).not.toContain('groceries');
+      expect(JSON.parse(answer.body).error.message).toContain(`${target} needs the OAuth scope "notes:read"`);
+    }
+    const reader = await provider.clientCredentialsToken({ scope: 'notes:read', resource });
+    const { client } = await connectClient(url, reader, 'legacy');
+    const completed = await client.complete({
+      ref: { type: 'ref/resource', uri: 'notes://{id}' },
+      argument: { name: 'id', value: '' },
+    });
+    expect(completed.completion.values).toEqual(['groceries']);
   });
 
   it('needs the scope of every message of a batch, not only the first', async () => {
@@ -353,6 +432,8 @@ describe('OAuth resource server bounds on the authorization server', () => {
 describe("an issuer's metadata is checked before its keys are used", () => {
   /** What the issuer's discovery URLs answer next: a metadata document, or an error status. */
   let answer: Record<string, unknown> | number = 404;
+  /** How many requests the issuer's discovery URLs have had. */
+  let metadataFetches = 0;
   let metadataServer: http.Server;
   /** An issuer whose metadata this test writes; its tokens are signed with `provider`'s keys. */
   let issuer: string;
@@ -360,6 +441,7 @@ describe("an issuer's metadata is checked before its keys are used", () => {
   let genuine: Record<string, unknown>;
   beforeAll(async () => {
     metadataServer = http.createServer((_req, res) => {
+      metadataFetches += 1;
       if (typeof answer === 'number') res.writeHead(answer).end();
       else res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(answer));
     });
@@ -372,7 +454,10 @@ describe("an issuer's metadata is checked before its keys are used", () => {
     metadataServer.closeAllConnections();
     await new Promise<void>((resolve) => metadataServer.close(() => resolve()));
   });
-  afterEach(() => vi.restoreAllMocks());
+  afterEach(() => {
+    vi.restoreAllMocks();
+    vi.useRealTimers();
+  });
 
   /** A server trusting `issuer`, and the status it answers a token of `issuer`'s with. */
   async function statusOfToken(oauth: Partial<OAuthOptions> = {}) {
@@ -405,9 +490,31 @@ describe("an issuer's metadata is checked before its keys are used", () => {
     expect(urls).toContain(`${issuer}/.well-known/openid-configuration`);
   });
 
-  it('does not keep a failed discovery: the next token tries again', async () => {
+  it('keeps a failed discovery for discoveryRetryMs: no fetch meanwhile, and the first token after it tries again', async () => {
     answer = 500;
-    const { url, resource } = await startProtected({ oauth: { issuers: [issuer] } });
+    const { url, resource, lines } = await startProtected({
+      oauth: { issuers: [issuer], discoveryRetryMs: 60_000 },
+    });
+    const token = await handSigned(baseClaims(resource, { iss: issuer }));
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() });
+    const before = metadataFetches;
+    expect((await initialize(url, bearer(token))).status).toBe(503);
+    // Both discovery URLs were tried once.
+    expect(metadataFetches - before).toBe(2);
+    answer = genuine;
+    for (let request = 0; request < 5; request += 1) {
+      expect((await initialize(url, bearer(token))).status).toBe(503);
+    }
+    expect(metadataFetches - before).toBe(2);
+    expect(refusalReasons(lines)).toEqual(Array(6).fill('issuer-unavailable'));
+    vi.setSystemTime(Date.now() + 60_000);
+    expect((await initialize(url, bearer(token))).status).toBe(200);
+    expect(metadataFetches - before).toBe(3);
+  });
+
+  it('with discoveryRetryMs 0 does not keep a failed discovery: the next token tries again', async () => {
+    answer = 500;
+    const { url, resource } = await startProtected({ oauth: { issuers: [issuer], discoveryRetryMs: 0 } });
     const token = await handSigned(baseClaims(resource, { iss: issuer }));
     expect((await initialize(url, bearer(token))).status).toBe(503);
     answer = genuine;
@@ -543,6 +650,9 @@ describe('introspection answers are held to what a JWT must carry', () => {
     ['no iss, with several issuers trusted', 'unknown-issuer', () => ({ iss: undefined })],
     ['an iss it does not trust', 'unknown-issuer', () => ({ iss: 'http://127.0.0.1:9/issuer-c' })],
     ['no exp', 'missing-claim', () => ({ exp: undefined })],
+    ['a numeric sub', 'malformed', () => ({ sub: 42 })],
+    ['an object sub', 'malformed', () => ({ sub: { id: 'alice' } })],
+    ['an empty sub', 'malformed', () => ({ sub: '' })],
     ['an exp past the clock skew', 'expired', () => ({ exp: now() - 120 })],
     ['an nbf past the clock skew', 'not-yet-valid', () => ({ nbf: now() + 120 })],
   ])('refuses an active answer with %s (%s)', async (_what, reason, claims) => {

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { buildCatalog, defineDomain, type Domain, type ToolSpec } from '../src/index.js';
 import { ScopeTable } from '../src/scopes.js';
 import { echoDomain } from './fixtures/echo-domain.js';
+import { notesDomain } from './fixtures/notes-domain.js';
 
 function tool(name: string, readOnlyHint: boolean, scope?: string): ToolSpec {
   return {
@@ -120,6 +121,7 @@ describe('ScopeTable', () => {
             title: name,
             description: name,
             arguments: [],
+            tools: [],
             get: async () => [],
             errorPayload: () => ({ error: { code: 'X', message: 'x' } }),
           },
@@ -140,6 +142,34 @@ describe('ScopeTable', () => {
       expect(table.needFor(get('docs-prompt'))?.scope).toBe('docs:read');
       expect(table.needFor(get('no-such-prompt'))).toBeUndefined();
     }
+  });
+
+  it('asks the read scope of the domain whose prompt or resource template a completion names', () => {
+    const table = tableOf(echoDomain(), notesDomain());
+    const complete = (ref: Record<string, unknown>) => ({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'completion/complete',
+      params: { ref, argument: { name: 'id', value: '' } },
+    });
+    expect(table.needFor(complete({ type: 'ref/resource', uri: 'notes://{id}' }))).toEqual({
+      scope: 'notes:read',
+      target: 'completing the resource',
+    });
+    expect(table.needFor(complete({ type: 'ref/prompt', name: 'recall_note' }))).toEqual({
+      scope: 'notes:read',
+      target: 'completing the prompt "recall_note"',
+    });
+    expect(table.needFor(complete({ type: 'ref/resource', uri: 'echo://info' }))?.scope).toBe('echo:read');
+    for (const ref of [
+      { type: 'ref/prompt', name: 'no_such_prompt' },
+      { type: 'ref/resource', uri: 'other://{id}' },
+      { type: 'ref/other', name: 'recall_note' },
+      { type: 'ref/prompt', name: 7 },
+    ]) {
+      expect(table.needFor(complete(ref)), JSON.stringify(ref)).toBeUndefined();
+    }
+    expect(table.needFor({ jsonrpc: '2.0', id: 1, method: 'completion/complete' })).toBeUndefined();
   });
 
   it('refuses a declared scope that is not an OAuth scope token', () => {

@@ -2,6 +2,7 @@ import {
   DeleteUserVariableOutputSchema,
   GetUserVariablesOutputSchema,
   SaveUserVariableOutputSchema,
+  type SavedPlaceValue,
 } from '@switchyard/contracts/transit';
 import { startTestPostgres, type TestPostgres } from '@switchyard/test-postgres';
 import { errorOf } from '@switchyard/server-kit/testing';
@@ -260,6 +261,21 @@ describe.each(DIALECTS)('saved place store (%s)', (dialect) => {
     expect(await store.list('client:carol')).toEqual([]);
     expect(await store.delete('client:carol', 'home')).toBeUndefined();
     expect(await store.get('client:alice', 'home')).toBeDefined();
+  });
+
+  it('filters by type within the principal’s own places only', async () => {
+    const [store] = await twoStoresOn(dialect);
+    await store.save('client:alice', 'home', { type: 'location', lat: 60.1, lon: 24.9 });
+    await store.save('client:alice', 'work', { type: 'stop', stopId: 'HSL:1' });
+    await store.save('client:bob', 'gym', { type: 'location', lat: 60.2, lon: 24.8 });
+    await store.save('client:bob', 'tube', { type: 'tfl-stop', naptanId: '940GZZLUOXC' });
+    const keys = async (principal: string, type: SavedPlaceValue['type']) =>
+      (await store.list(principal, type)).map((place) => place.key);
+    expect(await keys('client:alice', 'location')).toEqual(['home']);
+    expect(await keys('client:bob', 'location')).toEqual(['gym']);
+    expect(await keys('client:alice', 'stop')).toEqual(['work']);
+    expect(await keys('client:alice', 'tfl-stop')).toEqual([]);
+    expect(await keys('client:carol', 'location')).toEqual([]);
   });
 
   it('two stores on one database (two processes) see each other’s writes', async () => {

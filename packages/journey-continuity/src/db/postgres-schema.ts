@@ -22,7 +22,7 @@ export const journeys = pgTable(
   'journeys',
   {
     id: text('id').primaryKey(),
-    /** The principal that created the journey: only it sees the journey and what belongs to it. */
+    /** The principal that created the journey (tools/acting-for.ts): only it sees the journey and its contents. */
     owner: text('owner').notNull(),
     /** At most one journey per owner and non-null user: the unique index decides between concurrent creators. */
     userId: text('user_id'),

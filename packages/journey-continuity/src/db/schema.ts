@@ -24,8 +24,9 @@ export const journeys = sqliteTable(
   {
     id: text('id').primaryKey(),
     /**
-     * The principal that created the journey (server-kit's callerPrincipal); only it sees the journey and what
-     * belongs to it. Rows from before owners were recorded ('') are the local principal's (claimed on open).
+     * The principal that created the journey (server-kit's callerPrincipal, a UUID subject in lower case:
+     * tools/acting-for.ts); only it sees the journey and what belongs to it. Rows from before owners were
+     * recorded ('') are the local principal's (claimed on open).
      */
     owner: text('owner').notNull().default(''),
     /**

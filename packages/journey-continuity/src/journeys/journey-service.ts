@@ -95,6 +95,13 @@ export interface JourneyService {
   queryHistory(query: HistoryQuery, caller: Caller): Promise<HistoryResult>;
   /** Whose the journey is, if it exists (for callers that may act for other principals). */
   ownerOf(journeyId: string, operation: keyof typeof FAILED_STEP): Promise<string | undefined>;
+  /**
+   * Gives every journey of owner `from` to owner `to` (one principal whose spelling changed). Where both
+   * have a journey for the same user_id, the two become `from`'s journey, which keeps its id and gains the
+   * other's sessions and documents: nothing is lost, and the user has one journey again. Reads first: with
+   * nothing under `from` (every call after the first) nothing is written.
+   */
+  adoptJourneys(from: string, to: string, operation: keyof typeof FAILED_STEP): Promise<void>;
   addDocument(input: NewDocument): Promise<AddedDocument>;
   recordSession(input: NewSession): Promise<RecordedSession>;
   /** Deletes the journey; its sessions, documents and their index entries go with it. */

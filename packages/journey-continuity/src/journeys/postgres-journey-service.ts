@@ -1,10 +1,12 @@
 // The journey service on PostgreSQL (JOURNEY_DATABASE_URL or SWITCHYARD_DATABASE_URL), for several servers
 // sharing one database. Loaded only then, with the first tool call that needs it.
 import { randomUUID } from 'node:crypto';
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, sql, type SQL } from 'drizzle-orm';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import type pg from 'pg';
 import { DEFAULT_SNIPPET_SCAN_BYTES } from '../config.js';
+import { journeyKey } from '../db/fts.js';
 import { documents, journeys, sessions } from '../db/postgres-schema.js';
 import { FAILED_STEP, withDatabaseErrorsAsync } from './database-errors.js';
 import {
@@ -97,6 +99,42 @@ export class PostgresJourneyService implements JourneyService {
     });
   }
 
+  adoptJourneys(...[from, to, operation]: Parameters<JourneyService['adoptJourneys']>) {
+    return withDatabaseErrorsAsync(FAILED_STEP[operation], async () => {
+      const [any] = await this.db
+        .select({ id: journeys.id })
+        .from(journeys)
+        .where(eq(journeys.owner, from))
+        .limit(1);
+      if (any === undefined) return;
+      await this.db.transaction(async (tx) => {
+        const adopted = await tx
+          .select({ id: journeys.id, userId: journeys.userId })
+          .from(journeys)
+          .where(eq(journeys.owner, from))
+          .for('update');
+        for (const { id, userId } of adopted) {
+          if (userId === null) continue;
+          const [twin] = await tx
+            .select({ id: journeys.id })
+            .from(journeys)
+            .where(and(eq(journeys.owner, to), eq(journeys.userId, userId)))
+            .for('update');
+          if (twin === undefined) continue;
+          for (const table of [sessions, documents]) {
+            await tx
+              .update(table)
+              .set({ journeyId: id, search: rekeyedVector(table.search, twin.id, id) })
+              .where(eq(table.journeyId, twin.id));
+          }
+          await tx.delete(journeys).where(eq(journeys.id, twin.id));
+          await touch(tx, id, this.now());
+        }
+        await tx.update(journeys).set({ owner: to }).where(eq(journeys.owner, from));
+      });
+    });
+  }
+
   queryHistory(...[query, caller]: Parameters<JourneyService['queryHistory']>) {
     return withDatabaseErrorsAsync(FAILED_STEP.queryHistory, () =>
       this.db.transaction(
@@ -166,6 +204,14 @@ export class PostgresJourneyService implements JourneyService {
       }),
     );
   }
+}
+
+/**
+ * A row's search vector moved from journey `from` to journey `to`: its words stay, its journey key changes
+ * (a vector is its words and its journey's key: searchVector in postgres-history-search.ts).
+ */
+function rekeyedVector(vector: AnyPgColumn, from: string, to: string): SQL {
+  return sql`ts_delete(${vector}, ${journeyKey(from)}) || array_to_tsvector(ARRAY[${journeyKey(to)}]::text[])`;
 }
 
 /** 404 unless the journey exists and is the caller's; with 'lock', holds its row until the transaction ends. */

@@ -40,6 +40,10 @@ export class SqliteJourneyService implements JourneyService {
     return this.store.ownerOf(journeyId, FAILED_STEP[operation]);
   }
 
+  async adoptJourneys(...[from, to, operation]: Parameters<JourneyService['adoptJourneys']>) {
+    this.store.adoptJourneys(from, to, FAILED_STEP[operation]);
+  }
+
   async addDocument(...args: Parameters<JourneyService['addDocument']>) {
     return this.store.addDocument(...args);
   }

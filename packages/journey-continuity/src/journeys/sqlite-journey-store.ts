@@ -72,6 +72,32 @@ export class SqliteJourneyStore {
         .set({ updatedAt: sql`max(${journeys.updatedAt}, ${p('now')})` })
         .where(eq(journeys.id, p('id')))
         .prepare(),
+      anyJourneyOf: db
+        .select({ id: journeys.id })
+        .from(journeys)
+        .where(eq(journeys.owner, p('owner')))
+        .limit(1)
+        .prepare(),
+      journeysOf: db
+        .select({ id: journeys.id, userId: journeys.userId })
+        .from(journeys)
+        .where(eq(journeys.owner, p('owner')))
+        .prepare(),
+      giveJourneys: db
+        .update(journeys)
+        .set({ owner: sql`${p('to')}` })
+        .where(eq(journeys.owner, p('from')))
+        .prepare(),
+      moveSessions: db
+        .update(sessions)
+        .set({ journeyId: sql`${p('to')}` })
+        .where(eq(sessions.journeyId, p('from')))
+        .prepare(),
+      moveDocuments: db
+        .update(documents)
+        .set({ journeyId: sql`${p('to')}` })
+        .where(eq(documents.journeyId, p('from')))
+        .prepare(),
       deleteJourney: db
         .delete(journeys)
         .where(and(eq(journeys.id, p('id')), eq(journeys.owner, p('owner'))))
@@ -202,6 +228,25 @@ export class SqliteJourneyStore {
         return { id, sessionsDeleted, documentsDeleted };
       }),
     );
+  }
+
+  /** JourneyService.adoptJourneys: `from`'s journeys become `to`'s, two journeys of one user_id one. */
+  adoptJourneys(from: string, to: string, step: string): void {
+    withDatabaseErrors(step, () => {
+      if (this.queries.anyJourneyOf.get({ owner: from }) === undefined) return;
+      this.write(() => {
+        for (const { id, userId } of this.queries.journeysOf.all({ owner: from })) {
+          const twin = userId === null ? undefined : this.queries.journeyByUser.get({ owner: to, userId });
+          if (twin === undefined) continue;
+          // The full-text rows follow their sessions and documents (the tables' UPDATE triggers).
+          this.queries.moveSessions.run({ from: twin.id, to: id });
+          this.queries.moveDocuments.run({ from: twin.id, to: id });
+          this.queries.deleteJourney.run({ id: twin.id, owner: to });
+          this.queries.touchJourney.run({ id, now: this.now() });
+        }
+        this.queries.giveJourneys.run({ from, to });
+      });
+    });
   }
 
   /** Runs `work` in one read transaction: every statement sees the same snapshot. */

@@ -27,6 +27,7 @@ export const recapPrompt = prompt({
     { name: 'user_id', description: "The person's user id (a UUID)", required: true },
     { name: 'days', description: 'How many days back to look, 1 to 366 (default 30)' },
   ],
+  tools: ['get_or_create_journey', 'query_journey_history'],
   get: async (args) => {
     const parsed = Arguments.safeParse({ user_id: args.user_id, days: args.days?.trim() || undefined });
     if (!parsed.success) {

@@ -1,6 +1,6 @@
 import { SwitchyardError } from '@switchyard/contracts/errors';
-import type { ToolCall } from '@switchyard/server-kit';
-import type { FAILED_STEP } from '../journeys/database-errors.js';
+import type { OAuthCaller, ToolCall } from '@switchyard/server-kit';
+import type { JourneyOperation } from '../journeys/database-errors.js';
 import type { Caller, JourneyService } from '../journeys/journey-service.js';
 
 /**
@@ -19,12 +19,50 @@ const NOT_YOUR_USER_ID =
   'user_id must be your own user id (the subject of your access token) or be omitted for a new anonymous ' +
   `journey; acting for other users needs the OAuth scope ${JOURNEY_ADMIN_SCOPE}`;
 
+/** RFC 9562 §4: a UUID's hex digits mean the same in either case. */
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * A user id or an OAuth subject as journeys key it: a UUID in lower case, anything else as it is (a subject
+ * that is not a UUID may be case-sensitive: `Alice` and `alice` can be two users).
+ */
+function userKey(id: string): string {
+  return UUID.test(id) ? id.toLowerCase() : id;
+}
+
+/**
+ * The owner of an OAuth user's journeys: the principal of `subject` as `userKey` spells it. The user's own
+ * calls and a backend's calls for that user_id arrive at the same owner, whatever case the token carries.
+ */
+function ownerOfUser(oauth: OAuthCaller, subject: string): string {
+  return oauth.principalOf(userKey(subject));
+}
+
+/** The owner of the caller's own journeys (without OAuth: its principal). */
+function ownOwner(call: ToolCall): string {
+  return call.oauth === undefined ? call.principal : ownerOfUser(call.oauth, call.oauth.subject);
+}
+
+/**
+ * `ownOwner`, after the journeys the caller stored under its token's own spelling (before owners were keyed
+ * by `userKey`) have moved to it: nothing a user saved is lost when the spelling of its principal changes.
+ */
+async function ownOwnerAdopting(
+  call: ToolCall,
+  service: JourneyService,
+  operation: JourneyOperation,
+): Promise<string> {
+  const owner = ownOwner(call);
+  if (owner !== call.principal) await service.adoptJourneys(call.principal, owner, operation);
+  return owner;
+}
+
 function isAdmin(call: ToolCall): boolean {
   return call.oauth?.scopes.has(JOURNEY_ADMIN_SCOPE) ?? false;
 }
 
 function audit(call: ToolCall, owner: string, details: Record<string, unknown>): void {
-  if (owner === call.principal) return;
+  if (owner === call.principal || owner === ownOwner(call)) return;
   call.logger.info('acting for another principal', {
     audit: true,
     principal: call.principal,
@@ -39,15 +77,20 @@ function audit(call: ToolCall, owner: string, details: Record<string, unknown>):
  * trusted for its own users: each principal has its own user_id namespace. With OAuth a user_id is the
  * caller's own subject; with the admin scope it names that user's journey, owned by that user's principal.
  */
-export function actorForUser(call: ToolCall, userId: string | undefined): JourneyActor {
-  const user = userId?.toLowerCase();
+export async function actorForUser(
+  call: ToolCall,
+  service: JourneyService,
+  userId: string | undefined,
+): Promise<JourneyActor> {
   const oauth = call.oauth;
-  if (oauth === undefined || user === undefined) return { owner: call.principal, userId: user };
-  if (user === oauth.subject.toLowerCase()) return { owner: call.principal, userId: user };
+  const owner = await ownOwnerAdopting(call, service, 'getOrCreateJourney');
+  const user = userId === undefined ? undefined : userKey(userId);
+  if (oauth === undefined || user === undefined) return { owner, userId: user };
+  if (user === userKey(oauth.subject)) return { owner, userId: user };
   if (!isAdmin(call)) throw new SwitchyardError('validation', NOT_YOUR_USER_ID);
-  const owner = oauth.principalOf(user);
-  audit(call, owner, { userId: user });
-  return { owner, userId: user };
+  const usersOwner = ownerOfUser(oauth, user);
+  audit(call, usersOwner, { userId: user });
+  return { owner: usersOwner, userId: user };
 }
 
 /**
@@ -58,12 +101,13 @@ export async function actorForJourney(
   call: ToolCall,
   service: JourneyService,
   journeyId: string,
-  operation: keyof typeof FAILED_STEP,
+  operation: JourneyOperation,
 ): Promise<Caller> {
+  const own = { owner: await ownOwnerAdopting(call, service, operation) };
   const oauth = call.oauth;
-  if (oauth === undefined || !isAdmin(call)) return { owner: call.principal };
+  if (oauth === undefined || !isAdmin(call)) return own;
   const owner = await service.ownerOf(journeyId, operation);
-  if (owner === undefined || !owner.startsWith(oauth.issuerPrefix)) return { owner: call.principal };
+  if (owner === undefined || !owner.startsWith(oauth.issuerPrefix)) return own;
   audit(call, owner, { journeyId: journeyId.toLowerCase() });
   return { owner };
 }

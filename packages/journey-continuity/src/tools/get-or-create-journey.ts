@@ -19,7 +19,7 @@ export const getOrCreateJourneyTool = tool({
   ...JOURNEY_ERRORS,
   handler: async ({ user_id }, call) => {
     const service = await call.state.service('getOrCreateJourney');
-    const actor = actorForUser(call, user_id);
+    const actor = await actorForUser(call, service, user_id);
     const journey = await service.getOrCreateJourney({ owner: actor.owner }, actor.userId);
     return {
       journey_id: journey.id,

@@ -55,6 +55,13 @@ export const launchDocsPrompt = prompt({
     },
     { name: 'site_repo', description: 'The documentation site repository', required: true },
   ],
+  tools: [
+    'launch_start_run',
+    'launch_get_status',
+    'launch_fix_next',
+    'launch_get_artifact',
+    'launch_open_pr',
+  ],
   get: async (args) => {
     assertArguments(args);
     const { product_slug, product_name, source_repo, site_repo } = args;

@@ -1,7 +1,13 @@
 import { registerSecret } from '@switchyard/resilience/context';
 import { authorizationServerFetch, fetchJsonObject } from './authorization-server-fetch.js';
 import type { IntrospectionOptions, OAuthSettings } from './oauth-settings.js';
-import { scopesOf, TokenRefusal, type AccessTokenVerifier, type VerifiedToken } from './token-refusal.js';
+import {
+  scopesOf,
+  subjectClaim,
+  TokenRefusal,
+  type AccessTokenVerifier,
+  type VerifiedToken,
+} from './token-refusal.js';
 
 /** RFC 6749 §2.3.1: each part form-encoded before the Basic credentials are built. */
 function basicCredentials({ clientId, clientSecret }: IntrospectionOptions): string {
@@ -21,7 +27,8 @@ function audiencesOf(aud: unknown): string[] {
 /**
  * Tokens checked by the authorization server (RFC 7662), for opaque tokens or an operator who wants
  * revocation to take effect at once. The answer must say `active`, and carry what a JWT would: a trusted
- * `iss` (may be omitted with one trusted issuer), `aud` naming this resource, `sub` (else `client_id`), and `exp`/`nbf` within
+ * `iss` (may be omitted with one trusted issuer), `aud` naming this resource, `sub` (a non-empty string; when
+ * absent, `client_id`), and `exp`/`nbf` within
  * the clock skew. The credentials go to the introspection endpoint only (no redirect is followed) and are
  * never logged.
  */
@@ -56,7 +63,7 @@ export class IntrospectionVerifier implements AccessTokenVerifier {
     const { exp, nbf } = answer;
     const clientId = nonEmptyString(answer.client_id);
     // RFC 7662 makes `sub` optional; a client-credentials token acts for its client (as RFC 9068 §2.2 has it).
-    const subject = nonEmptyString(answer.sub) ?? clientId;
+    const subject = subjectClaim(answer) ?? clientId;
     if (subject === undefined || typeof exp !== 'number') throw new TokenRefusal('missing-claim');
     const now = Date.now() / 1000;
     if (exp + clockSkewS <= now) throw new TokenRefusal('expired');

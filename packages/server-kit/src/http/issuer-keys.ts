@@ -16,25 +16,36 @@ function metadataUrls(issuer: string): URL[] {
   ];
 }
 
+/** An issuer's key set, found or being found; a failed discovery is kept until `retryAt` (ms since the epoch). */
+interface KeySetEntry {
+  keySet: Promise<JWTVerifyGetKey>;
+  retryAt: number;
+}
+
 /**
  * The signing keys of each trusted issuer: its JWKS (the configured URL, else `jwks_uri` from its metadata),
  * fetched on first use through jose's remote key set, which caches the keys for `jwksCacheMaxAgeMs` and
  * refetches them when a token names an unknown key (rotation), at most once per `jwksCooldownMs`. A failed
- * discovery is not kept: the next token tries again.
+ * discovery is kept for `discoveryRetryMs`: the issuer's tokens meanwhile get its failure without a fetch,
+ * and the first token after it tries again.
  */
 export class IssuerKeys {
-  private readonly keySets = new Map<string, Promise<JWTVerifyGetKey>>();
+  private readonly keySets = new Map<string, KeySetEntry>();
 
   constructor(private readonly settings: OAuthSettings) {}
 
   keySetFor(issuer: string): Promise<JWTVerifyGetKey> {
-    let keySet = this.keySets.get(issuer);
-    if (keySet === undefined) {
-      keySet = this.jwksUrlOf(issuer).then((url) => this.remoteKeySet(url));
-      keySet.catch(() => this.keySets.delete(issuer));
-      this.keySets.set(issuer, keySet);
-    }
-    return keySet;
+    const known = this.keySets.get(issuer);
+    if (known !== undefined && Date.now() < known.retryAt) return known.keySet;
+    const entry: KeySetEntry = {
+      keySet: this.jwksUrlOf(issuer).then((url) => this.remoteKeySet(url)),
+      retryAt: Number.POSITIVE_INFINITY,
+    };
+    entry.keySet.catch(() => {
+      entry.retryAt = Date.now() + this.settings.discoveryRetryMs;
+    });
+    this.keySets.set(issuer, entry);
+    return entry.keySet;
   }
 
   private remoteKeySet(url: URL): JWTVerifyGetKey {

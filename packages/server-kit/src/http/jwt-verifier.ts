@@ -3,6 +3,7 @@ import { IssuerKeys } from './issuer-keys.js';
 import type { OAuthSettings } from './oauth-settings.js';
 import {
   scopesOf,
+  subjectClaim,
   TokenRefusal,
   type AccessTokenVerifier,
   type RefusalReason,
@@ -59,7 +60,7 @@ function audiencesOf(resource: URL): string[] {
  * claim names a trusted issuer before anything is fetched (an attacker's token never makes this server
  * fetch from an address of its choosing); then jose checks the signature against that issuer's keys,
  * `iss`, `aud` (this server's resource URI, RFC 8707), `exp` and `nbf` within the clock skew, and that
- * `sub` and `exp` are present.
+ * `sub` (a non-empty string) and `exp` are present.
  */
 export class JwtAccessTokenVerifier implements AccessTokenVerifier {
   private readonly keys: IssuerKeys;
@@ -99,7 +100,8 @@ export class JwtAccessTokenVerifier implements AccessTokenVerifier {
         clockTolerance: this.settings.clockSkewS,
         requiredClaims: ['sub', 'exp'],
       });
-      const subject = payload.sub as string;
+      // Present: requiredClaims checked that.
+      const subject = subjectClaim(payload) as string;
       const clientId = [payload.client_id, payload.azp].find((value) => typeof value === 'string') as
         string | undefined;
       return {

@@ -32,6 +32,11 @@ export interface OAuthOptions {
   jwksCacheMaxAgeMs?: number;
   /** An unknown key refetches the keys at most once per this (SWITCHYARD_OAUTH_JWKS_COOLDOWN_MS, 30 s). */
   jwksCooldownMs?: number;
+  /**
+   * A failed discovery of an issuer's metadata is retried only after this; tokens of that issuer get 503
+   * meanwhile (SWITCHYARD_OAUTH_DISCOVERY_RETRY_MS, default 10 000; 0: every token tries again).
+   */
+  discoveryRetryMs?: number;
   /** Largest answer read from an authorization server (SWITCHYARD_OAUTH_MAX_RESPONSE_BYTES, 256 KiB). */
   maxResponseBytes?: number;
 }
@@ -47,6 +52,7 @@ export interface OAuthSettings {
   fetchTimeoutMs: number;
   jwksCacheMaxAgeMs: number;
   jwksCooldownMs: number;
+  discoveryRetryMs: number;
   maxResponseBytes: number;
 }
 
@@ -175,6 +181,7 @@ export function resolveOAuthSettings(options: OAuthOptions | undefined, env: Env
     fetchTimeoutMs: resolveLimit('oauthFetchTimeoutMs', options?.fetchTimeoutMs, env),
     jwksCacheMaxAgeMs: resolveLimit('oauthJwksCacheMaxAgeMs', options?.jwksCacheMaxAgeMs, env),
     jwksCooldownMs: resolveLimit('oauthJwksCooldownMs', options?.jwksCooldownMs, env),
+    discoveryRetryMs: resolveLimit('oauthDiscoveryRetryMs', options?.discoveryRetryMs, env),
     maxResponseBytes: resolveLimit('oauthMaxResponseBytes', options?.maxResponseBytes, env),
   };
 }

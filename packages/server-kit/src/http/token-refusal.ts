@@ -59,6 +59,18 @@ export interface AccessTokenVerifier {
   verify(token: string): Promise<VerifiedToken>;
 }
 
+/**
+ * The `sub` claim, undefined when absent. RFC 7519 §4.1.2 makes it a string: a number, an object, null or
+ * the empty string makes the token malformed (an object would otherwise name the one principal
+ * `oauth:[object Object]` for every such token).
+ */
+export function subjectClaim(claims: Readonly<Record<string, unknown>>): string | undefined {
+  const { sub } = claims;
+  if (sub === undefined) return undefined;
+  if (typeof sub !== 'string' || sub === '') throw new TokenRefusal('malformed');
+  return sub;
+}
+
 /** `scope` (space-separated, RFC 9068 / RFC 7662) or `scp` (a list or a string, Entra ID and Okta). */
 export function scopesOf(claims: Readonly<Record<string, unknown>>): string[] {
   const raw = claims.scope ?? claims.scp;

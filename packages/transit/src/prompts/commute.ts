@@ -37,6 +37,7 @@ export const commutePrompt = prompt({
         'When to leave: "now" (the default) or an ISO 8601 date-time such as 2026-11-24T08:15:00+02:00',
     },
   ],
+  tools: ['plan_trip', 'get_user_variables'],
   when: hslConfigured,
   get: async ({ from, to, leave_at }) => {
     const time = leave_at?.trim() || 'now';
