@@ -1,7 +1,6 @@
 import { join, resolve } from 'node:path';
 import { escapeRegExp } from '../escape-regexp.js';
-import { siteRegion } from '../pipeline/site-files.js';
-import { canonicalPath, isInside } from '../policy/canonical-path.js';
+import { canonicalPath, isInside, siteRegion } from '../policy/canonical-path.js';
 
 /**
  * Hugo runs a caller's site repository, so the operator's security policy must win over anything the site

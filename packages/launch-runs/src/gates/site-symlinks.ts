@@ -1,7 +1,6 @@
 import { readdir, readlink } from 'node:fs/promises';
 import { dirname, join, relative, resolve, sep } from 'node:path';
-import { siteRegion } from '../pipeline/site-files.js';
-import { canonicalPath } from '../policy/canonical-path.js';
+import { canonicalPath, siteRegion } from '../policy/canonical-path.js';
 
 /**
  * The first symlink of the site worktree (site-relative, `/`-separated) whose target lies outside the site,

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { lstat, mkdir, readFile, realpath, rename, rm, writeFile } from 'node:fs/promises';
-import { dirname, join, posix, relative, sep } from 'node:path';
+import { dirname, join, posix } from 'node:path';
 import picomatch from 'picomatch';
 import { SwitchyardError } from '@switchyard/contracts/errors';
-import { isInside } from '../policy/canonical-path.js';
+import { siteRegion } from '../policy/canonical-path.js';
 import { allowedPathsViolation, throwIfCancelled } from './errors.js';
 import type { WorkerContext } from './types.js';
 
@@ -61,16 +61,6 @@ export function assertAllowed(paths: readonly string[], allowedPaths: readonly s
     if (!allowed(normalized)) refused.push(path);
   }
   if (refused.length > 0) throw allowedPathsViolation(refused, allowedPaths);
-}
-
-/**
- * Where `path` lies for the site worktree at `root` (both with every symlink resolved): among the site's
- * files, in its repository's `.git` (a site's files never lead there: its config, hooks and refs are git's),
- * or outside the worktree.
- */
-export function siteRegion(root: string, path: string): 'site' | 'git' | 'outside' {
-  if (!isInside(root, path)) return 'outside';
-  return relative(root, path).split(sep)[0] === '.git' ? 'git' : 'site';
 }
 
 async function exists(path: string): Promise<boolean> {
