@@ -12,6 +12,7 @@ import {
   modernBody,
   modernHeaders,
 } from '../src/harness/raw-http.js';
+import { logEntries, troubleIn } from '../src/harness/server-log.js';
 import { spawnSwitchyardStdio } from '../src/harness/stdio.js';
 import { spawnSwitchyard, type MemoryAfterGc, type SpawnedSwitchyard } from '../src/harness/switchyard.js';
 import { removeTempDir, tempDir } from '../src/harness/temp.js';
@@ -54,23 +55,8 @@ async function serve(env: Record<string, string> = {}): Promise<SpawnedSwitchyar
   return server;
 }
 
-function logs(lines: readonly string[]): Record<string, unknown>[] {
-  return lines.flatMap((line) => {
-    try {
-      const entry: unknown = JSON.parse(line);
-      return typeof entry === 'object' && entry !== null ? [entry as Record<string, unknown>] : [];
-    } catch {
-      return [];
-    }
-  });
-}
-
-/** What the preloaded detector reports, and the stack overflow that deep arguments once caused. */
-const DEFECT = /^HARDENING_(UNHANDLED_REJECTION|UNCAUGHT_EXCEPTION|WARNING) |RangeError/;
-
 function assertClean(lines: readonly string[]): void {
-  expect(logs(lines).filter((entry) => entry.level === 'error')).toEqual([]);
-  expect(lines.filter((line) => DEFECT.test(line))).toEqual([]);
+  expect(troubleIn(lines)).toEqual({ errors: [], defects: [] });
 }
 
 /** A new SDK client is served, and the server logged no error and reported no defect. */
@@ -154,7 +140,7 @@ describe('HTTP keeps nothing between requests (stateless in both eras)', () => {
       });
       expect({ method, status: answer.status }).toEqual({ method, status: 405 });
     }
-    expect(logs(server.lines()).filter((entry) => /session/i.test(String(entry.msg)))).toEqual([]);
+    expect(logEntries(server.lines()).filter((entry) => /session/i.test(String(entry.msg)))).toEqual([]);
 
     await assertStillServing(server);
   });

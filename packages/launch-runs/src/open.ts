@@ -188,6 +188,8 @@ export async function openLaunchRuns(
     policy,
     telemetry,
     runs: async () => (await runStore.get()).service,
+    cancelRequest: async ({ principal, requestId }) =>
+      (await runStore.get()).service.cancelRequest(principal, requestId),
     interruptedAtStartup: async () => (await runStore.get()).interrupted,
     flushTelemetry: () => telemetry.flush(),
     ready: () => !closed && database.sqlite.open && backend.isOpen(),

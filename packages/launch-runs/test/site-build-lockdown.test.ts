@@ -159,6 +159,18 @@ describe.skipIf(hugoMissing)(
       expectNoSecret(run.everything);
     });
 
+    it("a symlink into the site's own .git is refused before hugo reads through it", async () => {
+      // Without the refusal, `int` of the page's text fails the build with the clone's git config in the error.
+      const run = await ciRun('git-symlink', {
+        'content/docs/leak.md': { symlinkTo: '../../.git/config' },
+        'layouts/index.html': '{{ with site.GetPage "/docs/leak" }}{{ int .RawContent }}{{ end }}\n',
+      });
+      expect(run.siteBuild).toMatchObject([
+        { error_code: 'SITE_BUILD_UNSAFE', severity: 'blocker', location: { path: 'content/docs/leak.md' } },
+      ]);
+      expect(run.everything).not.toContain('repositoryformatversion');
+    });
+
     it('a hugo mount of a folder outside the site repository is refused before the build', async () => {
       const run = await ciRun('mount', {
         'hugo.toml': `baseURL = "https://docs.example.org/"\n[module]\n[[module.mounts]]\nsource = "${secretDir}"\ntarget = "assets/outside"\n[[module.mounts]]\nsource = "layouts"\ntarget = "layouts"\n`,

@@ -485,6 +485,27 @@ describe.each(DIALECTS)('runs and the event chain (%s)', (dialect) => {
     retireLeaseToken(holder);
     retireLeaseToken(other);
   });
+
+  it("a client's cancel of the call holding a lease, sent through another store, marks that lease only", async () => {
+    const [a, b] = t.stores;
+    const holder = newLeaseToken();
+    await a.insert(newRun(RUN, undefined, 'h1', holder));
+    await a.releaseLease(RUN, holder);
+    expect((await a.acquireLease(RUN, holder, LEASE_MS, { request: '7' })).busy).toBe(false);
+    // Another principal's request 7, the owner's request "7" (a string id) or 8: not this call.
+    expect(await b.cancelRequest('local:someone-else', '7')).toBe(0);
+    expect(await b.cancelRequest('local:test', '"7"')).toBe(0);
+    expect(await b.cancelRequest('local:test', '8')).toBe(0);
+    expect(await a.leaseStatus(RUN, holder)).toBe('held');
+    expect(await b.cancelRequest('local:test', '7')).toBe(1);
+    expect(await a.leaseStatus(RUN, holder)).toBe('request-cancelled');
+    // Released, the mark goes with the lease; the next call's lease starts unmarked.
+    await a.releaseLease(RUN, holder);
+    expect(await b.cancelRequest('local:test', '7')).toBe(0);
+    expect((await a.acquireLease(RUN, holder, LEASE_MS, { request: '7' })).busy).toBe(false);
+    expect(await a.leaseStatus(RUN, holder)).toBe('held');
+    retireLeaseToken(holder);
+  });
 });
 
 describe.each(DIALECTS)('the active run limit (%s)', (dialect) => {

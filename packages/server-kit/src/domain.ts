@@ -31,10 +31,23 @@ export interface DomainRuntime {
   shutdownSignal: AbortSignal;
 }
 
-/** The part of an opened domain the server drives: readiness and shutdown. */
+/** A client's cancel of one of its requests: the caller's principal and the request's id as JSON text. */
+export interface CancelledRequest {
+  principal: string;
+  requestId: string;
+}
+
+/** The part of an opened domain the server drives: readiness, cancels relayed over HTTP, and shutdown. */
 export interface DomainLifecycle {
   /** Whether the domain can serve (databases open, migrations applied); `/readyz` asks it. */
   ready?(): boolean | Promise<boolean>;
+  /**
+   * A `notifications/cancelled` that came over HTTP. HTTP is stateless, so the cancelled call runs in another
+   * server instance, often another process: the SDK cannot abort it. A domain whose calls hold shared state
+   * while they work (a run's lease in the database) reaches the call through it; `ToolCall.requestId` is the
+   * id to match.
+   */
+  cancelRequest?(cancel: CancelledRequest): Promise<void>;
   /** Flush, close databases, abort background work. Called once, on shutdown. */
   close(): Promise<void>;
 }

@@ -219,6 +219,7 @@ export function buildServerFactory(
         callTool(runner, request.params.arguments ?? {}, {
           state: stateOf(tool.domain),
           signal: AbortSignal.any([ctx.mcpReq.signal, serving.shutdownSignal]),
+          requestId: JSON.stringify(ctx.mcpReq.id),
           principal: callerPrincipal(ctx.http?.authInfo),
           oauth: callerOAuth(ctx.http?.authInfo),
           progress: createProgressReporter(ctx.mcpReq._meta?.progressToken, (notification) =>

@@ -29,6 +29,12 @@ export interface ToolCall<State = unknown> {
   correlationId: string;
   /** Aborted when the client cancels the request or the server shuts down. */
   signal: AbortSignal;
+  /**
+   * The request's JSON-RPC id as JSON text (`7`, `"a"`): with `principal`, what the client's
+   * `notifications/cancelled` names. Over stateless HTTP that cancel may reach another process than the one
+   * running the call (DomainLifecycle.cancelRequest).
+   */
+  requestId?: string;
   /** Who is calling: the token's subject over HTTP with auth, else the local OS user. */
   principal: string;
   /** Present when the caller authenticated with an OAuth access token: its subject and scopes. */

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { REDACTION_MARK } from '@switchyard/resilience';
 import { afterEach, describe, expect, it } from 'vitest';
-import { defineDomain, runServer, type RunServerOptions } from '../src/index.js';
+import { defineDomain, runServer, type CancelledRequest, type RunServerOptions } from '../src/index.js';
 import { MODERN_PROTOCOL_VERSION, rawHttpRequest } from '../src/testing.js';
 import { echoDomain, quietDomain, type EchoDomainOptions, type EchoState } from './fixtures/echo-domain.js';
 import {
@@ -531,5 +531,51 @@ describe('closing domains', () => {
     ]);
     await expect(server.close()).rejects.toThrow(/domain "failing" failed to close/);
     expect(closed).toEqual(['after']);
+  });
+});
+
+describe('cancels over stateless HTTP', () => {
+  it("a POST's notifications/cancelled, alone or in a batch, reaches every domain's cancelRequest with the caller's principal", async () => {
+    const cancels: CancelledRequest[] = [];
+    const relay = defineDomain({
+      name: 'relay',
+      version: '0.0.0',
+      title: 'Relay',
+      instructions: 'Records the cancels it is handed.',
+      toolPrefix: 'relay',
+      config: () => undefined,
+      open: () => ({
+        close: async () => undefined,
+        cancelRequest: async (cancel: CancelledRequest) => void cancels.push(cancel),
+      }),
+      tools: [],
+    });
+    const { url } = await start([echo(), { domain: relay, config: undefined }], { token: TOKEN });
+    const cancel = (requestId: unknown) => ({
+      jsonrpc: '2.0',
+      method: 'notifications/cancelled',
+      params: { requestId, reason: 'the user stopped it' },
+    });
+    const post = (body: unknown) =>
+      rawHttpRequest(url, {
+        method: 'POST',
+        headers: {
+          ...MCP_POST_HEADERS,
+          'mcp-protocol-version': '2025-06-18',
+          authorization: `Bearer ${TOKEN}`,
+        },
+        body: JSON.stringify(body),
+      });
+    expect((await post(cancel(7))).status).toBe(202);
+    expect((await post([cancel('a'), { jsonrpc: '2.0', method: 'notifications/initialized' }])).status).toBe(
+      202,
+    );
+    expect((await post(cancel({ not: 'an id' }))).status).toBe(202);
+    const principal = cancels[0]?.principal;
+    expect(principal).toMatch(/^client:/);
+    expect(cancels).toEqual([
+      { principal, requestId: '7' },
+      { principal, requestId: '"a"' },
+    ]);
   });
 });

@@ -54,6 +54,8 @@ export const runs = pgTable(
     finishedAt: text('finished_at'),
     leaseOwner: text('lease_owner'),
     leaseExpiresMs: bigint('lease_expires_ms', { mode: 'number' }),
+    leaseRequest: text('lease_request'),
+    leaseRequestCancelled: boolean('lease_request_cancelled').notNull().default(false),
   },
   (table) => [
     uniqueIndex('runs_owner_idempotency_key_unique').on(table.owner, table.idempotencyKey),

@@ -49,6 +49,13 @@ export const runs = sqliteTable(
     finishedAt: text('finished_at'),
     leaseOwner: text('lease_owner'),
     leaseExpiresMs: integer('lease_expires_ms'),
+    /**
+     * The tool call holding the lease (its JSON-RPC id as JSON text), for a cancel relayed by whichever
+     * process its client's `notifications/cancelled` reached; null for background work.
+     */
+    leaseRequest: text('lease_request'),
+    /** That call's client cancelled it: its executor stops as it would for a cancel that reached it. */
+    leaseRequestCancelled: integer('lease_request_cancelled', { mode: 'boolean' }).notNull().default(false),
   },
   (table) => [
     uniqueIndex('runs_owner_idempotency_key_unique').on(table.owner, table.idempotencyKey),

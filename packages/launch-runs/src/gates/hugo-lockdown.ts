@@ -1,6 +1,6 @@
 import { join, resolve } from 'node:path';
 import { escapeRegExp } from '../escape-regexp.js';
-import { canonicalPath, isInside } from '../policy/canonical-path.js';
+import { canonicalPath, isInside, siteRegion } from '../policy/canonical-path.js';
 
 /**
  * Hugo runs a caller's site repository, so the operator's security policy must win over anything the site
@@ -87,8 +87,9 @@ function parseModules(output: string): HugoModuleMounts[] | undefined {
 }
 
 /**
- * The first module folder or mount source (as hugo resolved them) that lies outside the site, or
- * `unreadable` when hugo's answer cannot be read; undefined when everything stays inside.
+ * The first module folder or mount source (as hugo resolved them) that lies outside the site (a mount
+ * source also in its repository's `.git`), or `unreadable` when hugo's answer cannot be read; undefined
+ * when everything stays inside.
  */
 export function hugoMountsOutsideSite(output: string, siteRoot: string): string | undefined {
   const modules = parseModules(output);
@@ -100,7 +101,8 @@ export function hugoMountsOutsideSite(output: string, siteRoot: string): string 
     if (!isInside(root, dir)) return `module ${String(module.path)}`;
     for (const mount of module.mounts ?? []) {
       if (typeof mount.source !== 'string') return 'unreadable';
-      if (!isInside(root, canonicalPath(resolve(dir, mount.source)))) return `mount ${mount.source}`;
+      if (siteRegion(root, canonicalPath(resolve(dir, mount.source))) !== 'site')
+        return `mount ${mount.source}`;
     }
   }
   return undefined;

@@ -1,15 +1,16 @@
 import { randomBytes } from 'node:crypto';
 import { lstat, mkdir, readFile, realpath, rename, rm, writeFile } from 'node:fs/promises';
-import { dirname, join, posix, relative, sep } from 'node:path';
+import { dirname, join, posix } from 'node:path';
 import picomatch from 'picomatch';
 import { SwitchyardError } from '@switchyard/contracts/errors';
+import { siteRegion } from '../policy/canonical-path.js';
 import { allowedPathsViolation, throwIfCancelled } from './errors.js';
 import type { WorkerContext } from './types.js';
 
 /**
  * Safe access to files of the site worktree by site-relative POSIX path. Every path is checked before it
- * touches the disk: relative, no `..`, no `.git`, and (through realpath) not escaping the worktree via a
- * symlink. Writes are atomic (temp file + rename).
+ * touches the disk: relative, no `..`, no `.git`, and (through realpath) not escaping the worktree nor
+ * reaching its `.git` via a symlink. Writes are atomic (temp file + rename).
  */
 
 export class UnsafeSitePathError extends Error {
@@ -76,14 +77,17 @@ export async function resolveInSite(siteRoot: string, sitePath: string): Promise
   const normalized = normalizeSitePath(sitePath);
   const rootReal = await realpath(siteRoot);
   const target = join(rootReal, ...normalized.split('/'));
-  // The nearest existing ancestor must resolve inside the worktree.
+  // The nearest existing ancestor must resolve inside the worktree, and not into its .git.
   let probe = dirname(target);
   while (!(await exists(probe))) probe = dirname(probe);
-  const probeReal = await realpath(probe);
-  const rel = relative(rootReal, probeReal);
-  if (rel.startsWith('..') || rel.split(sep).includes('..')) {
+  const probeReal = await realpath(probe).catch(() => undefined);
+  if (probeReal === undefined)
+    throw new UnsafeSitePathError(sitePath, 'a parent folder is a symlink to nothing');
+  const region = siteRegion(rootReal, probeReal);
+  if (region === 'outside')
     throw new UnsafeSitePathError(sitePath, 'a parent folder is a symlink leaving the site');
-  }
+  if (region === 'git')
+    throw new UnsafeSitePathError(sitePath, "a parent folder is a symlink into the site's .git");
   if (await exists(target)) {
     const info = await lstat(target);
     if (info.isSymbolicLink()) throw new UnsafeSitePathError(sitePath, 'the file is a symlink');

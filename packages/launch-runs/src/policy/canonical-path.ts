@@ -1,5 +1,5 @@
 import { realpathSync } from 'node:fs';
-import { basename, dirname, isAbsolute, relative, resolve } from 'node:path';
+import { basename, dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 
 /**
  * An absolute path with every symlink resolved, also for a path that does not exist (yet): the deepest
@@ -21,4 +21,14 @@ export function canonicalPath(path: string): string {
 export function isInside(root: string, path: string): boolean {
   const rest = relative(root, path);
   return rest === '' || (!rest.startsWith('..') && !isAbsolute(rest));
+}
+
+/**
+ * Where `path` lies for the site worktree at `root` (both with every symlink resolved): among the site's
+ * files, in its repository's `.git` (a site's files never lead there: its config, hooks and refs are git's),
+ * or outside the worktree.
+ */
+export function siteRegion(root: string, path: string): 'site' | 'git' | 'outside' {
+  if (!isInside(root, path)) return 'outside';
+  return relative(root, path).split(sep)[0] === '.git' ? 'git' : 'site';
 }

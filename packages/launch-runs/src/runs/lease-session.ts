@@ -25,12 +25,15 @@ const unreleased = new Set<LeaseSession>();
  * One executor's hold on one run: the lease row is renewed while the work runs, and the session's signal
  * aborts when the run is cancelled (here or by another process), the lease is lost, the server shuts down
  * (the run is left interrupted, to be resumed) or the calling request is cancelled (its client disconnected,
- * timed out or cancelled it). The watcher polls a single indexed row, a few times per second, so a cancel
- * from another process stops the work well within a second.
+ * timed out or cancelled it, here or, over stateless HTTP, through another process: the store marks the
+ * lease, LaunchStore.cancelRequest). The watcher polls a single indexed row, a few times per second, so a
+ * cancel from another process stops the work well within a second.
  */
 export class LeaseSession {
   /** Aborted when the run is taken from this executor (cancelled, lease lost), with that AbortReason. */
   private readonly taken = new AbortController();
+  /** Aborted when the calling request's cancel reached the run through the store. */
+  private readonly requestCancelled = new AbortController();
   /**
    * Work past its commit point watches this instead of `signal`, so a request that goes away cannot leave
    * it half done.
@@ -51,7 +54,7 @@ export class LeaseSession {
     private readonly external: SessionSignals,
   ) {
     const outside = [external.shutdown, external.request].filter((signal) => signal !== undefined);
-    this.signal = AbortSignal.any([this.taken.signal, ...outside]);
+    this.signal = AbortSignal.any([this.taken.signal, this.requestCancelled.signal, ...outside]);
     this.lastRenewMs = Date.now();
     const tickMs = Math.max(50, Math.min(250, Math.floor(leaseMs / 4)));
     this.timer = setInterval(() => void this.watch(), tickMs);
@@ -113,6 +116,7 @@ export class LeaseSession {
       if (this.released) return;
       if (status === 'cancelled') return this.abort('cancelled');
       if (status === 'lost') return this.abort('lease-lost');
+      if (status === 'request-cancelled') this.requestCancelled.abort();
       if (renewing) this.lastRenewMs = Date.now();
     } catch {
       // The database may be closing (shutdown) or briefly unreachable; the next tick or the release settles it.

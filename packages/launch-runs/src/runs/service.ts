@@ -56,6 +56,11 @@ type StartedRun = Omit<LaunchStartRunOutput, 'ok'> & { created: boolean };
 export interface CallOptions {
   /** The calling request's signal: cancelling the request interrupts the step (resumable). */
   signal?: AbortSignal;
+  /**
+   * The calling request's JSON-RPC id as JSON text, kept with the lease: its client's cancel reaches the step
+   * through the store when another process (or server instance) receives it (stateless HTTP).
+   */
+  request?: string;
   onProgress?: ProgressListener;
 }
 
@@ -260,6 +265,7 @@ export class LaunchRunService {
     const { store, paths, leaseMs, maxActiveRuns } = this.deps;
     const acquired = await LeaseSession.acquire(store, runId, leaseMs, {
       signals: { shutdown: this.shutdown.signal, request: options.signal },
+      request: options.request,
       // Validating a DONE run rebuilds its workspace: it holds one, as an unfinished run does.
       maxActiveRuns: tool === 'launch_validate' ? maxActiveRuns : undefined,
     });
@@ -360,6 +366,15 @@ export class LaunchRunService {
     for (const session of local) session.abort('cancelled');
     if (local.length === 0) await removeWorkspaceIfEnded(this.deps, runId);
     return { run_id: runId, cancelled: true, state: 'CANCELLED' };
+  }
+
+  /**
+   * `owner`'s client cancelled its tool call `request` (JSON-RPC id as JSON text) and the cancel reached this
+   * process, not necessarily the one running the call (stateless HTTP): the lease that call holds is marked,
+   * and its executor's watch aborts the step as for a cancel that reached it directly.
+   */
+  async cancelRequest(owner: string, request: string): Promise<void> {
+    await this.deps.store.cancelRequest(owner, request);
   }
 
   /** W9 once: a run already PR_OPENED or DONE answers with the PR it has (no second PR). */

@@ -102,7 +102,8 @@ export interface RunSnapshot {
 /** An artifact's index entry as a writer records it. */
 export type ArtifactEntry = Omit<ArtifactRow, 'writtenAt'>;
 
-export type LeaseStatus = 'held' | 'lost' | 'cancelled';
+/** `request-cancelled`: held, and the tool call holding it was cancelled by its client (cancelRequest). */
+export type LeaseStatus = 'held' | 'lost' | 'cancelled' | 'request-cancelled';
 
 export interface LeaseOptions {
   /**
@@ -110,6 +111,11 @@ export interface LeaseOptions {
    * workspace): see active-runs.ts.
    */
   maxActiveRuns?: number;
+  /**
+   * The tool call taking the lease: its JSON-RPC id as JSON text, recorded with the lease so that its
+   * client's cancel reaches it from any process (cancelRequest).
+   */
+  request?: string;
 }
 
 /**
@@ -194,6 +200,12 @@ export interface LaunchStore {
   renewLease(runId: string, token: string, leaseMs: number): Promise<'renewed' | 'lost' | 'cancelled'>;
   leaseStatus(runId: string, token: string): Promise<LeaseStatus>;
   releaseLease(runId: string, token: string): Promise<void>;
+  /**
+   * `owner`'s tool call `request` (a JSON-RPC id as JSON text) was cancelled by its client: marks the lease
+   * that call holds, if any, for its executor's watch (LeaseStatus `request-cancelled`). The number of leases
+   * marked (0 or 1 for a client whose ids are unique).
+   */
+  cancelRequest(owner: string, request: string): Promise<number>;
   /**
    * A run whose executor died mid-work (its lease expired, never released), now leased to `token`, or
    * undefined when there is none. Concurrent claimers each get a different run.

@@ -28,8 +28,10 @@ import {
   issueRows,
   leaseDecision,
   leaseStatusOf,
+  leaseValues,
   newRunValues,
   patchValues,
+  RELEASED_LEASE,
   requireRun,
   rewindValues,
   runCreatedEvent,
@@ -376,7 +378,7 @@ export class PostgresLaunchStore implements LaunchStore {
         await this.assertActiveRunRoom(tx, locked.owner, options.maxActiveRuns, runId);
       }
       return {
-        row: await this.write(tx, runId, { leaseOwner: token, leaseExpiresMs: nowMs + leaseMs }),
+        row: await this.write(tx, runId, leaseValues(token, nowMs + leaseMs, options.request)),
         busy: false,
       };
     });
@@ -394,7 +396,11 @@ export class PostgresLaunchStore implements LaunchStore {
 
   async leaseStatus(runId: string, token: string): Promise<LeaseStatus> {
     const [row] = await this.db
-      .select({ state: runs.state, leaseOwner: runs.leaseOwner })
+      .select({
+        state: runs.state,
+        leaseOwner: runs.leaseOwner,
+        leaseRequestCancelled: runs.leaseRequestCancelled,
+      })
       .from(runs)
       .where(eq(runs.runId, runId));
     return leaseStatusOf(row, token);
@@ -403,8 +409,17 @@ export class PostgresLaunchStore implements LaunchStore {
   async releaseLease(runId: string, token: string): Promise<void> {
     await this.db
       .update(runs)
-      .set({ leaseOwner: null, leaseExpiresMs: null })
+      .set(RELEASED_LEASE)
       .where(and(eq(runs.runId, runId), eq(runs.leaseOwner, token)));
+  }
+
+  async cancelRequest(owner: string, request: string): Promise<number> {
+    const marked = await this.db
+      .update(runs)
+      .set({ leaseRequestCancelled: true })
+      .where(and(eq(runs.owner, owner), eq(runs.leaseRequest, request), isNotNull(runs.leaseOwner)))
+      .returning({ runId: runs.runId });
+    return marked.length;
   }
 
   /**
@@ -425,7 +440,7 @@ export class PostgresLaunchStore implements LaunchStore {
         .limit(1)
         .for('update', { skipLocked: true });
       if (abandoned === undefined) return undefined;
-      return this.write(tx, abandoned.runId, { leaseOwner: token, leaseExpiresMs: nowMs + leaseMs });
+      return this.write(tx, abandoned.runId, leaseValues(token, nowMs + leaseMs));
     });
   }
 

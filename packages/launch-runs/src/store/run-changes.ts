@@ -45,8 +45,7 @@ export function transitionValues(
   if (isStable(to)) values.lastStableState = to;
   if (isTerminal(to)) {
     values.finishedAt = new Date(nowMs).toISOString();
-    values.leaseOwner = null;
-    values.leaseExpiresMs = null;
+    Object.assign(values, RELEASED_LEASE);
   }
   return values;
 }
@@ -91,8 +90,7 @@ export function newRunValues(run: NewRun, newestMs: number | null, now: number):
     createdMs: nowMs,
     updatedAt: iso,
     finishedAt: null,
-    leaseOwner: run.leaseOwner,
-    leaseExpiresMs: nowMs + run.leaseMs,
+    ...leaseValues(run.leaseOwner, nowMs + run.leaseMs),
   };
 }
 
@@ -120,6 +118,28 @@ export function artifactWrittenEvent(entry: ArtifactEntry): RunEventInput {
   };
 }
 
+/** The lease columns of `token`'s lease until `expiresMs`, taken by the tool call `request` (or background work). */
+export function leaseValues(
+  token: string,
+  expiresMs: number,
+  request?: string,
+): Pick<RunRow, 'leaseOwner' | 'leaseExpiresMs' | 'leaseRequest' | 'leaseRequestCancelled'> {
+  return {
+    leaseOwner: token,
+    leaseExpiresMs: expiresMs,
+    leaseRequest: request ?? null,
+    leaseRequestCancelled: false,
+  };
+}
+
+/** The lease columns of a run nobody holds. */
+export const RELEASED_LEASE = {
+  leaseOwner: null,
+  leaseExpiresMs: null,
+  leaseRequest: null,
+  leaseRequestCancelled: false,
+} as const;
+
 /** Whether `token` may take the run's lease now: not while another executor holds a live one. */
 export function leaseDecision(row: RunRow, token: string, nowMs: number): 'take' | 'busy' | 'finished' {
   if (row.leaseOwner !== token && isLeaseLive(row, nowMs)) return 'busy';
@@ -129,11 +149,12 @@ export function leaseDecision(row: RunRow, token: string, nowMs: number): 'take'
 
 /** How the lease of `token` stands on the run as read. */
 export function leaseStatusOf(
-  row: Pick<RunRow, 'state' | 'leaseOwner'> | undefined,
+  row: Pick<RunRow, 'state' | 'leaseOwner' | 'leaseRequestCancelled'> | undefined,
   token: string,
 ): LeaseStatus {
   if (row?.state === 'CANCELLED') return 'cancelled';
-  return row?.leaseOwner === token ? 'held' : 'lost';
+  if (row?.leaseOwner !== token) return 'lost';
+  return row.leaseRequestCancelled ? 'request-cancelled' : 'held';
 }
 
 /** The transitions a recorded report makes: into VALIDATING after W7, on to READY_FOR_PR when it is ok. */

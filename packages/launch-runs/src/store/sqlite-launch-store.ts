@@ -1,5 +1,5 @@
 import type { RunState, ValidationReport } from '@switchyard/contracts/launch-runs';
-import { and, asc, count, desc, eq, lt, ne, notInArray, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, isNotNull, lt, ne, notInArray, or, sql, type SQL } from 'drizzle-orm';
 import type { LaunchDb, LaunchTx } from '../db/drizzle.js';
 import { artifacts, events, issues, runs, type ArtifactRow, type RunRow } from '../db/schema.js';
 import { activeRunsOf } from './active-runs.js';
@@ -25,8 +25,10 @@ import {
   issueRows,
   leaseDecision,
   leaseStatusOf,
+  leaseValues,
   newRunValues,
   patchValues,
+  RELEASED_LEASE,
   requireRun,
   rewindValues,
   runCreatedEvent,
@@ -337,7 +339,7 @@ export class SqliteLaunchStore implements LaunchStore {
       if (options.maxActiveRuns !== undefined && row.state === 'DONE')
         this.assertActiveRunRoom(tx, row.owner, options.maxActiveRuns, runId);
       return {
-        row: this.write(tx, runId, { leaseOwner: token, leaseExpiresMs: nowMs + leaseMs }),
+        row: this.write(tx, runId, leaseValues(token, nowMs + leaseMs, options.request)),
         busy: false,
       };
     });
@@ -356,7 +358,11 @@ export class SqliteLaunchStore implements LaunchStore {
 
   async leaseStatus(runId: string, token: string): Promise<LeaseStatus> {
     const row = this.db
-      .select({ state: runs.state, leaseOwner: runs.leaseOwner })
+      .select({
+        state: runs.state,
+        leaseOwner: runs.leaseOwner,
+        leaseRequestCancelled: runs.leaseRequestCancelled,
+      })
       .from(runs)
       .where(eq(runs.runId, runId))
       .get();
@@ -366,9 +372,17 @@ export class SqliteLaunchStore implements LaunchStore {
   async releaseLease(runId: string, token: string): Promise<void> {
     this.db
       .update(runs)
-      .set({ leaseOwner: null, leaseExpiresMs: null })
+      .set(RELEASED_LEASE)
       .where(and(eq(runs.runId, runId), eq(runs.leaseOwner, token)))
       .run();
+  }
+
+  async cancelRequest(owner: string, request: string): Promise<number> {
+    return this.db
+      .update(runs)
+      .set({ leaseRequestCancelled: true })
+      .where(and(eq(runs.owner, owner), eq(runs.leaseRequest, request), isNotNull(runs.leaseOwner)))
+      .run().changes;
   }
 
   /** One data directory, one machine: a dead executor's runs are marked interrupted at start instead. */

@@ -1,5 +1,6 @@
 import { LaunchFixNextInputSchema, LaunchFixNextOutputSchema } from '@switchyard/contracts/launch-runs';
 import { issuesPaging } from './answer-limit.js';
+import { stoppedByRequest } from './progress.js';
 import { launchTool } from './spec.js';
 
 export const fixNextTool = launchTool({
@@ -18,7 +19,7 @@ export const fixNextTool = launchTool({
   handler: async (input, call) => {
     const service = await call.state.runs();
     await call.progress.report(0, 2, 'W8 fix');
-    const outcome = await service.fixNext(input.run_id, { signal: call.signal });
+    const outcome = await service.fixNext(input.run_id, stoppedByRequest(call));
     await call.progress.report(
       2,
       2,

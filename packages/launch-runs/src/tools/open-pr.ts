@@ -1,4 +1,5 @@
 import { LaunchOpenPrInputSchema, LaunchOpenPrOutputSchema } from '@switchyard/contracts/launch-runs';
+import { stoppedByRequest } from './progress.js';
 import { launchTool } from './spec.js';
 
 export const openPrTool = launchTool({
@@ -15,6 +16,6 @@ export const openPrTool = launchTool({
   scope: 'launch:pr',
   handler: async (input, call) => ({
     ok: true as const,
-    ...(await (await call.state.runs()).openPr(input.run_id, { signal: call.signal })),
+    ...(await (await call.state.runs()).openPr(input.run_id, stoppedByRequest(call))),
   }),
 });

@@ -10,7 +10,12 @@ function progressOf(call: ToolCall): ProgressListener | undefined {
   };
 }
 
+/** What stops a call's step: its request's signal, and its cancel relayed through the store (its id). */
+export function stoppedByRequest(call: ToolCall): Pick<CallOptions, 'signal' | 'request'> {
+  return { signal: call.signal, request: call.requestId };
+}
+
 /** How a call that works while its request is open runs: stopped by its request, reporting its steps. */
 export function whileRequestOpen(call: ToolCall): CallOptions {
-  return { signal: call.signal, onProgress: progressOf(call) };
+  return { ...stoppedByRequest(call), onProgress: progressOf(call) };
 }

@@ -726,6 +726,11 @@ describe('hugo lockdown', () => {
       (s) => JSON.stringify({ path: 'p', dir: s, mounts: [{ source: '../x' }] }),
       'mount ../x',
     ],
+    [
+      "a mount of the site's .git",
+      (s) => JSON.stringify({ path: 'p', dir: s, mounts: [{ source: '.git' }] }),
+      'mount .git',
+    ],
   ])('hugo mounts: %s', async (_title, output, expected) => {
     const site = await siteWith({ 'themes/t/theme.toml': '', 'content/_index.md': '' });
     expect(hugoMountsOutsideSite(output(site), site)).toBe(expected);
@@ -741,5 +746,16 @@ describe('hugo lockdown', () => {
     await rm(join(site, 'static', 'sibling'));
     await symlink('/nonexistent/dangling', join(site, 'dangling'));
     expect(await symlinkLeavingSite(site)).toBe('dangling');
+  });
+
+  it.each([
+    ['content/leak.md', '../.git/config'],
+    ['content/git', '../.git'],
+    ['content/later.md', '../.git/not-yet-there'],
+    ['content/root', '..'],
+  ])("a symlink into the site's .git, or to the site itself, is refused: %s -> %s", async (link, target) => {
+    const site = await siteWith({ '.git/config': '[core]\n', 'content/_index.md': '' });
+    await symlink(target, join(site, ...link.split('/')));
+    expect(await symlinkLeavingSite(site)).toBe(link);
   });
 });

@@ -2,7 +2,7 @@
  * Rules of the launch pipeline (W2 facts, W3 snippets, W4 plan, W6 link, W8 fix and their helpers) that no
  * other test held: each row fails when the rule it names is broken (found by mutating the code by hand).
  */
-import { mkdir, realpath, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, realpath, symlink, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { changelogClaims } from '../../src/pipeline/facts/changelog.js';
@@ -29,8 +29,10 @@ import {
   allowedPathsMatcher,
   assertAllowed,
   normalizeSitePath,
+  readSiteFile,
   resolveInSite,
   UnsafeSitePathError,
+  writeSiteFile,
 } from '../../src/pipeline/site-files.js';
 import { extractFactsFromFiles, tempDir } from './helpers.js';
 
@@ -785,6 +787,27 @@ describe('site paths', () => {
       await expect(resolveInSite(site, 'content/new/page.md')).resolves.toBe(
         join(await realpath(site), 'content', 'new', 'page.md'),
       );
+    } finally {
+      await dir.cleanup();
+    }
+  });
+
+  it("a parent symlink into the site's own .git is unsafe: nothing is read or written there", async () => {
+    const dir = await tempDir('rules-site-git');
+    try {
+      const site = join(dir.path, 'site');
+      await mkdir(join(site, '.git', 'hooks'), { recursive: true });
+      await writeFile(join(site, '.git', 'config'), '[core]\n');
+      await mkdir(join(site, 'content'), { recursive: true });
+      await symlink('../.git', join(site, 'content', 'docs'));
+      await symlink('../.git/hooks', join(site, 'content', 'hooks'));
+      await symlink('../.git/not-there', join(site, 'content', 'nowhere'));
+      await expect(readSiteFile(site, 'content/docs/config')).rejects.toThrow(/into the site's \.git/);
+      await expect(writeSiteFile(site, 'content/hooks/page.md', 'x')).rejects.toThrow(UnsafeSitePathError);
+      await expect(writeSiteFile(site, 'content/docs/new/page.md', 'x')).rejects.toThrow(UnsafeSitePathError);
+      await expect(writeSiteFile(site, 'content/nowhere/page.md', 'x')).rejects.toThrow(/to nothing/);
+      expect(await readdir(join(site, '.git', 'hooks'))).toEqual([]);
+      expect((await readdir(join(site, '.git'))).sort()).toEqual(['config', 'hooks']);
     } finally {
       await dir.cleanup();
     }

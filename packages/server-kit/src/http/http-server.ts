@@ -10,7 +10,9 @@ import { JSONRPC_INTERNAL_ERROR, type ServerFactory, type TransportHost } from '
 import type { InFlightTracker } from '../in-flight.js';
 import type { Logger } from '../runtime/logger.js';
 import type { ScopeTable } from '../scopes.js';
+import { callerPrincipal } from '../principal.js';
 import { batchRefusal, bodyRefusal } from './body-refusals.js';
+import { relayCancels } from './cancel-relay.js';
 import { HttpAuth, type AuthRefusal, type Caller } from './http-auth.js';
 import type { OAuthSettings } from './oauth-settings.js';
 import { sendJson, sendJsonRpcError } from './responses.js';
@@ -39,7 +41,7 @@ export interface HttpListenerSettings {
 export interface HttpListenerDeps {
   /** How the person who started the server sets an option (`http.allowedHosts`), for the hints logged. */
   settingName(option: string): string;
-  /** The opened domains, for `/readyz`. */
+  /** The opened domains, for `/readyz` and the cancels relayed to them (cancel-relay.ts). */
   states: ReadonlyMap<string, DomainLifecycle>;
   createServer: ServerFactory;
   /** The scope each tool, resource and prompt needs (checked when the caller came with an OAuth token). */
@@ -267,6 +269,7 @@ export async function startHttpListener(
       refuseAuth(req, res, refusal);
       return;
     }
+    await relayCancels(deps.states, callerPrincipal(req.auth), req.body, logger);
     await serveRequest(req, res);
   };
 
