@@ -18,6 +18,11 @@ export interface JourneyConfig {
    * for their snippets (JOURNEY_SNIPPET_SCAN_BYTES; default DEFAULT_SNIPPET_SCAN_BYTES, 2 MiB).
    */
   snippetScanBytes?: number;
+  /**
+   * Most bytes of each text query_journey_history quotes (a summary's start, a snippet, a title), counted
+   * as JSON writes them (JOURNEY_EXCERPT_BYTES; default DEFAULT_EXCERPT_BYTES, 512).
+   */
+  excerptBytes?: number;
   /** Journeys on PostgreSQL (JOURNEY_DATABASE_URL, else SWITCHYARD_DATABASE_URL); absent: the SQLite file. */
   database?: PostgresSettings;
 }
@@ -25,6 +30,9 @@ export interface JourneyConfig {
 export const DEFAULT_MAX_DOCUMENT_BYTES = 1024 * 1024;
 export const DEFAULT_BUSY_TIMEOUT_MS = 5000;
 export const DEFAULT_SNIPPET_SCAN_BYTES = 2 * 1024 * 1024;
+export const DEFAULT_EXCERPT_BYTES = 512;
+/** Room for a few words and a snippet's ellipsis. */
+const MIN_EXCERPT_BYTES = 16;
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -45,6 +53,7 @@ function optionalInteger(env: Env, name: string, min: number, max: number): numb
 export function loadJourneyConfig(env: Env = process.env): JourneyConfig {
   // Left out when unset: the journey service applies the default, also to configurations built in code.
   const snippetScanBytes = optionalInteger(env, 'JOURNEY_SNIPPET_SCAN_BYTES', 0, 1024 * 1024 * 1024);
+  const excerptBytes = optionalInteger(env, 'JOURNEY_EXCERPT_BYTES', MIN_EXCERPT_BYTES, 1024 * 1024);
   const database = resolvePostgresSettings(env, DATABASE_URL_VARIABLE);
   return {
     maxDocumentBytes: integer(
@@ -56,6 +65,7 @@ export function loadJourneyConfig(env: Env = process.env): JourneyConfig {
     ),
     busyTimeoutMs: integer(env, 'JOURNEY_BUSY_TIMEOUT_MS', DEFAULT_BUSY_TIMEOUT_MS, 0, 600_000),
     snippetScanBytes,
+    excerptBytes,
     database,
   };
 }

@@ -3,6 +3,7 @@ export type { JourneyState } from './open.js';
 export {
   ConfigError,
   DEFAULT_BUSY_TIMEOUT_MS,
+  DEFAULT_EXCERPT_BYTES,
   DEFAULT_MAX_DOCUMENT_BYTES,
   loadJourneyConfig,
   type JourneyConfig,

@@ -180,6 +180,8 @@ export interface SessionOut {
   session_id: string;
   created_at: string;
   summary: string;
+  summary_truncated?: true;
+  summary_bytes?: number;
   has_diagnosis: boolean;
   relevance_score?: number;
   snippet?: string;
@@ -189,6 +191,7 @@ export interface DocumentOut {
   document_id: string;
   document_type: string;
   title?: string;
+  title_truncated?: true;
   created_at: string;
   snippet?: string;
 }

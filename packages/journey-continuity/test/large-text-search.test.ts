@@ -89,12 +89,14 @@ describe.each(DIALECTS)('large texts (%s)', (dialect) => {
       // Equal lengths (the same number of words), the word replaced 1..12 times deep in each summary.
       const base = filler(MAX_SUMMARY_BYTES - 100).split(' ');
       const created: string[] = [];
+      const summaries = new Map<string, string>();
       for (let times = 1; times <= 12; times++) {
         const summary = [...base];
         for (let k = 0; k < times; k++) summary[5000 + 300 * k] = 'metronome';
         const day = String(times).padStart(2, '0');
         await record(h, journeyId, summary.join(' '), { created_at: `2025-04-${day}T10:00:00Z` });
         created.push(`2025-04-${day}T10:00:00.000Z`);
+        summaries.set(`2025-04-${day}T10:00:00.000Z`, summary.join(' '));
         expect(Buffer.byteLength(summary.join(' '))).toBeLessThanOrEqual(MAX_SUMMARY_BYTES);
       }
       const page = await history(h, { journey_id: journeyId, query: 'metronome', limit: 5 });
@@ -105,7 +107,10 @@ describe.each(DIALECTS)('large texts (%s)', (dialect) => {
       expect([...scores].sort((a, b) => b - a)).toEqual(scores);
       for (const session of page.sessions) {
         expect(session.snippet).toMatch(/^….*\*\*metronome\*\*.*…$/);
-        expect(session.summary).toContain(plain(session.snippet!));
+        const whole = summaries.get(session.created_at)!;
+        expect(whole).toContain(plain(session.snippet!));
+        expect(whole.startsWith(session.summary)).toBe(true);
+        expect(session).toMatchObject({ summary_truncated: true, summary_bytes: Buffer.byteLength(whole) });
       }
       const all = await history(h, { journey_id: journeyId, query: 'metronome', limit: 100 });
       expect(all.sessions.map((s) => s.created_at)).toEqual([...created].reverse());
@@ -140,17 +145,17 @@ describe('snippets of short texts are FTS5’s snippet() of the whole text, as b
       const ftsSnippets = (q: string) =>
         direct
           .prepare(
-            `SELECT s.summary, snippet(${table}, 1, '**', '**', '…', 16) AS snippet
+            `SELECT s.id AS session_id, snippet(${table}, 1, '**', '**', '…', 16) AS snippet
                FROM ${table} JOIN sessions s ON s.seq = ${table}.rowid WHERE ${table} MATCH ?`,
           )
-          .all(phraseMatch(q)) as { summary: string; snippet: string }[];
-      const bySummary = (rows: { summary: string; snippet?: string }[]) =>
-        Object.fromEntries(rows.map((row) => [row.summary, row.snippet]));
+          .all(phraseMatch(q)) as { session_id: string; snippet: string }[];
+      const bySession = (rows: { session_id: string; snippet?: string }[]) =>
+        Object.fromEntries(rows.map((row) => [row.session_id, row.snippet]));
       expect(page.sessions).toHaveLength(3);
-      expect(bySummary(page.sessions)).toEqual(bySummary(ftsSnippets('sleep')));
+      expect(bySession(page.sessions)).toEqual(bySession(ftsSnippets('sleep')));
       const both = await history(h, { journey_id: journeyId, query });
       expect(both.sessions).toHaveLength(1);
-      expect(bySummary(both.sessions)).toEqual(bySummary(ftsSnippets(query)));
+      expect(bySession(both.sessions)).toEqual(bySession(ftsSnippets(query)));
     } finally {
       direct.close();
     }

@@ -4,6 +4,7 @@ import { anyPhrase, journeyMatch, toFtsPhrases } from './fts-query.js';
 import {
   nothingMatches,
   rankedResult,
+  summaryHeadChars,
   toDocumentHit,
   toSessionHit,
   type DocumentRow,
@@ -13,14 +14,30 @@ import {
   type SessionRow,
 } from './history-result.js';
 import { SnippetMaker } from './snippets.js';
+import type { TextReader } from './text-windows.js';
 
 export interface HistorySearchOptions {
   /** Most bytes of long texts one search reads to find where they match, for their snippets. */
   snippetScanBytes: number;
+  /** Most bytes (as JSON) of each text an answer quotes: a summary, a snippet, a title. */
+  excerptBytes: number;
 }
 
-interface MatchedDocumentRow extends DocumentRow {
+/** The columns of a session a search answers: the start of its summary and the size of all of it. */
+const SESSION_COLUMNS = (s: string) =>
+  `${s}id, ${s}created_at AS createdAt, substr(${s}summary, 1, @headChars) AS summary,
+   octet_length(${s}summary) AS summaryBytes, ${s}diagnosis IS NOT NULL AS hasDiagnosis`;
+
+interface SeqRow {
   seq: number;
+}
+
+/** Reads part of a text column of one row (`substr` by @seq, @start, @count). */
+type PartStatement = Database.Statement<unknown[], string | null>;
+
+/** The snippet maker's reader of one row's text. */
+function readerOf(statement: PartStatement, seq: number): TextReader {
+  return (start, count) => statement.get({ seq, start, count }) ?? '';
 }
 
 /**
@@ -30,21 +47,27 @@ interface MatchedDocumentRow extends DocumentRow {
  * for the returned page only, each from a bounded window of its text (SnippetMaker).
  */
 export class HistorySearch {
-  private readonly rankedSessions = new Map<number, Database.Statement<unknown[], RankedSessionRow>>();
+  private readonly rankedSessions = new Map<
+    number,
+    Database.Statement<unknown[], RankedSessionRow & SeqRow>
+  >();
   private readonly listSessions;
   private readonly countSessions;
   private readonly listDocuments;
   private readonly matchDocuments;
-  private readonly readDocument;
+  private readonly readSummary: PartStatement;
+  private readonly readDocument: PartStatement;
   private readonly snippets: SnippetMaker;
+  private readonly excerptBytes: number;
 
   constructor(
     private readonly sqlite: Database.Database,
     options: HistorySearchOptions,
   ) {
     this.snippets = new SnippetMaker(options.snippetScanBytes);
+    this.excerptBytes = options.excerptBytes;
     this.listSessions = sqlite.prepare<unknown[], SessionRow>(
-      `SELECT id, created_at AS createdAt, summary, diagnosis IS NOT NULL AS hasDiagnosis
+      `SELECT ${SESSION_COLUMNS('')}
          FROM sessions
         WHERE journey_id = @journeyId AND created_at BETWEEN @from AND @to
         ORDER BY created_at DESC, seq DESC
@@ -62,26 +85,35 @@ export class HistorySearch {
         ORDER BY created_at DESC, seq DESC
         LIMIT @limit`,
     );
-    this.matchDocuments = sqlite.prepare<unknown[], MatchedDocumentRow>(matchedDocumentsSql());
-    this.readDocument = sqlite
-      .prepare<unknown[], string | null>(
-        'SELECT substr(content, @start + 1, @count) FROM documents WHERE seq = @seq',
-      )
-      .pluck();
+    this.matchDocuments = sqlite.prepare<unknown[], DocumentRow & SeqRow>(matchedDocumentsSql());
+    const part = (table: string, column: string) =>
+      sqlite
+        .prepare<unknown[], string | null>(
+          `SELECT substr(${column}, @start + 1, @count) FROM ${table} WHERE seq = @seq`,
+        )
+        .pluck();
+    this.readSummary = part('sessions', 'summary');
+    this.readDocument = part('documents', 'content');
   }
 
   search(query: HistoryQuery): HistoryResult {
     const journeyId = query.journeyId.toLowerCase();
-    const base = { journeyId, from: query.range.from, to: query.range.to, limit: query.limit };
+    const { excerptBytes } = this;
+    const base = {
+      journeyId,
+      from: query.range.from,
+      to: query.range.to,
+      limit: query.limit,
+      headChars: summaryHeadChars(excerptBytes),
+    };
     const text = query.text?.trim() ? query.text : undefined;
     if (text === undefined) {
-      const sessions = this.listSessions.all(base).map(toSessionHit);
+      const sessions = this.listSessions.all(base).map((row) => toSessionHit(row, excerptBytes));
       const total = this.countSessions.get(base) ?? 0;
-      return {
-        sessions,
-        total,
-        ...(query.includeDocuments ? { documents: this.listDocuments.all(base).map(toDocumentHit) } : {}),
-      };
+      const documents = query.includeDocuments
+        ? { documents: this.listDocuments.all(base).map((row) => toDocumentHit(row, excerptBytes)) }
+        : {};
+      return { sessions, total, ...documents };
     }
     const phrases = toFtsPhrases(text);
     // Nothing searchable (only punctuation or symbols): nothing can match.
@@ -94,11 +126,13 @@ export class HistorySearch {
     const documents = query.includeDocuments
       ? this.matchDocuments.all({ ...base, match: journeyMatch(key, ['title', 'content'], phrases) })
       : [];
-    const matched = documents.map((row) => ({
-      ...row,
-      read: (start: number, count: number) => this.readDocument.get({ seq: row.seq, start, count }) ?? '',
-    }));
-    return rankedResult(query, rows, matched, this.snippets, anyPhrase(phrases));
+    return rankedResult(
+      query,
+      rows.map((row) => ({ ...row, read: readerOf(this.readSummary, row.seq) })),
+      documents.map((row) => ({ ...row, read: readerOf(this.readDocument, row.seq) })),
+      { maker: this.snippets, excerptBytes },
+      anyPhrase(phrases),
+    );
   }
 
   /** Frees the scratch database the snippets are cut in. */
@@ -106,10 +140,12 @@ export class HistorySearch {
     this.snippets.close();
   }
 
-  private rankedSessionsIn(shard: number): Database.Statement<unknown[], RankedSessionRow> {
+  private rankedSessionsIn(shard: number): Database.Statement<unknown[], RankedSessionRow & SeqRow> {
     let statement = this.rankedSessions.get(shard);
     if (statement === undefined) {
-      statement = this.sqlite.prepare<unknown[], RankedSessionRow>(rankedSessionsSql(sessionFtsTable(shard)));
+      statement = this.sqlite.prepare<unknown[], RankedSessionRow & SeqRow>(
+        rankedSessionsSql(sessionFtsTable(shard)),
+      );
       this.rankedSessions.set(shard, statement);
     }
     return statement;
@@ -134,7 +170,7 @@ export function rankedSessionsSql(f: string): string {
        ORDER BY score, createdAt DESC, seq DESC
        LIMIT @limit
     )
-    SELECT s.id, page.createdAt, s.summary, s.diagnosis IS NOT NULL AS hasDiagnosis, page.score, page.total
+    SELECT page.seq, ${SESSION_COLUMNS('s.')}, page.score, page.total
       FROM page CROSS JOIN sessions s ON s.seq = page.seq
      ORDER BY page.score, page.createdAt DESC, page.seq DESC`;
 }

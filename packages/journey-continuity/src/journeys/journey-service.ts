@@ -6,6 +6,7 @@ import { SwitchyardError } from '@switchyard/contracts/errors';
 import type { DocumentType } from '@switchyard/contracts/journey';
 import type { FAILED_STEP } from './database-errors.js';
 import type { HistoryQuery, HistoryResult } from './history-result.js';
+import type { JourneyConfig } from '../config.js';
 import {
   assertMaxBytes,
   assertMaxChars,
@@ -66,17 +67,28 @@ export interface AddedDocument {
   createdAt: number;
 }
 
+/** A session whole, as stored: its messages and diagnosis as the JSON text they were stored as. */
+export interface StoredSession {
+  id: string;
+  journeyId: string;
+  createdAt: number;
+  summary: string;
+  messagesJson: string | null;
+  diagnosisJson: string | null;
+  confidenceScore: number | null;
+}
+
 export interface DeletedJourney {
   id: string;
   sessionsDeleted: number;
   documentsDeleted: number;
 }
 
-export interface JourneyServiceOptions {
-  /** Largest document content, in UTF-8 bytes (also bounds a session's messages and diagnosis as JSON). */
-  maxDocumentBytes: number;
-  /** Most bytes of long texts one search reads for its snippets (default DEFAULT_SNIPPET_SCAN_BYTES). */
-  snippetScanBytes?: number;
+/** The configuration the service applies (config.ts; an unset bound takes its default). */
+export interface JourneyServiceOptions extends Pick<
+  JourneyConfig,
+  'maxDocumentBytes' | 'snippetScanBytes' | 'excerptBytes'
+> {
   now?: () => number;
 }
 

@@ -14,18 +14,19 @@ import { anyPhrase, queryPhrases, toFtsPhrases } from './fts-query.js';
 import {
   nothingMatches,
   rankedResult,
+  summaryHeadChars,
   toDocumentHit,
   toSessionHit,
   type DocumentRow,
   type HistoryQuery,
   type HistoryResult,
+  type HistoryTexts,
   type RankedSessionRow,
   type SessionRow,
 } from './history-result.js';
 import { utf8Bytes } from './limits.js';
 import { searchWords } from './search-text.js';
-import type { SnippetMaker } from './snippets.js';
-import { SNIPPET_WINDOW_CHARS } from './text-windows.js';
+import { SNIPPET_WINDOW_CHARS, type TextReader } from './text-windows.js';
 
 type Queryable = Pick<NodePgDatabase, '_'>;
 
@@ -62,7 +63,12 @@ const [K1_PLUS_1, K1, ONE_MINUS_B, B] = ['2.2', '1.2', '0.25', '0.75'].map((n) =
  * (setweight marks them, ts_filter keeps them), as an array in `vocabulary` order: a long summary's vector is
  * unnested once, a few lexemes long, and a phrase's tf is the least of its words' slots.
  */
-function rankedSessionsSql(journeyId: string, phrases: readonly string[], query: HistoryQuery) {
+function rankedSessionsSql(
+  journeyId: string,
+  phrases: readonly string[],
+  query: HistoryQuery,
+  excerpt: { headChars: number; readChars: number },
+) {
   const { from, to } = query.range;
   return sql`WITH rows AS MATERIALIZED (
       SELECT seq, created_at, token_count, search FROM sessions WHERE journey_id = ${journeyId}
@@ -102,7 +108,7 @@ function rankedSessionsSql(journeyId: string, phrases: readonly string[], query:
        ORDER BY score, created_at DESC, seq DESC
        LIMIT ${query.limit}
     )
-    SELECT s.id, page.created_at::float8 AS "createdAt", s.summary, s.diagnosis IS NOT NULL AS "hasDiagnosis",
+    SELECT ${sessionColumns(excerpt.headChars)}, substr(s.summary, 1, ${excerpt.readChars}) AS body,
            page.score, page.total::int AS total
       FROM page JOIN sessions s ON s.seq = page.seq
      ORDER BY page.score, page.created_at DESC, page.seq DESC`;
@@ -122,6 +128,12 @@ function matchesEveryPhrase(journeyId: string, phrases: readonly string[]): SQL 
 
 const DOCUMENT_COLUMNS = sql`id, document_type AS "documentType", title, created_at::float8 AS "createdAt"`;
 
+/** A session's columns in an answer (`s`): the start of its summary and the size of all of it. */
+function sessionColumns(headChars: number): SQL {
+  return sql`s.id, s.created_at::float8 AS "createdAt", substr(s.summary, 1, ${headChars}) AS summary,
+    octet_length(s.summary) AS "summaryBytes", s.diagnosis IS NOT NULL AS "hasDiagnosis"`;
+}
+
 const dialect = new PgDialect();
 
 /** Runs `query` as a statement named after its text, prepared on each connection the first time it runs there. */
@@ -140,18 +152,19 @@ async function rowsOf<T>(db: Queryable, query: SQL): Promise<T[]> {
 export async function searchPostgresHistory(
   db: Queryable,
   query: HistoryQuery,
-  snippets: { maker: SnippetMaker; scanBytes: number },
+  texts: HistoryTexts,
 ): Promise<HistoryResult> {
   const journeyId = query.journeyId.toLowerCase();
   const { from, to } = query.range;
+  const { excerptBytes } = texts;
   const inRange = sql`journey_id = ${journeyId} AND created_at BETWEEN ${from} AND ${to}`;
   const text = query.text?.trim() ? query.text : undefined;
   if (text === undefined) {
     const [sessions, [count], documents] = await Promise.all([
       rowsOf<SessionRow>(
         db,
-        sql`SELECT id, created_at::float8 AS "createdAt", summary, diagnosis IS NOT NULL AS "hasDiagnosis"
-              FROM sessions WHERE ${inRange} ORDER BY created_at DESC, seq DESC LIMIT ${query.limit}`,
+        sql`SELECT ${sessionColumns(summaryHeadChars(excerptBytes))}
+              FROM sessions s WHERE ${inRange} ORDER BY created_at DESC, seq DESC LIMIT ${query.limit}`,
       ),
       rowsOf<{ n: number }>(db, sql`SELECT count(*)::int AS n FROM sessions WHERE ${inRange}`),
       query.includeDocuments
@@ -163,9 +176,11 @@ export async function searchPostgresHistory(
         : undefined,
     ]);
     return {
-      sessions: sessions.map(toSessionHit),
+      sessions: sessions.map((row) => toSessionHit(row, excerptBytes)),
       total: count?.n ?? 0,
-      ...(documents === undefined ? {} : { documents: documents.map(toDocumentHit) }),
+      ...(documents === undefined
+        ? {}
+        : { documents: documents.map((row) => toDocumentHit(row, excerptBytes)) }),
     };
   }
   const phrases = queryPhrases(text)
@@ -174,7 +189,7 @@ export async function searchPostgresHistory(
   // PostgreSQL indexes no word longer than MAX_WORD_BYTES: no row can contain one.
   const tooLong = phrases.some((words) => words.some((word) => utf8Bytes(word) > MAX_WORD_BYTES));
   if (phrases.length === 0 || tooLong) return nothingMatches(query);
-  return rankedSearch(db, query, journeyId, inRange, snippets, {
+  return rankedSearch(db, query, journeyId, inRange, texts, {
     phrases: phrases.map((words) => words.join(' ')),
     snippetMatch: anyPhrase(toFtsPhrases(text)),
   });
@@ -185,12 +200,16 @@ async function rankedSearch(
   query: HistoryQuery,
   journeyId: string,
   inRange: SQL,
-  snippets: { maker: SnippetMaker; scanBytes: number },
+  texts: HistoryTexts,
   { phrases, snippetMatch }: { phrases: string[]; snippetMatch: string },
 ): Promise<HistoryResult> {
-  const readChars = snippets.scanBytes + 2 * SNIPPET_WINDOW_CHARS;
+  const readChars = texts.scanBytes + 2 * SNIPPET_WINDOW_CHARS;
+  const headChars = summaryHeadChars(texts.excerptBytes);
   const [rows, documents] = await Promise.all([
-    rowsOf<RankedSessionRow>(db, rankedSessionsSql(journeyId, phrases, query)),
+    rowsOf<RankedSessionRow & { body: string }>(
+      db,
+      rankedSessionsSql(journeyId, phrases, query, { headChars, readChars }),
+    ),
     query.includeDocuments
       ? rowsOf<DocumentRow & { head: string | null }>(
           db,
@@ -200,9 +219,15 @@ async function rankedSearch(
         )
       : [],
   ]);
-  const matched = documents.map(({ head, ...row }) => ({
-    ...row,
-    read: (start: number, count: number) => (head ?? '').slice(start, start + count),
-  }));
-  return rankedResult(query, rows, matched, snippets.maker, snippetMatch);
+  const readerOf =
+    (text: string): TextReader =>
+    (start, count) =>
+      text.slice(start, start + count);
+  return rankedResult(
+    query,
+    rows.map(({ body, ...row }) => ({ ...row, read: readerOf(body) })),
+    documents.map(({ head, ...row }) => ({ ...row, read: readerOf(head ?? '') })),
+    texts,
+    snippetMatch,
+  );
 }

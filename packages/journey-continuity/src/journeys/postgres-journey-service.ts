@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
 import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import type pg from 'pg';
-import { DEFAULT_SNIPPET_SCAN_BYTES } from '../config.js';
+import { DEFAULT_EXCERPT_BYTES, DEFAULT_SNIPPET_SCAN_BYTES } from '../config.js';
 import { documents, journeys, sessions } from '../db/postgres-schema.js';
 import { FAILED_STEP, withDatabaseErrorsAsync } from './database-errors.js';
 import {
@@ -19,6 +19,7 @@ import {
   type JourneyServiceOptions,
   type JourneySummary,
 } from './journey-service.js';
+import type { HistoryTexts } from './history-result.js';
 import { searchPostgresHistory, searchVector } from './postgres-history-search.js';
 import { searchText } from './search-text.js';
 import { SnippetMaker } from './snippets.js';
@@ -43,7 +44,7 @@ const SUMMARY = {
 export class PostgresJourneyService implements JourneyService {
   private readonly db: NodePgDatabase;
   private readonly now: () => number;
-  private readonly snippets: { maker: SnippetMaker; scanBytes: number };
+  private readonly texts: HistoryTexts;
 
   constructor(
     pool: pg.Pool,
@@ -52,11 +53,12 @@ export class PostgresJourneyService implements JourneyService {
     this.db = drizzle(pool);
     this.now = options.now ?? Date.now;
     const scanBytes = options.snippetScanBytes ?? DEFAULT_SNIPPET_SCAN_BYTES;
-    this.snippets = { maker: new SnippetMaker(scanBytes), scanBytes };
+    const excerptBytes = options.excerptBytes ?? DEFAULT_EXCERPT_BYTES;
+    this.texts = { maker: new SnippetMaker(scanBytes), scanBytes, excerptBytes };
   }
 
   close(): void {
-    this.snippets.maker.close();
+    this.texts.maker.close();
   }
 
   getOrCreateJourney({ owner }: Caller, userId?: string): Promise<JourneySummary> {
@@ -102,7 +104,7 @@ export class PostgresJourneyService implements JourneyService {
       this.db.transaction(
         async (tx) => {
           await assertOwned(tx, query.journeyId, caller);
-          return searchPostgresHistory(tx, query, this.snippets);
+          return searchPostgresHistory(tx, query, this.texts);
         },
         { isolationLevel: 'repeatable read', accessMode: 'read only' },
       ),
