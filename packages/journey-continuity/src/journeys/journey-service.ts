@@ -107,6 +107,10 @@ export interface JourneyService {
   queryHistory(query: HistoryQuery, caller: Caller): Promise<HistoryResult>;
   /** Whose the journey is, if it exists (for callers that may act for other principals). */
   ownerOf(journeyId: string, operation: keyof typeof FAILED_STEP): Promise<string | undefined>;
+  /** One session whole; 404 for an unknown session or one of another's journey. */
+  readSession(sessionId: string, caller: Caller): Promise<StoredSession>;
+  /** Whose journey the session belongs to, if it exists (for callers that may act for other principals). */
+  ownerOfSession(sessionId: string): Promise<string | undefined>;
   addDocument(input: NewDocument): Promise<AddedDocument>;
   recordSession(input: NewSession): Promise<RecordedSession>;
   /** Deletes the journey; its sessions, documents and their index entries go with it. */
@@ -118,6 +122,11 @@ export interface JourneyService {
 /** Also the answer for another principal's journey: the two cannot be told apart. */
 export function journeyNotFound(journeyId: string): SwitchyardError {
   return new SwitchyardError('not-found', `Journey ${journeyId} not found`);
+}
+
+/** Also the answer for a session of another principal's journey. */
+export function sessionNotFound(sessionId: string): SwitchyardError {
+  return new SwitchyardError('not-found', `Session ${sessionId} not found`);
 }
 
 /** A session's JSON fields as stored, after the limits every backend applies (400 naming the field). */

@@ -12,6 +12,7 @@ import {
   checkedDocument,
   checkedSession,
   recordedSession,
+  sessionNotFound,
   sessionRow,
   journeyNotFound,
   type Caller,
@@ -95,6 +96,37 @@ export class PostgresJourneyService implements JourneyService {
         .select({ owner: journeys.owner })
         .from(journeys)
         .where(eq(journeys.id, journeyId.toLowerCase()));
+      return row?.owner;
+    });
+  }
+
+  readSession(...[sessionId, caller]: Parameters<JourneyService['readSession']>) {
+    return withDatabaseErrorsAsync(FAILED_STEP.readSession, async () => {
+      const [session] = await this.db
+        .select({
+          id: sessions.id,
+          journeyId: sessions.journeyId,
+          createdAt: sessions.createdAt,
+          summary: sessions.summary,
+          messagesJson: sessions.messages,
+          diagnosisJson: sessions.diagnosis,
+          confidenceScore: sessions.confidenceScore,
+        })
+        .from(sessions)
+        .innerJoin(journeys, eq(journeys.id, sessions.journeyId))
+        .where(and(eq(sessions.id, sessionId.toLowerCase()), eq(journeys.owner, caller.owner)));
+      if (session === undefined) throw sessionNotFound(sessionId);
+      return session;
+    });
+  }
+
+  ownerOfSession(...[sessionId]: Parameters<JourneyService['ownerOfSession']>) {
+    return withDatabaseErrorsAsync(FAILED_STEP.readSession, async () => {
+      const [row] = await this.db
+        .select({ owner: journeys.owner })
+        .from(sessions)
+        .innerJoin(journeys, eq(journeys.id, sessions.journeyId))
+        .where(eq(sessions.id, sessionId.toLowerCase()));
       return row?.owner;
     });
   }

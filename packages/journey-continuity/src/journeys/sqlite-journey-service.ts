@@ -41,6 +41,14 @@ export class SqliteJourneyService implements JourneyService {
     return this.store.ownerOf(journeyId, FAILED_STEP[operation]);
   }
 
+  async readSession(...[sessionId, caller]: Parameters<JourneyService['readSession']>) {
+    return this.store.readSession(sessionId, caller);
+  }
+
+  async ownerOfSession(...[sessionId]: Parameters<JourneyService['ownerOfSession']>) {
+    return this.store.ownerOfSession(sessionId);
+  }
+
   async addDocument(...args: Parameters<JourneyService['addDocument']>) {
     return this.store.addDocument(...args);
   }

@@ -9,6 +9,7 @@ import {
   checkedDocument,
   checkedSession,
   recordedSession,
+  sessionNotFound,
   sessionRow,
   journeyNotFound,
   type AddedDocument,
@@ -19,10 +20,22 @@ import {
   type NewDocument,
   type NewSession,
   type RecordedSession,
+  type StoredSession,
 } from './journey-service.js';
 
 /** What the journey lookups read (the session count is added after). */
 const JOURNEY_COLUMNS = { id: journeys.id, userId: journeys.userId, createdAt: journeys.createdAt };
+
+/** A session whole (StoredSession). */
+const STORED_SESSION_COLUMNS = {
+  id: sessions.id,
+  journeyId: sessions.journeyId,
+  createdAt: sessions.createdAt,
+  summary: sessions.summary,
+  messagesJson: sessions.messages,
+  diagnosisJson: sessions.diagnosis,
+  confidenceScore: sessions.confidenceScore,
+};
 
 /**
  * Journeys, their sessions and documents in SQLite (sqlite-journey-service.ts serves them). Every write that depends on what is already stored runs in one
@@ -75,6 +88,18 @@ export class SqliteJourneyStore {
       deleteJourney: db
         .delete(journeys)
         .where(and(eq(journeys.id, p('id')), eq(journeys.owner, p('owner'))))
+        .prepare(),
+      sessionById: db
+        .select(STORED_SESSION_COLUMNS)
+        .from(sessions)
+        .innerJoin(journeys, eq(journeys.id, sessions.journeyId))
+        .where(and(eq(sessions.id, p('id')), eq(journeys.owner, p('owner'))))
+        .prepare(),
+      sessionOwner: db
+        .select({ owner: journeys.owner })
+        .from(sessions)
+        .innerJoin(journeys, eq(journeys.id, sessions.journeyId))
+        .where(eq(sessions.id, p('id')))
         .prepare(),
       sessionCount: db
         .select({ n: count() })
@@ -144,6 +169,22 @@ export class SqliteJourneyStore {
   /** Whose the journey is, if it exists (for callers that may act for other principals). */
   ownerOf(journeyId: string, step: string): string | undefined {
     return withDatabaseErrors(step, () => this.queries.ownerOf.get({ id: journeyId.toLowerCase() }))?.owner;
+  }
+
+  /** The session whole, when its journey is the caller's; else 404. */
+  readSession(sessionId: string, { owner }: Caller): StoredSession {
+    const session = withDatabaseErrors(FAILED_STEP.readSession, () =>
+      this.queries.sessionById.get({ id: sessionId.toLowerCase(), owner }),
+    );
+    if (session === undefined) throw sessionNotFound(sessionId);
+    return session;
+  }
+
+  /** Whose journey the session belongs to, if it exists. */
+  ownerOfSession(sessionId: string): string | undefined {
+    return withDatabaseErrors(FAILED_STEP.readSession, () =>
+      this.queries.sessionOwner.get({ id: sessionId.toLowerCase() }),
+    )?.owner;
   }
 
   /** 404 unless the journey exists and is the caller's. */

@@ -1,5 +1,5 @@
 import { SwitchyardError } from '@switchyard/contracts/errors';
-import type { ToolCall } from '@switchyard/server-kit';
+import type { RequestCall, ToolCall } from '@switchyard/server-kit';
 import type { FAILED_STEP } from '../journeys/database-errors.js';
 import type { Caller, JourneyService } from '../journeys/journey-service.js';
 
@@ -19,11 +19,14 @@ const NOT_YOUR_USER_ID =
   'user_id must be your own user id (the subject of your access token) or be omitted for a new anonymous ' +
   `journey; acting for other users needs the OAuth scope ${JOURNEY_ADMIN_SCOPE}`;
 
-function isAdmin(call: ToolCall): boolean {
+/** What the ownership rule reads of a tool call or a resource read: who calls, with which token. */
+type Asker = Pick<ToolCall | RequestCall, 'principal' | 'oauth' | 'logger'>;
+
+function isAdmin(call: Asker): boolean {
   return call.oauth?.scopes.has(JOURNEY_ADMIN_SCOPE) ?? false;
 }
 
-function audit(call: ToolCall, owner: string, details: Record<string, unknown>): void {
+function audit(call: Asker, owner: string, details: Record<string, unknown>): void {
   if (owner === call.principal) return;
   call.logger.info('acting for another principal', {
     audit: true,
@@ -60,10 +63,29 @@ export async function actorForJourney(
   journeyId: string,
   operation: keyof typeof FAILED_STEP,
 ): Promise<Caller> {
+  return actorForOwner(call, () => service.ownerOf(journeyId, operation), {
+    journeyId: journeyId.toLowerCase(),
+  });
+}
+
+/** The owner a session read works as, by the same rule as `actorForJourney`, for the session's journey. */
+export async function actorForSession(
+  call: RequestCall,
+  service: JourneyService,
+  sessionId: string,
+): Promise<Caller> {
+  return actorForOwner(call, () => service.ownerOfSession(sessionId), { sessionId: sessionId.toLowerCase() });
+}
+
+async function actorForOwner(
+  call: Asker,
+  ownerOf: () => Promise<string | undefined>,
+  audited: Record<string, string>,
+): Promise<Caller> {
   const oauth = call.oauth;
   if (oauth === undefined || !isAdmin(call)) return { owner: call.principal };
-  const owner = await service.ownerOf(journeyId, operation);
+  const owner = await ownerOf();
   if (owner === undefined || !owner.startsWith(oauth.issuerPrefix)) return { owner: call.principal };
-  audit(call, owner, { journeyId: journeyId.toLowerCase() });
+  audit(call, owner, audited);
   return { owner };
 }
