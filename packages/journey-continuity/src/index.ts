@@ -5,6 +5,8 @@ export {
   DEFAULT_BUSY_TIMEOUT_MS,
   DEFAULT_EXCERPT_BYTES,
   DEFAULT_MAX_DOCUMENT_BYTES,
+  DEFAULT_MAX_SESSIONS,
+  DEFAULT_MAX_TEXT_BYTES,
   loadJourneyConfig,
   type JourneyConfig,
 } from './config.js';

@@ -9,7 +9,10 @@ import { documents, journeys, sessions } from '../db/postgres-schema.js';
 import { FAILED_STEP, withDatabaseErrorsAsync } from './database-errors.js';
 import {
   addedDocument,
+  assertFits,
   checkedDocument,
+  documentTextBytes,
+  journeyBounds,
   checkedSession,
   recordedSession,
   sessionNotFound,
@@ -17,7 +20,9 @@ import {
   journeyNotFound,
   type Caller,
   type JourneyService,
+  type JourneyBounds,
   type JourneyServiceOptions,
+  type JourneySize,
   type JourneySummary,
 } from './journey-service.js';
 import type { HistoryTexts } from './history-result.js';
@@ -46,6 +51,7 @@ export class PostgresJourneyService implements JourneyService {
   private readonly db: NodePgDatabase;
   private readonly now: () => number;
   private readonly texts: HistoryTexts;
+  private readonly bounds: JourneyBounds;
 
   constructor(
     pool: pg.Pool,
@@ -53,6 +59,7 @@ export class PostgresJourneyService implements JourneyService {
   ) {
     this.db = drizzle(pool);
     this.now = options.now ?? Date.now;
+    this.bounds = journeyBounds(options);
     const scanBytes = options.snippetScanBytes ?? DEFAULT_SNIPPET_SCAN_BYTES;
     const excerptBytes = options.excerptBytes ?? DEFAULT_EXCERPT_BYTES;
     this.texts = { maker: new SnippetMaker(scanBytes), scanBytes, excerptBytes };
@@ -151,6 +158,8 @@ export class PostgresJourneyService implements JourneyService {
         const now = this.now();
         const row = sessionRow(input, checked, now);
         await assertOwned(tx, row.journeyId, input, 'lock');
+        const size = await sizeOf(tx, row.journeyId);
+        assertFits(row.journeyId, size, { session: true, textBytes: checked.summaryBytes }, this.bounds);
         await tx.insert(sessions).values({
           ...row,
           tokenCount: search.tokens,
@@ -169,6 +178,8 @@ export class PostgresJourneyService implements JourneyService {
     return withDatabaseErrorsAsync(FAILED_STEP.addDocument, () =>
       this.db.transaction(async (tx) => {
         await assertOwned(tx, journeyId, input, 'lock');
+        const size = await sizeOf(tx, journeyId);
+        assertFits(journeyId, size, { session: false, textBytes: documentTextBytes(input) }, this.bounds);
         const id = randomUUID();
         const createdAt = this.now();
         await tx.insert(documents).values({
@@ -228,6 +239,24 @@ async function countIn(
     .from(table)
     .where(eq(table.journeyId, journeyId));
   return row?.n ?? 0;
+}
+
+/**
+ * What the journey holds, as its bounds count it. octet_length of a stored text reads its size from the
+ * TOAST pointer, without fetching the text.
+ */
+async function sizeOf(db: Queryable, journeyId: string): Promise<JourneySize> {
+  const [size] = await db
+    .select({
+      sessions: sql<number>`(SELECT count(*)::int FROM sessions WHERE journey_id = ${journeyId})`,
+      textBytes: sql<number>`(
+        (SELECT coalesce(sum(octet_length(summary)), 0) FROM sessions WHERE journey_id = ${journeyId}) +
+        (SELECT coalesce(sum(coalesce(octet_length(title), 0) + coalesce(octet_length(content), 0)), 0)
+           FROM documents WHERE journey_id = ${journeyId}))::float8`,
+    })
+    .from(journeys)
+    .where(eq(journeys.id, journeyId));
+  return size ?? { sessions: 0, textBytes: 0 };
 }
 
 async function touch(db: Pick<NodePgDatabase, 'update'>, journeyId: string, now: number): Promise<void> {

@@ -2,11 +2,15 @@ import { randomUUID } from 'node:crypto';
 import { and, count, eq, sql } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/better-sqlite3';
 import type { JourneyDatabase } from '../db/database.js';
+import type { SQLiteColumn } from 'drizzle-orm/sqlite-core';
 import { documents, journeys, sessions } from '../db/schema.js';
 import { FAILED_STEP, withDatabaseErrors } from './database-errors.js';
 import {
   addedDocument,
+  assertFits,
   checkedDocument,
+  documentTextBytes,
+  journeyBounds,
   checkedSession,
   recordedSession,
   sessionNotFound,
@@ -15,7 +19,9 @@ import {
   type AddedDocument,
   type Caller,
   type DeletedJourney,
+  type JourneyBounds,
   type JourneyServiceOptions,
+  type JourneySize,
   type JourneySummary,
   type NewDocument,
   type NewSession,
@@ -25,6 +31,9 @@ import {
 
 /** What the journey lookups read (the session count is added after). */
 const JOURNEY_COLUMNS = { id: journeys.id, userId: journeys.userId, createdAt: journeys.createdAt };
+
+/** Bytes of a text column, read from the row's header (octet_length loads no overflow page). */
+const bytesOf = (column: SQLiteColumn) => sql<number>`coalesce(sum(octet_length(${column})), 0)`;
 
 /** A session whole (StoredSession). */
 const STORED_SESSION_COLUMNS = {
@@ -43,6 +52,7 @@ const STORED_SESSION_COLUMNS = {
  */
 export class SqliteJourneyStore {
   private readonly now: () => number;
+  private readonly bounds: JourneyBounds;
   private readonly queries;
 
   constructor(
@@ -50,6 +60,7 @@ export class SqliteJourneyStore {
     private readonly options: JourneyServiceOptions,
   ) {
     this.now = options.now ?? Date.now;
+    this.bounds = journeyBounds(options);
     // The store only runs the prepared statements below (no relational `db.query`), so no schema is passed.
     const db = drizzle(database.sqlite);
     const p = sql.placeholder;
@@ -108,6 +119,16 @@ export class SqliteJourneyStore {
         .prepare(),
       documentCount: db
         .select({ n: count() })
+        .from(documents)
+        .where(eq(documents.journeyId, p('id')))
+        .prepare(),
+      sessionsSize: db
+        .select({ n: count(), bytes: bytesOf(sessions.summary) })
+        .from(sessions)
+        .where(eq(sessions.journeyId, p('id')))
+        .prepare(),
+      documentsBytes: db
+        .select({ bytes: sql<number>`${bytesOf(documents.title)} + ${bytesOf(documents.content)}` })
         .from(documents)
         .where(eq(documents.journeyId, p('id')))
         .prepare(),
@@ -201,6 +222,12 @@ export class SqliteJourneyStore {
         const now = this.now();
         const row = sessionRow(input, checked, now);
         this.assertOwned(row.journeyId, input);
+        assertFits(
+          row.journeyId,
+          this.sizeOf(row.journeyId),
+          { session: true, textBytes: checked.summaryBytes },
+          this.bounds,
+        );
         this.queries.insertSession.run(row);
         this.queries.touchJourney.run({ id: row.journeyId, now });
         return recordedSession(row, this.sessionCount(row.journeyId));
@@ -214,6 +241,12 @@ export class SqliteJourneyStore {
       this.write(() => {
         const journeyId = input.journeyId.toLowerCase();
         this.assertOwned(journeyId, input);
+        assertFits(
+          journeyId,
+          this.sizeOf(journeyId),
+          { session: false, textBytes: documentTextBytes(input) },
+          this.bounds,
+        );
         const id = randomUUID();
         const createdAt = this.now();
         this.queries.insertDocument.run({
@@ -252,6 +285,12 @@ export class SqliteJourneyStore {
 
   private write<T>(work: () => T): T {
     return this.database.sqlite.transaction(work).immediate();
+  }
+
+  private sizeOf(journeyId: string): JourneySize {
+    const sessionsSize = this.queries.sessionsSize.get({ id: journeyId });
+    const documentsBytes = this.queries.documentsBytes.get({ id: journeyId })?.bytes ?? 0;
+    return { sessions: sessionsSize?.n ?? 0, textBytes: (sessionsSize?.bytes ?? 0) + documentsBytes };
   }
 
   private sessionCount(journeyId: string): number {
