@@ -15,7 +15,7 @@ export interface JourneyConfig {
   busyTimeoutMs: number;
   /**
    * Most bytes of long session summaries and document contents one search reads to find where they match,
-   * for their snippets (JOURNEY_SNIPPET_SCAN_BYTES; default DEFAULT_SNIPPET_SCAN_BYTES, 2 MiB).
+   * for their snippets (JOURNEY_SNIPPET_SCAN_BYTES; default DEFAULT_SNIPPET_SCAN_BYTES, 256 KiB).
    */
   snippetScanBytes?: number;
   /**
@@ -36,7 +36,7 @@ export interface JourneyConfig {
 
 export const DEFAULT_MAX_DOCUMENT_BYTES = 1024 * 1024;
 export const DEFAULT_BUSY_TIMEOUT_MS = 5000;
-export const DEFAULT_SNIPPET_SCAN_BYTES = 2 * 1024 * 1024;
+export const DEFAULT_SNIPPET_SCAN_BYTES = 256 * 1024;
 export const DEFAULT_EXCERPT_BYTES = 512;
 export const DEFAULT_MAX_SESSIONS = 1000;
 export const DEFAULT_MAX_TEXT_BYTES = 4 * 1024 * 1024;

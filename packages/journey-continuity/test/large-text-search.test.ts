@@ -2,7 +2,10 @@ import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { journeyKey, sessionFtsTable, sessionShardOf } from '../src/db/fts.js';
 import { journeyMatch, toFtsPhrases } from '../src/journeys/fts-query.js';
+import { PgDialect } from 'drizzle-orm/pg-core';
 import { matchedDocumentsSql, rankedSessionsSql } from '../src/journeys/history-search.js';
+import { rankedSessionsSql as postgresRankedSessionsSql } from '../src/journeys/postgres-history-search.js';
+import { toMillisRange } from '../src/journeys/time.js';
 import { SNIPPET_WINDOW_CHARS } from '../src/journeys/text-windows.js';
 import { ConfigError, loadJourneyConfig, MAX_SUMMARY_BYTES } from '../src/index.js';
 import {
@@ -29,7 +32,8 @@ const words = (snippet: string) => plain(snippet).split(/\s+/).filter(Boolean).l
 describe.each(DIALECTS)('large texts (%s)', (dialect) => {
   let h: Harness;
   beforeAll(async () => {
-    h = await startHarness({ storage: await storageFor(dialect) });
+    // A scan budget that reaches the end of a 1 MiB text (the default stops at 256 KiB).
+    h = await startHarness({ storage: await storageFor(dialect), config: { snippetScanBytes: 2 * MIB } });
   });
   afterAll(async () => {
     await h.stop();
@@ -199,6 +203,43 @@ describe('search cost does not grow with the square of a matched text', () => {
     // Both score every match against every other match of a text: the cause of minutes-long searches.
     for (const sql of [rankedSessionsSql(sessionFtsTable(0)), matchedDocumentsSql()]) {
       expect(sql).not.toMatch(/\b(snippet|highlight)\s*\(/i);
+    }
+  });
+
+  it('snippet() is given a text up to its 32nd match: a short text of 40 matches is cut before the rest', async () => {
+    // snippet() compares every match of what it is given with every other: 1024 characters of one repeated
+    // word are 512 matches, 256k comparisons per result. Here the match of the second word comes after the
+    // 40 of the first, so snippet() never sees it (given all 41, it picks the excerpt that shows both).
+    const journeyId = await newJourney(h);
+    await record(h, journeyId, `${'a '.repeat(40)}b`);
+    const [session] = (await history(h, { journey_id: journeyId, query: 'a b' })).sessions;
+    expect(session?.snippet).toMatch(/^\*\*a\*\* .*…$/);
+    expect(session?.snippet).not.toContain('**b**');
+    // A text with fewer matches is given whole, as before.
+    const fewer = await newJourney(h);
+    await record(h, fewer, `${'a '.repeat(30)}b`);
+    const [whole] = (await history(h, { journey_id: fewer, query: 'a b' })).sessions;
+    expect(whole?.snippet).toContain('**b**');
+  });
+});
+
+describe('PostgreSQL sends long texts whole only while the snippet scan budget lasts', () => {
+  it('the page carries each summary whole until the long ones before it add up to the budget, then its head', async () => {
+    // PostgreSQL sends what the snippet maker may read with the page (SQLite reads it on demand): sent whole,
+    // a page of 100 summaries of 64 KiB was 6.4 MB a search, read and decompressed on every call.
+    const pg = await startHarness({ storage: await storageFor('postgres') });
+    try {
+      const journeyId = await newJourney(pg);
+      for (let i = 0; i < 5; i++) await record(pg, journeyId, `zebra ${filler(50_000)}`);
+      const reads = { scanBytes: 100_000, readChars: 102_048, headChars: SNIPPET_WINDOW_CHARS + 1 };
+      const query = { journeyId, range: toMillisRange(), limit: 10, includeDocuments: false };
+      const { sql, params } = new PgDialect().sqlToQuery(
+        postgresRankedSessionsSql(journeyId, ['zebra'], query, reads),
+      );
+      const rows = await pg.rows<{ summary: string }>(sql, ...params);
+      expect(rows.map((row) => row.summary.length)).toEqual([50_006, 50_006, 1025, 1025, 1025]);
+    } finally {
+      await pg.stop();
     }
   });
 });

@@ -63,11 +63,11 @@ const [K1_PLUS_1, K1, ONE_MINUS_B, B] = ['2.2', '1.2', '0.25', '0.75'].map((n) =
  * (setweight marks them, ts_filter keeps them), as an array in `vocabulary` order: a long summary's vector is
  * unnested once, a few lexemes long, and a phrase's tf is the least of its words' slots.
  */
-function rankedSessionsSql(
+export function rankedSessionsSql(
   journeyId: string,
   phrases: readonly string[],
   query: HistoryQuery,
-  excerpt: { headChars: number; readChars: number },
+  reads: SnippetReads,
 ) {
   const { from, to } = query.range;
   return sql`WITH rows AS MATERIALIZED (
@@ -108,7 +108,7 @@ function rankedSessionsSql(
        ORDER BY score, created_at DESC, seq DESC
        LIMIT ${query.limit}
     )
-    SELECT ${sessionColumns(excerpt.headChars)}, substr(s.summary, 1, ${excerpt.readChars}) AS body,
+    SELECT ${sessionColumns(snippetText(sql`s.summary`, sql`page.score, page.created_at DESC, page.seq DESC`, reads))},
            page.score, page.total::int AS total
       FROM page JOIN sessions s ON s.seq = page.seq
      ORDER BY page.score, page.created_at DESC, page.seq DESC`;
@@ -128,10 +128,30 @@ function matchesEveryPhrase(journeyId: string, phrases: readonly string[]): SQL 
 
 const DOCUMENT_COLUMNS = sql`id, document_type AS "documentType", title, created_at::float8 AS "createdAt"`;
 
-/** A session's columns in an answer (`s`): the start of its summary and the size of all of it. */
-function sessionColumns(headChars: number): SQL {
-  return sql`s.id, s.created_at::float8 AS "createdAt", substr(s.summary, 1, ${headChars}) AS summary,
+/** A session's columns in an answer (`s`): `summary`, the part of its summary read, and the size of all of it. */
+function sessionColumns(summary: SQL): SQL {
+  return sql`s.id, s.created_at::float8 AS "createdAt", ${summary} AS summary,
     octet_length(s.summary) AS "summaryBytes", s.diagnosis IS NOT NULL AS "hasDiagnosis"`;
+}
+
+/** How many characters of a text a search reads: all the scan budget could look at, or its head. */
+export interface SnippetReads {
+  scanBytes: number;
+  readChars: number;
+  headChars: number;
+}
+
+/**
+ * The part of a text (`column`) a result of a search reads, in result order (`order`). PostgreSQL sends it
+ * with the page, where SQLite reads on demand: while the long texts before it add up to less than the scan
+ * budget, as much as the budget could look at; after that only its head (enough for the excerpt, and for a
+ * text short enough to be given whole to snippet()). Sent whole, 100 summaries of 64 KiB were 6.4 MB a search.
+ */
+function snippetText(column: SQL, order: SQL, reads: SnippetReads): SQL {
+  const long = sql`CASE WHEN octet_length(${column}) > ${SNIPPET_WINDOW_CHARS}::int THEN octet_length(${column}) END`;
+  const longBefore = sql`coalesce(sum(${long}) OVER (ORDER BY ${order} ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0)`;
+  return sql`substr(${column}, 1, CASE WHEN ${longBefore} < ${reads.scanBytes}::bigint
+    THEN ${reads.readChars}::int ELSE ${reads.headChars}::int END)`;
 }
 
 const dialect = new PgDialect();
@@ -163,7 +183,7 @@ export async function searchPostgresHistory(
     const [sessions, [count], documents] = await Promise.all([
       rowsOf<SessionRow>(
         db,
-        sql`SELECT ${sessionColumns(summaryHeadChars(excerptBytes))}
+        sql`SELECT ${sessionColumns(sql`substr(s.summary, 1, ${summaryHeadChars(excerptBytes)})`)}
               FROM sessions s WHERE ${inRange} ORDER BY created_at DESC, seq DESC LIMIT ${query.limit}`,
       ),
       rowsOf<{ n: number }>(db, sql`SELECT count(*)::int AS n FROM sessions WHERE ${inRange}`),
@@ -203,17 +223,18 @@ async function rankedSearch(
   texts: HistoryTexts,
   { phrases, snippetMatch }: { phrases: string[]; snippetMatch: string },
 ): Promise<HistoryResult> {
-  const readChars = texts.scanBytes + 2 * SNIPPET_WINDOW_CHARS;
-  const headChars = summaryHeadChars(texts.excerptBytes);
+  const reads = {
+    scanBytes: texts.scanBytes,
+    readChars: texts.scanBytes + 2 * SNIPPET_WINDOW_CHARS,
+    headChars: Math.max(summaryHeadChars(texts.excerptBytes), SNIPPET_WINDOW_CHARS + 1),
+  };
   const [rows, documents] = await Promise.all([
-    rowsOf<RankedSessionRow & { body: string }>(
-      db,
-      rankedSessionsSql(journeyId, phrases, query, { headChars, readChars }),
-    ),
+    rowsOf<RankedSessionRow>(db, rankedSessionsSql(journeyId, phrases, query, reads)),
     query.includeDocuments
       ? rowsOf<DocumentRow & { head: string | null }>(
           db,
-          sql`SELECT ${DOCUMENT_COLUMNS}, substr(content, 1, ${readChars}) AS head FROM documents
+          sql`SELECT ${DOCUMENT_COLUMNS}, ${snippetText(sql`content`, sql`created_at DESC, seq DESC`, reads)} AS head
+                FROM documents
                WHERE ${inRange} AND ${matchesEveryPhrase(journeyId, phrases)}
                ORDER BY created_at DESC, seq DESC LIMIT ${query.limit}`,
         )
@@ -225,7 +246,8 @@ async function rankedSearch(
       text.slice(start, start + count);
   return rankedResult(
     query,
-    rows.map(({ body, ...row }) => ({ ...row, read: readerOf(body) })),
+    // The summary read is also where its excerpt is cut from.
+    rows.map((row) => ({ ...row, read: readerOf(row.summary) })),
     documents.map(({ head, ...row }) => ({ ...row, read: readerOf(head ?? '') })),
     texts,
     snippetMatch,
