@@ -180,21 +180,24 @@ export async function searchPostgresHistory(
   const inRange = sql`journey_id = ${journeyId} AND created_at BETWEEN ${from} AND ${to}`;
   const text = query.text?.trim() ? query.text : undefined;
   if (text === undefined) {
-    const [sessions, [count], documents] = await Promise.all([
-      rowsOf<SessionRow>(
-        db,
-        sql`SELECT ${sessionColumns(sql`substr(s.summary, 1, ${summaryHeadChars(excerptBytes)})`)}
-              FROM sessions s WHERE ${inRange} ORDER BY created_at DESC, seq DESC LIMIT ${query.limit}`,
-      ),
-      rowsOf<{ n: number }>(db, sql`SELECT count(*)::int AS n FROM sessions WHERE ${inRange}`),
-      query.includeDocuments
-        ? rowsOf<DocumentRow>(
-            db,
-            sql`SELECT ${DOCUMENT_COLUMNS} FROM documents WHERE ${inRange}
-                 ORDER BY created_at DESC, seq DESC LIMIT ${query.limit}`,
-          )
-        : undefined,
-    ]);
+    // One statement after another: they share the transaction's client, which runs one at a time (pg 8
+    // warns of a query sent while another runs, pg 9 refuses it).
+    const sessions = await rowsOf<SessionRow>(
+      db,
+      sql`SELECT ${sessionColumns(sql`substr(s.summary, 1, ${summaryHeadChars(excerptBytes)})`)}
+            FROM sessions s WHERE ${inRange} ORDER BY created_at DESC, seq DESC LIMIT ${query.limit}`,
+    );
+    const [count] = await rowsOf<{ n: number }>(
+      db,
+      sql`SELECT count(*)::int AS n FROM sessions WHERE ${inRange}`,
+    );
+    const documents = query.includeDocuments
+      ? await rowsOf<DocumentRow>(
+          db,
+          sql`SELECT ${DOCUMENT_COLUMNS} FROM documents WHERE ${inRange}
+               ORDER BY created_at DESC, seq DESC LIMIT ${query.limit}`,
+        )
+      : undefined;
     return {
       sessions: sessions.map((row) => toSessionHit(row, excerptBytes)),
       total: count?.n ?? 0,
@@ -228,18 +231,16 @@ async function rankedSearch(
     readChars: texts.scanBytes + 2 * SNIPPET_WINDOW_CHARS,
     headChars: Math.max(summaryHeadChars(texts.excerptBytes), SNIPPET_WINDOW_CHARS + 1),
   };
-  const [rows, documents] = await Promise.all([
-    rowsOf<RankedSessionRow>(db, rankedSessionsSql(journeyId, phrases, query, reads)),
-    query.includeDocuments
-      ? rowsOf<DocumentRow & { head: string | null }>(
-          db,
-          sql`SELECT ${DOCUMENT_COLUMNS}, ${snippetText(sql`content`, sql`created_at DESC, seq DESC`, reads)} AS head
-                FROM documents
-               WHERE ${inRange} AND ${matchesEveryPhrase(journeyId, phrases)}
-               ORDER BY created_at DESC, seq DESC LIMIT ${query.limit}`,
-        )
-      : [],
-  ]);
+  const rows = await rowsOf<RankedSessionRow>(db, rankedSessionsSql(journeyId, phrases, query, reads));
+  const documents = query.includeDocuments
+    ? await rowsOf<DocumentRow & { head: string | null }>(
+        db,
+        sql`SELECT ${DOCUMENT_COLUMNS}, ${snippetText(sql`content`, sql`created_at DESC, seq DESC`, reads)} AS head
+              FROM documents
+             WHERE ${inRange} AND ${matchesEveryPhrase(journeyId, phrases)}
+             ORDER BY created_at DESC, seq DESC LIMIT ${query.limit}`,
+      )
+    : [];
   const readerOf =
     (text: string): TextReader =>
     (start, count) =>
