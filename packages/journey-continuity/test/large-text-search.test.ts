@@ -71,6 +71,22 @@ describe.each(DIALECTS)('large texts (%s)', (dialect) => {
       expect(content.endsWith(plain(snippet!))).toBe(true);
     });
 
+    it('astral characters before the match, within a text’s head or past it: a snippet around the match', async () => {
+      for (const [before, after] of [
+        [`${'🙂 '.repeat(300)}${filler(2000)}`, filler(3000)],
+        [filler(1500), `${'🙂 '.repeat(2000)}${filler(3000)}`],
+        [`${filler(3000)}${'😀 '.repeat(500)}${filler(4000)}`, filler(100)],
+      ]) {
+        const snippet = await documentSnippet(`${before} the ocelot sighting ${after}`, 'ocelot');
+        expect(snippet).toMatch(/\*\*ocelot\*\* sighting/);
+        expect(`${before} the ocelot sighting ${after}`).toContain(plain(snippet!));
+      }
+      const journeyId = await newJourney(h);
+      await record(h, journeyId, `${'🙂 '.repeat(400)}${filler(3000)} the ocelot sighting ${filler(3000)}`);
+      const [session] = (await history(h, { journey_id: journeyId, query: 'ocelot' })).sessions;
+      expect(session?.snippet).toMatch(/\*\*ocelot\*\* sighting/);
+    });
+
     it('a match at the start of a long text: no ellipsis before it', async () => {
       const snippet = await documentSnippet(`Zebras first. ${filler(MIB / 2)}`, 'zebra');
       expect(snippet).toMatch(/^\*\*Zebras\*\* first\. .*…$/);

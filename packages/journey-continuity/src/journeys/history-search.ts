@@ -14,7 +14,8 @@ import {
   type SessionRow,
 } from './history-result.js';
 import { SnippetMaker } from './snippets.js';
-import type { TextReader } from './text-windows.js';
+import { utf8Bytes } from './limits.js';
+import { SNIPPET_WINDOW_CHARS, type TextReader } from './text-windows.js';
 
 export interface HistorySearchOptions {
   /** Most bytes of long texts one search reads to find where they match, for their snippets. */
@@ -35,9 +36,25 @@ interface SeqRow {
 /** Reads part of a text column of one row (`substr` by @seq, @start, @count). */
 type PartStatement = Database.Statement<unknown[], string | null>;
 
-/** The snippet maker's reader of one row's text. */
-function readerOf(statement: PartStatement, seq: number): TextReader {
-  return (start, count) => statement.get({ seq, start, count }) ?? '';
+/**
+ * How much of a matched text is read with the page: its head, its first probe window and a snippet window
+ * from either of its first two (SnippetMaker's first reads).
+ */
+const PREFETCH_CHARS = 2 * SNIPPET_WINDOW_CHARS + 2;
+
+/**
+ * The snippet maker's reader of one row's text: from `head`, read with the page, where it can, else by a
+ * read of the row, which loads all of the stored text each time (SQLite's substr reads every page of it).
+ * The reads count SQLite's characters: the head serves a part of the text only when it is the whole text or
+ * holds no astral character (which JavaScript counts as two).
+ */
+function readerOf(statement: PartStatement, seq: number, head: string, textBytes: number): TextReader {
+  const whole = utf8Bytes(head) === textBytes;
+  const sameCount = whole || !/[\uD800-\uDFFF]/.test(head);
+  return (start, count) =>
+    sameCount && (whole || start + count <= head.length)
+      ? head.slice(start, start + count)
+      : (statement.get({ seq, start, count }) ?? '');
 }
 
 /**
@@ -85,7 +102,10 @@ export class HistorySearch {
         ORDER BY created_at DESC, seq DESC
         LIMIT @limit`,
     );
-    this.matchDocuments = sqlite.prepare<unknown[], DocumentRow & SeqRow>(matchedDocumentsSql());
+    this.matchDocuments = sqlite.prepare<
+      unknown[],
+      DocumentRow & SeqRow & { head: string | null; contentBytes: number | null }
+    >(matchedDocumentsSql());
     const part = (table: string, column: string) =>
       sqlite
         .prepare<unknown[], string | null>(
@@ -121,15 +141,26 @@ export class HistorySearch {
     const key = journeyKey(journeyId);
     const rows = this.rankedSessionsIn(sessionShardOf(journeyId)).all({
       ...base,
+      headChars: Math.max(base.headChars, PREFETCH_CHARS),
       match: journeyMatch(key, ['summary'], phrases),
     });
     const documents = query.includeDocuments
-      ? this.matchDocuments.all({ ...base, match: journeyMatch(key, ['title', 'content'], phrases) })
+      ? this.matchDocuments.all({
+          ...base,
+          headChars: PREFETCH_CHARS,
+          match: journeyMatch(key, ['title', 'content'], phrases),
+        })
       : [];
     return rankedResult(
       query,
-      rows.map((row) => ({ ...row, read: readerOf(this.readSummary, row.seq) })),
-      documents.map((row) => ({ ...row, read: readerOf(this.readDocument, row.seq) })),
+      rows.map((row) => ({
+        ...row,
+        read: readerOf(this.readSummary, row.seq, row.summary, row.summaryBytes),
+      })),
+      documents.map(({ head, contentBytes, ...row }) => ({
+        ...row,
+        read: readerOf(this.readDocument, row.seq, head ?? '', contentBytes ?? 0),
+      })),
       { maker: this.snippets, excerptBytes },
       anyPhrase(phrases),
     );
@@ -175,10 +206,11 @@ export function rankedSessionsSql(f: string): string {
      ORDER BY page.score, page.createdAt DESC, page.seq DESC`;
 }
 
-/** A journey's documents matching @match in title or content, newest first. */
+/** A journey's documents matching @match in title or content, newest first, with their content's head. */
 export function matchedDocumentsSql(): string {
   const f = DOCUMENTS_FTS_TABLE;
-  return `SELECT d.seq, d.id, d.document_type AS documentType, d.title, d.created_at AS createdAt
+  return `SELECT d.seq, d.id, d.document_type AS documentType, d.title, d.created_at AS createdAt,
+           substr(d.content, 1, @headChars) AS head, octet_length(d.content) AS contentBytes
       FROM ${f} CROSS JOIN documents d ON d.seq = ${f}.rowid
      WHERE ${f} MATCH @match AND d.journey_id = @journeyId AND d.created_at BETWEEN @from AND @to
      ORDER BY d.created_at DESC, d.seq DESC
