@@ -30,7 +30,10 @@ describe.each(DIALECTS)('excerpts in query_journey_history (%s)', (dialect) => {
   let journeyId: string;
   beforeAll(async () => {
     // 100 summaries of the largest size pass the default JOURNEY_MAX_TEXT_BYTES (4 MiB).
-    h = await startHarness({ storage: await storageFor(dialect), config: { maxTextBytes: 16 * 1024 * 1024 } });
+    h = await startHarness({
+      storage: await storageFor(dialect),
+      config: { maxTextBytes: 16 * 1024 * 1024 },
+    });
     journeyId = await newJourney(h);
     for (let i = 0; i < 100; i++) await record(h, journeyId, WORST_SUMMARY);
     for (let i = 0; i < 20; i++) {
