@@ -13,13 +13,14 @@ import { percentile } from '../src/stats.js';
  * `/healthz` waited up to 605 ms beside it. Each search shape runs against the combined `switchyard` bin on
  * SQLite and on PostgreSQL, with a `/healthz` polled beside it throughout.
  *
- * The bounds asserted here are generous, because this runs on loaded 2-core CI machines: they fail the
- * answers of whole summaries (hundreds of milliseconds to seconds a call), not a busy machine. The precise
- * numbers, and the densest text, are measured by the journey benchmark (packages/journey-continuity/bench,
- * its README): p95 under 50 ms there.
+ * What fails whole summaries on any machine is the size of the answer (81 MiB, against 1 MiB here). The time
+ * bounds are generous, because this runs on loaded 2-core CI machines (the p95 of 10 calls reached 0.6 s
+ * there): they fail a search that holds the server for seconds, as those answers did under load, not a busy
+ * machine. The precise numbers, and the densest text, are the journey benchmark's
+ * (packages/journey-continuity/bench, its README).
  */
-const SEARCH_P95_MS = 1000;
-const HEALTHZ_WORST_MS = 1000;
+const SEARCH_P95_MS = 1500;
+const HEALTHZ_WORST_MS = 1500;
 /** The whole answer: structured content and its text mirror, as JSON (the HTTP body adds its envelope). */
 const ANSWER_MAX_BYTES = 1024 * 1024;
 const ITERATIONS = 10;
