@@ -61,9 +61,10 @@ export async function openJourney(
     config.database === undefined
       ? sqliteBackend(runtime.dataDir, config.busyTimeoutMs)
       : await postgresBackend(config.database, runtime.logger);
+  // The rest of the configuration is the service's: its limits and bounds.
+  const { busyTimeoutMs: _busyTimeoutMs, database: _database, ...options } = config;
   const service = lazyStore({
-    load: () =>
-      backend.load({ maxDocumentBytes: config.maxDocumentBytes, snippetScanBytes: config.snippetScanBytes }),
+    load: () => backend.load(options),
     unavailable: storeUnavailable,
     close: (loaded) => loaded.close(),
   });

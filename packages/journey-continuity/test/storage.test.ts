@@ -159,6 +159,7 @@ describe('query shapes', () => {
         from: 0,
         to: 1,
         limit: 10,
+        headChars: 10,
         mark: '*',
         ellipsis: '…',
         tokens: 8,

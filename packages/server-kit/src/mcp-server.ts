@@ -161,6 +161,7 @@ export function buildServerFactory(
   const requestCall = (domain: string, ctx: ServerContext): RequestCall<DomainLifecycle> => ({
     state: stateOf(domain),
     principal: callerPrincipal(ctx.http?.authInfo),
+    oauth: callerOAuth(ctx.http?.authInfo),
     signal: AbortSignal.any([ctx.mcpReq.signal, serving.shutdownSignal]),
     logger: loggerOf(domain),
   });

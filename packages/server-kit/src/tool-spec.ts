@@ -179,6 +179,8 @@ export type ResourceContents =
 export interface RequestCall<State = unknown> {
   state: State;
   principal: string;
+  /** Present when the caller authenticated with an OAuth access token: its subject and scopes. */
+  oauth?: OAuthCaller | undefined;
   signal: AbortSignal;
   logger: Logger;
 }

@@ -69,7 +69,22 @@ export const SessionResultSchema = z
   .object({
     session_id: z.uuid().optional().describe('The session.'),
     created_at: TimestampSchema.optional().describe('When the session took place.'),
-    summary: z.string().optional().describe('The session summary.'),
+    summary: z
+      .string()
+      .optional()
+      .describe(
+        'The session summary, as a snippet: its start, cut where it is long (summary_truncated). The whole ' +
+          'session reads as the resource journey://sessions/{session_id}.',
+      ),
+    summary_truncated: z
+      .literal(true)
+      .optional()
+      .describe('Present when summary is only the start of a longer summary (additive).'),
+    summary_bytes: z
+      .number()
+      .int()
+      .optional()
+      .describe('With summary_truncated: the whole summary’s size in UTF-8 bytes (additive).'),
     has_diagnosis: z.boolean().optional().describe('Whether the session recorded a diagnosis.'),
     relevance_score: z
       .number()
@@ -88,7 +103,11 @@ export const DocumentResultSchema = z
   .object({
     document_id: z.uuid().optional().describe('The document.'),
     document_type: z.string().optional().describe('woop_plan, file_upload, artifact or note.'),
-    title: z.string().optional().describe('The title, when it has one.'),
+    title: z.string().optional().describe('The title, when it has one; its start, where it is long.'),
+    title_truncated: z
+      .literal(true)
+      .optional()
+      .describe('Present when title is only the start of a longer title (additive).'),
     created_at: TimestampSchema.optional().describe('When the document was added.'),
     snippet: z
       .string()

@@ -7,6 +7,7 @@ export const FAILED_STEP = {
   addDocument: 'Failed to add document',
   recordSession: 'Failed to record session',
   deleteJourney: 'Failed to delete journey',
+  readSession: 'Failed to read session',
 } as const;
 
 /** An operation of the journey service, as its failures name it. */

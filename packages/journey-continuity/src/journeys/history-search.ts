@@ -4,6 +4,7 @@ import { anyPhrase, journeyMatch, toFtsPhrases } from './fts-query.js';
 import {
   nothingMatches,
   rankedResult,
+  summaryHeadChars,
   toDocumentHit,
   toSessionHit,
   type DocumentRow,
@@ -13,14 +14,47 @@ import {
   type SessionRow,
 } from './history-result.js';
 import { SnippetMaker } from './snippets.js';
+import { utf8Bytes } from './limits.js';
+import { SNIPPET_WINDOW_CHARS, type TextReader } from './text-windows.js';
 
 export interface HistorySearchOptions {
   /** Most bytes of long texts one search reads to find where they match, for their snippets. */
   snippetScanBytes: number;
+  /** Most bytes (as JSON) of each text an answer quotes: a summary, a snippet, a title. */
+  excerptBytes: number;
 }
 
-interface MatchedDocumentRow extends DocumentRow {
+/** The columns of a session a search answers: the start of its summary and the size of all of it. */
+const SESSION_COLUMNS = (s: string) =>
+  `${s}id, ${s}created_at AS createdAt, substr(${s}summary, 1, @headChars) AS summary,
+   octet_length(${s}summary) AS summaryBytes, ${s}diagnosis IS NOT NULL AS hasDiagnosis`;
+
+interface SeqRow {
   seq: number;
+}
+
+/** Reads part of a text column of one row (`substr` by @seq, @start, @count). */
+type PartStatement = Database.Statement<unknown[], string | null>;
+
+/**
+ * How much of a matched text is read with the page: its head, its first probe window and a snippet window
+ * from either of its first two (SnippetMaker's first reads).
+ */
+const PREFETCH_CHARS = 2 * SNIPPET_WINDOW_CHARS + 2;
+
+/**
+ * The snippet maker's reader of one row's text: from `head`, read with the page, where it can, else by a
+ * read of the row, which loads all of the stored text each time (SQLite's substr reads every page of it).
+ * The reads count SQLite's characters: the head serves a part of the text only when it is the whole text or
+ * holds no astral character (which JavaScript counts as two).
+ */
+function readerOf(statement: PartStatement, seq: number, head: string, textBytes: number): TextReader {
+  const whole = utf8Bytes(head) === textBytes;
+  const sameCount = whole || !/[\uD800-\uDFFF]/.test(head);
+  return (start, count) =>
+    sameCount && (whole || start + count <= head.length)
+      ? head.slice(start, start + count)
+      : (statement.get({ seq, start, count }) ?? '');
 }
 
 /**
@@ -30,21 +64,27 @@ interface MatchedDocumentRow extends DocumentRow {
  * for the returned page only, each from a bounded window of its text (SnippetMaker).
  */
 export class HistorySearch {
-  private readonly rankedSessions = new Map<number, Database.Statement<unknown[], RankedSessionRow>>();
+  private readonly rankedSessions = new Map<
+    number,
+    Database.Statement<unknown[], RankedSessionRow & SeqRow>
+  >();
   private readonly listSessions;
   private readonly countSessions;
   private readonly listDocuments;
   private readonly matchDocuments;
-  private readonly readDocument;
+  private readonly readSummary: PartStatement;
+  private readonly readDocument: PartStatement;
   private readonly snippets: SnippetMaker;
+  private readonly excerptBytes: number;
 
   constructor(
     private readonly sqlite: Database.Database,
     options: HistorySearchOptions,
   ) {
     this.snippets = new SnippetMaker(options.snippetScanBytes);
+    this.excerptBytes = options.excerptBytes;
     this.listSessions = sqlite.prepare<unknown[], SessionRow>(
-      `SELECT id, created_at AS createdAt, summary, diagnosis IS NOT NULL AS hasDiagnosis
+      `SELECT ${SESSION_COLUMNS('')}
          FROM sessions
         WHERE journey_id = @journeyId AND created_at BETWEEN @from AND @to
         ORDER BY created_at DESC, seq DESC
@@ -62,26 +102,38 @@ export class HistorySearch {
         ORDER BY created_at DESC, seq DESC
         LIMIT @limit`,
     );
-    this.matchDocuments = sqlite.prepare<unknown[], MatchedDocumentRow>(matchedDocumentsSql());
-    this.readDocument = sqlite
-      .prepare<unknown[], string | null>(
-        'SELECT substr(content, @start + 1, @count) FROM documents WHERE seq = @seq',
-      )
-      .pluck();
+    this.matchDocuments = sqlite.prepare<
+      unknown[],
+      DocumentRow & SeqRow & { head: string | null; contentBytes: number | null }
+    >(matchedDocumentsSql());
+    const part = (table: string, column: string) =>
+      sqlite
+        .prepare<unknown[], string | null>(
+          `SELECT substr(${column}, @start + 1, @count) FROM ${table} WHERE seq = @seq`,
+        )
+        .pluck();
+    this.readSummary = part('sessions', 'summary');
+    this.readDocument = part('documents', 'content');
   }
 
   search(query: HistoryQuery): HistoryResult {
     const journeyId = query.journeyId.toLowerCase();
-    const base = { journeyId, from: query.range.from, to: query.range.to, limit: query.limit };
+    const { excerptBytes } = this;
+    const base = {
+      journeyId,
+      from: query.range.from,
+      to: query.range.to,
+      limit: query.limit,
+      headChars: summaryHeadChars(excerptBytes),
+    };
     const text = query.text?.trim() ? query.text : undefined;
     if (text === undefined) {
-      const sessions = this.listSessions.all(base).map(toSessionHit);
+      const sessions = this.listSessions.all(base).map((row) => toSessionHit(row, excerptBytes));
       const total = this.countSessions.get(base) ?? 0;
-      return {
-        sessions,
-        total,
-        ...(query.includeDocuments ? { documents: this.listDocuments.all(base).map(toDocumentHit) } : {}),
-      };
+      const documents = query.includeDocuments
+        ? { documents: this.listDocuments.all(base).map((row) => toDocumentHit(row, excerptBytes)) }
+        : {};
+      return { sessions, total, ...documents };
     }
     const phrases = toFtsPhrases(text);
     // Nothing searchable (only punctuation or symbols): nothing can match.
@@ -89,16 +141,29 @@ export class HistorySearch {
     const key = journeyKey(journeyId);
     const rows = this.rankedSessionsIn(sessionShardOf(journeyId)).all({
       ...base,
+      headChars: Math.max(base.headChars, PREFETCH_CHARS),
       match: journeyMatch(key, ['summary'], phrases),
     });
     const documents = query.includeDocuments
-      ? this.matchDocuments.all({ ...base, match: journeyMatch(key, ['title', 'content'], phrases) })
+      ? this.matchDocuments.all({
+          ...base,
+          headChars: PREFETCH_CHARS,
+          match: journeyMatch(key, ['title', 'content'], phrases),
+        })
       : [];
-    const matched = documents.map((row) => ({
-      ...row,
-      read: (start: number, count: number) => this.readDocument.get({ seq: row.seq, start, count }) ?? '',
-    }));
-    return rankedResult(query, rows, matched, this.snippets, anyPhrase(phrases));
+    return rankedResult(
+      query,
+      rows.map((row) => ({
+        ...row,
+        read: readerOf(this.readSummary, row.seq, row.summary, row.summaryBytes),
+      })),
+      documents.map(({ head, contentBytes, ...row }) => ({
+        ...row,
+        read: readerOf(this.readDocument, row.seq, head ?? '', contentBytes ?? 0),
+      })),
+      { maker: this.snippets, excerptBytes },
+      anyPhrase(phrases),
+    );
   }
 
   /** Frees the scratch database the snippets are cut in. */
@@ -106,10 +171,12 @@ export class HistorySearch {
     this.snippets.close();
   }
 
-  private rankedSessionsIn(shard: number): Database.Statement<unknown[], RankedSessionRow> {
+  private rankedSessionsIn(shard: number): Database.Statement<unknown[], RankedSessionRow & SeqRow> {
     let statement = this.rankedSessions.get(shard);
     if (statement === undefined) {
-      statement = this.sqlite.prepare<unknown[], RankedSessionRow>(rankedSessionsSql(sessionFtsTable(shard)));
+      statement = this.sqlite.prepare<unknown[], RankedSessionRow & SeqRow>(
+        rankedSessionsSql(sessionFtsTable(shard)),
+      );
       this.rankedSessions.set(shard, statement);
     }
     return statement;
@@ -134,15 +201,16 @@ export function rankedSessionsSql(f: string): string {
        ORDER BY score, createdAt DESC, seq DESC
        LIMIT @limit
     )
-    SELECT s.id, page.createdAt, s.summary, s.diagnosis IS NOT NULL AS hasDiagnosis, page.score, page.total
+    SELECT page.seq, ${SESSION_COLUMNS('s.')}, page.score, page.total
       FROM page CROSS JOIN sessions s ON s.seq = page.seq
      ORDER BY page.score, page.createdAt DESC, page.seq DESC`;
 }
 
-/** A journey's documents matching @match in title or content, newest first. */
+/** A journey's documents matching @match in title or content, newest first, with their content's head. */
 export function matchedDocumentsSql(): string {
   const f = DOCUMENTS_FTS_TABLE;
-  return `SELECT d.seq, d.id, d.document_type AS documentType, d.title, d.created_at AS createdAt
+  return `SELECT d.seq, d.id, d.document_type AS documentType, d.title, d.created_at AS createdAt,
+           substr(d.content, 1, @headChars) AS head, octet_length(d.content) AS contentBytes
       FROM ${f} CROSS JOIN documents d ON d.seq = ${f}.rowid
      WHERE ${f} MATCH @match AND d.journey_id = @journeyId AND d.created_at BETWEEN @from AND @to
      ORDER BY d.created_at DESC, d.seq DESC
