@@ -62,6 +62,8 @@ export interface HarnessOptions {
   authInfo?: ConnectInMemoryOptions['authInfo'];
   /** What the harness logs into `logLines` (default error). */
   logLevel?: LogLevel;
+  /** The server's answer limit in bytes (default 1 MiB). */
+  maxAnswerBytes?: number;
 }
 
 /** The scopes of an OAuth user of the journey tools. */
@@ -127,6 +129,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     logger,
     ...(options.era === undefined ? {} : { era: options.era }),
     ...(options.authInfo === undefined ? {} : { authInfo: options.authInfo }),
+    maxAnswerBytes: options.maxAnswerBytes,
   });
   const { client } = connection;
   const state = connection.domains.get(journeyDomain.name) as JourneyState;
@@ -215,6 +218,7 @@ export interface HistoryOut {
   sessions: SessionOut[];
   documents?: DocumentOut[];
   total_results: number;
+  next_cursor?: string | null;
 }
 
 export async function newJourney(h: Harness, userId?: string): Promise<string> {

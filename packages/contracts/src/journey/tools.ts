@@ -55,6 +55,11 @@ export const QueryJourneyHistoryInputSchema = z
       .boolean({ error: 'include_documents must be true or false' })
       .default(false)
       .describe('Include linked documents in results'),
+    cursor: z
+      .string({ error: 'cursor must be the next_cursor of an earlier answer' })
+      .max(200, { error: 'cursor must be the next_cursor of an earlier answer' })
+      .optional()
+      .describe('The next_cursor of an earlier answer to the same search: its next page (additive).'),
   })
   .refine(
     (input) =>
@@ -129,6 +134,15 @@ export const QueryJourneyHistoryOutputSchema = z
       .optional()
       .describe('With include_documents: matching documents, newest first.'),
     total_results: z.number().int().describe('How many sessions match, before limit.'),
+    next_cursor: z
+      .string()
+      .nullable()
+      .optional()
+      .describe(
+        'Pass as cursor (with the same search) for the next page: more sessions or documents match than ' +
+          'this answer holds (past limit, or past the answer size limit); null when none are left (additive: ' +
+          'Switchyard always sends it).',
+      ),
   })
   .describe('The journey’s matching history.');
 

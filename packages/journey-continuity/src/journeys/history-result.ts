@@ -14,7 +14,17 @@ export interface HistoryQuery {
   range: MillisRange;
   limit: number;
   includeDocuments: boolean;
+  /** How many of the matching sessions, and of the matching documents, earlier pages held (a cursor's). */
+  offsets?: PageOffsets;
 }
+
+export interface PageOffsets {
+  sessions: number;
+  documents: number;
+}
+
+/** A search's first page: nothing before it. */
+export const FIRST_PAGE: PageOffsets = { sessions: 0, documents: 0 };
 
 export interface SessionHit {
   id: string;
@@ -47,6 +57,8 @@ export interface HistoryResult {
   total: number;
   /** Present when documents were asked for. */
   documents?: DocumentHit[];
+  /** True when more documents match than this page holds. */
+  moreDocuments: boolean;
 }
 
 /**
@@ -65,6 +77,8 @@ export interface SessionRow {
 export interface RankedSessionRow extends SessionRow {
   score: number;
   total: number;
+  /** The best score of the whole search (not only of this page). */
+  best: number;
 }
 
 /**
@@ -140,7 +154,17 @@ function boundedSnippet(snippet: string, excerptBytes: number): string {
 
 /** The answer when the text has no searchable word: nothing can match. */
 export function nothingMatches(query: HistoryQuery): HistoryResult {
-  return { sessions: [], total: 0, ...(query.includeDocuments ? { documents: [] } : {}) };
+  return {
+    sessions: [],
+    total: 0,
+    moreDocuments: false,
+    ...(query.includeDocuments ? { documents: [] } : {}),
+  };
+}
+
+/** The first `limit` of rows read one past a page (`LIMIT limit + 1`), and whether there were more. */
+export function pageOf<T>(rows: readonly T[], limit: number): { page: T[]; more: boolean } {
+  return { page: rows.slice(0, limit), more: rows.length > limit };
 }
 
 /**
@@ -153,6 +177,7 @@ export function rankedResult(
   documents: readonly MatchedDocument[],
   { maker, excerptBytes }: Pick<HistoryTexts, 'maker' | 'excerptBytes'>,
   match: string,
+  counts: Pick<HistoryResult, 'total' | 'moreDocuments'>,
 ): HistoryResult {
   const sources: SnippetSource[] = [
     ...rows.map((row) => ({ read: row.read })),
@@ -161,7 +186,7 @@ export function rankedResult(
   const snippets = maker.snippets(sources, match);
   // bm25 is negative and more negative is better; every matched term adds a positive weight, so the best
   // score is never 0 and each row's share of it lies in (0, 1].
-  const best = rows[0]?.score ?? -1;
+  const best = rows[0]?.best ?? -1;
   const sessions = rows.map((row, i): SessionHit => {
     const snippet = snippets[i]?.text;
     return {
@@ -170,7 +195,7 @@ export function rankedResult(
       ...(snippet === undefined ? {} : { snippet: boundedSnippet(snippet, excerptBytes) }),
     };
   });
-  const result: HistoryResult = { sessions, total: rows[0]?.total ?? 0 };
+  const result: HistoryResult = { sessions, ...counts };
   if (query.includeDocuments) {
     result.documents = documents.map((row, i) => {
       const found = snippets[rows.length + i];

@@ -5,6 +5,8 @@ import {
   nothingMatches,
   rankedResult,
   summaryHeadChars,
+  FIRST_PAGE,
+  pageOf,
   toDocumentHit,
   toSessionHit,
   type DocumentRow,
@@ -88,7 +90,7 @@ export class HistorySearch {
          FROM sessions
         WHERE journey_id = @journeyId AND created_at BETWEEN @from AND @to
         ORDER BY created_at DESC, seq DESC
-        LIMIT @limit`,
+        LIMIT @limit OFFSET @sessionOffset`,
     );
     this.countSessions = sqlite
       .prepare<unknown[], number>(
@@ -100,7 +102,7 @@ export class HistorySearch {
          FROM documents
         WHERE journey_id = @journeyId AND created_at BETWEEN @from AND @to
         ORDER BY created_at DESC, seq DESC
-        LIMIT @limit`,
+        LIMIT @documentLimit OFFSET @documentOffset`,
     );
     this.matchDocuments = sqlite.prepare<
       unknown[],
@@ -124,45 +126,62 @@ export class HistorySearch {
       from: query.range.from,
       to: query.range.to,
       limit: query.limit,
+      sessionOffset: (query.offsets ?? FIRST_PAGE).sessions,
+      // One more than the page: whether more documents match.
+      documentLimit: query.limit + 1,
+      documentOffset: (query.offsets ?? FIRST_PAGE).documents,
       headChars: summaryHeadChars(excerptBytes),
     };
     const text = query.text?.trim() ? query.text : undefined;
     if (text === undefined) {
       const sessions = this.listSessions.all(base).map((row) => toSessionHit(row, excerptBytes));
       const total = this.countSessions.get(base) ?? 0;
-      const documents = query.includeDocuments
-        ? { documents: this.listDocuments.all(base).map((row) => toDocumentHit(row, excerptBytes)) }
-        : {};
-      return { sessions, total, ...documents };
+      if (!query.includeDocuments) return { sessions, total, moreDocuments: false };
+      const documents = pageOf(this.listDocuments.all(base), query.limit);
+      return {
+        sessions,
+        total,
+        documents: documents.page.map((row) => toDocumentHit(row, excerptBytes)),
+        moreDocuments: documents.more,
+      };
     }
     const phrases = toFtsPhrases(text);
     // Nothing searchable (only punctuation or symbols): nothing can match.
     if (phrases.length === 0) return nothingMatches(query);
     const key = journeyKey(journeyId);
-    const rows = this.rankedSessionsIn(sessionShardOf(journeyId)).all({
+    const ranked = this.rankedSessionsIn(sessionShardOf(journeyId));
+    const sessionMatch = {
       ...base,
       headChars: Math.max(base.headChars, PREFETCH_CHARS),
       match: journeyMatch(key, ['summary'], phrases),
-    });
-    const documents = query.includeDocuments
-      ? this.matchDocuments.all({
-          ...base,
-          headChars: PREFETCH_CHARS,
-          match: journeyMatch(key, ['title', 'content'], phrases),
-        })
-      : [];
+    };
+    const rows = ranked.all(sessionMatch);
+    // A page past the last match still says how many there are.
+    const total =
+      rows[0]?.total ?? ranked.all({ ...sessionMatch, limit: 1, sessionOffset: 0 })[0]?.total ?? 0;
+    const documents = pageOf(
+      query.includeDocuments
+        ? this.matchDocuments.all({
+            ...base,
+            headChars: PREFETCH_CHARS,
+            match: journeyMatch(key, ['title', 'content'], phrases),
+          })
+        : [],
+      query.limit,
+    );
     return rankedResult(
       query,
       rows.map((row) => ({
         ...row,
         read: readerOf(this.readSummary, row.seq, row.summary, row.summaryBytes),
       })),
-      documents.map(({ head, contentBytes, ...row }) => ({
+      documents.page.map(({ head, contentBytes, ...row }) => ({
         ...row,
         read: readerOf(this.readDocument, row.seq, head ?? '', contentBytes ?? 0),
       })),
       { maker: this.snippets, excerptBytes },
       anyPhrase(phrases),
+      { total, moreDocuments: documents.more },
     );
   }
 
@@ -196,12 +215,12 @@ export function rankedSessionsSql(f: string): string {
         FROM ${f} CROSS JOIN sessions s ON s.seq = ${f}.rowid
        WHERE ${f} MATCH @match AND s.journey_id = @journeyId AND s.created_at BETWEEN @from AND @to
     ), page AS (
-      SELECT seq, createdAt, score, count(*) OVER () AS total
+      SELECT seq, createdAt, score, count(*) OVER () AS total, min(score) OVER () AS best
         FROM matches
        ORDER BY score, createdAt DESC, seq DESC
-       LIMIT @limit
+       LIMIT @limit OFFSET @sessionOffset
     )
-    SELECT page.seq, ${SESSION_COLUMNS('s.')}, page.score, page.total
+    SELECT page.seq, ${SESSION_COLUMNS('s.')}, page.score, page.total, page.best
       FROM page CROSS JOIN sessions s ON s.seq = page.seq
      ORDER BY page.score, page.createdAt DESC, page.seq DESC`;
 }
@@ -214,5 +233,5 @@ export function matchedDocumentsSql(): string {
       FROM ${f} CROSS JOIN documents d ON d.seq = ${f}.rowid
      WHERE ${f} MATCH @match AND d.journey_id = @journeyId AND d.created_at BETWEEN @from AND @to
      ORDER BY d.created_at DESC, d.seq DESC
-     LIMIT @limit`;
+     LIMIT @documentLimit OFFSET @documentOffset`;
 }

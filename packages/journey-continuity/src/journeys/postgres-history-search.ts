@@ -12,9 +12,11 @@ import type pg from 'pg';
 import { journeyKey } from '../db/fts.js';
 import { anyPhrase, queryPhrases, toFtsPhrases } from './fts-query.js';
 import {
+  FIRST_PAGE,
   nothingMatches,
   rankedResult,
   summaryHeadChars,
+  pageOf,
   toDocumentHit,
   toSessionHit,
   type DocumentRow,
@@ -104,12 +106,12 @@ export function rankedSessionsSql(
         CROSS JOIN LATERAL (SELECT coalesce(min(m.counts[slot]), 0)::float8 AS tf FROM unnest(w.slots) AS slot) f
        GROUP BY m.seq, m.created_at
     ), page AS (
-      SELECT seq, created_at, score, count(*) OVER () AS total FROM scored
+      SELECT seq, created_at, score, count(*) OVER () AS total, min(score) OVER () AS best FROM scored
        ORDER BY score, created_at DESC, seq DESC
-       LIMIT ${query.limit}
+       LIMIT ${query.limit} OFFSET ${(query.offsets ?? FIRST_PAGE).sessions}
     )
     SELECT ${sessionColumns(snippetText(sql`s.summary`, sql`page.score, page.created_at DESC, page.seq DESC`, reads))},
-           page.score, page.total::int AS total
+           page.score, page.total::int AS total, page.best
       FROM page JOIN sessions s ON s.seq = page.seq
      ORDER BY page.score, page.created_at DESC, page.seq DESC`;
 }
@@ -185,25 +187,31 @@ export async function searchPostgresHistory(
     const sessions = await rowsOf<SessionRow>(
       db,
       sql`SELECT ${sessionColumns(sql`substr(s.summary, 1, ${summaryHeadChars(excerptBytes)})`)}
-            FROM sessions s WHERE ${inRange} ORDER BY created_at DESC, seq DESC LIMIT ${query.limit}`,
+            FROM sessions s WHERE ${inRange} ORDER BY created_at DESC, seq DESC
+           LIMIT ${query.limit} OFFSET ${(query.offsets ?? FIRST_PAGE).sessions}`,
     );
     const [count] = await rowsOf<{ n: number }>(
       db,
       sql`SELECT count(*)::int AS n FROM sessions WHERE ${inRange}`,
     );
-    const documents = query.includeDocuments
-      ? await rowsOf<DocumentRow>(
-          db,
-          sql`SELECT ${DOCUMENT_COLUMNS} FROM documents WHERE ${inRange}
-               ORDER BY created_at DESC, seq DESC LIMIT ${query.limit}`,
-        )
-      : undefined;
-    return {
+    const result = {
       sessions: sessions.map((row) => toSessionHit(row, excerptBytes)),
       total: count?.n ?? 0,
-      ...(documents === undefined
-        ? {}
-        : { documents: documents.map((row) => toDocumentHit(row, excerptBytes)) }),
+    };
+    if (!query.includeDocuments) return { ...result, moreDocuments: false };
+    // One more than the page: whether more documents match.
+    const documents = pageOf(
+      await rowsOf<DocumentRow>(
+        db,
+        sql`SELECT ${DOCUMENT_COLUMNS} FROM documents WHERE ${inRange}
+             ORDER BY created_at DESC, seq DESC LIMIT ${query.limit + 1} OFFSET ${(query.offsets ?? FIRST_PAGE).documents}`,
+      ),
+      query.limit,
+    );
+    return {
+      ...result,
+      documents: documents.page.map((row) => toDocumentHit(row, excerptBytes)),
+      moreDocuments: documents.more,
     };
   }
   const phrases = queryPhrases(text)
@@ -232,15 +240,28 @@ async function rankedSearch(
     headChars: Math.max(summaryHeadChars(texts.excerptBytes), SNIPPET_WINDOW_CHARS + 1),
   };
   const rows = await rowsOf<RankedSessionRow>(db, rankedSessionsSql(journeyId, phrases, query, reads));
-  const documents = query.includeDocuments
-    ? await rowsOf<DocumentRow & { head: string | null }>(
+  // A page past the last match still says how many there are.
+  const total =
+    rows[0]?.total ??
+    (
+      await rowsOf<RankedSessionRow>(
         db,
-        sql`SELECT ${DOCUMENT_COLUMNS}, ${snippetText(sql`content`, sql`created_at DESC, seq DESC`, reads)} AS head
-              FROM documents
-             WHERE ${inRange} AND ${matchesEveryPhrase(journeyId, phrases)}
-             ORDER BY created_at DESC, seq DESC LIMIT ${query.limit}`,
+        rankedSessionsSql(journeyId, phrases, { ...query, limit: 1, offsets: FIRST_PAGE }, reads),
       )
-    : [];
+    )[0]?.total ??
+    0;
+  const documents = pageOf(
+    query.includeDocuments
+      ? await rowsOf<DocumentRow & { head: string | null }>(
+          db,
+          sql`SELECT ${DOCUMENT_COLUMNS}, ${snippetText(sql`content`, sql`created_at DESC, seq DESC`, reads)} AS head
+                FROM documents
+               WHERE ${inRange} AND ${matchesEveryPhrase(journeyId, phrases)}
+               ORDER BY created_at DESC, seq DESC LIMIT ${query.limit + 1} OFFSET ${(query.offsets ?? FIRST_PAGE).documents}`,
+        )
+      : [],
+    query.limit,
+  );
   const readerOf =
     (text: string): TextReader =>
     (start, count) =>
@@ -249,8 +270,9 @@ async function rankedSearch(
     query,
     // The summary read is also where its excerpt is cut from.
     rows.map((row) => ({ ...row, read: readerOf(row.summary) })),
-    documents.map(({ head, ...row }) => ({ ...row, read: readerOf(head ?? '') })),
+    documents.page.map(({ head, ...row }) => ({ ...row, read: readerOf(head ?? '') })),
     texts,
     snippetMatch,
+    { total, moreDocuments: documents.more },
   );
 }
