@@ -18,3 +18,9 @@ export {
   resolvePostgresSettings,
   type PostgresSettings,
 } from './postgres-settings.js';
+export {
+  databaseErrorCode,
+  isDatabaseUnreachable,
+  replaceUnreachable,
+  reportingUnreachable,
+} from './database-faults.js';

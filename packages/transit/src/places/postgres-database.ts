@@ -9,7 +9,7 @@ export function openSavedPlacePool(settings: PostgresSettings, logger: Logger): 
   return openPostgres(settings, {
     domain: 'transit',
     migrationsFolder: POSTGRES_MIGRATIONS_FOLDER,
-    onIdleError: (error) => logger.warn('a pooled PostgreSQL connection failed; it is replaced', { error }),
+    logger,
   });
 }
 
