@@ -54,7 +54,7 @@ export interface FaultyTestPostgres extends TestPostgres {
   /**
    * The environment of a server under test on a new database through the proxy, in `variable`: migrated at
    * start, with bounds short enough that a stall is given up on within seconds (a query after 2.5 s, a
-   * connection after 1 s) and long enough that a statement waiting for a row lock under load finishes (2 s).
+   * connection after 2 s) and long enough that a statement waiting for a row lock under load finishes (2 s).
    */
   serverEnv(variable: string): Promise<Record<string, string>>;
   /** The URL of a database straight to PostgreSQL (for checking what is stored, past the faults). */
@@ -81,7 +81,7 @@ export async function startFaultyTestPostgres(): Promise<FaultyTestPostgres> {
       SWITCHYARD_MIGRATE_ON_START: '1',
       SWITCHYARD_DATABASE_STATEMENT_TIMEOUT_MS: '2000',
       SWITCHYARD_DATABASE_QUERY_TIMEOUT_MS: '2500',
-      SWITCHYARD_DATABASE_CONNECT_TIMEOUT_MS: '1000',
+      SWITCHYARD_DATABASE_CONNECT_TIMEOUT_MS: '2000',
     }),
     direct(url) {
       const parsed = new URL(url);
