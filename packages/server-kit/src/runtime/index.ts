@@ -27,3 +27,9 @@ export {
   type AnswerForm,
   type TextFit,
 } from './answer-bytes.js';
+export {
+  databaseErrorCode,
+  isDatabaseUnreachable,
+  replaceUnreachable,
+  reportingUnreachable,
+} from './database-faults.js';

@@ -26,6 +26,17 @@ export interface SavedPlaceStore {
   delete(principal: string, key: string): Promise<SavedPlace | undefined>;
 }
 
+/**
+ * The saved places' database could not be reached, or the connection to it was lost: the contract's
+ * `network-error` (a transport failure, retryable), as every store method and the probe answer it.
+ */
+export function savedPlacesUnreachable(cause: unknown): SwitchyardError {
+  return new SwitchyardError('network-error', 'Saved places are unavailable: the database is unreachable', {
+    hint: 'Try again in a moment.',
+    cause,
+  });
+}
+
 /** How callers reach the store: it loads on first use (a failed load is an `internal` error, retried next time). */
 export type LoadSavedPlaceStore = () => Promise<SavedPlaceStore>;
 
