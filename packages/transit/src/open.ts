@@ -100,11 +100,11 @@ function lazySavedPlaceStore(load: () => Promise<SavedPlaceStore>): LoadSavedPla
   }).get;
 }
 
-function sqliteBackend(dataDir: string): SavedPlaceBackend {
+function sqliteBackend(dataDir: string, maxPlaces: number): SavedPlaceBackend {
   const database = openSavedPlaceDatabase(dataDir);
   return {
     savedPlaces: lazySavedPlaceStore(async () =>
-      (await import('./places/sqlite-store.js')).createSqliteSavedPlaceStore(database),
+      (await import('./places/sqlite-store.js')).createSqliteSavedPlaceStore(database, maxPlaces),
     ),
     hasSavedPlaces: createSavedPlaceProbe(database),
     reachable: async () => database.open,
@@ -114,7 +114,11 @@ function sqliteBackend(dataDir: string): SavedPlaceBackend {
   };
 }
 
-async function postgresBackend(settings: PostgresSettings, logger: Logger): Promise<SavedPlaceBackend> {
+async function postgresBackend(
+  settings: PostgresSettings,
+  maxPlaces: number,
+  logger: Logger,
+): Promise<SavedPlaceBackend> {
   const [{ openSavedPlacePool, createPostgresSavedPlaceProbe }, { postgresReachability }] = await Promise.all(
     [import('./places/postgres-database.js'), import('@switchyard/server-kit/postgres')],
   );
@@ -122,7 +126,7 @@ async function postgresBackend(settings: PostgresSettings, logger: Logger): Prom
   return {
     savedPlaces: lazySavedPlaceStore(async () =>
       reportingUnreachable(
-        (await import('./places/postgres-store.js')).createPostgresSavedPlaceStore(pool),
+        (await import('./places/postgres-store.js')).createPostgresSavedPlaceStore(pool, maxPlaces),
         savedPlacesUnreachable,
       ),
     ),
@@ -141,8 +145,8 @@ async function postgresBackend(settings: PostgresSettings, logger: Logger): Prom
 export async function openTransit(config: TransitConfig, runtime: TransitRuntime): Promise<TransitState> {
   const places =
     config.database === undefined
-      ? sqliteBackend(runtime.dataDir)
-      : await postgresBackend(config.database, runtime.logger);
+      ? sqliteBackend(runtime.dataDir, config.maxSavedPlaces)
+      : await postgresBackend(config.database, config.maxSavedPlaces, runtime.logger);
   const tfl = tflServices(config, runtime.logger);
   const hsl = hslServices(config, runtime.logger);
   let closed = false;
