@@ -2,6 +2,7 @@
 // now that query_journey_history quotes only the start of a long summary: for its owner (and a journey:admin
 // backend of the same issuer) only, as the tools are.
 import { randomUUID } from 'node:crypto';
+import { NEXT_PART_META } from '@switchyard/server-kit/runtime';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_SUMMARY_BYTES } from '../src/index.js';
 import { JOURNEY_ADMIN_SCOPE } from '../src/tools/acting-for.js';
@@ -130,5 +131,41 @@ describe.each(DIALECTS)('journey://sessions/{session_id} (%s)', (dialect) => {
     // The local principal is not of the backend's issuer.
     const local = await record(owner, await newJourney(owner), 'Local.');
     await expect(readSession(backend, local)).rejects.toThrow('NOT_FOUND');
+  });
+});
+
+describe.each(DIALECTS)('a session larger than one answer (%s)', (dialect) => {
+  it('comes in parts, each within the answer limit and naming the next, that join up to its JSON', async () => {
+    const limit = 64 * 1024;
+    const h = await startHarness({ storage: await storageFor(dialect), maxAnswerBytes: limit });
+    try {
+      const journeyId = await newJourney(h);
+      const messages = Array.from({ length: 40 }, (_, i) => ({
+        role: 'user',
+        text: `${i} ${'"é😀\u0001'.repeat(500)}`,
+      }));
+      const sessionId = await record(h, journeyId, WORST_SUMMARY, { messages, diagnosis: { note: 'x' } });
+      let uri: string | undefined = `journey://sessions/${sessionId}`;
+      let json = '';
+      let parts = 0;
+      while (uri !== undefined) {
+        const { contents } = await h.client.readResource({ uri });
+        expect(Buffer.byteLength(JSON.stringify(contents))).toBeLessThanOrEqual(limit);
+        const content = contents[0] as { text: string; _meta?: Record<string, string> };
+        json += content.text;
+        uri = content._meta?.[NEXT_PART_META];
+        parts++;
+      }
+      expect(parts).toBeGreaterThan(3);
+      expect(JSON.parse(json)).toMatchObject({ session_id: sessionId, summary: WORST_SUMMARY, messages });
+      const inside = await h.client
+        .readResource({
+          uri: `journey://sessions/${sessionId}?offset=${Buffer.byteLength(json.slice(0, json.indexOf('é'))) + 1}`,
+        })
+        .catch((error: unknown) => error);
+      expect(String(inside)).toMatch(/VALIDATION_ERROR: offset \d+ is inside a character of the session/);
+    } finally {
+      await h.stop();
+    }
   });
 });

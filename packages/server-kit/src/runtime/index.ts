@@ -28,6 +28,14 @@ export {
   type TextFit,
 } from './answer-bytes.js';
 export {
+  assertOffsetWithin,
+  NEXT_PART_META,
+  nextPartMeta,
+  partQueryNumber,
+  textPart,
+  type TextPart,
+} from './text-parts.js';
+export {
   databaseErrorCode,
   isDatabaseUnreachable,
   replaceUnreachable,
