@@ -209,9 +209,11 @@ export function buildServerFactory(
       const tool: CatalogTool | undefined = catalog.tools.get(request.params.name);
       const runner = tool === undefined ? undefined : runners.get(tool.name);
       if (tool === undefined || runner === undefined) {
+        const unavailable = await catalog.unavailable.explain(request.params.name);
         throw new ProtocolError(
           ProtocolErrorCode.InvalidParams,
-          `Unknown tool "${request.params.name}": tools/list names the tools this server offers`,
+          unavailable ??
+            `Unknown tool "${request.params.name}": tools/list names the tools this server offers`,
         );
       }
       const allowance = allowanceFor();

@@ -135,6 +135,15 @@ function fail(message: string): never {
 
 type AnyMount = Mount<unknown, DomainLifecycle>;
 
+/** The instructions, ending with what the configuration leaves out (a client may never see the log). */
+function withUnavailable(
+  instructions: string | undefined,
+  unavailable: string | undefined,
+): string | undefined {
+  if (unavailable === undefined) return instructions;
+  return instructions === undefined ? unavailable : `${instructions}\n\n${unavailable}`;
+}
+
 /**
  * The default size limit of one message (HTTP body or stdio line): 1 MiB raised to what the domains say
  * their tools accept (a journey document of the largest allowed size must reach its tool, not stop at 413).
@@ -246,7 +255,7 @@ export async function runServer(
     title: options.title,
     websiteUrl: options.websiteUrl,
     icon: options.icon,
-    instructions: options.instructions,
+    instructions: withUnavailable(options.instructions, catalog.unavailable.summary()),
   };
   const { buildServerFactory } = await loadServerFactory();
   const createServer = buildServerFactory(identity, {

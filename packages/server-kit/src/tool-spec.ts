@@ -130,6 +130,12 @@ export interface ToolSpec<
   paging?: AnswerPaging<z.output<I>, z.output<O>>;
   /** Whether this configuration offers the tool (default: always). */
   when?(config: Config): boolean;
+  /**
+   * What a configuration needs to offer the tool, in words a person acts on: the variables to set (names, never
+   * values), e.g. `TFL_API_KEY, a free key from …`. A call to the tool while `when` leaves it out (or its
+   * domain is not mounted) answers this instead of "unknown tool".
+   */
+  needs?: string;
   handler(input: z.output<I>, call: ToolCall<State>): Promise<z.input<O>> | z.input<O>;
 }
 
