@@ -185,9 +185,17 @@ export type ResourceContents =
 export interface RequestCall<State = unknown> {
   state: State;
   principal: string;
+  /** Present when the caller authenticated with an OAuth access token: its subject and scopes. */
+  oauth?: OAuthCaller | undefined;
   signal: AbortSignal;
   logger: Logger;
 }
+
+/**
+ * What a client already filled in beside the value it completes (`completion/complete`'s `context.arguments`):
+ * the template's other variables, or the prompt's other arguments. Untrusted, like every argument.
+ */
+export type CompletionContext = Readonly<Record<string, string>>;
 
 /** What a resource read gets: the request's facts and the bytes its contents may take. */
 export interface ReadCall<State = unknown> extends RequestCall<State> {
@@ -212,8 +220,16 @@ export interface ResourceSpec<State = unknown> {
   /** Resources to enumerate in `resources/list` (reads work for any URI the template matches). */
   list?(call: RequestCall<State>): Promise<ResourceEntry[]>;
   read(uri: string, variables: Record<string, string>, call: ReadCall<State>): Promise<ResourceContents[]>;
-  /** Completions for the template variable `variable`: values that start with what the user typed. */
-  complete?(variable: string, value: string, call: RequestCall<State>): Promise<string[]>;
+  /**
+   * Completions for the template variable `variable`: values that start with what the user typed (the others
+   * the client resolved in `context`: an artifact's name completes within its `run_id`).
+   */
+  complete?(
+    variable: string,
+    value: string,
+    call: RequestCall<State>,
+    context: CompletionContext,
+  ): Promise<string[]>;
   errorPayload(error: SwitchyardError): { error: { code: string; message: string } };
 }
 
@@ -221,8 +237,8 @@ export interface PromptArgumentSpec<State = unknown> {
   name: string;
   description: string;
   required?: boolean;
-  /** Completions for the argument: values starting with what the user typed. */
-  complete?(value: string, call: RequestCall<State>): Promise<string[]>;
+  /** Completions for the argument: values starting with what the user typed (the other arguments in `context`). */
+  complete?(value: string, call: RequestCall<State>, context: CompletionContext): Promise<string[]>;
 }
 
 export interface PromptMessage {

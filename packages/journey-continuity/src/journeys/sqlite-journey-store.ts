@@ -72,6 +72,18 @@ export class SqliteJourneyStore {
         .set({ updatedAt: sql`max(${journeys.updatedAt}, ${p('now')})` })
         .where(eq(journeys.id, p('id')))
         .prepare(),
+      userIds: db
+        .select({ userId: journeys.userId })
+        .from(journeys)
+        .where(
+          and(
+            eq(journeys.owner, p('owner')),
+            sql`substr(${journeys.userId}, 1, length(${p('prefix')})) = ${p('prefix')}`,
+          ),
+        )
+        .orderBy(sql`${journeys.updatedAt} DESC`, journeys.userId)
+        .limit(p('limit'))
+        .prepare(),
       anyJourneyOf: db
         .select({ id: journeys.id })
         .from(journeys)
@@ -170,6 +182,13 @@ export class SqliteJourneyStore {
   /** Whose the journey is, if it exists (for callers that may act for other principals). */
   ownerOf(journeyId: string, step: string): string | undefined {
     return withDatabaseErrors(step, () => this.queries.ownerOf.get({ id: journeyId.toLowerCase() }))?.owner;
+  }
+
+  /** JourneyService.userIds. */
+  userIds({ owner }: Caller, prefix: string, limit: number): string[] {
+    return withDatabaseErrors(FAILED_STEP.getOrCreateJourney, () =>
+      this.queries.userIds.all({ owner, prefix: prefix.toLowerCase(), limit }),
+    ).flatMap((row) => (row.userId === null ? [] : [row.userId]));
   }
 
   /** 404 unless the journey exists and is the caller's. */

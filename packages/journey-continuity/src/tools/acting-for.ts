@@ -39,7 +39,7 @@ function ownerOfUser(oauth: OAuthCaller, subject: string): string {
 }
 
 /** The owner of the caller's own journeys (without OAuth: its principal). */
-function ownOwner(call: ToolCall): string {
+export function ownOwner(call: Pick<ToolCall, 'principal' | 'oauth'>): string {
   return call.oauth === undefined ? call.principal : ownerOfUser(call.oauth, call.oauth.subject);
 }
 
