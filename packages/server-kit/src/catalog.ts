@@ -1,5 +1,4 @@
 import type { DomainLifecycle, Mount } from './domain.js';
-import { svgIcon } from './icons.js';
 import { listedTool, type ListedTool } from './tool-listing.js';
 import type { PromptSpec, ResourceSpec, ToolMiddleware, ToolSpec } from './tool-spec.js';
 import { UnavailableTools, type DormantTool, type UnmountedDomain } from './unavailable-tools.js';
@@ -131,7 +130,6 @@ export function buildCatalog(
   for (const mounted of mounts) {
     const { domain, config } = mounted;
     if (domains.has(domain.name)) throw new Error(`domain "${domain.name}" is mounted twice`);
-    const icons = domain.icon === undefined ? undefined : [svgIcon(domain.icon)];
     /** This domain's listed tools, by their names in the domain. */
     const listedTools = new Set<string>();
     for (const spec of domain.tools) {
@@ -147,7 +145,7 @@ export function buildCatalog(
         );
       }
       claim(owners, 'tool', name, domain.name);
-      const entry: CatalogTool = { name, domain: domain.name, spec, listing: listedTool(spec, name, icons) };
+      const entry: CatalogTool = { name, domain: domain.name, spec, listing: listedTool(spec, name) };
       tools.set(name, entry);
       listing.push(entry.listing);
       listedTools.add(spec.name);
