@@ -64,6 +64,7 @@ function variablesRead(read: (env: Env) => unknown): string[] {
 const RUNTIME_VARIABLES = [
   'SWITCHYARD_DATA_DIR',
   'SWITCHYARD_LOG_LEVEL',
+  'SWITCHYARD_LOG_FORMAT',
   LIMITS.maxArgumentDepth.variable,
   LIMITS.maxAnswerBytes.variable,
   LIMITS.stdioMaxMessageBytes.variable,

@@ -11,7 +11,7 @@ import type { ServerIdentity } from './mcp-server.js';
 import { openDomains } from './open-domains.js';
 import { resolveDataDir } from './runtime/data-dir.js';
 import { lazy } from './runtime/lazy.js';
-import { createLogger, resolveLogLevel, type Logger } from './runtime/logger.js';
+import { createLogger, resolveLogFormat, resolveLogLevel, type Logger } from './runtime/logger.js';
 import { ScopeTable } from './scopes.js';
 
 export const DEFAULT_HTTP_HOST = '127.0.0.1';
@@ -101,7 +101,7 @@ export interface RunServerOptions extends CatalogOptions, ServerIdentity {
   env?: Env;
   /** Default `resolveDataDir()`. */
   dataDir?: string;
-  /** Default `createLogger()` (JSON lines on stderr). */
+  /** Default `createLogger()` (on stderr: JSON lines, or text on a terminal; SWITCHYARD_LOG_FORMAT). */
   logger?: Logger;
   /** Turn contract violations in tool output into internal errors (tests). */
   strictOutput?: boolean;
@@ -229,6 +229,7 @@ export async function runServer(
   }
   const env = options.env ?? process.env;
   const logLevel = resolveLogLevel(env);
+  const logFormat = resolveLogFormat(env);
   const httpSettings =
     transport === 'http' ? resolveHttpSettings(options.http ?? {}, mounts, env) : undefined;
   const stdioMaxMessageBytes =
@@ -244,7 +245,7 @@ export async function runServer(
   const catalog = buildCatalog(mounts, options);
   const scopes = new ScopeTable(catalog);
   registerSecret(httpSettings?.token);
-  const logger = options.logger ?? createLogger({ level: logLevel });
+  const logger = options.logger ?? createLogger({ level: logLevel, format: logFormat });
   const dataDir = options.dataDir ?? resolveDataDir(env);
   const tracker = new InFlightTracker();
   const shutdown = new AbortController();
