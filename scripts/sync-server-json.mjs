@@ -3,29 +3,24 @@
 // `changeset version` (the root `version-packages` script does). `--check` only reports drift (exit 1).
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { root, workspacePackages } from './workspace-packages.mjs';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const check = process.argv.includes('--check');
 let drift = 0;
-for (const group of ['packages', 'apps']) {
-  for (const entry of fs.readdirSync(path.join(root, group))) {
-    const dir = path.join(root, group, entry);
-    const serverFile = path.join(dir, 'server.json');
-    if (!fs.existsSync(serverFile)) continue;
-    const { version, name } = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8'));
-    const server = JSON.parse(fs.readFileSync(serverFile, 'utf8'));
-    const stale = server.version !== version || server.packages.some((p) => p.version !== version);
-    if (!stale) continue;
-    drift += 1;
-    if (check) {
-      console.error(`${path.relative(root, serverFile)} is not at ${name}@${version}`);
-      continue;
-    }
-    server.version = version;
-    for (const registryPackage of server.packages) registryPackage.version = version;
-    fs.writeFileSync(serverFile, `${JSON.stringify(server, null, 2)}\n`);
-    console.log(`${path.relative(root, serverFile)} -> ${version}`);
+for (const { manifest, serverFile } of workspacePackages()) {
+  if (serverFile === undefined) continue;
+  const { version, name } = manifest;
+  const server = JSON.parse(fs.readFileSync(serverFile, 'utf8'));
+  const stale = server.version !== version || server.packages.some((p) => p.version !== version);
+  if (!stale) continue;
+  drift += 1;
+  if (check) {
+    console.error(`${path.relative(root, serverFile)} is not at ${name}@${version}`);
+    continue;
   }
+  server.version = version;
+  for (const registryPackage of server.packages) registryPackage.version = version;
+  fs.writeFileSync(serverFile, `${JSON.stringify(server, null, 2)}\n`);
+  console.log(`${path.relative(root, serverFile)} -> ${version}`);
 }
 process.exit(check && drift > 0 ? 1 : 0);

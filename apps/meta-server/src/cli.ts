@@ -54,6 +54,7 @@ Every flag can also be set by its environment variable (the flag wins):
   SWITCHYARD_TOKEN   bearer token HTTP clients must send; to listen on anything but loopback, set it or
                      configure OAuth (SWITCHYARD_OAUTH_ISSUER and SWITCHYARD_RESOURCE_URL; see the README)
   SWITCHYARD_LOG_LEVEL  debug | info (default) | warn | error
+  SWITCHYARD_LOG_FORMAT text | json (default: text on a terminal, else JSON lines)
   Resource bounds (connections, timeouts, message sizes, batch length, argument nesting):
   SWITCHYARD_HTTP_MAX_CONNECTIONS, SWITCHYARD_HTTP_HEADERS_TIMEOUT_MS, SWITCHYARD_HTTP_REQUEST_TIMEOUT_MS, SWITCHYARD_HTTP_KEEP_ALIVE_TIMEOUT_MS,
   SWITCHYARD_HTTP_MAX_BODY_BYTES, SWITCHYARD_HTTP_MAX_BATCH, SWITCHYARD_STDIO_MAX_MESSAGE_BYTES,

@@ -1,4 +1,4 @@
-import type { DomainLifecycle, Mount } from '@switchyard/server-kit';
+import type { DomainLifecycle, Mount, UnmountedDomain } from '@switchyard/server-kit';
 import { describeDatabase, type PostgresSettings } from '@switchyard/server-kit/runtime';
 import { PROVIDER_KEYS, type Provider } from '@switchyard/transit/providers';
 import type { Env } from './cli.js';
@@ -30,6 +30,16 @@ export interface PlanRequest {
   /** The data directory every domain uses (resolved already). */
   dataDir: string;
 }
+
+/**
+ * Each domain's package, loaded only when the domain may be mounted (a skipped domain costs no start-up
+ * time), or when a call names one of its tools and the server says why it is off.
+ */
+const DECLARATIONS = {
+  transit: () => import('@switchyard/transit').then((m) => m.transitDomain),
+  'launch-runs': () => import('@switchyard/launch-runs').then((m) => m.launchRunsDomain),
+  'journey-continuity': () => import('@switchyard/journey-continuity').then((m) => m.journeyDomain),
+};
 
 function isSet(env: Env, name: string): boolean {
   const value = env[name];
@@ -74,8 +84,7 @@ async function planTransit(request: PlanRequest, explicit: boolean): Promise<Dom
     transitEnv = { ...env, TRANSIT_PROVIDERS: keyed.join(',') };
     why = keyed.map((p) => `${PROVIDER_KEYS[p]} is set`).join(', ');
   }
-  // Each domain package is loaded only when it is mounted: a skipped domain costs no start-up time.
-  const { transitDomain } = await import('@switchyard/transit');
+  const transitDomain = await DECLARATIONS.transit();
   const config = loadFor('transit', () => transitDomain.config(transitEnv));
   const providers = config.providers.map((p) => `${p} (${PROVIDER_PLACES[p]})`).join(' and ');
   const places =
@@ -91,7 +100,7 @@ async function planTransit(request: PlanRequest, explicit: boolean): Promise<Dom
 }
 
 async function planJourney(request: PlanRequest): Promise<DomainDecision> {
-  const { journeyDomain } = await import('@switchyard/journey-continuity');
+  const journeyDomain = await DECLARATIONS['journey-continuity']();
   const config = loadFor('journey-continuity', () => journeyDomain.config(request.env));
   return {
     name: 'journey-continuity',
@@ -102,7 +111,7 @@ async function planJourney(request: PlanRequest): Promise<DomainDecision> {
 }
 
 async function planLaunchRuns(request: PlanRequest): Promise<DomainDecision> {
-  const { launchRunsDomain } = await import('@switchyard/launch-runs');
+  const launchRunsDomain = await DECLARATIONS['launch-runs']();
   const config = loadFor('launch-runs', () => launchRunsDomain.config(request.env));
   return {
     name: 'launch-runs',
@@ -130,9 +139,9 @@ function prefetchDomainPackages(request: PlanRequest): void {
     request.domains?.includes('transit') === true ||
     isSet(request.env, 'TRANSIT_PROVIDERS') ||
     Object.values(PROVIDER_KEYS).some((key) => isSet(request.env, key));
-  if (wanted('transit') && transitPossible) import('@switchyard/transit').catch(ignore);
-  if (wanted('launch-runs')) import('@switchyard/launch-runs').catch(ignore);
-  if (wanted('journey-continuity')) import('@switchyard/journey-continuity').catch(ignore);
+  if (wanted('transit') && transitPossible) DECLARATIONS.transit().catch(ignore);
+  if (wanted('launch-runs')) DECLARATIONS['launch-runs']().catch(ignore);
+  if (wanted('journey-continuity')) DECLARATIONS['journey-continuity']().catch(ignore);
 }
 
 /**
@@ -169,4 +178,13 @@ export async function planDomains(request: PlanRequest): Promise<DomainDecision[
 /** The mounts of the domains `decisions` mounts, in order. */
 export function mountsOf(decisions: readonly DomainDecision[]): Mount<unknown, DomainLifecycle>[] {
   return decisions.flatMap((decision) => (decision.mount ? [decision.domain] : []));
+}
+
+/** The domains `decisions` skips, with why: a call to one of their tools answers it. */
+export function unmountedOf(decisions: readonly DomainDecision[]): UnmountedDomain[] {
+  return decisions.flatMap((decision) =>
+    decision.mount
+      ? []
+      : [{ name: decision.name, reason: decision.reason, load: DECLARATIONS[decision.name] }],
+  );
 }

@@ -3,7 +3,7 @@ import { runServer, type DomainLifecycle, type Mount, type RunningServer } from 
 import { createLogger, resolveDataDir, type Logger } from '@switchyard/server-kit/runtime';
 import { describeDomains, describeHttpStart, type StdioCommand } from './announce.js';
 import type { Env } from './cli.js';
-import { mountsOf, planDomains, type DomainDecision } from './domains.js';
+import { mountsOf, planDomains, unmountedOf, type DomainDecision } from './domains.js';
 import { DEFAULT_HOST, DEFAULT_PORT, type SwitchyardSettings } from './settings.js';
 import { VERSION } from './version.js';
 
@@ -127,6 +127,7 @@ export async function startSwitchyard(options: SwitchyardOptions = {}): Promise<
     toolPrefix: options.toolPrefix,
     toolsAllow: options.toolsAllow,
     toolsDeny: options.toolsDeny,
+    unmounted: unmountedOf(plan.decisions),
     strictOutput: options.strictOutput,
     handleSignals: options.handleSignals,
     shutdownGraceMs: options.shutdownGraceMs,

@@ -29,10 +29,8 @@ describe('the built switchyard bin', () => {
         websiteUrl: 'https://github.com/switchyard-mcp/switchyard#readme',
         icons: [{ src: expect.stringMatching(/^data:image\/svg\+xml,%3Csvg%20/) }],
       });
-      // Every tool carries its domain's icon (a different one per domain).
-      const iconOf = (name: string) => tools.find((tool) => tool.name === name)?.icons?.[0]?.src;
-      expect(new Set(['planJourney', 'launch_start_run', 'record_session'].map(iconOf)).size).toBe(3);
-      expect(tools.every((tool) => tool.icons?.length === 1)).toBe(true);
+      // The server has its icon; no tool repeats one (that was a tenth of the listing).
+      expect(tools.every((tool) => tool.icons === undefined)).toBe(true);
       // One paragraph per mounted domain, in its own words.
       const instructions = connection.client.getInstructions() ?? '';
       for (const title of [
@@ -73,6 +71,57 @@ describe('the built switchyard bin', () => {
     expect(connection.stderr()).toMatch(/mounted launch-runs/);
     expect(connection.stderr()).toMatch(/mounted journey-continuity/);
   });
+
+  it.each(['modern', 'legacy'] as const)(
+    'without a key, a call to a tool that needs it (%s era) says which variable to set, and so do the instructions',
+    async (era) => {
+      const connection = await connectStdio({ SWITCHYARD_DATA_DIR: tempDir() }, [], era);
+      try {
+        const instructions = connection.client.getInstructions() ?? '';
+        expect(instructions).toContain(
+          '- transit is not mounted: neither TFL_API_KEY (London) nor DIGITRANSIT_SUBSCRIPTION_KEY (Helsinki) is set',
+        );
+        const failure = (name: string) =>
+          connection.client.callTool({ name, arguments: {} }).then(
+            () => 'answered',
+            (error: Error) => error.message,
+          );
+        const planJourney = await failure('planJourney');
+        expect(planJourney).toContain(
+          'Tool "planJourney" is off in this server: its domain, transit, is not mounted',
+        );
+        expect(planJourney).toContain('the tool needs TFL_API_KEY (a free key from the TfL API portal');
+        expect(planJourney).not.toContain('Unknown tool');
+        expect(await failure('save_user_variable')).toContain('set one or both to add the transit tools');
+        expect(await failure('no_such_tool')).toContain('Unknown tool "no_such_tool"');
+        // The listing stays what is offered.
+        expectCompleteListing((await connection.client.listTools()).tools, [
+          ...LAUNCH_TOOLS,
+          ...JOURNEY_TOOLS,
+        ]);
+      } finally {
+        await connection.close();
+      }
+
+      const helsinkiOnly = await connectStdio(
+        { SWITCHYARD_DATA_DIR: tempDir(), DIGITRANSIT_SUBSCRIPTION_KEY: 'demo-key' },
+        [],
+        era,
+      );
+      try {
+        expect(helsinkiOnly.client.getInstructions()).toMatch(
+          /- transit's planJourney, get_london_arrivals, get_line_status and find_london_stops: off, they need TFL_API_KEY/,
+        );
+        const message = await helsinkiOnly.client.callTool({ name: 'get_line_status', arguments: {} }).then(
+          () => 'answered',
+          (error: Error) => error.message,
+        );
+        expect(message).toContain('Tool "get_line_status" is off in this server: it needs TFL_API_KEY');
+      } finally {
+        await helsinkiOnly.close();
+      }
+    },
+  );
 
   it('over HTTP lists every tool once, prints the URL and a client configuration, and answers health checks', async () => {
     const dataDir = tempDir();

@@ -141,6 +141,27 @@ describe('the tools/list of the combined server', () => {
     }
   });
 
+  it('averages under 1,900 bytes a tool, and repeats no icon beside its tools', () => {
+    expect(bytes(tools) / tools.length).toBeLessThan(BYTES_PER_ADDED_TOOL);
+    expect(tools.filter((tool) => tool.icons !== undefined).map((tool) => tool.name)).toEqual([]);
+  });
+
+  it("outlines the objects of every output's lists with their fields, for typed clients", () => {
+    const bareLists: string[] = [];
+    for (const tool of tools) {
+      const output = (tool.outputSchema ?? {}) as Schema;
+      const branches = Array.isArray(output.anyOf) ? (output.anyOf as Schema[]) : [output];
+      for (const branch of branches) {
+        for (const [name, field] of Object.entries((branch.properties ?? {}) as Record<string, Schema>)) {
+          const items = field.items as Schema | undefined;
+          if (items?.type === 'object' && items.properties === undefined)
+            bareLists.push(`${tool.name}.${name}`);
+        }
+      }
+    }
+    expect(bareLists).toEqual([]);
+  });
+
   it('writes formats, not the date-time (300 characters) and UUID (170) regexes zod generates', () => {
     for (const tool of tools) {
       const patterns = [...JSON.stringify(tool).matchAll(/"pattern":("(?:[^"\\]|\\.)*")/g)].map((m) => m[1]!);

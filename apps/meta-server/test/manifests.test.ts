@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { journeyDomain } from '@switchyard/journey-continuity';
 import { launchRunsDomain } from '@switchyard/launch-runs';
@@ -8,14 +9,21 @@ import { Ajv } from 'ajv';
 import addFormats from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
 import { parseCommandLine } from '../src/cli.js';
+import { planSwitchyard } from '../src/index.js';
 import { PACKAGE_DIR, REPO_ROOT } from './helpers.js';
 import { publishedPackages, SERVER_PACKAGES } from './published-packages.js';
 
-const SCHEMA_URL = 'https://static.modelcontextprotocol.io/schemas/2025-09-29/server.schema.json';
-// A copy of the registry's schema (modelcontextprotocol/registry, docs/reference/server-json), MIT.
+const SCHEMA_URL = 'https://static.modelcontextprotocol.io/schemas/2025-12-11/server.schema.json';
+// A copy of the registry's schema as published at SCHEMA_URL (modelcontextprotocol/registry,
+// internal/validators/schemas/2025-12-11.json), MIT; the registry's publisher refuses the older dated ones.
 const schema = JSON.parse(
-  fs.readFileSync(path.join(PACKAGE_DIR, 'manifests', 'server.schema.2025-09-29.json'), 'utf8'),
-) as Record<string, unknown>;
+  fs.readFileSync(path.join(PACKAGE_DIR, 'manifests', 'server.schema.2025-12-11.json'), 'utf8'),
+) as RegistrySchema;
+
+interface RegistrySchema {
+  $id: string;
+  definitions: Record<string, { required?: string[] }>;
+}
 
 interface ServerJson {
   $schema: string;
@@ -27,7 +35,7 @@ interface ServerJson {
     identifier: string;
     version: string;
     transport: { type: string };
-    environmentVariables?: { name: string; isSecret?: boolean }[];
+    environmentVariables?: { name: string; isSecret?: boolean; isRequired?: boolean }[];
   }[];
 }
 
@@ -56,6 +64,7 @@ function variablesRead(read: (env: Env) => unknown): string[] {
 const RUNTIME_VARIABLES = [
   'SWITCHYARD_DATA_DIR',
   'SWITCHYARD_LOG_LEVEL',
+  'SWITCHYARD_LOG_FORMAT',
   LIMITS.maxArgumentDepth.variable,
   LIMITS.maxAnswerBytes.variable,
   LIMITS.stdioMaxMessageBytes.variable,
@@ -76,6 +85,23 @@ const STDIO_VARIABLES: Record<string, string[]> = {
   ],
 };
 
+/** Whether the server starts (reads its configuration without an error) with exactly `env` set. */
+const STARTS_WITH: Record<string, (env: Env) => Promise<unknown>> = {
+  '@switchyard/transit': async (env) => transitDomain.config(env),
+  '@switchyard/launch-runs': async (env) => launchRunsDomain.config(env),
+  '@switchyard/journey-continuity': async (env) => journeyDomain.config(env),
+  '@switchyard/server': async (env) => {
+    const outcome = parseCommandLine([], env);
+    if (outcome.action !== 'run') throw new Error(`switchyard would not serve: ${outcome.action}`);
+    return planSwitchyard({ ...outcome.settings, env, dataDir: os.tmpdir() });
+  },
+};
+const starts = (name: string, env: Env): Promise<boolean> =>
+  (STARTS_WITH[name] ?? (() => Promise.reject(new Error(`no start for ${name}`))))(env).then(
+    () => true,
+    () => false,
+  );
+
 const ajv = new Ajv({ strict: false, allErrors: true });
 addFormats.default(ajv);
 const validate = ajv.compile(schema);
@@ -85,9 +111,27 @@ describe.each(Object.entries(SERVER_PACKAGES))('server.json of %s', (name, { ser
   const manifest = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, serverJson), 'utf8')) as ServerJson;
   const pkg = versions.get(name);
 
-  it('is valid against the MCP registry schema it names', () => {
+  it('is valid against the MCP registry schema it names, with every field that schema requires', () => {
     expect(manifest.$schema).toBe(SCHEMA_URL);
     expect(validate(manifest), JSON.stringify(validate.errors)).toBe(true);
+    for (const field of schema.definitions.ServerDetail?.required ?? [])
+      expect(manifest).toHaveProperty(field);
+    for (const field of schema.definitions.Package?.required ?? []) {
+      for (const registryPackage of manifest.packages) expect(registryPackage).toHaveProperty(field);
+    }
+  });
+
+  it('marks as required exactly the variables the server cannot start without', async () => {
+    const variables = manifest.packages[0]?.environmentVariables ?? [];
+    const required = variables.filter((variable) => variable.isRequired === true).map((v) => v.name);
+    const set = (names: readonly string[]) => Object.fromEntries(names.map((n) => [n, 'set-by-the-test']));
+    expect(await starts(name, set(required)), `starts with ${required.join(', ') || 'nothing'} set`).toBe(
+      true,
+    );
+    for (const missing of required) {
+      const others = required.filter((variable) => variable !== missing);
+      expect(await starts(name, set(others)), `does not start without ${missing}`).toBe(false);
+    }
   });
 
   it('describes the npm package at its current version, over stdio', () => {
@@ -136,6 +180,7 @@ describe.each(Object.entries(SERVER_PACKAGES))('server.json of %s', (name, { ser
 });
 
 it('the registry schema copy rejects what the registry rejects', () => {
+  expect(schema.$id).toBe(SCHEMA_URL);
   expect(validate({ name: 'no-slash', description: 'x', version: '1.0.0' })).toBe(false);
   expect(validate({ name: 'io.github.a/b', description: 'x'.repeat(101), version: '1.0.0' })).toBe(false);
   expect(

@@ -21,6 +21,15 @@ function quotedBlock(markdown: string, file: string): string | undefined {
   return block?.[1];
 }
 
+describe("the README's client setups", () => {
+  it('start the MCP Inspector over stdio with the transit keys: it passes its child no other environment', () => {
+    const readme = fs.readFileSync(path.join(REPO_ROOT, 'README.md'), 'utf8').replace(/\s*\n\s*/g, ' ');
+    const stdio = /`npx -y @modelcontextprotocol\/inspector ([^`]*switchyard\.js)`/.exec(readme)?.[1] ?? '';
+    expect(stdio).toContain('-e TFL_API_KEY=');
+    expect(stdio).toContain('-e DIGITRANSIT_SUBSCRIPTION_KEY=');
+  });
+});
+
 describe('the README client example', () => {
   it('is quoted in the root README exactly as the file that is compiled here', () => {
     const readme = fs.readFileSync(path.join(REPO_ROOT, 'README.md'), 'utf8');

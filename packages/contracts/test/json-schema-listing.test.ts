@@ -123,7 +123,7 @@ describe('the compact listing form', () => {
     expect(input.properties).toMatchObject({ windowMinutes: { description: expect.any(String) } });
   });
 
-  it('lists outputs as an outline: fields, types, formats, values and required, nested objects as objects', () => {
+  it("lists outputs as an outline: fields, types, formats, values and required, a list's objects with their fields, other objects as objects", () => {
     expect(listingJsonSchema(TRANSIT_TOOL_SCHEMAS.plan_trip.output, 'output')).toEqual({
       type: 'object',
       properties: {
@@ -131,10 +131,48 @@ describe('the compact listing form', () => {
         destination: { type: 'object' },
         requested: { type: 'object' },
         constraints: { type: 'object' },
-        itineraries: { type: 'array', items: { type: 'object' } },
+        itineraries: {
+          type: 'array',
+          items: {
+            type: 'object',
+            properties: {
+              // Inside a list's object, objects are objects again, and values lose their enumerations.
+              legs: { type: 'array', items: { type: 'object' } },
+              startTime: { type: 'string', format: 'date-time' },
+              endTime: { type: 'string', format: 'date-time' },
+              durationSeconds: { type: 'integer' },
+              walkDistanceMeters: { type: 'number' },
+              transfers: { type: 'integer' },
+              scheduleType: { type: 'string' },
+              fingerprint: { type: 'string' },
+              disrupted: { type: 'boolean' },
+              disruptionFlag: { type: 'boolean' },
+              lowWalkingDistance: { type: 'boolean' },
+            },
+            required: [
+              'legs',
+              'startTime',
+              'endTime',
+              'durationSeconds',
+              'walkDistanceMeters',
+              'transfers',
+              'scheduleType',
+              'fingerprint',
+              'disrupted',
+              'disruptionFlag',
+            ],
+          },
+        },
         realtimeUsed: { type: 'string', enum: ['realtime', 'scheduled', 'mixed'] },
         dataFreshness: { type: 'string', format: 'date-time' },
-        warnings: { type: 'array', items: { type: 'object' } },
+        warnings: {
+          type: 'array',
+          items: {
+            type: 'object',
+            properties: { code: { type: 'string' }, message: { type: 'string' }, alert: { type: 'object' } },
+            required: ['code', 'message'],
+          },
+        },
         correlationId: { type: 'string', format: 'uuid' },
         meta: { type: 'object' },
       },
@@ -151,14 +189,37 @@ describe('the compact listing form', () => {
     });
     expect(listingJsonSchema(LAUNCH_TOOL_SCHEMAS.launch_list_runs.output, 'output').properties).toEqual({
       ok: { type: 'boolean', const: true },
-      runs: { type: 'array', items: { type: 'object' } },
+      runs: {
+        type: 'array',
+        items: {
+          type: 'object',
+          properties: {
+            run_id: { type: 'string' },
+            product_slug: { type: 'string' },
+            state: { type: 'string' },
+            started_at: { type: 'string' },
+            finished_at: { anyOf: [{ type: 'string' }, { type: 'null' }] },
+          },
+          required: ['run_id', 'product_slug', 'state', 'started_at', 'finished_at'],
+        },
+      },
       next_cursor: { anyOf: [{ type: 'string' }, { type: 'null' }] },
     });
     // A recursive shape: its $ref is resolved, and no definitions are left behind.
     const Node: z.ZodType = z.lazy(() => z.object({ children: z.array(Node) }));
     expect(convert(z.object({ root: Node, list: z.array(Node) }), 'output')).toEqual({
       type: 'object',
-      properties: { root: { type: 'object' }, list: { type: 'array', items: { type: 'object' } } },
+      properties: {
+        root: { type: 'object' },
+        list: {
+          type: 'array',
+          items: {
+            type: 'object',
+            properties: { children: { type: 'array', items: { type: 'object' } } },
+            required: ['children'],
+          },
+        },
+      },
       required: ['root', 'list'],
     });
   });

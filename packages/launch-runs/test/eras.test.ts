@@ -58,11 +58,34 @@ describe.each(['modern', 'legacy'] as const)('a launch run, %s era', (era) => {
       });
       expect(wildcard.completion.values).toEqual([]);
     }
-    const names = await h.client.complete({
-      ref: { type: 'ref/resource', uri: ARTIFACTS_TEMPLATE },
-      argument: { name: 'name', value: 'page' },
-    });
-    expect(names.completion.values).toEqual([]);
+    // An artifact's name completes within the run the client chose (context), in both templates.
+    for (const uri of [ARTIFACTS_TEMPLATE, `${ARTIFACTS_TEMPLATE}{?offset}`]) {
+      const names = await h.client.complete({
+        ref: { type: 'ref/resource', uri },
+        argument: { name: 'name', value: 'page' },
+        context: { arguments: { run_id: started.run_id } },
+      });
+      expect(names.completion.values).toContain('page_plan.json');
+      expect(names.completion.values.every((name) => name.startsWith('page'))).toBe(true);
+      const all = await h.client.complete({
+        ref: { type: 'ref/resource', uri },
+        argument: { name: 'name', value: '' },
+        context: { arguments: { run_id: started.run_id } },
+      });
+      const listed = (await h.call('launch_get_status', { run_id: started.run_id })).status as {
+        artifacts: { name: string }[];
+      };
+      expect(all.completion.values).toEqual(listed.artifacts.map((artifact) => artifact.name));
+      // No run chosen yet, or not a run id: nothing to offer.
+      for (const context of [undefined, { arguments: { run_id: 'not a run' } }]) {
+        const none = await h.client.complete({
+          ref: { type: 'ref/resource', uri },
+          argument: { name: 'name', value: 'page' },
+          ...(context === undefined ? {} : { context }),
+        });
+        expect(none.completion.values).toEqual([]);
+      }
+    }
   });
 });
 

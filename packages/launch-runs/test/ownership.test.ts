@@ -62,6 +62,12 @@ describe.each(DIALECTS)('ownership (%s)', (dialect) => {
         argument: { name: 'run_id', value: 'r_' },
       });
       expect(completion.completion.values).toEqual([]);
+      const names = await other.complete({
+        ref: { type: 'ref/resource', uri: 'launch://runs/{run_id}/artifacts/{+name}' },
+        argument: { name: 'name', value: '' },
+        context: { arguments: { run_id: runId } },
+      });
+      expect(names.completion.values).toEqual([]);
     });
 
     it('its idempotency key is another key for someone else: a run of their own', async () => {

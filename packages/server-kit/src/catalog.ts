@@ -1,7 +1,7 @@
 import type { DomainLifecycle, Mount } from './domain.js';
-import { svgIcon } from './icons.js';
 import { listedTool, type ListedTool } from './tool-listing.js';
 import type { PromptSpec, ResourceSpec, ToolMiddleware, ToolSpec } from './tool-spec.js';
+import { UnavailableTools, type DormantTool, type UnmountedDomain } from './unavailable-tools.js';
 
 /** Which tools a client sees and under which names. */
 export interface CatalogOptions {
@@ -13,6 +13,8 @@ export interface CatalogOptions {
   toolsDeny?: readonly string[];
   /** Only tools annotated read-only are exposed. */
   readOnly?: boolean;
+  /** Domains the server knows but did not mount, and why: a call to one of their tools answers the reason. */
+  unmounted?: readonly UnmountedDomain[];
 }
 
 /** The spec's rule for tool names (2025-11-25 and later). */
@@ -39,6 +41,8 @@ export interface Catalog {
   /** `tools/list`, in mount order. */
   listing: readonly ListedTool[];
   domains: ReadonlyMap<string, CatalogDomain>;
+  /** The tools the configuration leaves out (`when`, unmounted domains), with what would offer them. */
+  unavailable: UnavailableTools;
 }
 
 function globToRegExp(pattern: string): RegExp {
@@ -70,6 +74,12 @@ function visible(tool: ToolSpec, names: readonly string[], options: CatalogOptio
   if (options.readOnly === true && tool.annotations.readOnlyHint !== true) return false;
   if (options.toolsAllow !== undefined && !matchesAny(options.toolsAllow, names)) return false;
   return !matchesAny(options.toolsDeny, names);
+}
+
+/** The name a client calls `spec` by (prefixed when asked), or undefined when the filters hide it. */
+function exposedName(spec: ToolSpec, toolPrefix: string, options: CatalogOptions): string | undefined {
+  const name = options.toolPrefix === true ? prefixedName(spec.name, toolPrefix) : spec.name;
+  return visible(spec, [spec.name, name], options) ? name : undefined;
 }
 
 /** Records which domain offers each name, and refuses a second domain that wants the same one. */
@@ -116,23 +126,26 @@ export function buildCatalog(
   const listing: ListedTool[] = [];
   const domains = new Map<string, CatalogDomain>();
   const owners = new Map<string, string>();
+  const dormant = new Map<string, DormantTool>();
   for (const mounted of mounts) {
     const { domain, config } = mounted;
     if (domains.has(domain.name)) throw new Error(`domain "${domain.name}" is mounted twice`);
-    const icons = domain.icon === undefined ? undefined : [svgIcon(domain.icon)];
     /** This domain's listed tools, by their names in the domain. */
     const listedTools = new Set<string>();
     for (const spec of domain.tools) {
-      if (spec.when !== undefined && !spec.when(config)) continue;
-      const name = options.toolPrefix === true ? prefixedName(spec.name, domain.toolPrefix) : spec.name;
-      if (!visible(spec, [spec.name, name], options)) continue;
+      const name = exposedName(spec, domain.toolPrefix, options);
+      if (name === undefined) continue;
+      if (spec.when !== undefined && !spec.when(config)) {
+        dormant.set(name, { name, domain: domain.name, needs: spec.needs });
+        continue;
+      }
       if (!TOOL_NAME.test(name)) {
         throw new Error(
           `Tool name "${name}" of domain "${domain.name}" breaks MCP's rule ${String(TOOL_NAME)}`,
         );
       }
       claim(owners, 'tool', name, domain.name);
-      const entry: CatalogTool = { name, domain: domain.name, spec, listing: listedTool(spec, name, icons) };
+      const entry: CatalogTool = { name, domain: domain.name, spec, listing: listedTool(spec, name) };
       tools.set(name, entry);
       listing.push(entry.listing);
       listedTools.add(spec.name);
@@ -148,5 +161,10 @@ export function buildCatalog(
       middleware: domain.middleware ?? [],
     });
   }
-  return { tools, listing, domains };
+  // A name one domain offers is not dormant for another.
+  for (const name of tools.keys()) dormant.delete(name);
+  const unavailable = new UnavailableTools(dormant, options.unmounted ?? [], (spec, prefix) =>
+    exposedName(spec, prefix, options),
+  );
+  return { tools, listing, domains, unavailable };
 }

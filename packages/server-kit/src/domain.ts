@@ -74,7 +74,10 @@ export interface Domain<Config = unknown, State extends DomainLifecycle = Domain
    * Default `<toolPrefix>:read` and `<toolPrefix>:write`.
    */
   readonly scopes?: DomainScopes;
-  /** A small SVG (its text) shown beside each of the domain's tools, and beside its standalone server. */
+  /**
+   * A small SVG (its text): its standalone server's icon. Not repeated beside each tool: the same `data:` URI
+   * on every tool of a domain was a tenth of the combined server's listing.
+   */
   readonly icon?: string;
   /** Where the domain keeps its data on PostgreSQL, when it can (`switchyard migrate` applies these). */
   readonly postgres?: DomainPostgres;

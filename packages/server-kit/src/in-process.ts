@@ -44,7 +44,8 @@ export async function serveInProcess(
     env: options.env,
     shutdownSignal: shutdown.signal,
   });
-  const createServer = buildServerFactory(IDENTITY, {
+  const identity = { ...IDENTITY, instructions: catalog.unavailable.summary() };
+  const createServer = buildServerFactory(identity, {
     catalog,
     states: opened.states,
     loggers: opened.loggers,

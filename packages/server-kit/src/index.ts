@@ -7,6 +7,7 @@ export { AnswerAllowance, ANSWER_LIMIT_SETTING } from './answer-budget.js';
 export type { ServerIdentity } from './mcp-server.js';
 export { buildCatalog, prefixedName, TOOL_NAME, type Catalog, type CatalogOptions } from './catalog.js';
 export { listedTool, type ListedTool } from './tool-listing.js';
+export { UnavailableTools, type DormantTool, type UnmountedDomain } from './unavailable-tools.js';
 export { svgIcon, type ListedIcon } from './icons.js';
 export { callerPrincipal, oauthPrincipal } from './principal.js';
 export type { OAuthCaller } from './principal.js';

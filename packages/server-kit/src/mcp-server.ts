@@ -210,9 +210,11 @@ export function buildServerFactory(
       const tool: CatalogTool | undefined = catalog.tools.get(request.params.name);
       const runner = tool === undefined ? undefined : runners.get(tool.name);
       if (tool === undefined || runner === undefined) {
+        const unavailable = await catalog.unavailable.explain(request.params.name);
         throw new ProtocolError(
           ProtocolErrorCode.InvalidParams,
-          `Unknown tool "${request.params.name}": tools/list names the tools this server offers`,
+          unavailable ??
+            `Unknown tool "${request.params.name}": tools/list names the tools this server offers`,
         );
       }
       const allowance = allowanceFor();
@@ -299,6 +301,12 @@ export function buildServerFactory(
     if (completes) {
       server.setRequestHandler('completion/complete', async (request, ctx) => {
         const { ref, argument } = request.params;
+        // A value no store holds completes nothing, so it narrows nothing either: left out.
+        const context = Object.fromEntries(
+          Object.entries(request.params.context?.arguments ?? {}).filter(([, given]) =>
+            isWellFormedText(given),
+          ),
+        );
         let values: string[] = [];
         // Text no store holds (an unpaired surrogate, a NUL) begins no stored value: nothing completes it.
         if (!isWellFormedText(argument.value)) return { completion: { values, total: 0, hasMore: false } };
@@ -306,7 +314,7 @@ export function buildServerFactory(
           const family = resources.find(({ spec }) => spec.uriTemplate === ref.uri);
           if (family?.spec.complete !== undefined) {
             values = await family.spec
-              .complete(argument.name, argument.value, requestCall(family.domain, ctx))
+              .complete(argument.name, argument.value, requestCall(family.domain, ctx), context)
               .catch((error: unknown) => {
                 throw handlerFailure(family.domain, family.spec, 'completion/complete', error);
               });
@@ -316,7 +324,7 @@ export function buildServerFactory(
           const spec = entry?.spec.arguments.find((a) => a.name === argument.name);
           if (entry !== undefined && spec?.complete !== undefined) {
             values = await spec
-              .complete(argument.value, requestCall(entry.domain, ctx))
+              .complete(argument.value, requestCall(entry.domain, ctx), context)
               .catch((error: unknown) => {
                 throw handlerFailure(entry.domain, entry.spec, 'completion/complete', error);
               });

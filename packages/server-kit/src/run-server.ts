@@ -11,7 +11,7 @@ import type { ServerIdentity } from './mcp-server.js';
 import { openDomains } from './open-domains.js';
 import { resolveDataDir } from './runtime/data-dir.js';
 import { lazy } from './runtime/lazy.js';
-import { createLogger, resolveLogLevel, type Logger } from './runtime/logger.js';
+import { createLogger, resolveLogFormat, resolveLogLevel, type Logger } from './runtime/logger.js';
 import { ScopeTable } from './scopes.js';
 
 export const DEFAULT_HTTP_HOST = '127.0.0.1';
@@ -101,7 +101,7 @@ export interface RunServerOptions extends CatalogOptions, ServerIdentity {
   env?: Env;
   /** Default `resolveDataDir()`. */
   dataDir?: string;
-  /** Default `createLogger()` (JSON lines on stderr). */
+  /** Default `createLogger()` (on stderr: JSON lines, or text on a terminal; SWITCHYARD_LOG_FORMAT). */
   logger?: Logger;
   /** Turn contract violations in tool output into internal errors (tests). */
   strictOutput?: boolean;
@@ -134,6 +134,15 @@ function fail(message: string): never {
 }
 
 type AnyMount = Mount<unknown, DomainLifecycle>;
+
+/** The instructions, ending with what the configuration leaves out (a client may never see the log). */
+function withUnavailable(
+  instructions: string | undefined,
+  unavailable: string | undefined,
+): string | undefined {
+  if (unavailable === undefined) return instructions;
+  return instructions === undefined ? unavailable : `${instructions}\n\n${unavailable}`;
+}
 
 /**
  * The default size limit of one message (HTTP body or stdio line): 1 MiB raised to what the domains say
@@ -220,6 +229,7 @@ export async function runServer(
   }
   const env = options.env ?? process.env;
   const logLevel = resolveLogLevel(env);
+  const logFormat = resolveLogFormat(env);
   const httpSettings =
     transport === 'http' ? resolveHttpSettings(options.http ?? {}, mounts, env) : undefined;
   const stdioMaxMessageBytes =
@@ -235,7 +245,7 @@ export async function runServer(
   const catalog = buildCatalog(mounts, options);
   const scopes = new ScopeTable(catalog);
   registerSecret(httpSettings?.token);
-  const logger = options.logger ?? createLogger({ level: logLevel });
+  const logger = options.logger ?? createLogger({ level: logLevel, format: logFormat });
   const dataDir = options.dataDir ?? resolveDataDir(env);
   const tracker = new InFlightTracker();
   const shutdown = new AbortController();
@@ -246,7 +256,7 @@ export async function runServer(
     title: options.title,
     websiteUrl: options.websiteUrl,
     icon: options.icon,
-    instructions: options.instructions,
+    instructions: withUnavailable(options.instructions, catalog.unavailable.summary()),
   };
   const { buildServerFactory } = await loadServerFactory();
   const createServer = buildServerFactory(identity, {

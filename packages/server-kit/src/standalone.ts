@@ -44,6 +44,7 @@ function usage<Config, State extends DomainLifecycle>(
     "SWITCHYARD_ALLOWED_ORIGINS): browser origins accepted (default: the server's own).",
     'SWITCHYARD_DATA_DIR sets where data is kept (default: the platform user data directory).',
     'SWITCHYARD_LOG_LEVEL: debug | info (default) | warn | error.',
+    'SWITCHYARD_LOG_FORMAT: text | json (default: text on a terminal, else JSON lines).',
     'Resource bounds (SWITCHYARD_HTTP_MAX_BODY_BYTES, SWITCHYARD_STDIO_MAX_MESSAGE_BYTES, ...): see the',
     "configuration table in @switchyard/server-kit's README.",
     ...(options.help === undefined ? [] : ['', ...options.help]),

@@ -130,6 +130,12 @@ export interface ToolSpec<
   paging?: AnswerPaging<z.output<I>, z.output<O>>;
   /** Whether this configuration offers the tool (default: always). */
   when?(config: Config): boolean;
+  /**
+   * What a configuration needs to offer the tool, in words a person acts on: the variables to set (names, never
+   * values), e.g. `TFL_API_KEY, a free key from …`. A call to the tool while `when` leaves it out (or its
+   * domain is not mounted) answers this instead of "unknown tool".
+   */
+  needs?: string;
   handler(input: z.output<I>, call: ToolCall<State>): Promise<z.input<O>> | z.input<O>;
 }
 
@@ -185,6 +191,12 @@ export interface RequestCall<State = unknown> {
   logger: Logger;
 }
 
+/**
+ * What a client already filled in beside the value it completes (`completion/complete`'s `context.arguments`):
+ * the template's other variables, or the prompt's other arguments. Untrusted, like every argument.
+ */
+export type CompletionContext = Readonly<Record<string, string>>;
+
 /** What a resource read gets: the request's facts and the bytes its contents may take. */
 export interface ReadCall<State = unknown> extends RequestCall<State> {
   /**
@@ -208,8 +220,16 @@ export interface ResourceSpec<State = unknown> {
   /** Resources to enumerate in `resources/list` (reads work for any URI the template matches). */
   list?(call: RequestCall<State>): Promise<ResourceEntry[]>;
   read(uri: string, variables: Record<string, string>, call: ReadCall<State>): Promise<ResourceContents[]>;
-  /** Completions for the template variable `variable`: values that start with what the user typed. */
-  complete?(variable: string, value: string, call: RequestCall<State>): Promise<string[]>;
+  /**
+   * Completions for the template variable `variable`: values that start with what the user typed (the others
+   * the client resolved in `context`: an artifact's name completes within its `run_id`).
+   */
+  complete?(
+    variable: string,
+    value: string,
+    call: RequestCall<State>,
+    context: CompletionContext,
+  ): Promise<string[]>;
   errorPayload(error: SwitchyardError): { error: { code: string; message: string } };
 }
 
@@ -217,8 +237,8 @@ export interface PromptArgumentSpec<State = unknown> {
   name: string;
   description: string;
   required?: boolean;
-  /** Completions for the argument: values starting with what the user typed. */
-  complete?(value: string, call: RequestCall<State>): Promise<string[]>;
+  /** Completions for the argument: values starting with what the user typed (the other arguments in `context`). */
+  complete?(value: string, call: RequestCall<State>, context: CompletionContext): Promise<string[]>;
 }
 
 export interface PromptMessage {

@@ -1,7 +1,7 @@
 import { REDACTION_MARK, registerSecret, withCorrelationId } from '@switchyard/resilience';
 import { DrizzleQueryError } from 'drizzle-orm/errors';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createLogger } from '../src/runtime/index.js';
+import { createLogger, resolveLogFormat } from '../src/runtime/index.js';
 
 function capture(level?: 'debug' | 'info' | 'warn' | 'error') {
   const lines: string[] = [];
@@ -128,5 +128,42 @@ describe('createLogger', () => {
     createLogger({ level: 'info' }).info('to stderr');
     expect(stderr).toHaveBeenCalledWith(expect.stringContaining('"msg":"to stderr"'));
     expect(stdout).not.toHaveBeenCalledWith(expect.stringContaining('to stderr'));
+  });
+});
+
+describe('the log format', () => {
+  it('writes text a person reads: time, level, message and fields, redacted like JSON lines', () => {
+    const secret = 'text-format-secret-7c1f';
+    registerSecret(secret);
+    const lines: string[] = [];
+    const logger = createLogger({ level: 'info', format: 'text', write: (line) => lines.push(line) });
+    logger.child({ domain: 'transit' }).info('listening', {
+      url: 'http://127.0.0.1:3333/mcp',
+      note: `has spaces ${secret}`,
+      count: 2,
+    });
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(
+      /^\d\d:\d\d:\d\d\.\d{3} info {2}listening domain=transit url=http:\/\/127\.0\.0\.1:3333\/mcp note="has spaces .+" count=2$/,
+    );
+    expect(lines[0]).not.toContain(secret);
+    expect(lines[0]).toContain(REDACTION_MARK);
+  });
+
+  it('is text on a terminal and JSON lines elsewhere, unless SWITCHYARD_LOG_FORMAT says', () => {
+    expect(resolveLogFormat({}, true)).toBe('text');
+    expect(resolveLogFormat({}, false)).toBe('json');
+    expect(resolveLogFormat({ SWITCHYARD_LOG_FORMAT: 'json' }, true)).toBe('json');
+    expect(resolveLogFormat({ SWITCHYARD_LOG_FORMAT: ' Text ' }, false)).toBe('text');
+    expect(() => resolveLogFormat({ SWITCHYARD_LOG_FORMAT: 'yaml' }, true)).toThrow(
+      'SWITCHYARD_LOG_FORMAT must be one of json, text, got "yaml"',
+    );
+  });
+
+  it('writes JSON to a sink of the caller, whatever the environment says about stderr', () => {
+    vi.stubEnv('SWITCHYARD_LOG_FORMAT', 'text');
+    const { logger, entries } = capture();
+    logger.info('to the sink');
+    expect(entries()[0]).toMatchObject({ msg: 'to the sink' });
   });
 });

@@ -92,10 +92,15 @@ describe('tools offered by configuration', () => {
     try {
       const { tools } = await h.client.listTools();
       expect(tools.map((t) => t.name).sort()).toEqual([...expected].sort());
-      const hidden = providers === 'tfl' ? 'get_departures' : 'planJourney';
+      // Left out, not unknown: a call says which key to set, and the instructions name the tools left out.
+      const [hidden, key] =
+        providers === 'tfl'
+          ? ['get_departures', 'DIGITRANSIT_SUBSCRIPTION_KEY']
+          : ['planJourney', 'TFL_API_KEY'];
       await expect(h.client.callTool({ name: hidden, arguments: {} })).rejects.toThrow(
-        `Unknown tool "${hidden}"`,
+        new RegExp(`Tool "${hidden}" is off in this server: it needs ${key} \\(a free key from`),
       );
+      expect(h.client.getInstructions()).toContain(`${hidden}`);
     } finally {
       await h.close();
     }

@@ -149,17 +149,23 @@ const NOT_AT_PAYLOAD_ROOT = new Set([...ANNOTATIONS, 'additionalProperties']);
 
 /**
  * An output payload as `tools/list` shows it: its fields with their types, formats and values (`enum`,
- * `const`, `null`), and which are always present; nested objects as `{ type: 'object' }` (a `$ref` is
- * resolved first), no descriptions. A client validates results against it (it accepts every payload the
- * contract does); a model reads the result itself. The full, described schema of every output is
- * `schemas/<tool>.output.schema.json`.
+ * `const`, `null`), and which are always present; the objects of its lists (`departures`, `runs`) with their
+ * own fields' types, formats and which are always present; other nested objects as `{ type: 'object' }` (a
+ * `$ref` is resolved first); no descriptions. A client validates results against it (it accepts every
+ * payload the contract does) and a typed client learns the shape of what it iterates over; a model reads the
+ * result itself. The full, described schema of every output is `schemas/<tool>.output.schema.json`. (Each
+ * list's objects cost about 4 KB over the 24 tools; every nested object, or their enumerations too, would
+ * cost 8 to 10 KB more, past the listing's budget.)
  */
 function outputOutline(schema: JsonSchema): JsonSchema {
   const { definitions: defs, ...root } = schema;
   const definitions = isSchema(defs) ? defs : {};
   const resolving = new Set<string>();
+  /** Whether a list's objects are outlined with their fields: at the payload's level, not inside one. */
+  let outliningItems = true;
 
-  const field = (node: JsonSchema): JsonSchema => {
+  /** `node`'s outline; `isItem`: it is what a list holds. */
+  const field = (node: JsonSchema, isItem = false): JsonSchema => {
     const name = typeof node.$ref === 'string' ? /^#\/definitions\/(.+)$/.exec(node.$ref)?.[1] : undefined;
     const target = name === undefined ? undefined : definitions[name];
     if (name !== undefined && isSchema(target)) {
@@ -167,24 +173,43 @@ function outputOutline(schema: JsonSchema): JsonSchema {
       if (resolving.has(name)) return { type: typeof target.type === 'string' ? target.type : 'object' };
       const { $ref: _ref, ...siblings } = node;
       resolving.add(name);
-      const resolved = field({ ...target, ...siblings });
+      const resolved = field({ ...target, ...siblings }, isItem);
       resolving.delete(name);
       return resolved;
     }
     const out = omit(node, NOT_IN_OUTLINE);
-    if (out.type === 'object' || out.properties !== undefined) return { type: 'object' };
+    if (out.type === 'object' || out.properties !== undefined) {
+      return isItem && outliningItems ? itemOutline(out) : { type: 'object' };
+    }
     for (const key of SCHEMA_LISTS) {
       const branches = out[key];
       if (!Array.isArray(branches)) continue;
       // Alternatives that read alike in the outline (two kinds of object) are one.
-      const outlined = branches.map((branch) => (isSchema(branch) ? field(branch) : branch));
+      const outlined = branches.map((branch) => (isSchema(branch) ? field(branch, isItem) : branch));
       const distinct = [...new Map(outlined.map((branch) => [JSON.stringify(branch), branch])).values()];
       if (distinct.length === 1 && isSchema(distinct[0])) {
         delete out[key];
         Object.assign(out, distinct[0]);
       } else out[key] = distinct;
     }
-    if (isSchema(out.items)) out.items = field(out.items);
+    if (isSchema(out.items)) out.items = field(out.items, true);
+    return out;
+  };
+
+  /** An object a list holds: its fields' outlines without their enumerations, and which are always there. */
+  const itemOutline = (node: JsonSchema): JsonSchema => {
+    const out: JsonSchema = { type: 'object' };
+    if (isSchema(node.properties)) {
+      outliningItems = false;
+      out.properties = Object.fromEntries(
+        Object.entries(node.properties).map(([key, value]) => [
+          key,
+          isSchema(value) ? withoutEnumerations(field(value)) : value,
+        ]),
+      );
+      outliningItems = true;
+    }
+    if (Array.isArray(node.required) && node.required.length > 0) out.required = node.required;
     return out;
   };
 
@@ -204,6 +229,18 @@ function outputOutline(schema: JsonSchema): JsonSchema {
   };
 
   return payload(root);
+}
+
+/** `schema` without `enum`, in it and in its alternatives. */
+function withoutEnumerations(schema: JsonSchema): JsonSchema {
+  const out = omit(schema, new Set(['enum']));
+  for (const key of SCHEMA_LISTS) {
+    const branches = out[key];
+    if (Array.isArray(branches)) {
+      out[key] = branches.map((branch) => (isSchema(branch) ? withoutEnumerations(branch) : branch));
+    }
+  }
+  return out;
 }
 
 /** A definition name from a field name, kept to `[A-Za-z0-9_]` so a `$ref` needs no escaping, and unused. */

@@ -106,6 +106,11 @@ export interface JourneyService {
   getOrCreateJourney(caller: Caller, userId?: string): Promise<JourneySummary>;
   /** 404 for an unknown journey or another's; the check and the search read one snapshot. */
   queryHistory(query: HistoryQuery, caller: Caller): Promise<HistoryResult>;
+  /**
+   * The user ids of the caller's journeys that start with `prefix` (in any case: ids are stored in lower
+   * case), the most recently updated first, at most `limit` (completions).
+   */
+  userIds(caller: Caller, prefix: string, limit: number): Promise<string[]>;
   /** Whose the journey is, if it exists (for callers that may act for other principals). */
   ownerOf(journeyId: string, operation: keyof typeof FAILED_STEP): Promise<string | undefined>;
   /**

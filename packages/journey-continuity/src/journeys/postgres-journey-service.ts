@@ -99,6 +99,19 @@ export class PostgresJourneyService implements JourneyService {
     });
   }
 
+  userIds(...[{ owner }, prefix, limit]: Parameters<JourneyService['userIds']>) {
+    return withDatabaseErrorsAsync(FAILED_STEP.getOrCreateJourney, async () => {
+      const typed = prefix.toLowerCase();
+      const rows = await this.db
+        .select({ userId: journeys.userId })
+        .from(journeys)
+        .where(and(eq(journeys.owner, owner), sql`substr(${journeys.userId}, 1, ${typed.length}) = ${typed}`))
+        .orderBy(sql`${journeys.updatedAt} DESC`, journeys.userId)
+        .limit(limit);
+      return rows.flatMap((row) => (row.userId === null ? [] : [row.userId]));
+    });
+  }
+
   async ownerOf(journeyId: string, operation: keyof typeof FAILED_STEP) {
     return withDatabaseErrorsAsync(FAILED_STEP[operation], async () => {
       const [row] = await this.db

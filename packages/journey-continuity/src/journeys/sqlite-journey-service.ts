@@ -37,6 +37,10 @@ export class SqliteJourneyService implements JourneyService {
     );
   }
 
+  async userIds(...args: Parameters<JourneyService['userIds']>) {
+    return this.store.userIds(...args);
+  }
+
   async ownerOf(...[journeyId, operation]: Parameters<JourneyService['ownerOf']>) {
     return this.store.ownerOf(journeyId, FAILED_STEP[operation]);
   }

@@ -96,6 +96,18 @@ export class SqliteJourneyStore {
         .set({ updatedAt: sql`max(${journeys.updatedAt}, ${p('now')})` })
         .where(eq(journeys.id, p('id')))
         .prepare(),
+      userIds: db
+        .select({ userId: journeys.userId })
+        .from(journeys)
+        .where(
+          and(
+            eq(journeys.owner, p('owner')),
+            sql`substr(${journeys.userId}, 1, length(${p('prefix')})) = ${p('prefix')}`,
+          ),
+        )
+        .orderBy(sql`${journeys.updatedAt} DESC`, journeys.userId)
+        .limit(p('limit'))
+        .prepare(),
       anyJourneyOf: db
         .select({ id: journeys.id })
         .from(journeys)
@@ -232,6 +244,13 @@ export class SqliteJourneyStore {
     return withDatabaseErrors(FAILED_STEP.readSession, () =>
       this.queries.sessionOwner.get({ id: sessionId.toLowerCase() }),
     )?.owner;
+  }
+
+  /** JourneyService.userIds. */
+  userIds({ owner }: Caller, prefix: string, limit: number): string[] {
+    return withDatabaseErrors(FAILED_STEP.getOrCreateJourney, () =>
+      this.queries.userIds.all({ owner, prefix: prefix.toLowerCase(), limit }),
+    ).flatMap((row) => (row.userId === null ? [] : [row.userId]));
   }
 
   /** 404 unless the journey exists and is the caller's. */

@@ -1,6 +1,9 @@
 import { SwitchyardError } from '@switchyard/contracts/errors';
 import { journeyErrorPayload } from '@switchyard/contracts/journey';
 import { z } from 'zod';
+import type { RequestCall } from '@switchyard/server-kit';
+import type { JourneyState } from '../open.js';
+import { ownOwner } from '../tools/acting-for.js';
 import { prompt } from '../tools/spec.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -16,6 +19,17 @@ const Arguments = z.object({
     .pipe(z.number().min(1, DAYS).max(366, DAYS)),
 });
 
+/** The `days` a recap is usually asked for, offered as completions. */
+const USUAL_DAYS = ['7', '14', '30', '90', '180', '365'];
+/** How many user ids a completion offers (the most MCP lets one completion carry). */
+const COMPLETED_USER_IDS = 100;
+
+/** `user_id`: the users of the caller's own journeys whose id starts with what was typed, recent first. */
+async function completeUserId(value: string, call: RequestCall<JourneyState>): Promise<string[]> {
+  const service = await call.state.service('getOrCreateJourney');
+  return service.userIds({ owner: ownOwner(call) }, value, COMPLETED_USER_IDS);
+}
+
 /** "Summarise this journey's last month": the two calls that find it, and what a good recap says. */
 export const recapPrompt = prompt({
   name: 'journey_recap',
@@ -24,8 +38,17 @@ export const recapPrompt = prompt({
     "Recaps a person's journey over the last days (30 by default): what was discussed, decided and left " +
     'open, with the documents kept along the way.',
   arguments: [
-    { name: 'user_id', description: "The person's user id (a UUID)", required: true },
-    { name: 'days', description: 'How many days back to look, 1 to 366 (default 30)' },
+    {
+      name: 'user_id',
+      description: "The person's user id (a UUID)",
+      required: true,
+      complete: completeUserId,
+    },
+    {
+      name: 'days',
+      description: 'How many days back to look, 1 to 366 (default 30)',
+      complete: async (value) => USUAL_DAYS.filter((days) => days.startsWith(value.trim())),
+    },
   ],
   tools: ['get_or_create_journey', 'query_journey_history'],
   get: async (args) => {

@@ -42,7 +42,7 @@ function ownerOfUser(oauth: OAuthCaller, subject: string): string {
 type Asker = Pick<ToolCall | RequestCall, 'principal' | 'oauth' | 'logger'>;
 
 /** The owner of the caller's own journeys (without OAuth: its principal). */
-function ownOwner(call: Asker): string {
+export function ownOwner(call: Asker): string {
   return call.oauth === undefined ? call.principal : ownerOfUser(call.oauth, call.oauth.subject);
 }
 

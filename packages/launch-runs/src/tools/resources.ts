@@ -1,6 +1,6 @@
 import { SwitchyardError } from '@switchyard/contracts/errors';
 import { launchErrorPayload, RunIdSchema } from '@switchyard/contracts/launch-runs';
-import type { RequestCall } from '@switchyard/server-kit';
+import type { CompletionContext, RequestCall } from '@switchyard/server-kit';
 import type { LaunchRunsState } from '../open.js';
 import { artifactNameProblem } from '../store/artifact-names.js';
 import { eventsToNdjson } from '../store/event-chain.js';
@@ -53,6 +53,32 @@ async function completeRunId(variable: string, value: string, call: RequestCall<
     await call.state.runs()
   ).recentRuns(call.principal, { limit: COMPLETED_RUN_IDS, runIdPrefix: value });
   return runs.map((run) => run.runId);
+}
+
+/**
+ * `{run_id}` as above; `{+name}`: the artifacts of the run the client already chose (`context.run_id`, one of
+ * the caller's own) whose names start with what the user typed. Without such a run there is nothing to offer.
+ */
+async function completeArtifactVariable(
+  variable: string,
+  value: string,
+  call: RequestCall<LaunchRunsState>,
+  context: CompletionContext,
+): Promise<string[]> {
+  if (variable !== 'name') return completeRunId(variable, value, call);
+  const runId = context.run_id ?? '';
+  if (!RunIdSchema.safeParse(runId).success) return [];
+  const service = await call.state.runs();
+  const owned = await service.assertOwned(runId, call.principal).then(
+    () => true,
+    (error: unknown) => {
+      if (error instanceof SwitchyardError && error.kind === 'not-found') return false;
+      throw error;
+    },
+  );
+  if (!owned) return [];
+  const { artifacts } = await service.status(runId);
+  return artifacts.map((artifact) => artifact.name).filter((name) => name.startsWith(value));
 }
 
 /** Failures as the contract's codes (INVALID_INPUT, RUN_NOT_FOUND, INTERNAL...), in the JSON-RPC error. */
@@ -109,7 +135,7 @@ export const artifactResource = resource({
     return listed.flat();
   },
   read: (uri, variables, call) => readArtifact(uri, variables, call),
-  complete: completeRunId,
+  complete: completeArtifactVariable,
   errorPayload,
 });
 
@@ -122,7 +148,7 @@ export const artifactPartResource = resource({
     'The part of an artifact from a byte offset: a large artifact is read in parts, each naming the next ' +
     `in its content's _meta "${NEXT_PART_META}".`,
   read: (uri, variables, call) => readArtifact(uri, variables, call),
-  complete: completeRunId,
+  complete: completeArtifactVariable,
   errorPayload,
 });
 

@@ -1,6 +1,6 @@
 import type { Domain } from '../domain.js';
 import { ConfigError } from '../runtime/config-error.js';
-import { resolveLogLevel } from '../runtime/logger.js';
+import { resolveLogFormat, resolveLogLevel } from '../runtime/logger.js';
 import { describeDatabase, resolvePostgresSettings } from '../runtime/postgres-settings.js';
 import { applyPostgresMigrations, withMigrationPool } from './open.js';
 
@@ -17,7 +17,7 @@ export interface DomainMigration {
 /**
  * Applies the pending PostgreSQL migrations of every domain configured for PostgreSQL (its own variable or
  * SWITCHYARD_DATABASE_URL), one domain after another; domains on SQLite are left alone (they migrate when
- * they open). The first failure stops and is thrown; a SWITCHYARD_LOG_LEVEL the servers would refuse stops
+ * they open). The first failure stops and is thrown; a SWITCHYARD_LOG_LEVEL or SWITCHYARD_LOG_FORMAT the servers would refuse stops
  * it before any domain, as it stops a server's start.
  */
 export async function migrateDomains(
@@ -25,6 +25,7 @@ export async function migrateDomains(
   env: Env,
 ): Promise<DomainMigration[]> {
   resolveLogLevel(env);
+  resolveLogFormat(env);
   const done: DomainMigration[] = [];
   for (const domain of domains) {
     if (domain.postgres === undefined) continue;

@@ -7,7 +7,15 @@
 export { ConfigError } from './config-error.js';
 export { lazy } from './lazy.js';
 export { lazyStore, type LazyStore, type LazyStoreOptions } from './lazy-store.js';
-export { createLogger, type Logger, type LoggerOptions, type LogLevel } from './logger.js';
+export {
+  createLogger,
+  LOG_FORMATS,
+  resolveLogFormat,
+  type LogFormat,
+  type Logger,
+  type LoggerOptions,
+  type LogLevel,
+} from './logger.js';
 export { applyMigrations, openDatabase, type OpenDatabaseOptions } from './sqlite.js';
 export { resolveDataDir } from './data-dir.js';
 export { localPrincipal } from '../principal.js';

@@ -13,8 +13,18 @@ export interface Logger {
   child(fields: Record<string, unknown>): Logger;
 }
 
+/** `json`: one JSON object a line (for log collectors); `text`: one line a person reads on a terminal. */
+export type LogFormat = 'json' | 'text';
+
+export const LOG_FORMATS: readonly LogFormat[] = ['json', 'text'];
+
 export interface LoggerOptions {
   level?: LogLevel;
+  /**
+   * Default, on stderr: SWITCHYARD_LOG_FORMAT, else `text` when stderr is a terminal and `json` when it is not;
+   * with `write`: `json`.
+   */
+  format?: LogFormat;
   /** Where lines go; stderr by default, since stdout is the MCP channel on stdio. */
   write?: (line: string) => void;
   fields?: Record<string, unknown>;
@@ -47,6 +57,48 @@ function levelFromEnv(): LogLevel {
   return logLevelNamed(process.env.SWITCHYARD_LOG_LEVEL) ?? 'info';
 }
 
+function logFormatNamed(raw: string | undefined): LogFormat | undefined {
+  const word = raw?.trim().toLowerCase() ?? '';
+  return (LOG_FORMATS as readonly string[]).includes(word) ? (word as LogFormat) : undefined;
+}
+
+/**
+ * SWITCHYARD_LOG_FORMAT (`json` or `text`, any case), checked before a server starts like SWITCHYARD_LOG_LEVEL.
+ * Unset: text on a terminal (`terminal`: stderr is one), JSON lines otherwise (a client's log, a collector).
+ */
+export function resolveLogFormat(
+  env: Readonly<Record<string, string | undefined>>,
+  terminal = process.stderr.isTTY === true,
+): LogFormat {
+  const raw = env.SWITCHYARD_LOG_FORMAT;
+  if (raw === undefined || raw.trim() === '') return terminal ? 'text' : 'json';
+  const format = logFormatNamed(raw);
+  if (format === undefined) {
+    throw new Error(`SWITCHYARD_LOG_FORMAT must be one of ${LOG_FORMATS.join(', ')}, got "${raw}"`);
+  }
+  return format;
+}
+
+/** Tolerant, like levelFromEnv: a wrong value means the terminal's default. */
+function formatFromEnv(): LogFormat {
+  const terminal = process.stderr.isTTY === true;
+  return logFormatNamed(process.env.SWITCHYARD_LOG_FORMAT) ?? (terminal ? 'text' : 'json');
+}
+
+/** A field's value on a text line: a plain word as it is, anything else as JSON. */
+function textValue(value: unknown): string {
+  if (typeof value === 'string' && /^[^\s"=]+$/.test(value)) return value;
+  return JSON.stringify(value) ?? String(value);
+}
+
+/** `08:41:07.123 info  listening transport=http url=http://127.0.0.1:3333/mcp` */
+function textLine(entry: Record<string, unknown>): string {
+  const { ts, level, msg, ...fields } = entry;
+  const time = typeof ts === 'string' ? ts.slice(11, 23) : '';
+  const rest = Object.entries(fields).map(([key, value]) => ` ${key}=${textValue(value)}`);
+  return `${time} ${String(level).padEnd(5)} ${String(msg)}${rest.join('')}`;
+}
+
 /**
  * An error as a log field: its name and message. A failed database query (drizzle's DrizzleQueryError, whose
  * message lists the query's parameters) is logged by its query and its cause: the parameters are users' data.
@@ -61,12 +113,14 @@ function errorFields(value: unknown): unknown {
 }
 
 /**
- * Structured JSON lines on stderr, each stamped with the current correlation id. Every line passes through
- * `redactText`: registered secrets, credential query parameters and JSON fields, bearer tokens and URL
- * passwords never reach a log.
+ * Structured lines on stderr (JSON, or text for a person on a terminal), each stamped with the current
+ * correlation id. Every line passes through `redactText`: registered secrets, credential query parameters and
+ * JSON fields, bearer tokens and URL passwords never reach a log.
  */
 export function createLogger(options: LoggerOptions = {}): Logger {
   const threshold = LEVEL_RANK[options.level ?? levelFromEnv()];
+  // The terminal's default is about stderr: lines given to a `write` of the caller's are JSON unless asked.
+  const format = options.format ?? (options.write === undefined ? formatFromEnv() : 'json');
   const write = options.write ?? ((line: string) => process.stderr.write(line + '\n'));
   const base = options.fields ?? {};
   const log = (level: LogLevel, message: string, fields?: Record<string, unknown>): void => {
@@ -82,7 +136,7 @@ export function createLogger(options: LoggerOptions = {}): Logger {
     for (const [key, value] of Object.entries(fields ?? {})) entry[key] = errorFields(value);
     let line: string;
     try {
-      line = JSON.stringify(entry);
+      line = format === 'text' ? textLine(entry) : JSON.stringify(entry);
     } catch {
       line = JSON.stringify({ ts: entry.ts, level, msg: message, note: 'fields were not serializable' });
     }
@@ -94,6 +148,11 @@ export function createLogger(options: LoggerOptions = {}): Logger {
     warn: (m, f) => log('warn', m, f),
     error: (m, f) => log('error', m, f),
     child: (fields) =>
-      createLogger({ ...options, level: options.level ?? levelFromEnv(), fields: { ...base, ...fields } }),
+      createLogger({
+        ...options,
+        level: options.level ?? levelFromEnv(),
+        format,
+        fields: { ...base, ...fields },
+      }),
   };
 }

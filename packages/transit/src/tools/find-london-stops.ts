@@ -6,7 +6,7 @@ import {
 import { configured } from '../services.js';
 import { findLondonStops } from '../tfl/london-stops.js';
 import { READS_UPSTREAM, tflErrors } from './hints.js';
-import { tflConfigured, tool } from './spec.js';
+import { offeredWithTfl, tool } from './spec.js';
 import { warnedPaging } from './answer-limit.js';
 
 export const findLondonStopsTool = tool({
@@ -22,7 +22,7 @@ export const findLondonStopsTool = tool({
     narrower: 'ask for fewer (limit) or a smaller radius',
   }),
   ...tflErrors(londonStopsErrorEnvelope),
-  when: tflConfigured,
+  ...offeredWithTfl,
   handler: async (input, call) =>
     findLondonStops(configured(call.state.tfl, 'tfl').stops, input, call.signal),
 });

@@ -6,7 +6,7 @@ import {
 import { findStops } from '../hsl/stops.js';
 import { configured } from '../services.js';
 import { hslErrors, READS_UPSTREAM } from './hints.js';
-import { hslConfigured, tool } from './spec.js';
+import { offeredWithHsl, tool } from './spec.js';
 import { warnedPaging } from './answer-limit.js';
 
 export const findStopsTool = tool({
@@ -28,7 +28,7 @@ export const findStopsTool = tool({
     {},
     "Give either name (e.g. 'Rautatientori') or near ({ lat, lon }), not both.",
   ),
-  when: hslConfigured,
+  ...offeredWithHsl,
   handler: async (input, call) => {
     const { routing } = configured(call.state.hsl, 'hsl').forCall();
     return findStops(routing, {

@@ -7,7 +7,7 @@ import { getDepartures, parseStopId } from '../hsl/departures.js';
 import { resolveStopLabel } from '../places/resolve.js';
 import { configured } from '../services.js';
 import { hslErrors, READS_UPSTREAM } from './hints.js';
-import { hslConfigured, tool } from './spec.js';
+import { offeredWithHsl, tool } from './spec.js';
 import { warnedPaging } from './answer-limit.js';
 
 const HINTS = {
@@ -31,7 +31,7 @@ export const getDeparturesTool = tool({
   annotations: READS_UPSTREAM,
   paging: warnedPaging({ list: 'departures', items: 'departures', narrower: 'ask for fewer (limit)' }),
   ...hslErrors(GET_DEPARTURES_ERROR_TABLE, HINTS, 'Check the stop reference and the limits.'),
-  when: hslConfigured,
+  ...offeredWithHsl,
   handler: async (input, call) => {
     const hsl = configured(call.state.hsl, 'hsl');
     const requestReceivedMs = Date.now();

@@ -6,7 +6,7 @@ import {
 import { configured } from '../services.js';
 import { getLineStatus } from '../tfl/line-status.js';
 import { READS_UPSTREAM, tflErrors } from './hints.js';
-import { tflConfigured, tool } from './spec.js';
+import { offeredWithTfl, tool } from './spec.js';
 import { messagePaging } from './answer-limit.js';
 
 export const getLineStatusTool = tool({
@@ -23,7 +23,7 @@ export const getLineStatusTool = tool({
     narrower: 'ask for fewer lines (line_ids) or one mode at a time',
   }),
   ...tflErrors(lineStatusErrorEnvelope),
-  when: tflConfigured,
+  ...offeredWithTfl,
   handler: async (input, call) =>
     getLineStatus(configured(call.state.tfl, 'tfl').lineStatus, input, call.signal),
 });

@@ -7,7 +7,7 @@ import { resolveTflStopLabel } from '../places/resolve.js';
 import { configured } from '../services.js';
 import { getLondonArrivals } from '../tfl/london-arrivals.js';
 import { READS_UPSTREAM, tflErrors } from './hints.js';
-import { tflConfigured, tool } from './spec.js';
+import { offeredWithTfl, tool } from './spec.js';
 import { warnedPaging } from './answer-limit.js';
 
 export const getLondonArrivalsTool = tool({
@@ -23,7 +23,7 @@ export const getLondonArrivalsTool = tool({
     narrower: 'ask for fewer (limit) or for some lines only',
   }),
   ...tflErrors(londonArrivalsErrorEnvelope),
-  when: tflConfigured,
+  ...offeredWithTfl,
   handler: async (input, call) => {
     const tfl = configured(call.state.tfl, 'tfl');
     const stopId =

@@ -7,7 +7,7 @@ import { resolveJourneyPlace } from '../places/resolve.js';
 import { configured } from '../services.js';
 import { planJourney } from '../tfl/plan-journey.js';
 import { READS_UPSTREAM, tflErrors } from './hints.js';
-import { tflConfigured, tool } from './spec.js';
+import { offeredWithTfl, tool } from './spec.js';
 import { messagePaging } from './answer-limit.js';
 
 export const planJourneyTool = tool({
@@ -27,7 +27,7 @@ export const planJourneyTool = tool({
     { list: 'toLocationDisambiguation', items: 'suggestions for to', narrower: 'spell the place out' },
   ),
   ...tflErrors(planJourneyErrorEnvelope),
-  when: tflConfigured,
+  ...offeredWithTfl,
   handler: async (input, call) => {
     const tfl = configured(call.state.tfl, 'tfl');
     const { savedPlaces, hasSavedPlaces } = call.state;

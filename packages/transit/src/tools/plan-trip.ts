@@ -6,7 +6,7 @@ import {
 import { planTrip } from '../hsl/plan-trip.js';
 import { configured } from '../services.js';
 import { hslErrors, READS_UPSTREAM } from './hints.js';
-import { hslConfigured, tool } from './spec.js';
+import { offeredWithHsl, tool } from './spec.js';
 import { warnedPaging } from './answer-limit.js';
 
 const COORDS =
@@ -40,7 +40,7 @@ export const planTripTool = tool({
     HINTS,
     'Check origin, destination, when and constraints against the schema.',
   ),
-  when: hslConfigured,
+  ...offeredWithHsl,
   handler: async (input, call) => {
     const hsl = configured(call.state.hsl, 'hsl');
     const requestReceivedMs = Date.now();
