@@ -59,7 +59,7 @@ export const QueryJourneyHistoryInputSchema = z
       .string({ error: 'cursor must be the next_cursor of an earlier answer' })
       .max(200, { error: 'cursor must be the next_cursor of an earlier answer' })
       .optional()
-      .describe('The next_cursor of an earlier answer to the same search: its next page (additive).'),
+      .describe('The next_cursor of an earlier answer to the same search: its next page.'),
   })
   .refine(
     (input) =>

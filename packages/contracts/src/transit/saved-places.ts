@@ -112,7 +112,7 @@ export const GetUserVariablesInputSchema = z
       .string({ error: 'cursor must be the next_cursor of an earlier answer' })
       .max(200, { error: 'cursor must be the next_cursor of an earlier answer' })
       .optional()
-      .describe('The next_cursor of an earlier answer: the places after it (additive).'),
+      .describe('The next_cursor of an earlier answer: the places after it.'),
   })
   .describe('get_user_variables input: no fields lists every saved place.');
 export type GetUserVariablesInput = z.input<typeof GetUserVariablesInputSchema>;

@@ -15,10 +15,9 @@ export const queryJourneyHistoryTool = tool({
     'Find what was said in earlier sessions of a journey. With query, sessions whose summary contains every ' +
     'word (stemmed: "runs" finds "running") come back best match first, with a relevance_score and a ' +
     'snippet; without query, the latest sessions come first. from_date/to_date (inclusive, ISO 8601 with a ' +
-    'time zone) narrow the time range. include_documents adds the WOOP plans, files, artifacts and notes ' +
-    'saved with the journey (matching the same words in title or content), newest first. Summaries and ' +
-    'titles come as excerpts (the whole session reads as journey://sessions/{session_id}); when more match ' +
-    'than one answer holds, next_cursor passed as cursor gives the next page.',
+    "time zone) narrow the time range. include_documents adds the journey's documents (matching the same " +
+    'words in title or content), newest first. Summaries and titles are excerpts (a whole session reads as ' +
+    'journey://sessions/{session_id}); pass next_cursor as cursor for the next page.',
   input: QueryJourneyHistoryInputSchema,
   output: QueryJourneyHistoryOutputSchema,
   annotations: { readOnlyHint: true, openWorldHint: false },
