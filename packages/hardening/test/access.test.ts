@@ -148,7 +148,7 @@ describe.each(ERAS)('%s era', (era) => {
       const theirs = await connectHttp(other.url, { token: OTHER_TOKEN, era });
       try {
         const listed = scanned('other list', await callTool(theirs, 'get_user_variables', {}));
-        expect(listed.structured).toEqual({ variables: [] });
+        expect(listed.structured).toEqual({ variables: [], next_cursor: null });
         const read = classify(
           toolContract('get_user_variables'),
           await callTool(theirs, 'get_user_variables', { key: 'home' }),

@@ -244,7 +244,7 @@ describe('saved places (transit)', () => {
   it('lists none of another principal’s places, whatever the filter', async () => {
     for (const type of [undefined, 'location', 'stop', 'tfl-stop']) {
       const listed = await call(mallory, 'get_user_variables', type === undefined ? {} : { type });
-      expect(listed.structured).toEqual({ variables: [] });
+      expect(listed.structured).toEqual({ variables: [], next_cursor: null });
     }
   });
 
