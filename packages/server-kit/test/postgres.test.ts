@@ -1,6 +1,8 @@
 import { fileURLToPath } from 'node:url';
 import { redactText } from '@switchyard/resilience/context';
 import { startTestPostgres, type TestPostgres } from '@switchyard/test-postgres';
+import { sql } from 'drizzle-orm';
+import { drizzle } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applyPostgresMigrations, openPostgres } from '../src/postgres/index.js';
@@ -96,6 +98,21 @@ describe('opening a domain’s PostgreSQL database', () => {
     const again = await openPostgres(settingsFor(url), options);
     expect((await again.query('SELECT text, owner FROM notes')).rows).toEqual([{ text: 'kept', owner: 'a' }]);
     await again.end();
+  });
+
+  it('lends connections drizzle runs transactions on (a checked-out client is not taken for a pool)', async () => {
+    const url = await server.createDatabase();
+    const pool = await openPostgres(settingsFor(url, { SWITCHYARD_MIGRATE_ON_START: '1' }), options);
+    const client = await pool.connect();
+    try {
+      await drizzle(client).transaction(async (tx) => {
+        await tx.execute(sql`INSERT INTO notes (text, owner) VALUES ('in a transaction', 'a')`);
+      });
+    } finally {
+      client.release();
+    }
+    expect((await pool.query('SELECT text FROM notes')).rows).toEqual([{ text: 'in a transaction' }]);
+    await pool.end();
   });
 
   it('applies each migration once when several replicas migrate together', async () => {

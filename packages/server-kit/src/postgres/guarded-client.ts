@@ -17,9 +17,11 @@ function noAnswer(timeoutMs: number): Error {
 
 /**
  * node-postgres' Client as a pool of ours holds it: a lost connection gives its slot back however its holder
- * behaves, and (with `answerTimeoutMs`) no answer is waited for forever.
+ * behaves, and (with `answerTimeoutMs`) no answer is waited for forever. Its name must not contain "Pool":
+ * drizzle takes any object whose class name does for a pool, and a transaction over such a client would try
+ * to check out a connection from it.
  */
-export class PooledClient extends pg.Client {
+export class GuardedClient extends pg.Client {
   /** The pool's release for the current checkout (pg-pool sets `release` at each one). */
   private poolRelease: Release | undefined;
   private readonly answerTimeoutMs: number | undefined;

@@ -1,6 +1,6 @@
 import pg from 'pg';
 import type { PostgresSettings } from '../runtime/postgres-settings.js';
-import { PooledClient } from './pooled-client.js';
+import { GuardedClient } from './guarded-client.js';
 
 /** How a pool is made: the one place every PostgreSQL connection of a server comes from. */
 export interface PoolOptions {
@@ -22,7 +22,7 @@ export interface PoolOptions {
  * A pool whose every connection has an error listener from the moment it is made: node-postgres emits a lost
  * connection's error on its client, and a client checked out (a transaction, `pool.connect()`) has no other
  * listener, so without this one the error would end the process. The client's queries fail, and it goes
- * back to the pool, which drops it (see PooledClient).
+ * back to the pool, which drops it (see GuardedClient).
  */
 export function createPool(settings: PostgresSettings, options: PoolOptions): pg.Pool {
   const pool = new pg.Pool({
@@ -30,7 +30,7 @@ export function createPool(settings: PostgresSettings, options: PoolOptions): pg
     max: options.max ?? settings.poolMax,
     connectionTimeoutMillis: settings.connectTimeoutMs,
     application_name: `switchyard-${options.name}`,
-    Client: PooledClient,
+    Client: GuardedClient,
     ...(options.purpose === 'requests'
       ? {
           statement_timeout: settings.statementTimeoutMs,
@@ -42,7 +42,7 @@ export function createPool(settings: PostgresSettings, options: PoolOptions): pg
   pool.on('connect', (client) => {
     client.on('error', (error) => {
       options.onConnectionError(error);
-      (client as PooledClient).releaseBroken(error);
+      (client as GuardedClient).releaseBroken(error);
     });
   });
   // The pool passes on an idle connection's error too (after removing it): already told by the client's.
