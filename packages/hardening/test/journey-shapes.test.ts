@@ -27,7 +27,7 @@ const ITERATIONS = 10;
 
 const WORST_SUMMARY = `a${'\u0001'.repeat(64 * 1024 - 2)}b`;
 const WORST_TITLE = `a${'\u0001'.repeat(498)}b`;
-/** Room for the 100 summaries and the documents: more than the default 4 MiB, so that the journey is the issue's. */
+/** Room for the 100 summaries and the documents: more than the default 2 MiB, so that the journey is the issue's. */
 const MAX_TEXT_BYTES = 7 * 1024 * 1024;
 
 const SHAPES: [name: string, args: Record<string, unknown>][] = [

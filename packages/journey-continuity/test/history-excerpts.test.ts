@@ -29,7 +29,8 @@ describe.each(DIALECTS)('excerpts in query_journey_history (%s)', (dialect) => {
   let h: Harness;
   let journeyId: string;
   beforeAll(async () => {
-    // 100 summaries of the largest size pass the default JOURNEY_MAX_TEXT_BYTES (4 MiB).
+    // 100 summaries of the largest size pass the default JOURNEY_MAX_TEXT_BYTES (2 MiB). Filling takes a while
+    // on a loaded machine (6.4 MiB through MCP and into PostgreSQL's index).
     h = await startHarness({
       storage: await storageFor(dialect),
       config: { maxTextBytes: 16 * 1024 * 1024 },
@@ -44,7 +45,7 @@ describe.each(DIALECTS)('excerpts in query_journey_history (%s)', (dialect) => {
         content: WORST_SUMMARY,
       });
     }
-  });
+  }, 180_000);
   afterAll(async () => {
     await h.stop();
   });

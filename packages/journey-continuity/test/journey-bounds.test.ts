@@ -72,9 +72,9 @@ describe.each(DIALECTS)('per-journey bounds (%s)', (dialect) => {
 });
 
 describe('the bounds’ settings', () => {
-  it('default to 1000 sessions and 4 MiB of text: 64 summaries of the largest size', () => {
+  it('default to 1000 sessions and 2 MiB of text: 32 summaries of the largest size', () => {
     expect(DEFAULT_MAX_SESSIONS).toBe(1000);
-    expect(DEFAULT_MAX_TEXT_BYTES).toBe(64 * MAX_SUMMARY_BYTES);
+    expect(DEFAULT_MAX_TEXT_BYTES).toBe(32 * MAX_SUMMARY_BYTES);
   });
 
   it('are read from the environment and checked at start', () => {
