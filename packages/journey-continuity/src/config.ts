@@ -15,16 +15,33 @@ export interface JourneyConfig {
   busyTimeoutMs: number;
   /**
    * Most bytes of long session summaries and document contents one search reads to find where they match,
-   * for their snippets (JOURNEY_SNIPPET_SCAN_BYTES; default DEFAULT_SNIPPET_SCAN_BYTES, 2 MiB).
+   * for their snippets (JOURNEY_SNIPPET_SCAN_BYTES; default DEFAULT_SNIPPET_SCAN_BYTES, 256 KiB).
    */
   snippetScanBytes?: number;
+  /**
+   * Most bytes of each text query_journey_history quotes (a summary's start, a snippet, a title), counted
+   * as JSON writes them (JOURNEY_EXCERPT_BYTES; default DEFAULT_EXCERPT_BYTES, 512).
+   */
+  excerptBytes?: number;
+  /** Most sessions one journey holds (JOURNEY_MAX_SESSIONS; default DEFAULT_MAX_SESSIONS, 1000). */
+  maxSessions?: number;
+  /**
+   * Most bytes of text one journey holds, its session summaries and documents' titles and contents: what its
+   * searches read (JOURNEY_MAX_TEXT_BYTES; default DEFAULT_MAX_TEXT_BYTES, 4 MiB).
+   */
+  maxTextBytes?: number;
   /** Journeys on PostgreSQL (JOURNEY_DATABASE_URL, else SWITCHYARD_DATABASE_URL); absent: the SQLite file. */
   database?: PostgresSettings;
 }
 
 export const DEFAULT_MAX_DOCUMENT_BYTES = 1024 * 1024;
 export const DEFAULT_BUSY_TIMEOUT_MS = 5000;
-export const DEFAULT_SNIPPET_SCAN_BYTES = 2 * 1024 * 1024;
+export const DEFAULT_SNIPPET_SCAN_BYTES = 256 * 1024;
+export const DEFAULT_EXCERPT_BYTES = 512;
+export const DEFAULT_MAX_SESSIONS = 1000;
+export const DEFAULT_MAX_TEXT_BYTES = 4 * 1024 * 1024;
+/** Room for a few words and a snippet's ellipsis. */
+const MIN_EXCERPT_BYTES = 16;
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -45,6 +62,9 @@ function optionalInteger(env: Env, name: string, min: number, max: number): numb
 export function loadJourneyConfig(env: Env = process.env): JourneyConfig {
   // Left out when unset: the journey service applies the default, also to configurations built in code.
   const snippetScanBytes = optionalInteger(env, 'JOURNEY_SNIPPET_SCAN_BYTES', 0, 1024 * 1024 * 1024);
+  const excerptBytes = optionalInteger(env, 'JOURNEY_EXCERPT_BYTES', MIN_EXCERPT_BYTES, 1024 * 1024);
+  const maxSessions = optionalInteger(env, 'JOURNEY_MAX_SESSIONS', 1, 10_000_000);
+  const maxTextBytes = optionalInteger(env, 'JOURNEY_MAX_TEXT_BYTES', 1, 1024 * 1024 * 1024 * 1024);
   const database = resolvePostgresSettings(env, DATABASE_URL_VARIABLE);
   return {
     maxDocumentBytes: integer(
@@ -56,6 +76,9 @@ export function loadJourneyConfig(env: Env = process.env): JourneyConfig {
     ),
     busyTimeoutMs: integer(env, 'JOURNEY_BUSY_TIMEOUT_MS', DEFAULT_BUSY_TIMEOUT_MS, 0, 600_000),
     snippetScanBytes,
+    excerptBytes,
+    maxSessions,
+    maxTextBytes,
     database,
   };
 }

@@ -11,6 +11,7 @@ import { deleteJourneyTool } from './tools/delete-journey.js';
 import { getOrCreateJourneyTool } from './tools/get-or-create-journey.js';
 import { queryJourneyHistoryTool } from './tools/query-journey-history.js';
 import { recordSessionTool } from './tools/record-session.js';
+import { sessionPartResource, sessionResource } from './tools/session-resource.js';
 import { VERSION } from './version.js';
 
 export const JOURNEY_TOOL_NAMES = [
@@ -57,5 +58,7 @@ export const journeyDomain = defineDomain({
     recordSessionTool,
     deleteJourneyTool,
   ],
+  // The part's template first: the whole session's {session_id} would also match its ?offset=.
+  resources: [sessionPartResource, sessionResource],
   prompts: [recapPrompt],
 });

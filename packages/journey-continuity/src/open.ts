@@ -12,7 +12,8 @@ export interface JourneyState extends DomainLifecycle {
    * a failed load rejects as `operation`'s 500 ("Failed to add document: …") and the next call tries again.
    */
   service(operation: JourneyOperation): Promise<JourneyService>;
-  ready(): boolean;
+  /** The database is open (SQLite) or answers now (PostgreSQL: a bounded probe). */
+  ready(): Promise<boolean>;
   close(): Promise<void>;
 }
 
@@ -20,7 +21,8 @@ export interface JourneyState extends DomainLifecycle {
 interface JourneyBackend {
   /** The service over the open database (its query code is imported only now). */
   load(options: JourneyServiceOptions): Promise<JourneyService>;
-  isOpen(): boolean;
+  /** The SQLite file is open; PostgreSQL answers a probe now. */
+  reachable(): Promise<boolean>;
   close(): Promise<void>;
 }
 
@@ -29,7 +31,7 @@ function sqliteBackend(dataDir: string, busyTimeoutMs: number): JourneyBackend {
   return {
     load: async (options) =>
       new (await import('./journeys/sqlite-journey-service.js')).SqliteJourneyService(database, options),
-    isOpen: () => database.sqlite.open,
+    reachable: async () => database.sqlite.open,
     async close() {
       database.sqlite.close();
     },
@@ -37,12 +39,15 @@ function sqliteBackend(dataDir: string, busyTimeoutMs: number): JourneyBackend {
 }
 
 async function postgresBackend(settings: PostgresSettings, logger: Logger): Promise<JourneyBackend> {
-  const { openJourneyPool } = await import('./db/postgres-database.js');
+  const [{ openJourneyPool }, { postgresReachability }] = await Promise.all([
+    import('./db/postgres-database.js'),
+    import('@switchyard/server-kit/postgres'),
+  ]);
   const pool = await openJourneyPool(settings, logger);
   return {
     load: async (options) =>
       new (await import('./journeys/postgres-journey-service.js')).PostgresJourneyService(pool, options),
-    isOpen: () => !pool.ending,
+    reachable: postgresReachability(pool, settings.connectTimeoutMs),
     close: () => pool.end(),
   };
 }
@@ -61,17 +66,18 @@ export async function openJourney(
     config.database === undefined
       ? sqliteBackend(runtime.dataDir, config.busyTimeoutMs)
       : await postgresBackend(config.database, runtime.logger);
+  // The rest of the configuration is the service's: its limits and bounds.
+  const { busyTimeoutMs: _busyTimeoutMs, database: _database, ...options } = config;
   const service = lazyStore({
-    load: () =>
-      backend.load({ maxDocumentBytes: config.maxDocumentBytes, snippetScanBytes: config.snippetScanBytes }),
+    load: () => backend.load(options),
     unavailable: storeUnavailable,
     close: (loaded) => loaded.close(),
   });
   let closed = false;
   return {
     service: service.get,
-    ready() {
-      return !closed && backend.isOpen();
+    async ready() {
+      return !closed && (await backend.reachable());
     },
     async close() {
       if (closed) return;

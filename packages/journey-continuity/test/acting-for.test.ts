@@ -3,31 +3,20 @@
 // named, and every such use is audited. Callers here are what the HTTP layer makes of a verified OAuth token
 // (server-kit's http-auth); the real provider flow is in the hardening suite's isolation matrix.
 import { randomUUID } from 'node:crypto';
-import { oauthPrincipal } from '@switchyard/server-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JOURNEY_ADMIN_SCOPE } from '../src/tools/acting-for.js';
 import {
   DIALECTS,
   logLines,
+  oauthCaller,
   startHarness,
   storageFor,
   tempDataDir,
   type Harness,
   type HistoryOut,
   type JourneyOut,
+  USER_SCOPES,
 } from './helpers.js';
-
-const USER_SCOPES = ['journey:read', 'journey:write'];
-
-/** The AuthInfo the HTTP layer builds for a verified token of `subject` (issuer-qualified when given). */
-function oauthCaller(subject: string, scopes: string[], qualifyingIssuer?: string) {
-  return {
-    token: `oauth-fingerprint-${subject}`,
-    clientId: subject,
-    scopes,
-    extra: { principal: oauthPrincipal(subject, qualifyingIssuer), oauth: { subject, qualifyingIssuer } },
-  };
-}
 
 describe.each(DIALECTS)('user_id under OAuth (%s)', (dialect) => {
   const dataDir = tempDataDir();

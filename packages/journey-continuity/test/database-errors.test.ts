@@ -8,7 +8,15 @@ import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { sessionFtsTable, sessionShardOf } from '../src/db/fts.js';
 import { describeDatabaseFailure, storeUnavailable } from '../src/journeys/database-errors.js';
-import { newJourney, record, startHarness, tempDataDir, type Harness, type JourneyOut } from './helpers.js';
+import {
+  newJourney,
+  record,
+  startHarness,
+  storageFor,
+  tempDataDir,
+  type Harness,
+  type JourneyOut,
+} from './helpers.js';
 
 let h: Harness | undefined;
 afterEach(async () => {
@@ -138,6 +146,22 @@ describe('database failures', () => {
     });
     fs.writeFileSync(file, "export const store = 'loaded';\n");
     expect((await store.get('addDocument')).store).toBe('loaded');
+  });
+
+  it('on PostgreSQL, a 1 MiB document of distinct words is "text is too large to index", not unexpected', async () => {
+    h = await startHarness({ storage: await storageFor('postgres') });
+    const journeyId = await newJourney(h);
+    // About 120,000 distinct words: their tsvector passes PostgreSQL's 1 MiB limit (54000 program_limit_exceeded),
+    // which drizzle wraps in an error of its own.
+    let content = '';
+    for (let n = 0; content.length < 1024 * 1024 - 16; n += 1) content += `w${n.toString(36)}x `;
+    expect(
+      await h.fails('add_document_to_journey', { journey_id: journeyId, document_type: 'note', content }),
+    ).toEqual({
+      status: 500,
+      code: 'DATABASE_ERROR',
+      message: 'Failed to add document: text is too large to index',
+    });
   });
 
   it('maps SQLite result codes to short, non-internal details', () => {

@@ -27,11 +27,11 @@ describe('the journey domain', () => {
     expect(VERSION).toBe(packageJson.version);
     const h = await startHarness();
     try {
-      expect(h.state.ready()).toBe(true);
+      expect(await h.state.ready()).toBe(true);
     } finally {
       await h.stop();
     }
-    expect(h.state.ready()).toBe(false);
+    expect(await h.state.ready()).toBe(false);
   });
 
   it('declares the largest request its configured document limit needs', () => {

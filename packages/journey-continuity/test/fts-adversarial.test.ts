@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { journeyMatch, MAX_QUERY_PHRASES, toFtsPhrases } from '../src/journeys/fts-query.js';
+import { journeyMatch, MAX_QUERY_PHRASES, MAX_QUERY_WORDS, toFtsPhrases } from '../src/journeys/fts-query.js';
 import { DIALECTS, history, newJourney, record, startHarness, storageFor, type Harness } from './helpers.js';
 
 // Text that would be an FTS5 syntax error, an operator, a column filter or SQL if passed through.
@@ -141,6 +141,19 @@ describe('toFtsPhrases', () => {
     expect(toFtsPhrases(Array.from({ length: 100 }, (_, i) => `w${i}`).join(' '))).toHaveLength(
       MAX_QUERY_PHRASES,
     );
+  });
+
+  it('searches each word once and at most MAX_QUERY_WORDS words, also inside one chunk', () => {
+    // A phrase of one word repeated reads every position of that word once per repeat: 2,000 repeats
+    // of "a" held the server for seconds over one summary full of "a".
+    expect(toFtsPhrases(Array(2000).fill('a').join('-'))).toEqual(['"a"']);
+    expect(toFtsPhrases('knee knee-injury day-to-day Knée')).toEqual(['"knee"', '"injury"', '"day to"']);
+    const words = Array.from({ length: 100 }, (_, i) => `w${i}`);
+    expect(toFtsPhrases(words.join('-'))).toEqual([`"${words.slice(0, MAX_QUERY_WORDS).join(' ')}"`]);
+    expect(toFtsPhrases(`${words.slice(0, 30).join(' ')} x-y-z`)).toEqual([
+      ...words.slice(0, 30).map((word) => `"${word}"`),
+      '"x y"',
+    ]);
   });
 
   it('restricts the match to the journey key and the named columns', () => {

@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Client } from '@modelcontextprotocol/client';
 import { JourneyErrorPayloadSchema } from '@switchyard/contracts/journey';
+import { oauthPrincipal } from '@switchyard/server-kit';
 import { createLogger, resolvePostgresSettings, type LogLevel } from '@switchyard/server-kit/runtime';
 import { DIALECTS, lazyTestPostgres, type Dialect } from '@switchyard/test-postgres';
 import {
@@ -61,6 +62,21 @@ export interface HarnessOptions {
   authInfo?: ConnectInMemoryOptions['authInfo'];
   /** What the harness logs into `logLines` (default error). */
   logLevel?: LogLevel;
+  /** The server's answer limit in bytes (default 1 MiB). */
+  maxAnswerBytes?: number;
+}
+
+/** The scopes of an OAuth user of the journey tools. */
+export const USER_SCOPES = ['journey:read', 'journey:write'];
+
+/** The AuthInfo the HTTP layer builds for a verified token of `subject` (issuer-qualified when given). */
+export function oauthCaller(subject: string, scopes: string[], qualifyingIssuer?: string) {
+  return {
+    token: `oauth-fingerprint-${subject}`,
+    clientId: subject,
+    scopes,
+    extra: { principal: oauthPrincipal(subject, qualifyingIssuer), oauth: { subject, qualifyingIssuer } },
+  };
 }
 
 /** Every log line the harnesses wrote (for assertions about what logs contain). */
@@ -113,6 +129,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     logger,
     ...(options.era === undefined ? {} : { era: options.era }),
     ...(options.authInfo === undefined ? {} : { authInfo: options.authInfo }),
+    maxAnswerBytes: options.maxAnswerBytes,
   });
   const { client } = connection;
   const state = connection.domains.get(journeyDomain.name) as JourneyState;
@@ -180,6 +197,8 @@ export interface SessionOut {
   session_id: string;
   created_at: string;
   summary: string;
+  summary_truncated?: true;
+  summary_bytes?: number;
   has_diagnosis: boolean;
   relevance_score?: number;
   snippet?: string;
@@ -189,6 +208,7 @@ export interface DocumentOut {
   document_id: string;
   document_type: string;
   title?: string;
+  title_truncated?: true;
   created_at: string;
   snippet?: string;
 }
@@ -198,6 +218,7 @@ export interface HistoryOut {
   sessions: SessionOut[];
   documents?: DocumentOut[];
   total_results: number;
+  next_cursor?: string | null;
 }
 
 export async function newJourney(h: Harness, userId?: string): Promise<string> {

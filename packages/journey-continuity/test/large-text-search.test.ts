@@ -2,7 +2,10 @@ import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { journeyKey, sessionFtsTable, sessionShardOf } from '../src/db/fts.js';
 import { journeyMatch, toFtsPhrases } from '../src/journeys/fts-query.js';
+import { PgDialect } from 'drizzle-orm/pg-core';
 import { matchedDocumentsSql, rankedSessionsSql } from '../src/journeys/history-search.js';
+import { rankedSessionsSql as postgresRankedSessionsSql } from '../src/journeys/postgres-history-search.js';
+import { toMillisRange } from '../src/journeys/time.js';
 import { SNIPPET_WINDOW_CHARS } from '../src/journeys/text-windows.js';
 import { ConfigError, loadJourneyConfig, MAX_SUMMARY_BYTES } from '../src/index.js';
 import {
@@ -29,7 +32,8 @@ const words = (snippet: string) => plain(snippet).split(/\s+/).filter(Boolean).l
 describe.each(DIALECTS)('large texts (%s)', (dialect) => {
   let h: Harness;
   beforeAll(async () => {
-    h = await startHarness({ storage: await storageFor(dialect) });
+    // A scan budget that reaches the end of a 1 MiB text (the default stops at 256 KiB).
+    h = await startHarness({ storage: await storageFor(dialect), config: { snippetScanBytes: 2 * MIB } });
   });
   afterAll(async () => {
     await h.stop();
@@ -67,6 +71,22 @@ describe.each(DIALECTS)('large texts (%s)', (dialect) => {
       expect(content.endsWith(plain(snippet!))).toBe(true);
     });
 
+    it('astral characters before the match, within a text’s head or past it: a snippet around the match', async () => {
+      for (const [before, after] of [
+        [`${'🙂 '.repeat(300)}${filler(2000)}`, filler(3000)],
+        [filler(1500), `${'🙂 '.repeat(2000)}${filler(3000)}`],
+        [`${filler(3000)}${'😀 '.repeat(500)}${filler(4000)}`, filler(100)],
+      ]) {
+        const snippet = await documentSnippet(`${before} the ocelot sighting ${after}`, 'ocelot');
+        expect(snippet).toMatch(/\*\*ocelot\*\* sighting/);
+        expect(`${before} the ocelot sighting ${after}`).toContain(plain(snippet!));
+      }
+      const journeyId = await newJourney(h);
+      await record(h, journeyId, `${'🙂 '.repeat(400)}${filler(3000)} the ocelot sighting ${filler(3000)}`);
+      const [session] = (await history(h, { journey_id: journeyId, query: 'ocelot' })).sessions;
+      expect(session?.snippet).toMatch(/\*\*ocelot\*\* sighting/);
+    });
+
     it('a match at the start of a long text: no ellipsis before it', async () => {
       const snippet = await documentSnippet(`Zebras first. ${filler(MIB / 2)}`, 'zebra');
       expect(snippet).toMatch(/^\*\*Zebras\*\* first\. .*…$/);
@@ -89,12 +109,14 @@ describe.each(DIALECTS)('large texts (%s)', (dialect) => {
       // Equal lengths (the same number of words), the word replaced 1..12 times deep in each summary.
       const base = filler(MAX_SUMMARY_BYTES - 100).split(' ');
       const created: string[] = [];
+      const summaries = new Map<string, string>();
       for (let times = 1; times <= 12; times++) {
         const summary = [...base];
         for (let k = 0; k < times; k++) summary[5000 + 300 * k] = 'metronome';
         const day = String(times).padStart(2, '0');
         await record(h, journeyId, summary.join(' '), { created_at: `2025-04-${day}T10:00:00Z` });
         created.push(`2025-04-${day}T10:00:00.000Z`);
+        summaries.set(`2025-04-${day}T10:00:00.000Z`, summary.join(' '));
         expect(Buffer.byteLength(summary.join(' '))).toBeLessThanOrEqual(MAX_SUMMARY_BYTES);
       }
       const page = await history(h, { journey_id: journeyId, query: 'metronome', limit: 5 });
@@ -105,7 +127,10 @@ describe.each(DIALECTS)('large texts (%s)', (dialect) => {
       expect([...scores].sort((a, b) => b - a)).toEqual(scores);
       for (const session of page.sessions) {
         expect(session.snippet).toMatch(/^….*\*\*metronome\*\*.*…$/);
-        expect(session.summary).toContain(plain(session.snippet!));
+        const whole = summaries.get(session.created_at)!;
+        expect(whole).toContain(plain(session.snippet!));
+        expect(whole.startsWith(session.summary)).toBe(true);
+        expect(session).toMatchObject({ summary_truncated: true, summary_bytes: Buffer.byteLength(whole) });
       }
       const all = await history(h, { journey_id: journeyId, query: 'metronome', limit: 100 });
       expect(all.sessions.map((s) => s.created_at)).toEqual([...created].reverse());
@@ -140,17 +165,17 @@ describe('snippets of short texts are FTS5’s snippet() of the whole text, as b
       const ftsSnippets = (q: string) =>
         direct
           .prepare(
-            `SELECT s.summary, snippet(${table}, 1, '**', '**', '…', 16) AS snippet
+            `SELECT s.id AS session_id, snippet(${table}, 1, '**', '**', '…', 16) AS snippet
                FROM ${table} JOIN sessions s ON s.seq = ${table}.rowid WHERE ${table} MATCH ?`,
           )
-          .all(phraseMatch(q)) as { summary: string; snippet: string }[];
-      const bySummary = (rows: { summary: string; snippet?: string }[]) =>
-        Object.fromEntries(rows.map((row) => [row.summary, row.snippet]));
+          .all(phraseMatch(q)) as { session_id: string; snippet: string }[];
+      const bySession = (rows: { session_id: string; snippet?: string }[]) =>
+        Object.fromEntries(rows.map((row) => [row.session_id, row.snippet]));
       expect(page.sessions).toHaveLength(3);
-      expect(bySummary(page.sessions)).toEqual(bySummary(ftsSnippets('sleep')));
+      expect(bySession(page.sessions)).toEqual(bySession(ftsSnippets('sleep')));
       const both = await history(h, { journey_id: journeyId, query });
       expect(both.sessions).toHaveLength(1);
-      expect(bySummary(both.sessions)).toEqual(bySummary(ftsSnippets(query)));
+      expect(bySession(both.sessions)).toEqual(bySession(ftsSnippets(query)));
     } finally {
       direct.close();
     }
@@ -194,6 +219,43 @@ describe('search cost does not grow with the square of a matched text', () => {
     // Both score every match against every other match of a text: the cause of minutes-long searches.
     for (const sql of [rankedSessionsSql(sessionFtsTable(0)), matchedDocumentsSql()]) {
       expect(sql).not.toMatch(/\b(snippet|highlight)\s*\(/i);
+    }
+  });
+
+  it('snippet() is given a text up to its 32nd match: a short text of 40 matches is cut before the rest', async () => {
+    // snippet() compares every match of what it is given with every other: 1024 characters of one repeated
+    // word are 512 matches, 256k comparisons per result. Here the match of the second word comes after the
+    // 40 of the first, so snippet() never sees it (given all 41, it picks the excerpt that shows both).
+    const journeyId = await newJourney(h);
+    await record(h, journeyId, `${'a '.repeat(40)}b`);
+    const [session] = (await history(h, { journey_id: journeyId, query: 'a b' })).sessions;
+    expect(session?.snippet).toMatch(/^\*\*a\*\* .*…$/);
+    expect(session?.snippet).not.toContain('**b**');
+    // A text with fewer matches is given whole, as before.
+    const fewer = await newJourney(h);
+    await record(h, fewer, `${'a '.repeat(30)}b`);
+    const [whole] = (await history(h, { journey_id: fewer, query: 'a b' })).sessions;
+    expect(whole?.snippet).toContain('**b**');
+  });
+});
+
+describe('PostgreSQL sends long texts whole only while the snippet scan budget lasts', () => {
+  it('the page carries each summary whole until the long ones before it add up to the budget, then its head', async () => {
+    // PostgreSQL sends what the snippet maker may read with the page (SQLite reads it on demand): sent whole,
+    // a page of 100 summaries of 64 KiB was 6.4 MB a search, read and decompressed on every call.
+    const pg = await startHarness({ storage: await storageFor('postgres') });
+    try {
+      const journeyId = await newJourney(pg);
+      for (let i = 0; i < 5; i++) await record(pg, journeyId, `zebra ${filler(50_000)}`);
+      const reads = { scanBytes: 100_000, readChars: 102_048, headChars: SNIPPET_WINDOW_CHARS + 1 };
+      const query = { journeyId, range: toMillisRange(), limit: 10, includeDocuments: false };
+      const { sql, params } = new PgDialect().sqlToQuery(
+        postgresRankedSessionsSql(journeyId, ['zebra'], query, reads),
+      );
+      const rows = await pg.rows<{ summary: string }>(sql, ...params);
+      expect(rows.map((row) => row.summary.length)).toEqual([50_006, 50_006, 1025, 1025, 1025]);
+    } finally {
+      await pg.stop();
     }
   });
 });

@@ -219,7 +219,13 @@ describe.each(DIALECTS)('query_journey_history (%s)', (dialect) => {
         query: '*** --- ()',
         include_documents: true,
       });
-      expect(symbols).toEqual({ journey_id: journeyId, sessions: [], documents: [], total_results: 0 });
+      expect(symbols).toEqual({
+        journey_id: journeyId,
+        sessions: [],
+        documents: [],
+        total_results: 0,
+        next_cursor: null,
+      });
     });
   });
 

@@ -1,14 +1,19 @@
 import { createRequire } from 'node:module';
 import { SwitchyardError } from '@switchyard/contracts/errors';
 import type { DomainLifecycle, DomainRuntime } from '@switchyard/server-kit';
-import { lazyStore, type Logger, type PostgresSettings } from '@switchyard/server-kit/runtime';
+import {
+  lazyStore,
+  reportingUnreachable,
+  type Logger,
+  type PostgresSettings,
+} from '@switchyard/server-kit/runtime';
 import { pipelineOptionsOf, siteBuildOptionsOf, type LaunchRunsConfig } from './config.js';
 import { openLaunchDatabase, type LaunchDatabase } from './db/open.js';
 import { createLaunchPipeline } from './pipeline/index.js';
 import type { LaunchPipeline } from './pipeline/types.js';
 import { resolveLaunchPolicy, type LaunchPolicy } from './policy/launch-policy.js';
 import { withLaunchPolicy } from './policy/policed-pipeline.js';
-import { errorCodeOf } from './runs/errors.js';
+import { errorCodeOf, runDatabaseUnreachable } from './runs/errors.js';
 import type { OpenedRuns } from './runs/open-runs.js';
 import { hasRunsToRecover } from './runs/recovery-check.js';
 import type { LaunchRunService } from './runs/service.js';
@@ -69,7 +74,8 @@ export interface LaunchRunsState extends DomainLifecycle {
   readonly policy: LaunchPolicy;
   /** Spans of tool calls and workers (the domain's tracing middleware opens one per call). */
   readonly telemetry: LaunchTelemetry;
-  ready(): boolean;
+  /** The databases are open (SQLite) or answer now (PostgreSQL: a bounded probe). */
+  ready(): Promise<boolean>;
 }
 
 /** What a test or an embedding replaces; production opens with none. */
@@ -84,7 +90,8 @@ interface RunsBackend {
   store(trace: () => TraceIds | undefined): Promise<LaunchStore>;
   /** Whether a run waits for recovery, so the store should load at start (SQLite: a raw query). */
   hasRunsToRecover(): boolean;
-  isOpen(): boolean;
+  /** The SQLite file is open; PostgreSQL answers a probe now. */
+  reachable(): Promise<boolean>;
   close(): Promise<void>;
 }
 
@@ -98,20 +105,26 @@ function sqliteBackend(database: LaunchDatabase): RunsBackend {
       return new SqliteLaunchStore(launchDb(database.sqlite), trace);
     },
     hasRunsToRecover: () => hasRunsToRecover(database.sqlite),
-    isOpen: () => database.sqlite.open,
+    reachable: async () => database.sqlite.open,
     close: async () => undefined,
   };
 }
 
 async function postgresBackend(settings: PostgresSettings, logger: Logger): Promise<RunsBackend> {
-  const { openLaunchPool } = await import('./db/postgres-database.js');
+  const [{ openLaunchPool }, { postgresReachability }] = await Promise.all([
+    import('./db/postgres-database.js'),
+    import('@switchyard/server-kit/postgres'),
+  ]);
   const pool = await openLaunchPool(settings, logger);
   return {
     store: async (trace) =>
-      new (await import('./store/postgres-launch-store.js')).PostgresLaunchStore(pool, trace),
+      reportingUnreachable(
+        new (await import('./store/postgres-launch-store.js')).PostgresLaunchStore(pool, trace),
+        runDatabaseUnreachable,
+      ),
     // Replicas take over each other's abandoned runs: the store loads at start to watch for them.
     hasRunsToRecover: () => true,
-    isOpen: () => !pool.ending,
+    reachable: postgresReachability(pool, settings.connectTimeoutMs),
     close: () => pool.end(),
   };
 }
@@ -192,7 +205,7 @@ export async function openLaunchRuns(
       (await runStore.get()).service.cancelRequest(principal, requestId),
     interruptedAtStartup: async () => (await runStore.get()).interrupted,
     flushTelemetry: () => telemetry.flush(),
-    ready: () => !closed && database.sqlite.open && backend.isOpen(),
+    ready: async () => !closed && database.sqlite.open && (await backend.reachable()),
     async close() {
       if (closed) return;
       closed = true;

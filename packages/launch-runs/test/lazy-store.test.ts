@@ -147,7 +147,7 @@ describe('the lazily loaded run store', () => {
         ),
       { timeout: 30_000 },
     );
-    expect(h.state.ready?.()).toBe(true);
+    expect(await h.state.ready()).toBe(true);
 
     const failed = LaunchErrorPayloadSchema.parse(await h.call('launch_get_status', { run_id: runId }));
     expect(failed).toMatchObject({

@@ -1,6 +1,6 @@
 import { toolListingSchemas, type JsonSchema } from '@switchyard/contracts/json-schema';
 import type { ListedIcon } from './icons.js';
-import type { ToolSpec } from './tool-spec.js';
+import type { ToolAnnotations, ToolSpec } from './tool-spec.js';
 
 /** A tool as `tools/list` shows it. */
 export interface ListedTool {
@@ -24,7 +24,17 @@ export function listedTool(spec: ToolSpec, exposedName: string, icons?: ListedIc
     title: spec.title,
     description: spec.description,
     ...toolListingSchemas(spec),
-    annotations: spec.annotations,
+    annotations: listedAnnotations(spec.annotations),
     icons,
   };
+}
+
+/**
+ * The hints as listed. The specification gives `destructiveHint` and `idempotentHint` meaning only when
+ * `readOnlyHint` is false, so a read-only tool's listing leaves them out (bytes in every model's context).
+ */
+function listedAnnotations(annotations: ToolAnnotations): ToolAnnotations {
+  if (!annotations.readOnlyHint) return annotations;
+  const { destructiveHint: _destructive, idempotentHint: _idempotent, ...meaningful } = annotations;
+  return meaningful;
 }

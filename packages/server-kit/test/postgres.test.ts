@@ -4,7 +4,7 @@ import { startTestPostgres, type TestPostgres } from '@switchyard/test-postgres'
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applyPostgresMigrations, openPostgres } from '../src/postgres/index.js';
-import { resolvePostgresSettings } from '../src/runtime/index.js';
+import { createLogger, resolvePostgresSettings } from '../src/runtime/index.js';
 
 const MIGRATIONS = fileURLToPath(new URL('./fixtures/pg-migrations', import.meta.url));
 
@@ -62,7 +62,7 @@ describe('opening a domain’s PostgreSQL database', () => {
 
   const settingsFor = (url: string, env: Record<string, string> = {}) =>
     resolvePostgresSettings({ SWITCHYARD_DATABASE_URL: url, ...env }, 'NOTES_DATABASE_URL')!;
-  const options = { domain: 'notes', migrationsFolder: MIGRATIONS };
+  const options = { domain: 'notes', migrationsFolder: MIGRATIONS, logger: createLogger({ level: 'error' }) };
 
   it('refuses to start on an unreachable server, naming the variable and never the password', async () => {
     const url = 'postgres://app:hunter2-secret@127.0.0.1:1/switchyard';

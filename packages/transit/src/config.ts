@@ -1,4 +1,5 @@
 import { DEFAULT_MAX_RESPONSE_BYTES, registerSecret } from '@switchyard/resilience';
+import { DEFAULT_MAX_SAVED_PLACES } from './places/store.js';
 import { ConfigError, resolvePostgresSettings, type PostgresSettings } from '@switchyard/server-kit/runtime';
 import { z } from 'zod';
 import { DATABASE_URL_VARIABLE } from './places/database.js';
@@ -68,6 +69,8 @@ export interface TransitConfig {
   retryBudgetMs: number;
   /** Saved places on PostgreSQL (TRANSIT_DATABASE_URL, else SWITCHYARD_DATABASE_URL); absent: transit.sqlite. */
   database?: PostgresSettings;
+  /** The most saved places one caller holds (TRANSIT_MAX_SAVED_PLACES). */
+  maxSavedPlaces: number;
 }
 
 /**
@@ -98,6 +101,7 @@ const DEFAULTS = {
   HSL_ALERTS_MAX: '5',
   HSL_ALERT_TEXT_MAX_CHARS: '600',
   TRANSIT_RETRY_BUDGET_MS: '3000',
+  TRANSIT_MAX_SAVED_PLACES: String(DEFAULT_MAX_SAVED_PLACES),
 } as const;
 
 /** The most a response-size setting may allow: 1 GiB (one answer buffered in memory at most this big). */
@@ -232,6 +236,7 @@ export function loadConfig(env: Env = process.env): TransitConfig {
   const config: TransitConfig = {
     providers: enabled,
     retryBudgetMs: integer(env, 'TRANSIT_RETRY_BUDGET_MS', 600_000, 0),
+    maxSavedPlaces: integer(env, 'TRANSIT_MAX_SAVED_PLACES', 1_000_000),
   };
   const database = resolvePostgresSettings(env, DATABASE_URL_VARIABLE);
   if (database !== undefined) config.database = database;

@@ -1,11 +1,16 @@
 import { SwitchyardError } from '@switchyard/contracts/errors';
 import { createCallLimiter, createUpstreamPolicy, NO_CALL_LIMIT } from '@switchyard/resilience';
-import { lazyStore, type Logger, type PostgresSettings } from '@switchyard/server-kit/runtime';
+import {
+  lazyStore,
+  reportingUnreachable,
+  type Logger,
+  type PostgresSettings,
+} from '@switchyard/server-kit/runtime';
 import type { TransitConfig } from './config.js';
 import { createRoutingClient, DIGITRANSIT } from './hsl/client.js';
 import { createGeocoder, GEOCODING } from './hsl/geocoding.js';
 import { createSavedPlaceProbe, openSavedPlaceDatabase, type SavedPlaceProbe } from './places/database.js';
-import type { LoadSavedPlaceStore, SavedPlaceStore } from './places/store.js';
+import { savedPlacesUnreachable, type LoadSavedPlaceStore, type SavedPlaceStore } from './places/store.js';
 import type { HslServices, TflServices, TransitState } from './services.js';
 import { createArrivalsSource } from './tfl/arrivals-client.js';
 import { createTflClient, createTflGet, TFL } from './tfl/client.js';
@@ -74,6 +79,8 @@ function hslServices(config: TransitConfig, logger: Logger): HslServices | undef
 interface SavedPlaceBackend {
   savedPlaces: LoadSavedPlaceStore;
   hasSavedPlaces: SavedPlaceProbe;
+  /** The SQLite file is open; PostgreSQL answers a probe now. */
+  reachable(): Promise<boolean>;
   close(): Promise<void>;
 }
 
@@ -93,27 +100,38 @@ function lazySavedPlaceStore(load: () => Promise<SavedPlaceStore>): LoadSavedPla
   }).get;
 }
 
-function sqliteBackend(dataDir: string): SavedPlaceBackend {
+function sqliteBackend(dataDir: string, maxPlaces: number): SavedPlaceBackend {
   const database = openSavedPlaceDatabase(dataDir);
   return {
     savedPlaces: lazySavedPlaceStore(async () =>
-      (await import('./places/sqlite-store.js')).createSqliteSavedPlaceStore(database),
+      (await import('./places/sqlite-store.js')).createSqliteSavedPlaceStore(database, maxPlaces),
     ),
     hasSavedPlaces: createSavedPlaceProbe(database),
+    reachable: async () => database.open,
     async close() {
       database.close();
     },
   };
 }
 
-async function postgresBackend(settings: PostgresSettings, logger: Logger): Promise<SavedPlaceBackend> {
-  const { openSavedPlacePool, createPostgresSavedPlaceProbe } = await import('./places/postgres-database.js');
+async function postgresBackend(
+  settings: PostgresSettings,
+  maxPlaces: number,
+  logger: Logger,
+): Promise<SavedPlaceBackend> {
+  const [{ openSavedPlacePool, createPostgresSavedPlaceProbe }, { postgresReachability }] = await Promise.all(
+    [import('./places/postgres-database.js'), import('@switchyard/server-kit/postgres')],
+  );
   const pool = await openSavedPlacePool(settings, logger);
   return {
     savedPlaces: lazySavedPlaceStore(async () =>
-      (await import('./places/postgres-store.js')).createPostgresSavedPlaceStore(pool),
+      reportingUnreachable(
+        (await import('./places/postgres-store.js')).createPostgresSavedPlaceStore(pool, maxPlaces),
+        savedPlacesUnreachable,
+      ),
     ),
     hasSavedPlaces: createPostgresSavedPlaceProbe(pool),
+    reachable: postgresReachability(pool, settings.connectTimeoutMs),
     close: () => pool.end(),
   };
 }
@@ -127,8 +145,8 @@ async function postgresBackend(settings: PostgresSettings, logger: Logger): Prom
 export async function openTransit(config: TransitConfig, runtime: TransitRuntime): Promise<TransitState> {
   const places =
     config.database === undefined
-      ? sqliteBackend(runtime.dataDir)
-      : await postgresBackend(config.database, runtime.logger);
+      ? sqliteBackend(runtime.dataDir, config.maxSavedPlaces)
+      : await postgresBackend(config.database, config.maxSavedPlaces, runtime.logger);
   const tfl = tflServices(config, runtime.logger);
   const hsl = hslServices(config, runtime.logger);
   let closed = false;
@@ -137,7 +155,7 @@ export async function openTransit(config: TransitConfig, runtime: TransitRuntime
     hasSavedPlaces: places.hasSavedPlaces,
     tfl,
     hsl,
-    ready: () => !closed,
+    ready: async () => !closed && (await places.reachable()),
     async close() {
       if (closed) return;
       closed = true;

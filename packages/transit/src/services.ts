@@ -43,7 +43,8 @@ export interface TransitState {
   tfl?: TflServices;
   /** Present when the `hsl` provider is configured. */
   hsl?: HslServices;
-  ready(): boolean;
+  /** The saved places' database is open (SQLite) or answers now (PostgreSQL: a bounded probe). */
+  ready(): Promise<boolean>;
   close(): Promise<void>;
 }
 

@@ -21,6 +21,7 @@ describe('loadConfig', () => {
     expect(config).toEqual({
       providers: ['tfl', 'hsl'],
       retryBudgetMs: 3000,
+      maxSavedPlaces: 1000,
       tfl: {
         apiKey: KEYS.TFL_API_KEY,
         baseUrl: 'https://api.tfl.gov.uk',
@@ -89,6 +90,8 @@ describe('loadConfig', () => {
     [{ DIGITRANSIT_CALLS_PER_SECOND: '10001' }, 'DIGITRANSIT_CALLS_PER_SECOND'],
     [{ DIGITRANSIT_CALLS_PER_SECOND: 'unlimited' }, 'DIGITRANSIT_CALLS_PER_SECOND'],
     [{ TRANSIT_RETRY_BUDGET_MS: '-1' }, 'TRANSIT_RETRY_BUDGET_MS'],
+    [{ TRANSIT_MAX_SAVED_PLACES: '0' }, 'TRANSIT_MAX_SAVED_PLACES'],
+    [{ TRANSIT_MAX_SAVED_PLACES: '1000001' }, 'TRANSIT_MAX_SAVED_PLACES'],
     [{ TFL_API_BASE_URL: 'ftp://x' }, 'TFL_API_BASE_URL'],
     [{ DIGITRANSIT_ROUTING_URL: 'not a url' }, 'DIGITRANSIT_ROUTING_URL'],
     [{ TRANSIT_REGION_BOUNDS: '60,24,59,25' }, 'TRANSIT_REGION_BOUNDS'],

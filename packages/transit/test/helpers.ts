@@ -23,6 +23,8 @@ export interface Harness {
   dataDir: string;
   /** Every log line written by the domain and the server. */
   logLines: string[];
+  /** The opened domain as the server holds it (readiness, the saved-place store). */
+  readonly state: TransitState;
   call(name: string, args: Record<string, unknown>): Promise<ToolAnswer>;
   /** A second connection to a freshly opened domain on the same data dir (a restart). */
   restart(): Promise<Harness>;
@@ -73,6 +75,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     digitransit,
     dataDir,
     logLines,
+    state: connection.domains.get(transitDomain.name) as TransitState,
     call: (name, args) => callTool(connection.client, name, args),
     async restart() {
       await closeConnection();
@@ -129,6 +132,9 @@ export function useHarness(options: HarnessOptions | (() => Promise<HarnessOptio
     get logLines() {
       return started().logLines;
     },
+    get state() {
+      return started().state;
+    },
     call: (name, args) => started().call(name, args),
     restart: () => started().restart(),
     close: () => started().close(),
@@ -146,7 +152,7 @@ export function connectOverTfl(tfl: TflServices) {
     savedPlaces: () => Promise.reject(new Error('not used')),
     hasSavedPlaces: async () => false,
     tfl,
-    ready: () => true,
+    ready: async () => true,
     close: async () => {},
   };
   const config = loadConfig({ TRANSIT_PROVIDERS: 'tfl', TFL_API_KEY: 'internal-test-key-1234' });

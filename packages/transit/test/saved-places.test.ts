@@ -220,16 +220,20 @@ describe('saved places in transit.sqlite from earlier versions', () => {
  * Two stores on one database, each over its own connection, as two processes or replicas would have: a temp
  * dir's transit.sqlite, or a new PostgreSQL database. Closed after each test.
  */
-async function twoStoresOn(dialect: Dialect): Promise<[SavedPlaceStore, SavedPlaceStore]> {
+async function twoStoresOn(
+  dialect: Dialect,
+  maxPlaces?: number,
+  otherMaxPlaces = maxPlaces,
+): Promise<[SavedPlaceStore, SavedPlaceStore]> {
   if (dialect === 'sqlite') {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'transit-store-'));
     cleanups.push(async () => fs.rmSync(dir, { recursive: true, force: true }));
-    const open = () => {
+    const open = (max: number | undefined) => {
       const database = openSavedPlaceDatabase(dir);
       cleanups.push(async () => void database.close());
-      return createSqliteSavedPlaceStore(database);
+      return createSqliteSavedPlaceStore(database, max);
     };
-    return [open(), open()];
+    return [open(maxPlaces), open(otherMaxPlaces)];
   }
   const { database } = loadConfig({
     TRANSIT_PROVIDERS: 'tfl',
@@ -238,12 +242,12 @@ async function twoStoresOn(dialect: Dialect): Promise<[SavedPlaceStore, SavedPla
     SWITCHYARD_MIGRATE_ON_START: '1',
   });
   const logger = createLogger({ level: 'error', write: () => {} });
-  const open = async () => {
+  const open = async (max: number | undefined) => {
     const pool = await openSavedPlacePool(database!, logger);
     cleanups.push(() => pool.end());
-    return createPostgresSavedPlaceStore(pool);
+    return createPostgresSavedPlaceStore(pool, max);
   };
-  return [await open(), await open()];
+  return [await open(maxPlaces), await open(otherMaxPlaces)];
 }
 
 const cleanups: (() => Promise<void>)[] = [];
@@ -270,7 +274,7 @@ describe.each(DIALECTS)('saved place store (%s)', (dialect) => {
     await store.save('client:bob', 'gym', { type: 'location', lat: 60.2, lon: 24.8 });
     await store.save('client:bob', 'tube', { type: 'tfl-stop', naptanId: '940GZZLUOXC' });
     const keys = async (principal: string, type: SavedPlaceValue['type']) =>
-      (await store.list(principal, type)).map((place) => place.key);
+      (await store.list(principal, { type })).map((place) => place.key);
     expect(await keys('client:alice', 'location')).toEqual(['home']);
     expect(await keys('client:bob', 'location')).toEqual(['gym']);
     expect(await keys('client:alice', 'stop')).toEqual(['work']);
@@ -313,5 +317,93 @@ describe.each(DIALECTS)('saved place store (%s)', (dialect) => {
     const stored = await a.list('p');
     expect(stored).toHaveLength(1);
     expect(results.map((result) => result.saved.createdAt)).toEqual(results.map(() => stored[0]!.createdAt));
+  });
+
+  it('holds at most maxPlaces per principal, even when two processes save new keys at once', async () => {
+    const [a, b] = await twoStoresOn(dialect, 3);
+    const saves = await Promise.allSettled(
+      Array.from({ length: 40 }, (_, n) =>
+        (n % 2 === 0 ? a : b).save('p', `key ${n}`, { type: 'stop', stopId: 'HSL:1' }),
+      ),
+    );
+    expect(saves.filter((save) => save.status === 'fulfilled')).toHaveLength(3);
+    const refused = saves.find((save) => save.status === 'rejected') as PromiseRejectedResult;
+    expect(String(refused.reason)).toMatch(
+      /You have 3 saved places, the most this server keeps for one caller \(TRANSIT_MAX_SAVED_PLACES\)/,
+    );
+    const kept = (await a.list('p')).map((place) => place.key);
+    expect(kept).toHaveLength(3);
+    // Saving over a key it holds is not one more; another principal has its own count.
+    await a.save('p', kept[0]!, { type: 'stop', stopId: 'HSL:2' });
+    await b.save('q', 'home', { type: 'stop', stopId: 'HSL:1' });
+    await a.delete('p', kept[1]!);
+    await b.save('p', 'new', { type: 'stop', stopId: 'HSL:3' });
+    expect(await a.list('p')).toHaveLength(3);
+  });
+
+  it('lists after a key, in key order, one more than a page', async () => {
+    // Saved while the operator allowed 10; listed after the limit went down to 2.
+    const [store, other] = await twoStoresOn(dialect, 2, 10);
+    for (const key of ['b', 'a', 'd', 'c', 'e'])
+      await other.save('p', key, { type: 'stop', stopId: 'HSL:1' });
+    const keys = async (after?: string) => (await store.list('p', { after })).map((place) => place.key);
+    expect(await keys()).toEqual(['a', 'b', 'c']);
+    expect(await keys('b')).toEqual(['c', 'd', 'e']);
+    expect(await keys('d')).toEqual(['e']);
+  });
+});
+
+describe.each(DIALECTS)('get_user_variables in pages (%s)', (dialect) => {
+  it('a list longer than one answer comes in pages through next_cursor, each place once', async () => {
+    const h = await startHarness({
+      ...(await placesOn(dialect)),
+      maxAnswerBytes: 64 * 1024,
+      env: { ...(await placesOn(dialect)).env, TRANSIT_MAX_SAVED_PLACES: '200' },
+    });
+    try {
+      // Names JSON escapes: each quote is two bytes, and four in the text mirror.
+      for (let i = 0; i < 120; i++) {
+        const saved = await h.call('save_user_variable', {
+          key: `place ${String(i).padStart(3, '0')}`,
+          value: { type: 'stop', stopId: 'HSL:1040129', name: '"'.repeat(200) },
+        });
+        expect(saved.isError, saved.text).toBe(false);
+      }
+      const keys: string[] = [];
+      let cursor: string | undefined;
+      let pages = 0;
+      for (;;) {
+        const page = GetUserVariablesOutputSchema.parse(
+          (await h.call('get_user_variables', cursor === undefined ? {} : { cursor })).structured,
+        );
+        keys.push(...page.variables.map((place) => place.key));
+        pages++;
+        if (page.next_cursor === null || page.next_cursor === undefined) break;
+        cursor = page.next_cursor;
+      }
+      expect(pages).toBeGreaterThan(1);
+      expect(keys).toEqual(Array.from({ length: 120 }, (_, i) => `place ${String(i).padStart(3, '0')}`));
+    } finally {
+      await h.close();
+    }
+  });
+
+  it('saving a new key past TRANSIT_MAX_SAVED_PLACES is a validation-error naming it', async () => {
+    const h = await startHarness({
+      env: { ...(await placesOn(dialect)).env, TRANSIT_MAX_SAVED_PLACES: '1' },
+    });
+    try {
+      await h.call('save_user_variable', { key: 'home', value: { type: 'stop', stopId: 'HSL:1' } });
+      const refused = await h.call('save_user_variable', {
+        key: 'work',
+        value: { type: 'stop', stopId: 'HSL:2' },
+      });
+      expect(errorOf(refused)).toMatchObject({
+        code: 'validation-error',
+        message: expect.stringContaining('(TRANSIT_MAX_SAVED_PLACES)'),
+      });
+    } finally {
+      await h.close();
+    }
   });
 });

@@ -55,6 +55,11 @@ export const QueryJourneyHistoryInputSchema = z
       .boolean({ error: 'include_documents must be true or false' })
       .default(false)
       .describe('Include linked documents in results'),
+    cursor: z
+      .string({ error: 'cursor must be the next_cursor of an earlier answer' })
+      .max(200, { error: 'cursor must be the next_cursor of an earlier answer' })
+      .optional()
+      .describe('The next_cursor of an earlier answer to the same search: its next page.'),
   })
   .refine(
     (input) =>
@@ -69,7 +74,22 @@ export const SessionResultSchema = z
   .object({
     session_id: z.uuid().optional().describe('The session.'),
     created_at: TimestampSchema.optional().describe('When the session took place.'),
-    summary: z.string().optional().describe('The session summary.'),
+    summary: z
+      .string()
+      .optional()
+      .describe(
+        'The session summary, as a snippet: its start, cut where it is long (summary_truncated). The whole ' +
+          'session reads as the resource journey://sessions/{session_id}.',
+      ),
+    summary_truncated: z
+      .literal(true)
+      .optional()
+      .describe('Present when summary is only the start of a longer summary (additive).'),
+    summary_bytes: z
+      .number()
+      .int()
+      .optional()
+      .describe('With summary_truncated: the whole summary’s size in UTF-8 bytes (additive).'),
     has_diagnosis: z.boolean().optional().describe('Whether the session recorded a diagnosis.'),
     relevance_score: z
       .number()
@@ -88,7 +108,11 @@ export const DocumentResultSchema = z
   .object({
     document_id: z.uuid().optional().describe('The document.'),
     document_type: z.string().optional().describe('woop_plan, file_upload, artifact or note.'),
-    title: z.string().optional().describe('The title, when it has one.'),
+    title: z.string().optional().describe('The title, when it has one; its start, where it is long.'),
+    title_truncated: z
+      .literal(true)
+      .optional()
+      .describe('Present when title is only the start of a longer title (additive).'),
     created_at: TimestampSchema.optional().describe('When the document was added.'),
     snippet: z
       .string()
@@ -110,6 +134,15 @@ export const QueryJourneyHistoryOutputSchema = z
       .optional()
       .describe('With include_documents: matching documents, newest first.'),
     total_results: z.number().int().describe('How many sessions match, before limit.'),
+    next_cursor: z
+      .string()
+      .nullable()
+      .optional()
+      .describe(
+        'Pass as cursor (with the same search) for the next page: more sessions or documents match than ' +
+          'this answer holds (past limit, or past the answer size limit); null when none are left (additive: ' +
+          'Switchyard always sends it).',
+      ),
   })
   .describe('The journey’s matching history.');
 

@@ -67,10 +67,7 @@ export const LaunchGetArtifactInputSchema = z
       .int({ error: 'offset must be a whole number of bytes >= 0' })
       .min(0, { error: 'offset must be a whole number of bytes >= 0' })
       .optional()
-      .describe(
-        'Where to start reading, in bytes of the artifact: the next_offset of an earlier answer (additive; ' +
-          'default 0).',
-      ),
+      .describe('Where to start reading, in bytes: the next_offset of an earlier answer (default 0).'),
   })
   .describe('Which artifact of which run, and from where.');
 export const ArtifactSchema = z

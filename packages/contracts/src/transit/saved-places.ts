@@ -108,6 +108,11 @@ export const GetUserVariablesInputSchema = z
       .enum(SAVED_PLACE_TYPES, { error: "type must be 'location', 'stop' or 'tfl-stop'" })
       .optional()
       .describe('Only places of this type.'),
+    cursor: z
+      .string({ error: 'cursor must be the next_cursor of an earlier answer' })
+      .max(200, { error: 'cursor must be the next_cursor of an earlier answer' })
+      .optional()
+      .describe('The next_cursor of an earlier answer: the places after it.'),
   })
   .describe('get_user_variables input: no fields lists every saved place.');
 export type GetUserVariablesInput = z.input<typeof GetUserVariablesInputSchema>;
@@ -115,6 +120,14 @@ export type GetUserVariablesInput = z.input<typeof GetUserVariablesInputSchema>;
 export const GetUserVariablesOutputSchema = z
   .object({
     variables: z.array(SavedPlaceSchema).describe('The caller’s saved places, sorted by key.'),
+    next_cursor: z
+      .string()
+      .nullable()
+      .optional()
+      .describe(
+        'Pass as cursor for the places after these: more are saved than one answer holds; null when none ' +
+          'are left (additive: Switchyard always sends it).',
+      ),
   })
   .describe('get_user_variables result.');
 export type GetUserVariablesOutput = z.infer<typeof GetUserVariablesOutputSchema>;

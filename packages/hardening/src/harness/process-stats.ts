@@ -19,3 +19,27 @@ export function openFileCount(pid: number): number | undefined {
     return undefined;
   }
 }
+
+/**
+ * Resets a live process's peak resident set size (VmHWM) to its current size (Linux: `5` to
+ * /proc/PID/clear_refs), so that the next `peakRssKib` is the peak since now. False when it cannot.
+ */
+export function resetPeakRss(pid: number): boolean {
+  try {
+    fs.writeFileSync(`/proc/${pid}/clear_refs`, '5');
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The peak resident set size of a live process in KiB since it started or `resetPeakRss`. */
+export function peakRssKib(pid: number): number | undefined {
+  try {
+    const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+    const match = /VmHWM:\s+(\d+)\s+kB/.exec(status);
+    return match?.[1] === undefined ? undefined : Number(match[1]);
+  } catch {
+    return undefined;
+  }
+}

@@ -19,7 +19,8 @@ export const FINDING_TABLES = {
     about:
       'A TCP proxy between the server and PostgreSQL cuts connections, or PostgreSQL restarts, while ' +
       'calls are in flight: whether the process stays alive, what the calls in flight answered, and how ' +
-      'long until calls succeed again.',
+      'long until calls succeed again (from the cut, or from PostgreSQL accepting connections again, to ' +
+      "the domain's next successful call).",
     columns: ['domain', 'fault', 'process alive', 'calls answered', 'codes', 'recovery s'],
   },
 } as const;

@@ -9,6 +9,6 @@ export function openJourneyPool(settings: PostgresSettings, logger: Logger): Pro
   return openPostgres(settings, {
     domain: 'journey-continuity',
     migrationsFolder: POSTGRES_MIGRATIONS_FOLDER,
-    onIdleError: (error) => logger.warn('a pooled PostgreSQL connection failed; it is replaced', { error }),
+    logger,
   });
 }

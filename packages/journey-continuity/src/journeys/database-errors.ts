@@ -1,4 +1,5 @@
 import { SwitchyardError } from '@switchyard/contracts/errors';
+import { databaseErrorCode, isDatabaseUnreachable } from '@switchyard/server-kit/runtime';
 
 /** Each operation's words for its failures: `<step>: <detail>` (seed 004's messages). */
 export const FAILED_STEP = {
@@ -7,6 +8,7 @@ export const FAILED_STEP = {
   addDocument: 'Failed to add document',
   recordSession: 'Failed to record session',
   deleteJourney: 'Failed to delete journey',
+  readSession: 'Failed to read session',
 } as const;
 
 /** An operation of the journey service, as its failures name it. */
@@ -34,8 +36,8 @@ const SQLITE_FAILURES: readonly [prefix: string, failure: Failure][] = [
 ];
 
 /**
- * PostgreSQL's SQLSTATEs (node-postgres' `code`; a two-character entry is a class) and the driver's own
- * network errors, in the same words.
+ * PostgreSQL's SQLSTATEs (node-postgres' `code`), in the same words. A lost or unreachable database is
+ * server-kit's one classification (`isDatabaseUnreachable`), shared with the other domains.
  */
 const POSTGRES_FAILURES: Readonly<Record<string, Failure>> = {
   '40001': BUSY, // serialization failure
@@ -47,34 +49,27 @@ const POSTGRES_FAILURES: Readonly<Record<string, Failure>> = {
   XX001: DAMAGED,
   XX002: DAMAGED,
   '54000': { detail: 'text is too large to index', retryable: false },
-  '08': UNREACHABLE, // connection exceptions
-  '53300': UNREACHABLE, // too many connections
-  '57P01': UNREACHABLE, // the server is shutting down
-  '57P02': UNREACHABLE,
-  '57P03': UNREACHABLE, // the server is starting
-  ECONNREFUSED: UNREACHABLE,
-  ECONNRESET: UNREACHABLE,
-  ETIMEDOUT: UNREACHABLE,
-  EPIPE: UNREACHABLE,
 };
 
 /** Messages of failures that carry no code. */
 const MESSAGE_FAILURES: readonly [pattern: RegExp, failure: Failure][] = [
   [/database connection is not open/i, CLOSED], // better-sqlite3, after close()
   [/Cannot use a pool after calling end/i, CLOSED], // node-postgres, after end()
-  [/Connection terminated|timeout exceeded when trying to connect/i, UNREACHABLE],
 ];
 
 const UNEXPECTED_DATABASE_ERROR = 'unexpected database error';
 
-/** What a caller may be told about a database failure: short, no SQL, no file paths, no credentials. */
+/**
+ * What a caller may be told about a database failure: short, no SQL, no file paths, no credentials. The
+ * driver's error is read through drizzle's wrapper (its `cause`).
+ */
 export function describeDatabaseFailure(error: unknown): Failure {
-  const code =
-    typeof (error as { code?: unknown })?.code === 'string' ? (error as { code: string }).code : '';
+  if (isDatabaseUnreachable(error)) return UNREACHABLE;
+  const code = databaseErrorCode(error) ?? '';
   const sqlite = SQLITE_FAILURES.find(([prefix]) => code.startsWith(prefix));
   if (sqlite !== undefined) return sqlite[1];
-  const postgres = POSTGRES_FAILURES[code] ?? POSTGRES_FAILURES[code.slice(0, 2)];
-  if (postgres !== undefined && code !== '') return postgres;
+  const postgres = POSTGRES_FAILURES[code];
+  if (postgres !== undefined) return postgres;
   const message = error instanceof Error ? error.message : '';
   const byMessage = MESSAGE_FAILURES.find(([pattern]) => pattern.test(message));
   return byMessage?.[1] ?? { detail: UNEXPECTED_DATABASE_ERROR, retryable: false };

@@ -1,5 +1,10 @@
-/** At most this many distinct words or word groups of a query are searched (FTS5 bounds expression depth). */
-export const MAX_QUERY_PHRASES = 32;
+/**
+ * At most this many distinct words of a query are searched: FTS5 bounds expression depth, and each word of
+ * a phrase is one more pass over the positions of the journey's matches.
+ */
+export const MAX_QUERY_WORDS = 32;
+/** Phrases are made of those words, so there are at most as many. */
+export const MAX_QUERY_PHRASES = MAX_QUERY_WORDS;
 
 // What the unicode61 tokenizer treats as word characters (letters, digits, private use), plus combining
 // marks so that a decomposed accent stays inside its word.
@@ -11,22 +16,28 @@ export function isWordCharacter(character: string): boolean {
   return WORD_CHARACTER.test(character);
 }
 
+/** A word as the tokenizer folds it (case and accents), to tell repeated words apart. */
+const folded = (word: string) => word.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase();
+
 /**
  * The words of a query, grouped as it groups them: each whitespace-separated chunk is one phrase of its
- * words (`knee-injury` -> knee, injury), a repeated chunk once, at most MAX_QUERY_PHRASES phrases. Empty when
- * the text has no words at all. Operators, quotes and SQL are words or separators here, never syntax.
+ * words (`knee-injury` -> knee, injury), each word once (a later repeat is left out, also inside a chunk:
+ * a phrase of one word repeated would have every position of that word read once per repeat), at most
+ * MAX_QUERY_WORDS words. Empty when the text has no words at all. Operators, quotes and SQL are words or
+ * separators here, never syntax.
  */
 export function queryPhrases(text: string): string[][] {
   const phrases: string[][] = [];
   const seen = new Set<string>();
   for (const chunk of text.normalize('NFC').split(/\s+/u)) {
-    const words = chunk.match(WORD);
-    if (words === null) continue;
-    const key = words.join(' ').toLowerCase();
-    if (seen.has(key)) continue;
-    seen.add(key);
-    phrases.push(words);
-    if (phrases.length === MAX_QUERY_PHRASES) break;
+    const words: string[] = [];
+    for (const word of chunk.match(WORD) ?? []) {
+      if (seen.size === MAX_QUERY_WORDS || seen.has(folded(word))) continue;
+      seen.add(folded(word));
+      words.push(word);
+    }
+    if (words.length > 0) phrases.push(words);
+    if (seen.size === MAX_QUERY_WORDS) break;
   }
   return phrases;
 }

@@ -4,6 +4,9 @@ import { anyPhrase, journeyMatch, toFtsPhrases } from './fts-query.js';
 import {
   nothingMatches,
   rankedResult,
+  summaryHeadChars,
+  FIRST_PAGE,
+  pageOf,
   toDocumentHit,
   toSessionHit,
   type DocumentRow,
@@ -13,14 +16,47 @@ import {
   type SessionRow,
 } from './history-result.js';
 import { SnippetMaker } from './snippets.js';
+import { utf8Bytes } from './limits.js';
+import { SNIPPET_WINDOW_CHARS, type TextReader } from './text-windows.js';
 
 export interface HistorySearchOptions {
   /** Most bytes of long texts one search reads to find where they match, for their snippets. */
   snippetScanBytes: number;
+  /** Most bytes (as JSON) of each text an answer quotes: a summary, a snippet, a title. */
+  excerptBytes: number;
 }
 
-interface MatchedDocumentRow extends DocumentRow {
+/** The columns of a session a search answers: the start of its summary and the size of all of it. */
+const SESSION_COLUMNS = (s: string) =>
+  `${s}id, ${s}created_at AS createdAt, substr(${s}summary, 1, @headChars) AS summary,
+   octet_length(${s}summary) AS summaryBytes, ${s}diagnosis IS NOT NULL AS hasDiagnosis`;
+
+interface SeqRow {
   seq: number;
+}
+
+/** Reads part of a text column of one row (`substr` by @seq, @start, @count). */
+type PartStatement = Database.Statement<unknown[], string | null>;
+
+/**
+ * How much of a matched text is read with the page: its head, its first probe window and a snippet window
+ * from either of its first two (SnippetMaker's first reads).
+ */
+const PREFETCH_CHARS = 2 * SNIPPET_WINDOW_CHARS + 2;
+
+/**
+ * The snippet maker's reader of one row's text: from `head`, read with the page, where it can, else by a
+ * read of the row, which loads all of the stored text each time (SQLite's substr reads every page of it).
+ * The reads count SQLite's characters: the head serves a part of the text only when it is the whole text or
+ * holds no astral character (which JavaScript counts as two).
+ */
+function readerOf(statement: PartStatement, seq: number, head: string, textBytes: number): TextReader {
+  const whole = utf8Bytes(head) === textBytes;
+  const sameCount = whole || !/[\uD800-\uDFFF]/.test(head);
+  return (start, count) =>
+    sameCount && (whole || start + count <= head.length)
+      ? head.slice(start, start + count)
+      : (statement.get({ seq, start, count }) ?? '');
 }
 
 /**
@@ -30,25 +66,31 @@ interface MatchedDocumentRow extends DocumentRow {
  * for the returned page only, each from a bounded window of its text (SnippetMaker).
  */
 export class HistorySearch {
-  private readonly rankedSessions = new Map<number, Database.Statement<unknown[], RankedSessionRow>>();
+  private readonly rankedSessions = new Map<
+    number,
+    Database.Statement<unknown[], RankedSessionRow & SeqRow>
+  >();
   private readonly listSessions;
   private readonly countSessions;
   private readonly listDocuments;
   private readonly matchDocuments;
-  private readonly readDocument;
+  private readonly readSummary: PartStatement;
+  private readonly readDocument: PartStatement;
   private readonly snippets: SnippetMaker;
+  private readonly excerptBytes: number;
 
   constructor(
     private readonly sqlite: Database.Database,
     options: HistorySearchOptions,
   ) {
     this.snippets = new SnippetMaker(options.snippetScanBytes);
+    this.excerptBytes = options.excerptBytes;
     this.listSessions = sqlite.prepare<unknown[], SessionRow>(
-      `SELECT id, created_at AS createdAt, summary, diagnosis IS NOT NULL AS hasDiagnosis
+      `SELECT ${SESSION_COLUMNS('')}
          FROM sessions
         WHERE journey_id = @journeyId AND created_at BETWEEN @from AND @to
         ORDER BY created_at DESC, seq DESC
-        LIMIT @limit`,
+        LIMIT @limit OFFSET @sessionOffset`,
     );
     this.countSessions = sqlite
       .prepare<unknown[], number>(
@@ -60,45 +102,87 @@ export class HistorySearch {
          FROM documents
         WHERE journey_id = @journeyId AND created_at BETWEEN @from AND @to
         ORDER BY created_at DESC, seq DESC
-        LIMIT @limit`,
+        LIMIT @documentLimit OFFSET @documentOffset`,
     );
-    this.matchDocuments = sqlite.prepare<unknown[], MatchedDocumentRow>(matchedDocumentsSql());
-    this.readDocument = sqlite
-      .prepare<unknown[], string | null>(
-        'SELECT substr(content, @start + 1, @count) FROM documents WHERE seq = @seq',
-      )
-      .pluck();
+    this.matchDocuments = sqlite.prepare<
+      unknown[],
+      DocumentRow & SeqRow & { head: string | null; contentBytes: number | null }
+    >(matchedDocumentsSql());
+    const part = (table: string, column: string) =>
+      sqlite
+        .prepare<unknown[], string | null>(
+          `SELECT substr(${column}, @start + 1, @count) FROM ${table} WHERE seq = @seq`,
+        )
+        .pluck();
+    this.readSummary = part('sessions', 'summary');
+    this.readDocument = part('documents', 'content');
   }
 
   search(query: HistoryQuery): HistoryResult {
     const journeyId = query.journeyId.toLowerCase();
-    const base = { journeyId, from: query.range.from, to: query.range.to, limit: query.limit };
+    const { excerptBytes } = this;
+    const base = {
+      journeyId,
+      from: query.range.from,
+      to: query.range.to,
+      limit: query.limit,
+      sessionOffset: (query.offsets ?? FIRST_PAGE).sessions,
+      // One more than the page: whether more documents match.
+      documentLimit: query.limit + 1,
+      documentOffset: (query.offsets ?? FIRST_PAGE).documents,
+      headChars: summaryHeadChars(excerptBytes),
+    };
     const text = query.text?.trim() ? query.text : undefined;
     if (text === undefined) {
-      const sessions = this.listSessions.all(base).map(toSessionHit);
+      const sessions = this.listSessions.all(base).map((row) => toSessionHit(row, excerptBytes));
       const total = this.countSessions.get(base) ?? 0;
+      if (!query.includeDocuments) return { sessions, total, moreDocuments: false };
+      const documents = pageOf(this.listDocuments.all(base), query.limit);
       return {
         sessions,
         total,
-        ...(query.includeDocuments ? { documents: this.listDocuments.all(base).map(toDocumentHit) } : {}),
+        documents: documents.page.map((row) => toDocumentHit(row, excerptBytes)),
+        moreDocuments: documents.more,
       };
     }
     const phrases = toFtsPhrases(text);
     // Nothing searchable (only punctuation or symbols): nothing can match.
     if (phrases.length === 0) return nothingMatches(query);
     const key = journeyKey(journeyId);
-    const rows = this.rankedSessionsIn(sessionShardOf(journeyId)).all({
+    const ranked = this.rankedSessionsIn(sessionShardOf(journeyId));
+    const sessionMatch = {
       ...base,
+      headChars: Math.max(base.headChars, PREFETCH_CHARS),
       match: journeyMatch(key, ['summary'], phrases),
-    });
-    const documents = query.includeDocuments
-      ? this.matchDocuments.all({ ...base, match: journeyMatch(key, ['title', 'content'], phrases) })
-      : [];
-    const matched = documents.map((row) => ({
-      ...row,
-      read: (start: number, count: number) => this.readDocument.get({ seq: row.seq, start, count }) ?? '',
-    }));
-    return rankedResult(query, rows, matched, this.snippets, anyPhrase(phrases));
+    };
+    const rows = ranked.all(sessionMatch);
+    // A page past the last match still says how many there are.
+    const total =
+      rows[0]?.total ?? ranked.all({ ...sessionMatch, limit: 1, sessionOffset: 0 })[0]?.total ?? 0;
+    const documents = pageOf(
+      query.includeDocuments
+        ? this.matchDocuments.all({
+            ...base,
+            headChars: PREFETCH_CHARS,
+            match: journeyMatch(key, ['title', 'content'], phrases),
+          })
+        : [],
+      query.limit,
+    );
+    return rankedResult(
+      query,
+      rows.map((row) => ({
+        ...row,
+        read: readerOf(this.readSummary, row.seq, row.summary, row.summaryBytes),
+      })),
+      documents.page.map(({ head, contentBytes, ...row }) => ({
+        ...row,
+        read: readerOf(this.readDocument, row.seq, head ?? '', contentBytes ?? 0),
+      })),
+      { maker: this.snippets, excerptBytes },
+      anyPhrase(phrases),
+      { total, moreDocuments: documents.more },
+    );
   }
 
   /** Frees the scratch database the snippets are cut in. */
@@ -106,10 +190,12 @@ export class HistorySearch {
     this.snippets.close();
   }
 
-  private rankedSessionsIn(shard: number): Database.Statement<unknown[], RankedSessionRow> {
+  private rankedSessionsIn(shard: number): Database.Statement<unknown[], RankedSessionRow & SeqRow> {
     let statement = this.rankedSessions.get(shard);
     if (statement === undefined) {
-      statement = this.sqlite.prepare<unknown[], RankedSessionRow>(rankedSessionsSql(sessionFtsTable(shard)));
+      statement = this.sqlite.prepare<unknown[], RankedSessionRow & SeqRow>(
+        rankedSessionsSql(sessionFtsTable(shard)),
+      );
       this.rankedSessions.set(shard, statement);
     }
     return statement;
@@ -129,22 +215,23 @@ export function rankedSessionsSql(f: string): string {
         FROM ${f} CROSS JOIN sessions s ON s.seq = ${f}.rowid
        WHERE ${f} MATCH @match AND s.journey_id = @journeyId AND s.created_at BETWEEN @from AND @to
     ), page AS (
-      SELECT seq, createdAt, score, count(*) OVER () AS total
+      SELECT seq, createdAt, score, count(*) OVER () AS total, min(score) OVER () AS best
         FROM matches
        ORDER BY score, createdAt DESC, seq DESC
-       LIMIT @limit
+       LIMIT @limit OFFSET @sessionOffset
     )
-    SELECT s.id, page.createdAt, s.summary, s.diagnosis IS NOT NULL AS hasDiagnosis, page.score, page.total
+    SELECT page.seq, ${SESSION_COLUMNS('s.')}, page.score, page.total, page.best
       FROM page CROSS JOIN sessions s ON s.seq = page.seq
      ORDER BY page.score, page.createdAt DESC, page.seq DESC`;
 }
 
-/** A journey's documents matching @match in title or content, newest first. */
+/** A journey's documents matching @match in title or content, newest first, with their content's head. */
 export function matchedDocumentsSql(): string {
   const f = DOCUMENTS_FTS_TABLE;
-  return `SELECT d.seq, d.id, d.document_type AS documentType, d.title, d.created_at AS createdAt
+  return `SELECT d.seq, d.id, d.document_type AS documentType, d.title, d.created_at AS createdAt,
+           substr(d.content, 1, @headChars) AS head, octet_length(d.content) AS contentBytes
       FROM ${f} CROSS JOIN documents d ON d.seq = ${f}.rowid
      WHERE ${f} MATCH @match AND d.journey_id = @journeyId AND d.created_at BETWEEN @from AND @to
      ORDER BY d.created_at DESC, d.seq DESC
-     LIMIT @limit`;
+     LIMIT @documentLimit OFFSET @documentOffset`;
 }

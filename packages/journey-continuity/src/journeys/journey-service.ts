@@ -6,12 +6,14 @@ import { SwitchyardError } from '@switchyard/contracts/errors';
 import type { DocumentType } from '@switchyard/contracts/journey';
 import type { FAILED_STEP } from './database-errors.js';
 import type { HistoryQuery, HistoryResult } from './history-result.js';
+import { DEFAULT_MAX_SESSIONS, DEFAULT_MAX_TEXT_BYTES, type JourneyConfig } from '../config.js';
 import {
   assertMaxBytes,
   assertMaxChars,
   MAX_METADATA_BYTES,
   MAX_SUMMARY_BYTES,
   MAX_TITLE_CHARS,
+  utf8Bytes,
 } from './limits.js';
 
 export type { DocumentHit, HistoryQuery, HistoryResult, SessionHit } from './history-result.js';
@@ -66,17 +68,28 @@ export interface AddedDocument {
   createdAt: number;
 }
 
+/** A session whole, as stored: its messages and diagnosis as the JSON text they were stored as. */
+export interface StoredSession {
+  id: string;
+  journeyId: string;
+  createdAt: number;
+  summary: string;
+  messagesJson: string | null;
+  diagnosisJson: string | null;
+  confidenceScore: number | null;
+}
+
 export interface DeletedJourney {
   id: string;
   sessionsDeleted: number;
   documentsDeleted: number;
 }
 
-export interface JourneyServiceOptions {
-  /** Largest document content, in UTF-8 bytes (also bounds a session's messages and diagnosis as JSON). */
-  maxDocumentBytes: number;
-  /** Most bytes of long texts one search reads for its snippets (default DEFAULT_SNIPPET_SCAN_BYTES). */
-  snippetScanBytes?: number;
+/** The configuration the service applies (config.ts; an unset bound takes its default). */
+export interface JourneyServiceOptions extends Pick<
+  JourneyConfig,
+  'maxDocumentBytes' | 'snippetScanBytes' | 'excerptBytes' | 'maxSessions' | 'maxTextBytes'
+> {
   now?: () => number;
 }
 
@@ -107,6 +120,10 @@ export interface JourneyService {
    * nothing under `from` (every call after the first) nothing is written.
    */
   adoptJourneys(from: string, to: string, operation: keyof typeof FAILED_STEP): Promise<void>;
+  /** One session whole; 404 for an unknown session or one of another's journey. */
+  readSession(sessionId: string, caller: Caller): Promise<StoredSession>;
+  /** Whose journey the session belongs to, if it exists (for callers that may act for other principals). */
+  ownerOfSession(sessionId: string): Promise<string | undefined>;
   addDocument(input: NewDocument): Promise<AddedDocument>;
   recordSession(input: NewSession): Promise<RecordedSession>;
   /** Deletes the journey; its sessions, documents and their index entries go with it. */
@@ -120,6 +137,63 @@ export function journeyNotFound(journeyId: string): SwitchyardError {
   return new SwitchyardError('not-found', `Journey ${journeyId} not found`);
 }
 
+/** Also the answer for a session of another principal's journey. */
+export function sessionNotFound(sessionId: string): SwitchyardError {
+  return new SwitchyardError('not-found', `Session ${sessionId} not found`);
+}
+
+/** What a journey holds, as its bounds count it: its sessions, and the bytes of text its searches read. */
+export interface JourneySize {
+  sessions: number;
+  /** UTF-8 bytes of its session summaries and its documents' titles and contents. */
+  textBytes: number;
+}
+
+/** The per-journey bounds, with their defaults applied. */
+export interface JourneyBounds {
+  maxSessions: number;
+  maxTextBytes: number;
+}
+
+export function journeyBounds(options: JourneyServiceOptions): JourneyBounds {
+  return {
+    maxSessions: options.maxSessions ?? DEFAULT_MAX_SESSIONS,
+    maxTextBytes: options.maxTextBytes ?? DEFAULT_MAX_TEXT_BYTES,
+  };
+}
+
+/**
+ * 400 unless the journey can take one more session (`session: true`) or another `addedBytes` of text.
+ * Searches read all of a journey's text, so these bounds are what bounds their cost; the message names
+ * the setting an operator would raise.
+ */
+export function assertFits(
+  journeyId: string,
+  size: JourneySize,
+  added: { session: boolean; textBytes: number },
+  bounds: JourneyBounds,
+): void {
+  if (added.session && size.sessions >= bounds.maxSessions) {
+    throw new SwitchyardError(
+      'validation',
+      `journey ${journeyId} already has ${size.sessions} sessions, the most JOURNEY_MAX_SESSIONS allows ` +
+        `(${bounds.maxSessions})`,
+    );
+  }
+  if (size.textBytes + added.textBytes > bounds.maxTextBytes) {
+    throw new SwitchyardError(
+      'validation',
+      `journey ${journeyId} holds ${size.textBytes} bytes of text; ${added.textBytes} more would pass ` +
+        `JOURNEY_MAX_TEXT_BYTES (${bounds.maxTextBytes})`,
+    );
+  }
+}
+
+/** The bytes of text a document adds to its journey: its title and content. */
+export function documentTextBytes(input: Pick<NewDocument, 'title' | 'content'>): number {
+  return utf8Bytes(input.title ?? '') + utf8Bytes(input.content ?? '');
+}
+
 /** A session's JSON fields as stored, after the limits every backend applies (400 naming the field). */
 export function checkedSession(input: NewSession, maxDocumentBytes: number) {
   assertMaxBytes('summary', input.summary, MAX_SUMMARY_BYTES);
@@ -127,7 +201,7 @@ export function checkedSession(input: NewSession, maxDocumentBytes: number) {
   const diagnosis = input.diagnosis === undefined ? null : JSON.stringify(input.diagnosis);
   if (messages !== null) assertMaxBytes('messages', messages, maxDocumentBytes);
   if (diagnosis !== null) assertMaxBytes('diagnosis', diagnosis, maxDocumentBytes);
-  return { messages, diagnosis };
+  return { messages, diagnosis, summaryBytes: utf8Bytes(input.summary) };
 }
 
 /** The row a new session writes, its id made here, after `checkedSession`. */

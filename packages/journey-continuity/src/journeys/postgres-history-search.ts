@@ -12,20 +12,23 @@ import type pg from 'pg';
 import { journeyKey } from '../db/fts.js';
 import { anyPhrase, queryPhrases, toFtsPhrases } from './fts-query.js';
 import {
+  FIRST_PAGE,
   nothingMatches,
   rankedResult,
+  summaryHeadChars,
+  pageOf,
   toDocumentHit,
   toSessionHit,
   type DocumentRow,
   type HistoryQuery,
   type HistoryResult,
+  type HistoryTexts,
   type RankedSessionRow,
   type SessionRow,
 } from './history-result.js';
 import { utf8Bytes } from './limits.js';
 import { searchWords } from './search-text.js';
-import type { SnippetMaker } from './snippets.js';
-import { SNIPPET_WINDOW_CHARS } from './text-windows.js';
+import { SNIPPET_WINDOW_CHARS, type TextReader } from './text-windows.js';
 
 type Queryable = Pick<NodePgDatabase, '_'>;
 
@@ -62,7 +65,12 @@ const [K1_PLUS_1, K1, ONE_MINUS_B, B] = ['2.2', '1.2', '0.25', '0.75'].map((n) =
  * (setweight marks them, ts_filter keeps them), as an array in `vocabulary` order: a long summary's vector is
  * unnested once, a few lexemes long, and a phrase's tf is the least of its words' slots.
  */
-function rankedSessionsSql(journeyId: string, phrases: readonly string[], query: HistoryQuery) {
+export function rankedSessionsSql(
+  journeyId: string,
+  phrases: readonly string[],
+  query: HistoryQuery,
+  reads: SnippetReads,
+) {
   const { from, to } = query.range;
   return sql`WITH rows AS MATERIALIZED (
       SELECT seq, created_at, token_count, search FROM sessions WHERE journey_id = ${journeyId}
@@ -98,12 +106,12 @@ function rankedSessionsSql(journeyId: string, phrases: readonly string[], query:
         CROSS JOIN LATERAL (SELECT coalesce(min(m.counts[slot]), 0)::float8 AS tf FROM unnest(w.slots) AS slot) f
        GROUP BY m.seq, m.created_at
     ), page AS (
-      SELECT seq, created_at, score, count(*) OVER () AS total FROM scored
+      SELECT seq, created_at, score, count(*) OVER () AS total, min(score) OVER () AS best FROM scored
        ORDER BY score, created_at DESC, seq DESC
-       LIMIT ${query.limit}
+       LIMIT ${query.limit} OFFSET ${(query.offsets ?? FIRST_PAGE).sessions}
     )
-    SELECT s.id, page.created_at::float8 AS "createdAt", s.summary, s.diagnosis IS NOT NULL AS "hasDiagnosis",
-           page.score, page.total::int AS total
+    SELECT ${sessionColumns(snippetText(sql`s.summary`, sql`page.score, page.created_at DESC, page.seq DESC`, reads))},
+           page.score, page.total::int AS total, page.best
       FROM page JOIN sessions s ON s.seq = page.seq
      ORDER BY page.score, page.created_at DESC, page.seq DESC`;
 }
@@ -121,6 +129,32 @@ function matchesEveryPhrase(journeyId: string, phrases: readonly string[]): SQL 
 }
 
 const DOCUMENT_COLUMNS = sql`id, document_type AS "documentType", title, created_at::float8 AS "createdAt"`;
+
+/** A session's columns in an answer (`s`): `summary`, the part of its summary read, and the size of all of it. */
+function sessionColumns(summary: SQL): SQL {
+  return sql`s.id, s.created_at::float8 AS "createdAt", ${summary} AS summary,
+    octet_length(s.summary) AS "summaryBytes", s.diagnosis IS NOT NULL AS "hasDiagnosis"`;
+}
+
+/** How many characters of a text a search reads: all the scan budget could look at, or its head. */
+export interface SnippetReads {
+  scanBytes: number;
+  readChars: number;
+  headChars: number;
+}
+
+/**
+ * The part of a text (`column`) a result of a search reads, in result order (`order`). PostgreSQL sends it
+ * with the page, where SQLite reads on demand: while the long texts before it add up to less than the scan
+ * budget, as much as the budget could look at; after that only its head (enough for the excerpt, and for a
+ * text short enough to be given whole to snippet()). Sent whole, 100 summaries of 64 KiB were 6.4 MB a search.
+ */
+function snippetText(column: SQL, order: SQL, reads: SnippetReads): SQL {
+  const long = sql`CASE WHEN octet_length(${column}) > ${SNIPPET_WINDOW_CHARS}::int THEN octet_length(${column}) END`;
+  const longBefore = sql`coalesce(sum(${long}) OVER (ORDER BY ${order} ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0)`;
+  return sql`substr(${column}, 1, CASE WHEN ${longBefore} < ${reads.scanBytes}::bigint
+    THEN ${reads.readChars}::int ELSE ${reads.headChars}::int END)`;
+}
 
 const dialect = new PgDialect();
 
@@ -140,32 +174,44 @@ async function rowsOf<T>(db: Queryable, query: SQL): Promise<T[]> {
 export async function searchPostgresHistory(
   db: Queryable,
   query: HistoryQuery,
-  snippets: { maker: SnippetMaker; scanBytes: number },
+  texts: HistoryTexts,
 ): Promise<HistoryResult> {
   const journeyId = query.journeyId.toLowerCase();
   const { from, to } = query.range;
+  const { excerptBytes } = texts;
   const inRange = sql`journey_id = ${journeyId} AND created_at BETWEEN ${from} AND ${to}`;
   const text = query.text?.trim() ? query.text : undefined;
   if (text === undefined) {
-    const [sessions, [count], documents] = await Promise.all([
-      rowsOf<SessionRow>(
-        db,
-        sql`SELECT id, created_at::float8 AS "createdAt", summary, diagnosis IS NOT NULL AS "hasDiagnosis"
-              FROM sessions WHERE ${inRange} ORDER BY created_at DESC, seq DESC LIMIT ${query.limit}`,
-      ),
-      rowsOf<{ n: number }>(db, sql`SELECT count(*)::int AS n FROM sessions WHERE ${inRange}`),
-      query.includeDocuments
-        ? rowsOf<DocumentRow>(
-            db,
-            sql`SELECT ${DOCUMENT_COLUMNS} FROM documents WHERE ${inRange}
-                 ORDER BY created_at DESC, seq DESC LIMIT ${query.limit}`,
-          )
-        : undefined,
-    ]);
-    return {
-      sessions: sessions.map(toSessionHit),
+    // One statement after another: they share the transaction's client, which runs one at a time (pg 8
+    // warns of a query sent while another runs, pg 9 refuses it).
+    const sessions = await rowsOf<SessionRow>(
+      db,
+      sql`SELECT ${sessionColumns(sql`substr(s.summary, 1, ${summaryHeadChars(excerptBytes)})`)}
+            FROM sessions s WHERE ${inRange} ORDER BY created_at DESC, seq DESC
+           LIMIT ${query.limit} OFFSET ${(query.offsets ?? FIRST_PAGE).sessions}`,
+    );
+    const [count] = await rowsOf<{ n: number }>(
+      db,
+      sql`SELECT count(*)::int AS n FROM sessions WHERE ${inRange}`,
+    );
+    const result = {
+      sessions: sessions.map((row) => toSessionHit(row, excerptBytes)),
       total: count?.n ?? 0,
-      ...(documents === undefined ? {} : { documents: documents.map(toDocumentHit) }),
+    };
+    if (!query.includeDocuments) return { ...result, moreDocuments: false };
+    // One more than the page: whether more documents match.
+    const documents = pageOf(
+      await rowsOf<DocumentRow>(
+        db,
+        sql`SELECT ${DOCUMENT_COLUMNS} FROM documents WHERE ${inRange}
+             ORDER BY created_at DESC, seq DESC LIMIT ${query.limit + 1} OFFSET ${(query.offsets ?? FIRST_PAGE).documents}`,
+      ),
+      query.limit,
+    );
+    return {
+      ...result,
+      documents: documents.page.map((row) => toDocumentHit(row, excerptBytes)),
+      moreDocuments: documents.more,
     };
   }
   const phrases = queryPhrases(text)
@@ -174,7 +220,7 @@ export async function searchPostgresHistory(
   // PostgreSQL indexes no word longer than MAX_WORD_BYTES: no row can contain one.
   const tooLong = phrases.some((words) => words.some((word) => utf8Bytes(word) > MAX_WORD_BYTES));
   if (phrases.length === 0 || tooLong) return nothingMatches(query);
-  return rankedSearch(db, query, journeyId, inRange, snippets, {
+  return rankedSearch(db, query, journeyId, inRange, texts, {
     phrases: phrases.map((words) => words.join(' ')),
     snippetMatch: anyPhrase(toFtsPhrases(text)),
   });
@@ -185,24 +231,48 @@ async function rankedSearch(
   query: HistoryQuery,
   journeyId: string,
   inRange: SQL,
-  snippets: { maker: SnippetMaker; scanBytes: number },
+  texts: HistoryTexts,
   { phrases, snippetMatch }: { phrases: string[]; snippetMatch: string },
 ): Promise<HistoryResult> {
-  const readChars = snippets.scanBytes + 2 * SNIPPET_WINDOW_CHARS;
-  const [rows, documents] = await Promise.all([
-    rowsOf<RankedSessionRow>(db, rankedSessionsSql(journeyId, phrases, query)),
+  const reads = {
+    scanBytes: texts.scanBytes,
+    readChars: texts.scanBytes + 2 * SNIPPET_WINDOW_CHARS,
+    headChars: Math.max(summaryHeadChars(texts.excerptBytes), SNIPPET_WINDOW_CHARS + 1),
+  };
+  const rows = await rowsOf<RankedSessionRow>(db, rankedSessionsSql(journeyId, phrases, query, reads));
+  // A page past the last match still says how many there are.
+  const total =
+    rows[0]?.total ??
+    (
+      await rowsOf<RankedSessionRow>(
+        db,
+        rankedSessionsSql(journeyId, phrases, { ...query, limit: 1, offsets: FIRST_PAGE }, reads),
+      )
+    )[0]?.total ??
+    0;
+  const documents = pageOf(
     query.includeDocuments
-      ? rowsOf<DocumentRow & { head: string | null }>(
+      ? await rowsOf<DocumentRow & { head: string | null }>(
           db,
-          sql`SELECT ${DOCUMENT_COLUMNS}, substr(content, 1, ${readChars}) AS head FROM documents
+          sql`SELECT ${DOCUMENT_COLUMNS}, ${snippetText(sql`content`, sql`created_at DESC, seq DESC`, reads)} AS head
+                FROM documents
                WHERE ${inRange} AND ${matchesEveryPhrase(journeyId, phrases)}
-               ORDER BY created_at DESC, seq DESC LIMIT ${query.limit}`,
+               ORDER BY created_at DESC, seq DESC LIMIT ${query.limit + 1} OFFSET ${(query.offsets ?? FIRST_PAGE).documents}`,
         )
       : [],
-  ]);
-  const matched = documents.map(({ head, ...row }) => ({
-    ...row,
-    read: (start: number, count: number) => (head ?? '').slice(start, start + count),
-  }));
-  return rankedResult(query, rows, matched, snippets.maker, snippetMatch);
+    query.limit,
+  );
+  const readerOf =
+    (text: string): TextReader =>
+    (start, count) =>
+      text.slice(start, start + count);
+  return rankedResult(
+    query,
+    // The summary read is also where its excerpt is cut from.
+    rows.map((row) => ({ ...row, read: readerOf(row.summary) })),
+    documents.page.map(({ head, ...row }) => ({ ...row, read: readerOf(head ?? '') })),
+    texts,
+    snippetMatch,
+    { total, moreDocuments: documents.more },
+  );
 }

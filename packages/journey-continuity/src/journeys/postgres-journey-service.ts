@@ -5,22 +5,29 @@ import { and, eq, sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import type pg from 'pg';
-import { DEFAULT_SNIPPET_SCAN_BYTES } from '../config.js';
+import { DEFAULT_EXCERPT_BYTES, DEFAULT_SNIPPET_SCAN_BYTES } from '../config.js';
 import { journeyKey } from '../db/fts.js';
 import { documents, journeys, sessions } from '../db/postgres-schema.js';
 import { FAILED_STEP, withDatabaseErrorsAsync } from './database-errors.js';
 import {
   addedDocument,
+  assertFits,
   checkedDocument,
+  documentTextBytes,
+  journeyBounds,
   checkedSession,
   recordedSession,
+  sessionNotFound,
   sessionRow,
   journeyNotFound,
   type Caller,
   type JourneyService,
+  type JourneyBounds,
   type JourneyServiceOptions,
+  type JourneySize,
   type JourneySummary,
 } from './journey-service.js';
+import type { HistoryTexts } from './history-result.js';
 import { searchPostgresHistory, searchVector } from './postgres-history-search.js';
 import { searchText } from './search-text.js';
 import { SnippetMaker } from './snippets.js';
@@ -45,7 +52,8 @@ const SUMMARY = {
 export class PostgresJourneyService implements JourneyService {
   private readonly db: NodePgDatabase;
   private readonly now: () => number;
-  private readonly snippets: { maker: SnippetMaker; scanBytes: number };
+  private readonly texts: HistoryTexts;
+  private readonly bounds: JourneyBounds;
 
   constructor(
     pool: pg.Pool,
@@ -53,12 +61,14 @@ export class PostgresJourneyService implements JourneyService {
   ) {
     this.db = drizzle(pool);
     this.now = options.now ?? Date.now;
+    this.bounds = journeyBounds(options);
     const scanBytes = options.snippetScanBytes ?? DEFAULT_SNIPPET_SCAN_BYTES;
-    this.snippets = { maker: new SnippetMaker(scanBytes), scanBytes };
+    const excerptBytes = options.excerptBytes ?? DEFAULT_EXCERPT_BYTES;
+    this.texts = { maker: new SnippetMaker(scanBytes), scanBytes, excerptBytes };
   }
 
   close(): void {
-    this.snippets.maker.close();
+    this.texts.maker.close();
   }
 
   getOrCreateJourney({ owner }: Caller, userId?: string): Promise<JourneySummary> {
@@ -148,12 +158,43 @@ export class PostgresJourneyService implements JourneyService {
     });
   }
 
+  readSession(...[sessionId, caller]: Parameters<JourneyService['readSession']>) {
+    return withDatabaseErrorsAsync(FAILED_STEP.readSession, async () => {
+      const [session] = await this.db
+        .select({
+          id: sessions.id,
+          journeyId: sessions.journeyId,
+          createdAt: sessions.createdAt,
+          summary: sessions.summary,
+          messagesJson: sessions.messages,
+          diagnosisJson: sessions.diagnosis,
+          confidenceScore: sessions.confidenceScore,
+        })
+        .from(sessions)
+        .innerJoin(journeys, eq(journeys.id, sessions.journeyId))
+        .where(and(eq(sessions.id, sessionId.toLowerCase()), eq(journeys.owner, caller.owner)));
+      if (session === undefined) throw sessionNotFound(sessionId);
+      return session;
+    });
+  }
+
+  ownerOfSession(...[sessionId]: Parameters<JourneyService['ownerOfSession']>) {
+    return withDatabaseErrorsAsync(FAILED_STEP.readSession, async () => {
+      const [row] = await this.db
+        .select({ owner: journeys.owner })
+        .from(sessions)
+        .innerJoin(journeys, eq(journeys.id, sessions.journeyId))
+        .where(eq(sessions.id, sessionId.toLowerCase()));
+      return row?.owner;
+    });
+  }
+
   queryHistory(...[query, caller]: Parameters<JourneyService['queryHistory']>) {
     return withDatabaseErrorsAsync(FAILED_STEP.queryHistory, () =>
       this.db.transaction(
         async (tx) => {
           await assertOwned(tx, query.journeyId, caller);
-          return searchPostgresHistory(tx, query, this.snippets);
+          return searchPostgresHistory(tx, query, this.texts);
         },
         { isolationLevel: 'repeatable read', accessMode: 'read only' },
       ),
@@ -168,6 +209,8 @@ export class PostgresJourneyService implements JourneyService {
         const now = this.now();
         const row = sessionRow(input, checked, now);
         await assertOwned(tx, row.journeyId, input, 'lock');
+        const size = await sizeOf(tx, row.journeyId);
+        assertFits(row.journeyId, size, { session: true, textBytes: checked.summaryBytes }, this.bounds);
         await tx.insert(sessions).values({
           ...row,
           tokenCount: search.tokens,
@@ -186,6 +229,8 @@ export class PostgresJourneyService implements JourneyService {
     return withDatabaseErrorsAsync(FAILED_STEP.addDocument, () =>
       this.db.transaction(async (tx) => {
         await assertOwned(tx, journeyId, input, 'lock');
+        const size = await sizeOf(tx, journeyId);
+        assertFits(journeyId, size, { session: false, textBytes: documentTextBytes(input) }, this.bounds);
         const id = randomUUID();
         const createdAt = this.now();
         await tx.insert(documents).values({
@@ -253,6 +298,24 @@ async function countIn(
     .from(table)
     .where(eq(table.journeyId, journeyId));
   return row?.n ?? 0;
+}
+
+/**
+ * What the journey holds, as its bounds count it. octet_length of a stored text reads its size from the
+ * TOAST pointer, without fetching the text.
+ */
+async function sizeOf(db: Queryable, journeyId: string): Promise<JourneySize> {
+  const [size] = await db
+    .select({
+      sessions: sql<number>`(SELECT count(*)::int FROM sessions WHERE journey_id = ${journeyId})`,
+      textBytes: sql<number>`(
+        (SELECT coalesce(sum(octet_length(summary)), 0) FROM sessions WHERE journey_id = ${journeyId}) +
+        (SELECT coalesce(sum(coalesce(octet_length(title), 0) + coalesce(octet_length(content), 0)), 0)
+           FROM documents WHERE journey_id = ${journeyId}))::float8`,
+    })
+    .from(journeys)
+    .where(eq(journeys.id, journeyId));
+  return size ?? { sessions: 0, textBytes: 0 };
 }
 
 async function touch(db: Pick<NodePgDatabase, 'update'>, journeyId: string, now: number): Promise<void> {

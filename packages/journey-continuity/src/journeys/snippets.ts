@@ -19,9 +19,20 @@ export const MARK = '**';
 export const ELLIPSIS = '…';
 const SNIPPET_TOKENS = 16;
 
+/**
+ * snippet() scores every match of a row against every other (fts5SnippetScore), so its work grows with the
+ * square of the matches it is given: 1024 characters of one repeated word hold 512, 256k comparisons. Each
+ * text is given up to its MAX_SNIPPET_MATCHES-th match (found first by highlight(), which reads a text once):
+ * a text with fewer, which is every ordinary one, is given whole as before.
+ */
+const MAX_SNIPPET_MATCHES = 32;
+/** A noncharacter, which no ordinary text holds. */
+const MATCH_MARKER = '\uFFFF';
+
 // Probing reads a long text in batches of probe windows that double in size: little is read when the
-// match is early, and few reads (each loads a document's whole row) when it is far in.
-const FIRST_PROBE_BATCH = 4;
+// match is early (one window: a page of 100 long texts matching early reads about 90 KB of the scan budget),
+// and few reads (each loads a document's whole row) when it is far in.
+const FIRST_PROBE_BATCH = 1;
 const LAST_PROBE_BATCH = 1024;
 
 /** One result's texts: its searched text (read on demand) and, for a document, its title. */
@@ -59,9 +70,9 @@ export class SnippetMaker {
       begin: s.prepare('BEGIN'),
       rollback: s.prepare('ROLLBACK'),
       clearProbes: s.prepare(`INSERT INTO probes(probes) VALUES ('delete-all')`),
-      addProbes: s.prepare<unknown[], never>(
-        'INSERT INTO probes(rowid, body) SELECT @first + key, value FROM json_each(@windows)',
-      ),
+      // One row at a time: through json_each, a text of control characters cost 15 times more (each
+      // escaped to six bytes, then decoded again).
+      addProbe: s.prepare<unknown[], never>('INSERT INTO probes(rowid, body) VALUES (@rowid, @body)'),
       firstProbeHit: s
         .prepare<unknown[], number>(
           'SELECT rowid FROM probes WHERE probes MATCH @match AND rowid >= @first ORDER BY rowid LIMIT 1',
@@ -69,6 +80,13 @@ export class SnippetMaker {
         .pluck(),
       show: s.prepare<unknown[], never>(
         'INSERT INTO shown(rowid, title, body) VALUES (@item, @title, @body)',
+      ),
+      marked: s.prepare<unknown[], { item: number; title: string | null; body: string | null }>(
+        `SELECT rowid AS item, highlight(shown, 0, @marker, '') AS title, highlight(shown, 1, @marker, '') AS body
+           FROM shown WHERE shown MATCH @match`,
+      ),
+      reshow: s.prepare<unknown[], never>(
+        'UPDATE shown SET title = @title, body = @body WHERE rowid = @item',
       ),
       snippets: s.prepare<unknown[], { item: number; title: string | null; body: string | null }>(
         `SELECT rowid AS item,
@@ -90,6 +108,7 @@ export class SnippetMaker {
       sources.forEach((source, item) =>
         show.run({ item, title: source.title ?? null, body: windows[item]?.text ?? null }),
       );
+      this.showFewMatches(windows, match);
       const found: Snippets[] = sources.map(() => ({}));
       for (const row of snippets.all({ match, mark: MARK, ellipsis: ELLIPSIS, tokens: SNIPPET_TOKENS })) {
         const window = windows[row.item];
@@ -102,6 +121,34 @@ export class SnippetMaker {
     } finally {
       // Nothing of a search stays behind in the scratch tables.
       rollback.run();
+    }
+  }
+
+  /**
+   * Cuts each shown text with more than MAX_SNIPPET_MATCHES matches before the next one (its window then
+   * goes on past its end). highlight() marks each match with MATCH_MARKER: one character, since its
+   * output grows with every mark. A text that holds the marker itself is only cut sooner, and loses it.
+   */
+  private showFewMatches(windows: (TextWindow | undefined)[], match: string): void {
+    const { marked, reshow } = this.statements;
+    const marker = MATCH_MARKER;
+    const fewer = (text: string | null) => {
+      const parts = text?.split(marker) ?? [];
+      return parts.length - 1 > MAX_SNIPPET_MATCHES
+        ? parts.slice(0, MAX_SNIPPET_MATCHES + 1).join('')
+        : undefined;
+    };
+    for (const row of marked.all({ match, marker })) {
+      const [title, body] = [fewer(row.title), fewer(row.body)];
+      if (title === undefined && body === undefined) continue;
+      const window = windows[row.item];
+      if (body !== undefined && window !== undefined)
+        windows[row.item] = { ...window, text: body, toEnd: false };
+      reshow.run({
+        item: row.item,
+        title: title ?? row.title?.replaceAll(marker, '') ?? null,
+        body: body ?? row.body?.replaceAll(marker, '') ?? null,
+      });
     }
   }
 
@@ -119,7 +166,7 @@ export class SnippetMaker {
 
   /** Where the first probe window that matches starts (characters), within the budget. */
   private firstMatch(read: TextReader, match: string, budget: { bytes: number }): number | undefined {
-    const { clearProbes, addProbes, firstProbeHit } = this.statements;
+    const { clearProbes, addProbe, firstProbeHit } = this.statements;
     clearProbes.run();
     let first = 0;
     let batch = FIRST_PROBE_BATCH;
@@ -131,7 +178,7 @@ export class SnippetMaker {
       const fresh = piece.text.slice(piece.lead + (first === 0 ? 0 : PROBE_OVERLAP), piece.lead + length);
       budget.bytes -= utf8Bytes(fresh);
       const windows = probeWindows(piece, length);
-      addProbes.run({ first, windows: JSON.stringify(windows) });
+      windows.forEach((body, i) => addProbe.run({ rowid: first + i, body }));
       const hit = firstProbeHit.get({ match, first });
       if (hit !== undefined) return hit * PROBE_STRIDE;
       if (length < wanted || piece.text.length - piece.lead === wanted) return undefined; // the text ended

@@ -1,6 +1,6 @@
 // The journey service over journey-continuity.sqlite (the embedded default). Loaded with the first tool call
 // that needs it (see open.ts), so drizzle's query builder stays off the start path.
-import { DEFAULT_SNIPPET_SCAN_BYTES } from '../config.js';
+import { DEFAULT_EXCERPT_BYTES, DEFAULT_SNIPPET_SCAN_BYTES } from '../config.js';
 import type { JourneyDatabase } from '../db/database.js';
 import { FAILED_STEP, withDatabaseErrors } from './database-errors.js';
 import { HistorySearch } from './history-search.js';
@@ -16,6 +16,7 @@ export class SqliteJourneyService implements JourneyService {
     this.store = new SqliteJourneyStore(database, options);
     this.history = new HistorySearch(database.sqlite, {
       snippetScanBytes: options.snippetScanBytes ?? DEFAULT_SNIPPET_SCAN_BYTES,
+      excerptBytes: options.excerptBytes ?? DEFAULT_EXCERPT_BYTES,
     });
   }
 
@@ -46,6 +47,14 @@ export class SqliteJourneyService implements JourneyService {
 
   async adoptJourneys(...[from, to, operation]: Parameters<JourneyService['adoptJourneys']>) {
     this.store.adoptJourneys(from, to, FAILED_STEP[operation]);
+  }
+
+  async readSession(...[sessionId, caller]: Parameters<JourneyService['readSession']>) {
+    return this.store.readSession(sessionId, caller);
+  }
+
+  async ownerOfSession(...[sessionId]: Parameters<JourneyService['ownerOfSession']>) {
+    return this.store.ownerOfSession(sessionId);
   }
 
   async addDocument(...args: Parameters<JourneyService['addDocument']>) {

@@ -2,27 +2,49 @@ import { randomUUID } from 'node:crypto';
 import { and, count, eq, sql } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/better-sqlite3';
 import type { JourneyDatabase } from '../db/database.js';
+import type { SQLiteColumn } from 'drizzle-orm/sqlite-core';
 import { documents, journeys, sessions } from '../db/schema.js';
 import { FAILED_STEP, withDatabaseErrors } from './database-errors.js';
 import {
   addedDocument,
+  assertFits,
   checkedDocument,
+  documentTextBytes,
+  journeyBounds,
   checkedSession,
   recordedSession,
+  sessionNotFound,
   sessionRow,
   journeyNotFound,
   type AddedDocument,
   type Caller,
   type DeletedJourney,
+  type JourneyBounds,
   type JourneyServiceOptions,
+  type JourneySize,
   type JourneySummary,
   type NewDocument,
   type NewSession,
   type RecordedSession,
+  type StoredSession,
 } from './journey-service.js';
 
 /** What the journey lookups read (the session count is added after). */
 const JOURNEY_COLUMNS = { id: journeys.id, userId: journeys.userId, createdAt: journeys.createdAt };
+
+/** Bytes of a text column, read from the row's header (octet_length loads no overflow page). */
+const bytesOf = (column: SQLiteColumn) => sql<number>`coalesce(sum(octet_length(${column})), 0)`;
+
+/** A session whole (StoredSession). */
+const STORED_SESSION_COLUMNS = {
+  id: sessions.id,
+  journeyId: sessions.journeyId,
+  createdAt: sessions.createdAt,
+  summary: sessions.summary,
+  messagesJson: sessions.messages,
+  diagnosisJson: sessions.diagnosis,
+  confidenceScore: sessions.confidenceScore,
+};
 
 /**
  * Journeys, their sessions and documents in SQLite (sqlite-journey-service.ts serves them). Every write that depends on what is already stored runs in one
@@ -30,6 +52,7 @@ const JOURNEY_COLUMNS = { id: journeys.id, userId: journeys.userId, createdAt: j
  */
 export class SqliteJourneyStore {
   private readonly now: () => number;
+  private readonly bounds: JourneyBounds;
   private readonly queries;
 
   constructor(
@@ -37,6 +60,7 @@ export class SqliteJourneyStore {
     private readonly options: JourneyServiceOptions,
   ) {
     this.now = options.now ?? Date.now;
+    this.bounds = journeyBounds(options);
     // The store only runs the prepared statements below (no relational `db.query`), so no schema is passed.
     const db = drizzle(database.sqlite);
     const p = sql.placeholder;
@@ -114,6 +138,18 @@ export class SqliteJourneyStore {
         .delete(journeys)
         .where(and(eq(journeys.id, p('id')), eq(journeys.owner, p('owner'))))
         .prepare(),
+      sessionById: db
+        .select(STORED_SESSION_COLUMNS)
+        .from(sessions)
+        .innerJoin(journeys, eq(journeys.id, sessions.journeyId))
+        .where(and(eq(sessions.id, p('id')), eq(journeys.owner, p('owner'))))
+        .prepare(),
+      sessionOwner: db
+        .select({ owner: journeys.owner })
+        .from(sessions)
+        .innerJoin(journeys, eq(journeys.id, sessions.journeyId))
+        .where(eq(sessions.id, p('id')))
+        .prepare(),
       sessionCount: db
         .select({ n: count() })
         .from(sessions)
@@ -121,6 +157,16 @@ export class SqliteJourneyStore {
         .prepare(),
       documentCount: db
         .select({ n: count() })
+        .from(documents)
+        .where(eq(documents.journeyId, p('id')))
+        .prepare(),
+      sessionsSize: db
+        .select({ n: count(), bytes: bytesOf(sessions.summary) })
+        .from(sessions)
+        .where(eq(sessions.journeyId, p('id')))
+        .prepare(),
+      documentsBytes: db
+        .select({ bytes: sql<number>`${bytesOf(documents.title)} + ${bytesOf(documents.content)}` })
         .from(documents)
         .where(eq(documents.journeyId, p('id')))
         .prepare(),
@@ -184,6 +230,22 @@ export class SqliteJourneyStore {
     return withDatabaseErrors(step, () => this.queries.ownerOf.get({ id: journeyId.toLowerCase() }))?.owner;
   }
 
+  /** The session whole, when its journey is the caller's; else 404. */
+  readSession(sessionId: string, { owner }: Caller): StoredSession {
+    const session = withDatabaseErrors(FAILED_STEP.readSession, () =>
+      this.queries.sessionById.get({ id: sessionId.toLowerCase(), owner }),
+    );
+    if (session === undefined) throw sessionNotFound(sessionId);
+    return session;
+  }
+
+  /** Whose journey the session belongs to, if it exists. */
+  ownerOfSession(sessionId: string): string | undefined {
+    return withDatabaseErrors(FAILED_STEP.readSession, () =>
+      this.queries.sessionOwner.get({ id: sessionId.toLowerCase() }),
+    )?.owner;
+  }
+
   /** JourneyService.userIds. */
   userIds({ owner }: Caller, prefix: string, limit: number): string[] {
     return withDatabaseErrors(FAILED_STEP.getOrCreateJourney, () =>
@@ -205,6 +267,12 @@ export class SqliteJourneyStore {
         const now = this.now();
         const row = sessionRow(input, checked, now);
         this.assertOwned(row.journeyId, input);
+        assertFits(
+          row.journeyId,
+          this.sizeOf(row.journeyId),
+          { session: true, textBytes: checked.summaryBytes },
+          this.bounds,
+        );
         this.queries.insertSession.run(row);
         this.queries.touchJourney.run({ id: row.journeyId, now });
         return recordedSession(row, this.sessionCount(row.journeyId));
@@ -218,6 +286,12 @@ export class SqliteJourneyStore {
       this.write(() => {
         const journeyId = input.journeyId.toLowerCase();
         this.assertOwned(journeyId, input);
+        assertFits(
+          journeyId,
+          this.sizeOf(journeyId),
+          { session: false, textBytes: documentTextBytes(input) },
+          this.bounds,
+        );
         const id = randomUUID();
         const createdAt = this.now();
         this.queries.insertDocument.run({
@@ -275,6 +349,12 @@ export class SqliteJourneyStore {
 
   private write<T>(work: () => T): T {
     return this.database.sqlite.transaction(work).immediate();
+  }
+
+  private sizeOf(journeyId: string): JourneySize {
+    const sessionsSize = this.queries.sessionsSize.get({ id: journeyId });
+    const documentsBytes = this.queries.documentsBytes.get({ id: journeyId })?.bytes ?? 0;
+    return { sessions: sessionsSize?.n ?? 0, textBytes: (sessionsSize?.bytes ?? 0) + documentsBytes };
   }
 
   private sessionCount(journeyId: string): number {

@@ -47,8 +47,8 @@ export function pieceLength(piece: Piece, count: number): number {
   return Math.min(count, piece.text.length - piece.lead);
 }
 
-// A surrogate half counts as part of a word: an edge may fall inside an astral character.
-const wordy = (unit: string | undefined) =>
+/** Whether a UTF-16 unit is part of a word; a surrogate half is, since an edge may fall inside an astral character. */
+export const wordy = (unit: string | undefined) =>
   unit !== undefined && (/[\uD800-\uDFFF]/.test(unit) || isWordCharacter(unit));
 
 /** Characters [from, to) of the piece (relative to its start), without a word cut at either edge. */

@@ -1,5 +1,5 @@
 import { SwitchyardError } from '@switchyard/contracts/errors';
-import type { OAuthCaller, ToolCall } from '@switchyard/server-kit';
+import type { OAuthCaller, RequestCall, ToolCall } from '@switchyard/server-kit';
 import type { JourneyOperation } from '../journeys/database-errors.js';
 import type { Caller, JourneyService } from '../journeys/journey-service.js';
 
@@ -38,8 +38,11 @@ function ownerOfUser(oauth: OAuthCaller, subject: string): string {
   return oauth.principalOf(userKey(subject));
 }
 
+/** What the ownership rule reads of a tool call or a resource read: who calls, with which token. */
+type Asker = Pick<ToolCall | RequestCall, 'principal' | 'oauth' | 'logger'>;
+
 /** The owner of the caller's own journeys (without OAuth: its principal). */
-export function ownOwner(call: Pick<ToolCall, 'principal' | 'oauth'>): string {
+export function ownOwner(call: Asker): string {
   return call.oauth === undefined ? call.principal : ownerOfUser(call.oauth, call.oauth.subject);
 }
 
@@ -48,7 +51,7 @@ export function ownOwner(call: Pick<ToolCall, 'principal' | 'oauth'>): string {
  * by `userKey`) have moved to it: nothing a user saved is lost when the spelling of its principal changes.
  */
 async function ownOwnerAdopting(
-  call: ToolCall,
+  call: Asker,
   service: JourneyService,
   operation: JourneyOperation,
 ): Promise<string> {
@@ -57,11 +60,11 @@ async function ownOwnerAdopting(
   return owner;
 }
 
-function isAdmin(call: ToolCall): boolean {
+function isAdmin(call: Asker): boolean {
   return call.oauth?.scopes.has(JOURNEY_ADMIN_SCOPE) ?? false;
 }
 
-function audit(call: ToolCall, owner: string, details: Record<string, unknown>): void {
+function audit(call: Asker, owner: string, details: Record<string, unknown>): void {
   if (owner === call.principal || owner === ownOwner(call)) return;
   call.logger.info('acting for another principal', {
     audit: true,
@@ -103,11 +106,35 @@ export async function actorForJourney(
   journeyId: string,
   operation: JourneyOperation,
 ): Promise<Caller> {
+  return actorForOwner(call, service, operation, () => service.ownerOf(journeyId, operation), {
+    journeyId: journeyId.toLowerCase(),
+  });
+}
+
+/** The owner a session read works as, by the same rule as `actorForJourney`, for the session's journey. */
+export async function actorForSession(
+  call: RequestCall,
+  service: JourneyService,
+  sessionId: string,
+): Promise<Caller> {
+  return actorForOwner(call, service, 'readSession', () => service.ownerOfSession(sessionId), {
+    sessionId: sessionId.toLowerCase(),
+  });
+}
+
+/** The caller's own owner, or with the admin scope the owner `ownerOf` finds when it is of the caller's issuer. */
+async function actorForOwner(
+  call: Asker,
+  service: JourneyService,
+  operation: JourneyOperation,
+  ownerOf: () => Promise<string | undefined>,
+  audited: Record<string, string>,
+): Promise<Caller> {
   const own = { owner: await ownOwnerAdopting(call, service, operation) };
   const oauth = call.oauth;
   if (oauth === undefined || !isAdmin(call)) return own;
-  const owner = await service.ownerOf(journeyId, operation);
+  const owner = await ownerOf();
   if (owner === undefined || !owner.startsWith(oauth.issuerPrefix)) return own;
-  audit(call, owner, { journeyId: journeyId.toLowerCase() });
+  audit(call, owner, audited);
   return { owner };
 }

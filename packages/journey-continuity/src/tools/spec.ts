@@ -3,4 +3,4 @@ import type { JourneyConfig } from '../config.js';
 import type { JourneyState } from '../open.js';
 
 /** Builds a journey tool spec: schemas inferred, `call.state` typed as the opened journey domain. */
-export const { tool, prompt } = specsFor<JourneyState, JourneyConfig>();
+export const { tool, resource, prompt } = specsFor<JourneyState, JourneyConfig>();

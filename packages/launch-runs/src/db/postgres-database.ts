@@ -11,6 +11,6 @@ export function openLaunchPool(settings: PostgresSettings, logger: Logger): Prom
   return openPostgres(settings, {
     domain: 'launch-runs',
     migrationsFolder: POSTGRES_MIGRATIONS_FOLDER,
-    onIdleError: (error) => logger.warn('a pooled PostgreSQL connection failed; it is replaced', { error }),
+    logger,
   });
 }

@@ -17,6 +17,18 @@ export function runCancelled(runId: string): SwitchyardError {
   });
 }
 
+/**
+ * The runs' database could not be reached, or the connection to it was lost during the call (before, during
+ * or after its commit): INTERNAL, retryable, as every method of the PostgreSQL store answers it.
+ */
+export function runDatabaseUnreachable(cause: unknown): SwitchyardError {
+  return new SwitchyardError('internal', 'The launch runs database is unreachable; retry the call', {
+    retryable: true,
+    details: { reason: 'database_unreachable', cause_class: 'DatabaseUnreachable' },
+    cause,
+  });
+}
+
 /** The executor lost its lease (cancelled or taken over): it must stop without touching the run. */
 export class LeaseLostError extends Error {
   constructor(runId: string) {

@@ -1,8 +1,7 @@
-// A large artifact read in parts that each fit the answer limit: text cut between characters (after a whole
-// line where one ends in the second half of the part), binary in whole base64 groups. Offsets count bytes of
-// the artifact, so that a part's end is the next part's start whatever the encoding.
-import { SwitchyardError } from '@switchyard/contracts/errors';
-import { partEnd, textFitting, type AnswerForm } from '@switchyard/server-kit/runtime';
+// A large artifact read in parts that each fit the answer limit: text as server-kit's textPart cuts it, binary
+// in whole base64 groups. Offsets count bytes of the artifact, so that a part's end is the next part's start
+// whatever the encoding.
+import { assertOffsetWithin, textPart, type AnswerForm } from '@switchyard/server-kit/runtime';
 import type { ArtifactContent } from '../store/artifact-store.js';
 import { decodeUtf8, isTextualType } from '../store/content-types.js';
 
@@ -26,15 +25,6 @@ export interface ArtifactPart {
   next_offset: number | null;
 }
 
-function invalidOffset(message: string): SwitchyardError {
-  return new SwitchyardError('validation', message, { code: 'INVALID_INPUT' });
-}
-
-/** A UTF-8 continuation byte (10xxxxxx): an offset there would start inside a character. */
-function insideCharacter(bytes: Uint8Array, offset: number): boolean {
-  return offset < bytes.length && ((bytes[offset] ?? 0) & 0xc0) === 0x80;
-}
-
 /**
  * The part of `artifact` from `offset` that fits in `answerBytes` for an answer of `form`: text as text
  * (the whole artifact must be valid UTF-8 of a textual type), anything else as base64 with `;base64` in the type.
@@ -46,34 +36,22 @@ export function artifactPart(
   form: AnswerForm,
 ): ArtifactPart {
   const { bytes } = artifact;
-  const size = bytes.length;
-  if (offset > size) {
-    throw invalidOffset(`offset ${offset} is past the end of ${artifact.name} (${size} bytes)`);
-  }
   const room = Math.max(0, answerBytes - ENVELOPE_BYTES);
-  const head = { name: artifact.name, sha256: artifact.sha256, offset, size };
-  const isText = isTextualType(artifact.contentType) && decodeUtf8(bytes) !== undefined;
-  if (isText) {
-    if (insideCharacter(bytes, offset)) {
-      throw invalidOffset(
-        `offset ${offset} is inside a character of ${artifact.name}: start at 0 or at a next_offset`,
-      );
-    }
-    const rest = decodeUtf8(bytes.subarray(offset)) ?? '';
-    const fit = textFitting(rest, room, form);
-    // At least one character, so that a reader always moves on (the server refuses what still does not fit).
-    const firstCharacter = rest.length === 0 ? 0 : String.fromCodePoint(rest.codePointAt(0) ?? 0).length;
-    const end = Math.max(partEnd(rest, fit.length), firstCharacter);
-    const content = rest.slice(0, end);
-    const next = offset + Buffer.byteLength(content, 'utf8');
+  const head = { name: artifact.name, sha256: artifact.sha256 };
+  if (isTextualType(artifact.contentType) && decodeUtf8(bytes) !== undefined) {
+    const part = textPart(bytes, offset, room, form, artifact.name);
     return {
       ...head,
       content_type: artifact.contentType,
-      content,
+      content: part.text,
       encoding: 'utf-8',
-      next_offset: next < size ? next : null,
+      offset,
+      size: part.size,
+      next_offset: part.next,
     };
   }
+  const size = bytes.length;
+  assertOffsetWithin(size, offset, artifact.name);
   const charBytes = form === 'tool' ? 2 : 1;
   const groups = Math.max(1, Math.floor(room / charBytes / GROUP_CHARS));
   const part = bytes.subarray(offset, offset + groups * GROUP_BYTES);
@@ -83,6 +61,8 @@ export function artifactPart(
     content_type: `${artifact.contentType};base64`,
     content: Buffer.from(part).toString('base64'),
     encoding: 'base64',
+    offset,
+    size,
     next_offset: next < size ? next : null,
   };
 }

@@ -4,7 +4,12 @@ import type { CompletionContext, RequestCall } from '@switchyard/server-kit';
 import type { LaunchRunsState } from '../open.js';
 import { artifactNameProblem } from '../store/artifact-names.js';
 import { eventsToNdjson } from '../store/event-chain.js';
-import { textAnswerBytes } from '@switchyard/server-kit/runtime';
+import {
+  NEXT_PART_META,
+  nextPartMeta,
+  partQueryNumber,
+  textAnswerBytes,
+} from '@switchyard/server-kit/runtime';
 import type { ReadCall, ResourceContents } from '@switchyard/server-kit';
 import type { RunEvent } from '../store/event-chain.js';
 import { artifactPart } from './artifact-parts.js';
@@ -76,21 +81,6 @@ async function completeArtifactVariable(
   return artifacts.map((artifact) => artifact.name).filter((name) => name.startsWith(value));
 }
 
-/** The `_meta` key of a part's content that names the URI of the next part. */
-export const NEXT_PART_META = 'io.github.switchyard-mcp/next-uri';
-
-/** A whole number from a URI's query (`?offset=`, `?after=`), or the default when it is absent. */
-function queryNumber(name: string, value: string | undefined, fallback: number): number {
-  if (value === undefined || value === '') return fallback;
-  if (!/^\d{1,15}$/.test(value)) throw invalidInput(`${name} must be a whole number >= 0`);
-  return Number(value);
-}
-
-/** `_meta` naming the next part, when there is one. */
-function nextPart(uri: string | undefined): Pick<ResourceContents, '_meta'> {
-  return uri === undefined ? {} : { _meta: { [NEXT_PART_META]: uri } };
-}
-
 /** Failures as the contract's codes (INVALID_INPUT, RUN_NOT_FOUND, INTERNAL...), in the JSON-RPC error. */
 const errorPayload = (error: SwitchyardError) => launchErrorPayload(error);
 
@@ -100,6 +90,7 @@ const errorPayload = (error: SwitchyardError) => launchErrorPayload(error);
  * touched.
  */
 async function readArtifact(
+  requested: string,
   variables: Record<string, string>,
   call: ReadCall<LaunchRunsState>,
 ): Promise<ResourceContents[]> {
@@ -107,14 +98,14 @@ async function readArtifact(
   const name = decoded(variables.name);
   const problem = artifactNameProblem(name);
   if (problem !== undefined) throw invalidInput(`invalid artifact name: ${problem}`);
-  const offset = queryNumber('offset', variables.offset, 0);
+  const offset = partQueryNumber('offset', variables.offset);
   const service = await call.state.runs();
   await service.assertOwned(runId, call.principal);
   const part = artifactPart(await service.artifact(runId, name), offset, call.answerBytes, 'resource');
   const base = {
-    uri: offset === 0 ? artifactUri(runId, name) : `${artifactUri(runId, name)}?offset=${offset}`,
+    uri: requested,
     mimeType: part.content_type.replace(/;base64$/, ''),
-    ...nextPart(
+    ...nextPartMeta(
       part.next_offset === null ? undefined : `${artifactUri(runId, name)}?offset=${part.next_offset}`,
     ),
   };
@@ -143,7 +134,7 @@ export const artifactResource = resource({
     );
     return listed.flat();
   },
-  read: (_uri, variables, call) => readArtifact(variables, call),
+  read: (uri, variables, call) => readArtifact(uri, variables, call),
   complete: completeArtifactVariable,
   errorPayload,
 });
@@ -156,7 +147,7 @@ export const artifactPartResource = resource({
   description:
     'The part of an artifact from a byte offset: a large artifact is read in parts, each naming the next ' +
     `in its content's _meta "${NEXT_PART_META}".`,
-  read: (_uri, variables, call) => readArtifact(variables, call),
+  read: (uri, variables, call) => readArtifact(uri, variables, call),
   complete: completeArtifactVariable,
   errorPayload,
 });
@@ -166,11 +157,12 @@ export const artifactPartResource = resource({
  * some are left, the content's `_meta` names the URI that continues after the last one sent.
  */
 async function readEvents(
+  requested: string,
   variables: Record<string, string>,
   call: ReadCall<LaunchRunsState>,
 ): Promise<ResourceContents[]> {
   const runId = checkedRunId(variables.run_id);
-  const after = queryNumber('after', variables.after, 0);
+  const after = partQueryNumber('after', variables.after);
   const service = await call.state.runs();
   await service.assertOwned(runId, call.principal);
   const events = (await service.events(runId)).filter((event) => event.seq > after);
@@ -185,10 +177,10 @@ async function readEvents(
   const more = last !== undefined && sent.length < events.length;
   return [
     {
-      uri: after === 0 ? eventsUri(runId) : `${eventsUri(runId)}?after=${after}`,
+      uri: requested,
       mimeType: 'application/x-ndjson',
       text: eventsToNdjson(sent),
-      ...nextPart(more ? `${eventsUri(runId)}?after=${last.seq}` : undefined),
+      ...nextPartMeta(more ? `${eventsUri(runId)}?after=${last.seq}` : undefined),
     },
   ];
 }
@@ -212,7 +204,7 @@ export const eventsResource = resource({
       title: `Events of run ${run.runId}`,
       mimeType: 'application/x-ndjson',
     })),
-  read: (_uri, variables, call) => readEvents(variables, call),
+  read: (uri, variables, call) => readEvents(uri, variables, call),
   complete: completeRunId,
   errorPayload,
 });
@@ -226,7 +218,7 @@ export const eventsPartResource = resource({
     "A run's events after sequence number `after`, oldest first; a long log comes in parts, each naming " +
     `the next in its content's _meta "${NEXT_PART_META}".`,
   mimeType: 'application/x-ndjson',
-  read: (_uri, variables, call) => readEvents(variables, call),
+  read: (uri, variables, call) => readEvents(uri, variables, call),
   complete: completeRunId,
   errorPayload,
 });

@@ -2,8 +2,7 @@ import type { Domain } from '../domain.js';
 import { ConfigError } from '../runtime/config-error.js';
 import { resolveLogFormat, resolveLogLevel } from '../runtime/logger.js';
 import { describeDatabase, resolvePostgresSettings } from '../runtime/postgres-settings.js';
-import { applyPostgresMigrations } from './open.js';
-import pg from 'pg';
+import { applyPostgresMigrations, withMigrationPool } from './open.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -32,24 +31,16 @@ export async function migrateDomains(
     if (domain.postgres === undefined) continue;
     const settings = resolvePostgresSettings(env, domain.postgres.variable);
     if (settings === undefined) continue;
-    const pool = new pg.Pool({
-      connectionString: settings.url,
-      max: 1,
-      connectionTimeoutMillis: settings.connectTimeoutMs,
-    });
-    pool.on('error', () => undefined);
     const database = describeDatabase(settings.url);
+    const { migrationsFolder } = domain.postgres;
     try {
-      const applied = await applyPostgresMigrations(pool, {
-        domain: domain.name,
-        migrationsFolder: domain.postgres.migrationsFolder,
-      });
+      const applied = await withMigrationPool(settings, domain.name, (pool) =>
+        applyPostgresMigrations(pool, { domain: domain.name, migrationsFolder }),
+      );
       done.push({ domain: domain.name, database, applied });
     } catch (error) {
       const cause = error instanceof Error ? error.message : String(error);
       throw new ConfigError(settings.variable, `could not migrate ${domain.name} at ${database}: ${cause}`);
-    } finally {
-      await pool.end();
     }
   }
   return done;

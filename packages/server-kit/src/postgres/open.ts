@@ -1,15 +1,17 @@
 import { readMigrationFiles, type MigrationMeta } from 'drizzle-orm/migrator';
-import pg from 'pg';
+import type pg from 'pg';
 import { ConfigError } from '../runtime/config-error.js';
+import type { Logger } from '../runtime/logger.js';
 import { describeDatabase, type PostgresSettings } from '../runtime/postgres-settings.js';
+import { createPool } from './pool.js';
 
 export interface OpenPostgresOptions {
   /** The domain's name: its migrations are recorded under it (several domains may share one database). */
   domain: string;
   /** The domain's committed drizzle-kit migrations for PostgreSQL. */
   migrationsFolder: string;
-  /** Told about errors of idle pooled connections (the pool replaces them). */
-  onIdleError?: (error: Error) => void;
+  /** Where a failed connection is reported (the pool replaces it; the call that used it fails). */
+  logger: Logger;
 }
 
 /**
@@ -80,7 +82,7 @@ export async function applyPostgresMigrations(
 async function migrateLocked(client: pg.ClientBase, domain: string, all: MigrationMeta[]): Promise<number> {
   try {
     await client.query('BEGIN');
-    // A migration may rewrite a large table: the pool's statement timeout is for requests, not for this.
+    // A migration may rewrite a large table: a statement timeout of the pool's is for requests, not for this.
     await client.query('SET LOCAL statement_timeout = 0');
     let records = await findRecords(client);
     if (records === undefined) {
@@ -110,22 +112,43 @@ async function migrateLocked(client: pg.ClientBase, domain: string, all: Migrati
 }
 
 /**
+ * Runs `work` on a pool of one connection for migrations: no statement or query timeout (a migration may
+ * rewrite a large table, or wait for another replica's), ended afterwards.
+ */
+export async function withMigrationPool<T>(
+  settings: PostgresSettings,
+  name: string,
+  work: (pool: pg.Pool) => Promise<T>,
+): Promise<T> {
+  const pool = createPool(settings, {
+    name,
+    purpose: 'migrations',
+    max: 1,
+    onConnectionError: () => undefined, // the migration's own query fails with it
+  });
+  try {
+    return await work(pool);
+  } finally {
+    await pool.end();
+  }
+}
+
+/**
  * A connection pool to the domain's database, checked before the server starts: reachable (else a start-up
  * error naming the variable and the cause, never the password), and its schema as new as this code (else a
- * start-up error saying to run `switchyard migrate`, unless `migrateOnStart` applies the migrations).
+ * start-up error saying to run `switchyard migrate`, unless `migrateOnStart` applies the migrations). Every
+ * connection of the pool has the requests' bounds, and a lost one is logged and replaced, never thrown.
  */
 export async function openPostgres(
   settings: PostgresSettings,
   options: OpenPostgresOptions,
 ): Promise<pg.Pool> {
-  const pool = new pg.Pool({
-    connectionString: settings.url,
-    max: settings.poolMax,
-    connectionTimeoutMillis: settings.connectTimeoutMs,
-    statement_timeout: settings.statementTimeoutMs,
-    application_name: `switchyard-${options.domain}`,
+  const pool = createPool(settings, {
+    name: options.domain,
+    purpose: 'requests',
+    onConnectionError: (error) =>
+      options.logger.warn('a PostgreSQL connection failed; the pool replaces it', { error }),
   });
-  pool.on('error', (error) => options.onIdleError?.(error));
   const where = describeDatabase(settings.url);
   try {
     const client = await pool.connect().catch((error: unknown) => {
@@ -149,7 +172,9 @@ export async function openPostgres(
             'pending): run `switchyard migrate` with the same settings, or start with SWITCHYARD_MIGRATE_ON_START=1',
         );
       }
-      await applyPostgresMigrations(pool, options, all);
+      await withMigrationPool(settings, options.domain, (migrations) =>
+        applyPostgresMigrations(migrations, options, all),
+      );
     }
     return pool;
   } catch (error) {

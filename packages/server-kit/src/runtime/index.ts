@@ -35,3 +35,17 @@ export {
   type AnswerForm,
   type TextFit,
 } from './answer-bytes.js';
+export {
+  assertOffsetWithin,
+  NEXT_PART_META,
+  nextPartMeta,
+  partQueryNumber,
+  textPart,
+  type TextPart,
+} from './text-parts.js';
+export {
+  databaseErrorCode,
+  isDatabaseUnreachable,
+  replaceUnreachable,
+  reportingUnreachable,
+} from './database-faults.js';

@@ -14,6 +14,12 @@ export interface PostgresSettings {
   statementTimeoutMs: number;
   /** Connecting gives up after this (SWITCHYARD_DATABASE_CONNECT_TIMEOUT_MS, default 5 000). */
   connectTimeoutMs: number;
+  /**
+   * A query whose answer has not arrived after this long ends its connection, and a transaction left idle
+   * this long is ended by PostgreSQL: a stalled network cannot hold a call, nor a row lock, forever
+   * (SWITCHYARD_DATABASE_QUERY_TIMEOUT_MS, default the statement timeout plus 5 000; longer than it).
+   */
+  queryTimeoutMs: number;
   /** Apply pending migrations at start instead of refusing to start (SWITCHYARD_MIGRATE_ON_START=1). */
   migrateOnStart: boolean;
 }
@@ -26,13 +32,37 @@ const NUMBERS = {
   connectTimeoutMs: { variable: 'SWITCHYARD_DATABASE_CONNECT_TIMEOUT_MS', default: 5_000, min: 1 },
 } as const;
 
-function numberSetting(env: Env, name: keyof typeof NUMBERS): number {
-  const { variable, default: fallback, min } = NUMBERS[name];
+const QUERY_TIMEOUT_VARIABLE = 'SWITCHYARD_DATABASE_QUERY_TIMEOUT_MS';
+/** How much longer than the statement timeout an answer may take by default (the cancel's round trip). */
+const QUERY_TIMEOUT_MARGIN_MS = 5_000;
+
+function wholeNumber(env: Env, variable: string, fallback: number, min: number): number {
   const raw = env[variable]?.trim();
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);
   if (!Number.isInteger(value) || value < min) {
     throw new ConfigError(variable, `must be a whole number of at least ${min}, got "${raw}"`);
+  }
+  return value;
+}
+
+function numberSetting(env: Env, name: keyof typeof NUMBERS): number {
+  const { variable, default: fallback, min } = NUMBERS[name];
+  return wholeNumber(env, variable, fallback, min);
+}
+
+/**
+ * The query timeout: longer than the statement timeout, so that PostgreSQL cancels a slow statement (an
+ * answer the caller gets: "busy") before the connection is given up on.
+ */
+function queryTimeout(env: Env, statementTimeoutMs: number): number {
+  const fallback = statementTimeoutMs + QUERY_TIMEOUT_MARGIN_MS;
+  const value = wholeNumber(env, QUERY_TIMEOUT_VARIABLE, fallback, 1);
+  if (value <= statementTimeoutMs) {
+    throw new ConfigError(
+      QUERY_TIMEOUT_VARIABLE,
+      `must be longer than ${NUMBERS.statementTimeoutMs.variable} (${statementTimeoutMs}), got "${value}"`,
+    );
   }
   return value;
 }
@@ -67,12 +97,14 @@ export function resolvePostgresSettings(env: Env, domainVariable: string): Postg
   }
   // The password may reach a driver's error or a log line: redacted wherever it appears.
   registerSecret(decodeURIComponent(parsed.password));
+  const statementTimeoutMs = numberSetting(env, 'statementTimeoutMs');
   return {
     url,
     variable,
     poolMax: numberSetting(env, 'poolMax'),
-    statementTimeoutMs: numberSetting(env, 'statementTimeoutMs'),
+    statementTimeoutMs,
     connectTimeoutMs: numberSetting(env, 'connectTimeoutMs'),
+    queryTimeoutMs: queryTimeout(env, statementTimeoutMs),
     migrateOnStart: flag(env, 'SWITCHYARD_MIGRATE_ON_START'),
   };
 }

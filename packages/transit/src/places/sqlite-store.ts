@@ -5,10 +5,21 @@ import { and, asc, eq, sql, type Placeholder } from 'drizzle-orm';
 import { drizzle, type BetterSQLite3Database } from 'drizzle-orm/better-sqlite3';
 import { canonicalSavedPlaceKey, type SavedPlaceValue } from '@switchyard/contracts/transit';
 import { savedPlaces, type SavedPlaceRow } from '../db/schema.js';
-import { rowToSave, saveResult, toSavedPlace, type SavedPlaceStore, type SaveResult } from './store.js';
+import {
+  DEFAULT_MAX_SAVED_PLACES,
+  rowToSave,
+  saveResult,
+  toSavedPlace,
+  tooManyPlaces,
+  type SavedPlaceStore,
+  type SaveResult,
+} from './store.js';
 
 /** The store over an open, migrated transit.sqlite (`openSavedPlaceDatabase`); closing it is the opener's job. */
-export function createSqliteSavedPlaceStore(sqlite: Database.Database): SavedPlaceStore {
+export function createSqliteSavedPlaceStore(
+  sqlite: Database.Database,
+  maxPlaces = DEFAULT_MAX_SAVED_PLACES,
+): SavedPlaceStore {
   const db: BetterSQLite3Database = drizzle(sqlite);
   const byKey = (principal: string | Placeholder, key: string | Placeholder) =>
     and(eq(savedPlaces.principal, principal), eq(savedPlaces.key, key));
@@ -25,22 +36,25 @@ export function createSqliteSavedPlaceStore(sqlite: Database.Database): SavedPla
     .from(savedPlaces)
     .where(eq(savedPlaces.principal, sql.placeholder('principal')))
     .prepare();
+  // One statement for every filter: a null @type or @after selects everything. SQLite compares text by its
+  // bytes, so `key > @after` follows the listing's order (code points).
   const listQuery = db
-    .select()
-    .from(savedPlaces)
-    .where(eq(savedPlaces.principal, sql.placeholder('principal')))
-    .orderBy(asc(savedPlaces.key))
-    .prepare();
-  const listOfTypeQuery = db
     .select()
     .from(savedPlaces)
     .where(
       and(
         eq(savedPlaces.principal, sql.placeholder('principal')),
-        eq(savedPlaces.type, sql.placeholder('type')),
+        sql`(${sql.placeholder('type')} IS NULL OR ${savedPlaces.type} = ${sql.placeholder('type')})`,
+        sql`(${sql.placeholder('after')} IS NULL OR ${savedPlaces.key} > ${sql.placeholder('after')})`,
       ),
     )
     .orderBy(asc(savedPlaces.key))
+    .limit(sql.placeholder('limit'))
+    .prepare();
+  const countQuery = db
+    .select({ count: sql<number>`count(*)` })
+    .from(savedPlaces)
+    .where(eq(savedPlaces.principal, sql.placeholder('principal')))
     .prepare();
   const rowAt = (principal: string, key: string): SavedPlaceRow | undefined =>
     rowAtQuery.get({ principal, key });
@@ -61,6 +75,9 @@ export function createSqliteSavedPlaceStore(sqlite: Database.Database): SavedPla
   const saveTransaction = sqlite.transaction(
     (principal: string, key: string, value: SavedPlaceValue): SaveResult => {
       const existing = storedRow(principal, key);
+      if (existing === undefined && (countQuery.get({ principal })?.count ?? 0) >= maxPlaces) {
+        throw tooManyPlaces(maxPlaces);
+      }
       const row = rowToSave(principal, key, value, existing);
       // Saving over a key stored in another form moves the place to the NFC key.
       if (existing === undefined) db.insert(savedPlaces).values(row).run();
@@ -70,14 +87,19 @@ export function createSqliteSavedPlaceStore(sqlite: Database.Database): SavedPla
   );
 
   return {
+    maxPlaces,
     save: async (principal, key, value) => saveTransaction.immediate(principal, key, value),
     async get(principal, key) {
       const row = storedRow(principal, key);
       return row === undefined ? undefined : toSavedPlace(row);
     },
-    async list(principal, type) {
-      const rows =
-        type === undefined ? listQuery.all({ principal }) : listOfTypeQuery.all({ principal, type });
+    async list(principal, filter = {}) {
+      const rows = listQuery.all({
+        principal,
+        type: filter.type ?? null,
+        after: filter.after ?? null,
+        limit: maxPlaces + 1,
+      });
       return rows.map(toSavedPlace);
     },
     async delete(principal, key) {

@@ -14,16 +14,49 @@ export interface SaveResult {
   previous?: SavedPlaceValue;
 }
 
+/** Which of a principal's places a listing reads. */
+export interface PlaceFilter {
+  type?: SavedPlaceValue['type'];
+  /** Only keys after this one in key order (code point order): the last key of an earlier page. */
+  after?: string;
+}
+
+/** The default of TRANSIT_MAX_SAVED_PLACES: far more than a person names, few enough to list at once. */
+export const DEFAULT_MAX_SAVED_PLACES = 1000;
+
 /**
  * Saved places per caller: they survive restarts and are shared by every process on one database. Keys are
- * compared in the contract's form (NFC): every method normalises the key it is given.
+ * compared in the contract's form (NFC): every method normalises the key it is given. A principal holds at
+ * most `maxPlaces` (TRANSIT_MAX_SAVED_PLACES): saving one more new key is refused.
  */
 export interface SavedPlaceStore {
+  readonly maxPlaces: number;
   save(principal: string, key: string, value: SavedPlaceValue): Promise<SaveResult>;
   get(principal: string, key: string): Promise<SavedPlace | undefined>;
-  list(principal: string, type?: SavedPlaceValue['type']): Promise<SavedPlace[]>;
+  /** The places `filter` selects in key order, at most `maxPlaces + 1` (one more than a page: are there more). */
+  list(principal: string, filter?: PlaceFilter): Promise<SavedPlace[]>;
   /** Removes the key; returns what was removed, or undefined when there was nothing. */
   delete(principal: string, key: string): Promise<SavedPlace | undefined>;
+}
+
+/**
+ * The saved places' database could not be reached, or the connection to it was lost: the contract's
+ * `network-error` (a transport failure, retryable), as every store method and the probe answer it.
+ */
+export function savedPlacesUnreachable(cause: unknown): SwitchyardError {
+  return new SwitchyardError('network-error', 'Saved places are unavailable: the database is unreachable', {
+    hint: 'Try again in a moment.',
+    cause,
+  });
+}
+
+/** The refusal of a new key when the principal already holds `maxPlaces`. */
+export function tooManyPlaces(maxPlaces: number): SwitchyardError {
+  return new SwitchyardError(
+    'validation',
+    `You have ${maxPlaces} saved places, the most this server keeps for one caller ` +
+      '(TRANSIT_MAX_SAVED_PLACES): delete one with delete_user_variable, or save over an existing key',
+  );
 }
 
 /** How callers reach the store: it loads on first use (a failed load is an `internal` error, retried next time). */

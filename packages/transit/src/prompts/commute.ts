@@ -6,7 +6,7 @@ import { hslConfigured, prompt } from '../tools/spec.js';
 
 /** The caller's saved locations (plan_trip takes only those as labels) that start with what was typed. */
 async function savedLocations(value: string, call: RequestCall<TransitState>): Promise<string[]> {
-  const places = await (await call.state.savedPlaces()).list(call.principal, 'location');
+  const places = await (await call.state.savedPlaces()).list(call.principal, { type: 'location' });
   const typed = value.normalize('NFC').toLowerCase();
   return places.map((place) => place.key).filter((key) => key.toLowerCase().startsWith(typed));
 }

@@ -75,19 +75,33 @@ export const savedPlaceTools = [
     title: 'List saved places',
     description:
       "Lists the caller's saved places and stops (sorted by key), optionally only one key or one type. Use it " +
-      'to find the labels that plan_trip and get_departures accept.',
+      'to find the labels that plan_trip and get_departures accept. A long list comes in pages: pass ' +
+      'next_cursor as cursor for the next.',
     input: GetUserVariablesInputSchema,
     output: GetUserVariablesOutputSchema,
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     ...ERRORS,
+    // A long list is cut at a place, and the cursor is the last key sent: the next page starts after it.
+    paging: {
+      lists: ['variables'],
+      rest: (cut, _input, payload) => ({
+        next_cursor: payload.variables[(cut.kept.variables ?? 1) - 1]?.key ?? null,
+      }),
+    },
     handler: async (input, call) => {
       const store = await call.state.savedPlaces();
       if (input.key !== undefined) {
         const place = await store.get(call.principal, input.key);
         if (place === undefined) throw notFound(input.key);
-        return { variables: input.type === undefined || place.value.type === input.type ? [place] : [] };
+        const variables = input.type === undefined || place.value.type === input.type ? [place] : [];
+        return { variables, next_cursor: null };
       }
-      return { variables: await store.list(call.principal, input.type) };
+      const places = await store.list(call.principal, { type: input.type, after: input.cursor });
+      const variables = places.slice(0, store.maxPlaces);
+      return {
+        variables,
+        next_cursor: places.length > variables.length ? (variables.at(-1)?.key ?? null) : null,
+      };
     },
   }),
   tool({
