@@ -32,12 +32,28 @@ const NOTICES_FILE = 'THIRD-PARTY-NOTICES.txt';
 const packageDir = process.cwd();
 const manifest = readJson(path.join(packageDir, 'package.json'));
 const selfContained = process.argv.includes('--self-contained');
-/** What the bundle may find installed: itself and its dependencies (self-contained: its externals only). */
-const resolvable = new Set([manifest.name, ...(selfContained ? EXTERNAL : Object.keys(manifest.dependencies ?? {}))]);
+/** What the bundle may find installed: itself and its dependencies. */
+const resolvable = new Set([manifest.name, ...Object.keys(manifest.dependencies ?? {})]);
+// A self-contained bundle holds all but the externals: another dependency would be a second, installed copy.
+const bundledAndInstalled = Object.keys(manifest.dependencies ?? {}).filter(
+  (name) => !EXTERNAL.includes(name),
+);
+if (selfContained && bundledAndInstalled.length > 0) {
+  throw new Error(`${manifest.name} bundles ${bundledAndInstalled.join(', ')}: make them devDependencies`);
+}
 /** Self-contained: where each package whose files are found next to its modules is copied. */
 const COPIES_DIR = 'packages';
 /** What of such a package is code (in the bundle already) or text nobody reads at run time. */
-const NOT_COPIED = new Set(['bin', 'dist', 'src', 'docs', 'README.md', 'CHANGELOG.md', 'LICENSE', 'server.json']);
+const NOT_COPIED = new Set([
+  'bin',
+  'dist',
+  'src',
+  'docs',
+  'README.md',
+  'CHANGELOG.md',
+  'LICENSE',
+  'server.json',
+]);
 /** Self-contained: the packages whose files were found next to their modules, by name. */
 const copied = new Map();
 
@@ -73,7 +89,10 @@ function mainEntry(owner) {
 /** `file`'s URL where its package is installed. */
 function locatedInstalled(owner, file) {
   requireDependency(owner.manifest.name, `${file} uses import.meta.url`);
-  const inside = path.relative(path.dirname(mainEntry(owner)), file).split(path.sep).join('/');
+  const inside = path
+    .relative(path.dirname(mainEntry(owner)), file)
+    .split(path.sep)
+    .join('/');
   const relative = inside.startsWith('.') ? inside : `./${inside}`;
   return `new URL(${JSON.stringify(relative)}, import.meta.resolve(${JSON.stringify(owner.manifest.name)})).href`;
 }
@@ -81,7 +100,8 @@ function locatedInstalled(owner, file) {
 /** `file`'s URL from a chunk in dist/bundle/: its own package is two folders up, any other copied beside it. */
 function locatedInBundle(owner, file) {
   const inside = path.relative(owner.dir, file).split(path.sep).join('/');
-  if (owner.manifest.name === manifest.name) return `new URL(${JSON.stringify(`../../${inside}`)}, import.meta.url).href`;
+  if (owner.manifest.name === manifest.name)
+    return `new URL(${JSON.stringify(`../../${inside}`)}, import.meta.url).href`;
   copied.set(owner.manifest.name, owner);
   return `new URL(${JSON.stringify(`./${COPIES_DIR}/${owner.manifest.name}/${inside}`)}, import.meta.url).href`;
 }
