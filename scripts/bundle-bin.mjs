@@ -10,8 +10,14 @@
 // rewritten to look where their package is installed: `import.meta.resolve(<package>)` plus the module's path
 // inside it. Such a package, and every external, must be a dependency of the bundling package (or the package
 // itself): the build fails naming it otherwise.
+//
+// `--self-contained` (the combined server): the bundle is the package's only copy of its code, its library
+// entry (dist/index.js, as dist/bundle/index.js) and the Node check its bin runs first (server-kit's
+// node-version, as dist/bundle/node-version.js) included, so that installing it installs no dependency the
+// bundle already holds: only the externals. The files other packages' modules find next to themselves are
+// copied under dist/bundle/packages/<package>/ and found there.
 import fs from 'node:fs';
-import { isBuiltin } from 'node:module';
+import { createRequire, isBuiltin } from 'node:module';
 import path from 'node:path';
 import * as esbuild from 'esbuild';
 
@@ -25,7 +31,31 @@ const NOTICES_FILE = 'THIRD-PARTY-NOTICES.txt';
 
 const packageDir = process.cwd();
 const manifest = readJson(path.join(packageDir, 'package.json'));
+const selfContained = process.argv.includes('--self-contained');
+/** What the bundle may find installed: itself and its dependencies. */
 const resolvable = new Set([manifest.name, ...Object.keys(manifest.dependencies ?? {})]);
+// A self-contained bundle holds all but the externals: another dependency would be a second, installed copy.
+const bundledAndInstalled = Object.keys(manifest.dependencies ?? {}).filter(
+  (name) => !EXTERNAL.includes(name),
+);
+if (selfContained && bundledAndInstalled.length > 0) {
+  throw new Error(`${manifest.name} bundles ${bundledAndInstalled.join(', ')}: make them devDependencies`);
+}
+/** Self-contained: where each package whose files are found next to its modules is copied. */
+const COPIES_DIR = 'packages';
+/** What of such a package is code (in the bundle already) or text nobody reads at run time. */
+const NOT_COPIED = new Set([
+  'bin',
+  'dist',
+  'src',
+  'docs',
+  'README.md',
+  'CHANGELOG.md',
+  'LICENSE',
+  'server.json',
+]);
+/** Self-contained: the packages whose files were found next to their modules, by name. */
+const copied = new Map();
 
 function readJson(file) {
   return JSON.parse(fs.readFileSync(file, 'utf8'));
@@ -56,6 +86,50 @@ function mainEntry(owner) {
   return path.join(owner.dir, file);
 }
 
+/** `file`'s URL where its package is installed. */
+function locatedInstalled(owner, file) {
+  requireDependency(owner.manifest.name, `${file} uses import.meta.url`);
+  const inside = path
+    .relative(path.dirname(mainEntry(owner)), file)
+    .split(path.sep)
+    .join('/');
+  const relative = inside.startsWith('.') ? inside : `./${inside}`;
+  return `new URL(${JSON.stringify(relative)}, import.meta.resolve(${JSON.stringify(owner.manifest.name)})).href`;
+}
+
+/** `file`'s URL from a chunk in dist/bundle/: its own package is two folders up, any other copied beside it. */
+function locatedInBundle(owner, file) {
+  const inside = path.relative(owner.dir, file).split(path.sep).join('/');
+  if (owner.manifest.name === manifest.name)
+    return `new URL(${JSON.stringify(`../../${inside}`)}, import.meta.url).href`;
+  copied.set(owner.manifest.name, owner);
+  return `new URL(${JSON.stringify(`./${COPIES_DIR}/${owner.manifest.name}/${inside}`)}, import.meta.url).href`;
+}
+
+/** Copies what each package found next to its modules may read (its manifest, icons, migrations, schemas). */
+function copyPackageFiles() {
+  for (const [name, owner] of copied) {
+    const target = path.join(packageDir, OUT_DIR, COPIES_DIR, name);
+    fs.mkdirSync(target, { recursive: true });
+    fs.copyFileSync(path.join(owner.dir, 'package.json'), path.join(target, 'package.json'));
+    for (const entry of owner.manifest.files ?? []) {
+      if (NOT_COPIED.has(entry) || !fs.existsSync(path.join(owner.dir, entry))) continue;
+      fs.cpSync(path.join(owner.dir, entry), path.join(target, entry), { recursive: true });
+    }
+  }
+}
+
+/** The entry points: the bin; self-contained, the library and the Node check too. */
+function entryPoints() {
+  if (!selfContained) return { bin: 'dist/bin.js' };
+  const require = createRequire(path.join(packageDir, 'package.json'));
+  return {
+    bin: 'dist/bin.js',
+    index: 'dist/index.js',
+    'node-version': require.resolve('@switchyard/server-kit/node-version'),
+  };
+}
+
 const locateFromInstalledPackage = {
   name: 'locate-from-installed-package',
   setup(build) {
@@ -63,13 +137,7 @@ const locateFromInstalledPackage = {
       const source = await fs.promises.readFile(args.path, 'utf8');
       if (!source.includes('import.meta.url')) return undefined;
       const owner = packageOf(args.path);
-      requireDependency(owner.manifest.name, `${args.path} uses import.meta.url`);
-      const inside = path
-        .relative(path.dirname(mainEntry(owner)), args.path)
-        .split(path.sep)
-        .join('/');
-      const relative = inside.startsWith('.') ? inside : `./${inside}`;
-      const located = `new URL(${JSON.stringify(relative)}, import.meta.resolve(${JSON.stringify(owner.manifest.name)})).href`;
+      const located = selfContained ? locatedInBundle(owner, args.path) : locatedInstalled(owner, args.path);
       return { contents: source.replaceAll('import.meta.url', located), loader: 'js' };
     });
   },
@@ -98,7 +166,7 @@ function thirdPartyNotices(metafile) {
 fs.rmSync(path.join(packageDir, OUT_DIR), { recursive: true, force: true });
 const result = await esbuild.build({
   absWorkingDir: packageDir,
-  entryPoints: { bin: 'dist/bin.js' },
+  entryPoints: entryPoints(),
   outdir: OUT_DIR,
   bundle: true,
   splitting: true,
@@ -134,3 +202,4 @@ for (const output of Object.values(result.metafile.outputs)) {
   }
 }
 fs.writeFileSync(path.join(packageDir, OUT_DIR, NOTICES_FILE), thirdPartyNotices(result.metafile));
+if (selfContained) copyPackageFiles();

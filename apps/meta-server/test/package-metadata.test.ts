@@ -41,6 +41,14 @@ describe('what every published package ships', () => {
       );
     });
 
+    it('says in its README why each runtime dependency is there', () => {
+      const readme = fs.readFileSync(path.join(dir, 'README.md'), 'utf8');
+      const named = (dependency: string) =>
+        [`\`${dependency}\``, `\`${dependency}/`, `**${dependency}**`].some((form) => readme.includes(form));
+      const dependencies = Object.keys(manifest.dependencies ?? {});
+      expect(dependencies.filter((dependency) => !named(dependency))).toEqual([]);
+    });
+
     it('says where it lives, where to report bugs, and what it is about', () => {
       expect(manifest.homepage).toMatch(/^https:\/\/github\.com\/switchyard-mcp\/switchyard\//);
       expect(manifest.bugs?.url).toBe('https://github.com/switchyard-mcp/switchyard/issues');

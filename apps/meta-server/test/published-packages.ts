@@ -10,6 +10,7 @@ export interface PackageJson {
   exports?: Record<string, unknown>;
   files?: string[];
   engines?: { node?: string };
+  dependencies?: Record<string, string>;
   mcpName?: string;
   keywords?: string[];
   homepage?: string;

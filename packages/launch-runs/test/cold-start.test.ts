@@ -30,7 +30,7 @@ const PIPELINE_PACKAGES = [
 const OPENTELEMETRY_PACKAGES = [
   '@opentelemetry/api',
   '@opentelemetry/resources',
-  '@opentelemetry/sdk-trace-node',
+  '@opentelemetry/sdk-trace',
   '@opentelemetry/exporter-trace-otlp-http',
 ];
 

@@ -1,15 +1,10 @@
-import { createRequire } from 'node:module';
 import { SwitchyardError } from '@switchyard/contracts/errors';
-import type * as RateLimiterFlexible from 'rate-limiter-flexible';
-
 // rate-limiter-flexible's index requires every store it supports (Redis, Mongo, Postgres, DynamoDB...), about
-// 15 ms of every server's start; only the memory limiter is used, so it is loaded from its own file (the
-// package has no exports map; the types are the package's).
-const require = createRequire(import.meta.url);
-const RateLimiterMemory =
-  require('rate-limiter-flexible/lib/RateLimiterMemory.js') as typeof RateLimiterFlexible.RateLimiterMemory;
-const RateLimiterRes =
-  require('rate-limiter-flexible/lib/RateLimiterRes.js') as typeof RateLimiterFlexible.RateLimiterRes;
+// 15 ms of every server's start; only the memory limiter is used, so it is imported from its own file (the
+// package has no exports map; rate-limiter-files.d.ts gives these files the package's types). A static import,
+// so that a bundle holds it.
+import RateLimiterMemory from 'rate-limiter-flexible/lib/RateLimiterMemory.js';
+import RateLimiterRes from 'rate-limiter-flexible/lib/RateLimiterRes.js';
 
 export interface CallLimiter {
   /**

@@ -14,11 +14,11 @@ import {
   expectCompleteListing,
   JOURNEY_TOOLS,
   LAUNCH_TOOLS,
-  REPO_ROOT,
   tempDir,
   TRANSIT_TOOLS,
 } from '../helpers.js';
-import { publishedPackages, SERVER_PACKAGES, type PackageJson } from '../published-packages.js';
+import { SERVER_PACKAGES, type PackageJson } from '../published-packages.js';
+import { npmInstall, packAll, run } from './npm-project.js';
 
 const require = createRequire(import.meta.url);
 
@@ -43,74 +43,24 @@ const STORE_CALL_OF_BIN: Record<string, { name: string; arguments: Record<string
   'switchyard-launch': { name: 'launch_list_runs', arguments: {} },
 };
 
-/** The pnpm the repository pins (corepack's signature check fails against some registries, so via npx). */
-function pnpmCommand(): string[] {
-  const root = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as {
-    packageManager: string;
-  };
-  return ['npx', '-y', root.packageManager];
-}
-
-function run(command: string[], cwd: string, env: NodeJS.ProcessEnv = process.env): string {
-  const [file, ...args] = command;
-  const result = spawnSync(file ?? '', args, { cwd, env, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
-  if (result.status !== 0) {
-    throw new Error(
-      `${command.join(' ')} failed (${result.status}) in ${cwd}:\n${result.stdout}\n${result.stderr}`,
-    );
-  }
-  return result.stdout;
-}
-
 describe('what a user gets from the registry', () => {
-  const packages = publishedPackages();
   const tarballDir = tempDir('switchyard-tarballs-');
   const project = tempDir('switchyard-install-');
   const tarballs = new Map<string, string>();
 
   beforeAll(() => {
-    for (const { dir, manifest } of packages) {
-      if (!fs.existsSync(path.join(dir, 'dist', 'index.js'))) {
-        throw new Error(`${manifest.name} is not built: run the build first (pnpm build)`);
-      }
-      const before = new Set(fs.readdirSync(tarballDir));
-      run([...pnpmCommand(), 'pack', '--pack-destination', tarballDir], dir);
-      const created = fs.readdirSync(tarballDir).find((file) => !before.has(file));
-      if (created === undefined) throw new Error(`pnpm pack wrote nothing for ${manifest.name}`);
-      tarballs.set(manifest.name, path.join(tarballDir, created));
-    }
-    // Every @switchyard dependency resolves to its tarball, never to the registry.
-    const specs = Object.fromEntries([...tarballs].map(([name, file]) => [name, `file:${file}`]));
-    fs.writeFileSync(
-      path.join(project, 'package.json'),
-      JSON.stringify({
-        name: 'switchyard-install-check',
-        private: true,
-        dependencies: specs,
-        overrides: specs,
-      }),
-    );
-    run(
-      [
-        'npm',
-        'install',
-        '--no-audit',
-        '--no-fund',
-        '--loglevel=error',
-        '--cache',
-        path.join(project, '.npm-cache'),
-      ],
-      project,
-    );
+    for (const [name, file] of packAll(tarballDir)) tarballs.set(name, file);
+    npmInstall(project, tarballs);
   }, 15 * 60_000);
 
   it('packs each package with its manifest rewritten for the registry, and no development fields', () => {
     for (const [name, file] of tarballs) {
       const manifest = JSON.parse(
         execFileSync('tar', ['-xzOf', file, 'package/package.json'], { encoding: 'utf8' }),
-      ) as PackageJson & { dependencies?: Record<string, string> };
+      ) as PackageJson;
       expect(manifest.name).toBe(name);
-      expect(JSON.stringify(manifest.dependencies ?? {})).not.toContain('workspace:');
+      // Dependencies and peers alike name published versions.
+      expect(JSON.stringify(manifest)).not.toContain('workspace:');
       // .pnpmfile.cjs drops them: a published manifest never names the private workspace packages.
       expect(Object.keys(manifest), name).not.toEqual(expect.arrayContaining(['devDependencies']));
       expect(Object.keys(manifest), name).not.toEqual(expect.arrayContaining(['scripts']));
@@ -127,8 +77,11 @@ describe('what a user gets from the registry', () => {
       const listing = new Set(execFileSync('tar', ['-tzf', file], { encoding: 'utf8' }).split('\n'));
       const maps = [...listing].filter((entry) => entry.endsWith('.map'));
       expect(maps.length, name).toBeGreaterThan(0);
+      // Unpacked once: a tar read per map took minutes on a loaded machine.
+      const unpacked = tempDir('switchyard-unpacked-');
+      execFileSync('tar', ['-xzf', file, '-C', unpacked]);
       for (const map of maps) {
-        const { sources } = JSON.parse(execFileSync('tar', ['-xzOf', file, map], { encoding: 'utf8' })) as {
+        const { sources } = JSON.parse(fs.readFileSync(path.join(unpacked, map), 'utf8')) as {
           sources: string[];
         };
         for (const source of sources) {
@@ -136,6 +89,7 @@ describe('what a user gets from the registry', () => {
           expect(listing.has(target), `${name}: ${map} points at ${source}`).toBe(true);
         }
       }
+      fs.rmSync(unpacked, { recursive: true, force: true });
     }
   });
 
@@ -198,7 +152,7 @@ describe('what a user gets from the registry', () => {
         (line) => /error TS/.test(line) && (line.startsWith('embed.ts') || line.includes('@switchyard/')),
       );
     expect(ours).toEqual([]);
-  });
+  }, 300_000); // tsc reads every package's declarations: a minute and more on a loaded machine
 
   it('lets client code import the contracts on their own', () => {
     const script =

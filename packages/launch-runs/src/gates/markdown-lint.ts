@@ -3,7 +3,7 @@ import { lint } from 'markdownlint/promise';
 import type { Gate, IssueDraft } from './types.js';
 
 /**
- * The pinned rule set (markdownlint ~0.40): everything on, except rules that fight evidence-grounded pages.
+ * The pinned rule set (markdownlint ~0.42): everything on, except rules that fight evidence-grounded pages.
  * - MD013 (line length): a claim sentence is one line by design.
  * - MD010 in code, MD014 ($ prompts): code blocks are catalog snippets and must stay byte-identical.
  * - MD024 only among siblings: API sections repeat sub-headings such as "options" under different parents.

@@ -1,7 +1,7 @@
 import { ROOT_CONTEXT, SpanStatusCode, trace, TraceFlags } from '@opentelemetry/api';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { resourceFromAttributes } from '@opentelemetry/resources';
-import { BasicTracerProvider, BatchSpanProcessor } from '@opentelemetry/sdk-trace-node';
+import { BatchSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
 import type { FinishedSpan } from './span.js';
 import type { TelemetryOptions } from './telemetry.js';
 
@@ -33,10 +33,12 @@ export function otlpExport(
   { serviceName, serviceVersion }: Pick<TelemetryOptions, 'serviceName' | 'serviceVersion'>,
 ) {
   let ids: Pick<FinishedSpan, 'traceId' | 'spanId'> = { traceId: '', spanId: '' };
-  const provider = new BasicTracerProvider({
+  const provider = new TracerProvider({
     resource: resourceFromAttributes({ 'service.name': serviceName, 'service.version': serviceVersion }),
     idGenerator: { generateTraceId: () => ids.traceId, generateSpanId: () => ids.spanId },
-    spanProcessors: [new BatchSpanProcessor(new OTLPTraceExporter({ url }), { scheduledDelayMillis: 1000 })],
+    spanProcessors: [
+      new BatchSpanProcessor({ exporter: new OTLPTraceExporter({ url }), scheduledDelayMillis: 1000 }),
+    ],
   });
   const tracer = provider.getTracer('@switchyard/launch-runs', serviceVersion);
   const replay = (span: FinishedSpan) => {
