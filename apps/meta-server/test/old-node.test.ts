@@ -1,9 +1,9 @@
-// A client config's `"command": "node"` may find a Node older than 22, where better-sqlite3 kills the process
+// A client config's `"command": "node"` may find a Node older than 22.19, where better-sqlite3 kills the process
 // with a segmentation fault and no message. Every bin must say which Node it needs and exit 1 instead.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { MINIMUM_NODE_MAJOR } from '@switchyard/server-kit/node-version';
+import { MINIMUM_NODE_VERSION, nodeVersionSupported } from '@switchyard/server-kit/node-version';
 import { describe, expect, it } from 'vitest';
 import { cleanEnv, DUMMY_KEYS, REPO_ROOT, requireBuiltBin, tempDir } from './helpers.js';
 
@@ -21,17 +21,17 @@ function olderNodeOnPath(): { node: string; version: string } | undefined {
     const node = path.join(dir, process.platform === 'win32' ? 'node.exe' : 'node');
     if (dir === '' || !fs.existsSync(node)) continue;
     const version = spawnSync(node, ['--version'], { encoding: 'utf8' }).stdout.trim();
-    if (Number(/^v(\d+)\./.exec(version)?.[1]) < MINIMUM_NODE_MAJOR) return { node, version };
+    if (!nodeVersionSupported(version)) return { node, version };
   }
   return undefined;
 }
 
 const older = olderNodeOnPath();
 
-describe(`the bins on a Node older than ${MINIMUM_NODE_MAJOR}`, () => {
+describe(`the bins on a Node older than ${MINIMUM_NODE_VERSION}`, () => {
   it.for(Object.entries(BINS))('%s says which Node it needs and exits 1', ([name, binPath], context) => {
     if (older === undefined) {
-      const reason = `no node older than ${MINIMUM_NODE_MAJOR} on PATH: this check needs one`;
+      const reason = `no node older than ${MINIMUM_NODE_VERSION} on PATH: this check needs one`;
       console.warn(`skipped: ${reason}`);
       return context.skip(reason);
     }
@@ -44,7 +44,7 @@ describe(`the bins on a Node older than ${MINIMUM_NODE_MAJOR}`, () => {
     expect({ status: result.status, signal: result.signal, stderr: result.stderr }).toEqual({
       status: 1,
       signal: null,
-      stderr: `${name} needs Node.js ${MINIMUM_NODE_MAJOR} or later; ${older.node} is ${older.version}\n`,
+      stderr: `${name} needs Node.js ${MINIMUM_NODE_VERSION} or later; ${older.node} is ${older.version}\n`,
     });
   });
 });

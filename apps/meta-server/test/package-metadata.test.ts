@@ -33,7 +33,7 @@ describe('what every published package ships', () => {
       expect(manifest.files).toEqual(
         expect.arrayContaining(['dist', 'src', 'README.md', 'CHANGELOG.md', 'LICENSE']),
       );
-      expect(manifest.engines?.node).toBe('>=22');
+      expect(manifest.engines?.node).toBe('>=22.19');
       expect(fs.existsSync(path.join(dir, 'README.md')), `${name} README.md`).toBe(true);
       expect(fs.existsSync(path.join(dir, 'CHANGELOG.md')), `${name} CHANGELOG.md`).toBe(true);
       expect(fs.readFileSync(path.join(dir, 'LICENSE'), 'utf8'), `${name} LICENSE`).toBe(
