@@ -6,6 +6,8 @@ import { useHarness } from './helpers.js';
 /** Tool -> the `ui://` resource of its view. */
 const VIEWS: Record<string, string> = {
   get_line_status: 'ui://switchyard/line-status',
+  get_departures: 'ui://switchyard/departure-board',
+  get_london_arrivals: 'ui://switchyard/departure-board',
 };
 
 describe.each(['modern', 'legacy'] as const)('transit views in the %s protocol era', (era) => {

@@ -17,6 +17,9 @@ declare global {
 let bridge: AppBridge | undefined;
 
 window.mountView = async (html, hostContext) => {
+  // One view at a time, as a host shows one answer.
+  await bridge?.close();
+  document.querySelector('iframe')?.remove();
   const frame = document.createElement('iframe');
   frame.setAttribute('sandbox', 'allow-scripts');
   frame.title = 'Tool answer';

@@ -4,6 +4,7 @@
  */
 export const VIEW_TITLES = {
   'line-status': 'London line status',
+  'departure-board': 'Departure board',
 } as const;
 
 export type ViewName = keyof typeof VIEW_TITLES;

@@ -12,6 +12,8 @@ export interface ViewContext {
   callable(tool: string): string | undefined;
   /** Calls a tool through the host and renders its answer in this view; rejects with the host's refusal. */
   call(tool: string, args: Record<string, unknown>): Promise<void>;
+  /** Calls a tool through the host for data the view shows beside the answer (its structured content). */
+  ask(tool: string, args: Record<string, unknown>): Promise<unknown>;
   /** The host's time zone, when it gave one. */
   timeZone: string | undefined;
 }
@@ -70,14 +72,19 @@ export function startView<Payload>(definition: ViewDefinition<Payload>): void {
     },
     callable: (tool) => tools[tool],
     call: async (tool, args) => {
-      const name = tools[tool];
-      if (name === undefined) throw new Error(`${tool} is not offered by this server`);
       announcer.textContent = 'Updating…';
-      const result = await bridge.callTool(name, args);
+      const result = await callOffered(tool, args);
       input = args;
       show(result);
       announcer.textContent = 'Updated.';
     },
+    ask: async (tool, args) => (await callOffered(tool, args)).structuredContent,
+  };
+
+  const callOffered = (tool: string, args: Record<string, unknown>): Promise<CallToolResult> => {
+    const name = tools[tool];
+    if (name === undefined) return Promise.reject(new Error(`${tool} is not offered by this server`));
+    return bridge.callTool(name, args);
   };
 
   const bridge = new HostBridge({
