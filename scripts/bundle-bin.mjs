@@ -44,16 +44,9 @@ if (selfContained && bundledAndInstalled.length > 0) {
 /** Self-contained: where each package whose files are found next to its modules is copied. */
 const COPIES_DIR = 'packages';
 /** What of such a package is code (in the bundle already) or text nobody reads at run time. */
-const NOT_COPIED = new Set([
-  'bin',
-  'dist',
-  'src',
-  'docs',
-  'README.md',
-  'CHANGELOG.md',
-  'LICENSE',
-  'server.json',
-]);
+const NOT_COPIED = new Set(['bin', 'src', 'docs', 'README.md', 'CHANGELOG.md', 'LICENSE', 'server.json']);
+/** A package's built code and what describes it; its other files in dist/ (a view's HTML page) are copied. */
+const BUNDLED_CODE = /\.(js|d\.ts|map|tsbuildinfo)$/;
 /** Self-contained: the packages whose files were found next to their modules, by name. */
 const copied = new Map();
 
@@ -106,7 +99,12 @@ function locatedInBundle(owner, file) {
   return `new URL(${JSON.stringify(`./${COPIES_DIR}/${owner.manifest.name}/${inside}`)}, import.meta.url).href`;
 }
 
-/** Copies what each package found next to its modules may read (its manifest, icons, migrations, schemas). */
+/** Whether a file is worth copying beside the bundle: not code it holds already, nor that code's types or maps. */
+function notBundledCode(file) {
+  return fs.statSync(file).isDirectory() || !BUNDLED_CODE.test(file);
+}
+
+/** Copies what each package found next to its modules may read (its manifest, icons, migrations, schemas, views). */
 function copyPackageFiles() {
   for (const [name, owner] of copied) {
     const target = path.join(packageDir, OUT_DIR, COPIES_DIR, name);
@@ -114,7 +112,10 @@ function copyPackageFiles() {
     fs.copyFileSync(path.join(owner.dir, 'package.json'), path.join(target, 'package.json'));
     for (const entry of owner.manifest.files ?? []) {
       if (NOT_COPIED.has(entry) || !fs.existsSync(path.join(owner.dir, entry))) continue;
-      fs.cpSync(path.join(owner.dir, entry), path.join(target, entry), { recursive: true });
+      fs.cpSync(path.join(owner.dir, entry), path.join(target, entry), {
+        recursive: true,
+        filter: notBundledCode,
+      });
     }
   }
 }

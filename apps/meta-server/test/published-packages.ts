@@ -38,7 +38,12 @@ export const SERVER_PACKAGES: Record<string, { bin: string; serverJson: string }
     serverJson: 'packages/launch-runs/server.json',
   },
 };
-export const LIBRARY_PACKAGES = ['@switchyard/contracts', '@switchyard/resilience', '@switchyard/server-kit'];
+export const LIBRARY_PACKAGES = [
+  '@switchyard/contracts',
+  '@switchyard/resilience',
+  '@switchyard/server-kit',
+  '@switchyard/views',
+];
 
 /** Every package of the workspace that is published (not `private`). */
 export function publishedPackages(): WorkspacePackage[] {

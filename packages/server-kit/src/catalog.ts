@@ -2,6 +2,7 @@ import type { DomainLifecycle, Mount } from './domain.js';
 import { listedTool, type ListedTool } from './tool-listing.js';
 import type { PromptSpec, ResourceSpec, ToolMiddleware, ToolSpec } from './tool-spec.js';
 import { UnavailableTools, type DormantTool, type UnmountedDomain } from './unavailable-tools.js';
+import { addDomainViews, type CatalogView } from './views.js';
 
 /** Which tools a client sees and under which names. */
 export interface CatalogOptions {
@@ -43,6 +44,8 @@ export interface Catalog {
   domains: ReadonlyMap<string, CatalogDomain>;
   /** The tools the configuration leaves out (`when`, unmounted domains), with what would offer them. */
   unavailable: UnavailableTools;
+  /** The MCP Apps views of the listed tools, by `ui://` URI. */
+  views: ReadonlyMap<string, CatalogView>;
 }
 
 function globToRegExp(pattern: string): RegExp {
@@ -101,7 +104,7 @@ function claim(owners: Map<string, string>, kind: string, name: string, domain: 
 function promptOffered(
   prompt: PromptSpec<DomainLifecycle>,
   domain: Mount<unknown, DomainLifecycle>,
-  listedTools: ReadonlySet<string>,
+  listedTools: ReadonlyMap<string, string>,
 ): boolean {
   const declared = domain.domain.tools.map((tool) => tool.name);
   const unknown = prompt.tools.find((name) => !declared.includes(name));
@@ -127,11 +130,12 @@ export function buildCatalog(
   const domains = new Map<string, CatalogDomain>();
   const owners = new Map<string, string>();
   const dormant = new Map<string, DormantTool>();
+  const views = new Map<string, CatalogView>();
   for (const mounted of mounts) {
     const { domain, config } = mounted;
     if (domains.has(domain.name)) throw new Error(`domain "${domain.name}" is mounted twice`);
-    /** This domain's listed tools, by their names in the domain. */
-    const listedTools = new Set<string>();
+    /** This domain's listed tools: name in the domain -> name the client calls. */
+    const listedTools = new Map<string, string>();
     for (const spec of domain.tools) {
       const name = exposedName(spec, domain.toolPrefix, options);
       if (name === undefined) continue;
@@ -148,8 +152,9 @@ export function buildCatalog(
       const entry: CatalogTool = { name, domain: domain.name, spec, listing: listedTool(spec, name) };
       tools.set(name, entry);
       listing.push(entry.listing);
-      listedTools.add(spec.name);
+      listedTools.set(spec.name, name);
     }
+    addDomainViews(views, domain.name, domain.tools, listedTools);
     for (const resource of domain.resources ?? [])
       claim(owners, 'resource', resource.uriTemplate, domain.name);
     const prompts = (domain.prompts ?? []).filter((prompt) => promptOffered(prompt, mounted, listedTools));
@@ -166,5 +171,5 @@ export function buildCatalog(
   const unavailable = new UnavailableTools(dormant, options.unmounted ?? [], (spec, prefix) =>
     exposedName(spec, prefix, options),
   );
-  return { tools, listing, domains, unavailable };
+  return { tools, listing, domains, unavailable, views };
 }

@@ -19,7 +19,8 @@ import { ParamsCheckedServer } from './params-checked-server.js';
 import { createProgressReporter } from './progress.js';
 import type { Logger } from './runtime/logger.js';
 import { svgIcon } from './icons.js';
-import type { PromptSpec, RequestCall, ResourceSpec } from './tool-spec.js';
+import type { PromptSpec, RequestCall, ResourceContents, ResourceSpec } from './tool-spec.js';
+import { readView, VIEW_ERRORS } from './views.js';
 
 /** How the server introduces itself (initialize, server/discover). */
 export interface ServerIdentity {
@@ -151,7 +152,8 @@ export function buildServerFactory(
   const capabilities = {
     tools: {},
     logging: {},
-    ...(resources.length > 0 ? { resources: {} } : {}),
+    // A view is a resource too (read, not listed: tools/list names it where it is used).
+    ...(resources.length > 0 || catalog.views.size > 0 ? { resources: {} } : {}),
     ...(prompts.size > 0 ? { prompts: {} } : {}),
     ...(completes ? { completions: {} } : {}),
   };
@@ -235,7 +237,7 @@ export function buildServerFactory(
       return server.projectCallToolResult(result, tool.listing.outputSchema);
     });
 
-    if (resources.length > 0) {
+    if (capabilities.resources !== undefined) {
       server.setRequestHandler('resources/templates/list', () => ({ resourceTemplates: templates }));
       server.setRequestHandler('resources/list', async (_request, ctx) => {
         const listed = await Promise.all(
@@ -251,18 +253,31 @@ export function buildServerFactory(
         return { resources: listed.flat() };
       });
       server.setRequestHandler('resources/read', async (request, ctx) => {
-        const { family, variables } = findResource(request.params.uri);
         const allowance = allowanceFor();
+        const spent = (contents: ResourceContents[]): { contents: ResourceContents[] } => {
+          const bytes = Buffer.byteLength(JSON.stringify(contents), 'utf8');
+          if (bytes > allowance.remaining) throw answerTooLarge(allowance, bytes);
+          allowance.spend(bytes);
+          return { contents };
+        };
+        const view = catalog.views.get(request.params.uri);
+        if (view !== undefined) {
+          return allowance.turn(async () => {
+            try {
+              return spent(await readView(view));
+            } catch (error) {
+              throw handlerFailure(view.domain, VIEW_ERRORS, 'resources/read', error);
+            }
+          });
+        }
+        const { family, variables } = findResource(request.params.uri);
         return allowance.turn(async () => {
           try {
             const contents = await family.spec.read(request.params.uri, variables, {
               ...requestCall(family.domain, ctx),
               answerBytes: allowance.remaining,
             });
-            const bytes = Buffer.byteLength(JSON.stringify(contents), 'utf8');
-            if (bytes > allowance.remaining) throw answerTooLarge(allowance, bytes);
-            allowance.spend(bytes);
-            return { contents };
+            return spent(contents);
           } catch (error) {
             throw handlerFailure(family.domain, family.spec, 'resources/read', error);
           }

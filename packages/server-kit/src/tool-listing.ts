@@ -1,4 +1,5 @@
 import { toolListingSchemas, type JsonSchema } from '@switchyard/contracts/json-schema';
+import { viewUri } from '@switchyard/views';
 import type { ListedIcon } from './icons.js';
 import type { ToolAnnotations, ToolSpec } from './tool-spec.js';
 
@@ -11,6 +12,8 @@ export interface ListedTool {
   outputSchema: JsonSchema;
   annotations: ToolSpec['annotations'];
   icons?: ListedIcon[];
+  /** The MCP Apps view of its answers, when it has one (clients without the extension ignore `_meta`). */
+  _meta?: { ui: { resourceUri: string } };
 }
 
 /**
@@ -26,6 +29,7 @@ export function listedTool(spec: ToolSpec, exposedName: string, icons?: ListedIc
     ...toolListingSchemas(spec),
     annotations: listedAnnotations(spec.annotations),
     icons,
+    ...(spec.view === undefined ? {} : { _meta: { ui: { resourceUri: viewUri(spec.view) } } }),
   };
 }
 

@@ -1,4 +1,5 @@
 import type { SwitchyardError } from '@switchyard/contracts/errors';
+import type { ViewName } from '@switchyard/views';
 import type { z } from 'zod';
 import type { OAuthCaller } from './principal.js';
 import type { Logger } from './runtime/logger.js';
@@ -128,6 +129,11 @@ export interface ToolSpec<
   mapError?(error: SwitchyardError, context: { stage: FailureStage; input: unknown }): SwitchyardError;
   /** How an answer over the answer limit is cut; without it such an answer is refused (a defect). */
   paging?: AnswerPaging<z.output<I>, z.output<O>>;
+  /**
+   * The MCP Apps view that shows the tool's answers (a `ui://` resource, `@switchyard/views`): tools/list names
+   * it in the tool's `_meta.ui.resourceUri`, and hosts that support the extension render the answer with it.
+   */
+  view?: ViewName;
   /** Whether this configuration offers the tool (default: always). */
   when?(config: Config): boolean;
   /**

@@ -39,7 +39,7 @@ export type SectionState = z.infer<typeof SectionStateSchema>;
 export const RunIdSchema = z
   .string()
   .regex(/^[A-Za-z0-9_-]{8,64}$/, 'run_id must match ^[A-Za-z0-9_-]{8,64}$')
-  .describe('Run id, e.g. r_2026-01-21T10-00-00Z_abcd1234.');
+  .describe('Run id from launch_start_run.');
 
 export const ArtifactRefSchema = z
   .object({

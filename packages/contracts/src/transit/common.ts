@@ -9,7 +9,7 @@ export const InstantSchema = z.iso.datetime({ offset: true });
 export const LANGUAGES = ['fi', 'sv', 'en'] as const;
 export const LanguageSchema = z
   .enum(LANGUAGES, { error: 'language must be one of fi, sv, en' })
-  .describe('Language of stop names, headsigns and messages.');
+  .describe('Language of names and messages.');
 export type Language = z.infer<typeof LanguageSchema>;
 
 /**

@@ -15,7 +15,7 @@ export const MAX_LONDON_STOP_RADIUS_METERS = 2000;
 export const FindLondonStopsInputSchema = z
   .strictObject({
     name: StopNameSchema.optional().describe('Part of a stop or station name, e.g. "Oxford Circus".'),
-    near: CoordinateSchema.optional().describe('Find stops around this coordinate instead of by name.'),
+    near: CoordinateSchema.optional().describe('Stops near this point, instead of by name.'),
     radiusMeters: z
       .number()
       .int('radiusMeters must be a whole number')

@@ -15,7 +15,7 @@ export const FindStopsInputSchema = z
     name: StopNameSchema.optional().describe(
       'Part of the stop name or its short code, e.g. "Rautatientori" or "H2035".',
     ),
-    near: CoordinateSchema.optional().describe('Find stops around this coordinate instead of by name.'),
+    near: CoordinateSchema.optional().describe('Stops near this point, instead of by name.'),
     radiusMeters: z
       .number()
       .int('radiusMeters must be a whole number')

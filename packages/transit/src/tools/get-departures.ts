@@ -29,6 +29,7 @@ export const getDeparturesTool = tool({
   input: GetDeparturesInputSchema,
   output: GetDeparturesOutputSchema,
   annotations: READS_UPSTREAM,
+  view: 'departure-board',
   paging: warnedPaging({ list: 'departures', items: 'departures', narrower: 'ask for fewer (limit)' }),
   ...hslErrors(GET_DEPARTURES_ERROR_TABLE, HINTS, 'Check the stop reference and the limits.'),
   ...offeredWithHsl,

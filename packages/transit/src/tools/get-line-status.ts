@@ -17,6 +17,7 @@ export const getLineStatusTool = tool({
   input: GetLineStatusInputSchema,
   output: GetLineStatusOutputSchema,
   annotations: READS_UPSTREAM,
+  view: 'line-status',
   paging: messagePaging({
     list: 'lines',
     items: 'lines',

@@ -17,6 +17,7 @@ export const getLondonArrivalsTool = tool({
   input: GetLondonArrivalsInputSchema,
   output: GetLondonArrivalsOutputSchema,
   annotations: READS_UPSTREAM,
+  view: 'departure-board',
   paging: warnedPaging({
     list: 'arrivals',
     items: 'arrivals',
