@@ -5,7 +5,7 @@ import { createLogger } from '@switchyard/server-kit/runtime';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { openLaunchDatabase } from '../src/db/open.js';
 import { hasRunsToRecover } from '../src/runs/recovery-check.js';
-import { isStable, isTerminal, isTransitional } from '../src/runs/state-machine.js';
+import { isStable, isTerminal, isTransitional } from '../src/runs/model/state-machine.js';
 import { FakePipeline } from './support/fake-pipeline.js';
 import { runConfig, startHarness, tempDir, type Harness } from './support/harness.js';
 

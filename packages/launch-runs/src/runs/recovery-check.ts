@@ -1,6 +1,6 @@
 import { RUN_STATES } from '@switchyard/contracts/launch-runs';
 import type Database from 'better-sqlite3';
-import { isTerminal, isTransitional } from './state-machine.js';
+import { isTerminal, isTransitional } from './model/state-machine.js';
 
 const TERMINAL = RUN_STATES.filter(isTerminal);
 const TRANSITIONAL = RUN_STATES.filter(isTransitional);

@@ -1,8 +1,8 @@
 import type { RunStatus } from '@switchyard/contracts/launch-runs';
 import type { RunRow } from '../db/schema.js';
 import { lastErrorOf, runState, sectionStatesOf, type RunSnapshot } from '../store/launch-store.js';
-import { isLeaseLive } from './lease.js';
-import { isTerminal, isTransitional } from './state-machine.js';
+import { isLeaseLive } from './model/lease.js';
+import { isTerminal, isTransitional } from './model/state-machine.js';
 
 /**
  * A run a dead process left mid-step: not finished, nobody holds its lease, and either its state is
