@@ -6,7 +6,7 @@ import type { RunPaths } from '../store/run-paths.js';
 import { runState, type LaunchStore } from '../store/launch-store.js';
 import { runCancelled } from './model/errors.js';
 import { isAtLeast, isTerminal } from './model/state-machine.js';
-import { isInterrupted } from './status.js';
+import { isInterrupted } from './model/interrupted.js';
 
 /** What a tool needs of the run's state: the contract's words and the concrete states that satisfy them. */
 interface StateRequirement {
