@@ -6,12 +6,12 @@ import { fileURLToPath } from 'node:url';
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
-/** `{ dir, manifest, serverFile? }` for every workspace package, in folder order. */
-export function workspacePackages() {
+/** `{ dir, manifest, serverFile? }` for every workspace package under `rootDir`, in folder order. */
+export function workspacePackages(rootDir = root) {
   const found = [];
   for (const group of ['packages', 'apps']) {
-    for (const entry of fs.readdirSync(path.join(root, group)).sort()) {
-      const dir = path.join(root, group, entry);
+    for (const entry of fs.readdirSync(path.join(rootDir, group)).sort()) {
+      const dir = path.join(rootDir, group, entry);
       const file = path.join(dir, 'package.json');
       if (!fs.existsSync(file)) continue;
       const serverFile = path.join(dir, 'server.json');

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { defineDomain } from '@switchyard/server-kit';
+import { describeStorage } from '@switchyard/server-kit/runtime';
 import { loadJourneyConfig } from './config.js';
 import { DATABASE_URL_VARIABLE, POSTGRES_MIGRATIONS_FOLDER } from './db/database.js';
 import { largestRequestBytes } from './journeys/limits.js';
@@ -48,6 +49,7 @@ export const journeyDomain = defineDomain({
   // Journeys move to PostgreSQL with JOURNEY_DATABASE_URL (or SWITCHYARD_DATABASE_URL).
   postgres: { variable: DATABASE_URL_VARIABLE, migrationsFolder: POSTGRES_MIGRATIONS_FOLDER },
   config: loadJourneyConfig,
+  describe: (config, dataDir) => describeStorage(config.database, dataDir),
   // The HTTP body and stdio message limits are raised so that a document of the largest allowed size fits.
   maxRequestBytes: (config) => largestRequestBytes(config.maxDocumentBytes),
   open: (config, runtime) => openJourney(config, runtime),

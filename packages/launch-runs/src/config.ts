@@ -4,12 +4,18 @@ import { resolvePostgresSettings, type PostgresSettings } from '@switchyard/serv
 import { z } from 'zod';
 import { DATABASE_URL_VARIABLE } from './db/open.js';
 import type { LaunchPipelineOptions } from './pipeline/options.js';
-import { SERVER_SECRET_VARIABLES } from './policy/launch-policy.js';
 
 const MIN_FILE_BYTES = 1024;
 const MAX_FILE_BYTES = 64 * 1024 * 1024;
 const MAX_HASH_BYTES = 2 ** 40;
 const MAX_ACTIVE_RUNS = 10_000;
+
+/** The server's own secrets: never a PR token, whatever an operator lists (a start-up error). */
+export const SERVER_SECRET_VARIABLES: readonly string[] = [
+  'SWITCHYARD_TOKEN',
+  'TFL_API_KEY',
+  'DIGITRANSIT_SUBSCRIPTION_KEY',
+];
 
 const httpUrl = z.url({ protocol: /^https?$/ });
 const tokenEnvName = z

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { defineDomain, type Domain } from '@switchyard/server-kit';
+import { describeStorage } from '@switchyard/server-kit/runtime';
 import { loadLaunchRunsConfig, type LaunchRunsConfig } from './config.js';
 import { DATABASE_URL_VARIABLE, POSTGRES_MIGRATIONS_FOLDER } from './db/open.js';
 import { openLaunchRuns, version, type LaunchRunsSeams, type LaunchRunsState } from './open.js';
@@ -49,6 +50,7 @@ export function launchRunsDomainWith(seams: LaunchRunsSeams): LaunchRunsDomain {
     // Runs move to PostgreSQL with LAUNCH_DATABASE_URL (or SWITCHYARD_DATABASE_URL).
     postgres: { variable: DATABASE_URL_VARIABLE, migrationsFolder: POSTGRES_MIGRATIONS_FOLDER },
     config: loadLaunchRunsConfig,
+    describe: (config, dataDir) => describeStorage(config.database, dataDir),
     open: (config, runtime) => openLaunchRuns(config, runtime, seams),
     tools: [
       startRunTool,

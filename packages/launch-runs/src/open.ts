@@ -13,7 +13,7 @@ import { createLaunchPipeline } from './pipeline/index.js';
 import type { LaunchPipeline } from './pipeline/types.js';
 import { resolveLaunchPolicy, type LaunchPolicy } from './policy/launch-policy.js';
 import { withLaunchPolicy } from './policy/policed-pipeline.js';
-import { errorCodeOf, runDatabaseUnreachable } from './runs/errors.js';
+import { errorCodeOf, runDatabaseUnreachable } from './runs/model/errors.js';
 import type { OpenedRuns } from './runs/open-runs.js';
 import { hasRunsToRecover } from './runs/recovery-check.js';
 import type { LaunchRunService } from './runs/service.js';

@@ -4,8 +4,9 @@ import { LaunchErrorPayloadSchema, RUN_STATES, type RunState } from '@switchyard
 import { createLogger } from '@switchyard/server-kit/runtime';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { openLaunchDatabase } from '../src/db/open.js';
+import { leftMidStep, UNMARKED_LEFT_MID_STEP_SQL } from '../src/runs/model/interrupted.js';
 import { hasRunsToRecover } from '../src/runs/recovery-check.js';
-import { isStable, isTerminal, isTransitional } from '../src/runs/state-machine.js';
+import { isStable, isTerminal, isTransitional } from '../src/runs/model/state-machine.js';
 import { FakePipeline } from './support/fake-pipeline.js';
 import { runConfig, startHarness, tempDir, type Harness } from './support/harness.js';
 
@@ -100,6 +101,45 @@ describe('the start-up recovery check (raw SQL, before the run store loads)', ()
   it('a run already marked interrupted, or halted by an error, has not', () => {
     expect(withRun({ state: 'DRAFTING', interruptedAt: '2026-01-01T00:00:00.000Z' })).toBe(false);
     expect(withRun({ state: 'DRAFTING', lastError: '{"code":"INTERNAL"}' })).toBe(false);
+  });
+
+  it("selects exactly the runs the model's leftMidStep holds for and not marked yet, in every combination", () => {
+    const { sqlite } = openLaunchDatabase(dataDir());
+    try {
+      const rows = RUN_STATES.flatMap((state) =>
+        [null, 'W5'].flatMap((activeWorker) =>
+          [null, '{"code":"INTERNAL"}'].flatMap((lastError) =>
+            [null, '2026-01-01T00:00:00.000Z'].map((interruptedAt) => ({
+              runId: `run_${state}_${activeWorker}_${lastError === null}_${interruptedAt === null}`,
+              state,
+              activeWorker,
+              lastError,
+              interruptedAt,
+            })),
+          ),
+        ),
+      );
+      const insert = sqlite.prepare(
+        `INSERT INTO runs (run_id, product_slug, config, config_hash, state, section_states, active_worker,
+           last_error, interrupted_at, created_at, created_ms, updated_at)
+         VALUES (?, 'p', '{}', 'h', ?, '{}', ?, ?, ?, '2026-01-01T00:00:00.000Z', ?, '2026-01-01T00:00:00.000Z')`,
+      );
+      rows.forEach((row, i) =>
+        insert.run(row.runId, row.state, row.activeWorker, row.lastError, row.interruptedAt, i),
+      );
+      const selected = sqlite
+        .prepare(`SELECT run_id FROM runs WHERE ${UNMARKED_LEFT_MID_STEP_SQL.where} ORDER BY created_ms`)
+        .all(...UNMARKED_LEFT_MID_STEP_SQL.params)
+        .map((found) => (found as { run_id: string }).run_id);
+      const expected = rows
+        .filter((row) => leftMidStep(row) && row.interruptedAt === null)
+        .map((row) => row.runId);
+      expect(expected.length).toBeGreaterThan(0);
+      expect(expected.length).toBeLessThan(rows.length / 2);
+      expect(selected).toEqual(expected);
+    } finally {
+      sqlite.close();
+    }
   });
 });
 

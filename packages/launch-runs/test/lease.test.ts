@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { isLeaseLive, isRetiredHereLately, newLeaseToken, retireLeaseToken } from '../src/runs/lease.js';
+import {
+  isLeaseLive,
+  isRetiredHereLately,
+  newLeaseToken,
+  retireLeaseToken,
+} from '../src/runs/model/lease.js';
 
 const NOW = 1_000_000;
 const lease = (leaseOwner: string, leaseExpiresMs = NOW + 30_000) => ({ leaseOwner, leaseExpiresMs });

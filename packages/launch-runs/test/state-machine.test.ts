@@ -9,7 +9,7 @@ import {
   isTerminal,
   isTransitional,
   rewindTarget,
-} from '../src/runs/state-machine.js';
+} from '../src/runs/model/state-machine.js';
 import { newRunId } from '../src/runs/service.js';
 import { RUN_ID_PATTERN } from './support/harness.js';
 

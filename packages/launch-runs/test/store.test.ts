@@ -12,7 +12,7 @@ import { DATABASE_URL_VARIABLE, openLaunchDatabase, type LaunchDatabase } from '
 import { openLaunchPool } from '../src/db/postgres-database.js';
 import * as postgresSchema from '../src/db/postgres-schema.js';
 import * as sqliteSchema from '../src/db/schema.js';
-import { newLeaseToken, retireLeaseToken } from '../src/runs/lease.js';
+import { newLeaseToken, retireLeaseToken } from '../src/runs/model/lease.js';
 import { activeRunsOf } from '../src/store/active-runs.js';
 import { artifactNameProblem } from '../src/store/artifact-names.js';
 import { ArtifactRepository } from '../src/store/artifact-store.js';

@@ -83,6 +83,11 @@ export interface Domain<Config = unknown, State extends DomainLifecycle = Domain
   readonly postgres?: DomainPostgres;
   /** Environment → configuration; throws an error that names the variable that is wrong. */
   config(env: Env): Config;
+  /**
+   * What a start-up report says of the domain mounted with this configuration (never a secret): where its data
+   * lives, what it serves. `why` is what its `AutoMount` said, if anything.
+   */
+  describe?(config: Config, dataDir: string, why: string | undefined): string;
   /** The largest request (bytes, JSON-RPC framing included) this configuration's tools accept, if above 1 MiB. */
   maxRequestBytes?(config: Config): number | undefined;
   /** Opens databases and clients (once per process). */
@@ -93,6 +98,23 @@ export interface Domain<Config = unknown, State extends DomainLifecycle = Domain
   /** Cross-cutting work around every tool call of this domain (tracing spans, metrics), outermost first. */
   readonly middleware?: readonly ToolMiddleware<State>[];
 }
+
+/** Whether a server that hosts several domains mounts one, decided from the environment. */
+export type MountDecision =
+  /** Mounted, its `config` reading `env`; `why` goes to the start-up report. */
+  | { mount: true; env: Env; why?: string }
+  /** Skipped: why, and what would mount it (variable names, never values). */
+  | { mount: false; reason: string };
+
+/**
+ * How a domain mounts in a server that hosts several (`named`: the person listed it, as with `--domains`).
+ * Kept apart from the declaration, in a module that loads nothing else, so that deciding to skip a domain
+ * never loads its package.
+ */
+export type AutoMount = (env: Env, named: boolean) => MountDecision;
+
+/** The rule of a domain without one of its own: mounted whenever it is wanted. */
+export const mountWhenWanted: AutoMount = (env) => ({ mount: true, env });
 
 /** A domain with its configuration read: what a server mounts. */
 export interface Mount<Config = unknown, State extends DomainLifecycle = DomainLifecycle> {

@@ -1,9 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { defineDomain } from '@switchyard/server-kit';
+import { describeDatabase } from '@switchyard/server-kit/runtime';
 import { loadConfig } from './config.js';
 import { openTransit } from './open.js';
 import { DATABASE_URL_VARIABLE, POSTGRES_MIGRATIONS_FOLDER } from './places/database.js';
+import { PROVIDER_PLACES } from './providers.js';
 import { commutePrompt } from './prompts/commute.js';
 import { findStopsTool } from './tools/find-stops.js';
 import { getDeparturesTool } from './tools/get-departures.js';
@@ -41,6 +43,14 @@ export const transitDomain = defineDomain({
   // Saved places move to PostgreSQL with TRANSIT_DATABASE_URL (or SWITCHYARD_DATABASE_URL).
   postgres: { variable: DATABASE_URL_VARIABLE, migrationsFolder: POSTGRES_MIGRATIONS_FOLDER },
   config: loadConfig,
+  describe(config, _dataDir, why) {
+    const providers = config.providers.map((p) => `${p} (${PROVIDER_PLACES[p]})`).join(' and ');
+    const places =
+      config.database === undefined
+        ? ''
+        : `; saved places in PostgreSQL at ${describeDatabase(config.database.url)} (${config.database.variable})`;
+    return `providers ${providers}: ${why}${places}`;
+  },
   open: (config, runtime) => openTransit(config, runtime),
   tools: [
     planJourneyTool,

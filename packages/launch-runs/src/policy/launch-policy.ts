@@ -32,13 +32,6 @@ export interface LaunchPolicy {
 export const DEFAULT_REMOTE_HOSTS: readonly string[] = ['github.com', 'gitlab.com'];
 export const DEFAULT_GITHUB_API_URLS: readonly string[] = ['https://api.github.com'];
 
-/** The server's own secrets: never a PR token, whatever an operator lists (a start-up error). */
-export const SERVER_SECRET_VARIABLES: readonly string[] = [
-  'SWITCHYARD_TOKEN',
-  'TFL_API_KEY',
-  'DIGITRANSIT_SUBSCRIPTION_KEY',
-];
-
 /**
  * The policy a configuration sets, with the defaults for what it leaves unset (local repositories: the
  * server's data directory `dataDir`, outside the runs' own folders).

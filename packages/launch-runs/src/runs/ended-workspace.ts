@@ -6,7 +6,7 @@ import type { RunRow } from '../db/schema.js';
 import { runState, type LaunchStore } from '../store/launch-store.js';
 import type { RunPaths } from '../store/run-paths.js';
 import { LeaseSession } from './lease-session.js';
-import { isTerminal } from './state-machine.js';
+import { isTerminal } from './model/state-machine.js';
 
 // An ended run (DONE, FAILED, CANCELLED) keeps its record, events and artifacts, never its working copies:
 // two clones of up to LAUNCH_CLONE_MAX_BYTES each, which nothing reads once the run has ended

@@ -37,10 +37,10 @@ import {
   type SectionStates,
 } from '../store/launch-store.js';
 import type { LaunchTelemetry } from '../telemetry/telemetry.js';
-import { LeaseLostError, runCancelled } from './errors.js';
-import { fixHistory } from './fix.js';
+import { LeaseLostError, runCancelled } from './model/errors.js';
+import { fixHistory } from './fix-history.js';
 import type { LeaseSession, StateChange } from './lease-session.js';
-import { isAtLeast, isStable, isTerminal } from './state-machine.js';
+import { isAtLeast, isStable, isTerminal } from './model/state-machine.js';
 import { AUTOMATIC_STEP_COUNT, WORKER_NAMES, type WorkerId } from './worker-ids.js';
 
 function inputs({ source_sha, site_sha }: InputsResult): StateChange {

@@ -8,10 +8,9 @@ import {
 } from '@switchyard/contracts/launch-runs';
 import type { RunRow } from '../db/schema.js';
 import { sha256OfFile } from '../pipeline/file-reads.js';
-import type { AppliedFix } from '../pipeline/types.js';
-import type { RunEvent } from '../store/event-chain.js';
 import { countBlocking } from '../store/issue-store.js';
 import type { Execution } from './executor.js';
+import { fixHistory, type FixIntent } from './fix-history.js';
 import { illegalState, TOOL_RULES } from './tool-rules.js';
 
 // launch_fix_next (W8 then W7) and what a fix leaves in the event log: FIX_APPLYING before the file is written,
@@ -19,13 +18,6 @@ import { illegalState, TOOL_RULES } from './tool-rules.js';
 // process left between the two.
 
 export type FixOutcome = Omit<LaunchFixNextOutput, 'ok'>;
-
-/** The FIX_APPLYING event: what a fix is about to write, so a resume can tell whether it was written. */
-interface FixIntent extends AppliedFix {
-  attempt: number;
-  patch_id: string;
-  before_sha256: string;
-}
 
 /**
  * One fix (W8) for the next issue of the last report, then re-validation (W7). Applied fixes count against
@@ -170,20 +162,4 @@ function siteFile(siteRoot: string, sitePath: string): string | undefined {
   if (sitePath.startsWith('/') || segments.some((segment) => segment === '' || segment === '..'))
     return undefined;
   return path.join(siteRoot, ...segments);
-}
-
-/**
- * The fixes a run's events record as written, in order (each FIX_APPLIED with its FIX_APPLYING intent), and
- * the one a FIX_APPLYING announced last without its FIX_APPLIED.
- */
-export function fixHistory(events: readonly RunEvent[]): { applied: FixIntent[]; pending?: FixIntent } {
-  const applied: FixIntent[] = [];
-  let pending: FixIntent | undefined;
-  for (const event of events) {
-    const fixing = event.type === 'STATE_CHANGED' && event.payload.to === 'FIXING';
-    if (event.type === 'FIX_APPLYING') pending = event.payload as unknown as FixIntent;
-    if (event.type === 'FIX_APPLIED' && pending !== undefined) applied.push(pending);
-    if (event.type === 'FIX_APPLIED' || fixing) pending = undefined;
-  }
-  return { applied, pending };
 }

@@ -1,7 +1,7 @@
 import type { RunState } from '@switchyard/contracts/launch-runs';
 import type { RunRow } from '../db/schema.js';
 import type { LaunchStore, LeaseOptions, RunChange, RunPatch } from '../store/launch-store.js';
-import { newLeaseToken, retireLeaseToken } from './lease.js';
+import { newLeaseToken, retireLeaseToken } from './model/lease.js';
 
 /** Why an execution was aborted. */
 type AbortReason = 'cancelled' | 'shutdown' | 'lease-lost' | 'request-cancelled';

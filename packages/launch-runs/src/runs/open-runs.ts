@@ -3,7 +3,7 @@ import type { LaunchStore } from '../store/launch-store.js';
 import { RunPaths } from '../store/run-paths.js';
 import { sweepEndedWorkspaces } from './ended-workspace.js';
 import { LaunchRunService, type RunServiceDeps } from './service.js';
-import { isInterrupted } from './status.js';
+import { isInterrupted } from './model/interrupted.js';
 
 /** The service's dependencies, with where runs live and how often a replica looks for runs to take over. */
 type OpenRunsOptions = Omit<RunServiceDeps, 'artifacts' | 'paths'> & { dataDir: string; takeoverMs: number };

@@ -17,7 +17,7 @@ import { canonicalJson, sha256Hex } from '../canonical-json.js';
 import type { RunEvent } from '../store/event-chain.js';
 import { runState, type ListFilter } from '../store/launch-store.js';
 import { removeWorkspaceIfEnded, sweepEndedWorkspaces } from './ended-workspace.js';
-import { runNotFound } from './errors.js';
+import { runNotFound } from './model/errors.js';
 import {
   Execution,
   mapSections,
@@ -26,9 +26,9 @@ import {
   type ProgressListener,
 } from './executor.js';
 import { fixNext, settleInterruptedFix, type FixOutcome } from './fix.js';
-import { isRetiredHereLately, newLeaseToken, retireLeaseToken } from './lease.js';
+import { isRetiredHereLately, newLeaseToken, retireLeaseToken } from './model/lease.js';
 import { LeaseSession } from './lease-session.js';
-import { isTransitional, rewindTarget } from './state-machine.js';
+import { isTransitional, rewindTarget } from './model/state-machine.js';
 import { buildStatus } from './status.js';
 import { cancelRefusal, refusal, type LeasedTool } from './tool-rules.js';
 

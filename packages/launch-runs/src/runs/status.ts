@@ -1,18 +1,9 @@
 import type { RunStatus } from '@switchyard/contracts/launch-runs';
 import type { RunRow } from '../db/schema.js';
 import { lastErrorOf, runState, sectionStatesOf, type RunSnapshot } from '../store/launch-store.js';
-import { isLeaseLive } from './lease.js';
-import { isTerminal, isTransitional } from './state-machine.js';
-
-/**
- * A run a dead process left mid-step: not finished, nobody holds its lease, and either its state is
- * transitional or a worker was running, and no recorded failure explains the stop.
- */
-export function isInterrupted(row: RunRow, nowMs: number): boolean {
-  const state = runState(row);
-  if (isTerminal(state) || isLeaseLive(row, nowMs) || row.lastError !== null) return false;
-  return isTransitional(state) || row.activeWorker !== null;
-}
+import { isInterrupted } from './model/interrupted.js';
+import { isLeaseLive } from './model/lease.js';
+import { isTerminal } from './model/state-machine.js';
 
 function maxFixAttempts(row: RunRow): number | undefined {
   const value = (JSON.parse(row.config) as { max_fix_attempts?: unknown }).max_fix_attempts;

@@ -4,9 +4,9 @@ import { RUN_STATES, type RunState } from '@switchyard/contracts/launch-runs';
 import type { RunRow } from '../db/schema.js';
 import type { RunPaths } from '../store/run-paths.js';
 import { runState, type LaunchStore } from '../store/launch-store.js';
-import { runCancelled } from './errors.js';
-import { isAtLeast, isTerminal } from './state-machine.js';
-import { isInterrupted } from './status.js';
+import { runCancelled } from './model/errors.js';
+import { isAtLeast, isTerminal } from './model/state-machine.js';
+import { isInterrupted } from './model/interrupted.js';
 
 /** What a tool needs of the run's state: the contract's words and the concrete states that satisfy them. */
 interface StateRequirement {

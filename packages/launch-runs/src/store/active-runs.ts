@@ -1,6 +1,6 @@
 import { RUN_STATES } from '@switchyard/contracts/launch-runs';
 import { and, eq, gt, inArray, ne, or, type AnyColumn, type SQL } from 'drizzle-orm';
-import { isTerminal } from '../runs/state-machine.js';
+import { isTerminal } from '../runs/model/state-machine.js';
 
 // What LAUNCH_MAX_ACTIVE_RUNS bounds: a principal's runs that hold a workspace, or will. Its unfinished runs,
 // and its DONE runs while a lease holds them (launch_validate rebuilds a DONE run's two clones for the call;

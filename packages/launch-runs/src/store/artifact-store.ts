@@ -3,7 +3,7 @@ import path from 'node:path';
 import { SwitchyardError } from '@switchyard/contracts/errors';
 import type { ArtifactRow } from '../db/schema.js';
 import type { ArtifactStore, ArtifactWriteResult } from '../pipeline/types.js';
-import { runCancelled } from '../runs/errors.js';
+import { runCancelled } from '../runs/model/errors.js';
 import { assertArtifactName, PENDING_SUFFIX } from './artifact-names.js';
 import { sha256Hex } from '../canonical-json.js';
 import { contentTypeFor } from './content-types.js';

@@ -1,9 +1,9 @@
 import type { RunState, ValidationReport } from '@switchyard/contracts/launch-runs';
 import { canonicalJson } from '../canonical-json.js';
 import type { IssueRow, RunRow } from '../db/schema.js';
-import { activeRunLimit, LeaseLostError, runNotFound } from '../runs/errors.js';
-import { isLeaseLive } from '../runs/lease.js';
-import { assertTransition, isStable, isTerminal } from '../runs/state-machine.js';
+import { activeRunLimit, LeaseLostError, runNotFound } from '../runs/model/errors.js';
+import { isLeaseLive } from '../runs/model/lease.js';
+import { assertTransition, isStable, isTerminal } from '../runs/model/state-machine.js';
 import { computeEventHash, GENESIS_HASH, type RunEvent, type TraceIds } from './event-chain.js';
 import {
   runState,

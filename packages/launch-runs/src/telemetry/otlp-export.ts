@@ -3,7 +3,6 @@ import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { BatchSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
 import type { FinishedSpan } from './span.js';
-import type { TelemetryOptions } from './telemetry.js';
 
 /** The attributes a collector sees: a field the span does not have is left out. */
 const attributesOf = (span: FinishedSpan) => ({
@@ -30,7 +29,7 @@ const parentOf = ({ traceId, parentSpanId: spanId }: FinishedSpan) =>
  */
 export function otlpExport(
   url: string,
-  { serviceName, serviceVersion }: Pick<TelemetryOptions, 'serviceName' | 'serviceVersion'>,
+  { serviceName, serviceVersion }: { serviceName: string; serviceVersion: string },
 ) {
   let ids: Pick<FinishedSpan, 'traceId' | 'spanId'> = { traceId: '', spanId: '' };
   const provider = new TracerProvider({

@@ -1,6 +1,6 @@
+import type Database from 'better-sqlite3';
 import type { spans } from '../db/schema.js';
 import type { FinishedSpan } from './span.js';
-import type { TelemetryOptions } from './telemetry.js';
 
 /** Absent and empty texts are stored as NULL. */
 const text = (value: string | undefined) => (value === undefined || value === '' ? null : value);
@@ -28,7 +28,13 @@ function toRow(span: FinishedSpan): typeof spans.$inferInsert {
  * statement (columns as in db/schema.ts): a few hundred spans are written in about a millisecond, where
  * building each insert through the query builder would stall the event loop.
  */
-export function sqliteSpanSink({ sqlite, onError }: TelemetryOptions) {
+export function sqliteSpanSink({
+  sqlite,
+  onError,
+}: {
+  sqlite: Database.Database;
+  onError: (message: string, error: unknown) => void;
+}) {
   const insert = sqlite.prepare(
     `INSERT OR IGNORE INTO spans (span_id, trace_id, parent_span_id, name, kind, tool, worker, run_id, correlation_id,
        started_at, duration_ms, outcome, error_code)

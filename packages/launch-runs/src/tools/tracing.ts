@@ -1,4 +1,4 @@
-import { errorCodeOf } from '../runs/errors.js';
+import { errorCodeOf } from '../runs/model/errors.js';
 import { runIdFromInput, middleware } from './spec.js';
 
 /**

@@ -23,6 +23,7 @@ export { claimUnownedRows } from './ownership.js';
 export {
   DATABASE_URL_VARIABLE,
   describeDatabase,
+  describeStorage,
   resolvePostgresSettings,
   type PostgresSettings,
 } from './postgres-settings.js';

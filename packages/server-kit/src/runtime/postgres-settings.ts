@@ -114,3 +114,9 @@ export function describeDatabase(url: string): string {
   const parsed = new URL(url);
   return `${parsed.hostname}:${parsed.port || '5432'}${parsed.pathname}`;
 }
+
+/** Where a domain keeps its data, as a start-up report names it (never with the URL's password). */
+export function describeStorage(database: PostgresSettings | undefined, dataDir: string): string {
+  if (database === undefined) return `embedded SQLite in ${dataDir}`;
+  return `PostgreSQL at ${describeDatabase(database.url)} (${database.variable})`;
+}

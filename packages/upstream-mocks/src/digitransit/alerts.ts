@@ -5,8 +5,7 @@
 // bus 18 notice; Arkadian puisto closed from three hours ahead. Validity moves with the request's clock, so the
 // same alerts are current, expired or upcoming in every run.
 import { readFixture } from '../recorded.js';
-import type { FieldFn, ResolverContext } from './context.js';
-import type { Node } from './nodes.js';
+import type { FieldFn, Node, ResolverContext } from './context.js';
 
 interface Translation {
   readonly text: string;

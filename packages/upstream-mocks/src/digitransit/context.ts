@@ -1,5 +1,8 @@
 // What every resolver sees: the clock, the router and the data scenario of this request.
-import type { ScenarioData } from './scenarios.js';
+import type { ScenarioData } from './scenario-data.js';
+
+/** A source object for graphql's executor. */
+export type Node = Record<string, unknown>;
 
 export interface ResolverContext extends ScenarioData {
   readonly now: Date;

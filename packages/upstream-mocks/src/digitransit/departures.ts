@@ -4,12 +4,19 @@
 import { compactDate, HELSINKI, serviceDayStart } from '../time.js';
 import type { ResolverContext } from './context.js';
 import { findRoute } from './data.js';
-import type { HslStop } from './data.js';
-import type { TripRef } from './nodes.js';
+import type { HslRoute, HslStop } from './data.js';
+import type { DepartureVariant } from './scenario-data.js';
 import { hslTripId } from './tripid.js';
 
 type RealtimeState = 'SCHEDULED' | 'UPDATED' | 'CANCELED';
-export type DepartureVariant = 'mixed' | 'scheduled' | 'empty';
+
+export interface TripRef {
+  readonly gtfsId: string;
+  readonly route: HslRoute;
+  readonly directionId: '0' | '1';
+  readonly headsign: string;
+  readonly serviceDate: string;
+}
 
 export interface Departure {
   readonly at: HslStop;

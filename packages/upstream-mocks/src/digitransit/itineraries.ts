@@ -5,10 +5,11 @@
 import { compactDate, HELSINKI, isoDuration, offsetDateTime } from '../time.js';
 import { movableTimes, readFixture, type TimeFormat } from '../recorded.js';
 import { alertsOn } from './alerts.js';
-import type { FieldFn } from './context.js';
+import type { FieldFn, Node } from './context.js';
 import { findRoute, findStop } from './data.js';
 import { agencyNode, routeNode, stopNode, tripNode } from './nodes.js';
-import type { Node } from './nodes.js';
+import { S, X } from './scenario-data.js';
+import type { Planned, Realtime } from './scenario-data.js';
 import { hslTripId } from './tripid.js';
 
 export interface Endpoint {
@@ -62,14 +63,6 @@ const RECORDED = new Map(
     ([name, itinerary]) => [name, movableTimes(itinerary, RECORDED_START_MS, OTP_TIMES)],
   ),
 );
-
-/** A transit leg's realtime: a delay in seconds (UPDATED), or SCHEDULED / CANCELED. */
-type Realtime = number | 'SCHEDULED' | 'CANCELED';
-/** A recorded itinerary, minutes after the search, and the realtime of each of its transit legs. */
-export type Planned = readonly [itinerary: string, departIn: number, realtime: readonly Realtime[]];
-
-export const S = 'SCHEDULED';
-export const X = 'CANCELED';
 
 /**
  * A transit leg with its realtime: the recorded times are the actual ones, scheduled `delay` earlier, estimated

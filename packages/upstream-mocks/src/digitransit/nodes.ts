@@ -4,12 +4,10 @@ import { createHash } from 'node:crypto';
 import { HSL_AGENCY, HSL_STOPS, findRoute, findStation, findStop } from './data.js';
 import type { HslRoute, HslStation, HslStop } from './data.js';
 import { departures } from './departures.js';
-import type { Departure } from './departures.js';
+import type { Departure, TripRef } from './departures.js';
 import { entityAlerts } from './alerts.js';
 import { relayId } from './context.js';
-import type { FieldFn } from './context.js';
-
-export type Node = Record<string, unknown>;
+import type { FieldFn, Node } from './context.js';
 
 const shortHash = (value: string): string => createHash('sha1').update(value).digest('hex').slice(0, 16);
 const empty: FieldFn = () => [];
@@ -53,14 +51,6 @@ export function routeNode(route: HslRoute): Node {
     stops: () => stopsOnRoute(route).map(stopNode),
     trips: empty,
   };
-}
-
-export interface TripRef {
-  readonly gtfsId: string;
-  readonly route: HslRoute;
-  readonly directionId: '0' | '1';
-  readonly headsign: string;
-  readonly serviceDate: string;
 }
 
 export function tripNode(trip: TripRef): Node {

@@ -2,16 +2,15 @@
 // (first, maximumTransfers, transit modes, includeRealTimeCancellations, wheelchair), answers routing errors.
 import { HELSINKI, localDateTime, localDateTimeMs, offsetDateTime } from '../time.js';
 import { findStop, ROUTER_BOUNDS } from './data.js';
-import type { ResolverContext } from './context.js';
+import type { Node, ResolverContext } from './context.js';
 import { buildItinerary } from './itineraries.js';
 import type { BuiltItinerary, Endpoint } from './itineraries.js';
-import type { Node } from './nodes.js';
+import type { RoutingErrorCode } from './scenario-data.js';
 
 type Obj = Record<string, unknown>;
 
 const asObj = (value: unknown): Obj => (value !== null && typeof value === 'object' ? (value as Obj) : {});
 
-export type RoutingErrorCode = 'NO_TRANSIT_CONNECTION' | 'OUTSIDE_BOUNDS' | 'LOCATION_NOT_FOUND';
 type InputField = 'FROM' | 'TO' | null;
 
 interface RoutingError {

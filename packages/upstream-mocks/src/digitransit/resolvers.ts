@@ -2,9 +2,8 @@
 import { distanceMeters } from '../geo.js';
 import { HSL_AGENCY, HSL_ROUTES, HSL_STATIONS, HSL_STOPS, findStation, findStop } from './data.js';
 import { relayId } from './context.js';
-import type { FieldFn } from './context.js';
+import type { FieldFn, Node } from './context.js';
 import { agencyNode, routeNode, stationNode, stopNode } from './nodes.js';
-import type { Node } from './nodes.js';
 import { legacyPlan, planConnection } from './plan.js';
 
 /** OTP's FeedScopedId.parse: ids without a feed prefix are an error, not a miss. */

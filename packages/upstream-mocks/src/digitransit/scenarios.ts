@@ -3,22 +3,9 @@ import { reply } from '../reply.js';
 import type { MockReply } from '../reply.js';
 import { BODY_FAULTS, isSharedFault, sharedFaultReply, STATUS_FAULTS } from '../scenario.js';
 import type { ScenarioOptions } from '../scenario.js';
-import type { DepartureVariant } from './departures.js';
 import { gatewayError, invalidKey, NGINX_BAD_GATEWAY, quotaExceeded } from './gateway.js';
-import { S, X } from './itineraries.js';
-import type { Planned } from './itineraries.js';
-import type { RoutingErrorCode } from './plan.js';
-
-/** What a data scenario sets in the data the GraphQL query is executed against. */
-export interface ScenarioData {
-  /** The itineraries of each planConnection request of the selection, by its number (the last repeats). */
-  readonly plans: readonly (readonly Planned[])[];
-  /** The routing error planConnection answers instead of itineraries. */
-  readonly routingError?: readonly [code: RoutingErrorCode, inputField: 'FROM' | null];
-  readonly departures: DepartureVariant;
-  /** Stops, routes and legs carry the service alerts of alerts.ts. */
-  readonly alerts: boolean;
-}
+import { S, X } from './scenario-data.js';
+import type { Planned, ScenarioData } from './scenario-data.js';
 
 // prettier-ignore
 const MIXED_PLAN: readonly Planned[] =

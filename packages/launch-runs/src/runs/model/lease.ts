@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
-import type { RunRow } from '../db/schema.js';
+import type { RunRow } from '../../db/schema.js';
 
 /**
  * Lease tokens name the executor that may work on a run: `<host>|<pid>|<process instance>|<nonce>`. Tokens of
