@@ -103,12 +103,26 @@ describe('npm install @switchyard/server, alone', () => {
     expect(names.filter((name) => /^@switchyard\/|^@opentelemetry\/|^katex$/.test(name))).toEqual([SERVER]);
   });
 
-  it('starts the installed bin, lists every tool and calls one that opens its database', async () => {
+  it('starts the installed bin, lists every tool, calls one that opens its database and reads a view', async () => {
     const client = await connectInstalledBin(project, {});
     try {
-      expectCompleteListing((await client.listTools()).tools, ALL_TOOLS);
+      const { tools } = await client.listTools();
+      expectCompleteListing(tools, ALL_TOOLS);
       const journey = await client.callTool({ name: 'get_or_create_journey', arguments: {} });
       expect(journey.isError, JSON.stringify(journey.content)).not.toBe(true);
+      // The views' pages are files beside the bundle: the installed bin finds each one a tool names.
+      const viewUris = new Set(
+        tools.flatMap((tool) => {
+          const uri = (tool._meta?.ui as { resourceUri?: string } | undefined)?.resourceUri;
+          return uri === undefined ? [] : [uri];
+        }),
+      );
+      expect(viewUris.size).toBeGreaterThan(0);
+      for (const uri of viewUris) {
+        const [page] = (await client.readResource({ uri })).contents;
+        expect(page?.mimeType, uri).toBe('text/html;profile=mcp-app');
+        expect((page as { text?: string }).text, uri).toMatch(/^<!doctype html>/i);
+      }
     } finally {
       await client.close();
     }
