@@ -298,6 +298,8 @@ describe.each(ERAS)('stdio messages, %s era', (era) => {
         SWITCHYARD_DATA_DIR: dataDir,
         SWITCHYARD_DOMAINS: 'journey',
         JOURNEY_MAX_DOCUMENT_BYTES: String(maxDocumentBytes),
+        // Room in the journey for the document and its title (the default holds 2 MiB of text in all).
+        JOURNEY_MAX_TEXT_BYTES: String(2 * maxDocumentBytes),
       },
       era,
     );
