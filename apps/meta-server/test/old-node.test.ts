@@ -1,5 +1,6 @@
-// A client config's `"command": "node"` may find a Node older than 22.19, where better-sqlite3 kills the process
-// with a segmentation fault and no message. Every bin must say which Node it needs and exit 1 instead.
+// A client config's `"command": "node"` may find a Node older than the floor (22.19): below 22 better-sqlite3
+// kills the process with a segmentation fault and no message, below 22.19 undici 8 is not supported. Every bin
+// must say which Node it needs and exit 1 instead.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
