@@ -1,5 +1,5 @@
 // Every GraphQL document the package sends validates against OTP's schema as @opentripplanner/core-utils ships
-// it, and against the upstream and HSL-fork .graphqls files when ../shared/upstream exists.
+// it, and against the upstream and HSL-fork .graphqls files (test/fixtures/otp, with their sources).
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,7 +16,7 @@ import { describe, expect, it } from 'vitest';
 import { GRAPHQL_DOCUMENTS } from '../src/hsl/queries.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const UPSTREAM = path.resolve(here, '../../../../shared/upstream');
+const OTP_SCHEMAS = path.join(here, 'fixtures', 'otp');
 
 function coreUtilsSchema(): GraphQLSchema {
   const json = JSON.parse(fs.readFileSync(OTP_SCHEMA_JSON_PATH, 'utf8')) as
@@ -28,8 +28,7 @@ const schemas: [string, () => GraphQLSchema][] = [
   ['@opentripplanner/core-utils otpSchema.json', coreUtilsSchema],
 ];
 for (const file of ['otp-gtfs-schema.graphqls', 'otp-gtfs-schema.hsl-fork-2024-10.graphqls']) {
-  const full = path.join(UPSTREAM, file);
-  if (fs.existsSync(full)) schemas.push([file, () => buildSchema(fs.readFileSync(full, 'utf8'))]);
+  schemas.push([file, () => buildSchema(fs.readFileSync(path.join(OTP_SCHEMAS, file), 'utf8'))]);
 }
 
 describe.each(schemas)('GraphQL documents against %s', (_name, load) => {
