@@ -1,14 +1,19 @@
 import fs from 'node:fs';
 
-/** Resident set size of a live process in KiB, from /proc (Linux); undefined when it cannot be read. */
-export function rssKib(pid: number): number | undefined {
+/** A size field of a live process's /proc/PID/status in KiB (Linux); undefined when it cannot be read. */
+function statusKib(pid: number, field: 'VmRSS' | 'VmHWM'): number | undefined {
   try {
     const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
-    const match = /VmRSS:\s+(\d+)\s+kB/.exec(status);
+    const match = new RegExp(`${field}:\\s+(\\d+)\\s+kB`).exec(status);
     return match?.[1] === undefined ? undefined : Number(match[1]);
   } catch {
     return undefined;
   }
+}
+
+/** Resident set size of a live process in KiB; undefined when it cannot be read. */
+export function rssKib(pid: number): number | undefined {
+  return statusKib(pid, 'VmRSS');
 }
 
 /** Open file descriptors of a live process (Linux), to spot leaked sockets; undefined when unreadable. */
@@ -35,11 +40,5 @@ export function resetPeakRss(pid: number): boolean {
 
 /** The peak resident set size of a live process in KiB since it started or `resetPeakRss`. */
 export function peakRssKib(pid: number): number | undefined {
-  try {
-    const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
-    const match = /VmHWM:\s+(\d+)\s+kB/.exec(status);
-    return match?.[1] === undefined ? undefined : Number(match[1]);
-  } catch {
-    return undefined;
-  }
+  return statusKib(pid, 'VmHWM');
 }
