@@ -1,17 +1,15 @@
 import { SwitchyardError } from '@switchyard/contracts/errors';
 import { launchErrorPayload, RunIdSchema } from '@switchyard/contracts/launch-runs';
-import type { CompletionContext, RequestCall } from '@switchyard/server-kit';
-import type { LaunchRunsState } from '../open.js';
-import { artifactNameProblem } from '../store/artifact-names.js';
-import { eventsToNdjson } from '../store/event-chain.js';
+import type { CompletionContext, ReadCall, RequestCall, ResourceContents } from '@switchyard/server-kit';
 import {
   NEXT_PART_META,
   nextPartMeta,
   partQueryNumber,
   textAnswerBytes,
 } from '@switchyard/server-kit/runtime';
-import type { ReadCall, ResourceContents } from '@switchyard/server-kit';
-import type { RunEvent } from '../store/event-chain.js';
+import type { LaunchRunsState } from '../open.js';
+import { artifactNameProblem } from '../store/artifact-names.js';
+import { eventsToNdjson, type RunEvent } from '../store/event-chain.js';
 import { artifactPart } from './artifact-parts.js';
 import { resource } from './spec.js';
 
