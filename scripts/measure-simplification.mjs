@@ -1,6 +1,7 @@
 // `pnpm measure:simplification [git-ref]`: the sizes issue #15 asks to shrink, at the working tree or at a
 // commit, beside the issue's baseline, so that a change can report before and after with one command:
 //   pnpm measure:simplification 3e4e7ba && pnpm measure:simplification
+// Then the figures issue #35 ("done when") sets targets for, at the same tree.
 // Lines are all lines of the TypeScript files under each part; conditional spreads are the
 // `...(cond ? {} : { ... })` idiom in non-test source. The issue counts apart the code other issues added for
 // their own features: that is the FEATURES table below, and the column "without them".
@@ -8,6 +9,8 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
+import { findImportCycles } from './import-cycles.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 /** The tree the issue measured ("today: runs 1.6k, markdown 421, ..."). */
@@ -153,3 +156,55 @@ console.log(
     ...verdict(spreadsNow, spreadsBefore),
   ]),
 );
+
+// Issue #35: the run engine's targets.
+const STORE_DIALECTS = [
+  ['SQLite', 'packages/launch-runs/src/store/sqlite-launch-store.ts'],
+  ['PostgreSQL', 'packages/launch-runs/src/store/postgres-launch-store.ts'],
+];
+/** The LaunchStore methods that are reads or lease calls (store/launch-store.ts); any other public method writes. */
+const NOT_WRITES = new Set([
+  ...['get', 'getByIdempotencyKey', 'list', 'unfinished', 'events', 'snapshot', 'artifacts', 'artifact'],
+  ...['artifactBytes', 'acquireLease', 'renewLease', 'leaseStatus', 'releaseLease', 'cancelRequest'],
+  ...['claimAbandoned', 'close', 'constructor'],
+]);
+const DOMAIN_BRANCH = /\b(case|===|!==)\s*'(transit|journey|launch)[\w-]*'/g;
+
+/** The public methods of the exported class in `text` that write (not a read or lease call, not private). */
+function writeMethods(text) {
+  const source = ts.createSourceFile('store.ts', text, ts.ScriptTarget.Latest);
+  const names = [];
+  for (const statement of source.statements) {
+    if (!ts.isClassDeclaration(statement)) continue;
+    for (const member of statement.members) {
+      if (!ts.isMethodDeclaration(member) || member.name === undefined) continue;
+      const hidden = (ts.getModifiers(member) ?? []).some(
+        (m) => m.kind === ts.SyntaxKind.PrivateKeyword || m.kind === ts.SyntaxKind.ProtectedKeyword,
+      );
+      const name = member.name.getText(source);
+      if (!hidden && !name.startsWith('#') && !NOT_WRITES.has(name)) names.push(name);
+    }
+  }
+  return names;
+}
+
+const branchesPerDomain = tsFiles(ref, 'apps/meta-server/src').reduce(
+  (sum, file) => sum + (read(ref, file).match(DOMAIN_BRANCH)?.length ?? 0),
+  0,
+);
+const runsLines = partLines(ref, 'packages/launch-runs/src/runs');
+console.log(`\nissue #35 figures at ${ref ?? 'the working tree'}\n`);
+console.log(row(['figure', 'now', 'target', '']));
+console.log(row(['---', '---:', '---:', '---']));
+const target = (label, now, most, detail = '') =>
+  console.log(row([label, now, `<= ${most}`, `${now <= most ? 'met' : 'no'}${detail}`]));
+target('launch-runs runs/ lines', runsLines, 1400);
+for (const [dialect, file] of STORE_DIALECTS) {
+  if (!exists(ref, file)) continue;
+  const text = read(ref, file);
+  const writes = writeMethods(text);
+  target(`${dialect} store file lines`, lines(text), 250);
+  target(`${dialect} store write methods`, writes.length, 2, ` (${writes.join(', ')})`);
+}
+target('branches on a domain name in apps/meta-server/src', branchesPerDomain, 0);
+if (ref === undefined) target('import cycles in packages/*/src and apps/*/src', findImportCycles().length, 0);

@@ -3,7 +3,14 @@ import { defineDomain, type Domain } from '@switchyard/server-kit';
 import { describeStorage } from '@switchyard/server-kit/runtime';
 import { loadLaunchRunsConfig, type LaunchRunsConfig } from './config.js';
 import { DATABASE_URL_VARIABLE, POSTGRES_MIGRATIONS_FOLDER } from './db/open.js';
-import { openLaunchRuns, version, type LaunchRunsSeams, type LaunchRunsState } from './open.js';
+import {
+  launchCallState,
+  openLaunchRuns,
+  version,
+  type LaunchCallState,
+  type LaunchRunsSeams,
+  type LaunchRunsState,
+} from './open.js';
 import { launchDocsPrompt } from './prompts/launch-docs.js';
 import { cancelTool } from './tools/cancel.js';
 import { fixNextTool } from './tools/fix-next.js';
@@ -22,7 +29,7 @@ import { startRunTool } from './tools/start-run.js';
 import { toolSpans } from './tools/tracing.js';
 import { validateTool } from './tools/validate.js';
 
-export type LaunchRunsDomain = Domain<LaunchRunsConfig, LaunchRunsState>;
+export type LaunchRunsDomain = Domain<LaunchRunsConfig, LaunchRunsState, LaunchCallState>;
 
 /**
  * The launch-runs domain opened over `seams` instead of the defaults: tests (and embedders) give it their
@@ -52,6 +59,7 @@ export function launchRunsDomainWith(seams: LaunchRunsSeams): LaunchRunsDomain {
     config: loadLaunchRunsConfig,
     describe: (config, dataDir) => describeStorage(config.database, dataDir),
     open: (config, runtime) => openLaunchRuns(config, runtime, seams),
+    callState: launchCallState,
     tools: [
       startRunTool,
       getStatusTool,

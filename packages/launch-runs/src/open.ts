@@ -78,6 +78,21 @@ export interface LaunchRunsState extends DomainLifecycle {
   ready(): Promise<boolean>;
 }
 
+/**
+ * What launch tools, resources and prompts receive as `call.state` (the domain's `callState`): the run service
+ * loaded, so handlers never wait on a loader themselves.
+ */
+export interface LaunchCallState {
+  readonly runs: LaunchRunService;
+  readonly policy: LaunchPolicy;
+  readonly telemetry: LaunchTelemetry;
+}
+
+/** Loads the run store if this is the first call that needs it (a failed load is the call's INTERNAL error). */
+export async function launchCallState(state: LaunchRunsState): Promise<LaunchCallState> {
+  return { runs: await state.runs(), policy: state.policy, telemetry: state.telemetry };
+}
+
 /** What a test or an embedding replaces; production opens with none. */
 export interface LaunchRunsSeams {
   /** The workers W1..W9; `createLaunchPipeline()` over the configuration's options by default. */

@@ -31,9 +31,11 @@ export interface CatalogTool {
 
 export interface CatalogDomain {
   mount: Mount<unknown, DomainLifecycle>;
-  resources: readonly ResourceSpec<DomainLifecycle>[];
-  prompts: readonly PromptSpec<DomainLifecycle>[];
+  resources: readonly ResourceSpec<unknown>[];
+  prompts: readonly PromptSpec<unknown>[];
   middleware: readonly ToolMiddleware<DomainLifecycle>[];
+  /** The state its handlers receive, from the opened one (`Domain.callState`, else the opened one itself). */
+  callState(opened: DomainLifecycle): Promise<unknown>;
 }
 
 /** Everything a server offers, decided from the domains' declarations before any of them is opened. */
@@ -102,7 +104,7 @@ function claim(owners: Map<string, string>, kind: string, name: string, domain: 
  * is listed. A tool the domain does not declare at all is a mistake in the prompt, refused at start.
  */
 function promptOffered(
-  prompt: PromptSpec<DomainLifecycle>,
+  prompt: PromptSpec<unknown>,
   domain: Mount<unknown, DomainLifecycle>,
   listedTools: ReadonlyMap<string, string>,
 ): boolean {
@@ -164,6 +166,7 @@ export function buildCatalog(
       resources: domain.resources ?? [],
       prompts,
       middleware: domain.middleware ?? [],
+      callState: domain.callState?.bind(domain) ?? (async (opened) => opened),
     });
   }
   // A name one domain offers is not dormant for another.

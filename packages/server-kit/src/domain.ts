@@ -57,7 +57,12 @@ export interface DomainLifecycle {
  * Servers (a domain's own bin, the combined server, tests) decide which tools to show and under which names
  * from this declaration before anything is opened; handlers receive the opened state in `call.state`.
  */
-export interface Domain<Config = unknown, State extends DomainLifecycle = DomainLifecycle> {
+export interface Domain<
+  Config = unknown,
+  State extends DomainLifecycle = DomainLifecycle,
+  /** What handlers receive (`callState`); by default the opened state, typed by each domain's own specs. */
+  CallState = unknown,
+> {
   /** "transit", "launch-runs", "journey-continuity". */
   readonly name: string;
   /** The package's version. */
@@ -92,9 +97,16 @@ export interface Domain<Config = unknown, State extends DomainLifecycle = Domain
   maxRequestBytes?(config: Config): number | undefined;
   /** Opens databases and clients (once per process). */
   open(config: Config, runtime: DomainRuntime): State | Promise<State>;
-  readonly tools: readonly ToolSpec<State, Config>[];
-  readonly resources?: readonly ResourceSpec<State>[];
-  readonly prompts?: readonly PromptSpec<State, Config>[];
+  /**
+   * What handlers receive as `call.state` when it is not the opened state itself: a domain that loads part of
+   * itself on first use (launch-runs' run store) resolves it here, before each handler, so that handlers work
+   * with plain state. A failure here is the call's error, as if its handler had thrown it. Middleware still
+   * sees the opened state.
+   */
+  callState?(state: State): Promise<CallState>;
+  readonly tools: readonly ToolSpec<CallState, Config>[];
+  readonly resources?: readonly ResourceSpec<CallState>[];
+  readonly prompts?: readonly PromptSpec<CallState, Config>[];
   /** Cross-cutting work around every tool call of this domain (tracing spans, metrics), outermost first. */
   readonly middleware?: readonly ToolMiddleware<State>[];
 }
@@ -123,9 +135,9 @@ export interface Mount<Config = unknown, State extends DomainLifecycle = DomainL
 }
 
 /** Declares a domain; the identity function that lets TypeScript check the declaration as a whole. */
-export function defineDomain<Config, State extends DomainLifecycle>(
-  domain: Domain<Config, State>,
-): Domain<Config, State> {
+export function defineDomain<Config, State extends DomainLifecycle, CallState>(
+  domain: Domain<Config, State, CallState>,
+): Domain<Config, State, CallState> {
   return domain;
 }
 

@@ -55,13 +55,13 @@ const MAX_COMPLETIONS = 100;
 
 interface ResourceFamily {
   domain: string;
-  spec: ResourceSpec<DomainLifecycle>;
+  spec: ResourceSpec<unknown>;
   template: UriTemplate;
 }
 
 interface PromptEntry {
   domain: string;
-  spec: PromptSpec<DomainLifecycle>;
+  spec: PromptSpec<unknown>;
 }
 
 interface ErrorPayload {
@@ -112,12 +112,18 @@ export function buildServerFactory(
       loggerOf(domain).error(`${method} failed`, { outcome: 'internal', cause: failure.cause ?? failure });
     return asProtocolError(failure, spec.errorPayload(failure));
   };
+  const callStateOf = (domain: string): ((opened: DomainLifecycle) => Promise<unknown>) => {
+    const entry = catalog.domains.get(domain);
+    if (entry === undefined) throw new Error(`domain "${domain}" is not mounted`);
+    return entry.callState;
+  };
   const runners = new Map<string, ToolRunner<DomainLifecycle>>();
   for (const tool of catalog.tools.values()) {
     runners.set(tool.name, {
       spec: tool.spec,
       logger: loggerOf(tool.domain).child({ tool: tool.name }),
       middleware: catalog.domains.get(tool.domain)?.middleware ?? [],
+      callState: callStateOf(tool.domain),
       strictOutput: serving.strictOutput,
       maxArgumentDepth: serving.maxArgumentDepth,
     });
@@ -160,8 +166,8 @@ export function buildServerFactory(
   // JSON Schemas from @switchyard/contracts; that they are valid tool listings is tested, not typed.
   const toolListing = { tools: catalog.listing as unknown as Tool[] };
 
-  const requestCall = (domain: string, ctx: ServerContext): RequestCall<DomainLifecycle> => ({
-    state: stateOf(domain),
+  const requestCall = async (domain: string, ctx: ServerContext): Promise<RequestCall<unknown>> => ({
+    state: await callStateOf(domain)(stateOf(domain)),
     principal: callerPrincipal(ctx.http?.authInfo),
     oauth: callerOAuth(ctx.http?.authInfo),
     signal: AbortSignal.any([ctx.mcpReq.signal, serving.shutdownSignal]),
@@ -244,7 +250,7 @@ export function buildServerFactory(
           resources.map(async ({ domain, spec }) => {
             if (spec.list === undefined) return [];
             try {
-              return await spec.list(requestCall(domain, ctx));
+              return await spec.list(await requestCall(domain, ctx));
             } catch (error) {
               throw handlerFailure(domain, spec, 'resources/list', error);
             }
@@ -274,7 +280,7 @@ export function buildServerFactory(
         return allowance.turn(async () => {
           try {
             const contents = await family.spec.read(request.params.uri, variables, {
-              ...requestCall(family.domain, ctx),
+              ...(await requestCall(family.domain, ctx)),
               answerBytes: allowance.remaining,
             });
             return spent(contents);
@@ -305,7 +311,7 @@ export function buildServerFactory(
               `Prompt "${entry.spec.name}" needs ${missing.map((a) => `"${a.name}"`).join(', ')}`,
             );
           }
-          const messages = await entry.spec.get(args, requestCall(entry.domain, ctx));
+          const messages = await entry.spec.get(args, await requestCall(entry.domain, ctx));
           return { description: entry.spec.description, messages };
         } catch (error) {
           throw handlerFailure(entry.domain, entry.spec, 'prompts/get', error);
@@ -328,8 +334,8 @@ export function buildServerFactory(
         if (ref.type === 'ref/resource') {
           const family = resources.find(({ spec }) => spec.uriTemplate === ref.uri);
           if (family?.spec.complete !== undefined) {
-            values = await family.spec
-              .complete(argument.name, argument.value, requestCall(family.domain, ctx), context)
+            values = await requestCall(family.domain, ctx)
+              .then((call) => family.spec.complete!(argument.name, argument.value, call, context))
               .catch((error: unknown) => {
                 throw handlerFailure(family.domain, family.spec, 'completion/complete', error);
               });
@@ -338,8 +344,8 @@ export function buildServerFactory(
           const entry = prompts.get(ref.name);
           const spec = entry?.spec.arguments.find((a) => a.name === argument.name);
           if (entry !== undefined && spec?.complete !== undefined) {
-            values = await spec
-              .complete(argument.value, requestCall(entry.domain, ctx), context)
+            values = await requestCall(entry.domain, ctx)
+              .then((call) => spec.complete!(argument.value, call, context))
               .catch((error: unknown) => {
                 throw handlerFailure(entry.domain, entry.spec, 'completion/complete', error);
               });

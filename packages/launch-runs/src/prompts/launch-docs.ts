@@ -1,15 +1,15 @@
 import { describeIssues, SwitchyardError } from '@switchyard/contracts/errors';
 import { launchErrorPayload, RunConfigSchema } from '@switchyard/contracts/launch-runs';
 import type { RequestCall } from '@switchyard/server-kit';
-import type { LaunchRunsState } from '../open.js';
+import type { LaunchCallState } from '../open.js';
 import { prompt } from '../tools/spec.js';
 
 /** How many recent runs the product-slug completion looks at. */
 const RECENT_RUNS = 200;
 
 /** Product slugs of recent runs that start with what was typed (the same product is launched again and again). */
-async function recentProductSlugs(value: string, call: RequestCall<LaunchRunsState>): Promise<string[]> {
-  const runs = await (await call.state.runs()).recentRuns(call.principal, { limit: RECENT_RUNS });
+async function recentProductSlugs(value: string, call: RequestCall<LaunchCallState>): Promise<string[]> {
+  const runs = await call.state.runs.recentRuns(call.principal, { limit: RECENT_RUNS });
   const slugs = new Set(runs.map((run) => run.productSlug));
   return [...slugs].filter((slug) => slug.startsWith(value.toLowerCase()));
 }

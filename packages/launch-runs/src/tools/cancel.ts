@@ -12,6 +12,6 @@ export const cancelTool = launchTool({
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
   handler: async (input, call) => ({
     ok: true as const,
-    ...(await (await call.state.runs()).cancel(input.run_id)),
+    ...(await call.state.runs.cancel(input.run_id)),
   }),
 });

@@ -17,7 +17,7 @@ export const fixNextTool = launchTool({
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   paging: issuesPaging('validation_report.issues'),
   handler: async (input, call) => {
-    const service = await call.state.runs();
+    const service = call.state.runs;
     await call.progress.report(0, 2, 'W8 fix');
     const outcome = await service.fixNext(input.run_id, stoppedByRequest(call));
     await call.progress.report(

@@ -16,7 +16,7 @@ export const getArtifactTool = launchTool({
   output: LaunchGetArtifactOutputSchema,
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   handler: async (input, call) => {
-    const artifact = await (await call.state.runs()).artifact(input.run_id, input.artifact_name);
+    const artifact = await call.state.runs.artifact(input.run_id, input.artifact_name);
     const { next_offset, ...part } = artifactPart(artifact, input.offset ?? 0, call.answerBytes, 'tool');
     return { ok: true as const, run_id: input.run_id, artifact: part, next_offset };
   },

@@ -14,6 +14,6 @@ export const getStatusTool = launchTool({
   paging: issuesPaging('status.open_issues'),
   handler: async (input, call) => ({
     ok: true as const,
-    status: await (await call.state.runs()).status(input.run_id),
+    status: await call.state.runs.status(input.run_id),
   }),
 });

@@ -65,9 +65,7 @@ export const listRunsTool = launchTool({
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   // limit is the schema's: 1..50, 50 by default.
   handler: async ({ filter, cursor, limit }, call) => {
-    const rows = await (
-      await call.state.runs()
-    ).recentRuns(call.principal, {
+    const rows = await call.state.runs.recentRuns(call.principal, {
       productSlug: filter?.product_slug,
       state: filter?.state,
       before: cursor === undefined ? undefined : decodeCursor(cursor),

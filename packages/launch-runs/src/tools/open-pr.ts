@@ -16,6 +16,6 @@ export const openPrTool = launchTool({
   scope: 'launch:pr',
   handler: async (input, call) => ({
     ok: true as const,
-    ...(await (await call.state.runs()).openPr(input.run_id, stoppedByRequest(call))),
+    ...(await call.state.runs.openPr(input.run_id, stoppedByRequest(call))),
   }),
 });

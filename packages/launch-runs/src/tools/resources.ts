@@ -7,7 +7,7 @@ import {
   partQueryNumber,
   textAnswerBytes,
 } from '@switchyard/server-kit/runtime';
-import type { LaunchRunsState } from '../open.js';
+import type { LaunchCallState } from '../open.js';
 import { artifactNameProblem } from '../store/artifact-names.js';
 import { eventsToNdjson, type RunEvent } from '../store/event-chain.js';
 import { artifactPart } from './artifact-parts.js';
@@ -45,11 +45,12 @@ function checkedRunId(value: string | undefined): string {
 }
 
 /** `{run_id}`: the newest runs whose id starts with what the user typed. */
-async function completeRunId(variable: string, value: string, call: RequestCall<LaunchRunsState>) {
+async function completeRunId(variable: string, value: string, call: RequestCall<LaunchCallState>) {
   if (variable !== 'run_id') return [];
-  const runs = await (
-    await call.state.runs()
-  ).recentRuns(call.principal, { limit: COMPLETED_RUN_IDS, runIdPrefix: value });
+  const runs = await call.state.runs.recentRuns(call.principal, {
+    limit: COMPLETED_RUN_IDS,
+    runIdPrefix: value,
+  });
   return runs.map((run) => run.runId);
 }
 
@@ -60,13 +61,13 @@ async function completeRunId(variable: string, value: string, call: RequestCall<
 async function completeArtifactVariable(
   variable: string,
   value: string,
-  call: RequestCall<LaunchRunsState>,
+  call: RequestCall<LaunchCallState>,
   context: CompletionContext,
 ): Promise<string[]> {
   if (variable !== 'name') return completeRunId(variable, value, call);
   const runId = context.run_id ?? '';
   if (!RunIdSchema.safeParse(runId).success) return [];
-  const service = await call.state.runs();
+  const service = call.state.runs;
   const owned = await service.assertOwned(runId, call.principal).then(
     () => true,
     (error: unknown) => {
@@ -90,14 +91,14 @@ const errorPayload = (error: SwitchyardError) => launchErrorPayload(error);
 async function readArtifact(
   requested: string,
   variables: Record<string, string>,
-  call: ReadCall<LaunchRunsState>,
+  call: ReadCall<LaunchCallState>,
 ): Promise<ResourceContents[]> {
   const runId = checkedRunId(variables.run_id);
   const name = decoded(variables.name);
   const problem = artifactNameProblem(name);
   if (problem !== undefined) throw invalidInput(`invalid artifact name: ${problem}`);
   const offset = partQueryNumber('offset', variables.offset);
-  const service = await call.state.runs();
+  const service = call.state.runs;
   await service.assertOwned(runId, call.principal);
   const part = artifactPart(await service.artifact(runId, name), offset, call.answerBytes, 'resource');
   const base = {
@@ -119,7 +120,7 @@ export const artifactResource = resource({
     'An artifact of a launch run (text as text, binary as a base64 blob); a large one in parts: the ' +
     `content's _meta "${NEXT_PART_META}" names the next.`,
   list: async (call) => {
-    const service = await call.state.runs();
+    const service = call.state.runs;
     const runs = await service.recentRuns(call.principal, { limit: LISTED_RUNS });
     const listed = await Promise.all(
       runs.map(async (run) =>
@@ -157,11 +158,11 @@ export const artifactPartResource = resource({
 async function readEvents(
   requested: string,
   variables: Record<string, string>,
-  call: ReadCall<LaunchRunsState>,
+  call: ReadCall<LaunchCallState>,
 ): Promise<ResourceContents[]> {
   const runId = checkedRunId(variables.run_id);
   const after = partQueryNumber('after', variables.after);
-  const service = await call.state.runs();
+  const service = call.state.runs;
   await service.assertOwned(runId, call.principal);
   const events = (await service.events(runId)).filter((event) => event.seq > after);
   const sent: RunEvent[] = [];
@@ -196,7 +197,7 @@ export const eventsResource = resource({
     `"${NEXT_PART_META}" names the next).`,
   mimeType: 'application/x-ndjson',
   list: async (call) =>
-    (await (await call.state.runs()).recentRuns(call.principal, { limit: LISTED_RUNS })).map((run) => ({
+    (await call.state.runs.recentRuns(call.principal, { limit: LISTED_RUNS })).map((run) => ({
       uri: eventsUri(run.runId),
       name: `${run.runId}/events.ndjson`,
       title: `Events of run ${run.runId}`,

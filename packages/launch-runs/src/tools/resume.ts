@@ -15,7 +15,7 @@ export const resumeTool = launchTool({
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
   paging: issuesPaging('status.open_issues'),
   handler: async (input, call) => {
-    const status = await (await call.state.runs()).resume(input.run_id, whileRequestOpen(call));
+    const status = await call.state.runs.resume(input.run_id, whileRequestOpen(call));
     return { ok: true as const, status };
   },
 });

@@ -8,10 +8,12 @@ import {
 import { redactSecrets } from '@switchyard/resilience/context';
 import { specsFor, type ObjectSchema, type ToolSpec } from '@switchyard/server-kit';
 import type { LaunchRunsConfig } from '../config.js';
-import type { LaunchRunsState } from '../open.js';
+import type { LaunchCallState, LaunchRunsState } from '../open.js';
 
-/** Spec builders typed for launch-runs: `call.state` is the opened domain. */
-export const { tool, resource, prompt, middleware } = specsFor<LaunchRunsState, LaunchRunsConfig>();
+/** Spec builders typed for launch-runs: handlers' `call.state` has the run service loaded (LaunchCallState). */
+export const { tool, resource, prompt } = specsFor<LaunchCallState, LaunchRunsConfig>();
+/** Middleware wraps every call, one refused before anything loads too: it sees the opened domain. */
+export const { middleware } = specsFor<LaunchRunsState, LaunchRunsConfig>();
 
 /** The run_id a request concerns: the caller's, when it is a well-formed run id (never echo junk back). */
 export function runIdFromInput(input: unknown): string | undefined {
@@ -26,7 +28,7 @@ function redactedPayload(error: SwitchyardError, runId: string | undefined): Lau
 }
 
 type LaunchToolSpec<I extends ObjectSchema, O extends ObjectSchema> = Omit<
-  ToolSpec<LaunchRunsState, LaunchRunsConfig, I, O>,
+  ToolSpec<LaunchCallState, LaunchRunsConfig, I, O>,
   'errorPayload' | 'errorOutput'
 >;
 
@@ -37,12 +39,12 @@ type LaunchToolSpec<I extends ObjectSchema, O extends ObjectSchema> = Omit<
  */
 export function launchTool<I extends ObjectSchema, O extends ObjectSchema>(
   spec: LaunchToolSpec<I, O>,
-): ToolSpec<LaunchRunsState, LaunchRunsConfig, I, O> {
+): ToolSpec<LaunchCallState, LaunchRunsConfig, I, O> {
   return tool({
     ...spec,
     handler: async (input, call) => {
       const runId = runIdFromInput(input);
-      if (runId !== undefined) await (await call.state.runs()).assertOwned(runId, call.principal);
+      if (runId !== undefined) await call.state.runs.assertOwned(runId, call.principal);
       return spec.handler(input, call);
     },
     errorPayload: (error, { input }) => redactedPayload(error, runIdFromInput(input)),

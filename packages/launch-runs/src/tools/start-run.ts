@@ -5,7 +5,7 @@ import {
   RunConfigSchema,
 } from '@switchyard/contracts/launch-runs';
 import type { ToolCall } from '@switchyard/server-kit';
-import type { LaunchRunsState } from '../open.js';
+import type { LaunchCallState } from '../open.js';
 import { checkRunConfigPolicy } from '../policy/launch-policy.js';
 import type { ProgressListener } from '../runs/executor.js';
 import { AUTOMATIC_STEP_COUNT } from '../runs/worker-ids.js';
@@ -65,7 +65,7 @@ export function classifyStartRunValidation(error: SwitchyardError, input: unknow
  * `notifications/message` log entries (logger "launch-runs"): only where the connection outlives the
  * call (`call.laterLog`: a 2025-era stdio connection). Everywhere else the client polls launch_get_status.
  */
-function backgroundProgress(call: ToolCall<LaunchRunsState>): ProgressListener | undefined {
+function backgroundProgress(call: ToolCall<LaunchCallState>): ProgressListener | undefined {
   const { laterLog } = call;
   if (!call.progress.enabled || laterLog === undefined) return undefined;
   return (update) => laterLog('info', { event: 'run_progress', ...update });
@@ -89,9 +89,7 @@ export const startRunTool = launchTool({
     // Before anything is recorded: a run the operator's policy refuses could never clone or open its PR.
     checkRunConfigPolicy(input.run_config, call.state.policy);
     const onProgress = backgroundProgress(call);
-    const started = await (
-      await call.state.runs()
-    ).startRun(
+    const started = await call.state.runs.startRun(
       call.principal,
       { run_config: input.run_config, idempotency_key: input.idempotency_key },
       onProgress,

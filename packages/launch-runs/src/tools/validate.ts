@@ -15,7 +15,7 @@ export const validateTool = launchTool({
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   paging: issuesPaging('validation_report.issues'),
   handler: async (input, call) => {
-    const report = await (await call.state.runs()).validate(input.run_id, whileRequestOpen(call));
+    const report = await call.state.runs.validate(input.run_id, whileRequestOpen(call));
     return { ok: true as const, run_id: input.run_id, validation_report: report };
   },
 });
