@@ -5,6 +5,7 @@
 export const VIEW_TITLES = {
   'line-status': 'London line status',
   'departure-board': 'Departure board',
+  itinerary: 'Trip itineraries',
 } as const;
 
 export type ViewName = keyof typeof VIEW_TITLES;

@@ -21,6 +21,7 @@ export const planJourneyTool = tool({
   input: PlanJourneyInputSchema,
   output: PlanJourneyOutputSchema,
   annotations: READS_UPSTREAM,
+  view: 'itinerary',
   paging: messagePaging(
     { list: 'topJourneys', items: 'journeys', narrower: 'the ones shown are the fastest' },
     { list: 'fromLocationDisambiguation', items: 'suggestions for from', narrower: 'spell the place out' },
