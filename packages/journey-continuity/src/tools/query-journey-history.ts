@@ -20,6 +20,7 @@ export const queryJourneyHistoryTool = tool({
   input: QueryJourneyHistoryInputSchema,
   output: QueryJourneyHistoryOutputSchema,
   annotations: { readOnlyHint: true, openWorldHint: false },
+  view: 'journey-timeline',
   ...JOURNEY_ERRORS,
   // Documents are cut first, then sessions; the cursor starts the next page where this one stopped.
   paging: {
