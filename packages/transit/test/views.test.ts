@@ -8,6 +8,8 @@ const VIEWS: Record<string, string> = {
   get_line_status: 'ui://switchyard/line-status',
   get_departures: 'ui://switchyard/departure-board',
   get_london_arrivals: 'ui://switchyard/departure-board',
+  plan_trip: 'ui://switchyard/itinerary',
+  planJourney: 'ui://switchyard/itinerary',
 };
 
 describe.each(['modern', 'legacy'] as const)('transit views in the %s protocol era', (era) => {

@@ -5,6 +5,8 @@
 export const VIEW_TITLES = {
   'line-status': 'London line status',
   'departure-board': 'Departure board',
+  itinerary: 'Trip itineraries',
+  'journey-timeline': 'Journey timeline',
 } as const;
 
 export type ViewName = keyof typeof VIEW_TITLES;

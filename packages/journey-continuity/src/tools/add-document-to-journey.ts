@@ -14,8 +14,8 @@ export const addDocumentToJourneyTool = tool({
     'Keep something made during a session with the person’s journey so it can be found later: a WOOP plan ' +
     '(woop_plan), an uploaded file or its path (file_upload), a generated artifact (artifact) or a note. ' +
     'Title and content are searchable with query_journey_history; content may be up to the server’s ' +
-    'document limit (1 MiB of UTF-8 unless its operator changed it; a larger one is refused with the limit ' +
-    'in the message); metadata is any JSON object. Each call adds a new document.',
+    'document limit (1 MiB of UTF-8 by default; a larger one is refused, naming the limit); metadata is any ' +
+    'JSON object. Each call adds a new document.',
   input: AddDocumentToJourneyInputSchema,
   output: AddDocumentToJourneyOutputSchema,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },

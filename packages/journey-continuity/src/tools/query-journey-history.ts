@@ -12,15 +12,15 @@ export const queryJourneyHistoryTool = tool({
   name: 'query_journey_history',
   title: 'Search a journey’s history',
   description:
-    'Find what was said in earlier sessions of a journey. With query, sessions whose summary contains every ' +
-    'word (stemmed: "runs" finds "running") come back best match first, with a relevance_score and a ' +
-    'snippet; without query, the latest sessions come first. from_date/to_date (inclusive, ISO 8601 with a ' +
-    "time zone) narrow the time range. include_documents adds the journey's documents (matching the same " +
-    'words in title or content), newest first. Summaries and titles are excerpts (a whole session reads as ' +
-    'journey://sessions/{session_id}); pass next_cursor as cursor for the next page.',
+    'Find what was said in earlier sessions of a journey. With query, sessions whose summary matches come ' +
+    'back best match first, with a relevance_score and a snippet; without query, the latest sessions come ' +
+    'first. from_date/to_date (inclusive, ISO 8601 with a time zone) narrow the time range. ' +
+    "include_documents adds the journey's documents (matching the same words in title or content), newest " +
+    'first. Summaries and titles are excerpts (a whole session reads as journey://sessions/{session_id}).',
   input: QueryJourneyHistoryInputSchema,
   output: QueryJourneyHistoryOutputSchema,
   annotations: { readOnlyHint: true, openWorldHint: false },
+  view: 'journey-timeline',
   ...JOURNEY_ERRORS,
   // Documents are cut first, then sessions; the cursor starts the next page where this one stopped.
   paging: {

@@ -8,10 +8,9 @@ export const recordSessionTool = tool({
   name: 'record_session',
   title: 'Record a session',
   description:
-    'At the end of a conversation, add it to the person’s journey: a summary of what was discussed (this ' +
-    'is what query_journey_history searches), optionally the messages (JSON array), a diagnosis (JSON ' +
-    'object) with a confidence_score 0..100, and created_at to import a past session. Each call adds a ' +
-    'new session.',
+    'At the end of a conversation, add it to the person’s journey: a summary (what query_journey_history ' +
+    'searches), optionally the messages, a diagnosis with a confidence_score, and created_at to import a ' +
+    'past session. Each call adds a new session.',
   input: RecordSessionInputSchema,
   output: RecordSessionOutputSchema,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },

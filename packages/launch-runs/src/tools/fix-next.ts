@@ -10,8 +10,7 @@ export const fixNextTool = launchTool({
     'Fixes exactly one issue of the last failing validation report (the first open blocker/error, chosen ' +
     'deterministically) with the smallest change, then re-validates. Needs the run in VALIDATING with a ' +
     'report that is not ok. Each applied fix counts against max_fix_attempts (FIX_EXHAUSTED at the limit); ' +
-    'a call cancelled before its fix was written changes nothing. Call it repeatedly until the run ' +
-    'reaches READY_FOR_PR.',
+    'a call cancelled before its fix was written changes nothing. Call again until READY_FOR_PR.',
   input: LaunchFixNextInputSchema,
   output: LaunchFixNextOutputSchema,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },

@@ -9,9 +9,9 @@ export const getArtifactTool = launchTool({
   name: 'launch_get_artifact',
   title: 'Read a launch run artifact',
   description:
-    'Returns one artifact of a run by name (as listed in launch_get_status, e.g. page_plan.json, ' +
-    'validation_report.json, drafts/docs/index.md) with its sha256. Text comes as text; binary as base64. ' +
-    'An artifact larger than one answer may carry comes in parts: pass next_offset as offset for the next.',
+    'Returns one artifact of a run by name (as launch_get_status lists it, e.g. drafts/docs/index.md) with ' +
+    'its sha256. Text comes as text; binary as base64. An artifact larger than one answer may carry comes ' +
+    'in parts (see offset).',
   input: LaunchGetArtifactInputSchema,
   output: LaunchGetArtifactOutputSchema,
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },

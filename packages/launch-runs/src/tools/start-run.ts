@@ -75,10 +75,9 @@ export const startRunTool = launchTool({
   name: 'launch_start_run',
   title: 'Start a documentation launch run',
   description:
-    'Starts a launch run from a run_config (product source repo, site repo, sections, allowed paths) and returns ' +
-    'its run_id at once in state CREATED; the run then clones, extracts evidence, plans, drafts, links and ' +
-    'validates in the background until VALIDATING (issues to fix) or READY_FOR_PR. Poll launch_get_status. ' +
-    'Pass an idempotency_key to make retries return the same run. Repositories, PR remotes, the GitHub API and ' +
+    'Starts a launch run from a run_config and returns its run_id at once in state CREATED; the run then ' +
+    'clones, extracts evidence, plans, drafts, links and validates in the background until VALIDATING ' +
+    '(issues to fix) or READY_FOR_PR. Poll launch_get_status. Repositories, PR remotes, the GitHub API and ' +
     "the token variable must be ones the server's operator allows (else INVALID_INPUT naming the setting).",
   input: LaunchStartRunInputSchema,
   output: LaunchStartRunOutputSchema,

@@ -24,8 +24,7 @@ export const getDeparturesTool = tool({
   title: 'Next departures at a stop (HSL)',
   description:
     'Lists the next departures from a Helsinki-region (HSL) stop, soonest first, with realtime delays and ' +
-    "cancellations. The stop is a GTFS id ({ type: 'id', value: 'HSL:1040129' }; find_stops finds ids) or a " +
-    "saved stop ({ type: 'label', value: 'work stop' }).",
+    'cancellations. The stop is a GTFS id (find_stops finds ids) or the label of a saved stop.',
   input: GetDeparturesInputSchema,
   output: GetDeparturesOutputSchema,
   annotations: READS_UPSTREAM,

@@ -15,12 +15,13 @@ export const planJourneyTool = tool({
   title: 'Plan a London journey (TfL)',
   description:
     'Plans a journey in London with the TfL Journey Planner: the 5 fastest options with legs, times (London ' +
-    'offset), disruption flags and fares, between place names, postcodes, "lat,lon", stop codes or your ' +
-    'saved London stops and locations (their key). An ambiguous name answers DISAMBIGUATION_REQUIRED with ' +
+    'offset), disruption flags and fares, between places (see from and to) or your saved London stops and ' +
+    'locations (their key). An ambiguous name answers DISAMBIGUATION_REQUIRED with ' +
     "suggestions: call again with one's `parameterValue`.",
   input: PlanJourneyInputSchema,
   output: PlanJourneyOutputSchema,
   annotations: READS_UPSTREAM,
+  view: 'itinerary',
   paging: messagePaging(
     { list: 'topJourneys', items: 'journeys', narrower: 'the ones shown are the fastest' },
     { list: 'fromLocationDisambiguation', items: 'suggestions for from', narrower: 'spell the place out' },

@@ -34,6 +34,7 @@ export const planTripTool = tool({
   input: PlanTripInputSchema,
   output: PlanTripOutputSchema,
   annotations: READS_UPSTREAM,
+  view: 'itinerary',
   paging: warnedPaging({ list: 'itineraries', items: 'itineraries', narrower: 'ask for fewer (limit)' }),
   ...hslErrors(
     PLAN_TRIP_ERROR_TABLE,

@@ -75,8 +75,7 @@ export const savedPlaceTools = [
     title: 'List saved places',
     description:
       "Lists the caller's saved places and stops (sorted by key), optionally only one key or one type. Use it " +
-      'to find the labels that plan_trip and get_departures accept. A long list comes in pages: pass ' +
-      'next_cursor as cursor for the next.',
+      'to find the labels that plan_trip and get_departures accept. A long list comes in pages (see cursor).',
     input: GetUserVariablesInputSchema,
     output: GetUserVariablesOutputSchema,
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },

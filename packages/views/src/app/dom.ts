@@ -18,3 +18,11 @@ export function clock(instant: string | null | undefined, timeZone?: string): st
   if (Number.isNaN(date.getTime())) return '';
   return date.toLocaleTimeString('en-GB', { hour: '2-digit', minute: '2-digit', timeZone });
 }
+
+/** A date and time of day in the viewer's locale (`3 Nov 2026, 14:05`), from an ISO 8601 instant. */
+export function dateAndClock(instant: string | null | undefined, timeZone?: string): string {
+  if (instant === null || instant === undefined) return '';
+  const date = new Date(instant);
+  if (Number.isNaN(date.getTime())) return '';
+  return date.toLocaleString('en-GB', { dateStyle: 'medium', timeStyle: 'short', timeZone });
+}

@@ -41,6 +41,15 @@ function applyHostContext(context: McpUiHostContext): void {
   }
 }
 
+/**
+ * The message of a refused call (`isError` with the domains' `{ error: { message } }` payload), which no view
+ * renders as its answer. planJourney's refusals are its own answer shape (suggestions included): not these.
+ */
+function refusalMessage(result: CallToolResult): string | undefined {
+  const error = (result.structuredContent as { error?: { message?: unknown } } | undefined)?.error;
+  return result.isError === true && typeof error?.message === 'string' ? error.message : undefined;
+}
+
 /** Starts a view: connects to the host, then renders every tool result it gets. */
 export function startView<Payload>(definition: ViewDefinition<Payload>): void {
   const root = h('main', { id: 'view' }, h('p', { class: 'muted' }, 'Waiting for the answer…'));
@@ -53,11 +62,11 @@ export function startView<Payload>(definition: ViewDefinition<Payload>): void {
   const show = (result: CallToolResult): void => {
     const payload = result.structuredContent as Payload | undefined;
     root.replaceChildren();
-    if (payload === undefined) {
+    const refusal = refusalMessage(result);
+    if (payload === undefined || refusal !== undefined) {
       const text = result.content.find((block) => block.type === 'text');
-      root.append(
-        h('p', { role: 'alert' }, text?.type === 'text' ? text.text : 'The answer has no content.'),
-      );
+      const message = refusal ?? (text?.type === 'text' ? text.text : 'The answer has no content.');
+      root.append(h('p', { role: 'alert' }, message));
       return;
     }
     definition.render(root, payload, context);

@@ -1,11 +1,12 @@
 import type {
-  AnswerWarning,
   Departure,
   GetDeparturesOutput,
   GetLondonArrivalsOutput,
   GetUserVariablesOutput,
   LondonArrival,
 } from '@switchyard/contracts/transit';
+import { serviceAlerts } from '../app/alerts.js';
+import { statusText } from '../app/departure-status.js';
 import { clock, h } from '../app/dom.js';
 import { startView, toolButton, type ViewContext } from '../app/view.js';
 
@@ -22,19 +23,6 @@ const sourceOf = (board: Board): Source =>
     ? { tool: 'get_london_arrivals', savedType: 'tfl-stop' }
     : { tool: 'get_departures', savedType: 'stop' };
 
-const STATUS_TEXT: Record<Departure['status'], { text: string; tone: string }> = {
-  on_time: { text: 'On time', tone: 'success' },
-  delayed: { text: 'Delayed', tone: 'warning' },
-  cancelled: { text: 'Cancelled', tone: 'danger' },
-  scheduled_only: { text: 'Scheduled', tone: 'muted' },
-};
-
-function delayText(seconds: number | undefined): string {
-  if (seconds === undefined || Math.abs(seconds) <= 60) return '';
-  const minutes = Math.round(seconds / 60);
-  return minutes > 0 ? `+${minutes} min` : `${minutes} min`;
-}
-
 function table(caption: string, headings: string[], rows: HTMLTableRowElement[]): HTMLTableElement {
   return h(
     'table',
@@ -46,7 +34,6 @@ function table(caption: string, headings: string[], rows: HTMLTableRowElement[])
 }
 
 function departureRow(departure: Departure, timeZone: string | undefined): HTMLTableRowElement {
-  const status = STATUS_TEXT[departure.status];
   const cancelled = departure.status === 'cancelled';
   const time = clock(departure.realtimeTime ?? departure.scheduledTime, timeZone);
   return h(
@@ -62,11 +49,7 @@ function departureRow(departure: Departure, timeZone: string | undefined): HTMLT
         ? h('span', { class: 'muted' }, ' realtime')
         : undefined,
     ),
-    h(
-      'td',
-      { class: status.tone },
-      [status.text, delayText(departure.delaySeconds)].filter(Boolean).join(' '),
-    ),
+    h('td', {}, statusText(departure.status, departure.delaySeconds)),
     h('td', {}, departure.platform ?? ''),
   );
 }
@@ -81,28 +64,6 @@ function arrivalRow(arrival: LondonArrival, timeZone: string | undefined): HTMLT
     h('td', {}, clock(arrival.expectedArrival, timeZone)),
     h('td', {}, minutes === 0 ? 'Due' : `${minutes} min`),
     h('td', {}, arrival.platform ?? ''),
-  );
-}
-
-function alerts(warnings: readonly AnswerWarning[] | undefined): HTMLElement | undefined {
-  const shown = (warnings ?? []).filter((warning) => warning.alert !== undefined);
-  if (shown.length === 0) return undefined;
-  return h(
-    'section',
-    { 'aria-label': 'Service alerts' },
-    h('h2', {}, 'Service alerts'),
-    h(
-      'ul',
-      {},
-      ...shown.map((warning) =>
-        h(
-          'li',
-          { class: 'card' },
-          h('strong', { class: 'warning' }, warning.alert!.header),
-          warning.alert!.description === undefined ? undefined : h('p', {}, warning.alert!.description),
-        ),
-      ),
-    ),
   );
 }
 
@@ -172,7 +133,7 @@ startView<Board>({
             board.departures.map((d) => departureRow(d, zone)),
           ),
     );
-    const shown = alerts(board.warnings);
+    const shown = serviceAlerts(board.warnings);
     if (shown !== undefined) root.append(shown);
   },
 });
