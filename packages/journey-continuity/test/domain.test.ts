@@ -7,6 +7,7 @@ import {
   ConfigError,
   DEFAULT_BUSY_TIMEOUT_MS,
   DEFAULT_MAX_DOCUMENT_BYTES,
+  DEFAULT_MAX_TEXT_BYTES,
   JOURNEY_TOOL_NAMES,
   journeyDomain,
   loadJourneyConfig,
@@ -110,10 +111,17 @@ describe('loadJourneyConfig', () => {
         JOURNEY_BUSY_TIMEOUT_MS: '0',
       }),
     ).toMatchObject({ maxDocumentBytes: 2048, busyTimeoutMs: 0 });
+    const raised = { JOURNEY_MAX_DOCUMENT_BYTES: String(8 << 20), JOURNEY_MAX_TEXT_BYTES: String(8 << 20) };
+    expect(loadJourneyConfig(raised)).toMatchObject({ maxDocumentBytes: 8 << 20, maxTextBytes: 8 << 20 });
+    expect(() => loadJourneyConfig({ ...raised, JOURNEY_MAX_TEXT_BYTES: String((8 << 20) - 1) })).toThrow(
+      /^JOURNEY_MAX_DOCUMENT_BYTES: must be at most JOURNEY_MAX_TEXT_BYTES \(8388607\)/,
+    );
     for (const [name, value] of [
       ['JOURNEY_MAX_DOCUMENT_BYTES', '0'],
       ['JOURNEY_MAX_DOCUMENT_BYTES', '1MB'],
       ['JOURNEY_BUSY_TIMEOUT_MS', '-1'],
+      // Larger than the 2 MiB a journey holds by default: such a document could never be stored.
+      ['JOURNEY_MAX_DOCUMENT_BYTES', String(DEFAULT_MAX_TEXT_BYTES + 1)],
     ] as const) {
       expect(() => loadJourneyConfig({ SWITCHYARD_DATA_DIR: dataDir, [name]: value })).toThrow(ConfigError);
       expect(() => loadJourneyConfig({ SWITCHYARD_DATA_DIR: dataDir, [name]: value })).toThrow(
