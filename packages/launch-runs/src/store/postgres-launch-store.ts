@@ -13,6 +13,7 @@ import type {
   LeaseStatus,
   ListFilter,
   NewRun,
+  Decide,
   RunEventInput,
   RunSnapshot,
 } from './launch-store.js';
@@ -28,8 +29,6 @@ import {
   requireRun,
   runCreatedEvent,
 } from './run-changes.js';
-import { RunStore } from './run-store.js';
-import type { Decide } from './run-writes.js';
 
 type Db = NodePgDatabase;
 type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
@@ -52,7 +51,7 @@ const INSERT_LOCK = sql`SELECT pg_advisory_xact_lock(hashtext('switchyard:launch
  * decisions of run-changes.ts then see the row as it is, and the event chain's tail, read after the lock,
  * cannot be appended to by anyone else meanwhile. Artifact bytes live in the artifacts rows.
  */
-export class PostgresLaunchStore extends RunStore implements LaunchStore {
+export class PostgresLaunchStore implements LaunchStore {
   readonly sharedByReplicas = true;
   private readonly db: Db;
   /** The hot reads (every status call), prepared once per pooled connection. */
@@ -64,7 +63,6 @@ export class PostgresLaunchStore extends RunStore implements LaunchStore {
     private readonly trace: () => TraceIds | undefined,
     private readonly now: () => number = Date.now,
   ) {
-    super();
     this.db = drizzle(pool);
     this.getPrepared = this.db
       .select()
@@ -237,11 +235,11 @@ export class PostgresLaunchStore extends RunStore implements LaunchStore {
     });
   }
 
-  append(runId: string, token: string | null, decide: Decide): Promise<RunRow | undefined> {
+  append(runId: string, token: string | null, decide: Decide): Promise<RunRow> {
     return this.db.transaction(async (tx) => {
       const row = requireRun(await this.lockedRow(tx, runId), runId, token);
       const write = decide(row, this.now());
-      if (write === undefined) return undefined;
+      if (write === undefined) return row;
       if (write.issues !== undefined) {
         await tx.delete(issues).where(eq(issues.runId, runId));
         if (write.issues.length > 0) await tx.insert(issues).values(write.issues);

@@ -1,11 +1,13 @@
 import type { RunState, ValidationReport } from '@switchyard/contracts/launch-runs';
-import type { ArtifactRow, IssueRow, RunRow } from '../db/schema.js';
+import type { RunRow } from '../db/schema.js';
 import {
   runState,
   type ArtifactEntry,
+  type Decide,
   type RunChange,
   type RunEventInput,
   type RunPatch,
+  type RunWrite,
 } from './launch-store.js';
 import {
   artifactWrittenEvent,
@@ -16,25 +18,10 @@ import {
   validationTransitions,
 } from './run-changes.js';
 
-// The changes of a run, each decided from its row as locked in the writing transaction. A dialect's store
-// locks the row, asks the decision and writes what it answers (the row's values, the run's issues, an
-// artifact), then appends its events: the one skeleton of every change, written once per dialect.
+// The changes callers append to a run (LaunchStore.append), each decided from the run's row as locked in the
+// writing transaction: the store locks the row, asks the decision, writes what it answers.
 
-/** What one change writes. */
-export interface RunWrite {
-  /** The row's new values (none: the row stays as it is). */
-  values?: Partial<RunRow>;
-  /** The events recording the change, appended to the run's chain in this order. */
-  events: RunEventInput[];
-  /** The run's issues, replacing those it has. */
-  issues?: IssueRow[];
-  /** An artifact's index entry (and its bytes, which stores shared by replicas keep), replacing one of that name. */
-  artifact?: { row: ArtifactRow; bytes: Uint8Array };
-}
-
-/** A change decided from the run's locked row: what to write, or undefined for nothing. Throws to refuse. */
-export type Decide = (row: RunRow, nowMs: number) => RunWrite | undefined;
-
+/** What a state change records on the run besides the state: columns and the STATE_CHANGED payload. */
 export interface StateChange {
   patch?: RunPatch;
   payload?: Record<string, unknown>;
@@ -58,19 +45,18 @@ export function transitioned(from: RunState, to: RunState, change: StateChange =
   return (row, nowMs) => transitionWrite(row, from, to, change, nowMs);
 }
 
-/** A change that is not a state change (worker bookkeeping, fix counters), with its event. */
-export function changed(change: RunChange): Decide {
-  return (_row, nowMs) => ({
-    values: patchValues(change.patch, nowMs),
-    events: change.event === undefined ? [] : [change.event],
-  });
-}
-
-/** What `decide` makes of the run as it is; nothing when it answers undefined. */
-export function changedIf(decide: (row: RunRow) => RunChange | undefined): Decide {
+/**
+ * A change that is not a state change (worker bookkeeping, fix counters), with its event; given as what the
+ * run as it is makes of it, nothing is written when that answers undefined.
+ */
+export function changed(change: RunChange | ((row: RunRow) => RunChange | undefined)): Decide {
   return (row, nowMs) => {
-    const change = decide(row);
-    return change === undefined ? undefined : changed(change)(row, nowMs);
+    const decided = typeof change === 'function' ? change(row) : change;
+    if (decided === undefined) return undefined;
+    return {
+      values: patchValues(decided.patch, nowMs),
+      events: decided.event === undefined ? [] : [decided.event],
+    };
   };
 }
 
@@ -88,7 +74,7 @@ export function cancelled(refuse: (row: RunRow) => Error | undefined): Decide {
     const refused = refuse(row);
     if (refused !== undefined) throw refused;
     const state = runState(row);
-    if (state === 'CANCELLED') return { events: [] };
+    if (state === 'CANCELLED') return undefined;
     return transitionWrite(
       row,
       state,

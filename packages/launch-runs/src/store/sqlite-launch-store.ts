@@ -11,6 +11,7 @@ import type {
   LeaseStatus,
   ListFilter,
   NewRun,
+  Decide,
   RunEventInput,
   RunSnapshot,
 } from './launch-store.js';
@@ -26,8 +27,6 @@ import {
   requireRun,
   runCreatedEvent,
 } from './run-changes.js';
-import { RunStore } from './run-store.js';
-import type { Decide } from './run-writes.js';
 
 type Db = LaunchDb | LaunchTx;
 
@@ -39,7 +38,7 @@ const FINISHED: RunState[] = ['DONE', 'FAILED', 'CANCELLED'];
  * same file. The interface is asynchronous for PostgreSQL's sake; here every call completes synchronously.
  * Artifact bytes stay in files (artifact-store.ts); this store keeps their index.
  */
-export class SqliteLaunchStore extends RunStore implements LaunchStore {
+export class SqliteLaunchStore implements LaunchStore {
   readonly sharedByReplicas = false;
   /** The hot reads (every status call), prepared once. */
   private readonly getPrepared;
@@ -51,7 +50,6 @@ export class SqliteLaunchStore extends RunStore implements LaunchStore {
     private readonly trace: () => TraceIds | undefined,
     private readonly now: () => number = Date.now,
   ) {
-    super();
     this.getPrepared = db
       .select()
       .from(runs)
@@ -218,11 +216,11 @@ export class SqliteLaunchStore extends RunStore implements LaunchStore {
     });
   }
 
-  async append(runId: string, token: string | null, decide: Decide): Promise<RunRow | undefined> {
+  async append(runId: string, token: string | null, decide: Decide): Promise<RunRow> {
     return this.tx((tx) => {
       const row = requireRun(this.row(tx, runId), runId, token);
       const write = decide(row, this.now());
-      if (write === undefined) return undefined;
+      if (write === undefined) return row;
       if (write.issues !== undefined) {
         tx.delete(issues).where(eq(issues.runId, runId)).run();
         for (const issue of write.issues) tx.insert(issues).values(issue).run();
