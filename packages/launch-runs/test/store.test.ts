@@ -21,6 +21,13 @@ import type { RunRow } from '../src/db/schema.js';
 import type { LaunchStore, NewRun } from '../src/store/launch-store.js';
 import { PostgresLaunchStore } from '../src/store/postgres-launch-store.js';
 import { eventValues, newRunValues } from '../src/store/run-changes.js';
+import {
+  artifactRecorded,
+  cancelled,
+  changed,
+  transitioned,
+  validationRecorded,
+} from '../src/store/run-writes.js';
 import { RunPaths } from '../src/store/run-paths.js';
 import { SqliteLaunchStore } from '../src/store/sqlite-launch-store.js';
 import { tempDir } from './support/harness.js';
@@ -253,7 +260,11 @@ describe.each(DIALECTS)('runs and the event chain (%s)', (dialect) => {
   it('a state change updates the row and appends its event in one transaction; the chain verifies', async () => {
     const token = newLeaseToken();
     await t.store.insert(newRun(RUN, undefined, 'h1', token));
-    await t.store.transition(RUN, 'CREATED', 'CLONED_INPUTS', { token, patch: { sourceSha: 'abc' } });
+    await t.store.append(
+      RUN,
+      token,
+      transitioned('CREATED', 'CLONED_INPUTS', { patch: { sourceSha: 'abc' } }),
+    );
     expect(await t.store.get(RUN)).toMatchObject({ state: 'CLONED_INPUTS', sourceSha: 'abc' });
     const list = await t.store.events(RUN);
     expect(list.map((e) => e.type)).toEqual(['RUN_CREATED', 'STATE_CHANGED']);
@@ -270,7 +281,7 @@ describe.each(DIALECTS)('runs and the event chain (%s)', (dialect) => {
   it('refuses an illegal transition and changes nothing', async () => {
     const token = newLeaseToken();
     await t.store.insert(newRun(RUN, undefined, 'h1', token));
-    await expect(t.store.transition(RUN, 'CREATED', 'READY_FOR_PR', { token })).rejects.toThrow(
+    await expect(t.store.append(RUN, token, transitioned('CREATED', 'READY_FOR_PR'))).rejects.toThrow(
       'Illegal run state transition',
     );
     expect((await t.store.get(RUN))?.state).toBe('CREATED');
@@ -281,8 +292,8 @@ describe.each(DIALECTS)('runs and the event chain (%s)', (dialect) => {
   it('detects a tampered, reordered or deleted event', async () => {
     const token = newLeaseToken();
     await t.store.insert(newRun(RUN, undefined, 'h1', token));
-    await t.store.transition(RUN, 'CREATED', 'CLONED_INPUTS', { token });
-    await t.store.transition(RUN, 'CLONED_INPUTS', 'INGESTED', { token });
+    await t.store.append(RUN, token, transitioned('CREATED', 'CLONED_INPUTS'));
+    await t.store.append(RUN, token, transitioned('CLONED_INPUTS', 'INGESTED'));
     const list = await t.store.events(RUN);
     expect(verifyEventChain(list).ok).toBe(true);
     expect(verifyEventChain([list[0]!, list[2]!])).toMatchObject({
@@ -312,14 +323,14 @@ describe.each(DIALECTS)('runs and the event chain (%s)', (dialect) => {
   it('a transition without the lease is refused', async () => {
     await t.store.insert(newRun());
     const other = newLeaseToken();
-    await expect(t.store.transition(RUN, 'CREATED', 'CLONED_INPUTS', { token: other })).rejects.toThrow(
+    await expect(t.store.append(RUN, other, transitioned('CREATED', 'CLONED_INPUTS'))).rejects.toThrow(
       'Lost the execution lease',
     );
     retireLeaseToken(other);
   });
 
   it('a change to a run that does not exist is RUN_NOT_FOUND', async () => {
-    await expect(t.store.transition(RUN, 'CREATED', 'CLONED_INPUTS')).rejects.toMatchObject({
+    await expect(t.store.append(RUN, null, transitioned('CREATED', 'CLONED_INPUTS'))).rejects.toMatchObject({
       code: 'RUN_NOT_FOUND',
     });
     await expect(t.store.acquireLease(RUN, newLeaseToken(), LEASE_MS)).rejects.toMatchObject({
@@ -357,7 +368,11 @@ describe.each(DIALECTS)('runs and the event chain (%s)', (dialect) => {
     const ids = ['r_a%1', 'r_ab', 'r_Xb', 'r_a%2'];
     for (const runId of ids) await t.store.insert(newRun(runId, undefined, runId));
     await t.store.insert({ ...newRun('r_other'), owner: 'local:other' });
-    await t.store.cancel('r_ab', () => undefined);
+    await t.store.append(
+      'r_ab',
+      null,
+      cancelled(() => undefined),
+    );
     const mine = await t.store.list({ owner: 'local:test', limit: 10 });
     expect(mine.map((row) => row.runId)).toEqual([...ids].reverse());
     const firstPage = await t.store.list({ owner: 'local:test', limit: 2 });
@@ -403,10 +418,14 @@ describe.each(DIALECTS)('runs and the event chain (%s)', (dialect) => {
     await a.insert(newRun());
     // Each change counts from the row it read: a change deciding on a stale row would lose an increment.
     const changes = Array.from({ length: 20 }, (_, i) =>
-      (i % 2 === 0 ? a : b).updateIf(RUN, (row) => ({
-        patch: { fixAttempts: row.fixAttempts + 1 },
-        event: { type: 'WORK_ITEM_STARTED', payload: { i, after: row.fixAttempts } },
-      })),
+      (i % 2 === 0 ? a : b).append(
+        RUN,
+        null,
+        changed((row) => ({
+          patch: { fixAttempts: row.fixAttempts + 1 },
+          event: { type: 'WORK_ITEM_STARTED', payload: { i, after: row.fixAttempts } },
+        })),
+      ),
     );
     await Promise.all(changes);
     expect((await a.get(RUN))?.fixAttempts).toBe(20);
@@ -420,8 +439,8 @@ describe.each(DIALECTS)('runs and the event chain (%s)', (dialect) => {
     const token = newLeaseToken();
     await a.insert(newRun(RUN, undefined, 'h1', token));
     const outcomes = await Promise.allSettled([
-      a.transition(RUN, 'CREATED', 'CLONED_INPUTS', { token }),
-      b.transition(RUN, 'CREATED', 'CLONED_INPUTS', { token }),
+      a.append(RUN, token, transitioned('CREATED', 'CLONED_INPUTS')),
+      b.append(RUN, token, transitioned('CREATED', 'CLONED_INPUTS')),
     ]);
     expect(outcomes.map((outcome) => outcome.status).sort()).toEqual(['fulfilled', 'rejected']);
     expect(outcomes.find((outcome) => outcome.status === 'rejected')).toMatchObject({
@@ -447,13 +466,17 @@ describe.each(DIALECTS)('runs and the event chain (%s)', (dialect) => {
   });
 
   it('the lease of a FAILED or CANCELLED run is never taken again, even by its last holder', async () => {
-    const cancelled = 'r_2026-01-21T10-00-00Z_cccc0001';
+    const cancelledRun = 'r_2026-01-21T10-00-00Z_cccc0001';
     const token = newLeaseToken();
     await t.store.insert(newRun(RUN, undefined, 'h1', token));
-    await t.store.transition(RUN, 'CREATED', 'FAILED', { token });
-    await t.store.insert(newRun(cancelled, undefined, 'h1', token));
-    await t.store.cancel(cancelled, () => undefined);
-    for (const runId of [RUN, cancelled]) {
+    await t.store.append(RUN, token, transitioned('CREATED', 'FAILED'));
+    await t.store.insert(newRun(cancelledRun, undefined, 'h1', token));
+    await t.store.append(
+      cancelledRun,
+      null,
+      cancelled(() => undefined),
+    );
+    for (const runId of [RUN, cancelledRun]) {
       await t.store.releaseLease(runId, token);
       expect((await t.store.acquireLease(runId, token, LEASE_MS)).row.leaseOwner).toBeNull();
     }
@@ -479,7 +502,11 @@ describe.each(DIALECTS)('runs and the event chain (%s)', (dialect) => {
     });
     expect(await a.leaseStatus(RUN, holder)).toBe('lost');
     expect(await b.leaseStatus(RUN, other)).toBe('held');
-    await a.cancel(RUN, () => undefined);
+    await a.append(
+      RUN,
+      null,
+      cancelled(() => undefined),
+    );
     expect(await b.renewLease(RUN, other, LEASE_MS)).toBe('cancelled');
     expect(await b.leaseStatus(RUN, other)).toBe('cancelled');
     retireLeaseToken(holder);
@@ -550,9 +577,13 @@ describe.each(DIALECTS)('the active run limit (%s)', (dialect) => {
     const token = newLeaseToken();
     await t.store.insert(limited(first!, 2));
     await t.store.insert({ ...limited(second!, 2), leaseOwner: token });
-    await t.store.cancel(first!, () => undefined);
+    await t.store.append(
+      first!,
+      null,
+      cancelled(() => undefined),
+    );
     expect((await t.store.insert(limited(third!, 2))).created).toBe(true);
-    await t.store.transition(second!, 'CREATED', 'FAILED', { token });
+    await t.store.append(second!, token, transitioned('CREATED', 'FAILED'));
     expect((await t.store.insert(limited(fourth!, 2))).created).toBe(true);
     await expect(t.store.insert(limited(fifth!, 2))).rejects.toMatchObject(refusal);
     retireLeaseToken(token);
@@ -584,7 +615,7 @@ describe.each(DIALECTS)('the active run limit (%s)', (dialect) => {
   async function doneRun(runId: string): Promise<void> {
     await t.store.insert(limited(runId, 100));
     for (let i = 1; i < MAIN_LINE.length; i++)
-      await t.store.transition(runId, MAIN_LINE[i - 1]!, MAIN_LINE[i]!);
+      await t.store.append(runId, null, transitioned(MAIN_LINE[i - 1]!, MAIN_LINE[i]!));
   }
 
   it('counts a DONE run while a lease holds it, and refuses such a lease (launch_validate) at the limit', async () => {
@@ -733,15 +764,23 @@ describe('the PostgreSQL store', () => {
     await t.store.insert(newRun('r_released', undefined, 'released', token));
     await t.store.releaseLease('r_released', token);
     await t.store.insert(newRun('r_cancelled', undefined, 'cancelled'));
-    await t.store.cancel('r_cancelled', () => undefined);
+    await t.store.append(
+      'r_cancelled',
+      null,
+      cancelled(() => undefined),
+    );
     await t.store.insert(newRun('r_failed', undefined, 'failed'));
-    await t.store.transition('r_failed', 'CREATED', 'FAILED');
+    await t.store.append('r_failed', null, transitioned('CREATED', 'FAILED'));
     await t.store.insert(newRun('r_done', undefined, 'done'));
     for (let i = 1; i < MAIN_LINE.length; i++)
-      await t.store.transition('r_done', MAIN_LINE[i - 1]!, MAIN_LINE[i]!);
+      await t.store.append('r_done', null, transitioned(MAIN_LINE[i - 1]!, MAIN_LINE[i]!));
     // A finished run with a stale lease left on it: still not abandoned work.
     for (const runId of ['r_cancelled', 'r_failed', 'r_done'])
-      await t.store.update(runId, { patch: { leaseOwner: newLeaseToken(), leaseExpiresMs: 1 } });
+      await t.store.append(
+        runId,
+        null,
+        changed({ patch: { leaseOwner: newLeaseToken(), leaseExpiresMs: 1 } }),
+      );
     clockOffsetMs = 10 * LEASE_MS;
     expect(await t.store.claimAbandoned(newLeaseToken(), LEASE_MS)).toBeUndefined();
     expect((await t.store.get('r_released'))?.leaseOwner).toBeNull();
@@ -760,7 +799,7 @@ describe('the PostgreSQL store', () => {
       contentType: 'application/octet-stream',
       worker: 'W2',
     };
-    await t.store.recordArtifact(entry, token, bytes);
+    await t.store.append(RUN, token, artifactRecorded(entry, bytes));
     expect(await t.stores[1].artifactBytes(RUN, entry.name)).toEqual(bytes);
     expect(await t.store.artifactBytes(RUN, 'missing.bin')).toBeUndefined();
     const listed = await t.store.artifacts(RUN);
@@ -768,12 +807,16 @@ describe('the PostgreSQL store', () => {
     expect(Object.keys(listed[0]!)).not.toContain('content');
     expect(Object.keys((await t.store.artifact(RUN, entry.name))!)).not.toContain('content');
     const replaced = new TextEncoder().encode('v2');
-    await t.store.recordArtifact({ ...entry, sha256: sha256Hex(replaced), size: 2 }, token, replaced);
+    await t.store.append(
+      RUN,
+      token,
+      artifactRecorded({ ...entry, sha256: sha256Hex(replaced), size: 2 }, replaced),
+    );
     expect(await t.store.artifactBytes(RUN, entry.name)).toEqual(replaced);
     const stranger = newLeaseToken();
-    await expect(t.store.recordArtifact({ ...entry, name: 'other.bin' }, stranger, bytes)).rejects.toThrow(
-      'Lost the execution lease',
-    );
+    await expect(
+      t.store.append(RUN, stranger, artifactRecorded({ ...entry, name: 'other.bin' }, bytes)),
+    ).rejects.toThrow('Lost the execution lease');
     expect(await t.store.artifactBytes(RUN, 'other.bin')).toBeUndefined();
     const written = (await t.store.events(RUN)).filter((e) => e.type === 'ARTIFACT_WRITTEN');
     expect(written.map((e) => e.payload.sha256)).toEqual([sha256Hex(bytes), sha256Hex(replaced)]);
@@ -819,7 +862,7 @@ describe.each(DIALECTS)('artifacts (%s)', (dialect) => {
     await t.store.insert(newRun(RUN, undefined, 'h1', token));
     await t.repo.writer(RUN, 'W7', { token, signal }).write('validation_report.json', '{}');
     for (const [from, to] of MAIN_LINE.slice(0, 8).map((state, n) => [state, MAIN_LINE[n + 1]!] as const))
-      await t.store.transition(RUN, from, to, { token });
+      await t.store.append(RUN, token, transitioned(from, to));
     const issue = (issue_id: string, status: 'OPEN' | 'RESOLVED') => ({
       issue_id,
       gate: 'TruthLock',
@@ -837,7 +880,7 @@ describe.each(DIALECTS)('artifacts (%s)', (dialect) => {
       gates: [],
       issues: [issue('iss_b', 'OPEN'), issue('iss_a', 'RESOLVED'), issue('iss_c', 'OPEN')],
     } as unknown as ValidationReport;
-    await t.store.recordValidation(RUN, token, report, { ok: false });
+    await t.store.append(RUN, token, validationRecorded(report, { ok: false }));
     const snapshot = await t.store.snapshot(RUN);
     expect(snapshot?.run).toMatchObject({ runId: RUN, state: 'VALIDATING', lastReportOk: false });
     expect(snapshot?.artifacts.map((row) => row.name)).toEqual(['validation_report.json']);

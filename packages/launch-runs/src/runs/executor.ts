@@ -29,6 +29,7 @@ import type {
 import type { ArtifactRepository } from '../store/artifact-store.js';
 import { countBlocking } from '../store/issue-store.js';
 import type { RunPaths } from '../store/run-paths.js';
+import { changed, transitioned, validationRecorded, type StateChange } from '../store/run-writes.js';
 import {
   runState,
   sectionStatesOf,
@@ -39,7 +40,7 @@ import {
 import type { LaunchTelemetry } from '../telemetry/telemetry.js';
 import { LeaseLostError, runCancelled } from './model/errors.js';
 import { fixHistory } from './fix-history.js';
-import type { LeaseSession, StateChange } from './lease-session.js';
+import type { LeaseSession } from './lease-session.js';
 import { isAtLeast, isStable, isTerminal } from './model/state-machine.js';
 import { AUTOMATIC_STEP_COUNT, WORKER_NAMES, type WorkerId } from './worker-ids.js';
 
@@ -188,10 +189,12 @@ export class Execution {
       { kind: 'worker', worker, runId },
       async () => {
         const started = performance.now();
-        await session.update({
-          patch: { activeWorker: worker },
-          event: { type: 'WORK_ITEM_STARTED', payload: { worker, name } },
-        });
+        await session.append(
+          changed({
+            patch: { activeWorker: worker },
+            event: { type: 'WORK_ITEM_STARTED', payload: { worker, name } },
+          }),
+        );
         await fs.mkdir(this.deps.paths.runDir(runId), { recursive: true });
         const ctx = this.workerContext(worker, session.signal);
         try {
@@ -199,10 +202,12 @@ export class Execution {
           const result = await fn(ctx);
           this.throwIfAborted();
           const duration_ms = Math.round(performance.now() - started);
-          await session.update({
-            patch: { activeWorker: null },
-            event: { type: 'WORK_ITEM_FINISHED', payload: { worker, name, duration_ms } },
-          });
+          await session.append(
+            changed({
+              patch: { activeWorker: null },
+              event: { type: 'WORK_ITEM_FINISHED', payload: { worker, name, duration_ms } },
+            }),
+          );
           return result;
         } catch (thrown) {
           const error = session.signal.aborted ? this.abortError() : toSwitchyardError(thrown);
@@ -249,10 +254,14 @@ export class Execution {
   private async recordWorkerFailure(worker: WorkerId, { code, message }: RunFailure, keepActive: boolean) {
     const { runId } = this;
     await this.deps.store
-      .updateIf(runId, (row) => ({
-        patch: keepActive || row.activeWorker !== worker ? {} : { activeWorker: null },
-        event: { type: 'WORK_ITEM_FAILED', payload: { worker, name: WORKER_NAMES[worker], code, message } },
-      }))
+      .append(
+        runId,
+        null,
+        changed((row) => ({
+          patch: keepActive || row.activeWorker !== worker ? {} : { activeWorker: null },
+          event: { type: 'WORK_ITEM_FAILED', payload: { worker, name: WORKER_NAMES[worker], code, message } },
+        })),
+      )
       .catch((error: unknown) =>
         this.deps.logger.warn('could not record a worker failure', { run_id: runId, worker, error }),
       );
@@ -282,13 +291,15 @@ export class Execution {
 
   private async runStep(row: RunRow, state: RunState, step: Step): Promise<void> {
     const { worker, call } = step;
-    if (step.enter !== undefined) await this.session.transition(state, step.enter);
+    if (step.enter !== undefined) await this.session.append(transitioned(state, step.enter));
     let after: RunRow;
     if (call === undefined) {
       after = (await this.validate()).row;
     } else {
       const result = await this.runWorker<unknown>(worker, (ctx) => this.deps.pipeline[call](ctx));
-      after = await this.session.transition(step.enter ?? state, step.to, step.record?.(result, row));
+      after = await this.session.append(
+        transitioned(step.enter ?? state, step.to, step.record?.(result, row)),
+      );
     }
     const reached = runState(after);
     this.onProgress?.({
@@ -315,13 +326,15 @@ export class Execution {
       throw new SwitchyardError('validation', message, { code: 'SCHEMA_VALIDATION_FAILED', details });
     }
     const report = parsed.data;
-    const row = await this.deps.store.recordValidation(this.runId, this.session.token, report, {
-      ok: report.ok,
-      profile: report.profile,
-      blocking: countBlocking(report),
-      issues: report.issues.length,
-      gates: report.gates.map(({ name, ok, skipped }) => ({ name, ok, skipped: skipped ?? false })),
-    });
+    const row = await this.session.append(
+      validationRecorded(report, {
+        ok: report.ok,
+        profile: report.profile,
+        blocking: countBlocking(report),
+        issues: report.issues.length,
+        gates: report.gates.map(({ name, ok, skipped }) => ({ name, ok, skipped: skipped ?? false })),
+      }),
+    );
     return { report, row };
   }
 
@@ -342,10 +355,12 @@ export class Execution {
       const state = runState(await this.requireRow());
       if (isTerminal(state)) return error;
       if (failure.retryable || RECOVERABLE_CODES.has(failure.code)) {
-        await session.update({
-          patch: { lastError: JSON.stringify(failure), activeWorker: null },
-          event: { type: 'RUN_HALTED', payload: { state, code: failure.code, message: failure.message } },
-        });
+        await session.append(
+          changed({
+            patch: { lastError: JSON.stringify(failure), activeWorker: null },
+            event: { type: 'RUN_HALTED', payload: { state, code: failure.code, message: failure.message } },
+          }),
+        );
       } else {
         await this.fail(error);
       }
@@ -360,18 +375,20 @@ export class Execution {
     const row = await this.requireRow();
     const failure = failureOf(error);
     const reason = failure.details.reason;
-    await this.session.transition(runState(row), 'FAILED', {
-      patch: {
-        lastError: JSON.stringify(failure),
-        activeWorker: null,
-        sectionStates: mapSections(row, (state) => (state === 'DONE' ? state : 'BLOCKED')),
-      },
-      payload: {
-        reason: failure.code,
-        message: failure.message,
-        ...(typeof reason === 'string' ? { detail_reason: reason } : {}),
-      },
-    });
+    await this.session.append(
+      transitioned(runState(row), 'FAILED', {
+        patch: {
+          lastError: JSON.stringify(failure),
+          activeWorker: null,
+          sectionStates: mapSections(row, (state) => (state === 'DONE' ? state : 'BLOCKED')),
+        },
+        payload: {
+          reason: failure.code,
+          message: failure.message,
+          ...(typeof reason === 'string' ? { detail_reason: reason } : {}),
+        },
+      }),
+    );
     return error;
   }
 

@@ -9,6 +9,7 @@ import {
 import type { RunRow } from '../db/schema.js';
 import { sha256OfFile } from '../pipeline/file-reads.js';
 import { countBlocking } from '../store/issue-store.js';
+import { changed, transitioned } from '../store/run-writes.js';
 import type { Execution } from './executor.js';
 import { fixHistory, type FixIntent } from './fix-history.js';
 import { illegalState, TOOL_RULES } from './tool-rules.js';
@@ -91,9 +92,11 @@ async function applyNextFix(
 ): Promise<{ issue_id: string; patch_id?: string }> {
   const { pipeline, logger } = execution.deps;
   const { session } = execution;
-  await session.transition('VALIDATING', 'FIXING', {
-    payload: { attempt, max_fix_attempts: execution.config.max_fix_attempts },
-  });
+  await session.append(
+    transitioned('VALIDATING', 'FIXING', {
+      payload: { attempt, max_fix_attempts: execution.config.max_fix_attempts },
+    }),
+  );
   let applying = false;
   try {
     return await execution.runWorker('W8', async (ctx) => {
@@ -105,7 +108,7 @@ async function applyNextFix(
       execution.throwIfAborted();
       const { patch_id, path, before_sha256, after_sha256 } = plan.change;
       const intent = { issue_id: plan.issue_id, attempt, patch_id, path, before_sha256, after_sha256 };
-      await session.update({ patch: {}, event: { type: 'FIX_APPLYING', payload: intent } });
+      await session.append(changed({ patch: {}, event: { type: 'FIX_APPLYING', payload: intent } }));
       applying = true;
       await pipeline.applyFix(execution.workerContext('W8', session.takenSignal), plan);
       await recordFixApplied(execution, intent);
@@ -116,10 +119,12 @@ async function applyNextFix(
       // Nothing was written: the run is VALIDATING again, as it was. Should that fail, the run stays FIXING
       // and reads as interrupted: launch_resume rewinds it.
       await session
-        .transition('FIXING', 'VALIDATING', {
-          patch: { activeWorker: null },
-          payload: { reason: 'fix_not_applied', attempt },
-        })
+        .append(
+          transitioned('FIXING', 'VALIDATING', {
+            patch: { activeWorker: null },
+            payload: { reason: 'fix_not_applied', attempt },
+          }),
+        )
         .catch((error: unknown) =>
           logger.warn('could not put back a fix that was not applied', { run_id: execution.runId, error }),
         );
@@ -134,10 +139,9 @@ async function recordFixApplied(
   extra: { recovered?: true } = {},
 ): Promise<void> {
   const payload = { issue_id, applied_patch_ids: [patch_id], attempt, ...extra };
-  await execution.session.update({
-    patch: { fixAttempts: attempt },
-    event: { type: 'FIX_APPLIED', payload },
-  });
+  await execution.session.append(
+    changed({ patch: { fixAttempts: attempt }, event: { type: 'FIX_APPLIED', payload } }),
+  );
 }
 
 /**

@@ -1,16 +1,9 @@
-import type { RunState } from '@switchyard/contracts/launch-runs';
 import type { RunRow } from '../db/schema.js';
-import type { LaunchStore, LeaseOptions, RunChange, RunPatch } from '../store/launch-store.js';
+import type { Decide, LaunchStore, LeaseOptions } from '../store/launch-store.js';
 import { newLeaseToken, retireLeaseToken } from './model/lease.js';
 
 /** Why an execution was aborted. */
 type AbortReason = 'cancelled' | 'shutdown' | 'lease-lost' | 'request-cancelled';
-
-/** What a state change records on the run besides the state: columns and the STATE_CHANGED payload. */
-export interface StateChange {
-  patch?: RunPatch;
-  payload?: Record<string, unknown>;
-}
 
 /** What may stop an executor's work besides the run being taken from it. */
 type SessionSignals = { shutdown?: AbortSignal; request?: AbortSignal };
@@ -125,14 +118,9 @@ export class LeaseSession {
     }
   }
 
-  /** A change under this lease (LeaseLostError once it is lost). */
-  update(change: RunChange): Promise<RunRow> {
-    return this.store.update(this.runId, change, { token: this.token });
-  }
-
-  /** A state change under this lease. */
-  transition(from: RunState, to: RunState, change: StateChange = {}): Promise<RunRow> {
-    return this.store.transition(this.runId, from, to, { ...change, token: this.token });
+  /** A change under this lease (LeaseLostError once it is lost): the run after it (store/run-writes.ts). */
+  append(decide: Decide): Promise<RunRow> {
+    return this.store.append(this.runId, this.token, decide);
   }
 
   /** Stops renewing and frees the run for the next executor. Safe to call twice. */

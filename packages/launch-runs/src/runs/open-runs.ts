@@ -1,6 +1,7 @@
 import { ArtifactRepository } from '../store/artifact-store.js';
 import type { LaunchStore } from '../store/launch-store.js';
 import { RunPaths } from '../store/run-paths.js';
+import { changed } from '../store/run-writes.js';
 import { sweepEndedWorkspaces } from './ended-workspace.js';
 import { LaunchRunService, type RunServiceDeps } from './service.js';
 import { isInterrupted } from './model/interrupted.js';
@@ -41,14 +42,17 @@ export async function openRuns(options: OpenRunsOptions): Promise<OpenedRuns> {
 async function sweepInterrupted(store: LaunchStore): Promise<string[]> {
   const marked: string[] = [];
   for (const candidate of await store.unfinished()) {
-    const changed = await store.updateIf(candidate.runId, (row) => {
+    let interrupted = false;
+    const mark = changed((row) => {
       if (row.interruptedAt !== null || !isInterrupted(row, Date.now())) return undefined;
+      interrupted = true;
       return {
         patch: { interruptedAt: new Date().toISOString(), leaseOwner: null, leaseExpiresMs: null },
         event: { type: 'RUN_INTERRUPTED', payload: { state: row.state, active_worker: row.activeWorker } },
       };
     });
-    if (changed !== undefined) marked.push(changed.runId);
+    await store.append(candidate.runId, null, mark);
+    if (interrupted) marked.push(candidate.runId);
   }
   return marked;
 }

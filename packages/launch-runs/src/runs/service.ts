@@ -16,6 +16,7 @@ import type { ArtifactContent } from '../store/artifact-store.js';
 import { canonicalJson, sha256Hex } from '../canonical-json.js';
 import type { RunEvent } from '../store/event-chain.js';
 import { runState, type ListFilter } from '../store/launch-store.js';
+import { cancelled, rewound, transitioned } from '../store/run-writes.js';
 import { removeWorkspaceIfEnded, sweepEndedWorkspaces } from './ended-workspace.js';
 import { runNotFound } from './model/errors.js';
 import {
@@ -361,7 +362,7 @@ export class LaunchRunService {
    * The workspace goes now, or when local work on it has stopped.
    */
   async cancel(runId: string): Promise<Omit<LaunchCancelOutput, 'ok'>> {
-    await this.deps.store.cancel(runId, cancelRefusal);
+    await this.deps.store.append(runId, null, cancelled(cancelRefusal));
     const local = [...this.sessions].filter((session) => session.runId === runId);
     for (const session of local) session.abort('cancelled');
     if (local.length === 0) await removeWorkspaceIfEnded(this.deps, runId);
@@ -382,10 +383,12 @@ export class LaunchRunService {
     const open = async (execution: Execution, row: RunRow): Promise<PullRequestResult> => {
       const opened = await execution.runWorker('W9', (ctx) => this.deps.pipeline.openPullRequest(ctx));
       const { pr_url, branch, commit_sha } = opened;
-      await execution.session.transition('READY_FOR_PR', 'PR_OPENED', {
-        patch: { prUrl: pr_url, branch, commitSha: commit_sha, lastError: null },
-        payload: { pr_url, branch, commit_sha },
-      });
+      await execution.session.append(
+        transitioned('READY_FOR_PR', 'PR_OPENED', {
+          patch: { prUrl: pr_url, branch, commitSha: commit_sha, lastError: null },
+          payload: { pr_url, branch, commit_sha },
+        }),
+      );
       await markDone(execution, row);
       return { pr_url, branch, commit_sha };
     };
@@ -416,9 +419,11 @@ function openedPr(row: RunRow): PullRequestResult | undefined {
 
 /** PR_OPENED → DONE: the PR is open, every section is DONE. */
 async function markDone({ session }: Execution, row: RunRow): Promise<void> {
-  await session.transition('PR_OPENED', 'DONE', {
-    patch: { activeWorker: null, sectionStates: mapSections(row, () => 'DONE') },
-  });
+  await session.append(
+    transitioned('PR_OPENED', 'DONE', {
+      patch: { activeWorker: null, sectionStates: mapSections(row, () => 'DONE') },
+    }),
+  );
 }
 
 /**
@@ -442,7 +447,7 @@ async function continueRun(execution: Execution, row: RunRow, until: AdvanceUnti
       await settleInterruptedFix(execution);
     }
     const target = rewindTarget(state, (row.lastStableState as RunState | null) ?? null);
-    await execution.deps.store.rewind(runId, session.token, state, target);
+    await session.append(rewound(state, target));
     state = target;
   }
   // VALIDATING re-validates only after an interruption; it and READY_FOR_PR have no automatic step.

@@ -9,6 +9,7 @@ import { sha256Hex } from '../canonical-json.js';
 import { contentTypeFor } from './content-types.js';
 import type { RunPaths } from './run-paths.js';
 import type { LaunchStore } from './launch-store.js';
+import { artifactRecorded } from './run-writes.js';
 
 export interface ArtifactContent {
   name: string;
@@ -207,9 +208,9 @@ export class ArtifactRepository {
       contentType: contentTypeFor(name, content, options.contentType),
       worker,
     };
-    await this.bytes.save(runId, name, sha256, bytes, () =>
-      this.store.recordArtifact(entry, options.token, bytes),
-    );
+    await this.bytes.save(runId, name, sha256, bytes, async () => {
+      await this.store.append(runId, options.token, artifactRecorded(entry, bytes));
+    });
     return { name, sha256 };
   }
 

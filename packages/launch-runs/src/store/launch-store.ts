@@ -3,7 +3,6 @@ import {
   SectionStateSchema,
   type RunState,
   type SectionState,
-  type ValidationReport,
 } from '@switchyard/contracts/launch-runs';
 import type { ArtifactRow, IssueRow, RunRow } from '../db/schema.js';
 import type { EventType, RunEvent } from './event-chain.js';
@@ -81,6 +80,21 @@ export interface RunChange {
   event?: RunEventInput;
 }
 
+/** What one change of a run writes (LaunchStore.append). */
+export interface RunWrite {
+  /** The row's new values (none: the row stays as it is). */
+  values?: Partial<RunRow>;
+  /** The events recording the change, appended to the run's chain in this order. */
+  events: RunEventInput[];
+  /** The run's issues, replacing those it has. */
+  issues?: IssueRow[];
+  /** An artifact's index entry (and its bytes, which stores shared by replicas keep), replacing one of that name. */
+  artifact?: { row: ArtifactRow; bytes: Uint8Array };
+}
+
+/** A change decided from the run's locked row: what to write, or undefined for nothing. Throws to refuse. */
+export type Decide = (row: RunRow, nowMs: number) => RunWrite | undefined;
+
 export interface ListFilter {
   /** Only this principal's runs. */
   owner?: string;
@@ -155,36 +169,13 @@ export interface LaunchStore {
    * returned regardless.
    */
   insert(run: NewRun): Promise<{ row: RunRow; created: boolean }>;
-  /** `from` → `to` (a transition of the lifecycle), `patch` and STATE_CHANGED with `payload`. */
-  transition(
-    runId: string,
-    from: RunState,
-    to: RunState,
-    options?: { token?: string; patch?: RunPatch; payload?: Record<string, unknown> },
-  ): Promise<RunRow>;
-  /** A change that is not a state change (worker bookkeeping, fix counters), with its event. */
-  update(runId: string, change: RunChange, options?: { token?: string }): Promise<RunRow>;
   /**
-   * Reads the run and applies what `decide` makes of it, in one transaction; nothing is written when it
-   * answers undefined (then the answer is undefined too).
+   * One change of a run, in one transaction: its row locked (runNotFound when there is none; LeaseLostError
+   * unless `token`, when given, holds its lease), `decide` asked what to write (it throws to refuse), the row's
+   * values, the run's issues and an artifact written, the events appended to the chain. Answers the run after
+   * the change (as it was when `decide` answers nothing). The changes callers append are in run-writes.ts.
    */
-  updateIf(runId: string, decide: (row: RunRow) => RunChange | undefined): Promise<RunRow | undefined>;
-  /** An interrupted run back to `to` (RUN_REWOUND): undoes a step that never finished. */
-  rewind(runId: string, token: string, from: RunState, to: RunState): Promise<RunRow>;
-  /** CANCELLED from whatever state the run is in, unless `refuse` objects to the run as it is. */
-  cancel(runId: string, refuse: (row: RunRow) => Error | undefined): Promise<RunRow>;
-  /**
-   * A W7 report: the run's issues replaced by the report's, VALIDATION_RECORDED with `payload`, and
-   * LINKING or FIXING → VALIDATING (→ READY_FOR_PR when the report is ok).
-   */
-  recordValidation(
-    runId: string,
-    token: string,
-    report: ValidationReport,
-    payload: Record<string, unknown>,
-  ): Promise<RunRow>;
-  /** Indexes an artifact (its bytes too, when the store is shared by replicas) with ARTIFACT_WRITTEN, under the lease. */
-  recordArtifact(entry: ArtifactEntry, token: string, bytes: Uint8Array): Promise<void>;
+  append(runId: string, token: string | null, decide: Decide): Promise<RunRow>;
 
   /**
    * The lease for `token` unless someone else holds a live one (`busy`, with the run as it is). With

@@ -1,4 +1,4 @@
-import type { RunState, ValidationReport } from '@switchyard/contracts/launch-runs';
+import type { RunState } from '@switchyard/contracts/launch-runs';
 import { and, asc, count, desc, eq, isNotNull, lte, notInArray, sql, type SQL } from 'drizzle-orm';
 import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import type pg from 'pg';
@@ -7,36 +7,27 @@ import type { ArtifactRow, RunRow } from '../db/schema.js';
 import { activeRunsOf } from './active-runs.js';
 import type { RunEvent, TraceIds } from './event-chain.js';
 import { toRunEvent } from './event-log.js';
-import {
-  runState,
-  type ArtifactEntry,
-  type LaunchStore,
-  type LeaseOptions,
-  type LeaseStatus,
-  type ListFilter,
-  type NewRun,
-  type RunChange,
-  type RunEventInput,
-  type RunPatch,
-  type RunSnapshot,
+import type {
+  LaunchStore,
+  LeaseOptions,
+  LeaseStatus,
+  ListFilter,
+  NewRun,
+  Decide,
+  RunEventInput,
+  RunSnapshot,
 } from './launch-store.js';
 import {
-  artifactWrittenEvent,
   assertActiveRunRoom,
   chainedEvent,
   eventValues,
-  issueRows,
   leaseDecision,
   leaseStatusOf,
   leaseValues,
   newRunValues,
-  patchValues,
   RELEASED_LEASE,
   requireRun,
-  rewindValues,
   runCreatedEvent,
-  transitionValues,
-  validationTransitions,
 } from './run-changes.js';
 
 type Db = NodePgDatabase;
@@ -101,7 +92,7 @@ export class PostgresLaunchStore implements LaunchStore {
   }
 
   /** Appends to the run's chain; the caller holds the run's row lock (or has just inserted the row). */
-  private async append(tx: Tx, runId: string, event: RunEventInput): Promise<void> {
+  private async appendEvent(tx: Tx, runId: string, event: RunEventInput): Promise<void> {
     const [tail] = await tx
       .select({ runSeq: events.runSeq, eventHash: events.eventHash })
       .from(events)
@@ -111,28 +102,10 @@ export class PostgresLaunchStore implements LaunchStore {
     await tx.insert(events).values(eventValues(chainedEvent(tail, runId, event, this.trace(), this.now())));
   }
 
-  private async write(
-    tx: Tx,
-    runId: string,
-    values: Partial<RunRow>,
-    event?: RunEventInput,
-  ): Promise<RunRow> {
+  private async write(tx: Tx, runId: string, values: Partial<RunRow>): Promise<RunRow> {
     const [updated] = await tx.update(runs).set(values).where(eq(runs.runId, runId)).returning();
-    if (event !== undefined) await this.append(tx, runId, event);
     if (updated === undefined) throw new Error(`run ${runId} vanished during a change`);
     return updated;
-  }
-
-  private transitionIn(
-    tx: Tx,
-    row: RunRow,
-    from: RunState,
-    to: RunState,
-    patch: RunPatch,
-    payload: Record<string, unknown> | undefined,
-  ): Promise<RunRow> {
-    const values = transitionValues(row, from, to, patch, this.now());
-    return this.write(tx, row.runId, values, { type: 'STATE_CHANGED', payload: { from, to, ...payload } });
   }
 
   /**
@@ -257,98 +230,30 @@ export class PostgresLaunchStore implements LaunchStore {
         if (winner === undefined) throw new Error(`run ${run.runId} could not be inserted`);
         return { row: winner, created: false };
       }
-      await this.append(tx, run.runId, runCreatedEvent(run));
+      await this.appendEvent(tx, run.runId, runCreatedEvent(run));
       return { row: inserted, created: true };
     });
   }
 
-  transition(
-    runId: string,
-    from: RunState,
-    to: RunState,
-    options: { token?: string; patch?: RunPatch; payload?: Record<string, unknown> } = {},
-  ): Promise<RunRow> {
-    return this.db.transaction(async (tx) => {
-      const row = requireRun(await this.lockedRow(tx, runId), runId, options.token);
-      return this.transitionIn(tx, row, from, to, options.patch ?? {}, options.payload);
-    });
-  }
-
-  update(runId: string, change: RunChange, options: { token?: string } = {}): Promise<RunRow> {
-    return this.db.transaction(async (tx) => {
-      requireRun(await this.lockedRow(tx, runId), runId, options.token);
-      return this.write(tx, runId, patchValues(change.patch, this.now()), change.event);
-    });
-  }
-
-  updateIf(runId: string, decide: (row: RunRow) => RunChange | undefined): Promise<RunRow | undefined> {
-    return this.db.transaction(async (tx) => {
-      const change = decide(requireRun(await this.lockedRow(tx, runId), runId, undefined));
-      if (change === undefined) return undefined;
-      return this.write(tx, runId, patchValues(change.patch, this.now()), change.event);
-    });
-  }
-
-  rewind(runId: string, token: string, from: RunState, to: RunState): Promise<RunRow> {
+  append(runId: string, token: string | null, decide: Decide): Promise<RunRow> {
     return this.db.transaction(async (tx) => {
       const row = requireRun(await this.lockedRow(tx, runId), runId, token);
-      return this.write(tx, runId, rewindValues(row, from, to, this.now()), {
-        type: 'RUN_REWOUND',
-        payload: { from, to },
-      });
-    });
-  }
-
-  cancel(runId: string, refuse: (row: RunRow) => Error | undefined): Promise<RunRow> {
-    return this.db.transaction(async (tx) => {
-      const row = requireRun(await this.lockedRow(tx, runId), runId, undefined);
-      const refused = refuse(row);
-      if (refused !== undefined) throw refused;
-      const state = runState(row);
-      if (state === 'CANCELLED') return row;
-      return this.transitionIn(
-        tx,
-        row,
-        state,
-        'CANCELLED',
-        { activeWorker: null },
-        { reason: 'launch_cancel' },
-      );
-    });
-  }
-
-  recordValidation(
-    runId: string,
-    token: string,
-    report: ValidationReport,
-    payload: Record<string, unknown>,
-  ): Promise<RunRow> {
-    return this.db.transaction(async (tx) => {
-      const current = requireRun(await this.lockedRow(tx, runId), runId, token);
-      await tx.delete(issues).where(eq(issues.runId, runId));
-      const rows = issueRows(runId, report);
-      if (rows.length > 0) await tx.insert(issues).values(rows);
-      let row = await this.write(
-        tx,
-        runId,
-        patchValues({ lastReportOk: report.ok, lastError: null }, this.now()),
-        { type: 'VALIDATION_RECORDED', payload },
-      );
-      for (const [from, to] of validationTransitions(runState(current), report.ok))
-        row = await this.transitionIn(tx, row, from, to, {}, undefined);
-      return row;
-    });
-  }
-
-  async recordArtifact(entry: ArtifactEntry, token: string, bytes: Uint8Array): Promise<void> {
-    await this.db.transaction(async (tx) => {
-      requireRun(await this.lockedRow(tx, entry.runId), entry.runId, token);
-      const row = { ...entry, writtenAt: new Date(this.now()).toISOString(), content: bytes };
-      await tx
-        .insert(artifacts)
-        .values(row)
-        .onConflictDoUpdate({ target: [artifacts.runId, artifacts.name], set: row });
-      await this.append(tx, entry.runId, artifactWrittenEvent(entry));
+      const write = decide(row, this.now());
+      if (write === undefined) return row;
+      if (write.issues !== undefined) {
+        await tx.delete(issues).where(eq(issues.runId, runId));
+        if (write.issues.length > 0) await tx.insert(issues).values(write.issues);
+      }
+      if (write.artifact !== undefined) {
+        const artifact = { ...write.artifact.row, content: write.artifact.bytes };
+        await tx
+          .insert(artifacts)
+          .values(artifact)
+          .onConflictDoUpdate({ target: [artifacts.runId, artifacts.name], set: artifact });
+      }
+      const written = write.values === undefined ? row : await this.write(tx, runId, write.values);
+      for (const event of write.events) await this.appendEvent(tx, runId, event);
+      return written;
     });
   }
 
@@ -367,7 +272,7 @@ export class PostgresLaunchStore implements LaunchStore {
         .for('update', { skipLocked: true });
       if (locked === undefined) {
         const [row] = await tx.select().from(runs).where(eq(runs.runId, runId));
-        return { row: requireRun(row, runId, undefined), busy: true };
+        return { row: requireRun(row, runId, null), busy: true };
       }
       const nowMs = this.now();
       const decision = leaseDecision(locked, token, nowMs);

@@ -18,9 +18,9 @@ import {
 // write the answers in their own transaction.
 
 /** The run as a change needs it: present, and leased to `token` when one is given. */
-export function requireRun(row: RunRow | undefined, runId: string, token: string | undefined): RunRow {
+export function requireRun(row: RunRow | undefined, runId: string, token: string | null): RunRow {
   if (row === undefined) throw runNotFound(runId);
-  if (token !== undefined && row.leaseOwner !== token) throw new LeaseLostError(runId);
+  if (token !== null && row.leaseOwner !== token) throw new LeaseLostError(runId);
   return row;
 }
 

@@ -1,4 +1,4 @@
-import type { RunState, ValidationReport } from '@switchyard/contracts/launch-runs';
+import type { RunState } from '@switchyard/contracts/launch-runs';
 import { and, asc, count, desc, eq, isNotNull, lt, ne, notInArray, or, sql, type SQL } from 'drizzle-orm';
 import type { LaunchDb, LaunchTx } from '../db/drizzle.js';
 import { artifacts, events, issues, runs, type ArtifactRow, type RunRow } from '../db/schema.js';
@@ -6,36 +6,27 @@ import { activeRunsOf } from './active-runs.js';
 import { toRunEvent } from './event-log.js';
 import type { RunEvent, TraceIds } from './event-chain.js';
 import type {
-  ArtifactEntry,
   LaunchStore,
   LeaseOptions,
   LeaseStatus,
   ListFilter,
   NewRun,
-  RunChange,
+  Decide,
   RunEventInput,
-  RunPatch,
   RunSnapshot,
 } from './launch-store.js';
 import {
-  artifactWrittenEvent,
   assertActiveRunRoom,
   chainedEvent,
   eventValues,
-  issueRows,
   leaseDecision,
   leaseStatusOf,
   leaseValues,
   newRunValues,
-  patchValues,
   RELEASED_LEASE,
   requireRun,
-  rewindValues,
   runCreatedEvent,
-  transitionValues,
-  validationTransitions,
 } from './run-changes.js';
-import { runState } from './launch-store.js';
 
 type Db = LaunchDb | LaunchTx;
 
@@ -94,7 +85,7 @@ export class SqliteLaunchStore implements LaunchStore {
       .get();
   }
 
-  private append(tx: LaunchTx, runId: string, event: RunEventInput): void {
+  private appendEvent(tx: LaunchTx, runId: string, event: RunEventInput): void {
     const tail = tx
       .select({ runSeq: events.runSeq, eventHash: events.eventHash })
       .from(events)
@@ -107,23 +98,10 @@ export class SqliteLaunchStore implements LaunchStore {
       .run();
   }
 
-  private write(tx: LaunchTx, runId: string, values: Partial<RunRow>, event?: RunEventInput): RunRow {
+  private write(tx: LaunchTx, runId: string, values: Partial<RunRow>): RunRow {
     const updated = tx.update(runs).set(values).where(eq(runs.runId, runId)).returning().get();
-    if (event !== undefined) this.append(tx, runId, event);
     if (updated === undefined) throw new Error(`run ${runId} vanished during a change`);
     return updated;
-  }
-
-  private transitionIn(
-    tx: LaunchTx,
-    row: RunRow,
-    from: RunState,
-    to: RunState,
-    patch: RunPatch,
-    payload: Record<string, unknown> | undefined,
-  ): RunRow {
-    const values = transitionValues(row, from, to, patch, this.now());
-    return this.write(tx, row.runId, values, { type: 'STATE_CHANGED', payload: { from, to, ...payload } });
   }
 
   /** Refuses one more active run of `owner` at `limit` (counting them all but `except`). */
@@ -233,95 +211,30 @@ export class SqliteLaunchStore implements LaunchStore {
         if (winner === undefined) throw new Error(`run ${run.runId} could not be inserted`);
         return { row: winner, created: false };
       }
-      this.append(tx, run.runId, runCreatedEvent(run));
+      this.appendEvent(tx, run.runId, runCreatedEvent(run));
       return { row: inserted, created: true };
     });
   }
 
-  async transition(
-    runId: string,
-    from: RunState,
-    to: RunState,
-    options: { token?: string; patch?: RunPatch; payload?: Record<string, unknown> } = {},
-  ): Promise<RunRow> {
-    return this.tx((tx) => {
-      const row = requireRun(this.row(tx, runId), runId, options.token);
-      return this.transitionIn(tx, row, from, to, options.patch ?? {}, options.payload);
-    });
-  }
-
-  async update(runId: string, change: RunChange, options: { token?: string } = {}): Promise<RunRow> {
-    return this.tx((tx) => {
-      requireRun(this.row(tx, runId), runId, options.token);
-      return this.write(tx, runId, patchValues(change.patch, this.now()), change.event);
-    });
-  }
-
-  async updateIf(runId: string, decide: (row: RunRow) => RunChange | undefined): Promise<RunRow | undefined> {
-    return this.tx((tx) => {
-      const change = decide(requireRun(this.row(tx, runId), runId, undefined));
-      if (change === undefined) return undefined;
-      return this.write(tx, runId, patchValues(change.patch, this.now()), change.event);
-    });
-  }
-
-  async rewind(runId: string, token: string, from: RunState, to: RunState): Promise<RunRow> {
+  async append(runId: string, token: string | null, decide: Decide): Promise<RunRow> {
     return this.tx((tx) => {
       const row = requireRun(this.row(tx, runId), runId, token);
-      return this.write(tx, runId, rewindValues(row, from, to, this.now()), {
-        type: 'RUN_REWOUND',
-        payload: { from, to },
-      });
-    });
-  }
-
-  async cancel(runId: string, refuse: (row: RunRow) => Error | undefined): Promise<RunRow> {
-    return this.tx((tx) => {
-      const row = requireRun(this.row(tx, runId), runId, undefined);
-      const refused = refuse(row);
-      if (refused !== undefined) throw refused;
-      const state = runState(row);
-      if (state === 'CANCELLED') return row;
-      return this.transitionIn(
-        tx,
-        row,
-        state,
-        'CANCELLED',
-        { activeWorker: null },
-        { reason: 'launch_cancel' },
-      );
-    });
-  }
-
-  async recordValidation(
-    runId: string,
-    token: string,
-    report: ValidationReport,
-    payload: Record<string, unknown>,
-  ): Promise<RunRow> {
-    return this.tx((tx) => {
-      const current = requireRun(this.row(tx, runId), runId, token);
-      tx.delete(issues).where(eq(issues.runId, runId)).run();
-      for (const issue of issueRows(runId, report)) tx.insert(issues).values(issue).run();
-      let row = this.write(tx, runId, patchValues({ lastReportOk: report.ok, lastError: null }, this.now()), {
-        type: 'VALIDATION_RECORDED',
-        payload,
-      });
-      for (const [from, to] of validationTransitions(runState(current), report.ok))
-        row = this.transitionIn(tx, row, from, to, {}, undefined);
-      return row;
-    });
-  }
-
-  async recordArtifact(entry: ArtifactEntry, token: string): Promise<void> {
-    this.tx((tx) => {
-      requireRun(this.row(tx, entry.runId), entry.runId, token);
-      const row = { ...entry, writtenAt: new Date(this.now()).toISOString() };
-      tx.insert(artifacts)
-        .values(row)
-        .onConflictDoUpdate({ target: [artifacts.runId, artifacts.name], set: row })
-        .run();
-      this.append(tx, entry.runId, artifactWrittenEvent(entry));
+      const write = decide(row, this.now());
+      if (write === undefined) return row;
+      if (write.issues !== undefined) {
+        tx.delete(issues).where(eq(issues.runId, runId)).run();
+        for (const issue of write.issues) tx.insert(issues).values(issue).run();
+      }
+      if (write.artifact !== undefined) {
+        const artifact = write.artifact.row;
+        tx.insert(artifacts)
+          .values(artifact)
+          .onConflictDoUpdate({ target: [artifacts.runId, artifacts.name], set: artifact })
+          .run();
+      }
+      const written = write.values === undefined ? row : this.write(tx, runId, write.values);
+      for (const event of write.events) this.appendEvent(tx, runId, event);
+      return written;
     });
   }
 
@@ -332,7 +245,7 @@ export class SqliteLaunchStore implements LaunchStore {
     options: LeaseOptions = {},
   ): Promise<{ row: RunRow; busy: boolean }> {
     return this.tx((tx) => {
-      const row = requireRun(this.row(tx, runId), runId, undefined);
+      const row = requireRun(this.row(tx, runId), runId, null);
       const nowMs = this.now();
       const decision = leaseDecision(row, token, nowMs);
       if (decision !== 'take') return { row, busy: decision === 'busy' };
