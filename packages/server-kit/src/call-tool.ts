@@ -34,8 +34,8 @@ export interface ToolRunner<State> {
   /** The domain's logger with the tool's name in every line. */
   logger: Logger;
   middleware: readonly ToolMiddleware<State>[];
-  /** The state the handler receives, from the opened one (Domain.callState). */
-  callState(opened: State): Promise<unknown>;
+  /** The state the handler receives, from the opened one (Domain.callState); without, the opened one itself. */
+  callState?: (opened: State) => Promise<unknown>;
   /** Contract violations in output become internal errors (tests) instead of a logged warning. */
   strictOutput: boolean;
   maxArgumentDepth: number;
@@ -90,8 +90,12 @@ async function run<State>(
     const parsed = spec.input.safeParse(rawArgs);
     if (!parsed.success) throw validationError(parsed.error.issues);
     stage = 'handler';
-    const state = (await runner.callState(call.state)) as State;
-    const output = await spec.handler(parsed.data, { ...call, state });
+    const output = await spec.handler(
+      parsed.data,
+      runner.callState === undefined
+        ? call
+        : { ...call, state: (await runner.callState(call.state)) as State },
+    );
     const whole = checkOutput(runner, output);
     const fitted = fitAnswer(whole, allowance, spec.paging, parsed.data);
     // A cut answer gained fields from the paging's `rest`: they are held to the contract too.

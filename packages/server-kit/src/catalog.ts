@@ -34,8 +34,8 @@ export interface CatalogDomain {
   resources: readonly ResourceSpec<unknown>[];
   prompts: readonly PromptSpec<unknown>[];
   middleware: readonly ToolMiddleware<DomainLifecycle>[];
-  /** The state its handlers receive, from the opened one (`Domain.callState`, else the opened one itself). */
-  callState(opened: DomainLifecycle): Promise<unknown>;
+  /** The state its handlers receive, from the opened one (`Domain.callState`; without, the opened one itself). */
+  callState?: (opened: DomainLifecycle) => Promise<unknown>;
 }
 
 /** Everything a server offers, decided from the domains' declarations before any of them is opened. */
@@ -166,7 +166,7 @@ export function buildCatalog(
       resources: domain.resources ?? [],
       prompts,
       middleware: domain.middleware ?? [],
-      callState: domain.callState?.bind(domain) ?? (async (opened) => opened),
+      callState: domain.callState?.bind(domain),
     });
   }
   // A name one domain offers is not dormant for another.

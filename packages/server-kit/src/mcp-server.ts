@@ -112,11 +112,8 @@ export function buildServerFactory(
       loggerOf(domain).error(`${method} failed`, { outcome: 'internal', cause: failure.cause ?? failure });
     return asProtocolError(failure, spec.errorPayload(failure));
   };
-  const callStateOf = (domain: string): ((opened: DomainLifecycle) => Promise<unknown>) => {
-    const entry = catalog.domains.get(domain);
-    if (entry === undefined) throw new Error(`domain "${domain}" is not mounted`);
-    return entry.callState;
-  };
+  const callStateOf = (domain: string): ((opened: DomainLifecycle) => Promise<unknown>) | undefined =>
+    catalog.domains.get(domain)?.callState;
   const runners = new Map<string, ToolRunner<DomainLifecycle>>();
   for (const tool of catalog.tools.values()) {
     runners.set(tool.name, {
@@ -166,8 +163,13 @@ export function buildServerFactory(
   // JSON Schemas from @switchyard/contracts; that they are valid tool listings is tested, not typed.
   const toolListing = { tools: catalog.listing as unknown as Tool[] };
 
+  /** What a domain's handlers get as `call.state`: its `callState` of the opened state, or that itself. */
+  const handlerState = async (domain: string): Promise<unknown> => {
+    const resolve = callStateOf(domain);
+    return resolve === undefined ? stateOf(domain) : resolve(stateOf(domain));
+  };
   const requestCall = async (domain: string, ctx: ServerContext): Promise<RequestCall<unknown>> => ({
-    state: await callStateOf(domain)(stateOf(domain)),
+    state: await handlerState(domain),
     principal: callerPrincipal(ctx.http?.authInfo),
     oauth: callerOAuth(ctx.http?.authInfo),
     signal: AbortSignal.any([ctx.mcpReq.signal, serving.shutdownSignal]),
