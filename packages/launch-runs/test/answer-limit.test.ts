@@ -43,7 +43,7 @@ afterAll(async () => {
 
 describe('launch answers held to the answer limit', () => {
   it('launch_validate cuts the report issues and says where the whole report is', async () => {
-    const raw = await h.raw('launch_validate', { run_id: runId });
+    const raw = (await h.call('launch_validate', { run_id: runId })).raw;
     expect(raw.isError).toBeFalsy();
     expect(wireBytes(raw)).toBeLessThanOrEqual(LIMIT);
     const payload = raw.structuredContent as {
@@ -59,7 +59,7 @@ describe('launch answers held to the answer limit', () => {
   });
 
   it('launch_get_status cuts the open issues the same way', async () => {
-    const raw = await h.raw('launch_get_status', { run_id: runId });
+    const raw = (await h.call('launch_get_status', { run_id: runId })).raw;
     expect(wireBytes(raw)).toBeLessThanOrEqual(LIMIT);
     const payload = raw.structuredContent as {
       status: { open_issues: unknown[] };
@@ -73,11 +73,13 @@ describe('launch answers held to the answer limit', () => {
     let text = '';
     let parts = 0;
     while (offset !== null) {
-      const raw = await h.raw('launch_get_artifact', {
-        run_id: runId,
-        artifact_name: 'notes/long.md',
-        offset,
-      });
+      const raw = (
+        await h.call('launch_get_artifact', {
+          run_id: runId,
+          artifact_name: 'notes/long.md',
+          offset,
+        })
+      ).raw;
       expect(raw.isError).toBeFalsy();
       expect(wireBytes(raw)).toBeLessThanOrEqual(LIMIT);
       const payload = raw.structuredContent as {
@@ -104,11 +106,13 @@ describe('launch answers held to the answer limit', () => {
     const chunks: Buffer[] = [];
     let offset: number | null = 0;
     while (offset !== null) {
-      const raw = await h.raw('launch_get_artifact', {
-        run_id: runId,
-        artifact_name: 'notes/blob.bin',
-        offset,
-      });
+      const raw = (
+        await h.call('launch_get_artifact', {
+          run_id: runId,
+          artifact_name: 'notes/blob.bin',
+          offset,
+        })
+      ).raw;
       expect(wireBytes(raw)).toBeLessThanOrEqual(LIMIT);
       const payload = raw.structuredContent as { artifact: { content: string }; next_offset: number | null };
       chunks.push(Buffer.from(payload.artifact.content, 'base64'));
@@ -118,19 +122,23 @@ describe('launch answers held to the answer limit', () => {
   });
 
   it('an offset past the end or inside a character is INVALID_INPUT saying what to pass', async () => {
-    const past = await h.call('launch_get_artifact', {
-      run_id: runId,
-      artifact_name: 'notes/long.md',
-      offset: 10_000_000,
-    });
+    const past = (
+      await h.call('launch_get_artifact', {
+        run_id: runId,
+        artifact_name: 'notes/long.md',
+        offset: 10_000_000,
+      })
+    ).structured;
     expect(past).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT' } });
     expect(JSON.stringify(past)).toMatch(/past the end of notes\/long\.md/);
     const inside = Buffer.from(NOTES).indexOf(Buffer.from('é')) + 1;
-    const split = await h.call('launch_get_artifact', {
-      run_id: runId,
-      artifact_name: 'notes/long.md',
-      offset: inside,
-    });
+    const split = (
+      await h.call('launch_get_artifact', {
+        run_id: runId,
+        artifact_name: 'notes/long.md',
+        offset: inside,
+      })
+    ).structured;
     expect(JSON.stringify(split)).toMatch(
       /inside a character of notes\/long\.md: start at 0 or where an earlier part said the next starts/,
     );

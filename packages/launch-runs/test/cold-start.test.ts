@@ -10,7 +10,7 @@ import {
   type PackageImportLog,
 } from '@switchyard/server-kit/testing';
 import { afterEach, describe, expect, it } from 'vitest';
-import { atRest, runConfig, tempDir, waitForStatus, type Harness, type Payload } from './support/harness.js';
+import { atRest, runConfig, tempDir, waitForStatus, type Harness } from './support/harness.js';
 
 const packageDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const bin = path.join(packageDir, 'src', 'bin.ts');
@@ -62,8 +62,7 @@ async function startBin(env: Record<string, string> = {}): Promise<{
   const close = () => client.close();
   cleanups.push(close);
   const harness = {
-    call: async (name: string, args: Record<string, unknown> = {}) =>
-      (await callTool(client, name, args)).structured as Payload,
+    call: (name: string, args: Record<string, unknown> = {}) => callTool(client, name, args),
   };
   return { harness, imports, close };
 }
@@ -74,12 +73,12 @@ describe('cold start of switchyard-launch', { timeout: 180_000 }, () => {
     // Opening and migrating the database needs drizzle's migrator only.
     expect(imports.specifiers()).toContain('drizzle-orm/migrator');
     // A call rejected at input validation does not need the run store either.
-    expect(await harness.call('launch_get_status', { run_id: 'nope' })).toMatchObject({
+    expect((await harness.call('launch_get_status', { run_id: 'nope' })).structured).toMatchObject({
       ok: false,
       error: { code: 'INVALID_INPUT' },
     });
     for (const specifier of DRIZZLE_QUERY_BUILDER) expect(imports.specifiers()).not.toContain(specifier);
-    expect((await harness.call('launch_list_runs')).ok).toBe(true);
+    expect((await harness.call('launch_list_runs')).structured.ok).toBe(true);
     expect(imports.specifiers()).toContain('drizzle-orm');
     await close();
     const loaded = imports.packages();
@@ -106,9 +105,11 @@ describe('cold start of switchyard-launch', { timeout: 180_000 }, () => {
       OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${port}`,
       LAUNCH_REPO_ROOTS: path.dirname(missing),
     });
-    const started = await harness.call('launch_start_run', {
-      run_config: runConfig({ source: { repo: missing }, site: { repo: missing } }),
-    });
+    const started = (
+      await harness.call('launch_start_run', {
+        run_config: runConfig({ source: { repo: missing }, site: { repo: missing } }),
+      })
+    ).structured;
     expect(started).toMatchObject({ ok: true, state: 'CREATED' });
     const status = await waitForStatus(harness, started.run_id as string, atRest);
     expect(status.state).toBe('FAILED');

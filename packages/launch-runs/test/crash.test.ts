@@ -46,21 +46,21 @@ async function child(
 
 type Status = { state: string; details: Record<string, unknown> };
 const stateOf = async (server: ChildServer, runId: string) =>
-  ((await server.call('launch_get_status', { run_id: runId })).status as Status).state;
+  ((await server.call('launch_get_status', { run_id: runId })).structured.status as Status).state;
 
 /** Drives a run to DONE the way a client would: resume to a stable state, fix until ready, open the PR. */
 async function finish(server: ChildServer, runId: string): Promise<void> {
   for (let guard = 0; guard < 10; guard += 1) {
     const state = await stateOf(server, runId);
     if (state === 'VALIDATING' || state === 'READY_FOR_PR') break;
-    const resumed = await server.call('launch_resume', { run_id: runId });
+    const resumed = (await server.call('launch_resume', { run_id: runId })).structured;
     if (resumed.ok !== true) throw new Error(`resume failed: ${JSON.stringify(resumed)}`);
   }
   for (let guard = 0; guard < 10 && (await stateOf(server, runId)) === 'VALIDATING'; guard += 1) {
-    const fixed = await server.call('launch_fix_next', { run_id: runId });
+    const fixed = (await server.call('launch_fix_next', { run_id: runId })).structured;
     if (fixed.ok !== true) throw new Error(`fix failed: ${JSON.stringify(fixed)}`);
   }
-  const pr: Payload = await server.call('launch_open_pr', { run_id: runId });
+  const pr: Payload = (await server.call('launch_open_pr', { run_id: runId })).structured;
   if (pr.ok !== true) throw new Error(`open_pr failed: ${JSON.stringify(pr)}`);
 }
 
@@ -86,7 +86,8 @@ describe('crash and resume', () => {
       KILL_POINTS.map(async (point, index) => {
         const marker = path.join(dataDir, `marker-${index}`);
         const server = await child({ pause: { ...point.pause, marker } });
-        const runId = (await server.call('launch_start_run', { run_config: config })).run_id as string;
+        const runId = (await server.call('launch_start_run', { run_config: config })).structured
+          .run_id as string;
         if (point.duringFix) {
           await waitForStatus(server, runId, atRest);
           void server.call('launch_fix_next', { run_id: runId }).catch(() => undefined);
@@ -102,12 +103,13 @@ describe('crash and resume', () => {
 
   it('a restarted server reports the runs interrupted, resumes each to DONE, with nothing lost or duplicated', async () => {
     const server = await child({});
-    const reference = (await server.call('launch_start_run', { run_config: config })).run_id as string;
+    const reference = (await server.call('launch_start_run', { run_config: config })).structured
+      .run_id as string;
     await waitForStatus(server, reference, atRest);
     await finish(server, reference);
 
     for (const { name, runId } of crashed) {
-      const status = (await server.call('launch_get_status', { run_id: runId })).status as Status;
+      const status = (await server.call('launch_get_status', { run_id: runId })).structured.status as Status;
       expect(status.details.interrupted, name).toBe(true);
       await finish(server, runId);
       expect(await stateOf(server, runId), name).toBe('DONE');

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { errorOf } from '@switchyard/server-kit/testing';
+import { LaunchErrorPayloadSchema } from '@switchyard/contracts/launch-runs';
+import { contractErrorOf, errorOf } from '@switchyard/server-kit/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startChildServer, waitForFile, type ChildServer } from './support/child-server.js';
 import { runConfig, tempDir, waitForStatus, atRest } from './support/harness.js';
@@ -33,16 +34,19 @@ describe('several processes on one data directory', { timeout: 180_000 }, () => 
         server.call('launch_start_run', { run_config: config, idempotency_key: 'shared-key' }),
       ),
     );
-    expect(calls.every((payload) => payload.ok === true)).toBe(true);
-    expect(new Set(calls.map((payload) => payload.run_id)).size).toBe(1);
-    const runId = calls[0]?.run_id as string;
+    expect(calls.every((answer) => answer.structured.ok === true)).toBe(true);
+    expect(new Set(calls.map((answer) => answer.structured.run_id)).size).toBe(1);
+    const runId = calls[0]?.structured.run_id as string;
     await waitForStatus(b, runId, atRest);
-    expect((await a.call('launch_list_runs', {})).runs).toHaveLength(1);
+    expect((await a.call('launch_list_runs', {})).structured.runs).toHaveLength(1);
     const reused = await b.call('launch_start_run', {
       run_config: { ...config, product_name: 'Changed' },
       idempotency_key: 'shared-key',
     });
-    expect(errorOf(reused, 'INVALID_INPUT').details.reason).toBe('idempotency_key_reused');
+    expect(contractErrorOf(reused, LaunchErrorPayloadSchema)).toMatchObject({
+      code: 'INVALID_INPUT',
+      details: { reason: 'idempotency_key_reused' },
+    });
   });
 
   it('two processes starting runs at once never exceed LAUNCH_MAX_ACTIVE_RUNS together', async () => {
@@ -56,16 +60,16 @@ describe('several processes on one data directory', { timeout: 180_000 }, () => 
     const calls = await Promise.all(
       [a, b, a, b, a, b].map((server) => server.call('launch_start_run', { run_config: runConfig() })),
     );
-    const started = calls.filter((payload) => payload.ok === true);
+    const started = calls.filter((answer) => answer.structured.ok === true);
     expect(started).toHaveLength(2);
-    for (const payload of calls.filter((call) => call.ok !== true)) {
-      expect(errorOf(payload, 'INVALID_INPUT').details).toMatchObject({
+    for (const answer of calls.filter((call) => call.structured.ok !== true)) {
+      expect(errorOf(answer, 'INVALID_INPUT').details).toMatchObject({
         reason: 'active_run_limit',
         limit: 2,
       });
     }
-    for (const payload of started) await waitForStatus(a, payload.run_id as string, atRest);
-    expect((await b.call('launch_list_runs', {})).runs).toHaveLength(2);
+    for (const answer of started) await waitForStatus(a, answer.structured.run_id as string, atRest);
+    expect((await b.call('launch_list_runs', {})).structured.runs).toHaveLength(2);
   });
 
   it('one executor per run across processes; a cancel from another process stops the work', async () => {
@@ -74,10 +78,11 @@ describe('several processes on one data directory', { timeout: 180_000 }, () => 
     const marker = path.join(dataDir, 'paused');
     const worker = await child({ dataDir, pipeline: 'fake', pause: { worker: 'W2', marker } });
     const other = await child({ dataDir, pipeline: 'fake' });
-    const runId = (await worker.call('launch_start_run', { run_config: runConfig() })).run_id as string;
+    const runId = (await worker.call('launch_start_run', { run_config: runConfig() })).structured
+      .run_id as string;
     await waitForFile(marker);
 
-    const status = (await other.call('launch_get_status', { run_id: runId })).status as {
+    const status = (await other.call('launch_get_status', { run_id: runId })).structured.status as {
       state: string;
       details: Record<string, unknown>;
     };
@@ -91,12 +96,12 @@ describe('several processes on one data directory', { timeout: 180_000 }, () => 
       details: { reason: 'run_busy', current_state: 'CLONED_INPUTS' },
     });
 
-    expect((await other.call('launch_cancel', { run_id: runId })).state).toBe('CANCELLED');
+    expect((await other.call('launch_cancel', { run_id: runId })).structured.state).toBe('CANCELLED');
     // Removed by the cancelling process: no executor there, and none may take a CANCELLED run.
     expect(fs.existsSync(path.join(dataDir, 'launch-runs', 'runs', runId, 'workspace'))).toBe(false);
     // The paused worker in the first process notices through its lease watcher and records the abort.
     const events = async () => {
-      const resource = await other.call('launch_get_status', { run_id: runId });
+      const resource = (await other.call('launch_get_status', { run_id: runId })).structured;
       return resource;
     };
     await events();
@@ -114,7 +119,8 @@ describe('several processes on one data directory', { timeout: 180_000 }, () => 
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
     expect(
-      ((await worker.call('launch_get_status', { run_id: runId })).status as { state: string }).state,
+      ((await worker.call('launch_get_status', { run_id: runId })).structured.status as { state: string })
+        .state,
     ).toBe('CANCELLED');
   });
 });

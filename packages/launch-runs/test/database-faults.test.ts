@@ -3,11 +3,12 @@
 // answers or says the database is unreachable (INTERNAL, retryable); nothing ends the process (an uncaught
 // error would fail this file); the pool recovers by itself and ready() follows the database.
 import { resolvePostgresSettings } from '@switchyard/server-kit/runtime';
+import type { ToolAnswer } from '@switchyard/server-kit/testing';
 import { startFaultyTestPostgres, untilTrue, type FaultyTestPostgres } from '@switchyard/test-postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASE_URL_VARIABLE } from '../src/db/open.js';
 import { FakePipeline } from './support/fake-pipeline.js';
-import { cleanedAfterEach, runConfig, startHarness, type Harness, type Payload } from './support/harness.js';
+import { cleanedAfterEach, runConfig, startHarness, type Harness } from './support/harness.js';
 
 const UNREACHABLE = {
   ok: false,
@@ -41,14 +42,14 @@ async function start(pipeline = new FakePipeline()): Promise<Harness> {
     }),
   );
   await h.state.runs();
-  expect(await h.call('launch_list_runs', {})).toMatchObject({ ok: true });
+  expect((await h.call('launch_list_runs', {})).structured).toMatchObject({ ok: true });
   return h;
 }
 
 /** Each answer of `answers`: a success, or INTERNAL saying the database is unreachable. */
-function expectServedOrUnreachable(answers: Payload[]): number {
-  const failed = answers.filter((answer) => answer.ok === false);
-  for (const answer of failed) expect(answer).toEqual(UNREACHABLE);
+function expectServedOrUnreachable(answers: ToolAnswer[]): number {
+  const failed = answers.filter((answer) => answer.structured.ok === false);
+  for (const answer of failed) expect(answer.structured).toEqual(UNREACHABLE);
   return failed.length;
 }
 
@@ -57,27 +58,30 @@ describe('launch runs when the connection to PostgreSQL fails', () => {
     const pipeline = new FakePipeline();
     const h = await start(pipeline);
     const listed = db.proxy.dropOnNextAnswer();
-    expect(await h.call('launch_list_runs', {})).toEqual(UNREACHABLE);
+    expect((await h.call('launch_list_runs', {})).structured).toEqual(UNREACHABLE);
     await listed;
 
     // Cut while the new run's insert holds its lock: rolled back, and the same call again starts it.
     const one = { run_config: runConfig(), idempotency_key: 'one' };
     const inserting = db.proxy.dropAfterQuery('pg_advisory_xact_lock');
-    expect(await h.call('launch_start_run', one)).toEqual(UNREACHABLE);
+    expect((await h.call('launch_start_run', one)).structured).toEqual(UNREACHABLE);
     await inserting;
-    expect(await h.call('launch_list_runs', {})).toMatchObject({ ok: true, runs: [] });
+    expect((await h.call('launch_list_runs', {})).structured).toMatchObject({ ok: true, runs: [] });
     const held = pipeline.hold('W1');
-    const started = await h.call('launch_start_run', one);
+    const started = (await h.call('launch_start_run', one)).structured;
     expect(started).toMatchObject({ ok: true });
     await held.reached;
 
     // Cut at the cancel's COMMIT: it reached PostgreSQL, so the run is cancelled though the call was not told.
     const runId = started.run_id as string;
     const committing = db.proxy.dropAfterCommit();
-    expect(await h.call('launch_cancel', { run_id: runId })).toEqual({ ...UNREACHABLE, run_id: runId });
+    expect((await h.call('launch_cancel', { run_id: runId })).structured).toEqual({
+      ...UNREACHABLE,
+      run_id: runId,
+    });
     await committing;
     held.release();
-    expect(await h.call('launch_get_status', { run_id: runId })).toMatchObject({
+    expect((await h.call('launch_get_status', { run_id: runId })).structured).toMatchObject({
       ok: true,
       status: { state: 'CANCELLED' },
     });
@@ -94,7 +98,7 @@ describe('launch runs when the connection to PostgreSQL fails', () => {
     await inserting;
     db.proxy.dropAll();
     expect(expectServedOrUnreachable(await Promise.all(calls))).toBeGreaterThan(0);
-    expect(await h.call('launch_list_runs', {})).toMatchObject({ ok: true });
+    expect((await h.call('launch_list_runs', {})).structured).toMatchObject({ ok: true });
     expect(await h.state.ready()).toBe(true);
   });
 
@@ -102,13 +106,13 @@ describe('launch runs when the connection to PostgreSQL fails', () => {
     const h = await start();
     db.proxy.stall();
     try {
-      expect(await h.call('launch_list_runs', {})).toEqual(UNREACHABLE);
+      expect((await h.call('launch_list_runs', {})).structured).toEqual(UNREACHABLE);
       expect(await h.state.ready()).toBe(false);
     } finally {
       db.proxy.resume();
     }
     await untilTrue(() => h.state.ready());
-    expect(await h.call('launch_list_runs', {})).toMatchObject({ ok: true });
+    expect((await h.call('launch_list_runs', {})).structured).toMatchObject({ ok: true });
   });
 
   it('PostgreSQL restarted under load: calls in flight and while it is down are unreachable; then served', async () => {
@@ -125,13 +129,13 @@ describe('launch runs when the connection to PostgreSQL fails', () => {
     try {
       expect(expectServedOrUnreachable(await Promise.all(inFlight))).toBeGreaterThan(0);
       expect(await h.state.ready()).toBe(false);
-      expect(await h.call('launch_list_runs', {})).toEqual(UNREACHABLE);
+      expect((await h.call('launch_list_runs', {})).structured).toEqual(UNREACHABLE);
     } finally {
       await db.start();
     }
     await untilTrue(() => h.state.ready());
     expect(
-      await h.call('launch_start_run', { run_config: runConfig(), idempotency_key: 'after' }),
+      (await h.call('launch_start_run', { run_config: runConfig(), idempotency_key: 'after' })).structured,
     ).toMatchObject({
       ok: true,
     });

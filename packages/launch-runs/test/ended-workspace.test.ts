@@ -34,8 +34,10 @@ async function until(done: () => boolean): Promise<void> {
 
 /** Status, an artifact and the events resource still answer for the run. */
 async function expectRecordKept(h: Harness, runId: string, artifact: string): Promise<void> {
-  expect((await h.call('launch_get_status', { run_id: runId })).ok).toBe(true);
-  expect((await h.call('launch_get_artifact', { run_id: runId, artifact_name: artifact })).ok).toBe(true);
+  expect((await h.call('launch_get_status', { run_id: runId })).structured.ok).toBe(true);
+  expect(
+    (await h.call('launch_get_artifact', { run_id: runId, artifact_name: artifact })).structured.ok,
+  ).toBe(true);
   const events = await h.client.readResource({ uri: `launch://runs/${runId}/events.ndjson` });
   expect(events.contents[0]).toMatchObject({ text: expect.stringContaining('RUN_CREATED') });
 }
@@ -46,11 +48,13 @@ describe.each(DIALECTS)('the workspace of an ended run (%s)', (dialect) => {
     const { runId, status } = await startAndSettle(h);
     expect(status.state).toBe('READY_FOR_PR');
     expect(fs.existsSync(workspaceOf(h, runId))).toBe(true);
-    expect((await h.call('launch_open_pr', { run_id: runId })).ok).toBe(true);
+    expect((await h.call('launch_open_pr', { run_id: runId })).structured.ok).toBe(true);
     expect(fs.existsSync(workspaceOf(h, runId))).toBe(false);
     await expectRecordKept(h, runId, 'page_plan.json');
 
-    const report = LaunchValidateOutputSchema.parse(await h.call('launch_validate', { run_id: runId }));
+    const report = LaunchValidateOutputSchema.parse(
+      (await h.call('launch_validate', { run_id: runId })).structured,
+    );
     expect(report.validation_report.ok).toBe(true);
     expect(fs.existsSync(workspaceOf(h, runId))).toBe(false);
     expect((await waitForStatus(h, runId, atRest)).state).toBe('DONE');
@@ -76,7 +80,8 @@ describe.each(DIALECTS)('the workspace of an ended run (%s)', (dialect) => {
     await expectRecordKept(h, resting, 'validation_report.json');
 
     const held = pipeline.hold('W4');
-    const working = (await h.call('launch_start_run', { run_config: runConfig() })).run_id as string;
+    const working = (await h.call('launch_start_run', { run_config: runConfig() })).structured
+      .run_id as string;
     await held.reached;
     expect(fs.existsSync(workspaceOf(h, working))).toBe(true);
     await h.call('launch_cancel', { run_id: working });
@@ -90,7 +95,7 @@ describe.each(DIALECTS)('the workspace of an ended run (%s)', (dialect) => {
     const h = await open(dialect, { pipeline: new FakePipeline({ seededProblems: 1 }) });
     const { runId, status } = await startAndSettle(h);
     expect(status.state).toBe('VALIDATING');
-    expect((await h.call('launch_validate', { run_id: runId })).ok).toBe(true);
+    expect((await h.call('launch_validate', { run_id: runId })).structured.ok).toBe(true);
     expect(fs.existsSync(path.join(workspaceOf(h, runId), 'site'))).toBe(true);
   });
 
@@ -104,14 +109,14 @@ describe.each(DIALECTS)('the workspace of an ended run (%s)', (dialect) => {
     await first.call('launch_cancel', { run_id: cancelled });
     const { runId: done } = await startAndSettle(first);
     await first.call('launch_fix_next', { run_id: done });
-    expect((await first.call('launch_open_pr', { run_id: done })).ok).toBe(true);
+    expect((await first.call('launch_open_pr', { run_id: done })).structured.ok).toBe(true);
     await first.close();
     // What a process that died as its run ended (or a cancel from another replica) leaves behind.
     for (const ended of [cancelled, done])
       fs.mkdirSync(path.join(workspaceOf(first, ended), 'site'), { recursive: true });
 
     const second = cleanup.kept(await startHarness(options));
-    expect((await second.call('launch_list_runs', {})).runs).toHaveLength(3);
+    expect((await second.call('launch_list_runs', {})).structured.runs).toHaveLength(3);
     expect(fs.existsSync(workspaceOf(second, cancelled))).toBe(false);
     expect(fs.existsSync(workspaceOf(second, done))).toBe(false);
     expect(fs.existsSync(path.join(workspaceOf(second, unfinished), 'site'))).toBe(true);
@@ -161,10 +166,11 @@ describe('the workspace of a run another replica ended (postgres)', () => {
     const deaf = pipeline.holdDeaf();
     let working = '';
     try {
-      working = (await here.call('launch_start_run', { run_config: runConfig() })).run_id as string;
+      working = (await here.call('launch_start_run', { run_config: runConfig() })).structured
+        .run_id as string;
       await deaf.reached;
       for (const runId of [working, resting])
-        expect(await there.call('launch_cancel', { run_id: runId })).toMatchObject({ ok: true });
+        expect((await there.call('launch_cancel', { run_id: runId })).structured).toMatchObject({ ok: true });
       // A sweep that removed `resting` read every workspace on this replica after both cancels.
       const sweptResting = (line: string) =>
         line.includes('removed the workspaces of ended runs') && line.includes(resting);

@@ -17,7 +17,7 @@ describe.each(['modern', 'legacy'] as const)('a launch run, %s era', (era) => {
   it('starts, polls to READY_FOR_PR, lists and reads its resources, completes its run id', async () => {
     h = await startHarness({ pipeline: new FakePipeline({ seededProblems: 0 }), era });
     const started = LaunchStartRunOutputSchema.parse(
-      await h.call('launch_start_run', { run_config: runConfig() }),
+      (await h.call('launch_start_run', { run_config: runConfig() })).structured,
     );
     expect(started.state).toBe('CREATED');
     const status = await waitForStatus(h, started.run_id, atRest);
@@ -31,14 +31,17 @@ describe.each(['modern', 'legacy'] as const)('a launch run, %s era', (era) => {
     const read = await h.client.readResource({ uri: planUri });
     const plan = read.contents[0] as { uri: string; mimeType?: string; text?: string };
     expect(plan).toMatchObject({ uri: planUri, mimeType: 'application/json' });
-    const viaTool = await h.call('launch_get_artifact', {
-      run_id: started.run_id,
-      artifact_name: 'page_plan.json',
-    });
+    const viaTool = (
+      await h.call('launch_get_artifact', {
+        run_id: started.run_id,
+        artifact_name: 'page_plan.json',
+      })
+    ).structured;
     expect(plan.text).toBe((viaTool.artifact as { content: string }).content);
 
     // A second run: completion offers the run ids that start with what was typed, newest first.
-    const other = await h.call('launch_start_run', { run_config: runConfig({ product_name: 'Other' }) });
+    const other = (await h.call('launch_start_run', { run_config: runConfig({ product_name: 'Other' }) }))
+      .structured;
     await waitForStatus(h, other.run_id as string, atRest);
     for (const uri of [ARTIFACTS_TEMPLATE, EVENTS_TEMPLATE]) {
       const all = await h.client.complete({
@@ -72,7 +75,7 @@ describe.each(['modern', 'legacy'] as const)('a launch run, %s era', (era) => {
         argument: { name: 'name', value: '' },
         context: { arguments: { run_id: started.run_id } },
       });
-      const listed = (await h.call('launch_get_status', { run_id: started.run_id })).status as {
+      const listed = (await h.call('launch_get_status', { run_id: started.run_id })).structured.status as {
         artifacts: { name: string }[];
       };
       expect(all.completion.values).toEqual(listed.artifacts.map((artifact) => artifact.name));

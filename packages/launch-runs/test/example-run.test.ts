@@ -42,17 +42,21 @@ describe('a launch on the example repositories', { timeout: 120_000 }, () => {
   let runId: string;
 
   it('starts offline and stops in VALIDATING on the seeded, fixable problem', async () => {
-    const started = await h.call('launch_start_run', {
-      run_config: exampleConfig(repos),
-      idempotency_key: 'readme-walkthrough',
-    });
+    const started = (
+      await h.call('launch_start_run', {
+        run_config: exampleConfig(repos),
+        idempotency_key: 'readme-walkthrough',
+      })
+    ).structured;
     expect(started).toMatchObject({ ok: true, state: 'CREATED' });
     runId = started.run_id as string;
     const status = (await waitForStatus(h, runId, atRest)) as unknown as Status;
     expect(status.state).toBe('VALIDATING');
     expect(status.open_issues.length).toBeGreaterThan(0);
     const names = (
-      (await h.call('launch_get_status', { run_id: runId })).status as { artifacts: { name: string }[] }
+      (await h.call('launch_get_status', { run_id: runId })).structured.status as {
+        artifacts: { name: string }[];
+      }
     ).artifacts.map((a) => a.name);
     expect(names).toEqual(expect.arrayContaining(ARTIFACTS_THROUGH_VALIDATION));
     expect(names.some((name) => name.startsWith('drafts/products/'))).toBe(true);
@@ -62,11 +66,11 @@ describe('a launch on the example repositories', { timeout: 120_000 }, () => {
   it('reaches READY_FOR_PR through at least one real fix', async () => {
     const fixed = await fixUntilReady(h, runId);
     expect(fixed.length).toBeGreaterThanOrEqual(1);
-    const status = (await h.call('launch_get_status', { run_id: runId })).status as Status;
+    const status = (await h.call('launch_get_status', { run_id: runId })).structured.status as Status;
     expect(status).toMatchObject({ state: 'READY_FOR_PR', details: { last_report_ok: true } });
     for (const issue of fixed) {
       expect(
-        ((await h.call('launch_get_status', { run_id: runId })).status as Status).open_issues.map(
+        ((await h.call('launch_get_status', { run_id: runId })).structured.status as Status).open_issues.map(
           (i) => i.issue_id,
         ),
       ).not.toContain(issue);
@@ -74,10 +78,12 @@ describe('a launch on the example repositories', { timeout: 120_000 }, () => {
   });
 
   it('opens the PR (DONE) on launch/<run_id>/tallyho, whose pages all pass TruthLock', async () => {
-    const pr = LaunchOpenPrOutputSchema.parse(await h.call('launch_open_pr', { run_id: runId }));
+    const pr = LaunchOpenPrOutputSchema.parse((await h.call('launch_open_pr', { run_id: runId })).structured);
     expect(pr.branch).toBe(`launch/${runId}/tallyho`);
-    expect(((await h.call('launch_get_status', { run_id: runId })).status as Status).state).toBe('DONE');
-    expect(await h.call('launch_open_pr', { run_id: runId })).toEqual(pr);
+    expect(((await h.call('launch_get_status', { run_id: runId })).structured.status as Status).state).toBe(
+      'DONE',
+    );
+    expect((await h.call('launch_open_pr', { run_id: runId })).structured).toEqual(pr);
     expect(git(repos.siteRepo, 'rev-parse', `refs/heads/${pr.branch}`).trim()).toBe(pr.commit_sha);
 
     const evidenceMap = JSON.parse(await artifactText(h, runId, 'evidence_map.json'));
@@ -95,7 +101,7 @@ describe('a launch on the example repositories', { timeout: 120_000 }, () => {
 
     // The validator agrees on the committed worktree.
     const report = ValidationReportSchema.parse(
-      (await h.call('launch_validate', { run_id: runId })).validation_report,
+      (await h.call('launch_validate', { run_id: runId })).structured.validation_report,
     );
     expect(gate(report, 'TruthLock')?.ok).toBe(true);
     expect(
@@ -108,11 +114,12 @@ describe('a launch on the example repositories', { timeout: 120_000 }, () => {
   });
 
   it('is deterministic: a second run on the same inputs writes byte-identical artifacts (gate timings aside)', async () => {
-    const second = (await h.call('launch_start_run', { run_config: exampleConfig(repos) })).run_id as string;
+    const second = (await h.call('launch_start_run', { run_config: exampleConfig(repos) })).structured
+      .run_id as string;
     await waitForStatus(h, second, atRest);
     await fixUntilReady(h, second);
     const artifactsOf = async (id: string) => {
-      const status = (await h.call('launch_get_status', { run_id: id })).status as {
+      const status = (await h.call('launch_get_status', { run_id: id })).structured.status as {
         artifacts: { name: string; sha256: string }[];
       };
       return new Map(status.artifacts.map((a) => [a.name, a.sha256]));
@@ -145,11 +152,11 @@ describe('a launch on a real published package', { timeout: 120_000 }, () => {
       { sourceRepo: source, siteRepo: site.siteRepo },
       { product_slug: 'ky', product_name: 'Ky', max_fix_attempts: 10 },
     );
-    const runId = (await h.call('launch_start_run', { run_config: config })).run_id as string;
+    const runId = (await h.call('launch_start_run', { run_config: config })).structured.run_id as string;
     const rested = await waitForStatus(h, runId, atRest);
     expect(['VALIDATING', 'READY_FOR_PR']).toContain(rested.state);
     await fixUntilReady(h, runId);
-    expect(((await h.call('launch_get_status', { run_id: runId })).status as Status).state).toBe(
+    expect(((await h.call('launch_get_status', { run_id: runId })).structured.status as Status).state).toBe(
       'READY_FOR_PR',
     );
     const report = ValidationReportSchema.parse(

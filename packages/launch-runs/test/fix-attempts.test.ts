@@ -27,7 +27,7 @@ const harness = async (options: Parameters<typeof startHarness>[0]) =>
 
 type Status = { state: string; details: Record<string, unknown>; open_issues: unknown[] };
 const statusOf = async (h: Harness, runId: string) =>
-  (await h.call('launch_get_status', { run_id: runId })).status as Status;
+  (await h.call('launch_get_status', { run_id: runId })).structured.status as Status;
 /** Nobody holds the run's lease any more (the call that went away has let go of it). */
 const notBusy = (status: Record<string, unknown>) =>
   (status.details as { busy?: boolean } | undefined)?.busy === false;
@@ -56,7 +56,7 @@ async function stopBetweenWriteAndCount(
   expect(fs.readFileSync(page, 'utf8')).not.toBe(unfixed);
   whileStopped(page, unfixed);
   written.release();
-  expect((await fix).ok).toBe(false);
+  expect((await fix).structured.ok).toBe(false);
   return { runId, dataDir, storage };
 }
 
@@ -122,9 +122,11 @@ describe.each(DIALECTS)('launch_fix_next counts applied fixes only (%s)', (diale
         reason: 'fix_not_applied',
       });
 
-      const resumed = await h.call('launch_resume', { run_id: runId });
+      const resumed = (await h.call('launch_resume', { run_id: runId })).structured;
       expect(resumed).toMatchObject({ ok: true, status: { state: 'VALIDATING' } });
-      const fixed = LaunchFixNextOutputSchema.parse(await h.call('launch_fix_next', { run_id: runId }));
+      const fixed = LaunchFixNextOutputSchema.parse(
+        (await h.call('launch_fix_next', { run_id: runId })).structured,
+      );
       expect(fixed.remaining_blockers).toBe(1);
       expect((await statusOf(h, runId)).details.fix_attempts).toBe(1);
       // That was the one attempt max_fix_attempts allows.
@@ -140,7 +142,7 @@ describe.each(DIALECTS)('launch_fix_next counts applied fixes only (%s)', (diale
     const held = pipeline.hold('W8');
     const fix = h.call('launch_fix_next', { run_id: runId });
     await held.reached;
-    expect((await h.call('launch_cancel', { run_id: runId })).state).toBe('CANCELLED');
+    expect((await h.call('launch_cancel', { run_id: runId })).structured.state).toBe('CANCELLED');
     errorOf(await fix, 'CANCELLED');
     const status = await waitForStatus(h, runId, notBusy);
     expect(status).toMatchObject({ state: 'CANCELLED', details: { fix_attempts: 0 } });
@@ -152,7 +154,7 @@ describe.each(DIALECTS)('launch_fix_next counts applied fixes only (%s)', (diale
     const second = await harness({ pipeline, dataDir, ...storage });
     const stopped = await statusOf(second, runId);
     expect(stopped).toMatchObject({ state: 'FIXING', details: { interrupted: true, fix_attempts: 0 } });
-    const resumed = await second.call('launch_resume', { run_id: runId });
+    const resumed = (await second.call('launch_resume', { run_id: runId })).structured;
     expect(resumed).toMatchObject({ ok: true, status: { state: 'VALIDATING' } });
     expect(pipeline.calls).toEqual(['W7']);
     const status = await statusOf(second, runId);
@@ -170,7 +172,7 @@ describe.each(DIALECTS)('launch_fix_next counts applied fixes only (%s)', (diale
       fs.writeFileSync(page, unfixed),
     );
     const second = await harness({ pipeline: new FakePipeline({ seededProblems: 2 }), dataDir, ...storage });
-    expect(await second.call('launch_resume', { run_id: runId })).toMatchObject({ ok: true });
+    expect((await second.call('launch_resume', { run_id: runId })).structured).toMatchObject({ ok: true });
     const status = await statusOf(second, runId);
     expect(status).toMatchObject({ state: 'VALIDATING', details: { fix_attempts: 0 } });
     expect(status.open_issues).toHaveLength(2);

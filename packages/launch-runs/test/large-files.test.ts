@@ -96,13 +96,14 @@ type Caller = Pick<Harness, 'call'>;
 type InventoryFile = { path: string; size: number; sha256: string | null; not_hashed?: string };
 
 async function artifactJson<T>(caller: Caller, runId: string, name: string): Promise<T> {
-  const payload: Payload = await caller.call('launch_get_artifact', { run_id: runId, artifact_name: name });
+  const payload: Payload = (await caller.call('launch_get_artifact', { run_id: runId, artifact_name: name }))
+    .structured;
   return JSON.parse((payload.artifact as { content: string }).content) as T;
 }
 
 /** Starts the example run and waits for it to rest; it must reach VALIDATING like the plain example. */
 async function runToRest(caller: Caller): Promise<string> {
-  const started = await caller.call('launch_start_run', { run_config: config });
+  const started = (await caller.call('launch_start_run', { run_config: config })).structured;
   expect(started.ok, JSON.stringify(started)).toBe(true);
   const runId = started.run_id as string;
   const status = await waitForStatus(caller, runId, atRest);

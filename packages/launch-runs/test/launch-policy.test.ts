@@ -73,7 +73,7 @@ function expectRefused(
 }
 
 async function runCount(h: Harness): Promise<number> {
-  return ((await h.call('launch_list_runs', {})).runs as unknown[]).length;
+  return ((await h.call('launch_list_runs', {})).structured.runs as unknown[]).length;
 }
 
 describe(
@@ -125,7 +125,8 @@ describe(
     for (const [what, overrides, field] of cases) {
       it(`refuses ${what}: INVALID_INPUT repo_outside_allowed_roots, nothing recorded`, async () => {
         const before = await runCount(h);
-        const payload = await h.call('launch_start_run', { run_config: exampleConfig(inside, overrides()) });
+        const payload = (await h.call('launch_start_run', { run_config: exampleConfig(inside, overrides()) }))
+          .structured;
         expectRefused(payload, 'repo_outside_allowed_roots', 'LAUNCH_REPO_ROOTS', field);
         expect(await runCount(h)).toBe(before);
       });
@@ -134,9 +135,11 @@ describe(
     it('refuses a symlink inside the root that leads to a repository outside it', async () => {
       const link = path.join(h.dataDir, 'repos', 'elsewhere');
       fs.symlinkSync(outsideRepos.sourceRepo, link);
-      const payload = await h.call('launch_start_run', {
-        run_config: exampleConfig(inside, { source: { repo: link } }),
-      });
+      const payload = (
+        await h.call('launch_start_run', {
+          run_config: exampleConfig(inside, { source: { repo: link } }),
+        })
+      ).structured;
       expectRefused(payload, 'repo_outside_allowed_roots', 'LAUNCH_REPO_ROOTS', 'source.repo');
     });
 
@@ -151,7 +154,7 @@ describe(
         'evil.git/refs/heads/.keep': '',
         'evil.git/hooks/pre-receive': markerScript(marker),
       });
-      const first = await h.call('launch_start_run', { run_config: exampleConfig(hostile) });
+      const first = (await h.call('launch_start_run', { run_config: exampleConfig(hostile) })).structured;
       await waitForStatus(h, first.run_id as string, atRest);
       const planted = path.join(
         h.dataDir,
@@ -164,9 +167,11 @@ describe(
       );
       expect(git(planted, 'rev-parse', '--is-bare-repository').trim()).toBe('true');
 
-      const payload = await h.call('launch_start_run', {
-        run_config: exampleConfig(inside, { pr: { provider: 'local', remote: planted } }),
-      });
+      const payload = (
+        await h.call('launch_start_run', {
+          run_config: exampleConfig(inside, { pr: { provider: 'local', remote: planted } }),
+        })
+      ).structured;
       const error = errorOf(payload, 'INVALID_INPUT');
       expect(error.details).toMatchObject({ reason: 'repo_in_run_workspace', field: 'pr.remote' });
       expect(fs.existsSync(marker)).toBe(false);
@@ -179,14 +184,16 @@ describe(
     it('repositories inside the root work, and a pr.remote inside it receives the branch', async () => {
       const remote = path.join(h.dataDir, 'repos', 'mirror.git');
       git(h.dataDir, 'clone', '--quiet', '--bare', '--', inside.siteRepo, remote);
-      const started = await h.call('launch_start_run', {
-        run_config: exampleConfig(inside, { pr: { provider: 'local', remote } }),
-      });
+      const started = (
+        await h.call('launch_start_run', {
+          run_config: exampleConfig(inside, { pr: { provider: 'local', remote } }),
+        })
+      ).structured;
       expect(started.ok, JSON.stringify(started)).toBe(true);
       const runId = started.run_id as string;
       expect((await waitForStatus(h, runId, atRest)).state).toBe('VALIDATING');
       await fixUntilReady(h, runId);
-      const opened = await h.call('launch_open_pr', { run_id: runId });
+      const opened = (await h.call('launch_open_pr', { run_id: runId })).structured;
       expect(opened.ok, JSON.stringify(opened)).toBe(true);
       expect(git(remote, 'branch', '--list', 'launch/*').trim()).toBe(`launch/${runId}/tallyho`);
     });
@@ -216,9 +223,11 @@ describe('network repositories, the PR token and the GitHub API', { timeout: 120
 
   for (const secret of ['SWITCHYARD_TOKEN', 'TFL_API_KEY', 'DIGITRANSIT_SUBSCRIPTION_KEY', 'HOME']) {
     it(`token_env ${secret} with the caller's api_base_url: refused, the listener receives nothing`, async () => {
-      const payload = await h.call('launch_start_run', {
-        run_config: exampleConfig(repos, githubPr(secret, githubUrl)),
-      });
+      const payload = (
+        await h.call('launch_start_run', {
+          run_config: exampleConfig(repos, githubPr(secret, githubUrl)),
+        })
+      ).structured;
       expectRefused(payload, 'token_env_not_allowed', 'LAUNCH_PR_TOKEN_ENV', 'pr.github.token_env');
       expect(JSON.stringify(payload)).not.toContain(SERVER_TOKEN);
       expect(github.requests).toEqual([]);
@@ -226,9 +235,11 @@ describe('network repositories, the PR token and the GitHub API', { timeout: 120
   }
 
   it("an allowed token_env still only goes to an allowed API: the caller's URL is refused", async () => {
-    const payload = await h.call('launch_start_run', {
-      run_config: exampleConfig(repos, githubPr(TOKEN_ENV, `${githubUrl}/`)),
-    });
+    const payload = (
+      await h.call('launch_start_run', {
+        run_config: exampleConfig(repos, githubPr(TOKEN_ENV, `${githubUrl}/`)),
+      })
+    ).structured;
     expectRefused(payload, 'api_base_url_not_allowed', 'LAUNCH_GITHUB_API_URLS', 'pr.github.api_base_url');
     expect(github.requests).toEqual([]);
   });
@@ -238,27 +249,33 @@ describe('network repositories, the PR token and the GitHub API', { timeout: 120
     ['under another path', 'https://api.github.com/some/proxy'],
   ]) {
     it(`the default GitHub API ${what} is another API: refused`, async () => {
-      const payload = await h.call('launch_start_run', {
-        run_config: exampleConfig(repos, githubPr(TOKEN_ENV, api)),
-      });
+      const payload = (
+        await h.call('launch_start_run', {
+          run_config: exampleConfig(repos, githubPr(TOKEN_ENV, api)),
+        })
+      ).structured;
       expectRefused(payload, 'api_base_url_not_allowed', 'LAUNCH_GITHUB_API_URLS', 'pr.github.api_base_url');
     });
   }
 
   it('an https push remote on a host that is not allowed is refused', async () => {
-    const payload = await h.call('launch_start_run', {
-      run_config: exampleConfig(repos, {
-        pr: { ...githubPr(TOKEN_ENV).pr!, remote: 'https://127.0.0.1:9/acme/site.git' },
-      }),
-    });
+    const payload = (
+      await h.call('launch_start_run', {
+        run_config: exampleConfig(repos, {
+          pr: { ...githubPr(TOKEN_ENV).pr!, remote: 'https://127.0.0.1:9/acme/site.git' },
+        }),
+      })
+    ).structured;
     expectRefused(payload, 'remote_host_not_allowed', 'LAUNCH_REMOTE_HOSTS', 'pr.remote');
   });
 
   it('a source on a host that is not allowed is refused (scp-like and URL forms)', async () => {
     for (const repo of ['https://git.internal.example/acme/product.git', 'git@10.0.0.7:acme/product.git']) {
-      const payload = await h.call('launch_start_run', {
-        run_config: exampleConfig(repos, { source: { repo } }),
-      });
+      const payload = (
+        await h.call('launch_start_run', {
+          run_config: exampleConfig(repos, { source: { repo } }),
+        })
+      ).structured;
       expectRefused(payload, 'remote_host_not_allowed', 'LAUNCH_REMOTE_HOSTS', 'source.repo');
     }
   });
@@ -272,7 +289,8 @@ describe('network repositories, the PR token and the GitHub API', { timeout: 120
       ['pr.remote', { pr: { ...githubPr(TOKEN_ENV).pr!, remote: hostReadTwoWays('acme/site.git') } }],
     ] as const) {
       const before = await runCount(h);
-      const payload = await h.call('launch_start_run', { run_config: exampleConfig(repos, runConfig) });
+      const payload = (await h.call('launch_start_run', { run_config: exampleConfig(repos, runConfig) }))
+        .structured;
       expect(errorOf(payload, 'INVALID_INPUT').details).toEqual({ field, reason: 'ambiguous_url' });
       expect(await runCount(h)).toBe(before);
     }
@@ -287,21 +305,24 @@ describe('network repositories, the PR token and the GitHub API', { timeout: 120
     });
     let runId: string;
     try {
-      const started = await wide.call('launch_start_run', {
-        run_config: exampleConfig(repos, githubPr(TOKEN_ENV, githubUrl)),
-      });
+      const started = (
+        await wide.call('launch_start_run', {
+          run_config: exampleConfig(repos, githubPr(TOKEN_ENV, githubUrl)),
+        })
+      ).structured;
       expect(started.ok, JSON.stringify(started)).toBe(true);
       runId = started.run_id as string;
       await waitForStatus(wide, runId, atRest);
       await fixUntilReady(wide, runId);
       expect(
-        ((await wide.call('launch_get_status', { run_id: runId })).status as { state: string }).state,
+        ((await wide.call('launch_get_status', { run_id: runId })).structured.status as { state: string })
+          .state,
       ).toBe('READY_FOR_PR');
     } finally {
       await wide.close();
     }
     h = await startHarness({ dataDir, config: { repoRoots: undefined, prTokenEnv: [TOKEN_ENV] } });
-    const payload = await h.call('launch_open_pr', { run_id: runId });
+    const payload = (await h.call('launch_open_pr', { run_id: runId })).structured;
     expectRefused(payload, 'api_base_url_not_allowed', 'LAUNCH_GITHUB_API_URLS', 'pr.github.api_base_url');
     expect(github.requests).toEqual([]);
     expect(git(repos.siteRepo, 'branch', '--list', 'launch/*').trim()).toBe('');
@@ -337,13 +358,13 @@ describe(
       const wide = new FakePipeline();
       const held = wide.hold('W1');
       h = await startHarness({ dataDir, pipeline: wide });
-      const started = await h.call('launch_start_run', { run_config: runConfig() });
+      const started = (await h.call('launch_start_run', { run_config: runConfig() })).structured;
       expect(started.ok, JSON.stringify(started)).toBe(true);
       const runId = started.run_id as string;
       await held.reached;
 
       const { narrowed, pipeline } = await restartNarrowed();
-      const payload = await narrowed.call('launch_resume', { run_id: runId });
+      const payload = (await narrowed.call('launch_resume', { run_id: runId })).structured;
       expectRefused(payload, 'repo_outside_allowed_roots', 'LAUNCH_REPO_ROOTS', 'source.repo');
       expect(pipeline.calls).toEqual([]);
       expect(fs.existsSync(workspaceOf(runId))).toBe(false);
@@ -356,7 +377,7 @@ describe(
       fs.rmSync(workspaceOf(runId), { recursive: true });
 
       const { narrowed, pipeline } = await restartNarrowed();
-      const payload = await narrowed.call('launch_fix_next', { run_id: runId });
+      const payload = (await narrowed.call('launch_fix_next', { run_id: runId })).structured;
       expectRefused(payload, 'repo_outside_allowed_roots', 'LAUNCH_REPO_ROOTS', 'source.repo');
       expect(pipeline.calls).toEqual([]);
       expect(fs.existsSync(workspaceOf(runId))).toBe(false);
@@ -368,11 +389,13 @@ describe('LAUNCH_PR_TOKEN_ENV unset: no variable is a PR token', () => {
   it('refuses GITHUB_TOKEN, with the default GitHub API', async () => {
     const h = await startHarness();
     try {
-      const payload = await h.call('launch_start_run', {
-        run_config: runConfig({
-          pr: { provider: 'github', github: { owner: 'acme', repo: 'site', token_env: 'GITHUB_TOKEN' } },
-        }),
-      });
+      const payload = (
+        await h.call('launch_start_run', {
+          run_config: runConfig({
+            pr: { provider: 'github', github: { owner: 'acme', repo: 'site', token_env: 'GITHUB_TOKEN' } },
+          }),
+        })
+      ).structured;
       expectRefused(payload, 'token_env_not_allowed', 'LAUNCH_PR_TOKEN_ENV', 'pr.github.token_env');
     } finally {
       await h.close();
@@ -440,7 +463,7 @@ describe('what the operator allows, a run may name', { timeout: 60_000 }, () => 
       const pipeline = new FakePipeline();
       const h = await startHarness({ pipeline, config: config() });
       try {
-        const started = await h.call('launch_start_run', { run_config: runConfig(overrides()) });
+        const started = (await h.call('launch_start_run', { run_config: runConfig(overrides()) })).structured;
         expect(started.ok, JSON.stringify(started)).toBe(true);
         const status = await waitForStatus(h, started.run_id as string, atRest);
         expect(status.details.error).toBeUndefined();

@@ -73,7 +73,7 @@ describe('the lazily loaded pipeline', () => {
     const { pipeline, install } = installablePipeline(fake, false);
     h = await startHarness({ pipeline });
 
-    const started = await h.call('launch_start_run', { run_config: runConfig() });
+    const started = (await h.call('launch_start_run', { run_config: runConfig() })).structured;
     expect(started).toMatchObject({ ok: true, state: 'CREATED' });
     const runId = started.run_id as string;
     const halted = await waitForStatus(h, runId, atRest);
@@ -92,7 +92,9 @@ describe('the lazily loaded pipeline', () => {
     expect(fake.calls).toEqual([]);
 
     install.installed = true;
-    const resumed = LaunchResumeOutputSchema.parse(await h.call('launch_resume', { run_id: runId }));
+    const resumed = LaunchResumeOutputSchema.parse(
+      (await h.call('launch_resume', { run_id: runId })).structured,
+    );
     expect(resumed.status.state).toBe('PLAN_READY');
     expect(resumed.status.details?.error).toBeUndefined();
     expect(fake.calls).toEqual(['W1', 'W2', 'W3', 'W4']);
@@ -105,7 +107,7 @@ describe('the lazily loaded pipeline', () => {
     expect(status.state).toBe('VALIDATING');
 
     install.installed = false;
-    const raw = await h.raw('launch_validate', { run_id: runId });
+    const raw = (await h.call('launch_validate', { run_id: runId })).raw;
     expect(raw.isError).toBe(true);
     const payload = LaunchErrorPayloadSchema.parse(raw.structuredContent);
     expect(payload).toMatchObject({
@@ -114,7 +116,7 @@ describe('the lazily loaded pipeline', () => {
       error: { code: 'INTERNAL', retryable: true, details: { reason: 'pipeline_unavailable' } },
     });
     expect(typeof payload.error.details.cause_class).toBe('string');
-    expect((await h.call('launch_get_status', { run_id: runId })).status).toMatchObject({
+    expect((await h.call('launch_get_status', { run_id: runId })).structured.status).toMatchObject({
       state: 'VALIDATING',
     });
   });

@@ -42,7 +42,8 @@ async function dataDirWithInterruptedRun(): Promise<{ dir: string; runId: string
   const first = await startHarness({ pipeline, dataDir: dir });
   try {
     const held = pipeline.hold('W5');
-    const runId = (await first.call('launch_start_run', { run_config: runConfig() })).run_id as string;
+    const runId = (await first.call('launch_start_run', { run_config: runConfig() })).structured
+      .run_id as string;
     await held.reached;
     await first.state.close();
     return { dir, runId };
@@ -161,7 +162,7 @@ describe('the lazily loaded run store', () => {
       { timeout: 30_000 },
     );
     // The sweep ran once, at start: the first call sees the run marked, with one RUN_INTERRUPTED event.
-    const status = (await h.call('launch_get_status', { run_id: runId })).status as {
+    const status = (await h.call('launch_get_status', { run_id: runId })).structured.status as {
       details: Record<string, unknown>;
     };
     expect(status.details.interrupted).toBe(true);
@@ -189,7 +190,9 @@ describe('the lazily loaded run store', () => {
     );
     expect(await h.state.ready()).toBe(true);
 
-    const failed = LaunchErrorPayloadSchema.parse(await h.call('launch_get_status', { run_id: runId }));
+    const failed = LaunchErrorPayloadSchema.parse(
+      (await h.call('launch_get_status', { run_id: runId })).structured,
+    );
     expect(failed).toMatchObject({
       ok: false,
       run_id: runId,
@@ -207,7 +210,7 @@ describe('the lazily loaded run store', () => {
 
     other.exec('ALTER TABLE events_aside RENAME TO events');
     other.close();
-    const status = (await h.call('launch_get_status', { run_id: runId })).status as {
+    const status = (await h.call('launch_get_status', { run_id: runId })).structured.status as {
       details: Record<string, unknown>;
     };
     expect(status.details.interrupted).toBe(true);

@@ -43,15 +43,20 @@ describe.each(DIALECTS)('launch_open_pr (%s)', (dialect) => {
     const pipeline = new FakePipeline({ seededProblems: 0 });
     h = await startHarnessOn(dialect, { pipeline });
     const { runId } = await startAndSettle(h);
-    const first = LaunchOpenPrOutputSchema.parse(await h.call('launch_open_pr', { run_id: runId }));
+    const first = LaunchOpenPrOutputSchema.parse(
+      (await h.call('launch_open_pr', { run_id: runId })).structured,
+    );
     expect(first.branch).toBe(`launch/${runId}/example-product`);
-    const status = (await h.call('launch_get_status', { run_id: runId })).status as Record<string, unknown>;
+    const status = (await h.call('launch_get_status', { run_id: runId })).structured.status as Record<
+      string,
+      unknown
+    >;
     expect(status).toMatchObject({
       state: 'DONE',
       section_states: { products: 'DONE', docs: 'DONE' },
       details: { pr: { pr_url: first.pr_url, branch: first.branch, commit_sha: first.commit_sha } },
     });
-    const second = await h.call('launch_open_pr', { run_id: runId });
+    const second = (await h.call('launch_open_pr', { run_id: runId })).structured;
     expect(second).toEqual(first);
     expect(pipeline.prsOpened).toHaveLength(1);
     const transitions = (await (await h.state.runs()).events(runId))
@@ -63,7 +68,8 @@ describe.each(DIALECTS)('launch_open_pr (%s)', (dialect) => {
       ['PR_OPENED', 'DONE'],
     ]);
     expect(
-      ((await h.call('launch_list_runs', {})).runs as { finished_at: string | null }[])[0]?.finished_at,
+      ((await h.call('launch_list_runs', {})).structured.runs as { finished_at: string | null }[])[0]
+        ?.finished_at,
     ).not.toBeNull();
   });
 
@@ -90,13 +96,15 @@ describe.each(DIALECTS)('launch_open_pr (%s)', (dialect) => {
       const { runId } = await startAndSettle(h);
       const error = errorOf(await h.call('launch_open_pr', { run_id: runId }), 'COMMIT_SERVICE_ERROR');
       expect(error.retryable).toBe(retryable);
-      const status = (await h.call('launch_get_status', { run_id: runId })).status as {
+      const status = (await h.call('launch_get_status', { run_id: runId })).structured.status as {
         state: string;
         details: Record<string, unknown>;
       };
       expect(status.state).toBe('READY_FOR_PR');
       expect(status.details.error).toMatchObject({ code: 'COMMIT_SERVICE_ERROR', retryable });
-      const retried = LaunchOpenPrOutputSchema.parse(await h.call('launch_open_pr', { run_id: runId }));
+      const retried = LaunchOpenPrOutputSchema.parse(
+        (await h.call('launch_open_pr', { run_id: runId })).structured,
+      );
       expect(retried.run_id).toBe(runId);
       expect(pipeline.prsOpened).toHaveLength(1);
     },
@@ -119,12 +127,12 @@ describe.each(DIALECTS)('launch_open_pr (%s)', (dialect) => {
     };
     h = await startHarnessOn(dialect, { pipeline });
     const { runId } = await startAndSettle(h);
-    const payload = await h.call('launch_open_pr', { run_id: runId });
+    const payload = (await h.call('launch_open_pr', { run_id: runId })).structured;
     const error = errorOf(payload, 'COMMIT_SERVICE_ERROR');
     expect(error.retryable).toBe(false);
     expect(JSON.stringify(payload)).not.toContain(secret);
     expect(error.message).toContain('[REDACTED]');
-    const status = await h.call('launch_get_status', { run_id: runId });
+    const status = (await h.call('launch_get_status', { run_id: runId })).structured;
     expect(JSON.stringify(status)).not.toContain(secret);
     expect(JSON.stringify(await (await h.state.runs()).events(runId))).not.toContain(secret);
   });
@@ -153,7 +161,7 @@ describe('launch_open_pr cancelled by its client while git pushes', { timeout: 1
       const config = exampleConfig(repos, {
         pr: { provider: 'local', remote: `http://127.0.0.1:${port}/site.git` },
       });
-      const started = await h.call('launch_start_run', { run_config: config });
+      const started = (await h.call('launch_start_run', { run_config: config })).structured;
       const runId = started.run_id as string;
       await waitForStatus(h, runId, atRest);
       await fixUntilReady(h, runId);

@@ -77,12 +77,12 @@ describe.each(DIALECTS)('ownership (%s)', (dialect) => {
       });
       expect(started).toMatchObject({ ok: true, state: 'CREATED' });
       expect(started.run_id).not.toBe(runId);
-      const mine = await h.call('launch_list_runs', {});
+      const mine = (await h.call('launch_list_runs', {})).structured;
       expect((mine.runs as { run_id: string }[]).map((run) => run.run_id)).toEqual([runId]);
     });
 
     it('stays whole for its owner', async () => {
-      const status = await h.call('launch_get_status', { run_id: runId });
+      const status = (await h.call('launch_get_status', { run_id: runId })).structured;
       expect(status).toMatchObject({ ok: true, status: { run_id: runId, state: 'VALIDATING' } });
     });
   });

@@ -60,7 +60,7 @@ describe('the launch_docs prompt', () => {
       exampleRunConfig({ sourceRepo: ARGUMENTS.source_repo, siteRepo: ARGUMENTS.site_repo }),
     );
     const started = LaunchStartRunOutputSchema.parse(
-      await h.call('launch_start_run', { run_config: config }),
+      (await h.call('launch_start_run', { run_config: config })).structured,
     );
     expect(started.state).toBe('CREATED');
     expect(text).toContain('Poll launch_get_status until the run is VALIDATING or READY_FOR_PR');

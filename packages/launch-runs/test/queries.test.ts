@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
 import {
+  LaunchErrorPayloadSchema,
   LaunchGetArtifactOutputSchema,
   LaunchGetStatusOutputSchema,
   LaunchListRunsOutputSchema,
 } from '@switchyard/contracts/launch-runs';
-import { errorOf } from '@switchyard/server-kit/testing';
+import { contractErrorOf, errorOf } from '@switchyard/server-kit/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS, startHarnessOn } from './support/dialects.js';
 import { FakePipeline } from './support/fake-pipeline.js';
@@ -39,13 +40,13 @@ describe.each(DIALECTS)('queries (%s)', (dialect) => {
       async (tool) => {
         const extra = tool === 'launch_get_artifact' ? { artifact_name: 'page_plan.json' } : {};
         for (const bad of ['../../etc/passwd', 'r_x', 'r_2026-01-01T00-00-00Z_00000000/..', '']) {
-          const payload = await h.call(tool, { run_id: bad, ...extra });
+          const payload = (await h.call(tool, { run_id: bad, ...extra })).structured;
           const error = errorOf(payload, 'INVALID_INPUT');
           expect(payload.run_id).toBeUndefined();
           expect(error.message).toContain('run_id');
         }
         const unknown = 'r_2026-01-01T00-00-00Z_00000000';
-        const payload = await h.call(tool, { run_id: unknown, ...extra });
+        const payload = (await h.call(tool, { run_id: unknown, ...extra })).structured;
         errorOf(payload, 'RUN_NOT_FOUND');
         expect(payload.run_id).toBe(unknown);
       },
@@ -54,7 +55,9 @@ describe.each(DIALECTS)('queries (%s)', (dialect) => {
 
   describe('launch_get_status', () => {
     it('reflects the run: state, sections, open issues, artifacts with sha256, additive fields', async () => {
-      const payload = LaunchGetStatusOutputSchema.parse(await h.call('launch_get_status', { run_id: runId }));
+      const payload = LaunchGetStatusOutputSchema.parse(
+        (await h.call('launch_get_status', { run_id: runId })).structured,
+      );
       expect(payload.status).toMatchObject({
         run_id: runId,
         state: 'VALIDATING',
@@ -83,7 +86,7 @@ describe.each(DIALECTS)('queries (%s)', (dialect) => {
   describe('launch_get_artifact', () => {
     it('returns text artifacts as text with the sha256 of their bytes', async () => {
       const payload = LaunchGetArtifactOutputSchema.parse(
-        await h.call('launch_get_artifact', { run_id: runId, artifact_name: 'page_plan.json' }),
+        (await h.call('launch_get_artifact', { run_id: runId, artifact_name: 'page_plan.json' })).structured,
       );
       expect(payload.artifact).toMatchObject({
         name: 'page_plan.json',
@@ -93,17 +96,19 @@ describe.each(DIALECTS)('queries (%s)', (dialect) => {
       expect(JSON.parse(payload.artifact.content)).toHaveProperty('pages');
       expect(sha(payload.artifact.content)).toBe(payload.artifact.sha256);
       const draft = LaunchGetArtifactOutputSchema.parse(
-        await h.call('launch_get_artifact', {
-          run_id: runId,
-          artifact_name: 'drafts/docs/example-product.md',
-        }),
+        (
+          await h.call('launch_get_artifact', {
+            run_id: runId,
+            artifact_name: 'drafts/docs/example-product.md',
+          })
+        ).structured,
       );
       expect(draft.artifact.content_type).toBe('text/markdown');
     });
 
     it('returns binary artifacts as base64 with a content_type that says so', async () => {
       const payload = LaunchGetArtifactOutputSchema.parse(
-        await h.call('launch_get_artifact', { run_id: runId, artifact_name: 'logo.png' }),
+        (await h.call('launch_get_artifact', { run_id: runId, artifact_name: 'logo.png' })).structured,
       );
       expect(payload.artifact).toMatchObject({ content_type: 'image/png;base64', encoding: 'base64' });
       const bytes = Buffer.from(payload.artifact.content, 'base64');
@@ -127,10 +132,11 @@ describe.each(DIALECTS)('queries (%s)', (dialect) => {
     });
 
     it('an artifact the run does not have is INVALID_INPUT listing what it has', async () => {
-      const error = errorOf(
+      const error = contractErrorOf(
         await h.call('launch_get_artifact', { run_id: runId, artifact_name: 'nope.json' }),
-        'INVALID_INPUT',
+        LaunchErrorPayloadSchema,
       );
+      expect(error.code).toBe('INVALID_INPUT');
       expect(error.details).toMatchObject({ reason: 'artifact_not_found', artifact_name: 'nope.json' });
       expect(error.details.available).toContain('page_plan.json');
     });
@@ -149,15 +155,15 @@ describe.each(DIALECTS)('queries (%s)', (dialect) => {
           const slug = i % 2 === 0 ? 'even-product' : 'odd-product';
           ids.push(
             (await local.call('launch_start_run', { run_config: runConfig({ product_slug: slug }) }))
-              .run_id as string,
+              .structured.run_id as string,
           );
         }
         for (const id of ids) await waitForStatus(local, id, (s) => s.state === 'READY_FOR_PR');
-        const first = LaunchListRunsOutputSchema.parse(await local.call('launch_list_runs', {}));
+        const first = LaunchListRunsOutputSchema.parse((await local.call('launch_list_runs', {})).structured);
         expect(first.runs).toHaveLength(50);
         expect(first.next_cursor).toEqual(expect.any(String));
         const second = LaunchListRunsOutputSchema.parse(
-          await local.call('launch_list_runs', { cursor: first.next_cursor }),
+          (await local.call('launch_list_runs', { cursor: first.next_cursor })).structured,
         );
         expect(second.runs).toHaveLength(3);
         expect(second.next_cursor).toBeNull();
@@ -168,7 +174,7 @@ describe.each(DIALECTS)('queries (%s)', (dialect) => {
         expect(all[0]?.run_id).toBe(ids.at(-1));
 
         const even = LaunchListRunsOutputSchema.parse(
-          await local.call('launch_list_runs', { filter: { product_slug: 'even-product' } }),
+          (await local.call('launch_list_runs', { filter: { product_slug: 'even-product' } })).structured,
         );
         expect(even.runs).toHaveLength(27);
         expect(
@@ -177,22 +183,26 @@ describe.each(DIALECTS)('queries (%s)', (dialect) => {
           ),
         ).toBe(true);
         const small = LaunchListRunsOutputSchema.parse(
-          await local.call('launch_list_runs', {
-            filter: { product_slug: 'odd-product', state: 'READY_FOR_PR' },
-            limit: 20,
-          }),
+          (
+            await local.call('launch_list_runs', {
+              filter: { product_slug: 'odd-product', state: 'READY_FOR_PR' },
+              limit: 20,
+            })
+          ).structured,
         );
         expect(small.runs).toHaveLength(20);
         const rest = LaunchListRunsOutputSchema.parse(
-          await local.call('launch_list_runs', {
-            filter: { product_slug: 'odd-product', state: 'READY_FOR_PR' },
-            limit: 20,
-            cursor: small.next_cursor,
-          }),
+          (
+            await local.call('launch_list_runs', {
+              filter: { product_slug: 'odd-product', state: 'READY_FOR_PR' },
+              limit: 20,
+              cursor: small.next_cursor,
+            })
+          ).structured,
         );
         expect(rest.runs).toHaveLength(6);
         const none = LaunchListRunsOutputSchema.parse(
-          await local.call('launch_list_runs', { filter: { state: 'DONE' } }),
+          (await local.call('launch_list_runs', { filter: { state: 'DONE' } })).structured,
         );
         expect(none).toEqual({ ok: true, runs: [], next_cursor: null });
         errorOf(await local.call('launch_list_runs', { cursor: 'not-a-cursor' }), 'INVALID_INPUT');

@@ -30,7 +30,7 @@ type Status = {
   artifacts: { name: string; sha256: string }[];
 };
 const statusOf = async (h: Harness, runId: string) =>
-  (await h.call('launch_get_status', { run_id: runId })).status as Status;
+  (await h.call('launch_get_status', { run_id: runId })).structured.status as Status;
 
 /** Starts a run, stops the server while `worker` runs, and returns a fresh server on the same data. */
 async function interruptedAt(worker: 'W2' | 'W5' | 'W8', options: { seededProblems?: number } = {}) {
@@ -47,7 +47,7 @@ async function interruptedAt(worker: 'W2' | 'W5' | 'W8', options: { seededProble
     await fix;
   } else {
     const held = firstPipeline.hold(worker);
-    runId = (await first.call('launch_start_run', { run_config: runConfig() })).run_id as string;
+    runId = (await first.call('launch_start_run', { run_config: runConfig() })).structured.run_id as string;
     await held.reached;
     await first.state.close();
   }
@@ -65,7 +65,9 @@ describe('interruption and launch_resume', () => {
     expect(status.details).toMatchObject({ interrupted: true, busy: false, active_worker: 'W5' });
     const before = status.artifacts;
 
-    const resumed = LaunchResumeOutputSchema.parse(await second.call('launch_resume', { run_id: runId }));
+    const resumed = LaunchResumeOutputSchema.parse(
+      (await second.call('launch_resume', { run_id: runId })).structured,
+    );
     expect(resumed.status.state).toBe('DRAFT_READY');
     expect(resumed.status.details).toMatchObject({ interrupted: false, active_worker: null });
     expect(pipeline.calls).toEqual(['W5']);
@@ -78,7 +80,9 @@ describe('interruption and launch_resume', () => {
     // Artifacts written before the interruption are still indexed, unchanged.
     for (const artifact of before) expect(resumed.status.artifacts).toContainEqual(artifact);
 
-    const next = LaunchResumeOutputSchema.parse(await second.call('launch_resume', { run_id: runId }));
+    const next = LaunchResumeOutputSchema.parse(
+      (await second.call('launch_resume', { run_id: runId })).structured,
+    );
     expect(next.status.state).toBe('VALIDATING');
     expect(pipeline.calls).toEqual(['W5', 'W6', 'W7']);
     expect(verifyEventChain(await (await second.state.runs()).events(runId)).ok).toBe(true);
@@ -99,7 +103,9 @@ describe('interruption and launch_resume', () => {
   it('a run interrupted before any stable state restarts from CREATED and stops at PLAN_READY', async () => {
     const { runId, second, pipeline } = await interruptedAt('W2');
     expect((await statusOf(second, runId)).details.interrupted).toBe(true);
-    const resumed = LaunchResumeOutputSchema.parse(await second.call('launch_resume', { run_id: runId }));
+    const resumed = LaunchResumeOutputSchema.parse(
+      (await second.call('launch_resume', { run_id: runId })).structured,
+    );
     expect(resumed.status.state).toBe('PLAN_READY');
     expect(pipeline.calls).toEqual(['W1', 'W2', 'W3', 'W4']);
     const names = resumed.status.artifacts.map((a) => a.name);
@@ -111,10 +117,12 @@ describe('interruption and launch_resume', () => {
     const status = await statusOf(second, runId);
     // Stopped before it wrote anything: the attempt does not count.
     expect(status).toMatchObject({ state: 'FIXING', details: { interrupted: true, fix_attempts: 0 } });
-    const resumed = LaunchResumeOutputSchema.parse(await second.call('launch_resume', { run_id: runId }));
+    const resumed = LaunchResumeOutputSchema.parse(
+      (await second.call('launch_resume', { run_id: runId })).structured,
+    );
     expect(resumed.status.state).toBe('VALIDATING');
     expect(pipeline.calls).toEqual(['W7']);
-    expect((await second.call('launch_fix_next', { run_id: runId })).ok).toBe(true);
+    expect((await second.call('launch_fix_next', { run_id: runId })).structured.ok).toBe(true);
     expect((await statusOf(second, runId)).details.fix_attempts).toBe(1);
   });
 
@@ -122,7 +130,9 @@ describe('interruption and launch_resume', () => {
     const pipeline = new FakePipeline({ seededProblems: 1 });
     const h = await harness({ pipeline });
     const { runId } = await startAndSettle(h);
-    const resumed = LaunchResumeOutputSchema.parse(await h.call('launch_resume', { run_id: runId }));
+    const resumed = LaunchResumeOutputSchema.parse(
+      (await h.call('launch_resume', { run_id: runId })).structured,
+    );
     expect(RunStatusSchema.parse(resumed.status).state).toBe('VALIDATING');
     expect(pipeline.calls).toHaveLength(7);
   });
@@ -131,7 +141,9 @@ describe('interruption and launch_resume', () => {
     const dir = dataDir();
     const first = await harness({ pipeline: new FakePipeline({ seededProblems: 0 }), dataDir: dir });
     const { runId } = await startAndSettle(first);
-    const { pr_url } = LaunchOpenPrOutputSchema.parse(await first.call('launch_open_pr', { run_id: runId }));
+    const { pr_url } = LaunchOpenPrOutputSchema.parse(
+      (await first.call('launch_open_pr', { run_id: runId })).structured,
+    );
     await first.state.close();
     // The row as a process that died right after PR_OPENED leaves it: its step to DONE never ran.
     const database = openLaunchDatabase(dir);
@@ -149,7 +161,9 @@ describe('interruption and launch_resume', () => {
 
     const pipeline = new FakePipeline({ seededProblems: 0 });
     const second = await harness({ pipeline, dataDir: dir });
-    const resumed = LaunchResumeOutputSchema.parse(await second.call('launch_resume', { run_id: runId }));
+    const resumed = LaunchResumeOutputSchema.parse(
+      (await second.call('launch_resume', { run_id: runId })).structured,
+    );
     expect(resumed.status.state).toBe('DONE');
     expect(new Set(Object.values(resumed.status.section_states))).toEqual(new Set(['DONE']));
     expect(resumed.status.details?.pr).toMatchObject({ pr_url });
@@ -160,7 +174,7 @@ describe('interruption and launch_resume', () => {
     const pipeline = new FakePipeline({ seededProblems: 0 });
     const held = pipeline.hold('W3');
     const h = await harness({ pipeline, leaseMs: 1000 });
-    const runId = (await h.call('launch_start_run', { run_config: runConfig() })).run_id as string;
+    const runId = (await h.call('launch_start_run', { run_config: runConfig() })).structured.run_id as string;
     await held.reached;
     // Three lease lengths: without renewal the lease would have expired and the run be free to take.
     await new Promise((resolve) => setTimeout(resolve, 3000));
@@ -175,7 +189,7 @@ describe('interruption and launch_resume', () => {
     const pipeline = new FakePipeline({ seededProblems: 0 });
     const held = pipeline.hold('W3');
     const h = await harness({ pipeline });
-    const runId = (await h.call('launch_start_run', { run_config: runConfig() })).run_id as string;
+    const runId = (await h.call('launch_start_run', { run_config: runConfig() })).structured.run_id as string;
     await held.reached;
     const busy = errorOf(await h.call('launch_resume', { run_id: runId }), 'ILLEGAL_STATE');
     expect(busy.retryable).toBe(true);
@@ -194,12 +208,12 @@ describe('launch_cancel', () => {
     const pipeline = new FakePipeline();
     const held = pipeline.hold('W4');
     const h = await harness({ pipeline });
-    const runId = (await h.call('launch_start_run', { run_config: runConfig() })).run_id as string;
+    const runId = (await h.call('launch_start_run', { run_config: runConfig() })).structured.run_id as string;
     await held.reached;
     const before = (await statusOf(h, runId)).artifacts;
     expect(before.map((a) => a.name)).toContain('product_facts.json');
 
-    const cancelled = await h.call('launch_cancel', { run_id: runId });
+    const cancelled = (await h.call('launch_cancel', { run_id: runId })).structured;
     expect(LaunchCancelOutputSchema.parse(cancelled)).toEqual({
       ok: true,
       run_id: runId,
@@ -222,22 +236,25 @@ describe('launch_cancel', () => {
       payload: { worker: 'W4', code: 'CANCELLED' },
     });
 
-    expect(await h.call('launch_cancel', { run_id: runId })).toEqual(cancelled);
+    expect((await h.call('launch_cancel', { run_id: runId })).structured).toEqual(cancelled);
     for (const tool of ['launch_validate', 'launch_fix_next', 'launch_resume', 'launch_open_pr']) {
       const error = errorOf(await h.call(tool, { run_id: runId }), 'CANCELLED');
       expect(error.retryable).toBe(false);
     }
     expect(
-      (await h.call('launch_get_artifact', { run_id: runId, artifact_name: 'product_facts.json' })).ok,
+      (await h.call('launch_get_artifact', { run_id: runId, artifact_name: 'product_facts.json' })).structured
+        .ok,
     ).toBe(true);
-    expect((await h.call('launch_list_runs', { filter: { state: 'CANCELLED' } })).runs).toHaveLength(1);
+    expect(
+      (await h.call('launch_list_runs', { filter: { state: 'CANCELLED' } })).structured.runs,
+    ).toHaveLength(1);
     expect(verifyEventChain(await (await h.state.runs()).events(runId)).ok).toBe(true);
   });
 
   it('cancels a run resting in VALIDATING; a finished run cannot be cancelled; unknown runs are RUN_NOT_FOUND', async () => {
     const h = await harness({ pipeline: new FakePipeline({ seededProblems: 1 }) });
     const { runId } = await startAndSettle(h);
-    expect((await h.call('launch_cancel', { run_id: runId })).state).toBe('CANCELLED');
+    expect((await h.call('launch_cancel', { run_id: runId })).structured.state).toBe('CANCELLED');
     const other = await startAndSettle(h, runConfig({ product_slug: 'other-product' }));
     await h.call('launch_fix_next', { run_id: other.runId });
     await h.call('launch_open_pr', { run_id: other.runId });

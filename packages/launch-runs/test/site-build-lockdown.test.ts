@@ -70,16 +70,20 @@ afterAll(async () => {
 /** A ci run on the example product and a site with `files`; its SiteBuild issues and every artifact. */
 async function ciRun(name: string, files: Record<string, SiteFile>) {
   const repos = await exampleReposWithSite(path.join(workDir, name), files);
-  const started = await h.call('launch_start_run', {
-    run_config: exampleConfig(repos, { validation_profile: 'ci' }),
-  });
+  const started = (
+    await h.call('launch_start_run', {
+      run_config: exampleConfig(repos, { validation_profile: 'ci' }),
+    })
+  ).structured;
   expect(started.ok, JSON.stringify(started)).toBe(true);
   const runId = started.run_id as string;
   const status = await waitForStatus(h, runId, atRest);
   expect(status.state, JSON.stringify(status.details)).toBe('VALIDATING');
   const report = JSON.parse(await artifactText(h, runId, 'validation_report.json')) as ValidationReport;
   const names = (
-    (await h.call('launch_get_status', { run_id: runId })).status as { artifacts: { name: string }[] }
+    (await h.call('launch_get_status', { run_id: runId })).structured.status as {
+      artifacts: { name: string }[];
+    }
   ).artifacts.map((artifact) => artifact.name);
   const everything = [JSON.stringify(started), JSON.stringify(status)];
   for (const artifact of names) everything.push(await artifactText(h, runId, artifact));

@@ -1,6 +1,6 @@
 import { LaunchErrorPayloadSchema, LaunchStartRunOutputSchema } from '@switchyard/contracts/launch-runs';
 import { SwitchyardError } from '@switchyard/contracts/errors';
-import { callTool, errorOf } from '@switchyard/server-kit/testing';
+import { callTool, contractErrorOf, errorOf } from '@switchyard/server-kit/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DIALECTS, startHarnessOn } from './support/dialects.js';
 import { FakePipeline } from './support/fake-pipeline.js';
@@ -25,12 +25,12 @@ describe.each(DIALECTS)('launch_start_run (%s)', (dialect) => {
     const pipeline = new FakePipeline({ seededProblems: 2 });
     const held = pipeline.hold('W1');
     h = await startHarnessOn(dialect, { pipeline });
-    const started = await h.call('launch_start_run', { run_config: runConfig() });
+    const started = (await h.call('launch_start_run', { run_config: runConfig() })).structured;
     expect(LaunchStartRunOutputSchema.parse(started)).toMatchObject({ ok: true, state: 'CREATED' });
     expect(started.run_id).toMatch(RUN_ID_PATTERN);
     await held.reached;
     // The call returned while W1 was still held: the work is in the background.
-    const during = await h.call('launch_get_status', { run_id: started.run_id });
+    const during = (await h.call('launch_get_status', { run_id: started.run_id })).structured;
     expect(during.status).toMatchObject({
       state: 'CREATED',
       details: { busy: true, active_worker: 'W1', interrupted: false },
@@ -104,15 +104,17 @@ describe.each(DIALECTS)('launch_start_run (%s)', (dialect) => {
     [{ schema_version: '1.0' }, 'run_config.product_slug'],
   ])('an invalid run_config is SCHEMA_VALIDATION_FAILED with details.issues (%#)', async (config, path) => {
     h = await startHarnessOn(dialect, { pipeline: new FakePipeline() });
-    const payload = await h.call('launch_start_run', { run_config: config });
-    expect(LaunchErrorPayloadSchema.parse(payload).ok).toBe(false);
-    const error = errorOf(payload, 'SCHEMA_VALIDATION_FAILED');
+    const error = contractErrorOf(
+      await h.call('launch_start_run', { run_config: config }),
+      LaunchErrorPayloadSchema,
+    );
+    expect(error.code).toBe('SCHEMA_VALIDATION_FAILED');
     expect(error.retryable).toBe(false);
     const issues = error.details.issues as { path: string; message: string }[];
     expect(issues.map((issue) => issue.path)).toContain(path);
     for (const issue of issues) expect(issue.message.length).toBeGreaterThan(0);
     expect(error.message).toContain('run_config');
-    expect((await h.call('launch_list_runs', {})).runs).toEqual([]);
+    expect((await h.call('launch_list_runs', {})).structured.runs).toEqual([]);
   });
 
   it.each([
@@ -124,7 +126,8 @@ describe.each(DIALECTS)('launch_start_run (%s)', (dialect) => {
     [{ run_config: runConfig(), unexpected: 1 }, ''],
   ])('a request without a usable run_config or with bad fields is INVALID_INPUT (%#)', async (args, path) => {
     h = await startHarnessOn(dialect, { pipeline: new FakePipeline() });
-    const error = errorOf(await h.call('launch_start_run', args), 'INVALID_INPUT');
+    const error = contractErrorOf(await h.call('launch_start_run', args), LaunchErrorPayloadSchema);
+    expect(error.code).toBe('INVALID_INPUT');
     expect((error.details.issues as { path: string }[]).map((issue) => issue.path)).toContain(path);
   });
 
@@ -207,24 +210,28 @@ describe.each(DIALECTS)('idempotency (%s)', (dialect) => {
     const pipeline = new FakePipeline({ seededProblems: 0 });
     h = await startHarnessOn(dialect, { pipeline });
     const first = await startAndSettle(h, runConfig(), 'key-1');
-    const again = await h.call('launch_start_run', {
-      run_config: {
-        ...runConfig(),
-        max_fix_attempts: 3,
-        validation_profile: 'local',
-        required_sections: ['products', 'docs'],
-      },
-      idempotency_key: 'key-1',
-    });
+    const again = (
+      await h.call('launch_start_run', {
+        run_config: {
+          ...runConfig(),
+          max_fix_attempts: 3,
+          validation_profile: 'local',
+          required_sections: ['products', 'docs'],
+        },
+        idempotency_key: 'key-1',
+      })
+    ).structured;
     expect(again).toEqual({ ok: true, run_id: first.runId, state: 'READY_FOR_PR' });
     expect(pipeline.calls.filter((w) => w === 'W1')).toHaveLength(1);
-    const other = await h.call('launch_start_run', { run_config: runConfig(), idempotency_key: 'key-2' });
+    const other = (await h.call('launch_start_run', { run_config: runConfig(), idempotency_key: 'key-2' }))
+      .structured;
     expect(other.run_id).not.toBe(first.runId);
   });
 
   it('same key with a different config is INVALID_INPUT with details.reason=idempotency_key_reused', async () => {
     h = await startHarnessOn(dialect, { pipeline: new FakePipeline() });
-    const first = await h.call('launch_start_run', { run_config: runConfig(), idempotency_key: 'key-1' });
+    const first = (await h.call('launch_start_run', { run_config: runConfig(), idempotency_key: 'key-1' }))
+      .structured;
     const error = errorOf(
       await h.call('launch_start_run', {
         run_config: runConfig({ product_name: 'Other' }),
@@ -249,7 +256,7 @@ describe.each(DIALECTS)('idempotency (%s)', (dialect) => {
       );
       expect(error.retryable).toBe(false);
     }
-    expect((await h.call('launch_list_runs', {})).runs).toEqual([]);
+    expect((await h.call('launch_list_runs', {})).structured.runs).toEqual([]);
   });
 
   it('two concurrent starts with one key give one run', async () => {
@@ -261,11 +268,11 @@ describe.each(DIALECTS)('idempotency (%s)', (dialect) => {
         harness.call('launch_start_run', { run_config: runConfig(), idempotency_key: 'same' }),
       ),
     );
-    const ids = new Set(results.map((r) => r.run_id));
+    const ids = new Set(results.map((r) => r.structured.run_id));
     expect(ids.size).toBe(1);
     const [runId] = [...ids] as string[];
     await waitForStatus(harness, runId as string, atRest);
-    expect((await harness.call('launch_list_runs', {})).runs).toHaveLength(1);
+    expect((await harness.call('launch_list_runs', {})).structured.runs).toHaveLength(1);
     expect(pipeline.calls.filter((w) => w === 'W1')).toHaveLength(1);
   });
 });
@@ -283,8 +290,9 @@ describe.each(DIALECTS)('the active run limit (%s)', (dialect) => {
       details: { reason: 'active_run_limit', setting: 'LAUNCH_MAX_ACTIVE_RUNS', limit: 1, active: 1 },
     });
     expect(refused.message).toMatch(/finish or cancel one/);
-    expect((await h.call('launch_list_runs', {})).runs).toHaveLength(1);
-    const replay = await h.call('launch_start_run', { run_config: runConfig(), idempotency_key: 'first' });
+    expect((await h.call('launch_list_runs', {})).structured.runs).toHaveLength(1);
+    const replay = (await h.call('launch_start_run', { run_config: runConfig(), idempotency_key: 'first' }))
+      .structured;
     expect(replay).toMatchObject({ ok: true, run_id: runId });
 
     const other = await h.connect('modern', 'someone-else');
@@ -292,7 +300,7 @@ describe.each(DIALECTS)('the active run limit (%s)', (dialect) => {
     expect(theirs).toMatchObject({ ok: true });
 
     await h.call('launch_cancel', { run_id: runId });
-    const next = await h.call('launch_start_run', { run_config: runConfig() });
+    const next = (await h.call('launch_start_run', { run_config: runConfig() })).structured;
     expect(next).toMatchObject({ ok: true, state: 'CREATED' });
   });
 
@@ -300,10 +308,10 @@ describe.each(DIALECTS)('the active run limit (%s)', (dialect) => {
     const pipeline = new FakePipeline({ seededProblems: 0 });
     h = await startHarnessOn(dialect, { pipeline, config: { maxActiveRuns: 1 } });
     const { runId: done } = await startAndSettle(h);
-    expect(await h.call('launch_open_pr', { run_id: done })).toMatchObject({ ok: true });
+    expect((await h.call('launch_open_pr', { run_id: done })).structured).toMatchObject({ ok: true });
     const { runId: unfinished } = await startAndSettle(h);
 
-    const refused = await h.call('launch_validate', { run_id: done });
+    const refused = (await h.call('launch_validate', { run_id: done })).structured;
     expect(errorOf(refused, 'INVALID_INPUT')).toMatchObject({
       retryable: true,
       details: { reason: 'active_run_limit', setting: 'LAUNCH_MAX_ACTIVE_RUNS', limit: 1, active: 1 },
@@ -314,10 +322,12 @@ describe.each(DIALECTS)('the active run limit (%s)', (dialect) => {
     const held = pipeline.hold('W7');
     const validating = h.call('launch_validate', { run_id: done });
     await held.reached;
-    const start = await h.call('launch_start_run', { run_config: runConfig() });
+    const start = (await h.call('launch_start_run', { run_config: runConfig() })).structured;
     expect(errorOf(start, 'INVALID_INPUT').details).toMatchObject({ reason: 'active_run_limit', active: 1 });
     held.release();
-    expect(await validating).toMatchObject({ ok: true });
-    expect(await h.call('launch_start_run', { run_config: runConfig() })).toMatchObject({ ok: true });
+    expect((await validating).structured).toMatchObject({ ok: true });
+    expect((await h.call('launch_start_run', { run_config: runConfig() })).structured).toMatchObject({
+      ok: true,
+    });
   });
 });

@@ -83,14 +83,16 @@ describe('the subprocess environment', { timeout: 120_000 }, () => {
     const seen = path.join(workDir, 'pre-receive');
     fs.writeFileSync(path.join(remote, 'hooks', 'pre-receive'), markerScript(seen).text, { mode: 0o755 });
 
-    const started = await h.call('launch_start_run', {
-      run_config: exampleConfig(repos, { pr: { provider: 'local', remote } }),
-    });
+    const started = (
+      await h.call('launch_start_run', {
+        run_config: exampleConfig(repos, { pr: { provider: 'local', remote } }),
+      })
+    ).structured;
     expect(started.ok, JSON.stringify(started)).toBe(true);
     const runId = started.run_id as string;
     await waitForStatus(h, runId, atRest);
     await fixUntilReady(h, runId);
-    expect((await h.call('launch_open_pr', { run_id: runId })).ok).toBe(true);
+    expect((await h.call('launch_open_pr', { run_id: runId })).structured.ok).toBe(true);
     // The receiving repository's own hook ran (that is why LAUNCH_REPO_ROOTS matters), in our environment.
     expectMinimal(parseEnv(fs.readFileSync(`${seen}.env`, 'utf8')));
   });
@@ -102,9 +104,11 @@ describe('the subprocess environment', { timeout: 120_000 }, () => {
       'assets/css/main.css': 'body { color: red }\n',
       'node_modules/.bin/postcss': markerScript(marker),
     });
-    const started = await h.call('launch_start_run', {
-      run_config: exampleConfig(repos, { validation_profile: 'ci' }),
-    });
+    const started = (
+      await h.call('launch_start_run', {
+        run_config: exampleConfig(repos, { validation_profile: 'ci' }),
+      })
+    ).structured;
     await waitForStatus(h, started.run_id as string, atRest);
     expectMinimal(parseEnv(fs.readFileSync(`${marker}.env`, 'utf8')));
   });

@@ -1,8 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { LaunchFixNextOutputSchema, LaunchValidateOutputSchema } from '@switchyard/contracts/launch-runs';
+import {
+  LaunchErrorPayloadSchema,
+  LaunchFixNextOutputSchema,
+  LaunchValidateOutputSchema,
+} from '@switchyard/contracts/launch-runs';
 import { SwitchyardError } from '@switchyard/contracts/errors';
-import { errorOf } from '@switchyard/server-kit/testing';
+import { contractErrorOf, errorOf } from '@switchyard/server-kit/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DIALECTS, startHarnessOn } from './support/dialects.js';
 import { FakePipeline } from './support/fake-pipeline.js';
@@ -28,9 +32,13 @@ describe.each(DIALECTS)('launch_validate (%s)', (dialect) => {
     const pipeline = new FakePipeline();
     const held = pipeline.hold('W5');
     h = await startHarnessOn(dialect, { pipeline });
-    const started = await h.call('launch_start_run', { run_config: runConfig() });
+    const started = (await h.call('launch_start_run', { run_config: runConfig() })).structured;
     await held.reached;
-    const error = errorOf(await h.call('launch_validate', { run_id: started.run_id }), 'ILLEGAL_STATE');
+    const error = contractErrorOf(
+      await h.call('launch_validate', { run_id: started.run_id }),
+      LaunchErrorPayloadSchema,
+    );
+    expect(error.code).toBe('ILLEGAL_STATE');
     expect(Object.keys(error.details)).toEqual(expect.arrayContaining(ILLEGAL_DETAILS));
     expect(error.details).toMatchObject({ current_state: 'DRAFTING', required_state: 'LINKING' });
     expect(error.retryable).toBe(false);
@@ -42,7 +50,7 @@ describe.each(DIALECTS)('launch_validate (%s)', (dialect) => {
     const pipeline = new FakePipeline({ seededProblems: 1 });
     h = await startHarnessOn(dialect, { pipeline });
     const { runId } = await startAndSettle(h);
-    const payload = await h.call('launch_validate', { run_id: runId });
+    const payload = (await h.call('launch_validate', { run_id: runId })).structured;
     const parsed = LaunchValidateOutputSchema.parse(payload);
     expect(parsed.ok).toBe(true);
     expect(parsed.validation_report.ok).toBe(false);
@@ -70,9 +78,11 @@ describe.each(DIALECTS)('launch_validate (%s)', (dialect) => {
       'example-product.md',
     );
     fs.writeFileSync(page, fs.readFileSync(page, 'utf8').replaceAll(' __FIXME__', ''));
-    const after = LaunchValidateOutputSchema.parse(await h.call('launch_validate', { run_id: runId }));
+    const after = LaunchValidateOutputSchema.parse(
+      (await h.call('launch_validate', { run_id: runId })).structured,
+    );
     expect(after.validation_report.ok).toBe(true);
-    expect((await h.call('launch_get_status', { run_id: runId })).status).toMatchObject({
+    expect((await h.call('launch_get_status', { run_id: runId })).structured.status).toMatchObject({
       state: 'READY_FOR_PR',
       open_issues: [],
     });
@@ -98,9 +108,11 @@ describe.each(DIALECTS)('launch_validate (%s)', (dialect) => {
     const error = errorOf(await h.call('launch_validate', { run_id: runId }), 'TOOLCHAIN_MISSING');
     expect(error.details).toMatchObject({ gate: 'SiteBuild', tool: 'hugo' });
     missing = false;
-    const report = LaunchValidateOutputSchema.parse(await h.call('launch_validate', { run_id: runId }));
+    const report = LaunchValidateOutputSchema.parse(
+      (await h.call('launch_validate', { run_id: runId })).structured,
+    );
     expect(report.validation_report.ok).toBe(true);
-    const after = (await h.call('launch_get_status', { run_id: runId })).status as {
+    const after = (await h.call('launch_get_status', { run_id: runId })).structured.status as {
       state: string;
       details: Record<string, unknown>;
     };
@@ -131,7 +143,9 @@ describe('launch_validate on PostgreSQL only', () => {
     const { runId } = await startAndSettle(h);
     const site = path.join(h.dataDir, 'launch-runs', 'runs', runId, 'workspace', 'site');
     fs.rmSync(site, { recursive: true });
-    const report = LaunchValidateOutputSchema.parse(await h.call('launch_validate', { run_id: runId }));
+    const report = LaunchValidateOutputSchema.parse(
+      (await h.call('launch_validate', { run_id: runId })).structured,
+    );
     expect(report.validation_report.issues).toHaveLength(1);
     expect(fs.existsSync(path.join(site, 'content', 'docs', 'example-product.md'))).toBe(true);
   });
@@ -154,7 +168,9 @@ describe.each(DIALECTS)('launch_fix_next (%s)', (dialect) => {
     h = await startHarnessOn(dialect, { pipeline });
     const { runId, status } = await startAndSettle(h);
     const firstIssue = (status.open_issues as { issue_id: string }[])[0]?.issue_id;
-    const first = LaunchFixNextOutputSchema.parse(await h.call('launch_fix_next', { run_id: runId }));
+    const first = LaunchFixNextOutputSchema.parse(
+      (await h.call('launch_fix_next', { run_id: runId })).structured,
+    );
     expect(first).toMatchObject({
       ok: true,
       run_id: runId,
@@ -163,15 +179,17 @@ describe.each(DIALECTS)('launch_fix_next (%s)', (dialect) => {
     });
     expect(first.applied_patch_ids).toEqual([`patch_fix_${firstIssue}`]);
     expect(first.validation_report.ok).toBe(false);
-    let now = (await h.call('launch_get_status', { run_id: runId })).status as {
+    let now = (await h.call('launch_get_status', { run_id: runId })).structured.status as {
       state: string;
       details: Record<string, unknown>;
     };
     expect(now).toMatchObject({ state: 'VALIDATING', details: { fix_attempts: 1 } });
-    const second = LaunchFixNextOutputSchema.parse(await h.call('launch_fix_next', { run_id: runId }));
+    const second = LaunchFixNextOutputSchema.parse(
+      (await h.call('launch_fix_next', { run_id: runId })).structured,
+    );
     expect(second.remaining_blockers).toBe(0);
     expect(second.validation_report.ok).toBe(true);
-    now = (await h.call('launch_get_status', { run_id: runId })).status as {
+    now = (await h.call('launch_get_status', { run_id: runId })).structured.status as {
       state: string;
       details: Record<string, unknown>;
     };
@@ -195,7 +213,9 @@ describe.each(DIALECTS)('launch_fix_next (%s)', (dialect) => {
     expect(fixEvents.map((e) => e.payload.attempt)).toEqual([1, 2]);
     expect(status.artifacts).not.toContainEqual(expect.objectContaining({ name: `fix_${firstIssue}.json` }));
     const artifacts = (
-      (await h.call('launch_get_status', { run_id: runId })).status as { artifacts: { name: string }[] }
+      (await h.call('launch_get_status', { run_id: runId })).structured.status as {
+        artifacts: { name: string }[];
+      }
     ).artifacts;
     expect(artifacts.map((a) => a.name)).toContain(`fix_${firstIssue}.json`);
   });
@@ -204,13 +224,13 @@ describe.each(DIALECTS)('launch_fix_next (%s)', (dialect) => {
     const pipeline = new FakePipeline({ seededProblems: 3 });
     h = await startHarnessOn(dialect, { pipeline });
     const { runId } = await startAndSettle(h, runConfig({ max_fix_attempts: 1 }));
-    expect((await h.call('launch_fix_next', { run_id: runId })).ok).toBe(true);
-    const payload = await h.call('launch_fix_next', { run_id: runId });
+    expect((await h.call('launch_fix_next', { run_id: runId })).structured.ok).toBe(true);
+    const payload = (await h.call('launch_fix_next', { run_id: runId })).structured;
     expect(payload.run_id).toBe(runId);
     const error = errorOf(payload, 'FIX_EXHAUSTED');
     expect(error.retryable).toBe(false);
     expect(error.details).toMatchObject({ fix_attempts: 1, max_fix_attempts: 1 });
-    const status = (await h.call('launch_get_status', { run_id: runId })).status as {
+    const status = (await h.call('launch_get_status', { run_id: runId })).structured.status as {
       state: string;
       details: Record<string, unknown>;
     };
@@ -230,9 +250,13 @@ describe.each(DIALECTS)('launch_fix_next (%s)', (dialect) => {
   it('a fix that changes nothing FAILS the run with details.reason=fix_no_op', async () => {
     h = await startHarnessOn(dialect, { pipeline: new FakePipeline({ seededProblems: 1, noOpFix: true }) });
     const { runId } = await startAndSettle(h);
-    const error = errorOf(await h.call('launch_fix_next', { run_id: runId }), 'FIX_EXHAUSTED');
+    const error = contractErrorOf(
+      await h.call('launch_fix_next', { run_id: runId }),
+      LaunchErrorPayloadSchema,
+    );
+    expect(error.code).toBe('FIX_EXHAUSTED');
     expect(error.details.reason).toBe('fix_no_op');
-    const status = (await h.call('launch_get_status', { run_id: runId })).status as {
+    const status = (await h.call('launch_get_status', { run_id: runId })).structured.status as {
       state: string;
       details: Record<string, unknown>;
     };
@@ -255,9 +279,9 @@ describe.each(DIALECTS)('launch_fix_next (%s)', (dialect) => {
     const { runId } = await startAndSettle(h);
     const error = errorOf(await h.call('launch_fix_next', { run_id: runId }), 'ALLOWED_PATHS_VIOLATION');
     expect(error.details).toMatchObject({ path: 'static/evil.md' });
-    expect(((await h.call('launch_get_status', { run_id: runId })).status as { state: string }).state).toBe(
-      'FAILED',
-    );
+    expect(
+      ((await h.call('launch_get_status', { run_id: runId })).structured.status as { state: string }).state,
+    ).toBe('FAILED');
   });
 
   it('two concurrent calls apply one fix; the other is ILLEGAL_STATE with retryable=true', async () => {
@@ -267,19 +291,22 @@ describe.each(DIALECTS)('launch_fix_next (%s)', (dialect) => {
     const held = pipeline.hold('W8');
     const first = h.call('launch_fix_next', { run_id: runId });
     await held.reached;
-    const second = await h.call('launch_fix_next', { run_id: runId });
+    const second = (await h.call('launch_fix_next', { run_id: runId })).structured;
     const error = errorOf(second, 'ILLEGAL_STATE');
     expect(error.retryable).toBe(true);
     expect(error.details).toMatchObject({ current_state: 'FIXING', required_state: 'VALIDATING' });
     held.release();
-    expect((await first).ok).toBe(true);
+    expect((await first).structured.ok).toBe(true);
     expect(pipeline.calls.filter((w) => w === 'W8')).toHaveLength(1);
     expect((await (await h.state.runs()).events(runId)).filter((e) => e.type === 'FIX_APPLIED')).toHaveLength(
       1,
     );
     expect(
-      ((await h.call('launch_get_status', { run_id: runId })).status as { details: { fix_attempts: number } })
-        .details.fix_attempts,
+      (
+        (await h.call('launch_get_status', { run_id: runId })).structured.status as {
+          details: { fix_attempts: number };
+        }
+      ).details.fix_attempts,
     ).toBe(1);
   });
 
@@ -289,9 +316,9 @@ describe.each(DIALECTS)('launch_fix_next (%s)', (dialect) => {
     const { runId } = await startAndSettle(h);
     const harness = h;
     const results = await Promise.all([0, 1].map(() => harness.call('launch_fix_next', { run_id: runId })));
-    expect(results.filter((r) => r.ok === true)).toHaveLength(1);
-    const failed = results.find((r) => r.ok === false);
-    expect(errorOf(failed ?? {}, 'ILLEGAL_STATE').retryable).toBe(true);
+    expect(results.filter((r) => r.structured.ok === true)).toHaveLength(1);
+    const failed = results.find((r) => r.structured.ok === false);
+    expect(errorOf(failed?.structured ?? {}, 'ILLEGAL_STATE').retryable).toBe(true);
     expect(pipeline.calls.filter((w) => w === 'W8')).toHaveLength(1);
   });
 });

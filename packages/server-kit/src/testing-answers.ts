@@ -10,13 +10,14 @@ export interface ToolAnswer {
   raw: CallToolResult;
 }
 
-/** Calls a tool through a real SDK client: the one way tests call tools. */
+/** Calls a tool through a real SDK client: the one way tests call tools (`options`: the SDK's, e.g. `timeout`). */
 export async function callTool(
   client: Client,
   name: string,
   args: Record<string, unknown> = {},
+  options?: Parameters<Client['callTool']>[1],
 ): Promise<ToolAnswer> {
-  const raw = (await client.callTool({ name, arguments: args })) as CallToolResult;
+  const raw = (await client.callTool({ name, arguments: args }, options)) as CallToolResult;
   const first = raw.content[0];
   return {
     isError: raw.isError === true,

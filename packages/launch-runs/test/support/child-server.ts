@@ -3,16 +3,21 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { clientFor, readWhenWritten, type ProtocolEra } from '@switchyard/server-kit/testing';
+import {
+  callTool,
+  clientFor,
+  readWhenWritten,
+  type ProtocolEra,
+  type ToolAnswer,
+} from '@switchyard/server-kit/testing';
 import type { PausePoint } from './pausing-pipeline.js';
-import type { Payload } from './harness.js';
 
 const packageDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const fixture = path.join(packageDir, 'test', 'fixtures', 'server.ts');
 
 export interface ChildServer {
   pid: number;
-  call(name: string, args?: Record<string, unknown>): Promise<Payload>;
+  call(name: string, args?: Record<string, unknown>): Promise<ToolAnswer>;
   /** SIGKILL: no shutdown, no cleanup, exactly like a crash. */
   kill(): Promise<void>;
   close(): Promise<void>;
@@ -65,10 +70,7 @@ export async function startChildServer(options: {
   });
   return {
     pid,
-    async call(name, args = {}) {
-      const result = await client.callTool({ name, arguments: args }, { timeout: 120_000 });
-      return result.structuredContent as Payload;
-    },
+    call: (name, args) => callTool(client, name, args, { timeout: 120_000 }),
     async kill() {
       if (!exited) process.kill(pid, 'SIGKILL');
       await Promise.race([exit, new Promise((resolve) => setTimeout(resolve, 5000))]);

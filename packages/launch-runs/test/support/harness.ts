@@ -2,10 +2,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach } from 'vitest';
-import type { CallToolResult, Client } from '@modelcontextprotocol/client';
+import type { Client } from '@modelcontextprotocol/client';
 import type { RunConfigInput } from '@switchyard/contracts/launch-runs';
 import { createLogger, type Logger, type PostgresSettings } from '@switchyard/server-kit/runtime';
-import { callTool, connectInMemory, type ProtocolEra } from '@switchyard/server-kit/testing';
+import { callTool, connectInMemory, type ProtocolEra, type ToolAnswer } from '@switchyard/server-kit/testing';
 import {
   launchRunsDomainWith,
   LaunchRunsConfigSchema,
@@ -28,9 +28,8 @@ export interface Harness {
   state: LaunchRunsState;
   client: Client;
   dataDir: string;
-  /** Calls a tool and returns its structured content (success or the standard error shape). */
-  call(name: string, args?: Record<string, unknown>): Promise<Payload>;
-  raw(name: string, args?: Record<string, unknown>): Promise<CallToolResult>;
+  /** Calls a tool (server-kit's `callTool`): read `.structured`, or `errorOf(answer, CODE)` for an error. */
+  call(name: string, args?: Record<string, unknown>): Promise<ToolAnswer>;
   /**
    * Another client on the same opened domain (its own connection, in `era`); with `clientId`, a caller the
    * HTTP layer's token check named so (another principal; modern era).
@@ -123,8 +122,7 @@ export async function startHarness(
     state,
     client: connection.client,
     dataDir,
-    raw: async (name, args) => (await callTool(connection.client, name, args)).raw,
-    call: async (name, args) => (await callTool(connection.client, name, args)).structured as Payload,
+    call: (name, args) => callTool(connection.client, name, args),
     async connect(era, clientId) {
       // The same opened state behind a second server: closing that connection leaves the domain open.
       const shared = { ...domain, open: () => ({ ...state, close: async () => undefined }) };
@@ -167,7 +165,7 @@ export async function waitForStatus(
   done: (status: Record<string, unknown> & { state: string }) => boolean,
 ): Promise<Record<string, unknown> & { state: string; details: Record<string, unknown> }> {
   for (;;) {
-    const payload = await harness.call('launch_get_status', { run_id: runId });
+    const payload = (await harness.call('launch_get_status', { run_id: runId })).structured;
     const status = payload.status as Record<string, unknown> & {
       state: string;
       details: Record<string, unknown>;
@@ -187,10 +185,12 @@ export const atRest = (status: { state: string; details?: Record<string, unknown
 
 /** Starts a run and waits until the background work rests (VALIDATING, READY_FOR_PR or an end). */
 export async function startAndSettle(harness: Harness, config: RunConfigInput = runConfig(), key?: string) {
-  const started = await harness.call('launch_start_run', {
-    run_config: config,
-    ...(key === undefined ? {} : { idempotency_key: key }),
-  });
+  const started = (
+    await harness.call('launch_start_run', {
+      run_config: config,
+      ...(key === undefined ? {} : { idempotency_key: key }),
+    })
+  ).structured;
   if (started.ok !== true) throw new Error(`start failed: ${JSON.stringify(started)}`);
   const runId = started.run_id as string;
   const status = await waitForStatus(harness, runId, atRest);

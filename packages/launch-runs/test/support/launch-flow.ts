@@ -47,9 +47,11 @@ export function commitFolder(dir: string, message: string): void {
 export async function fixUntilReady(h: Harness, runId: string, limit = 20): Promise<string[]> {
   const fixed: string[] = [];
   for (let i = 0; i < limit; i += 1) {
-    const status = (await h.call('launch_get_status', { run_id: runId })).status as { state: string };
+    const status = (await h.call('launch_get_status', { run_id: runId })).structured.status as {
+      state: string;
+    };
     if (status.state !== 'VALIDATING') return fixed;
-    const payload = await h.call('launch_fix_next', { run_id: runId });
+    const payload = (await h.call('launch_fix_next', { run_id: runId })).structured;
     if (payload.ok !== true) errorOf(payload, 'none');
     fixed.push(payload.fixed_issue_id as string);
   }
@@ -57,7 +59,7 @@ export async function fixUntilReady(h: Harness, runId: string, limit = 20): Prom
 }
 
 export async function artifactText(h: Harness, runId: string, name: string): Promise<string> {
-  const payload = await h.call('launch_get_artifact', { run_id: runId, artifact_name: name });
+  const payload = (await h.call('launch_get_artifact', { run_id: runId, artifact_name: name })).structured;
   if (payload.ok !== true) errorOf(payload, 'none');
   return (payload.artifact as { content: string }).content;
 }
