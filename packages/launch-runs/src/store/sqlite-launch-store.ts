@@ -78,10 +78,6 @@ export class SqliteLaunchStore implements LaunchStore {
     return this.db.transaction(fn, { behavior: 'immediate' });
   }
 
-  private row(db: Db, runId: string): RunRow | undefined {
-    return db.select().from(runs).where(eq(runs.runId, runId)).get();
-  }
-
   private byKey(db: Db, owner: string, key: string): RunRow | undefined {
     return db
       .select()
@@ -208,7 +204,7 @@ export class SqliteLaunchStore implements LaunchStore {
 
   async append(runId: string, token: string | null, decide: Decide): Promise<RunRow> {
     return this.tx((tx) => {
-      const row = requireRun(this.row(tx, runId), runId, token);
+      const row = requireRun(this.getPrepared.get({ runId }), runId, token);
       const write = decide(row, this.now());
       if (write === undefined) return row;
       if (write.issues !== undefined) {
@@ -235,7 +231,7 @@ export class SqliteLaunchStore implements LaunchStore {
     options: LeaseOptions = {},
   ): Promise<{ row: RunRow; busy: boolean }> {
     return this.tx((tx) => {
-      const row = requireRun(this.row(tx, runId), runId, null);
+      const row = requireRun(this.getPrepared.get({ runId }), runId, null);
       const nowMs = this.now();
       const decision = leaseDecision(row, token, nowMs);
       if (decision !== 'take') return { row, busy: decision === 'busy' };
