@@ -1,5 +1,4 @@
-import type { RunState } from '@switchyard/contracts/launch-runs';
-import { and, asc, count, desc, eq, isNotNull, lte, notInArray, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, isNotNull, lte, sql } from 'drizzle-orm';
 import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import type pg from 'pg';
 import { artifactIndex, artifacts, events, issues, runs } from '../db/postgres-schema.js';
@@ -29,11 +28,17 @@ import {
   requireRun,
   runCreatedEvent,
 } from './run-changes.js';
+import {
+  leasedForRequest,
+  leasedTo,
+  leaseStatusColumns,
+  listConditions,
+  renewable,
+  unfinishedRuns,
+} from './run-conditions.js';
 
 type Db = NodePgDatabase;
 type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
-
-const FINISHED: RunState[] = ['DONE', 'FAILED', 'CANCELLED'];
 
 /** Run ids compare and sort by code point, as SQLite compares them, whatever the database's locale. */
 const RUN_ID = sql`${runs.runId} COLLATE "C"`;
@@ -130,30 +135,16 @@ export class PostgresLaunchStore implements LaunchStore {
   }
 
   list(filter: ListFilter): Promise<RunRow[]> {
-    const conditions: SQL[] = [];
-    if (filter.owner !== undefined) conditions.push(eq(runs.owner, filter.owner));
-    if (filter.productSlug !== undefined) conditions.push(eq(runs.productSlug, filter.productSlug));
-    if (filter.state !== undefined) conditions.push(eq(runs.state, filter.state));
-    if (filter.runIdPrefix !== undefined && filter.runIdPrefix !== '') {
-      const prefix = filter.runIdPrefix;
-      conditions.push(sql`substr(${runs.runId}, 1, ${prefix.length}) = ${prefix}`);
-    }
-    if (filter.before !== undefined) {
-      const { createdMs, runId } = filter.before;
-      conditions.push(
-        sql`(${runs.createdMs} < ${createdMs} OR (${runs.createdMs} = ${createdMs} AND ${RUN_ID} < ${runId}))`,
-      );
-    }
     return this.db
       .select()
       .from(runs)
-      .where(conditions.length === 0 ? undefined : and(...conditions))
+      .where(listConditions(runs, RUN_ID, filter))
       .orderBy(desc(runs.createdMs), desc(RUN_ID))
       .limit(filter.limit);
   }
 
   unfinished(): Promise<RunRow[]> {
-    return this.db.select().from(runs).where(notInArray(runs.state, FINISHED));
+    return this.db.select().from(runs).where(unfinishedRuns(runs));
   }
 
   async events(runId: string): Promise<RunEvent[]> {
@@ -293,21 +284,14 @@ export class PostgresLaunchStore implements LaunchStore {
     const renewed = await this.db
       .update(runs)
       .set({ leaseExpiresMs: this.now() + leaseMs })
-      .where(and(eq(runs.runId, runId), eq(runs.leaseOwner, token), sql`${runs.state} <> 'CANCELLED'`))
+      .where(renewable(runs, runId, token))
       .returning({ runId: runs.runId });
     if (renewed.length === 1) return 'renewed';
     return (await this.leaseStatus(runId, token)) === 'cancelled' ? 'cancelled' : 'lost';
   }
 
   async leaseStatus(runId: string, token: string): Promise<LeaseStatus> {
-    const [row] = await this.db
-      .select({
-        state: runs.state,
-        leaseOwner: runs.leaseOwner,
-        leaseRequestCancelled: runs.leaseRequestCancelled,
-      })
-      .from(runs)
-      .where(eq(runs.runId, runId));
+    const [row] = await this.db.select(leaseStatusColumns(runs)).from(runs).where(eq(runs.runId, runId));
     return leaseStatusOf(row, token);
   }
 
@@ -315,14 +299,14 @@ export class PostgresLaunchStore implements LaunchStore {
     await this.db
       .update(runs)
       .set(RELEASED_LEASE)
-      .where(and(eq(runs.runId, runId), eq(runs.leaseOwner, token)));
+      .where(leasedTo(runs, runId, token));
   }
 
   async cancelRequest(owner: string, request: string): Promise<number> {
     const marked = await this.db
       .update(runs)
       .set({ leaseRequestCancelled: true })
-      .where(and(eq(runs.owner, owner), eq(runs.leaseRequest, request), isNotNull(runs.leaseOwner)))
+      .where(leasedForRequest(runs, owner, request))
       .returning({ runId: runs.runId });
     return marked.length;
   }
@@ -338,9 +322,7 @@ export class PostgresLaunchStore implements LaunchStore {
       const [abandoned] = await tx
         .select({ runId: runs.runId })
         .from(runs)
-        .where(
-          and(notInArray(runs.state, FINISHED), isNotNull(runs.leaseOwner), lte(runs.leaseExpiresMs, nowMs)),
-        )
+        .where(and(unfinishedRuns(runs), isNotNull(runs.leaseOwner), lte(runs.leaseExpiresMs, nowMs)))
         .orderBy(asc(runs.createdMs), asc(RUN_ID))
         .limit(1)
         .for('update', { skipLocked: true });

@@ -1,5 +1,4 @@
-import type { RunState } from '@switchyard/contracts/launch-runs';
-import { and, asc, count, desc, eq, isNotNull, lt, ne, notInArray, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, sql } from 'drizzle-orm';
 import type { LaunchDb, LaunchTx } from '../db/drizzle.js';
 import { artifacts, events, issues, runs, type ArtifactRow, type RunRow } from '../db/schema.js';
 import { activeRunsOf } from './active-runs.js';
@@ -27,10 +26,16 @@ import {
   requireRun,
   runCreatedEvent,
 } from './run-changes.js';
+import {
+  leasedForRequest,
+  leasedTo,
+  leaseStatusColumns,
+  listConditions,
+  renewable,
+  unfinishedRuns,
+} from './run-conditions.js';
 
 type Db = LaunchDb | LaunchTx;
-
-const FINISHED: RunState[] = ['DONE', 'FAILED', 'CANCELLED'];
 
 /**
  * The launch store in the data directory's SQLite file (better-sqlite3 through drizzle). Every write is one
@@ -71,10 +76,6 @@ export class SqliteLaunchStore implements LaunchStore {
 
   private tx<T>(fn: (tx: LaunchTx) => T): T {
     return this.db.transaction(fn, { behavior: 'immediate' });
-  }
-
-  private row(db: Db, runId: string): RunRow | undefined {
-    return db.select().from(runs).where(eq(runs.runId, runId)).get();
   }
 
   private byKey(db: Db, owner: string, key: string): RunRow | undefined {
@@ -123,32 +124,17 @@ export class SqliteLaunchStore implements LaunchStore {
   }
 
   async list(filter: ListFilter): Promise<RunRow[]> {
-    const conditions: SQL[] = [];
-    if (filter.owner !== undefined) conditions.push(eq(runs.owner, filter.owner));
-    if (filter.productSlug !== undefined) conditions.push(eq(runs.productSlug, filter.productSlug));
-    if (filter.state !== undefined) conditions.push(eq(runs.state, filter.state));
-    if (filter.runIdPrefix !== undefined && filter.runIdPrefix !== '') {
-      const prefix = filter.runIdPrefix;
-      conditions.push(sql`substr(${runs.runId}, 1, ${prefix.length}) = ${prefix}`);
-    }
-    if (filter.before !== undefined) {
-      const before = or(
-        lt(runs.createdMs, filter.before.createdMs),
-        and(eq(runs.createdMs, filter.before.createdMs), lt(runs.runId, filter.before.runId)),
-      );
-      if (before !== undefined) conditions.push(before);
-    }
     return this.db
       .select()
       .from(runs)
-      .where(conditions.length === 0 ? undefined : and(...conditions))
+      .where(listConditions(runs, runs.runId, filter))
       .orderBy(desc(runs.createdMs), desc(runs.runId))
       .limit(filter.limit)
       .all();
   }
 
   async unfinished(): Promise<RunRow[]> {
-    return this.db.select().from(runs).where(notInArray(runs.state, FINISHED)).all();
+    return this.db.select().from(runs).where(unfinishedRuns(runs)).all();
   }
 
   async events(runId: string): Promise<RunEvent[]> {
@@ -218,7 +204,7 @@ export class SqliteLaunchStore implements LaunchStore {
 
   async append(runId: string, token: string | null, decide: Decide): Promise<RunRow> {
     return this.tx((tx) => {
-      const row = requireRun(this.row(tx, runId), runId, token);
+      const row = requireRun(this.getPrepared.get({ runId }), runId, token);
       const write = decide(row, this.now());
       if (write === undefined) return row;
       if (write.issues !== undefined) {
@@ -245,7 +231,7 @@ export class SqliteLaunchStore implements LaunchStore {
     options: LeaseOptions = {},
   ): Promise<{ row: RunRow; busy: boolean }> {
     return this.tx((tx) => {
-      const row = requireRun(this.row(tx, runId), runId, null);
+      const row = requireRun(this.getPrepared.get({ runId }), runId, null);
       const nowMs = this.now();
       const decision = leaseDecision(row, token, nowMs);
       if (decision !== 'take') return { row, busy: decision === 'busy' };
@@ -263,22 +249,14 @@ export class SqliteLaunchStore implements LaunchStore {
     const changed = this.db
       .update(runs)
       .set({ leaseExpiresMs: this.now() + leaseMs })
-      .where(and(eq(runs.runId, runId), eq(runs.leaseOwner, token), ne(runs.state, 'CANCELLED')))
+      .where(renewable(runs, runId, token))
       .run().changes;
     if (changed === 1) return 'renewed';
     return (await this.leaseStatus(runId, token)) === 'cancelled' ? 'cancelled' : 'lost';
   }
 
   async leaseStatus(runId: string, token: string): Promise<LeaseStatus> {
-    const row = this.db
-      .select({
-        state: runs.state,
-        leaseOwner: runs.leaseOwner,
-        leaseRequestCancelled: runs.leaseRequestCancelled,
-      })
-      .from(runs)
-      .where(eq(runs.runId, runId))
-      .get();
+    const row = this.db.select(leaseStatusColumns(runs)).from(runs).where(eq(runs.runId, runId)).get();
     return leaseStatusOf(row, token);
   }
 
@@ -286,7 +264,7 @@ export class SqliteLaunchStore implements LaunchStore {
     this.db
       .update(runs)
       .set(RELEASED_LEASE)
-      .where(and(eq(runs.runId, runId), eq(runs.leaseOwner, token)))
+      .where(leasedTo(runs, runId, token))
       .run();
   }
 
@@ -294,7 +272,7 @@ export class SqliteLaunchStore implements LaunchStore {
     return this.db
       .update(runs)
       .set({ leaseRequestCancelled: true })
-      .where(and(eq(runs.owner, owner), eq(runs.leaseRequest, request), isNotNull(runs.leaseOwner)))
+      .where(leasedForRequest(runs, owner, request))
       .run().changes;
   }
 
