@@ -70,22 +70,18 @@ export function loadJourneyConfig(env: Env = process.env): JourneyConfig {
   const excerptBytes = optionalInteger(env, 'JOURNEY_EXCERPT_BYTES', MIN_EXCERPT_BYTES, 1024 * 1024);
   const maxSessions = optionalInteger(env, 'JOURNEY_MAX_SESSIONS', 1, 10_000_000);
   const maxTextBytes = optionalInteger(env, 'JOURNEY_MAX_TEXT_BYTES', 1, 1024 * 1024 * 1024 * 1024);
-  const maxDocumentBytes = integer(
-    env,
-    'JOURNEY_MAX_DOCUMENT_BYTES',
-    DEFAULT_MAX_DOCUMENT_BYTES,
-    1,
-    64 * 1024 * 1024,
-  );
   const journeyTextBytes = maxTextBytes ?? DEFAULT_MAX_TEXT_BYTES;
+  const documentBytes = optionalInteger(env, 'JOURNEY_MAX_DOCUMENT_BYTES', 1, 64 * 1024 * 1024);
   // A document is part of its journey's text: one larger than the journey may hold could never be stored.
-  if (maxDocumentBytes > journeyTextBytes) {
+  if (documentBytes !== undefined && documentBytes > journeyTextBytes) {
     throw new ConfigError(
       'JOURNEY_MAX_DOCUMENT_BYTES',
       `must be at most JOURNEY_MAX_TEXT_BYTES (${journeyTextBytes}), the text one journey may hold ` +
-        `(got ${maxDocumentBytes}); raise JOURNEY_MAX_TEXT_BYTES with it`,
+        `(got ${documentBytes}); raise JOURNEY_MAX_TEXT_BYTES with it`,
     );
   }
+  // Unset, it follows a text bound set below the default.
+  const maxDocumentBytes = documentBytes ?? Math.min(DEFAULT_MAX_DOCUMENT_BYTES, journeyTextBytes);
   const database = resolvePostgresSettings(env, DATABASE_URL_VARIABLE);
   return {
     maxDocumentBytes,

@@ -85,7 +85,7 @@ describe('the bounds’ settings', () => {
         JOURNEY_MAX_SESSIONS: '10',
         JOURNEY_MAX_TEXT_BYTES: '65536',
       }),
-    ).toMatchObject({ maxSessions: 10, maxTextBytes: 65536 });
+    ).toMatchObject({ maxSessions: 10, maxTextBytes: 65536, maxDocumentBytes: 65536 });
     const unset = loadJourneyConfig({ SWITCHYARD_DATA_DIR: dataDir });
     expect([unset.maxSessions, unset.maxTextBytes]).toEqual([undefined, undefined]);
     for (const [name, value] of [
