@@ -1,5 +1,6 @@
 // The combined bin serves the views its tools name (MCP Apps), in both protocol eras.
 import { afterEach, describe, expect, it } from 'vitest';
+import { viewsNamedBy } from '@switchyard/server-kit/testing';
 import { connectStdio, DUMMY_KEYS, tempDir, type StdioConnection } from './helpers.js';
 
 let connection: StdioConnection | undefined;
@@ -23,12 +24,7 @@ describe.each(['modern', 'legacy'] as const)('views through the combined switchy
   it('reads every view tools/list names, each with the tools of its domain', async () => {
     connection = await connectStdio({ ...DUMMY_KEYS, SWITCHYARD_DATA_DIR: tempDir() }, [], era);
     const { tools } = await connection.client.listTools();
-    const uris = new Set(
-      tools.flatMap((tool) => {
-        const uri = (tool._meta?.ui as { resourceUri?: string } | undefined)?.resourceUri;
-        return uri === undefined ? [] : [uri];
-      }),
-    );
+    const uris = new Set(Object.values(viewsNamedBy(tools)));
     expect([...uris]).toContain('ui://switchyard/line-status');
     for (const uri of uris) expect(Object.keys(await callableIn(uri)).length).toBeGreaterThan(0);
     expect(await callableIn('ui://switchyard/line-status')).toMatchObject({

@@ -1,6 +1,7 @@
 // The MCP Apps view of journey answers: query_journey_history names the journey timeline in tools/list (and
 // no other tool names a view), and the server serves it, in both protocol eras.
 import { afterEach, describe, expect, it } from 'vitest';
+import { viewsNamedBy } from '@switchyard/server-kit/testing';
 import { startHarness, type Harness } from './helpers.js';
 
 const VIEWS: Record<string, string> = { query_journey_history: 'ui://switchyard/journey-timeline' };
@@ -12,13 +13,7 @@ describe.each(['modern', 'legacy'] as const)('journey views in the %s protocol e
   it('names the timeline on query_journey_history only, and serves it as an MCP App page', async () => {
     h = await startHarness({ era });
     const { tools } = await h.client.listTools();
-    const named = Object.fromEntries(
-      tools.flatMap((tool) => {
-        const uri = (tool._meta?.ui as { resourceUri?: string } | undefined)?.resourceUri;
-        return uri === undefined ? [] : [[tool.name, uri]];
-      }),
-    );
-    expect(named).toEqual(VIEWS);
+    expect(viewsNamedBy(tools)).toEqual(VIEWS);
     const { contents } = await h.client.readResource({ uri: VIEWS.query_journey_history! });
     expect(contents[0]).toMatchObject({
       uri: VIEWS.query_journey_history,

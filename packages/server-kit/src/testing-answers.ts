@@ -75,3 +75,15 @@ export function contractErrorOf<E>(answer: ToolAnswer, schema: { parse(payload: 
   }
   return schema.parse(answer.structured).error;
 }
+
+/** The MCP Apps views a tools/list names: tool name -> its `_meta.ui.resourceUri`, for the tools that have one. */
+export function viewsNamedBy(
+  tools: readonly { name: string; _meta?: Record<string, unknown> }[],
+): Record<string, string> {
+  return Object.fromEntries(
+    tools.flatMap((tool) => {
+      const uri = (tool._meta?.ui as { resourceUri?: string } | undefined)?.resourceUri;
+      return uri === undefined ? [] : [[tool.name, uri]];
+    }),
+  );
+}

@@ -82,6 +82,7 @@ export {
   callTool,
   contractErrorOf,
   errorOf,
+  viewsNamedBy,
   type ContractError,
   type ToolAnswer,
 } from './testing-answers.js';

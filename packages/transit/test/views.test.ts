@@ -1,6 +1,7 @@
 // The MCP Apps views of transit's answers: which tools name one in tools/list, and that each is served (both
 // protocol eras, the standalone server as the harness runs it).
 import { describe, expect, it } from 'vitest';
+import { viewsNamedBy } from '@switchyard/server-kit/testing';
 import { useHarness } from './helpers.js';
 
 /** Tool -> the `ui://` resource of its view. */
@@ -17,13 +18,7 @@ describe.each(['modern', 'legacy'] as const)('transit views in the %s protocol e
 
   it('names each view on its tools, and no view on the others', async () => {
     const { tools } = await h.client.listTools();
-    const named = Object.fromEntries(
-      tools.flatMap((tool) => {
-        const uri = (tool._meta?.ui as { resourceUri?: string } | undefined)?.resourceUri;
-        return uri === undefined ? [] : [[tool.name, uri]];
-      }),
-    );
-    expect(named).toEqual(VIEWS);
+    expect(viewsNamedBy(tools)).toEqual(VIEWS);
   });
 
   it('serves every view it names as an MCP App page', async () => {

@@ -7,7 +7,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { clientFor } from '@switchyard/server-kit/testing';
+import { clientFor, viewsNamedBy } from '@switchyard/server-kit/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ALL_TOOLS, cleanEnv, DUMMY_KEYS, expectCompleteListing, tempDir } from '../helpers.js';
 import { npmInstall, packAll } from './npm-project.js';
@@ -111,12 +111,7 @@ describe('npm install @switchyard/server, alone', () => {
       const journey = await client.callTool({ name: 'get_or_create_journey', arguments: {} });
       expect(journey.isError, JSON.stringify(journey.content)).not.toBe(true);
       // The views' pages are files beside the bundle: the installed bin finds each one a tool names.
-      const viewUris = new Set(
-        tools.flatMap((tool) => {
-          const uri = (tool._meta?.ui as { resourceUri?: string } | undefined)?.resourceUri;
-          return uri === undefined ? [] : [uri];
-        }),
-      );
+      const viewUris = new Set(Object.values(viewsNamedBy(tools)));
       expect(viewUris.size).toBeGreaterThan(0);
       for (const uri of viewUris) {
         const [page] = (await client.readResource({ uri })).contents;
