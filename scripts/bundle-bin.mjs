@@ -178,6 +178,10 @@ const result = await esbuild.build({
   // cannot follow (jsonc-parser's).
   mainFields: ['module', 'main'],
   external: EXTERNAL,
+  // Whitespace, comments and syntax minified (names kept, for stack traces): a start reads, decodes and compiles
+  // a quarter fewer bytes, all of them ASCII (V8 then keeps each source in one byte a character).
+  minifyWhitespace: true,
+  minifySyntax: true,
   keepNames: true,
   legalComments: 'none',
   // CommonJS dependencies call require(); in an ES module it comes from createRequire.

@@ -60,7 +60,7 @@ function variablesRead(read: (env: Env) => unknown): string[] {
   return [...seen];
 }
 
-/** What server-kit reads for every server over stdio, whatever its domains: data, logs, message bounds. */
+/** What server-kit reads for every server over stdio, whatever its domains: data, logs, message and memory bounds. */
 const RUNTIME_VARIABLES = [
   'SWITCHYARD_DATA_DIR',
   'SWITCHYARD_LOG_LEVEL',
@@ -68,6 +68,7 @@ const RUNTIME_VARIABLES = [
   LIMITS.maxArgumentDepth.variable,
   LIMITS.maxAnswerBytes.variable,
   LIMITS.stdioMaxMessageBytes.variable,
+  LIMITS.maxYoungGenerationMb.variable,
 ];
 /** Settings of `--http` only: a registry entry starts the server over stdio. */
 const HTTP_ONLY = /^SWITCHYARD_(HTTP|HOST|PORT|TOKEN|ALLOWED_)/;

@@ -22,6 +22,7 @@ export {
   DEFAULT_MAX_ARGUMENT_DEPTH,
   DEFAULT_MAX_CONNECTIONS,
   DEFAULT_MAX_MESSAGE_BYTES,
+  DEFAULT_MAX_YOUNG_GENERATION_MB,
   DEFAULT_REQUEST_TIMEOUT_MS,
   LIMITS,
   type LimitName,
@@ -31,4 +32,5 @@ export { ARGUMENT_NOT_TEXT } from './argument-text.js';
 export { checkReadiness, type ReadinessReport } from './health.js';
 export { isLoopbackHost } from './http/security.js';
 export * from './standalone.js';
+export { boundYoungGeneration } from './runtime/young-generation.js';
 export { forPeople } from './for-people.js';
