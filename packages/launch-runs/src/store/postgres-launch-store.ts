@@ -20,13 +20,13 @@ import {
   assertActiveRunRoom,
   chainedEvent,
   eventValues,
+  insertWinner,
   leaseDecision,
   leaseStatusOf,
   leaseValues,
-  newRunValues,
   RELEASED_LEASE,
   requireRun,
-  runCreatedEvent,
+  runInsert,
 } from './run-changes.js';
 import {
   leasedForRequest,
@@ -88,7 +88,8 @@ export class PostgresLaunchStore implements LaunchStore {
     return row;
   }
 
-  private async byKey(db: Db | Tx, owner: string, key: string): Promise<RunRow | undefined> {
+  private async byKey(db: Db | Tx, owner: string, key: string | undefined): Promise<RunRow | undefined> {
+    if (key === undefined) return undefined;
     const [row] = await db
       .select()
       .from(runs)
@@ -97,14 +98,16 @@ export class PostgresLaunchStore implements LaunchStore {
   }
 
   /** Appends to the run's chain; the caller holds the run's row lock (or has just inserted the row). */
-  private async appendEvent(tx: Tx, runId: string, event: RunEventInput): Promise<void> {
-    const [tail] = await tx
-      .select({ runSeq: events.runSeq, eventHash: events.eventHash })
-      .from(events)
-      .where(eq(events.runId, runId))
-      .orderBy(desc(events.runSeq))
-      .limit(1);
-    await tx.insert(events).values(eventValues(chainedEvent(tail, runId, event, this.trace(), this.now())));
+  private async appendEvents(tx: Tx, runId: string, added: RunEventInput[]): Promise<void> {
+    for (const event of added) {
+      const [tail] = await tx
+        .select({ runSeq: events.runSeq, eventHash: events.eventHash })
+        .from(events)
+        .where(eq(events.runId, runId))
+        .orderBy(desc(events.runSeq))
+        .limit(1);
+      await tx.insert(events).values(eventValues(chainedEvent(tail, runId, event, this.trace(), this.now())));
+    }
   }
 
   private async write(tx: Tx, runId: string, values: Partial<RunRow>): Promise<RunRow> {
@@ -114,15 +117,15 @@ export class PostgresLaunchStore implements LaunchStore {
   }
 
   /**
-   * Refuses one more active run of `owner` at `limit` (counting them all but `except`). The caller holds
-   * INSERT_LOCK: no other active run can be added between the count and its own.
+   * `owner`'s active runs (all but `except`). The caller holds INSERT_LOCK: no other active run can be added
+   * between the count and its own.
    */
-  private async assertActiveRunRoom(tx: Tx, owner: string, limit: number, except?: string): Promise<void> {
+  private async activeRuns(tx: Tx, owner: string, except?: string): Promise<number> {
     const [counted] = await tx
       .select({ active: count() })
       .from(runs)
       .where(activeRunsOf(runs, owner, this.now(), except));
-    assertActiveRunRoom(limit, counted?.active ?? 0);
+    return counted?.active ?? 0;
   }
 
   async get(runId: string): Promise<RunRow | undefined> {
@@ -205,23 +208,17 @@ export class PostgresLaunchStore implements LaunchStore {
       // Inserts queue here one at a time: each counts the owner's unfinished runs and reads the newest
       // creation time after the one before it committed (every statement reads anew under READ COMMITTED).
       await tx.execute(INSERT_LOCK);
-      if (run.idempotencyKey !== undefined) {
-        const existing = await this.byKey(tx, run.owner, run.idempotencyKey);
-        if (existing !== undefined) return { row: existing, created: false };
-      }
-      await this.assertActiveRunRoom(tx, run.owner, run.maxActiveRuns);
+      const existing = await this.byKey(tx, run.owner, run.idempotencyKey);
+      if (existing !== undefined) return { row: existing, created: false };
+      const active = await this.activeRuns(tx, run.owner);
       const [newest] = await tx
-        .select({ createdMs: sql<number | null>`max(${runs.createdMs})`.mapWith(Number) })
+        .select({ ms: sql<number | null>`max(${runs.createdMs})`.mapWith(Number) })
         .from(runs);
-      const values = newRunValues(run, newest?.createdMs ?? null, this.now());
-      const [inserted] = await tx.insert(runs).values(values).onConflictDoNothing().returning();
-      if (inserted === undefined) {
-        const winner =
-          run.idempotencyKey === undefined ? undefined : await this.byKey(tx, run.owner, run.idempotencyKey);
-        if (winner === undefined) throw new Error(`run ${run.runId} could not be inserted`);
-        return { row: winner, created: false };
-      }
-      await this.appendEvent(tx, run.runId, runCreatedEvent(run));
+      const write = runInsert(run, active, newest?.ms ?? null, this.now());
+      const [inserted] = await tx.insert(runs).values(write.values).onConflictDoNothing().returning();
+      if (inserted === undefined)
+        return insertWinner(run, await this.byKey(tx, run.owner, run.idempotencyKey));
+      await this.appendEvents(tx, run.runId, write.events);
       return { row: inserted, created: true };
     });
   }
@@ -243,7 +240,7 @@ export class PostgresLaunchStore implements LaunchStore {
           .onConflictDoUpdate({ target: [artifacts.runId, artifacts.name], set: artifact });
       }
       const written = write.values === undefined ? row : await this.write(tx, runId, write.values);
-      for (const event of write.events) await this.appendEvent(tx, runId, event);
+      await this.appendEvents(tx, runId, write.events);
       return written;
     });
   }
@@ -271,7 +268,7 @@ export class PostgresLaunchStore implements LaunchStore {
       if (options.maxActiveRuns !== undefined && locked.state === 'DONE') {
         // After the row lock: inserts take INSERT_LOCK alone and wait on no row, so no lock cycle forms.
         await tx.execute(INSERT_LOCK);
-        await this.assertActiveRunRoom(tx, locked.owner, options.maxActiveRuns, runId);
+        assertActiveRunRoom(options.maxActiveRuns, await this.activeRuns(tx, locked.owner, runId));
       }
       return {
         row: await this.write(tx, runId, leaseValues(token, nowMs + leaseMs, options.request)),

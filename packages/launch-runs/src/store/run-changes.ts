@@ -99,7 +99,27 @@ export function assertActiveRunRoom(limit: number, active: number): void {
   if (active >= limit) throw activeRunLimit(limit, active);
 }
 
-export function runCreatedEvent(run: NewRun): RunEventInput {
+/**
+ * What LaunchStore.insert writes once its transaction found no run holding the key: the new row, dated after
+ * the `newestMs` run, and RUN_CREATED; refused when its owner already has `active` runs at the limit.
+ */
+export function runInsert(
+  run: NewRun,
+  active: number,
+  newestMs: number | null,
+  nowMs: number,
+): { values: RunRow; events: RunEventInput[] } {
+  assertActiveRunRoom(run.maxActiveRuns, active);
+  return { values: newRunValues(run, newestMs, nowMs), events: [runCreatedEvent(run)] };
+}
+
+/** The run that took `run`'s idempotency key first, when the insert conflicted (a run without a key cannot). */
+export function insertWinner(run: NewRun, winner: RunRow | undefined): { row: RunRow; created: false } {
+  if (winner === undefined) throw new Error(`run ${run.runId} could not be inserted`);
+  return { row: winner, created: false };
+}
+
+function runCreatedEvent(run: NewRun): RunEventInput {
   return {
     type: 'RUN_CREATED',
     payload: {

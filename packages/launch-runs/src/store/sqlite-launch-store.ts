@@ -18,13 +18,13 @@ import {
   assertActiveRunRoom,
   chainedEvent,
   eventValues,
+  insertWinner,
   leaseDecision,
   leaseStatusOf,
   leaseValues,
-  newRunValues,
   RELEASED_LEASE,
   requireRun,
-  runCreatedEvent,
+  runInsert,
 } from './run-changes.js';
 import {
   leasedForRequest,
@@ -78,7 +78,8 @@ export class SqliteLaunchStore implements LaunchStore {
     return this.db.transaction(fn, { behavior: 'immediate' });
   }
 
-  private byKey(db: Db, owner: string, key: string): RunRow | undefined {
+  private byKey(db: Db, owner: string, key: string | undefined): RunRow | undefined {
+    if (key === undefined) return undefined;
     return db
       .select()
       .from(runs)
@@ -86,17 +87,19 @@ export class SqliteLaunchStore implements LaunchStore {
       .get();
   }
 
-  private appendEvent(tx: LaunchTx, runId: string, event: RunEventInput): void {
-    const tail = tx
-      .select({ runSeq: events.runSeq, eventHash: events.eventHash })
-      .from(events)
-      .where(eq(events.runId, runId))
-      .orderBy(desc(events.runSeq))
-      .limit(1)
-      .get();
-    tx.insert(events)
-      .values(eventValues(chainedEvent(tail, runId, event, this.trace(), this.now())))
-      .run();
+  private appendEvents(tx: LaunchTx, runId: string, added: RunEventInput[]): void {
+    for (const event of added) {
+      const tail = tx
+        .select({ runSeq: events.runSeq, eventHash: events.eventHash })
+        .from(events)
+        .where(eq(events.runId, runId))
+        .orderBy(desc(events.runSeq))
+        .limit(1)
+        .get();
+      tx.insert(events)
+        .values(eventValues(chainedEvent(tail, runId, event, this.trace(), this.now())))
+        .run();
+    }
   }
 
   private write(tx: LaunchTx, runId: string, values: Partial<RunRow>): RunRow {
@@ -105,14 +108,14 @@ export class SqliteLaunchStore implements LaunchStore {
     return updated;
   }
 
-  /** Refuses one more active run of `owner` at `limit` (counting them all but `except`). */
-  private assertActiveRunRoom(tx: LaunchTx, owner: string, limit: number, except?: string): void {
+  /** `owner`'s active runs (all but `except`). */
+  private activeRuns(tx: LaunchTx, owner: string, except?: string): number {
     const counted = tx
       .select({ active: count() })
       .from(runs)
       .where(activeRunsOf(runs, owner, this.now(), except))
       .get();
-    assertActiveRunRoom(limit, counted?.active ?? 0);
+    return counted?.active ?? 0;
   }
 
   async get(runId: string): Promise<RunRow | undefined> {
@@ -180,24 +183,17 @@ export class SqliteLaunchStore implements LaunchStore {
 
   async insert(run: NewRun): Promise<{ row: RunRow; created: boolean }> {
     return this.tx((tx) => {
-      if (run.idempotencyKey !== undefined) {
-        const existing = this.byKey(tx, run.owner, run.idempotencyKey);
-        if (existing !== undefined) return { row: existing, created: false };
-      }
-      this.assertActiveRunRoom(tx, run.owner, run.maxActiveRuns);
+      const existing = this.byKey(tx, run.owner, run.idempotencyKey);
+      if (existing !== undefined) return { row: existing, created: false };
+      const active = this.activeRuns(tx, run.owner);
       const newest = tx
-        .select({ createdMs: sql<number | null>`max(${runs.createdMs})` })
+        .select({ ms: sql<number | null>`max(${runs.createdMs})` })
         .from(runs)
         .get();
-      const values = newRunValues(run, newest?.createdMs ?? null, this.now());
-      const inserted = tx.insert(runs).values(values).onConflictDoNothing().returning().get();
-      if (inserted === undefined) {
-        const winner =
-          run.idempotencyKey === undefined ? undefined : this.byKey(tx, run.owner, run.idempotencyKey);
-        if (winner === undefined) throw new Error(`run ${run.runId} could not be inserted`);
-        return { row: winner, created: false };
-      }
-      this.appendEvent(tx, run.runId, runCreatedEvent(run));
+      const write = runInsert(run, active, newest?.ms ?? null, this.now());
+      const inserted = tx.insert(runs).values(write.values).onConflictDoNothing().returning().get();
+      if (inserted === undefined) return insertWinner(run, this.byKey(tx, run.owner, run.idempotencyKey));
+      this.appendEvents(tx, run.runId, write.events);
       return { row: inserted, created: true };
     });
   }
@@ -219,7 +215,7 @@ export class SqliteLaunchStore implements LaunchStore {
           .run();
       }
       const written = write.values === undefined ? row : this.write(tx, runId, write.values);
-      for (const event of write.events) this.appendEvent(tx, runId, event);
+      this.appendEvents(tx, runId, write.events);
       return written;
     });
   }
@@ -236,7 +232,7 @@ export class SqliteLaunchStore implements LaunchStore {
       const decision = leaseDecision(row, token, nowMs);
       if (decision !== 'take') return { row, busy: decision === 'busy' };
       if (options.maxActiveRuns !== undefined && row.state === 'DONE')
-        this.assertActiveRunRoom(tx, row.owner, options.maxActiveRuns, runId);
+        assertActiveRunRoom(options.maxActiveRuns, this.activeRuns(tx, row.owner, runId));
       return {
         row: this.write(tx, runId, leaseValues(token, nowMs + leaseMs, options.request)),
         busy: false,
