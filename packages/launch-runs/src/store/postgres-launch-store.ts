@@ -18,13 +18,13 @@ import type {
 } from './launch-store.js';
 import {
   assertActiveRunRoom,
-  chainedEvent,
-  eventValues,
+  chainedEventRows,
   insertWinner,
-  leaseDecision,
   leaseStatusOf,
+  leaseTake,
   leaseValues,
   RELEASED_LEASE,
+  renewalRefused,
   requireRun,
   runInsert,
 } from './run-changes.js';
@@ -99,15 +99,14 @@ export class PostgresLaunchStore implements LaunchStore {
 
   /** Appends to the run's chain; the caller holds the run's row lock (or has just inserted the row). */
   private async appendEvents(tx: Tx, runId: string, added: RunEventInput[]): Promise<void> {
-    for (const event of added) {
-      const [tail] = await tx
-        .select({ runSeq: events.runSeq, eventHash: events.eventHash })
-        .from(events)
-        .where(eq(events.runId, runId))
-        .orderBy(desc(events.runSeq))
-        .limit(1);
-      await tx.insert(events).values(eventValues(chainedEvent(tail, runId, event, this.trace(), this.now())));
-    }
+    if (added.length === 0) return;
+    const [tail] = await tx
+      .select({ runSeq: events.runSeq, eventHash: events.eventHash })
+      .from(events)
+      .where(eq(events.runId, runId))
+      .orderBy(desc(events.runSeq))
+      .limit(1);
+    await tx.insert(events).values(chainedEventRows(tail, runId, added, this.trace(), this.now()));
   }
 
   private async write(tx: Tx, runId: string, values: Partial<RunRow>): Promise<RunRow> {
@@ -262,18 +261,14 @@ export class PostgresLaunchStore implements LaunchStore {
         const [row] = await tx.select().from(runs).where(eq(runs.runId, runId));
         return { row: requireRun(row, runId, null), busy: true };
       }
-      const nowMs = this.now();
-      const decision = leaseDecision(locked, token, nowMs);
-      if (decision !== 'take') return { row: locked, busy: decision === 'busy' };
-      if (options.maxActiveRuns !== undefined && locked.state === 'DONE') {
+      const take = leaseTake(locked, token, leaseMs, options, this.now());
+      if ('answer' in take) return take.answer;
+      if (take.roomUnder !== undefined) {
         // After the row lock: inserts take INSERT_LOCK alone and wait on no row, so no lock cycle forms.
         await tx.execute(INSERT_LOCK);
-        assertActiveRunRoom(options.maxActiveRuns, await this.activeRuns(tx, locked.owner, runId));
+        assertActiveRunRoom(take.roomUnder, await this.activeRuns(tx, locked.owner, runId));
       }
-      return {
-        row: await this.write(tx, runId, leaseValues(token, nowMs + leaseMs, options.request)),
-        busy: false,
-      };
+      return { row: await this.write(tx, runId, take.values), busy: false };
     });
   }
 
@@ -283,8 +278,7 @@ export class PostgresLaunchStore implements LaunchStore {
       .set({ leaseExpiresMs: this.now() + leaseMs })
       .where(renewable(runs, runId, token))
       .returning({ runId: runs.runId });
-    if (renewed.length === 1) return 'renewed';
-    return (await this.leaseStatus(runId, token)) === 'cancelled' ? 'cancelled' : 'lost';
+    return renewed.length === 1 ? 'renewed' : renewalRefused(await this.leaseStatus(runId, token));
   }
 
   async leaseStatus(runId: string, token: string): Promise<LeaseStatus> {

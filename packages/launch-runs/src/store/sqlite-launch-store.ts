@@ -16,13 +16,12 @@ import type {
 } from './launch-store.js';
 import {
   assertActiveRunRoom,
-  chainedEvent,
-  eventValues,
+  chainedEventRows,
   insertWinner,
-  leaseDecision,
   leaseStatusOf,
-  leaseValues,
+  leaseTake,
   RELEASED_LEASE,
+  renewalRefused,
   requireRun,
   runInsert,
 } from './run-changes.js';
@@ -88,18 +87,17 @@ export class SqliteLaunchStore implements LaunchStore {
   }
 
   private appendEvents(tx: LaunchTx, runId: string, added: RunEventInput[]): void {
-    for (const event of added) {
-      const tail = tx
-        .select({ runSeq: events.runSeq, eventHash: events.eventHash })
-        .from(events)
-        .where(eq(events.runId, runId))
-        .orderBy(desc(events.runSeq))
-        .limit(1)
-        .get();
-      tx.insert(events)
-        .values(eventValues(chainedEvent(tail, runId, event, this.trace(), this.now())))
-        .run();
-    }
+    if (added.length === 0) return;
+    const tail = tx
+      .select({ runSeq: events.runSeq, eventHash: events.eventHash })
+      .from(events)
+      .where(eq(events.runId, runId))
+      .orderBy(desc(events.runSeq))
+      .limit(1)
+      .get();
+    tx.insert(events)
+      .values(chainedEventRows(tail, runId, added, this.trace(), this.now()))
+      .run();
   }
 
   private write(tx: LaunchTx, runId: string, values: Partial<RunRow>): RunRow {
@@ -228,15 +226,11 @@ export class SqliteLaunchStore implements LaunchStore {
   ): Promise<{ row: RunRow; busy: boolean }> {
     return this.tx((tx) => {
       const row = requireRun(this.getPrepared.get({ runId }), runId, null);
-      const nowMs = this.now();
-      const decision = leaseDecision(row, token, nowMs);
-      if (decision !== 'take') return { row, busy: decision === 'busy' };
-      if (options.maxActiveRuns !== undefined && row.state === 'DONE')
-        assertActiveRunRoom(options.maxActiveRuns, this.activeRuns(tx, row.owner, runId));
-      return {
-        row: this.write(tx, runId, leaseValues(token, nowMs + leaseMs, options.request)),
-        busy: false,
-      };
+      const take = leaseTake(row, token, leaseMs, options, this.now());
+      if ('answer' in take) return take.answer;
+      if (take.roomUnder !== undefined)
+        assertActiveRunRoom(take.roomUnder, this.activeRuns(tx, row.owner, runId));
+      return { row: this.write(tx, runId, take.values), busy: false };
     });
   }
 
@@ -247,8 +241,7 @@ export class SqliteLaunchStore implements LaunchStore {
       .set({ leaseExpiresMs: this.now() + leaseMs })
       .where(renewable(runs, runId, token))
       .run().changes;
-    if (changed === 1) return 'renewed';
-    return (await this.leaseStatus(runId, token)) === 'cancelled' ? 'cancelled' : 'lost';
+    return changed === 1 ? 'renewed' : renewalRefused(await this.leaseStatus(runId, token));
   }
 
   async leaseStatus(runId: string, token: string): Promise<LeaseStatus> {
