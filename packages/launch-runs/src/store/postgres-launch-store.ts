@@ -3,7 +3,6 @@ import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import type pg from 'pg';
 import { artifactIndex, artifacts, events, issues, runs } from '../db/postgres-schema.js';
 import type { ArtifactRow, RunRow } from '../db/schema.js';
-import { activeRunsOf } from './active-runs.js';
 import type { RunEvent, TraceIds } from './event-chain.js';
 import { toRunEvent } from './event-log.js';
 import type {
@@ -28,20 +27,14 @@ import {
   requireRun,
   runInsert,
 } from './run-changes.js';
-import {
-  leasedForRequest,
-  leasedTo,
-  leaseStatusColumns,
-  listConditions,
-  renewable,
-  unfinishedRuns,
-} from './run-conditions.js';
+import { runConditions } from './run-conditions.js';
 
 type Db = NodePgDatabase;
 type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 
 /** Run ids compare and sort by code point, as SQLite compares them, whatever the database's locale. */
 const RUN_ID = sql`${runs.runId} COLLATE "C"`;
+const match = runConditions({ runs, artifacts, issues }, RUN_ID);
 
 /**
  * Taken by every insert: creation times strictly increase across replicas, as in SQLite's file, and an
@@ -90,10 +83,7 @@ export class PostgresLaunchStore implements LaunchStore {
 
   private async byKey(db: Db | Tx, owner: string, key: string | undefined): Promise<RunRow | undefined> {
     if (key === undefined) return undefined;
-    const [row] = await db
-      .select()
-      .from(runs)
-      .where(and(eq(runs.owner, owner), eq(runs.idempotencyKey, key)));
+    const [row] = await db.select().from(runs).where(match.keyed(owner, key));
     return row;
   }
 
@@ -123,7 +113,7 @@ export class PostgresLaunchStore implements LaunchStore {
     const [counted] = await tx
       .select({ active: count() })
       .from(runs)
-      .where(activeRunsOf(runs, owner, this.now(), except));
+      .where(match.active(owner, this.now(), except));
     return counted?.active ?? 0;
   }
 
@@ -140,13 +130,13 @@ export class PostgresLaunchStore implements LaunchStore {
     return this.db
       .select()
       .from(runs)
-      .where(listConditions(runs, RUN_ID, filter))
-      .orderBy(desc(runs.createdMs), desc(RUN_ID))
+      .where(match.list(filter))
+      .orderBy(...match.newestFirst)
       .limit(filter.limit);
   }
 
   unfinished(): Promise<RunRow[]> {
-    return this.db.select().from(runs).where(unfinishedRuns(runs));
+    return this.db.select().from(runs).where(match.unfinished);
   }
 
   async events(runId: string): Promise<RunEvent[]> {
@@ -170,11 +160,7 @@ export class PostgresLaunchStore implements LaunchStore {
             .from(artifacts)
             .where(eq(artifacts.runId, runId))
             .orderBy(asc(sql`${artifacts.name} COLLATE "C"`)),
-          tx
-            .select()
-            .from(issues)
-            .where(and(eq(issues.runId, runId), eq(issues.status, 'OPEN')))
-            .orderBy(asc(issues.ord)),
+          tx.select().from(issues).where(match.openIssues(runId)).orderBy(asc(issues.ord)),
         ]);
         return { run, artifacts: artifactRows, openIssues };
       },
@@ -187,10 +173,7 @@ export class PostgresLaunchStore implements LaunchStore {
   }
 
   async artifact(runId: string, name: string): Promise<ArtifactRow | undefined> {
-    const [row] = await this.db
-      .select(artifactIndex)
-      .from(artifacts)
-      .where(and(eq(artifacts.runId, runId), eq(artifacts.name, name)));
+    const [row] = await this.db.select(artifactIndex).from(artifacts).where(match.artifactNamed(runId, name));
     return row;
   }
 
@@ -198,7 +181,7 @@ export class PostgresLaunchStore implements LaunchStore {
     const [row] = await this.db
       .select({ content: artifacts.content })
       .from(artifacts)
-      .where(and(eq(artifacts.runId, runId), eq(artifacts.name, name)));
+      .where(match.artifactNamed(runId, name));
     return row?.content;
   }
 
@@ -276,28 +259,25 @@ export class PostgresLaunchStore implements LaunchStore {
     const renewed = await this.db
       .update(runs)
       .set({ leaseExpiresMs: this.now() + leaseMs })
-      .where(renewable(runs, runId, token))
+      .where(match.renewable(runId, token))
       .returning({ runId: runs.runId });
     return renewed.length === 1 ? 'renewed' : renewalRefused(await this.leaseStatus(runId, token));
   }
 
   async leaseStatus(runId: string, token: string): Promise<LeaseStatus> {
-    const [row] = await this.db.select(leaseStatusColumns(runs)).from(runs).where(eq(runs.runId, runId));
+    const [row] = await this.db.select(match.leaseStatusColumns).from(runs).where(eq(runs.runId, runId));
     return leaseStatusOf(row, token);
   }
 
   async releaseLease(runId: string, token: string): Promise<void> {
-    await this.db
-      .update(runs)
-      .set(RELEASED_LEASE)
-      .where(leasedTo(runs, runId, token));
+    await this.db.update(runs).set(RELEASED_LEASE).where(match.leasedTo(runId, token));
   }
 
   async cancelRequest(owner: string, request: string): Promise<number> {
     const marked = await this.db
       .update(runs)
       .set({ leaseRequestCancelled: true })
-      .where(leasedForRequest(runs, owner, request))
+      .where(match.leasedForRequest(owner, request))
       .returning({ runId: runs.runId });
     return marked.length;
   }
@@ -313,7 +293,7 @@ export class PostgresLaunchStore implements LaunchStore {
       const [abandoned] = await tx
         .select({ runId: runs.runId })
         .from(runs)
-        .where(and(unfinishedRuns(runs), isNotNull(runs.leaseOwner), lte(runs.leaseExpiresMs, nowMs)))
+        .where(and(match.unfinished, isNotNull(runs.leaseOwner), lte(runs.leaseExpiresMs, nowMs)))
         .orderBy(asc(runs.createdMs), asc(RUN_ID))
         .limit(1)
         .for('update', { skipLocked: true });

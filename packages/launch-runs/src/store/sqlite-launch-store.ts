@@ -1,7 +1,6 @@
-import { and, asc, count, desc, eq, sql } from 'drizzle-orm';
+import { asc, count, desc, eq, sql } from 'drizzle-orm';
 import type { LaunchDb, LaunchTx } from '../db/drizzle.js';
 import { artifacts, events, issues, runs, type ArtifactRow, type RunRow } from '../db/schema.js';
-import { activeRunsOf } from './active-runs.js';
 import { toRunEvent } from './event-log.js';
 import type { RunEvent, TraceIds } from './event-chain.js';
 import type {
@@ -25,16 +24,11 @@ import {
   requireRun,
   runInsert,
 } from './run-changes.js';
-import {
-  leasedForRequest,
-  leasedTo,
-  leaseStatusColumns,
-  listConditions,
-  renewable,
-  unfinishedRuns,
-} from './run-conditions.js';
+import { runConditions } from './run-conditions.js';
 
 type Db = LaunchDb | LaunchTx;
+
+const match = runConditions({ runs, artifacts, issues }, runs.runId);
 
 /**
  * The launch store in the data directory's SQLite file (better-sqlite3 through drizzle). Every write is one
@@ -68,7 +62,7 @@ export class SqliteLaunchStore implements LaunchStore {
     this.openIssuesPrepared = db
       .select()
       .from(issues)
-      .where(and(eq(issues.runId, sql.placeholder('runId')), eq(issues.status, 'OPEN')))
+      .where(match.openIssues(sql.placeholder('runId')))
       .orderBy(asc(issues.ord))
       .prepare();
   }
@@ -79,11 +73,7 @@ export class SqliteLaunchStore implements LaunchStore {
 
   private byKey(db: Db, owner: string, key: string | undefined): RunRow | undefined {
     if (key === undefined) return undefined;
-    return db
-      .select()
-      .from(runs)
-      .where(and(eq(runs.owner, owner), eq(runs.idempotencyKey, key)))
-      .get();
+    return db.select().from(runs).where(match.keyed(owner, key)).get();
   }
 
   private appendEvents(tx: LaunchTx, runId: string, added: RunEventInput[]): void {
@@ -111,7 +101,7 @@ export class SqliteLaunchStore implements LaunchStore {
     const counted = tx
       .select({ active: count() })
       .from(runs)
-      .where(activeRunsOf(runs, owner, this.now(), except))
+      .where(match.active(owner, this.now(), except))
       .get();
     return counted?.active ?? 0;
   }
@@ -128,14 +118,14 @@ export class SqliteLaunchStore implements LaunchStore {
     return this.db
       .select()
       .from(runs)
-      .where(listConditions(runs, runs.runId, filter))
-      .orderBy(desc(runs.createdMs), desc(runs.runId))
+      .where(match.list(filter))
+      .orderBy(...match.newestFirst)
       .limit(filter.limit)
       .all();
   }
 
   async unfinished(): Promise<RunRow[]> {
-    return this.db.select().from(runs).where(unfinishedRuns(runs)).all();
+    return this.db.select().from(runs).where(match.unfinished).all();
   }
 
   async events(runId: string): Promise<RunEvent[]> {
@@ -168,11 +158,7 @@ export class SqliteLaunchStore implements LaunchStore {
   }
 
   async artifact(runId: string, name: string): Promise<ArtifactRow | undefined> {
-    return this.db
-      .select()
-      .from(artifacts)
-      .where(and(eq(artifacts.runId, runId), eq(artifacts.name, name)))
-      .get();
+    return this.db.select().from(artifacts).where(match.artifactNamed(runId, name)).get();
   }
 
   async artifactBytes(): Promise<Uint8Array | undefined> {
@@ -239,29 +225,25 @@ export class SqliteLaunchStore implements LaunchStore {
     const changed = this.db
       .update(runs)
       .set({ leaseExpiresMs: this.now() + leaseMs })
-      .where(renewable(runs, runId, token))
+      .where(match.renewable(runId, token))
       .run().changes;
     return changed === 1 ? 'renewed' : renewalRefused(await this.leaseStatus(runId, token));
   }
 
   async leaseStatus(runId: string, token: string): Promise<LeaseStatus> {
-    const row = this.db.select(leaseStatusColumns(runs)).from(runs).where(eq(runs.runId, runId)).get();
+    const row = this.db.select(match.leaseStatusColumns).from(runs).where(eq(runs.runId, runId)).get();
     return leaseStatusOf(row, token);
   }
 
   async releaseLease(runId: string, token: string): Promise<void> {
-    this.db
-      .update(runs)
-      .set(RELEASED_LEASE)
-      .where(leasedTo(runs, runId, token))
-      .run();
+    this.db.update(runs).set(RELEASED_LEASE).where(match.leasedTo(runId, token)).run();
   }
 
   async cancelRequest(owner: string, request: string): Promise<number> {
     return this.db
       .update(runs)
       .set({ leaseRequestCancelled: true })
-      .where(leasedForRequest(runs, owner, request))
+      .where(match.leasedForRequest(owner, request))
       .run().changes;
   }
 
