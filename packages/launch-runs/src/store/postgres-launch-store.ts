@@ -193,9 +193,7 @@ export class PostgresLaunchStore implements LaunchStore {
       const existing = await this.byKey(tx, run.owner, run.idempotencyKey);
       if (existing !== undefined) return { row: existing, created: false };
       const active = await this.activeRuns(tx, run.owner);
-      const [newest] = await tx
-        .select({ ms: sql<number | null>`max(${runs.createdMs})`.mapWith(Number) })
-        .from(runs);
+      const [newest] = await tx.select({ ms: match.newestCreatedMs }).from(runs);
       const write = runInsert(run, active, newest?.ms ?? null, this.now());
       const [inserted] = await tx.insert(runs).values(write.values).onConflictDoNothing().returning();
       if (inserted === undefined)

@@ -72,6 +72,8 @@ export function runConditions<T extends Tables>(tables: T, runIdOrder: SQLWrappe
     },
     /** LaunchStore.list's order: newest first, by (created_ms, run id). */
     newestFirst: [desc(runs.createdMs), desc(runIdOrder)],
+    /** The newest run's creation time (null: no runs), a number in either dialect (PostgreSQL answers text). */
+    newestCreatedMs: sql<number | null>`max(${runs.createdMs})`.mapWith(Number),
     /** `owner`'s run started with the idempotency key `key`. */
     keyed: (owner: string, key: string) => and(eq(runs.owner, owner), eq(runs.idempotencyKey, key)),
     unfinished: notInArray(runs.state, FINISHED),

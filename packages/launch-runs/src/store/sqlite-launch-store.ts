@@ -170,10 +170,7 @@ export class SqliteLaunchStore implements LaunchStore {
       const existing = this.byKey(tx, run.owner, run.idempotencyKey);
       if (existing !== undefined) return { row: existing, created: false };
       const active = this.activeRuns(tx, run.owner);
-      const newest = tx
-        .select({ ms: sql<number | null>`max(${runs.createdMs})` })
-        .from(runs)
-        .get();
+      const newest = tx.select({ ms: match.newestCreatedMs }).from(runs).get();
       const write = runInsert(run, active, newest?.ms ?? null, this.now());
       const inserted = tx.insert(runs).values(write.values).onConflictDoNothing().returning().get();
       if (inserted === undefined) return insertWinner(run, this.byKey(tx, run.owner, run.idempotencyKey));
