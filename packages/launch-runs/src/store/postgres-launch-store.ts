@@ -18,6 +18,7 @@ import type {
 import {
   assertActiveRunRoom,
   chainedEventRows,
+  changedRun,
   insertWinner,
   leaseStatusOf,
   leaseTake,
@@ -101,8 +102,7 @@ export class PostgresLaunchStore implements LaunchStore {
 
   private async write(tx: Tx, runId: string, values: Partial<RunRow>): Promise<RunRow> {
     const [updated] = await tx.update(runs).set(values).where(eq(runs.runId, runId)).returning();
-    if (updated === undefined) throw new Error(`run ${runId} vanished during a change`);
-    return updated;
+    return changedRun(runId, updated);
   }
 
   /**

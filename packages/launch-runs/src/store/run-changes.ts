@@ -25,6 +25,12 @@ export function requireRun(row: RunRow | undefined, runId: string, token: string
   return row;
 }
 
+/** The run as the statement changing it answered it: present, since the change holds its row locked. */
+export function changedRun(runId: string, row: RunRow | undefined): RunRow {
+  if (row === undefined) throw new Error(`run ${runId} vanished during a change`);
+  return row;
+}
+
 export function patchValues(patch: RunPatch, nowMs: number): Partial<RunRow> {
   const { sectionStates, ...rest } = patch;
   const values: Partial<RunRow> = { ...rest, updatedAt: new Date(nowMs).toISOString() };

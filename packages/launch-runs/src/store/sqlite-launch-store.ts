@@ -16,6 +16,7 @@ import type {
 import {
   assertActiveRunRoom,
   chainedEventRows,
+  changedRun,
   insertWinner,
   leaseStatusOf,
   leaseTake,
@@ -91,9 +92,7 @@ export class SqliteLaunchStore implements LaunchStore {
   }
 
   private write(tx: LaunchTx, runId: string, values: Partial<RunRow>): RunRow {
-    const updated = tx.update(runs).set(values).where(eq(runs.runId, runId)).returning().get();
-    if (updated === undefined) throw new Error(`run ${runId} vanished during a change`);
-    return updated;
+    return changedRun(runId, tx.update(runs).set(values).where(eq(runs.runId, runId)).returning().get());
   }
 
   /** `owner`'s active runs (all but `except`). */
