@@ -12,23 +12,25 @@ import type {
   ListFilter,
   NewRun,
   Decide,
-  RunEventInput,
   RunSnapshot,
 } from './launch-store.js';
 import {
-  assertActiveRunRoom,
   chainedEventRows,
   changedRun,
-  insertWinner,
   leaseStatusOf,
-  leaseTake,
   leaseValues,
   RELEASED_LEASE,
   renewalRefused,
-  requireRun,
-  runInsert,
 } from './run-changes.js';
 import { runConditions } from './run-conditions.js';
+import {
+  appending,
+  inserting,
+  leasing,
+  runAwaiting,
+  type RunStatements,
+  type Steps,
+} from './run-transactions.js';
 
 type Db = NodePgDatabase;
 type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
@@ -45,10 +47,88 @@ const match = runConditions({ runs, artifacts, issues }, RUN_ID);
 const INSERT_LOCK = sql`SELECT pg_advisory_xact_lock(hashtext('switchyard:launch-runs:insert'))`;
 
 /**
+ * The statements of a write transaction (run-transactions.ts). Each first locks the run's row (SELECT ... FOR
+ * UPDATE): the decisions of run-changes.ts then see the row as it is, and the event chain's tail, read after
+ * the lock, cannot be appended to by anyone else meanwhile. Inserts take INSERT_LOCK instead.
+ */
+function postgresStatements(
+  tx: Db | Tx,
+  trace: () => TraceIds | undefined,
+  now: () => number,
+): RunStatements {
+  return {
+    async lockRow(runId) {
+      const [row] = await tx.select().from(runs).where(eq(runs.runId, runId)).for('update');
+      return row;
+    },
+    async lockForLease(runId) {
+      // A row another transaction has locked is being changed by its writer right now: busy, not a wait.
+      const [locked] = await tx
+        .select()
+        .from(runs)
+        .where(eq(runs.runId, runId))
+        .for('update', { skipLocked: true });
+      if (locked !== undefined) return { row: locked, busy: false };
+      const [row] = await tx.select().from(runs).where(eq(runs.runId, runId));
+      return { row, busy: true };
+    },
+    async lockInserts() {
+      // Inserts queue here one at a time: each reads the newest creation time and counts the owner's active
+      // runs after the one before it committed (every statement reads anew under READ COMMITTED).
+      await tx.execute(INSERT_LOCK);
+    },
+    async byKey(owner, key) {
+      if (key === undefined) return undefined;
+      const [row] = await tx.select().from(runs).where(match.keyed(owner, key));
+      return row;
+    },
+    /** The caller holds INSERT_LOCK: no other active run can be added between the count and its own. */
+    async activeRuns(owner, except) {
+      const [counted] = await tx
+        .select({ active: count() })
+        .from(runs)
+        .where(match.active(owner, now(), except));
+      return counted?.active ?? 0;
+    },
+    async newestCreatedMs() {
+      const [newest] = await tx.select({ ms: match.newestCreatedMs }).from(runs);
+      return newest?.ms ?? null;
+    },
+    async insertRow(values) {
+      const [inserted] = await tx.insert(runs).values(values).onConflictDoNothing().returning();
+      return inserted;
+    },
+    async write(runId, values) {
+      const [updated] = await tx.update(runs).set(values).where(eq(runs.runId, runId)).returning();
+      return changedRun(runId, updated);
+    },
+    async replaceIssues(runId, rows) {
+      await tx.delete(issues).where(eq(issues.runId, runId));
+      if (rows.length > 0) await tx.insert(issues).values(rows);
+    },
+    async putArtifact({ row, bytes }) {
+      const artifact = { ...row, content: bytes };
+      await tx
+        .insert(artifacts)
+        .values(artifact)
+        .onConflictDoUpdate({ target: [artifacts.runId, artifacts.name], set: artifact });
+    },
+    async appendEvents(runId, added) {
+      if (added.length === 0) return;
+      const [tail] = await tx
+        .select({ runSeq: events.runSeq, eventHash: events.eventHash })
+        .from(events)
+        .where(eq(events.runId, runId))
+        .orderBy(desc(events.runSeq))
+        .limit(1);
+      await tx.insert(events).values(chainedEventRows(tail, runId, added, trace(), now()));
+    },
+  };
+}
+
+/**
  * The launch store on PostgreSQL, shared by replicas (node-postgres through drizzle, over the domain's
- * pool). Every write is one transaction that first locks the run's row (SELECT ... FOR UPDATE): the
- * decisions of run-changes.ts then see the row as it is, and the event chain's tail, read after the lock,
- * cannot be appended to by anyone else meanwhile. Artifact bytes live in the artifacts rows.
+ * pool). Every write is one transaction of postgresStatements. Artifact bytes live in the artifacts rows.
  */
 export class PostgresLaunchStore implements LaunchStore {
   readonly sharedByReplicas = true;
@@ -76,45 +156,9 @@ export class PostgresLaunchStore implements LaunchStore {
       .prepare('launch_runs_artifacts');
   }
 
-  /** The run, locked for this transaction (other writers of it wait until it ends). */
-  private async lockedRow(tx: Tx, runId: string): Promise<RunRow | undefined> {
-    const [row] = await tx.select().from(runs).where(eq(runs.runId, runId)).for('update');
-    return row;
-  }
-
-  private async byKey(db: Db | Tx, owner: string, key: string | undefined): Promise<RunRow | undefined> {
-    if (key === undefined) return undefined;
-    const [row] = await db.select().from(runs).where(match.keyed(owner, key));
-    return row;
-  }
-
-  /** Appends to the run's chain; the caller holds the run's row lock (or has just inserted the row). */
-  private async appendEvents(tx: Tx, runId: string, added: RunEventInput[]): Promise<void> {
-    if (added.length === 0) return;
-    const [tail] = await tx
-      .select({ runSeq: events.runSeq, eventHash: events.eventHash })
-      .from(events)
-      .where(eq(events.runId, runId))
-      .orderBy(desc(events.runSeq))
-      .limit(1);
-    await tx.insert(events).values(chainedEventRows(tail, runId, added, this.trace(), this.now()));
-  }
-
-  private async write(tx: Tx, runId: string, values: Partial<RunRow>): Promise<RunRow> {
-    const [updated] = await tx.update(runs).set(values).where(eq(runs.runId, runId)).returning();
-    return changedRun(runId, updated);
-  }
-
-  /**
-   * `owner`'s active runs (all but `except`). The caller holds INSERT_LOCK: no other active run can be added
-   * between the count and its own.
-   */
-  private async activeRuns(tx: Tx, owner: string, except?: string): Promise<number> {
-    const [counted] = await tx
-      .select({ active: count() })
-      .from(runs)
-      .where(match.active(owner, this.now(), except));
-    return counted?.active ?? 0;
+  /** One transaction of the store's, over this dialect's statements on it (run-transactions.ts). */
+  private transaction<T>(steps: (db: RunStatements) => Steps<T>): Promise<T> {
+    return this.db.transaction((tx) => runAwaiting(steps(postgresStatements(tx, this.trace, this.now))));
   }
 
   async get(runId: string): Promise<RunRow | undefined> {
@@ -122,8 +166,8 @@ export class PostgresLaunchStore implements LaunchStore {
     return row;
   }
 
-  getByIdempotencyKey(owner: string, key: string): Promise<RunRow | undefined> {
-    return this.byKey(this.db, owner, key);
+  async getByIdempotencyKey(owner: string, key: string): Promise<RunRow | undefined> {
+    return postgresStatements(this.db, this.trace, this.now).byKey(owner, key);
   }
 
   list(filter: ListFilter): Promise<RunRow[]> {
@@ -186,43 +230,11 @@ export class PostgresLaunchStore implements LaunchStore {
   }
 
   insert(run: NewRun): Promise<{ row: RunRow; created: boolean }> {
-    return this.db.transaction(async (tx) => {
-      // Inserts queue here one at a time: each counts the owner's unfinished runs and reads the newest
-      // creation time after the one before it committed (every statement reads anew under READ COMMITTED).
-      await tx.execute(INSERT_LOCK);
-      const existing = await this.byKey(tx, run.owner, run.idempotencyKey);
-      if (existing !== undefined) return { row: existing, created: false };
-      const active = await this.activeRuns(tx, run.owner);
-      const [newest] = await tx.select({ ms: match.newestCreatedMs }).from(runs);
-      const write = runInsert(run, active, newest?.ms ?? null, this.now());
-      const [inserted] = await tx.insert(runs).values(write.values).onConflictDoNothing().returning();
-      if (inserted === undefined)
-        return insertWinner(run, await this.byKey(tx, run.owner, run.idempotencyKey));
-      await this.appendEvents(tx, run.runId, write.events);
-      return { row: inserted, created: true };
-    });
+    return this.transaction((db) => inserting(db, run, this.now));
   }
 
   append(runId: string, token: string | null, decide: Decide): Promise<RunRow> {
-    return this.db.transaction(async (tx) => {
-      const row = requireRun(await this.lockedRow(tx, runId), runId, token);
-      const write = decide(row, this.now());
-      if (write === undefined) return row;
-      if (write.issues !== undefined) {
-        await tx.delete(issues).where(eq(issues.runId, runId));
-        if (write.issues.length > 0) await tx.insert(issues).values(write.issues);
-      }
-      if (write.artifact !== undefined) {
-        const artifact = { ...write.artifact.row, content: write.artifact.bytes };
-        await tx
-          .insert(artifacts)
-          .values(artifact)
-          .onConflictDoUpdate({ target: [artifacts.runId, artifacts.name], set: artifact });
-      }
-      const written = write.values === undefined ? row : await this.write(tx, runId, write.values);
-      await this.appendEvents(tx, runId, write.events);
-      return written;
-    });
+    return this.transaction((db) => appending(db, runId, token, decide, this.now));
   }
 
   acquireLease(
@@ -231,26 +243,7 @@ export class PostgresLaunchStore implements LaunchStore {
     leaseMs: number,
     options: LeaseOptions = {},
   ): Promise<{ row: RunRow; busy: boolean }> {
-    return this.db.transaction(async (tx) => {
-      // A row another transaction has locked is being changed by its writer right now: busy, not a wait.
-      const [locked] = await tx
-        .select()
-        .from(runs)
-        .where(eq(runs.runId, runId))
-        .for('update', { skipLocked: true });
-      if (locked === undefined) {
-        const [row] = await tx.select().from(runs).where(eq(runs.runId, runId));
-        return { row: requireRun(row, runId, null), busy: true };
-      }
-      const take = leaseTake(locked, token, leaseMs, options, this.now());
-      if ('answer' in take) return take.answer;
-      if (take.roomUnder !== undefined) {
-        // After the row lock: inserts take INSERT_LOCK alone and wait on no row, so no lock cycle forms.
-        await tx.execute(INSERT_LOCK);
-        assertActiveRunRoom(take.roomUnder, await this.activeRuns(tx, locked.owner, runId));
-      }
-      return { row: await this.write(tx, runId, take.values), busy: false };
-    });
+    return this.transaction((db) => leasing(db, runId, token, leaseMs, options, this.now));
   }
 
   async renewLease(runId: string, token: string, leaseMs: number): Promise<'renewed' | 'lost' | 'cancelled'> {
@@ -296,7 +289,10 @@ export class PostgresLaunchStore implements LaunchStore {
         .limit(1)
         .for('update', { skipLocked: true });
       if (abandoned === undefined) return undefined;
-      return this.write(tx, abandoned.runId, leaseValues(token, nowMs + leaseMs));
+      return postgresStatements(tx, this.trace, this.now).write(
+        abandoned.runId,
+        leaseValues(token, nowMs + leaseMs),
+      );
     });
   }
 

@@ -1,5 +1,5 @@
 import { asc, count, desc, eq, sql } from 'drizzle-orm';
-import type { LaunchDb, LaunchTx } from '../db/drizzle.js';
+import type { LaunchDb } from '../db/drizzle.js';
 import { artifacts, events, issues, runs, type ArtifactRow, type RunRow } from '../db/schema.js';
 import { toRunEvent } from './event-log.js';
 import type { RunEvent, TraceIds } from './event-chain.js';
@@ -10,26 +10,80 @@ import type {
   ListFilter,
   NewRun,
   Decide,
-  RunEventInput,
   RunSnapshot,
 } from './launch-store.js';
 import {
-  assertActiveRunRoom,
   chainedEventRows,
   changedRun,
-  insertWinner,
   leaseStatusOf,
-  leaseTake,
   RELEASED_LEASE,
   renewalRefused,
-  requireRun,
-  runInsert,
 } from './run-changes.js';
+import {
+  appending,
+  inserting,
+  leasing,
+  runAtOnce,
+  type RunStatements,
+  type Steps,
+} from './run-transactions.js';
 import { runConditions } from './run-conditions.js';
 
-type Db = LaunchDb | LaunchTx;
-
 const match = runConditions({ runs, artifacts, issues }, runs.runId);
+
+/**
+ * The statements of a write transaction (run-transactions.ts), on the store's one connection, so inside the
+ * transaction open on it. Its immediate transaction holds the file's write lock: no row or insert lock needed.
+ */
+function sqliteStatements(
+  db: LaunchDb,
+  getRun: (runId: string) => RunRow | undefined,
+  trace: () => TraceIds | undefined,
+  now: () => number,
+): RunStatements {
+  return {
+    lockRow: getRun,
+    lockForLease: (runId) => ({ row: getRun(runId), busy: false }),
+    lockInserts: () => undefined,
+    byKey: (owner, key) =>
+      key === undefined ? undefined : db.select().from(runs).where(match.keyed(owner, key)).get(),
+    activeRuns(owner, except) {
+      const counted = db
+        .select({ active: count() })
+        .from(runs)
+        .where(match.active(owner, now(), except))
+        .get();
+      return counted?.active ?? 0;
+    },
+    newestCreatedMs: () => db.select({ ms: match.newestCreatedMs }).from(runs).get()?.ms ?? null,
+    insertRow: (values) => db.insert(runs).values(values).onConflictDoNothing().returning().get(),
+    write: (runId, values) =>
+      changedRun(runId, db.update(runs).set(values).where(eq(runs.runId, runId)).returning().get()),
+    replaceIssues(runId, rows) {
+      db.delete(issues).where(eq(issues.runId, runId)).run();
+      for (const issue of rows) db.insert(issues).values(issue).run();
+    },
+    putArtifact({ row }) {
+      db.insert(artifacts)
+        .values(row)
+        .onConflictDoUpdate({ target: [artifacts.runId, artifacts.name], set: row })
+        .run();
+    },
+    appendEvents(runId, added) {
+      if (added.length === 0) return;
+      const tail = db
+        .select({ runSeq: events.runSeq, eventHash: events.eventHash })
+        .from(events)
+        .where(eq(events.runId, runId))
+        .orderBy(desc(events.runSeq))
+        .limit(1)
+        .get();
+      db.insert(events)
+        .values(chainedEventRows(tail, runId, added, trace(), now()))
+        .run();
+    },
+  };
+}
 
 /**
  * The launch store in the data directory's SQLite file (better-sqlite3 through drizzle). Every write is one
@@ -43,6 +97,7 @@ export class SqliteLaunchStore implements LaunchStore {
   private readonly getPrepared;
   private readonly artifactsPrepared;
   private readonly openIssuesPrepared;
+  private readonly statements: RunStatements;
 
   constructor(
     readonly db: LaunchDb,
@@ -66,43 +121,12 @@ export class SqliteLaunchStore implements LaunchStore {
       .where(match.openIssues(sql.placeholder('runId')))
       .orderBy(asc(issues.ord))
       .prepare();
+    this.statements = sqliteStatements(db, (runId) => this.getPrepared.get({ runId }), trace, now);
   }
 
-  private tx<T>(fn: (tx: LaunchTx) => T): T {
-    return this.db.transaction(fn, { behavior: 'immediate' });
-  }
-
-  private byKey(db: Db, owner: string, key: string | undefined): RunRow | undefined {
-    if (key === undefined) return undefined;
-    return db.select().from(runs).where(match.keyed(owner, key)).get();
-  }
-
-  private appendEvents(tx: LaunchTx, runId: string, added: RunEventInput[]): void {
-    if (added.length === 0) return;
-    const tail = tx
-      .select({ runSeq: events.runSeq, eventHash: events.eventHash })
-      .from(events)
-      .where(eq(events.runId, runId))
-      .orderBy(desc(events.runSeq))
-      .limit(1)
-      .get();
-    tx.insert(events)
-      .values(chainedEventRows(tail, runId, added, this.trace(), this.now()))
-      .run();
-  }
-
-  private write(tx: LaunchTx, runId: string, values: Partial<RunRow>): RunRow {
-    return changedRun(runId, tx.update(runs).set(values).where(eq(runs.runId, runId)).returning().get());
-  }
-
-  /** `owner`'s active runs (all but `except`). */
-  private activeRuns(tx: LaunchTx, owner: string, except?: string): number {
-    const counted = tx
-      .select({ active: count() })
-      .from(runs)
-      .where(match.active(owner, this.now(), except))
-      .get();
-    return counted?.active ?? 0;
+  /** One immediate transaction of the store's, over sqliteStatements (run-transactions.ts). */
+  private tx<T>(steps: Steps<T>): T {
+    return this.db.transaction(() => runAtOnce(steps), { behavior: 'immediate' });
   }
 
   async get(runId: string): Promise<RunRow | undefined> {
@@ -110,7 +134,7 @@ export class SqliteLaunchStore implements LaunchStore {
   }
 
   async getByIdempotencyKey(owner: string, key: string): Promise<RunRow | undefined> {
-    return this.byKey(this.db, owner, key);
+    return this.statements.byKey(owner, key);
   }
 
   async list(filter: ListFilter): Promise<RunRow[]> {
@@ -165,39 +189,11 @@ export class SqliteLaunchStore implements LaunchStore {
   }
 
   async insert(run: NewRun): Promise<{ row: RunRow; created: boolean }> {
-    return this.tx((tx) => {
-      const existing = this.byKey(tx, run.owner, run.idempotencyKey);
-      if (existing !== undefined) return { row: existing, created: false };
-      const active = this.activeRuns(tx, run.owner);
-      const newest = tx.select({ ms: match.newestCreatedMs }).from(runs).get();
-      const write = runInsert(run, active, newest?.ms ?? null, this.now());
-      const inserted = tx.insert(runs).values(write.values).onConflictDoNothing().returning().get();
-      if (inserted === undefined) return insertWinner(run, this.byKey(tx, run.owner, run.idempotencyKey));
-      this.appendEvents(tx, run.runId, write.events);
-      return { row: inserted, created: true };
-    });
+    return this.tx(inserting(this.statements, run, this.now));
   }
 
   async append(runId: string, token: string | null, decide: Decide): Promise<RunRow> {
-    return this.tx((tx) => {
-      const row = requireRun(this.getPrepared.get({ runId }), runId, token);
-      const write = decide(row, this.now());
-      if (write === undefined) return row;
-      if (write.issues !== undefined) {
-        tx.delete(issues).where(eq(issues.runId, runId)).run();
-        for (const issue of write.issues) tx.insert(issues).values(issue).run();
-      }
-      if (write.artifact !== undefined) {
-        const artifact = write.artifact.row;
-        tx.insert(artifacts)
-          .values(artifact)
-          .onConflictDoUpdate({ target: [artifacts.runId, artifacts.name], set: artifact })
-          .run();
-      }
-      const written = write.values === undefined ? row : this.write(tx, runId, write.values);
-      this.appendEvents(tx, runId, write.events);
-      return written;
-    });
+    return this.tx(appending(this.statements, runId, token, decide, this.now));
   }
 
   async acquireLease(
@@ -206,14 +202,7 @@ export class SqliteLaunchStore implements LaunchStore {
     leaseMs: number,
     options: LeaseOptions = {},
   ): Promise<{ row: RunRow; busy: boolean }> {
-    return this.tx((tx) => {
-      const row = requireRun(this.getPrepared.get({ runId }), runId, null);
-      const take = leaseTake(row, token, leaseMs, options, this.now());
-      if ('answer' in take) return take.answer;
-      if (take.roomUnder !== undefined)
-        assertActiveRunRoom(take.roomUnder, this.activeRuns(tx, row.owner, runId));
-      return { row: this.write(tx, runId, take.values), busy: false };
-    });
+    return this.tx(leasing(this.statements, runId, token, leaseMs, options, this.now));
   }
 
   /** One statement renews; only when it renews nothing is the run read, to say why (cancelled or lost). */
