@@ -35,8 +35,9 @@ import {
 type Db = NodePgDatabase;
 type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 
-/** Run ids compare and sort by code point, as SQLite compares them, whatever the database's locale. */
+/** Run ids and artifact names compare and sort by code point, as SQLite compares them, whatever the locale. */
 const RUN_ID = sql`${runs.runId} COLLATE "C"`;
+const ARTIFACT_NAME = sql`${artifacts.name} COLLATE "C"`;
 const match = runConditions({ runs, artifacts, issues }, RUN_ID);
 
 /**
@@ -152,7 +153,7 @@ export class PostgresLaunchStore implements LaunchStore {
       .select(artifactIndex)
       .from(artifacts)
       .where(eq(artifacts.runId, sql.placeholder('runId')))
-      .orderBy(asc(sql`${artifacts.name} COLLATE "C"`))
+      .orderBy(asc(ARTIFACT_NAME))
       .prepare('launch_runs_artifacts');
   }
 
@@ -203,7 +204,7 @@ export class PostgresLaunchStore implements LaunchStore {
             .select(artifactIndex)
             .from(artifacts)
             .where(eq(artifacts.runId, runId))
-            .orderBy(asc(sql`${artifacts.name} COLLATE "C"`)),
+            .orderBy(asc(ARTIFACT_NAME)),
           tx.select().from(issues).where(match.openIssues(runId)).orderBy(asc(issues.ord)),
         ]);
         return { run, artifacts: artifactRows, openIssues };
