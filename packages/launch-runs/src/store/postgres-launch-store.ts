@@ -3,7 +3,6 @@ import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import type pg from 'pg';
 import { artifactIndex, artifacts, events, issues, runs } from '../db/postgres-schema.js';
 import type { ArtifactRow, RunRow } from '../db/schema.js';
-import { activeRunsOf } from './active-runs.js';
 import type { RunEvent, TraceIds } from './event-chain.js';
 import { toRunEvent } from './event-log.js';
 import type {
@@ -13,35 +12,33 @@ import type {
   ListFilter,
   NewRun,
   Decide,
-  RunEventInput,
   RunSnapshot,
 } from './launch-store.js';
 import {
-  assertActiveRunRoom,
-  chainedEvent,
-  eventValues,
-  leaseDecision,
+  chainedEventRows,
+  changedRun,
   leaseStatusOf,
   leaseValues,
-  newRunValues,
   RELEASED_LEASE,
-  requireRun,
-  runCreatedEvent,
+  renewalRefused,
 } from './run-changes.js';
+import { runConditions } from './run-conditions.js';
 import {
-  leasedForRequest,
-  leasedTo,
-  leaseStatusColumns,
-  listConditions,
-  renewable,
-  unfinishedRuns,
-} from './run-conditions.js';
+  appending,
+  inserting,
+  leasing,
+  runAwaiting,
+  type RunStatements,
+  type Steps,
+} from './run-transactions.js';
 
 type Db = NodePgDatabase;
 type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 
-/** Run ids compare and sort by code point, as SQLite compares them, whatever the database's locale. */
+/** Run ids and artifact names compare and sort by code point, as SQLite compares them, whatever the locale. */
 const RUN_ID = sql`${runs.runId} COLLATE "C"`;
+const ARTIFACT_NAME = sql`${artifacts.name} COLLATE "C"`;
+const match = runConditions({ runs, artifacts, issues }, RUN_ID);
 
 /**
  * Taken by every insert: creation times strictly increase across replicas, as in SQLite's file, and an
@@ -51,10 +48,88 @@ const RUN_ID = sql`${runs.runId} COLLATE "C"`;
 const INSERT_LOCK = sql`SELECT pg_advisory_xact_lock(hashtext('switchyard:launch-runs:insert'))`;
 
 /**
+ * The statements of a write transaction (run-transactions.ts). Each first locks the run's row (SELECT ... FOR
+ * UPDATE): the decisions of run-changes.ts then see the row as it is, and the event chain's tail, read after
+ * the lock, cannot be appended to by anyone else meanwhile. Inserts take INSERT_LOCK instead.
+ */
+function postgresStatements(
+  tx: Db | Tx,
+  trace: () => TraceIds | undefined,
+  now: () => number,
+): RunStatements {
+  return {
+    async lockRow(runId) {
+      const [row] = await tx.select().from(runs).where(eq(runs.runId, runId)).for('update');
+      return row;
+    },
+    async lockForLease(runId) {
+      // A row another transaction has locked is being changed by its writer right now: busy, not a wait.
+      const [locked] = await tx
+        .select()
+        .from(runs)
+        .where(eq(runs.runId, runId))
+        .for('update', { skipLocked: true });
+      if (locked !== undefined) return { row: locked, busy: false };
+      const [row] = await tx.select().from(runs).where(eq(runs.runId, runId));
+      return { row, busy: true };
+    },
+    async lockInserts() {
+      // Inserts queue here one at a time: each reads the newest creation time and counts the owner's active
+      // runs after the one before it committed (every statement reads anew under READ COMMITTED).
+      await tx.execute(INSERT_LOCK);
+    },
+    async byKey(owner, key) {
+      if (key === undefined) return undefined;
+      const [row] = await tx.select().from(runs).where(match.keyed(owner, key));
+      return row;
+    },
+    /** The caller holds INSERT_LOCK: no other active run can be added between the count and its own. */
+    async activeRuns(owner, except) {
+      const [counted] = await tx
+        .select({ active: count() })
+        .from(runs)
+        .where(match.active(owner, now(), except));
+      return counted?.active ?? 0;
+    },
+    async newestCreatedMs() {
+      const [newest] = await tx.select({ ms: match.newestCreatedMs }).from(runs);
+      return newest?.ms ?? null;
+    },
+    async insertRow(values) {
+      const [inserted] = await tx.insert(runs).values(values).onConflictDoNothing().returning();
+      return inserted;
+    },
+    async write(runId, values) {
+      const [updated] = await tx.update(runs).set(values).where(eq(runs.runId, runId)).returning();
+      return changedRun(runId, updated);
+    },
+    async replaceIssues(runId, rows) {
+      await tx.delete(issues).where(eq(issues.runId, runId));
+      if (rows.length > 0) await tx.insert(issues).values(rows);
+    },
+    async putArtifact({ row, bytes }) {
+      const artifact = { ...row, content: bytes };
+      await tx
+        .insert(artifacts)
+        .values(artifact)
+        .onConflictDoUpdate({ target: [artifacts.runId, artifacts.name], set: artifact });
+    },
+    async appendEvents(runId, added) {
+      if (added.length === 0) return;
+      const [tail] = await tx
+        .select({ runSeq: events.runSeq, eventHash: events.eventHash })
+        .from(events)
+        .where(eq(events.runId, runId))
+        .orderBy(desc(events.runSeq))
+        .limit(1);
+      await tx.insert(events).values(chainedEventRows(tail, runId, added, trace(), now()));
+    },
+  };
+}
+
+/**
  * The launch store on PostgreSQL, shared by replicas (node-postgres through drizzle, over the domain's
- * pool). Every write is one transaction that first locks the run's row (SELECT ... FOR UPDATE): the
- * decisions of run-changes.ts then see the row as it is, and the event chain's tail, read after the lock,
- * cannot be appended to by anyone else meanwhile. Artifact bytes live in the artifacts rows.
+ * pool). Every write is one transaction of postgresStatements. Artifact bytes live in the artifacts rows.
  */
 export class PostgresLaunchStore implements LaunchStore {
   readonly sharedByReplicas = true;
@@ -78,51 +153,13 @@ export class PostgresLaunchStore implements LaunchStore {
       .select(artifactIndex)
       .from(artifacts)
       .where(eq(artifacts.runId, sql.placeholder('runId')))
-      .orderBy(asc(sql`${artifacts.name} COLLATE "C"`))
+      .orderBy(asc(ARTIFACT_NAME))
       .prepare('launch_runs_artifacts');
   }
 
-  /** The run, locked for this transaction (other writers of it wait until it ends). */
-  private async lockedRow(tx: Tx, runId: string): Promise<RunRow | undefined> {
-    const [row] = await tx.select().from(runs).where(eq(runs.runId, runId)).for('update');
-    return row;
-  }
-
-  private async byKey(db: Db | Tx, owner: string, key: string): Promise<RunRow | undefined> {
-    const [row] = await db
-      .select()
-      .from(runs)
-      .where(and(eq(runs.owner, owner), eq(runs.idempotencyKey, key)));
-    return row;
-  }
-
-  /** Appends to the run's chain; the caller holds the run's row lock (or has just inserted the row). */
-  private async appendEvent(tx: Tx, runId: string, event: RunEventInput): Promise<void> {
-    const [tail] = await tx
-      .select({ runSeq: events.runSeq, eventHash: events.eventHash })
-      .from(events)
-      .where(eq(events.runId, runId))
-      .orderBy(desc(events.runSeq))
-      .limit(1);
-    await tx.insert(events).values(eventValues(chainedEvent(tail, runId, event, this.trace(), this.now())));
-  }
-
-  private async write(tx: Tx, runId: string, values: Partial<RunRow>): Promise<RunRow> {
-    const [updated] = await tx.update(runs).set(values).where(eq(runs.runId, runId)).returning();
-    if (updated === undefined) throw new Error(`run ${runId} vanished during a change`);
-    return updated;
-  }
-
-  /**
-   * Refuses one more active run of `owner` at `limit` (counting them all but `except`). The caller holds
-   * INSERT_LOCK: no other active run can be added between the count and its own.
-   */
-  private async assertActiveRunRoom(tx: Tx, owner: string, limit: number, except?: string): Promise<void> {
-    const [counted] = await tx
-      .select({ active: count() })
-      .from(runs)
-      .where(activeRunsOf(runs, owner, this.now(), except));
-    assertActiveRunRoom(limit, counted?.active ?? 0);
+  /** One transaction of the store's, over this dialect's statements on it (run-transactions.ts). */
+  private transaction<T>(steps: (db: RunStatements) => Steps<T>): Promise<T> {
+    return this.db.transaction((tx) => runAwaiting(steps(postgresStatements(tx, this.trace, this.now))));
   }
 
   async get(runId: string): Promise<RunRow | undefined> {
@@ -130,21 +167,21 @@ export class PostgresLaunchStore implements LaunchStore {
     return row;
   }
 
-  getByIdempotencyKey(owner: string, key: string): Promise<RunRow | undefined> {
-    return this.byKey(this.db, owner, key);
+  async getByIdempotencyKey(owner: string, key: string): Promise<RunRow | undefined> {
+    return postgresStatements(this.db, this.trace, this.now).byKey(owner, key);
   }
 
   list(filter: ListFilter): Promise<RunRow[]> {
     return this.db
       .select()
       .from(runs)
-      .where(listConditions(runs, RUN_ID, filter))
-      .orderBy(desc(runs.createdMs), desc(RUN_ID))
+      .where(match.list(filter))
+      .orderBy(...match.newestFirst)
       .limit(filter.limit);
   }
 
   unfinished(): Promise<RunRow[]> {
-    return this.db.select().from(runs).where(unfinishedRuns(runs));
+    return this.db.select().from(runs).where(match.unfinished);
   }
 
   async events(runId: string): Promise<RunEvent[]> {
@@ -167,12 +204,8 @@ export class PostgresLaunchStore implements LaunchStore {
             .select(artifactIndex)
             .from(artifacts)
             .where(eq(artifacts.runId, runId))
-            .orderBy(asc(sql`${artifacts.name} COLLATE "C"`)),
-          tx
-            .select()
-            .from(issues)
-            .where(and(eq(issues.runId, runId), eq(issues.status, 'OPEN')))
-            .orderBy(asc(issues.ord)),
+            .orderBy(asc(ARTIFACT_NAME)),
+          tx.select().from(issues).where(match.openIssues(runId)).orderBy(asc(issues.ord)),
         ]);
         return { run, artifacts: artifactRows, openIssues };
       },
@@ -185,10 +218,7 @@ export class PostgresLaunchStore implements LaunchStore {
   }
 
   async artifact(runId: string, name: string): Promise<ArtifactRow | undefined> {
-    const [row] = await this.db
-      .select(artifactIndex)
-      .from(artifacts)
-      .where(and(eq(artifacts.runId, runId), eq(artifacts.name, name)));
+    const [row] = await this.db.select(artifactIndex).from(artifacts).where(match.artifactNamed(runId, name));
     return row;
   }
 
@@ -196,56 +226,16 @@ export class PostgresLaunchStore implements LaunchStore {
     const [row] = await this.db
       .select({ content: artifacts.content })
       .from(artifacts)
-      .where(and(eq(artifacts.runId, runId), eq(artifacts.name, name)));
+      .where(match.artifactNamed(runId, name));
     return row?.content;
   }
 
   insert(run: NewRun): Promise<{ row: RunRow; created: boolean }> {
-    return this.db.transaction(async (tx) => {
-      // Inserts queue here one at a time: each counts the owner's unfinished runs and reads the newest
-      // creation time after the one before it committed (every statement reads anew under READ COMMITTED).
-      await tx.execute(INSERT_LOCK);
-      if (run.idempotencyKey !== undefined) {
-        const existing = await this.byKey(tx, run.owner, run.idempotencyKey);
-        if (existing !== undefined) return { row: existing, created: false };
-      }
-      await this.assertActiveRunRoom(tx, run.owner, run.maxActiveRuns);
-      const [newest] = await tx
-        .select({ createdMs: sql<number | null>`max(${runs.createdMs})`.mapWith(Number) })
-        .from(runs);
-      const values = newRunValues(run, newest?.createdMs ?? null, this.now());
-      const [inserted] = await tx.insert(runs).values(values).onConflictDoNothing().returning();
-      if (inserted === undefined) {
-        const winner =
-          run.idempotencyKey === undefined ? undefined : await this.byKey(tx, run.owner, run.idempotencyKey);
-        if (winner === undefined) throw new Error(`run ${run.runId} could not be inserted`);
-        return { row: winner, created: false };
-      }
-      await this.appendEvent(tx, run.runId, runCreatedEvent(run));
-      return { row: inserted, created: true };
-    });
+    return this.transaction((db) => inserting(db, run, this.now));
   }
 
   append(runId: string, token: string | null, decide: Decide): Promise<RunRow> {
-    return this.db.transaction(async (tx) => {
-      const row = requireRun(await this.lockedRow(tx, runId), runId, token);
-      const write = decide(row, this.now());
-      if (write === undefined) return row;
-      if (write.issues !== undefined) {
-        await tx.delete(issues).where(eq(issues.runId, runId));
-        if (write.issues.length > 0) await tx.insert(issues).values(write.issues);
-      }
-      if (write.artifact !== undefined) {
-        const artifact = { ...write.artifact.row, content: write.artifact.bytes };
-        await tx
-          .insert(artifacts)
-          .values(artifact)
-          .onConflictDoUpdate({ target: [artifacts.runId, artifacts.name], set: artifact });
-      }
-      const written = write.values === undefined ? row : await this.write(tx, runId, write.values);
-      for (const event of write.events) await this.appendEvent(tx, runId, event);
-      return written;
-    });
+    return this.transaction((db) => appending(db, runId, token, decide, this.now));
   }
 
   acquireLease(
@@ -254,59 +244,32 @@ export class PostgresLaunchStore implements LaunchStore {
     leaseMs: number,
     options: LeaseOptions = {},
   ): Promise<{ row: RunRow; busy: boolean }> {
-    return this.db.transaction(async (tx) => {
-      // A row another transaction has locked is being changed by its writer right now: busy, not a wait.
-      const [locked] = await tx
-        .select()
-        .from(runs)
-        .where(eq(runs.runId, runId))
-        .for('update', { skipLocked: true });
-      if (locked === undefined) {
-        const [row] = await tx.select().from(runs).where(eq(runs.runId, runId));
-        return { row: requireRun(row, runId, null), busy: true };
-      }
-      const nowMs = this.now();
-      const decision = leaseDecision(locked, token, nowMs);
-      if (decision !== 'take') return { row: locked, busy: decision === 'busy' };
-      if (options.maxActiveRuns !== undefined && locked.state === 'DONE') {
-        // After the row lock: inserts take INSERT_LOCK alone and wait on no row, so no lock cycle forms.
-        await tx.execute(INSERT_LOCK);
-        await this.assertActiveRunRoom(tx, locked.owner, options.maxActiveRuns, runId);
-      }
-      return {
-        row: await this.write(tx, runId, leaseValues(token, nowMs + leaseMs, options.request)),
-        busy: false,
-      };
-    });
+    return this.transaction((db) => leasing(db, runId, token, leaseMs, options, this.now));
   }
 
   async renewLease(runId: string, token: string, leaseMs: number): Promise<'renewed' | 'lost' | 'cancelled'> {
     const renewed = await this.db
       .update(runs)
       .set({ leaseExpiresMs: this.now() + leaseMs })
-      .where(renewable(runs, runId, token))
+      .where(match.renewable(runId, token))
       .returning({ runId: runs.runId });
-    if (renewed.length === 1) return 'renewed';
-    return (await this.leaseStatus(runId, token)) === 'cancelled' ? 'cancelled' : 'lost';
+    return renewed.length === 1 ? 'renewed' : renewalRefused(await this.leaseStatus(runId, token));
   }
 
   async leaseStatus(runId: string, token: string): Promise<LeaseStatus> {
-    const [row] = await this.db.select(leaseStatusColumns(runs)).from(runs).where(eq(runs.runId, runId));
+    const [row] = await this.db.select(match.leaseStatusColumns).from(runs).where(eq(runs.runId, runId));
     return leaseStatusOf(row, token);
   }
 
   async releaseLease(runId: string, token: string): Promise<void> {
-    await this.db
-      .update(runs)
-      .set(RELEASED_LEASE)
-      .where(leasedTo(runs, runId, token));
+    await this.db.update(runs).set(RELEASED_LEASE).where(match.leasedTo(runId, token));
   }
 
   async cancelRequest(owner: string, request: string): Promise<number> {
     const marked = await this.db
       .update(runs)
       .set({ leaseRequestCancelled: true })
-      .where(leasedForRequest(runs, owner, request))
+      .where(match.leasedForRequest(owner, request))
       .returning({ runId: runs.runId });
     return marked.length;
   }
@@ -322,12 +285,15 @@ export class PostgresLaunchStore implements LaunchStore {
       const [abandoned] = await tx
         .select({ runId: runs.runId })
         .from(runs)
-        .where(and(unfinishedRuns(runs), isNotNull(runs.leaseOwner), lte(runs.leaseExpiresMs, nowMs)))
+        .where(and(match.unfinished, isNotNull(runs.leaseOwner), lte(runs.leaseExpiresMs, nowMs)))
         .orderBy(asc(runs.createdMs), asc(RUN_ID))
         .limit(1)
         .for('update', { skipLocked: true });
       if (abandoned === undefined) return undefined;
-      return this.write(tx, abandoned.runId, leaseValues(token, nowMs + leaseMs));
+      return postgresStatements(tx, this.trace, this.now).write(
+        abandoned.runId,
+        leaseValues(token, nowMs + leaseMs),
+      );
     });
   }
 

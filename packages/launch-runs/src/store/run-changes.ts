@@ -8,6 +8,7 @@ import { computeEventHash, GENESIS_HASH, type RunEvent, type TraceIds } from './
 import {
   runState,
   type ArtifactEntry,
+  type LeaseOptions,
   type LeaseStatus,
   type NewRun,
   type RunEventInput,
@@ -21,6 +22,12 @@ import {
 export function requireRun(row: RunRow | undefined, runId: string, token: string | null): RunRow {
   if (row === undefined) throw runNotFound(runId);
   if (token !== null && row.leaseOwner !== token) throw new LeaseLostError(runId);
+  return row;
+}
+
+/** The run as the statement changing it answered it: present, since the change holds its row locked. */
+export function changedRun(runId: string, row: RunRow | undefined): RunRow {
+  if (row === undefined) throw new Error(`run ${runId} vanished during a change`);
   return row;
 }
 
@@ -99,7 +106,27 @@ export function assertActiveRunRoom(limit: number, active: number): void {
   if (active >= limit) throw activeRunLimit(limit, active);
 }
 
-export function runCreatedEvent(run: NewRun): RunEventInput {
+/**
+ * What LaunchStore.insert writes once its transaction found no run holding the key: the new row, dated after
+ * the `newestMs` run, and RUN_CREATED; refused when its owner already has `active` runs at the limit.
+ */
+export function runInsert(
+  run: NewRun,
+  active: number,
+  newestMs: number | null,
+  nowMs: number,
+): { values: RunRow; events: RunEventInput[] } {
+  assertActiveRunRoom(run.maxActiveRuns, active);
+  return { values: newRunValues(run, newestMs, nowMs), events: [runCreatedEvent(run)] };
+}
+
+/** The run that took `run`'s idempotency key first, when the insert conflicted (a run without a key cannot). */
+export function insertWinner(run: NewRun, winner: RunRow | undefined): { row: RunRow; created: false } {
+  if (winner === undefined) throw new Error(`run ${run.runId} could not be inserted`);
+  return { row: winner, created: false };
+}
+
+function runCreatedEvent(run: NewRun): RunEventInput {
   return {
     type: 'RUN_CREATED',
     payload: {
@@ -118,12 +145,10 @@ export function artifactWrittenEvent(entry: ArtifactEntry): RunEventInput {
   };
 }
 
+type LeaseColumns = Pick<RunRow, 'leaseOwner' | 'leaseExpiresMs' | 'leaseRequest' | 'leaseRequestCancelled'>;
+
 /** The lease columns of `token`'s lease until `expiresMs`, taken by the tool call `request` (or background work). */
-export function leaseValues(
-  token: string,
-  expiresMs: number,
-  request?: string,
-): Pick<RunRow, 'leaseOwner' | 'leaseExpiresMs' | 'leaseRequest' | 'leaseRequestCancelled'> {
+export function leaseValues(token: string, expiresMs: number, request?: string): LeaseColumns {
   return {
     leaseOwner: token,
     leaseExpiresMs: expiresMs,
@@ -140,11 +165,30 @@ export const RELEASED_LEASE = {
   leaseRequestCancelled: false,
 } as const;
 
-/** Whether `token` may take the run's lease now: not while another executor holds a live one. */
-export function leaseDecision(row: RunRow, token: string, nowMs: number): 'take' | 'busy' | 'finished' {
-  if (row.leaseOwner !== token && isLeaseLive(row, nowMs)) return 'busy';
+/**
+ * What acquireLease makes of the run as locked: the run as it is when another executor holds a live lease
+ * (`busy`) or it is finished; else `token`'s lease, taken once its owner has room for one more active run
+ * under `roomUnder` (a DONE run made active again, with options.maxActiveRuns).
+ */
+export function leaseTake(
+  row: RunRow,
+  token: string,
+  leaseMs: number,
+  options: LeaseOptions,
+  nowMs: number,
+): { answer: { row: RunRow; busy: boolean } } | { values: LeaseColumns; roomUnder: number | undefined } {
+  if (row.leaseOwner !== token && isLeaseLive(row, nowMs)) return { answer: { row, busy: true } };
   // DONE runs may still be re-validated (read-only for their state); FAILED and CANCELLED ones never work again.
-  return row.state === 'FAILED' || row.state === 'CANCELLED' ? 'finished' : 'take';
+  if (row.state === 'FAILED' || row.state === 'CANCELLED') return { answer: { row, busy: false } };
+  return {
+    values: leaseValues(token, nowMs + leaseMs, options.request),
+    roomUnder: row.state === 'DONE' ? options.maxActiveRuns : undefined,
+  };
+}
+
+/** What a renewal that extended nothing means, from the lease's status: the run cancelled or the lease lost. */
+export function renewalRefused(status: LeaseStatus): 'lost' | 'cancelled' {
+  return status === 'cancelled' ? 'cancelled' : 'lost';
 }
 
 /** How the lease of `token` stands on the run as read. */
@@ -190,7 +234,7 @@ export function issueRows(runId: string, report: ValidationReport): IssueRow[] {
  * The next event of a run's chain after `tail` (none: the first). `(run_id, run_seq)` is unique, so a
  * concurrent writer that read the same tail fails instead of forking the chain.
  */
-export function chainedEvent(
+function chainedEvent(
   tail: { runSeq: number; eventHash: string } | undefined,
   runId: string,
   event: RunEventInput,
@@ -210,6 +254,22 @@ export function chainedEvent(
     prev_hash: tail?.eventHash ?? GENESIS_HASH,
   };
   return { ...unhashed, event_hash: computeEventHash(unhashed) };
+}
+
+/** The events table's rows of `added`, chained in order after `tail`. */
+export function chainedEventRows(
+  tail: { runSeq: number; eventHash: string } | undefined,
+  runId: string,
+  added: RunEventInput[],
+  trace: TraceIds | undefined,
+  nowMs: number,
+): ReturnType<typeof eventValues>[] {
+  let last = tail;
+  return added.map((input) => {
+    const event = chainedEvent(last, runId, input, trace, nowMs);
+    last = { runSeq: event.seq, eventHash: event.event_hash };
+    return eventValues(event);
+  });
 }
 
 /** The events table's row of an event. */

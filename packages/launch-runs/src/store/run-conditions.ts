@@ -1,6 +1,7 @@
 import type { RunState } from '@switchyard/contracts/launch-runs';
 import {
   and,
+  desc,
   eq,
   isNotNull,
   lt,
@@ -9,77 +10,85 @@ import {
   or,
   sql,
   type AnyColumn,
+  type Placeholder,
   type SQL,
   type SQLWrapper,
 } from 'drizzle-orm';
+import { activeRunsOf } from './active-runs.js';
 import type { ListFilter } from './launch-store.js';
 
-// The conditions on runs both stores query with, over either dialect's runs table; only how a dialect
-// compares run ids (`runIdOrder`) differs.
+// The conditions (and orders) both stores query with, each written once over either dialect's tables: a store
+// binds them to its own tables with runConditions.
 
-/** The runs table's columns the conditions read, in either dialect's schema. */
-interface RunColumns {
-  runId: AnyColumn;
-  owner: AnyColumn;
-  productSlug: AnyColumn;
-  state: AnyColumn;
-  createdMs: AnyColumn;
-  leaseOwner: AnyColumn;
-  leaseRequest: AnyColumn;
-  leaseRequestCancelled: AnyColumn;
+/** The columns the conditions read, in either dialect's schema. */
+interface Tables {
+  runs: {
+    runId: AnyColumn;
+    owner: AnyColumn;
+    idempotencyKey: AnyColumn;
+    productSlug: AnyColumn;
+    state: AnyColumn;
+    createdMs: AnyColumn;
+    leaseOwner: AnyColumn;
+    leaseExpiresMs: AnyColumn;
+    leaseRequest: AnyColumn;
+    leaseRequestCancelled: AnyColumn;
+  };
+  artifacts: { runId: AnyColumn; name: AnyColumn };
+  issues: { runId: AnyColumn; status: AnyColumn };
 }
 
 const FINISHED: RunState[] = ['DONE', 'FAILED', 'CANCELLED'];
 
-/** The runs `filter` selects, `before` in the (created_ms, run id as `runIdOrder` compares it) order. */
-export function listConditions(
-  runs: RunColumns,
-  runIdOrder: SQLWrapper,
-  filter: ListFilter,
-): SQL | undefined {
-  const { owner, productSlug, state, runIdPrefix: prefix, before } = filter;
-  return and(
-    owner === undefined ? undefined : eq(runs.owner, owner),
-    productSlug === undefined ? undefined : eq(runs.productSlug, productSlug),
-    state === undefined ? undefined : eq(runs.state, state),
-    prefix === undefined || prefix === ''
-      ? undefined
-      : sql`substr(${runs.runId}, 1, ${prefix.length}) = ${prefix}`,
-    before === undefined
-      ? undefined
-      : or(
-          lt(runs.createdMs, before.createdMs),
-          and(eq(runs.createdMs, before.createdMs), lt(runIdOrder, before.runId)),
-        ),
-  );
-}
-
-export function unfinishedRuns(runs: RunColumns): SQL {
-  return notInArray(runs.state, FINISHED);
-}
-
-/** The run while `token` holds its lease. */
-export function leasedTo(runs: RunColumns, runId: string, token: string): SQL {
-  return and(eq(runs.runId, runId), eq(runs.leaseOwner, token))!;
-}
-
-/** The run while `token` holds its lease and it is not cancelled: the runs a renewal extends. */
-export function renewable(runs: RunColumns, runId: string, token: string): SQL {
-  return and(leasedTo(runs, runId, token), ne(runs.state, 'CANCELLED'))!;
-}
-
-/** The leased runs `owner`'s tool call `request` works on. */
-export function leasedForRequest(runs: RunColumns, owner: string, request: string): SQL {
-  return and(eq(runs.owner, owner), eq(runs.leaseRequest, request), isNotNull(runs.leaseOwner))!;
-}
-
-/** The columns leaseStatusOf (run-changes.ts) reads. */
-export function leaseStatusColumns<T extends RunColumns>(
-  runs: T,
-): Pick<T, 'state' | 'leaseOwner' | 'leaseRequestCancelled'> {
+/** The conditions over `tables`, comparing and ordering run ids as `runIdOrder` does (the dialect's part). */
+export function runConditions<T extends Tables>(tables: T, runIdOrder: SQLWrapper) {
+  const { runs, artifacts, issues } = tables;
+  /** The columns leaseStatusOf (run-changes.ts) reads. */
+  const leaseStatusColumns: Pick<T['runs'], 'state' | 'leaseOwner' | 'leaseRequestCancelled'> = {
+    state: tables.runs.state,
+    leaseOwner: tables.runs.leaseOwner,
+    leaseRequestCancelled: tables.runs.leaseRequestCancelled,
+  };
+  /** The run while `token` holds its lease. */
+  const leasedTo = (runId: string, token: string): SQL =>
+    and(eq(runs.runId, runId), eq(runs.leaseOwner, token))!;
   return {
-    state: runs.state,
-    leaseOwner: runs.leaseOwner,
-    leaseRequestCancelled: runs.leaseRequestCancelled,
+    /** The runs `filter` selects (`before` in the newestFirst order). */
+    list({ owner, productSlug, state, runIdPrefix: prefix, before }: ListFilter): SQL | undefined {
+      return and(
+        owner === undefined ? undefined : eq(runs.owner, owner),
+        productSlug === undefined ? undefined : eq(runs.productSlug, productSlug),
+        state === undefined ? undefined : eq(runs.state, state),
+        prefix === undefined || prefix === ''
+          ? undefined
+          : sql`substr(${runs.runId}, 1, ${prefix.length}) = ${prefix}`,
+        before === undefined
+          ? undefined
+          : or(
+              lt(runs.createdMs, before.createdMs),
+              and(eq(runs.createdMs, before.createdMs), lt(runIdOrder, before.runId)),
+            ),
+      );
+    },
+    /** LaunchStore.list's order: newest first, by (created_ms, run id). */
+    newestFirst: [desc(runs.createdMs), desc(runIdOrder)],
+    /** The newest run's creation time (null: no runs), a number in either dialect (PostgreSQL answers text). */
+    newestCreatedMs: sql<number | null>`max(${runs.createdMs})`.mapWith(Number),
+    /** `owner`'s run started with the idempotency key `key`. */
+    keyed: (owner: string, key: string) => and(eq(runs.owner, owner), eq(runs.idempotencyKey, key)),
+    unfinished: notInArray(runs.state, FINISHED),
+    /** `owner`'s active runs at `nowMs` but `except` (active-runs.ts). */
+    active: (owner: string, nowMs: number, except?: string) => activeRunsOf(runs, owner, nowMs, except),
+    leasedTo,
+    /** The run while `token` holds its lease and it is not cancelled: the runs a renewal extends. */
+    renewable: (runId: string, token: string) => and(leasedTo(runId, token), ne(runs.state, 'CANCELLED')),
+    /** The leased runs `owner`'s tool call `request` works on. */
+    leasedForRequest: (owner: string, request: string) =>
+      and(eq(runs.owner, owner), eq(runs.leaseRequest, request), isNotNull(runs.leaseOwner)),
+    leaseStatusColumns,
+    /** The run's artifact named `name`. */
+    artifactNamed: (runId: string, name: string) => and(eq(artifacts.runId, runId), eq(artifacts.name, name)),
+    /** The OPEN issues of the run's latest report. */
+    openIssues: (runId: string | Placeholder) => and(eq(issues.runId, runId), eq(issues.status, 'OPEN')),
   };
 }

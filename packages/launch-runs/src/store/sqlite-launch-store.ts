@@ -1,7 +1,6 @@
-import { and, asc, count, desc, eq, sql } from 'drizzle-orm';
-import type { LaunchDb, LaunchTx } from '../db/drizzle.js';
+import { asc, count, desc, eq, sql } from 'drizzle-orm';
+import type { LaunchDb } from '../db/drizzle.js';
 import { artifacts, events, issues, runs, type ArtifactRow, type RunRow } from '../db/schema.js';
-import { activeRunsOf } from './active-runs.js';
 import { toRunEvent } from './event-log.js';
 import type { RunEvent, TraceIds } from './event-chain.js';
 import type {
@@ -11,31 +10,80 @@ import type {
   ListFilter,
   NewRun,
   Decide,
-  RunEventInput,
   RunSnapshot,
 } from './launch-store.js';
 import {
-  assertActiveRunRoom,
-  chainedEvent,
-  eventValues,
-  leaseDecision,
+  chainedEventRows,
+  changedRun,
   leaseStatusOf,
-  leaseValues,
-  newRunValues,
   RELEASED_LEASE,
-  requireRun,
-  runCreatedEvent,
+  renewalRefused,
 } from './run-changes.js';
 import {
-  leasedForRequest,
-  leasedTo,
-  leaseStatusColumns,
-  listConditions,
-  renewable,
-  unfinishedRuns,
-} from './run-conditions.js';
+  appending,
+  inserting,
+  leasing,
+  runAtOnce,
+  type RunStatements,
+  type Steps,
+} from './run-transactions.js';
+import { runConditions } from './run-conditions.js';
 
-type Db = LaunchDb | LaunchTx;
+const match = runConditions({ runs, artifacts, issues }, runs.runId);
+
+/**
+ * The statements of a write transaction (run-transactions.ts), on the store's one connection, so inside the
+ * transaction open on it. Its immediate transaction holds the file's write lock: no row or insert lock needed.
+ */
+function sqliteStatements(
+  db: LaunchDb,
+  getRun: (runId: string) => RunRow | undefined,
+  trace: () => TraceIds | undefined,
+  now: () => number,
+): RunStatements {
+  return {
+    lockRow: getRun,
+    lockForLease: (runId) => ({ row: getRun(runId), busy: false }),
+    lockInserts: () => undefined,
+    byKey: (owner, key) =>
+      key === undefined ? undefined : db.select().from(runs).where(match.keyed(owner, key)).get(),
+    activeRuns(owner, except) {
+      const counted = db
+        .select({ active: count() })
+        .from(runs)
+        .where(match.active(owner, now(), except))
+        .get();
+      return counted?.active ?? 0;
+    },
+    newestCreatedMs: () => db.select({ ms: match.newestCreatedMs }).from(runs).get()?.ms ?? null,
+    insertRow: (values) => db.insert(runs).values(values).onConflictDoNothing().returning().get(),
+    write: (runId, values) =>
+      changedRun(runId, db.update(runs).set(values).where(eq(runs.runId, runId)).returning().get()),
+    replaceIssues(runId, rows) {
+      db.delete(issues).where(eq(issues.runId, runId)).run();
+      for (const issue of rows) db.insert(issues).values(issue).run();
+    },
+    putArtifact({ row }) {
+      db.insert(artifacts)
+        .values(row)
+        .onConflictDoUpdate({ target: [artifacts.runId, artifacts.name], set: row })
+        .run();
+    },
+    appendEvents(runId, added) {
+      if (added.length === 0) return;
+      const tail = db
+        .select({ runSeq: events.runSeq, eventHash: events.eventHash })
+        .from(events)
+        .where(eq(events.runId, runId))
+        .orderBy(desc(events.runSeq))
+        .limit(1)
+        .get();
+      db.insert(events)
+        .values(chainedEventRows(tail, runId, added, trace(), now()))
+        .run();
+    },
+  };
+}
 
 /**
  * The launch store in the data directory's SQLite file (better-sqlite3 through drizzle). Every write is one
@@ -49,6 +97,7 @@ export class SqliteLaunchStore implements LaunchStore {
   private readonly getPrepared;
   private readonly artifactsPrepared;
   private readonly openIssuesPrepared;
+  private readonly statements: RunStatements;
 
   constructor(
     readonly db: LaunchDb,
@@ -69,50 +118,15 @@ export class SqliteLaunchStore implements LaunchStore {
     this.openIssuesPrepared = db
       .select()
       .from(issues)
-      .where(and(eq(issues.runId, sql.placeholder('runId')), eq(issues.status, 'OPEN')))
+      .where(match.openIssues(sql.placeholder('runId')))
       .orderBy(asc(issues.ord))
       .prepare();
+    this.statements = sqliteStatements(db, (runId) => this.getPrepared.get({ runId }), trace, now);
   }
 
-  private tx<T>(fn: (tx: LaunchTx) => T): T {
-    return this.db.transaction(fn, { behavior: 'immediate' });
-  }
-
-  private byKey(db: Db, owner: string, key: string): RunRow | undefined {
-    return db
-      .select()
-      .from(runs)
-      .where(and(eq(runs.owner, owner), eq(runs.idempotencyKey, key)))
-      .get();
-  }
-
-  private appendEvent(tx: LaunchTx, runId: string, event: RunEventInput): void {
-    const tail = tx
-      .select({ runSeq: events.runSeq, eventHash: events.eventHash })
-      .from(events)
-      .where(eq(events.runId, runId))
-      .orderBy(desc(events.runSeq))
-      .limit(1)
-      .get();
-    tx.insert(events)
-      .values(eventValues(chainedEvent(tail, runId, event, this.trace(), this.now())))
-      .run();
-  }
-
-  private write(tx: LaunchTx, runId: string, values: Partial<RunRow>): RunRow {
-    const updated = tx.update(runs).set(values).where(eq(runs.runId, runId)).returning().get();
-    if (updated === undefined) throw new Error(`run ${runId} vanished during a change`);
-    return updated;
-  }
-
-  /** Refuses one more active run of `owner` at `limit` (counting them all but `except`). */
-  private assertActiveRunRoom(tx: LaunchTx, owner: string, limit: number, except?: string): void {
-    const counted = tx
-      .select({ active: count() })
-      .from(runs)
-      .where(activeRunsOf(runs, owner, this.now(), except))
-      .get();
-    assertActiveRunRoom(limit, counted?.active ?? 0);
+  /** One immediate transaction of the store's, over sqliteStatements (run-transactions.ts). */
+  private tx<T>(steps: Steps<T>): T {
+    return this.db.transaction(() => runAtOnce(steps), { behavior: 'immediate' });
   }
 
   async get(runId: string): Promise<RunRow | undefined> {
@@ -120,21 +134,21 @@ export class SqliteLaunchStore implements LaunchStore {
   }
 
   async getByIdempotencyKey(owner: string, key: string): Promise<RunRow | undefined> {
-    return this.byKey(this.db, owner, key);
+    return this.statements.byKey(owner, key);
   }
 
   async list(filter: ListFilter): Promise<RunRow[]> {
     return this.db
       .select()
       .from(runs)
-      .where(listConditions(runs, runs.runId, filter))
-      .orderBy(desc(runs.createdMs), desc(runs.runId))
+      .where(match.list(filter))
+      .orderBy(...match.newestFirst)
       .limit(filter.limit)
       .all();
   }
 
   async unfinished(): Promise<RunRow[]> {
-    return this.db.select().from(runs).where(unfinishedRuns(runs)).all();
+    return this.db.select().from(runs).where(match.unfinished).all();
   }
 
   async events(runId: string): Promise<RunEvent[]> {
@@ -167,11 +181,7 @@ export class SqliteLaunchStore implements LaunchStore {
   }
 
   async artifact(runId: string, name: string): Promise<ArtifactRow | undefined> {
-    return this.db
-      .select()
-      .from(artifacts)
-      .where(and(eq(artifacts.runId, runId), eq(artifacts.name, name)))
-      .get();
+    return this.db.select().from(artifacts).where(match.artifactNamed(runId, name)).get();
   }
 
   async artifactBytes(): Promise<Uint8Array | undefined> {
@@ -179,49 +189,11 @@ export class SqliteLaunchStore implements LaunchStore {
   }
 
   async insert(run: NewRun): Promise<{ row: RunRow; created: boolean }> {
-    return this.tx((tx) => {
-      if (run.idempotencyKey !== undefined) {
-        const existing = this.byKey(tx, run.owner, run.idempotencyKey);
-        if (existing !== undefined) return { row: existing, created: false };
-      }
-      this.assertActiveRunRoom(tx, run.owner, run.maxActiveRuns);
-      const newest = tx
-        .select({ createdMs: sql<number | null>`max(${runs.createdMs})` })
-        .from(runs)
-        .get();
-      const values = newRunValues(run, newest?.createdMs ?? null, this.now());
-      const inserted = tx.insert(runs).values(values).onConflictDoNothing().returning().get();
-      if (inserted === undefined) {
-        const winner =
-          run.idempotencyKey === undefined ? undefined : this.byKey(tx, run.owner, run.idempotencyKey);
-        if (winner === undefined) throw new Error(`run ${run.runId} could not be inserted`);
-        return { row: winner, created: false };
-      }
-      this.appendEvent(tx, run.runId, runCreatedEvent(run));
-      return { row: inserted, created: true };
-    });
+    return this.tx(inserting(this.statements, run, this.now));
   }
 
   async append(runId: string, token: string | null, decide: Decide): Promise<RunRow> {
-    return this.tx((tx) => {
-      const row = requireRun(this.getPrepared.get({ runId }), runId, token);
-      const write = decide(row, this.now());
-      if (write === undefined) return row;
-      if (write.issues !== undefined) {
-        tx.delete(issues).where(eq(issues.runId, runId)).run();
-        for (const issue of write.issues) tx.insert(issues).values(issue).run();
-      }
-      if (write.artifact !== undefined) {
-        const artifact = write.artifact.row;
-        tx.insert(artifacts)
-          .values(artifact)
-          .onConflictDoUpdate({ target: [artifacts.runId, artifacts.name], set: artifact })
-          .run();
-      }
-      const written = write.values === undefined ? row : this.write(tx, runId, write.values);
-      for (const event of write.events) this.appendEvent(tx, runId, event);
-      return written;
-    });
+    return this.tx(appending(this.statements, runId, token, decide, this.now));
   }
 
   async acquireLease(
@@ -230,18 +202,7 @@ export class SqliteLaunchStore implements LaunchStore {
     leaseMs: number,
     options: LeaseOptions = {},
   ): Promise<{ row: RunRow; busy: boolean }> {
-    return this.tx((tx) => {
-      const row = requireRun(this.getPrepared.get({ runId }), runId, null);
-      const nowMs = this.now();
-      const decision = leaseDecision(row, token, nowMs);
-      if (decision !== 'take') return { row, busy: decision === 'busy' };
-      if (options.maxActiveRuns !== undefined && row.state === 'DONE')
-        this.assertActiveRunRoom(tx, row.owner, options.maxActiveRuns, runId);
-      return {
-        row: this.write(tx, runId, leaseValues(token, nowMs + leaseMs, options.request)),
-        busy: false,
-      };
-    });
+    return this.tx(leasing(this.statements, runId, token, leaseMs, options, this.now));
   }
 
   /** One statement renews; only when it renews nothing is the run read, to say why (cancelled or lost). */
@@ -249,30 +210,25 @@ export class SqliteLaunchStore implements LaunchStore {
     const changed = this.db
       .update(runs)
       .set({ leaseExpiresMs: this.now() + leaseMs })
-      .where(renewable(runs, runId, token))
+      .where(match.renewable(runId, token))
       .run().changes;
-    if (changed === 1) return 'renewed';
-    return (await this.leaseStatus(runId, token)) === 'cancelled' ? 'cancelled' : 'lost';
+    return changed === 1 ? 'renewed' : renewalRefused(await this.leaseStatus(runId, token));
   }
 
   async leaseStatus(runId: string, token: string): Promise<LeaseStatus> {
-    const row = this.db.select(leaseStatusColumns(runs)).from(runs).where(eq(runs.runId, runId)).get();
+    const row = this.db.select(match.leaseStatusColumns).from(runs).where(eq(runs.runId, runId)).get();
     return leaseStatusOf(row, token);
   }
 
   async releaseLease(runId: string, token: string): Promise<void> {
-    this.db
-      .update(runs)
-      .set(RELEASED_LEASE)
-      .where(leasedTo(runs, runId, token))
-      .run();
+    this.db.update(runs).set(RELEASED_LEASE).where(match.leasedTo(runId, token)).run();
   }
 
   async cancelRequest(owner: string, request: string): Promise<number> {
     return this.db
       .update(runs)
       .set({ leaseRequestCancelled: true })
-      .where(leasedForRequest(runs, owner, request))
+      .where(match.leasedForRequest(owner, request))
       .run().changes;
   }
 

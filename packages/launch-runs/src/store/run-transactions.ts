@@ -1,0 +1,116 @@
+import type { IssueRow, RunRow } from '../db/schema.js';
+import type { Decide, LeaseOptions, NewRun, RunEventInput, RunWrite } from './launch-store.js';
+import { assertActiveRunRoom, insertWinner, leaseTake, requireRun, runInsert } from './run-changes.js';
+
+// The stores' write transactions, each written once over a dialect's statements (RunStatements). SQLite's
+// statements answer at once (better-sqlite3's transactions are synchronous), PostgreSQL's answer promises; so
+// a transaction is a generator that yields each statement's answer, and the dialect's runner (runAtOnce,
+// runAwaiting) gives it back as a value. What is written is decided by run-changes.ts, without a database.
+
+/** A statement's answer: the value, or a promise of it. */
+export type Answer<T> = T | Promise<T>;
+
+/** The statements of one open write transaction, in one dialect. */
+export interface RunStatements {
+  /** The run, locked for the transaction (other writers of it wait). */
+  lockRow(runId: string): Answer<RunRow | undefined>;
+  /** The run, locked, or as it is and `busy` when another transaction is changing it right now. */
+  lockForLease(runId: string): Answer<{ row: RunRow | undefined; busy: boolean }>;
+  /** Makes the inserts (and leases that make a DONE run active) of all processes take turns. */
+  lockInserts(): Answer<void>;
+  byKey(owner: string, key: string | undefined): Answer<RunRow | undefined>;
+  /** `owner`'s active runs (active-runs.ts), all but `except`. */
+  activeRuns(owner: string, except?: string): Answer<number>;
+  newestCreatedMs(): Answer<number | null>;
+  /** The inserted row, or undefined when the run's idempotency key is taken. */
+  insertRow(values: RunRow): Answer<RunRow | undefined>;
+  write(runId: string, values: Partial<RunRow>): Answer<RunRow>;
+  replaceIssues(runId: string, rows: IssueRow[]): Answer<void>;
+  putArtifact(artifact: NonNullable<RunWrite['artifact']>): Answer<void>;
+  /** Appends to the run's chain (its row is locked, or was just inserted). */
+  appendEvents(runId: string, events: RunEventInput[]): Answer<void>;
+}
+
+export type Steps<T> = Generator<unknown, T, unknown>;
+
+/** The statement's value, from the runner that awaited it if it is a promise. */
+function* answer<T>(statement: Answer<T>): Steps<T> {
+  return (yield statement) as T;
+}
+
+/** Runs a transaction whose statements answer at once. */
+export function runAtOnce<T>(steps: Steps<T>): T {
+  let step = steps.next();
+  while (step.done !== true) step = steps.next(step.value);
+  return step.value;
+}
+
+/** Runs a transaction whose statements answer promises, one statement at a time. */
+export async function runAwaiting<T>(steps: Steps<T>): Promise<T> {
+  let step = steps.next();
+  while (step.done !== true) {
+    step = await Promise.resolve(step.value).then(
+      (value) => steps.next(value),
+      (error: unknown) => steps.throw(error),
+    );
+  }
+  return step.value;
+}
+
+/** LaunchStore.insert. */
+export function* inserting(
+  db: RunStatements,
+  run: NewRun,
+  now: () => number,
+): Steps<{ row: RunRow; created: boolean }> {
+  yield* answer(db.lockInserts());
+  const existing = yield* answer(db.byKey(run.owner, run.idempotencyKey));
+  if (existing !== undefined) return { row: existing, created: false };
+  const active = yield* answer(db.activeRuns(run.owner));
+  const write = runInsert(run, active, yield* answer(db.newestCreatedMs()), now());
+  const inserted = yield* answer(db.insertRow(write.values));
+  if (inserted === undefined)
+    return insertWinner(run, yield* answer(db.byKey(run.owner, run.idempotencyKey)));
+  yield* answer(db.appendEvents(run.runId, write.events));
+  return { row: inserted, created: true };
+}
+
+/** LaunchStore.append. */
+export function* appending(
+  db: RunStatements,
+  runId: string,
+  token: string | null,
+  decide: Decide,
+  now: () => number,
+): Steps<RunRow> {
+  const row = requireRun(yield* answer(db.lockRow(runId)), runId, token);
+  const write = decide(row, now());
+  if (write === undefined) return row;
+  if (write.issues !== undefined) yield* answer(db.replaceIssues(runId, write.issues));
+  if (write.artifact !== undefined) yield* answer(db.putArtifact(write.artifact));
+  const written = write.values === undefined ? row : yield* answer(db.write(runId, write.values));
+  yield* answer(db.appendEvents(runId, write.events));
+  return written;
+}
+
+/** LaunchStore.acquireLease. */
+export function* leasing(
+  db: RunStatements,
+  runId: string,
+  token: string,
+  leaseMs: number,
+  options: LeaseOptions,
+  now: () => number,
+): Steps<{ row: RunRow; busy: boolean }> {
+  const locked = yield* answer(db.lockForLease(runId));
+  const row = requireRun(locked.row, runId, null);
+  if (locked.busy) return { row, busy: true };
+  const take = leaseTake(row, token, leaseMs, options, now());
+  if ('answer' in take) return take.answer;
+  if (take.roomUnder !== undefined) {
+    // After the row lock: inserts take the insert lock alone and wait on no row, so no lock cycle forms.
+    yield* answer(db.lockInserts());
+    assertActiveRunRoom(take.roomUnder, yield* answer(db.activeRuns(row.owner, runId)));
+  }
+  return { row: yield* answer(db.write(runId, take.values)), busy: false };
+}
