@@ -160,6 +160,16 @@ const NETWORK_CODES: Readonly<Record<string, string>> = {
   EHOSTDOWN: 'the network is unreachable',
 };
 
+/**
+ * Node's HTTP client ends a body the upstream cut short with ECONNRESET "aborted": said as what happened, not as
+ * a reset (the connection closed cleanly, too early).
+ */
+function cutOffBody(code: string, item: unknown): string | undefined {
+  return code === 'ECONNRESET' && messageOf(item) === 'aborted'
+    ? 'the connection closed before the response was complete'
+    : undefined;
+}
+
 /** undici timeouts after the connection was made: the upstream itself was slow. */
 const ANSWER_TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
 
@@ -288,7 +298,7 @@ export function classifyFailure(error: unknown, options: ClassifyFailureOptions)
   for (const item of chain) {
     const code = property(item, 'code');
     if (typeof code !== 'string') continue;
-    const what = NETWORK_CODES[code];
+    const what = cutOffBody(code, item) ?? NETWORK_CODES[code];
     if (what !== undefined) {
       return new SwitchyardError('network-error', `Could not reach ${upstream}: ${what}`, {
         cause,
