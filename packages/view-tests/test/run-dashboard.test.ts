@@ -20,8 +20,11 @@ const CHANGING = ['header .muted', '.time'];
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Starts a run and answers launch_get_status once its background work rests (VALIDATING for the example). */
-async function restingRun(server: LaunchServer, productName?: string): Promise<CallToolResult> {
+/** Starts a run: launch_start_run's answer, and launch_get_status's once the background work rests. */
+async function restingRun(
+  server: LaunchServer,
+  productName?: string,
+): Promise<{ started: CallToolResult; answer: CallToolResult }> {
   const config = { ...exampleRunConfig(server.repos), ...(productName ? { product_name: productName } : {}) };
   const started = await server.client.callTool({
     name: 'launch_start_run',
@@ -32,7 +35,7 @@ async function restingRun(server: LaunchServer, productName?: string): Promise<C
     const answer = await server.client.callTool({ name: 'launch_get_status', arguments: { run_id: runId } });
     const { status } = LaunchGetStatusOutputSchema.parse(answer.structuredContent);
     if (status.details?.busy === false && ['VALIDATING', 'READY_FOR_PR', 'FAILED'].includes(status.state))
-      return answer;
+      return { started, answer };
     await sleep(50);
   }
 }
@@ -61,7 +64,7 @@ describe.skipIf(browser.skip)('the run dashboard in chromium', () => {
     // The dashboard is taller than the other views: room for all of it in the screenshots.
     server = await startLaunchServer();
     html = await server.readView(VIEW);
-    answer = await restingRun(server);
+    ({ answer } = await restingRun(server));
     host = await TestHost.start(browser.executablePath, server.client);
     await host.page.setViewportSize({ width: 700, height: 2000 });
   });
@@ -169,10 +172,13 @@ describe.skipIf(browser.skip)('the run dashboard in chromium', () => {
     );
   });
 
-  it("shows markup in the run's data (the product name in page titles and issues) as text", async () => {
-    const markupAnswer = await restingRun(server, `Tallyho ${MARKUP}`);
-    const view = await host.show(html, {}, markupAnswer, { theme: 'light' });
+  it("shows markup in the run's data (the product name in page titles) as text, from launch_start_run's answer", async () => {
+    const { started } = await restingRun(server, `Tallyho ${MARKUP}`);
+    const before = host.calls.length;
+    const view = await host.show(html, {}, started, { theme: 'light' });
     await settled(view);
+    // The start's answer is the run id and its first state: the rest is asked for beside it.
+    expect(host.calls[before]?.name).toBe('launch_get_status');
     const titles = await view
       .getByRole('region', { name: 'Drafted pages' })
       .locator('summary strong')
