@@ -13,6 +13,7 @@ import {
   LaunchFixNextOutputSchema,
   LaunchGetArtifactInputSchema,
   LaunchGetStatusInputSchema,
+  LAUNCH_TOOL_STATES,
   LaunchGetStatusOutputSchema,
   LaunchListRunsInputSchema,
   LaunchListRunsOutputSchema,
@@ -560,6 +561,22 @@ describe('run states and status', () => {
       'DONE',
       'BLOCKED',
     ]);
+  });
+
+  it("holds each run tool's allowed states as the lifecycle orders them, in a module without zod", () => {
+    // "At least LINKING": LINKING and every state after it on the main line (DONE, not FAILED or CANCELLED).
+    const linking = RUN_STATES.indexOf('LINKING');
+    expect([...LAUNCH_TOOL_STATES.launch_validate.allowed]).toEqual(
+      RUN_STATES.filter((state, i) => i >= linking && state !== 'FAILED' && state !== 'CANCELLED'),
+    );
+    expect([...LAUNCH_TOOL_STATES.launch_resume.allowed]).toEqual(
+      RUN_STATES.filter((state) => !TERMINAL_STATES.includes(state)),
+    );
+    expect([...LAUNCH_TOOL_STATES.launch_fix_next.allowed]).toEqual(['VALIDATING']);
+    expect([...LAUNCH_TOOL_STATES.launch_open_pr.allowed]).toEqual(['READY_FOR_PR']);
+    // A view bundles it: it imports nothing (zod would take the page over its size limit).
+    const source = fs.readFileSync(new URL('../src/launch-runs/tool-states.ts', import.meta.url), 'utf8');
+    expect(source).not.toMatch(/^\s*(import|export .* from)\b/m);
   });
 
   it.each([

@@ -5,6 +5,12 @@ import type { Client } from '@modelcontextprotocol/client';
 import { createLogger } from '@switchyard/server-kit/runtime';
 import { connectInMemory, type InMemoryConnection } from '@switchyard/server-kit/testing';
 import { journeyDomain, loadJourneyConfig } from '@switchyard/journey-continuity';
+import {
+  launchRunsDomain,
+  loadLaunchRunsConfig,
+  materializeExampleRepos,
+  type ExampleRepos,
+} from '@switchyard/launch-runs';
 import { loadConfig, transitDomain } from '@switchyard/transit';
 import {
   startDigitransitMock,
@@ -36,14 +42,19 @@ export interface TransitServer extends ViewServer {
 /** A domain and its configuration, as `connectInMemory` mounts them. */
 type Mount = Parameters<typeof connectInMemory>[0][number];
 
+/** Which tools the server lists (read-only, allow and deny lists), as `connectInMemory` takes them. */
+type Listing = Pick<NonNullable<Parameters<typeof connectInMemory>[1]>, 'readOnly'>;
+
 /** `mount` served on a fresh data directory; `cleanup` runs after the server closes. */
 async function startViewServer(
   mount: Mount,
   cleanup: () => Promise<void> = async () => {},
+  listing: Listing = {},
 ): Promise<ViewServer> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'view-tests-'));
   const logLines: string[] = [];
   const connection: InMemoryConnection = await connectInMemory([mount], {
+    ...listing,
     dataDir,
     logger: createLogger({ level: 'debug', write: (line) => logLines.push(line) }),
   });
@@ -86,4 +97,22 @@ export async function startTransitServer(): Promise<TransitServer> {
 /** The journey server, its journeys in a SQLite file of the data directory. */
 export function startJourneyServer(): Promise<ViewServer> {
   return startViewServer({ domain: journeyDomain, config: loadJourneyConfig({}) });
+}
+
+/** The launch-runs server with its real pipeline, and the example source and site repositories it may read. */
+export interface LaunchServer extends ViewServer {
+  repos: ExampleRepos;
+}
+
+/** launch-runs on the example repositories (local git, offline), all tools listed or, `readOnly`, the reads. */
+export async function startLaunchServer(listing: Listing = {}): Promise<LaunchServer> {
+  const reposDir = fs.mkdtempSync(path.join(os.tmpdir(), 'view-tests-repos-'));
+  const repos = await materializeExampleRepos(reposDir);
+  const config = loadLaunchRunsConfig({ LAUNCH_REPO_ROOTS: reposDir });
+  const server = await startViewServer(
+    { domain: launchRunsDomain, config },
+    async () => fs.rmSync(reposDir, { recursive: true, force: true }),
+    listing,
+  );
+  return { ...server, repos };
 }

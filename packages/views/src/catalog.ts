@@ -7,6 +7,7 @@ export const VIEW_TITLES = {
   'departure-board': 'Departure board',
   itinerary: 'Trip itineraries',
   'journey-timeline': 'Journey timeline',
+  'run-dashboard': 'Launch run dashboard',
 } as const;
 
 export type ViewName = keyof typeof VIEW_TITLES;

@@ -1,27 +1,11 @@
 import { z } from 'zod';
 import { GateNameSchema, SeveritySchema } from './validation.js';
+import { RUN_STATES, TERMINAL_STATES } from './tool-states.js';
 
-export const RUN_STATES = [
-  'CREATED',
-  'CLONED_INPUTS',
-  'INGESTED',
-  'FACTS_READY',
-  'PLAN_READY',
-  'DRAFTING',
-  'DRAFT_READY',
-  'LINKING',
-  'VALIDATING',
-  'FIXING',
-  'READY_FOR_PR',
-  'PR_OPENED',
-  'DONE',
-  'FAILED',
-  'CANCELLED',
-] as const;
+export { RUN_STATES, TERMINAL_STATES };
 export const RunStateSchema = z.enum(RUN_STATES).describe('State of a launch run.');
 export type RunState = z.infer<typeof RunStateSchema>;
 
-export const TERMINAL_STATES: readonly RunState[] = ['DONE', 'FAILED', 'CANCELLED'];
 /** States a run can be resumed from after an interruption. */
 export const STABLE_STATES: readonly RunState[] = ['PLAN_READY', 'DRAFT_READY', 'VALIDATING', 'READY_FOR_PR'];
 

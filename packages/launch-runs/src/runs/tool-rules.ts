@@ -1,18 +1,17 @@
 import fs from 'node:fs';
 import { SwitchyardError } from '@switchyard/contracts/errors';
-import { RUN_STATES, type RunState } from '@switchyard/contracts/launch-runs';
+import type { RunState } from '@switchyard/contracts/launch-runs';
+import {
+  LAUNCH_TOOL_STATES,
+  stateAllows,
+  type ToolStateRequirement as StateRequirement,
+} from '@switchyard/contracts/launch-runs/tool-states';
 import type { RunRow } from '../db/schema.js';
 import type { RunPaths } from '../store/run-paths.js';
 import { runState, type LaunchStore } from '../store/launch-store.js';
 import { runCancelled } from './model/errors.js';
-import { isAtLeast, isTerminal } from './model/state-machine.js';
+import { isTerminal } from './model/state-machine.js';
 import { isInterrupted } from './model/interrupted.js';
-
-/** What a tool needs of the run's state: the contract's words and the concrete states that satisfy them. */
-interface StateRequirement {
-  required: string;
-  allowed: readonly RunState[];
-}
 
 /** What a rule says against the run; the ILLEGAL_STATE it becomes adds the states. */
 interface Objection {
@@ -64,10 +63,7 @@ interface ToolRule extends StateRequirement {
   check(row: RunRow, current: RunState, context: RuleContext): Objection | undefined;
 }
 
-const NOT_FINISHED: StateRequirement = {
-  required: 'a non-terminal state',
-  allowed: RUN_STATES.filter((state) => !isTerminal(state)),
-};
+const NOT_FINISHED: StateRequirement = LAUNCH_TOOL_STATES.launch_resume;
 
 /**
  * The state rules of the tools that work under the run's lease, checked once, on the run as the lease
@@ -75,11 +71,9 @@ const NOT_FINISHED: StateRequirement = {
  */
 export const TOOL_RULES = {
   launch_validate: {
-    // "run state MUST be at least LINKING"
-    required: 'LINKING',
-    allowed: RUN_STATES.filter((state) => isAtLeast(state, 'LINKING')),
+    ...LAUNCH_TOOL_STATES.launch_validate,
     check(row, current, { paths, store }) {
-      if (!isAtLeast(current, 'LINKING')) {
+      if (!stateAllows('launch_validate', current)) {
         return {
           message: `launch_validate needs the run at LINKING or later; it is ${current}`,
           hint: 'Wait for the run to reach LINKING (launch_get_status), or continue it with launch_resume.',
@@ -99,11 +93,10 @@ export const TOOL_RULES = {
     },
   },
   launch_fix_next: {
-    required: 'VALIDATING',
-    allowed: ['VALIDATING'],
+    ...LAUNCH_TOOL_STATES.launch_fix_next,
     busyIn: ['FIXING'],
     check(row, current) {
-      if (current !== 'VALIDATING') {
+      if (!stateAllows('launch_fix_next', current)) {
         const interrupted = isInterrupted(row, Date.now());
         return {
           message: `launch_fix_next needs the run in VALIDATING; it is ${current}`,
@@ -137,10 +130,9 @@ export const TOOL_RULES = {
       current === 'DONE' ? { message: `Run ${row.runId} is DONE: there is nothing to resume` } : undefined,
   },
   launch_open_pr: {
-    required: 'READY_FOR_PR',
-    allowed: ['READY_FOR_PR'],
+    ...LAUNCH_TOOL_STATES.launch_open_pr,
     check(row, current) {
-      if (current !== 'READY_FOR_PR') {
+      if (!stateAllows('launch_open_pr', current)) {
         return { message: `launch_open_pr needs the run in READY_FOR_PR; it is ${current}` };
       }
       if (row.lastReportOk !== true) {

@@ -14,6 +14,7 @@ export const fixNextTool = launchTool({
   input: LaunchFixNextInputSchema,
   output: LaunchFixNextOutputSchema,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  view: 'run-dashboard',
   paging: issuesPaging('validation_report.issues'),
   handler: async (input, call) => {
     const service = call.state.runs;

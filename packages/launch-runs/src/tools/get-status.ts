@@ -11,6 +11,7 @@ export const getStatusTool = launchTool({
   input: LaunchGetStatusInputSchema,
   output: LaunchGetStatusOutputSchema,
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  view: 'run-dashboard',
   paging: issuesPaging('status.open_issues'),
   handler: async (input, call) => ({
     ok: true as const,

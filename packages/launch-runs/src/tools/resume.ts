@@ -13,6 +13,7 @@ export const resumeTool = launchTool({
   input: LaunchResumeInputSchema,
   output: LaunchResumeOutputSchema,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+  view: 'run-dashboard',
   paging: issuesPaging('status.open_issues'),
   handler: async (input, call) => {
     const status = await call.state.runs.resume(input.run_id, whileRequestOpen(call));

@@ -82,6 +82,7 @@ export const startRunTool = launchTool({
   input: LaunchStartRunInputSchema,
   output: LaunchStartRunOutputSchema,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+  view: 'run-dashboard',
   mapError: (error, { stage, input }) =>
     stage === 'input' ? classifyStartRunValidation(error, input) : error,
   handler: async (input, call) => {

@@ -13,6 +13,7 @@ export const validateTool = launchTool({
   input: LaunchValidateInputSchema,
   output: LaunchValidateOutputSchema,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  view: 'run-dashboard',
   paging: issuesPaging('validation_report.issues'),
   handler: async (input, call) => {
     const report = await call.state.runs.validate(input.run_id, whileRequestOpen(call));

@@ -8,6 +8,7 @@ import type {
 import { serviceAlerts } from '../app/alerts.js';
 import { statusText } from '../app/departure-status.js';
 import { clock, h } from '../app/dom.js';
+import { table } from '../app/table.js';
 import { startView, toolButton, type ViewContext } from '../app/view.js';
 
 type Board = GetDeparturesOutput | GetLondonArrivalsOutput;
@@ -22,16 +23,6 @@ const sourceOf = (board: Board): Source =>
   'arrivals' in board
     ? { tool: 'get_london_arrivals', savedType: 'tfl-stop' }
     : { tool: 'get_departures', savedType: 'stop' };
-
-function table(caption: string, headings: string[], rows: HTMLTableRowElement[]): HTMLTableElement {
-  return h(
-    'table',
-    {},
-    h('caption', { class: 'visually-hidden' }, caption),
-    h('thead', {}, h('tr', {}, ...headings.map((heading) => h('th', { scope: 'col' }, heading)))),
-    h('tbody', {}, ...rows),
-  );
-}
 
 function departureRow(departure: Departure, timeZone: string | undefined): HTMLTableRowElement {
   const cancelled = departure.status === 'cancelled';
