@@ -79,9 +79,19 @@ export class TestHost {
     // Context and result as plain objects: their SDK types are too deep for Playwright's argument typing.
     const mount: { page: string; context: object } = { page: html, context: hostContext };
     await this.page.evaluate(({ page, context }) => window.mountView(page, context as never), mount);
+    await this.deliver(args, result);
+    return this.view();
+  }
+
+  /** Hands the mounted view another answer, as a host does for a new call of its tool. */
+  async deliver(args: Record<string, unknown>, result: CallToolResult): Promise<void> {
     const delivery: { input: Record<string, unknown>; answer: object } = { input: args, answer: result };
     await this.page.evaluate(({ input, answer }) => window.deliverResult(input, answer as never), delivery);
-    return this.view();
+  }
+
+  /** The view's iframe height, in CSS pixels, as the host last set it from the view's size reports. */
+  async frameHeight(): Promise<number> {
+    return this.page.locator('iframe').evaluate((frame) => frame.getBoundingClientRect().height);
   }
 
   view(): Frame {

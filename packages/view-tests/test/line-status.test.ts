@@ -78,4 +78,20 @@ describe.skipIf(browser.skip)('the line status board in chromium', () => {
     expect(await view.locator('ul[aria-label="Lines"][data-old]').count()).toBe(0);
     expect(await view.locator('ul[aria-label="Lines"] > li').count()).toBeGreaterThan(0);
   });
+
+  it('tells the host its new height when an answer draws it shorter, so the frame shrinks', async () => {
+    const view = await host.show(html, INPUT, answer, { theme: 'light', timeZone: 'Europe/London' });
+    await view.locator('ul[aria-label="Lines"] > li').nth(1).waitFor();
+    const tall = await host.frameHeight();
+    const payload = GetLineStatusOutputSchema.parse(answer.structuredContent);
+    const oneLine = { ...payload, lines: (payload.lines ?? []).slice(0, 1) };
+    await host.deliver(INPUT, {
+      ...answer,
+      structuredContent: oneLine,
+      content: [{ type: 'text', text: JSON.stringify(oneLine) }],
+    });
+    await view.locator('ul[aria-label="Lines"] > li').nth(1).waitFor({ state: 'detached' });
+    // Before: the view reported scrollHeight, which never falls below the frame's, and the frame kept its height.
+    await expect.poll(() => host.frameHeight()).toBeLessThan(tall);
+  });
 });

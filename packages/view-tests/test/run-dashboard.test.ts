@@ -55,26 +55,21 @@ async function settled(view: Frame): Promise<void> {
 }
 
 /**
- * The dashboard as an image, its changing text written as 00:00, in an iframe exactly its height: the view
- * reports its scrollHeight, which never falls below the iframe's, so the iframe keeps the height of the
- * tallest drawing so far (one drawn before the report or the pages were read, say) unless set here.
+ * The dashboard as an image, its changing text written as 00:00, once the host has fitted the iframe to the
+ * height the view reports for its drawing.
  */
 async function screenshot(host: TestHost): Promise<Buffer> {
   const view = host.view();
   await view
     .locator(CHANGING.join(', '))
     .evaluateAll((elements) => elements.forEach((element) => (element.textContent = '00:00')));
-  const reported = await view.evaluate(() => document.documentElement.scrollHeight);
-  await host.page.waitForFunction(
-    (height) => document.querySelector('iframe')?.style.height === `${height}px`,
-    reported,
-  );
   const height = await view.evaluate(() =>
     Math.ceil(document.documentElement.getBoundingClientRect().height),
   );
-  await host.page.evaluate((fitted) => {
-    document.querySelector('iframe')!.style.height = `${fitted}px`;
-  }, height);
+  await host.page.waitForFunction(
+    (reported) => document.querySelector('iframe')?.style.height === `${reported}px`,
+    height,
+  );
   return host.screenshot();
 }
 

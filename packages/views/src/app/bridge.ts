@@ -78,9 +78,11 @@ export class HostBridge {
   }
 
   private reportSize(): void {
+    // The content's own height: scrollHeight never falls below the iframe's, so a view drawn shorter than it
+    // was would never let the host shrink the frame.
     const params: McpUiSizeChangedNotification['params'] = {
       width: Math.ceil(document.documentElement.scrollWidth),
-      height: Math.ceil(document.documentElement.scrollHeight),
+      height: Math.ceil(document.documentElement.getBoundingClientRect().height),
     };
     this.notify('ui/notifications/size-changed' satisfies McpUiSizeChangedNotification['method'], params);
   }
