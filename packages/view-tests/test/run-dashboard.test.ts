@@ -191,6 +191,22 @@ describe.skipIf(browser.skip)('the run dashboard in chromium', () => {
     );
   });
 
+  it('opens the PR: the call reaches the server, the pull request is shown and the run is DONE', async () => {
+    const { run_id } = statusOf(answer);
+    const view = host.view();
+    const before = host.calls.length;
+    const logged = server.callsLogged('launch_open_pr');
+    await button(view, 'Open PR').click();
+    const shown = view.locator('main > p[role="status"]', { hasText: 'Pull request' });
+    await shown.waitFor();
+    expect(host.calls[before]).toEqual({ name: 'launch_open_pr', arguments: { run_id } });
+    expect(server.callsLogged('launch_open_pr')).toBe(logged + 1);
+    expect(await shown.textContent()).toMatch(
+      new RegExp(`^Pull request \\S+: branch launch/${run_id}/\\S+, commit [0-9a-f]{12}\\.$`),
+    );
+    await view.waitForFunction(() => document.querySelector('main > .row strong')?.textContent === 'DONE');
+  });
+
   it("shows markup in the run's data (the product name in page titles) as text, from launch_start_run's answer", async () => {
     const { started } = await restingRun(server, `Tallyho ${MARKUP}`);
     const before = host.calls.length;

@@ -225,6 +225,14 @@ function draw(root: HTMLElement, run: Run, context: ViewContext): void {
           `${fix.remaining_blockers} blocking ${fix.remaining_blockers === 1 ? 'issue' : 'issues'} left.`,
       ),
     );
+  if (run.pr !== undefined)
+    root.append(
+      h(
+        'p',
+        { role: 'status' },
+        `Pull request ${run.pr.pr_url}: branch ${run.pr.branch}, commit ${run.pr.commit_sha.slice(0, 12)}.`,
+      ),
+    );
   if (run.truncated !== undefined) root.append(h('p', { class: 'warning' }, run.truncated));
   for (const part of [
     progress(status),

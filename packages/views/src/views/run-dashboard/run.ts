@@ -4,6 +4,7 @@ import type {
   ArtifactResponse,
   LaunchFixNextOutput,
   LaunchGetStatusOutput,
+  LaunchOpenPrOutput,
   LaunchStartRunOutput,
   LaunchValidateOutput,
   RunStatus,
@@ -13,7 +14,11 @@ import type { ViewContext } from '../../app/view.js';
 
 /** launch_get_status and launch_resume answer a status; the others what they did to the run. */
 export type Answer =
-  LaunchGetStatusOutput | LaunchStartRunOutput | LaunchValidateOutput | LaunchFixNextOutput;
+  | LaunchGetStatusOutput
+  | LaunchStartRunOutput
+  | LaunchValidateOutput
+  | LaunchFixNextOutput
+  | LaunchOpenPrOutput;
 export type State = RunStatus['state'];
 interface Preview {
   title?: string;
@@ -29,6 +34,8 @@ export interface Run {
   /** The sha256 of the validation_report.json artifact `report` is (so a changed one is read again). */
   reportSha?: string;
   fix?: Fix;
+  /** The pull request launch_open_pr answered. */
+  pr?: Pick<LaunchOpenPrOutput, 'pr_url' | 'branch' | 'commit_sha'>;
   /** Set when the server cut the answer's lists to its answer limit. */
   truncated?: string;
   /** The title and start of each drafted page, by artifact name and sha256. */
@@ -66,6 +73,7 @@ export function merge(known: Run | undefined, answer: Answer): Run {
   else if ('state' in answer) run.status = { ...run.status, state: answer.state };
   if ('validation_report' in answer) run.report = answer.validation_report;
   if ('fixed_issue_id' in answer) run.fix = answer;
+  if ('pr_url' in answer) run.pr = answer;
   if ('truncated' in answer && answer.truncated !== undefined) run.truncated = answer.truncated.message;
   return run;
 }
