@@ -25,6 +25,7 @@ import { ms, summarize, verdict } from './stats.js';
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const SWITCHYARD = path.join(HERE, '..', 'bin', 'switchyard.js');
 const BARE = path.join(HERE, 'bare-server.mjs');
+const TRANSIT_BIN = path.join(HERE, '../../../packages/transit/bin/switchyard-transit.js');
 const COLD_STARTS = Number(process.env.BENCH_COLD_STARTS ?? 20);
 /** Starts of each server under the profiler, for where a start's time goes. */
 const PROFILED_STARTS = Number(process.env.BENCH_PROFILED_STARTS ?? 5);
@@ -62,11 +63,7 @@ function environment(dataDir: string): Record<string, string> {
 /** The bare SDK server, each standalone bin and the combined one, with the cold-start target. */
 const COLD_START_SERVERS = [
   { label: 'bare SDK server', script: BARE, targetMs: undefined },
-  {
-    label: 'switchyard-transit',
-    script: path.join(HERE, '../../../packages/transit/bin/switchyard-transit.js'),
-    targetMs: 200,
-  },
+  { label: 'switchyard-transit', script: TRANSIT_BIN, targetMs: 200 },
   {
     label: 'switchyard-journey',
     script: path.join(HERE, '../../../packages/journey-continuity/bin/switchyard-journey.js'),
@@ -324,7 +321,7 @@ function memoryBreakdown({ rss, spaces }: MemoryReport): string {
 /** The servers whose memory after MIXED_CALLS calls is measured, with the targets. */
 const MEMORY_SERVERS = [
   { label: 'switchyard', script: SWITCHYARD, targetMb: 130, everyDomain: true },
-  { label: 'switchyard-transit', script: COLD_START_SERVERS[1].script, targetMb: 110, everyDomain: false },
+  { label: 'switchyard-transit', script: TRANSIT_BIN, targetMb: 110, everyDomain: false },
 ] as const;
 
 /**
