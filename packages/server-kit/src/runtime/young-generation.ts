@@ -13,15 +13,15 @@ function newSpaceBytes(): number {
 /**
  * Holds the process's young generation to SWITCHYARD_MAX_YOUNG_GENERATION_MB. Node's --max-semi-space-size only
  * applies when set at start (NODE_OPTIONS), which a bin started by a host cannot count on; V8 reads its growth
- * factor each time it grows the space, though. So after each collection the space's size is read, and once one more
- * doubling would pass the bound, growth stops (factor 1). Collections are reported after they end, so a burst of
- * them between two turns of the event loop can still grow it one step past the bound.
+ * factor each time it grows the space, though. So after each collection the space's size is read, and growth stops
+ * (factor 1) once two more doublings would pass the bound: collections are reported after they end, so a burst of
+ * them between two turns of the event loop can grow it one step before the report is read.
  */
 export function boundYoungGeneration(env: Env): void {
   const maxMb = resolveLimit('maxYoungGenerationMb', undefined, env);
   if (maxMb === 0 || OPERATOR_FLAGS.test([...process.execArgv, env.NODE_OPTIONS ?? ''].join(' '))) return;
   const stopIfAtBound = (): boolean => {
-    if (newSpaceBytes() * 2 <= maxMb * MIB) return false;
+    if (newSpaceBytes() * 4 <= maxMb * MIB) return false;
     v8.setFlagsFromString('--semi-space-growth-factor=1');
     return true;
   };
