@@ -112,6 +112,8 @@ describe('cold start of switchyard-transit', { timeout: 120_000 }, () => {
     const invalid = await call('save_user_variable', { key: 'k'.repeat(51), value: HOME });
     expect(invalid).toMatchObject({ isError: true, structured: { error: { code: 'validation-error' } } });
     expect(queryBuilderLoaded()).toEqual([]);
+    // Digitransit routing is GraphQL over HTTP without a GraphQL client library (9-12 MiB of memory).
+    expect(imports.packages().filter((name) => name.startsWith('graphql'))).toEqual([]);
 
     expect((await call('save_user_variable', { key: 'home', value: HOME })).isError).toBe(false);
     expect(queryBuilderLoaded()).toEqual(DRIZZLE_QUERY_BUILDER);

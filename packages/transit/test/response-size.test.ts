@@ -3,8 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { useHarness } from './helpers.js';
 
 /**
- * TFL_MAX_RESPONSE_BYTES and DIGITRANSIT_MAX_RESPONSE_BYTES reach every upstream read path (TfL through ky,
- * Digitransit routing through graphql-request, geocoding through ky): a body past the setting is the
+ * TFL_MAX_RESPONSE_BYTES and DIGITRANSIT_MAX_RESPONSE_BYTES reach every upstream read path (TfL,
+ * Digitransit routing as GraphQL over HTTP, geocoding): a body past the setting is the
  * contract's upstream error naming the limit, the request is not repeated, and the next call succeeds.
  * (packages/hardening/test/upstream-bounds.test.ts drives 200 MiB bodies through the spawned server.)
  */
