@@ -5,32 +5,11 @@ import { artifactIndex, artifacts, events, issues, runs } from '../db/postgres-s
 import type { ArtifactRow, RunRow } from '../db/schema.js';
 import type { RunEvent, TraceIds } from './event-chain.js';
 import { toRunEvent } from './event-log.js';
-import type {
-  LaunchStore,
-  LeaseOptions,
-  LeaseStatus,
-  ListFilter,
-  NewRun,
-  Decide,
-  RunSnapshot,
-} from './launch-store.js';
-import {
-  chainedEventRows,
-  changedRun,
-  leaseStatusOf,
-  leaseValues,
-  RELEASED_LEASE,
-  renewalRefused,
-} from './run-changes.js';
+import type { LaunchStore, LeaseStatus, ListFilter, RunSnapshot } from './launch-store.js';
+import { chainedEventRows, changedRun, leaseStatusOf, leaseValues, RELEASED_LEASE } from './run-changes.js';
 import { runConditions } from './run-conditions.js';
-import {
-  appending,
-  inserting,
-  leasing,
-  runAwaiting,
-  type RunStatements,
-  type Steps,
-} from './run-transactions.js';
+import { runAwaiting, type RunStatements, type Steps } from './run-transactions.js';
+import { StatementLaunchStore } from './statement-launch-store.js';
 
 type Db = NodePgDatabase;
 type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
@@ -131,9 +110,10 @@ function postgresStatements(
  * The launch store on PostgreSQL, shared by replicas (node-postgres through drizzle, over the domain's
  * pool). Every write is one transaction of postgresStatements. Artifact bytes live in the artifacts rows.
  */
-export class PostgresLaunchStore implements LaunchStore {
+export class PostgresLaunchStore extends StatementLaunchStore implements LaunchStore {
   readonly sharedByReplicas = true;
   private readonly db: Db;
+  protected readonly statements: RunStatements;
   /** The hot reads (every status call), prepared once per pooled connection. */
   private readonly getPrepared;
   private readonly artifactsPrepared;
@@ -141,9 +121,11 @@ export class PostgresLaunchStore implements LaunchStore {
   constructor(
     pool: pg.Pool,
     private readonly trace: () => TraceIds | undefined,
-    private readonly now: () => number = Date.now,
+    now: () => number = Date.now,
   ) {
+    super(now);
     this.db = drizzle(pool);
+    this.statements = postgresStatements(this.db, trace, now);
     this.getPrepared = this.db
       .select()
       .from(runs)
@@ -157,18 +139,13 @@ export class PostgresLaunchStore implements LaunchStore {
       .prepare('launch_runs_artifacts');
   }
 
-  /** One transaction of the store's, over this dialect's statements on it (run-transactions.ts). */
-  private transaction<T>(steps: (db: RunStatements) => Steps<T>): Promise<T> {
+  protected transaction<T>(steps: (db: RunStatements) => Steps<T>): Promise<T> {
     return this.db.transaction((tx) => runAwaiting(steps(postgresStatements(tx, this.trace, this.now))));
   }
 
   async get(runId: string): Promise<RunRow | undefined> {
     const [row] = await this.getPrepared.execute({ runId });
     return row;
-  }
-
-  async getByIdempotencyKey(owner: string, key: string): Promise<RunRow | undefined> {
-    return postgresStatements(this.db, this.trace, this.now).byKey(owner, key);
   }
 
   list(filter: ListFilter): Promise<RunRow[]> {
@@ -230,30 +207,13 @@ export class PostgresLaunchStore implements LaunchStore {
     return row?.content;
   }
 
-  insert(run: NewRun): Promise<{ row: RunRow; created: boolean }> {
-    return this.transaction((db) => inserting(db, run, this.now));
-  }
-
-  append(runId: string, token: string | null, decide: Decide): Promise<RunRow> {
-    return this.transaction((db) => appending(db, runId, token, decide, this.now));
-  }
-
-  acquireLease(
-    runId: string,
-    token: string,
-    leaseMs: number,
-    options: LeaseOptions = {},
-  ): Promise<{ row: RunRow; busy: boolean }> {
-    return this.transaction((db) => leasing(db, runId, token, leaseMs, options, this.now));
-  }
-
-  async renewLease(runId: string, token: string, leaseMs: number): Promise<'renewed' | 'lost' | 'cancelled'> {
-    const renewed = await this.db
+  protected async extendLease(runId: string, token: string, expiresMs: number): Promise<boolean> {
+    const extended = await this.db
       .update(runs)
-      .set({ leaseExpiresMs: this.now() + leaseMs })
+      .set({ leaseExpiresMs: expiresMs })
       .where(match.renewable(runId, token))
       .returning({ runId: runs.runId });
-    return renewed.length === 1 ? 'renewed' : renewalRefused(await this.leaseStatus(runId, token));
+    return extended.length === 1;
   }
 
   async leaseStatus(runId: string, token: string): Promise<LeaseStatus> {
@@ -295,9 +255,5 @@ export class PostgresLaunchStore implements LaunchStore {
         leaseValues(token, nowMs + leaseMs),
       );
     });
-  }
-
-  async close(): Promise<void> {
-    // The pool belongs to the domain (open.ts), which ends it.
   }
 }
