@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, isNotNull, lte, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, isNotNull, lte, sql, type Placeholder } from 'drizzle-orm';
 import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import type pg from 'pg';
 import { artifactIndex, artifacts, events, issues, runs } from '../db/postgres-schema.js';
@@ -26,6 +26,12 @@ const match = runConditions({ runs, artifacts, issues }, RUN_ID);
  */
 const INSERT_LOCK = sql`SELECT pg_advisory_xact_lock(hashtext('switchyard:launch-runs:insert'))`;
 
+/** The run's row, and its artifact index in name order: on the pool (prepared) or in a transaction. */
+const runRow = (db: Db | Tx, runId: string | Placeholder) =>
+  db.select().from(runs).where(eq(runs.runId, runId));
+const artifactIndexOf = (db: Db | Tx, runId: string | Placeholder) =>
+  db.select(artifactIndex).from(artifacts).where(eq(artifacts.runId, runId)).orderBy(asc(ARTIFACT_NAME));
+
 /**
  * The statements of a write transaction (run-transactions.ts). Each first locks the run's row (SELECT ... FOR
  * UPDATE): the decisions of run-changes.ts then see the row as it is, and the event chain's tail, read after
@@ -38,18 +44,14 @@ function postgresStatements(
 ): RunStatements {
   return {
     async lockRow(runId) {
-      const [row] = await tx.select().from(runs).where(eq(runs.runId, runId)).for('update');
+      const [row] = await runRow(tx, runId).for('update');
       return row;
     },
     async lockForLease(runId) {
       // A row another transaction has locked is being changed by its writer right now: busy, not a wait.
-      const [locked] = await tx
-        .select()
-        .from(runs)
-        .where(eq(runs.runId, runId))
-        .for('update', { skipLocked: true });
+      const [locked] = await runRow(tx, runId).for('update', { skipLocked: true });
       if (locked !== undefined) return { row: locked, busy: false };
-      const [row] = await tx.select().from(runs).where(eq(runs.runId, runId));
+      const [row] = await runRow(tx, runId);
       return { row, busy: true };
     },
     async lockInserts() {
@@ -126,17 +128,10 @@ export class PostgresLaunchStore extends StatementLaunchStore implements LaunchS
     super(now);
     this.db = drizzle(pool);
     this.statements = postgresStatements(this.db, trace, now);
-    this.getPrepared = this.db
-      .select()
-      .from(runs)
-      .where(eq(runs.runId, sql.placeholder('runId')))
-      .prepare('launch_runs_get');
-    this.artifactsPrepared = this.db
-      .select(artifactIndex)
-      .from(artifacts)
-      .where(eq(artifacts.runId, sql.placeholder('runId')))
-      .orderBy(asc(ARTIFACT_NAME))
-      .prepare('launch_runs_artifacts');
+    this.getPrepared = runRow(this.db, sql.placeholder('runId')).prepare('launch_runs_get');
+    this.artifactsPrepared = artifactIndexOf(this.db, sql.placeholder('runId')).prepare(
+      'launch_runs_artifacts',
+    );
   }
 
   protected transaction<T>(steps: (db: RunStatements) => Steps<T>): Promise<T> {
@@ -174,14 +169,10 @@ export class PostgresLaunchStore extends StatementLaunchStore implements LaunchS
   snapshot(runId: string): Promise<RunSnapshot | undefined> {
     return this.db.transaction(
       async (tx) => {
-        const [run] = await tx.select().from(runs).where(eq(runs.runId, runId));
+        const [run] = await runRow(tx, runId);
         if (run === undefined) return undefined;
         const [artifactRows, openIssues] = await Promise.all([
-          tx
-            .select(artifactIndex)
-            .from(artifacts)
-            .where(eq(artifacts.runId, runId))
-            .orderBy(asc(ARTIFACT_NAME)),
+          artifactIndexOf(tx, runId),
           tx.select().from(issues).where(match.openIssues(runId)).orderBy(asc(issues.ord)),
         ]);
         return { run, artifacts: artifactRows, openIssues };
