@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, isNotNull, lte, sql, type Placeholder } from 'drizzle-orm';
+import { asc, count, desc, eq, sql, type Placeholder } from 'drizzle-orm';
 import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import type pg from 'pg';
 import { artifactIndex, artifacts, events, issues, runs } from '../db/postgres-schema.js';
@@ -226,9 +226,8 @@ export class PostgresLaunchStore extends StatementLaunchStore implements LaunchS
   }
 
   /**
-   * The oldest unfinished run whose lease expired without being released (its executor died mid-work).
-   * SKIP LOCKED: a run another replica is claiming (or changing) right now is passed over, so concurrent
-   * claimers each take a different run.
+   * The oldest abandoned run (run-conditions.ts). SKIP LOCKED: a run another replica is claiming (or
+   * changing) right now is passed over, so concurrent claimers each take a different run.
    */
   claimAbandoned(token: string, leaseMs: number): Promise<RunRow | undefined> {
     return this.db.transaction(async (tx) => {
@@ -236,8 +235,8 @@ export class PostgresLaunchStore extends StatementLaunchStore implements LaunchS
       const [abandoned] = await tx
         .select({ runId: runs.runId })
         .from(runs)
-        .where(and(match.unfinished, isNotNull(runs.leaseOwner), lte(runs.leaseExpiresMs, nowMs)))
-        .orderBy(asc(runs.createdMs), asc(RUN_ID))
+        .where(match.abandoned(nowMs))
+        .orderBy(...match.oldestFirst)
         .limit(1)
         .for('update', { skipLocked: true });
       if (abandoned === undefined) return undefined;
