@@ -1,36 +1,15 @@
-import { and, asc, count, desc, eq, isNotNull, lte, sql } from 'drizzle-orm';
+import { asc, count, desc, eq, sql, type Placeholder } from 'drizzle-orm';
 import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import type pg from 'pg';
 import { artifactIndex, artifacts, events, issues, runs } from '../db/postgres-schema.js';
 import type { ArtifactRow, RunRow } from '../db/schema.js';
 import type { RunEvent, TraceIds } from './event-chain.js';
 import { toRunEvent } from './event-log.js';
-import type {
-  LaunchStore,
-  LeaseOptions,
-  LeaseStatus,
-  ListFilter,
-  NewRun,
-  Decide,
-  RunSnapshot,
-} from './launch-store.js';
-import {
-  chainedEventRows,
-  changedRun,
-  leaseStatusOf,
-  leaseValues,
-  RELEASED_LEASE,
-  renewalRefused,
-} from './run-changes.js';
+import type { LaunchStore, LeaseStatus, ListFilter, RunSnapshot } from './launch-store.js';
+import { chainedEventRows, changedRun, leaseStatusOf, leaseValues, RELEASED_LEASE } from './run-changes.js';
 import { runConditions } from './run-conditions.js';
-import {
-  appending,
-  inserting,
-  leasing,
-  runAwaiting,
-  type RunStatements,
-  type Steps,
-} from './run-transactions.js';
+import { runAwaiting, type RunStatements, type Steps } from './run-transactions.js';
+import { StatementLaunchStore } from './statement-launch-store.js';
 
 type Db = NodePgDatabase;
 type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
@@ -47,6 +26,12 @@ const match = runConditions({ runs, artifacts, issues }, RUN_ID);
  */
 const INSERT_LOCK = sql`SELECT pg_advisory_xact_lock(hashtext('switchyard:launch-runs:insert'))`;
 
+/** The run's row, and its artifact index in name order: on the pool (prepared) or in a transaction. */
+const runRow = (db: Db | Tx, runId: string | Placeholder) =>
+  db.select().from(runs).where(eq(runs.runId, runId));
+const artifactIndexOf = (db: Db | Tx, runId: string | Placeholder) =>
+  db.select(artifactIndex).from(artifacts).where(eq(artifacts.runId, runId)).orderBy(asc(ARTIFACT_NAME));
+
 /**
  * The statements of a write transaction (run-transactions.ts). Each first locks the run's row (SELECT ... FOR
  * UPDATE): the decisions of run-changes.ts then see the row as it is, and the event chain's tail, read after
@@ -59,18 +44,14 @@ function postgresStatements(
 ): RunStatements {
   return {
     async lockRow(runId) {
-      const [row] = await tx.select().from(runs).where(eq(runs.runId, runId)).for('update');
+      const [row] = await runRow(tx, runId).for('update');
       return row;
     },
     async lockForLease(runId) {
       // A row another transaction has locked is being changed by its writer right now: busy, not a wait.
-      const [locked] = await tx
-        .select()
-        .from(runs)
-        .where(eq(runs.runId, runId))
-        .for('update', { skipLocked: true });
+      const [locked] = await runRow(tx, runId).for('update', { skipLocked: true });
       if (locked !== undefined) return { row: locked, busy: false };
-      const [row] = await tx.select().from(runs).where(eq(runs.runId, runId));
+      const [row] = await runRow(tx, runId);
       return { row, busy: true };
     },
     async lockInserts() {
@@ -131,9 +112,10 @@ function postgresStatements(
  * The launch store on PostgreSQL, shared by replicas (node-postgres through drizzle, over the domain's
  * pool). Every write is one transaction of postgresStatements. Artifact bytes live in the artifacts rows.
  */
-export class PostgresLaunchStore implements LaunchStore {
+export class PostgresLaunchStore extends StatementLaunchStore implements LaunchStore {
   readonly sharedByReplicas = true;
   private readonly db: Db;
+  protected readonly statements: RunStatements;
   /** The hot reads (every status call), prepared once per pooled connection. */
   private readonly getPrepared;
   private readonly artifactsPrepared;
@@ -141,34 +123,24 @@ export class PostgresLaunchStore implements LaunchStore {
   constructor(
     pool: pg.Pool,
     private readonly trace: () => TraceIds | undefined,
-    private readonly now: () => number = Date.now,
+    now: () => number = Date.now,
   ) {
+    super(now);
     this.db = drizzle(pool);
-    this.getPrepared = this.db
-      .select()
-      .from(runs)
-      .where(eq(runs.runId, sql.placeholder('runId')))
-      .prepare('launch_runs_get');
-    this.artifactsPrepared = this.db
-      .select(artifactIndex)
-      .from(artifacts)
-      .where(eq(artifacts.runId, sql.placeholder('runId')))
-      .orderBy(asc(ARTIFACT_NAME))
-      .prepare('launch_runs_artifacts');
+    this.statements = postgresStatements(this.db, trace, now);
+    this.getPrepared = runRow(this.db, sql.placeholder('runId')).prepare('launch_runs_get');
+    this.artifactsPrepared = artifactIndexOf(this.db, sql.placeholder('runId')).prepare(
+      'launch_runs_artifacts',
+    );
   }
 
-  /** One transaction of the store's, over this dialect's statements on it (run-transactions.ts). */
-  private transaction<T>(steps: (db: RunStatements) => Steps<T>): Promise<T> {
+  protected transaction<T>(steps: (db: RunStatements) => Steps<T>): Promise<T> {
     return this.db.transaction((tx) => runAwaiting(steps(postgresStatements(tx, this.trace, this.now))));
   }
 
   async get(runId: string): Promise<RunRow | undefined> {
     const [row] = await this.getPrepared.execute({ runId });
     return row;
-  }
-
-  async getByIdempotencyKey(owner: string, key: string): Promise<RunRow | undefined> {
-    return postgresStatements(this.db, this.trace, this.now).byKey(owner, key);
   }
 
   list(filter: ListFilter): Promise<RunRow[]> {
@@ -197,14 +169,10 @@ export class PostgresLaunchStore implements LaunchStore {
   snapshot(runId: string): Promise<RunSnapshot | undefined> {
     return this.db.transaction(
       async (tx) => {
-        const [run] = await tx.select().from(runs).where(eq(runs.runId, runId));
+        const [run] = await runRow(tx, runId);
         if (run === undefined) return undefined;
         const [artifactRows, openIssues] = await Promise.all([
-          tx
-            .select(artifactIndex)
-            .from(artifacts)
-            .where(eq(artifacts.runId, runId))
-            .orderBy(asc(ARTIFACT_NAME)),
+          artifactIndexOf(tx, runId),
           tx.select().from(issues).where(match.openIssues(runId)).orderBy(asc(issues.ord)),
         ]);
         return { run, artifacts: artifactRows, openIssues };
@@ -230,30 +198,13 @@ export class PostgresLaunchStore implements LaunchStore {
     return row?.content;
   }
 
-  insert(run: NewRun): Promise<{ row: RunRow; created: boolean }> {
-    return this.transaction((db) => inserting(db, run, this.now));
-  }
-
-  append(runId: string, token: string | null, decide: Decide): Promise<RunRow> {
-    return this.transaction((db) => appending(db, runId, token, decide, this.now));
-  }
-
-  acquireLease(
-    runId: string,
-    token: string,
-    leaseMs: number,
-    options: LeaseOptions = {},
-  ): Promise<{ row: RunRow; busy: boolean }> {
-    return this.transaction((db) => leasing(db, runId, token, leaseMs, options, this.now));
-  }
-
-  async renewLease(runId: string, token: string, leaseMs: number): Promise<'renewed' | 'lost' | 'cancelled'> {
-    const renewed = await this.db
+  protected async extendLease(runId: string, token: string, expiresMs: number): Promise<boolean> {
+    const extended = await this.db
       .update(runs)
-      .set({ leaseExpiresMs: this.now() + leaseMs })
+      .set({ leaseExpiresMs: expiresMs })
       .where(match.renewable(runId, token))
       .returning({ runId: runs.runId });
-    return renewed.length === 1 ? 'renewed' : renewalRefused(await this.leaseStatus(runId, token));
+    return extended.length === 1;
   }
 
   async leaseStatus(runId: string, token: string): Promise<LeaseStatus> {
@@ -275,9 +226,8 @@ export class PostgresLaunchStore implements LaunchStore {
   }
 
   /**
-   * The oldest unfinished run whose lease expired without being released (its executor died mid-work).
-   * SKIP LOCKED: a run another replica is claiming (or changing) right now is passed over, so concurrent
-   * claimers each take a different run.
+   * The oldest abandoned run (run-conditions.ts). SKIP LOCKED: a run another replica is claiming (or
+   * changing) right now is passed over, so concurrent claimers each take a different run.
    */
   claimAbandoned(token: string, leaseMs: number): Promise<RunRow | undefined> {
     return this.db.transaction(async (tx) => {
@@ -285,8 +235,8 @@ export class PostgresLaunchStore implements LaunchStore {
       const [abandoned] = await tx
         .select({ runId: runs.runId })
         .from(runs)
-        .where(and(match.unfinished, isNotNull(runs.leaseOwner), lte(runs.leaseExpiresMs, nowMs)))
-        .orderBy(asc(runs.createdMs), asc(RUN_ID))
+        .where(match.abandoned(nowMs))
+        .orderBy(...match.oldestFirst)
         .limit(1)
         .for('update', { skipLocked: true });
       if (abandoned === undefined) return undefined;
@@ -295,9 +245,5 @@ export class PostgresLaunchStore implements LaunchStore {
         leaseValues(token, nowMs + leaseMs),
       );
     });
-  }
-
-  async close(): Promise<void> {
-    // The pool belongs to the domain (open.ts), which ends it.
   }
 }

@@ -1,10 +1,12 @@
 import type { RunState } from '@switchyard/contracts/launch-runs';
 import {
   and,
+  asc,
   desc,
   eq,
   isNotNull,
   lt,
+  lte,
   ne,
   notInArray,
   or,
@@ -49,6 +51,7 @@ export function runConditions<T extends Tables>(tables: T, runIdOrder: SQLWrappe
     leaseOwner: tables.runs.leaseOwner,
     leaseRequestCancelled: tables.runs.leaseRequestCancelled,
   };
+  const unfinished = notInArray(runs.state, FINISHED);
   /** The run while `token` holds its lease. */
   const leasedTo = (runId: string, token: string): SQL =>
     and(eq(runs.runId, runId), eq(runs.leaseOwner, token))!;
@@ -76,7 +79,12 @@ export function runConditions<T extends Tables>(tables: T, runIdOrder: SQLWrappe
     newestCreatedMs: sql<number | null>`max(${runs.createdMs})`.mapWith(Number),
     /** `owner`'s run started with the idempotency key `key`. */
     keyed: (owner: string, key: string) => and(eq(runs.owner, owner), eq(runs.idempotencyKey, key)),
-    unfinished: notInArray(runs.state, FINISHED),
+    unfinished,
+    /** Unfinished runs whose lease expired at `nowMs` without being released (their executor died mid-work). */
+    abandoned: (nowMs: number) =>
+      and(unfinished, isNotNull(runs.leaseOwner), lte(runs.leaseExpiresMs, nowMs)),
+    /** The order abandoned runs are taken over in: oldest first, by (created_ms, run id). */
+    oldestFirst: [asc(runs.createdMs), asc(runIdOrder)],
     /** `owner`'s active runs at `nowMs` but `except` (active-runs.ts). */
     active: (owner: string, nowMs: number, except?: string) => activeRunsOf(runs, owner, nowMs, except),
     leasedTo,

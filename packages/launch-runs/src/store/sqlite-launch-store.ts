@@ -3,31 +3,11 @@ import type { LaunchDb } from '../db/drizzle.js';
 import { artifacts, events, issues, runs, type ArtifactRow, type RunRow } from '../db/schema.js';
 import { toRunEvent } from './event-log.js';
 import type { RunEvent, TraceIds } from './event-chain.js';
-import type {
-  LaunchStore,
-  LeaseOptions,
-  LeaseStatus,
-  ListFilter,
-  NewRun,
-  Decide,
-  RunSnapshot,
-} from './launch-store.js';
-import {
-  chainedEventRows,
-  changedRun,
-  leaseStatusOf,
-  RELEASED_LEASE,
-  renewalRefused,
-} from './run-changes.js';
-import {
-  appending,
-  inserting,
-  leasing,
-  runAtOnce,
-  type RunStatements,
-  type Steps,
-} from './run-transactions.js';
+import type { LaunchStore, LeaseStatus, ListFilter, RunSnapshot } from './launch-store.js';
+import { chainedEventRows, changedRun, leaseStatusOf, RELEASED_LEASE } from './run-changes.js';
+import { runAtOnce, type RunStatements, type Steps } from './run-transactions.js';
 import { runConditions } from './run-conditions.js';
+import { StatementLaunchStore } from './statement-launch-store.js';
 
 const match = runConditions({ runs, artifacts, issues }, runs.runId);
 
@@ -91,19 +71,20 @@ function sqliteStatements(
  * same file. The interface is asynchronous for PostgreSQL's sake; here every call completes synchronously.
  * Artifact bytes stay in files (artifact-store.ts); this store keeps their index.
  */
-export class SqliteLaunchStore implements LaunchStore {
+export class SqliteLaunchStore extends StatementLaunchStore implements LaunchStore {
   readonly sharedByReplicas = false;
   /** The hot reads (every status call), prepared once. */
   private readonly getPrepared;
   private readonly artifactsPrepared;
   private readonly openIssuesPrepared;
-  private readonly statements: RunStatements;
+  protected readonly statements: RunStatements;
 
   constructor(
     readonly db: LaunchDb,
-    private readonly trace: () => TraceIds | undefined,
-    private readonly now: () => number = Date.now,
+    trace: () => TraceIds | undefined,
+    now: () => number = Date.now,
   ) {
+    super(now);
     this.getPrepared = db
       .select()
       .from(runs)
@@ -124,17 +105,13 @@ export class SqliteLaunchStore implements LaunchStore {
     this.statements = sqliteStatements(db, (runId) => this.getPrepared.get({ runId }), trace, now);
   }
 
-  /** One immediate transaction of the store's, over sqliteStatements (run-transactions.ts). */
-  private tx<T>(steps: Steps<T>): T {
-    return this.db.transaction(() => runAtOnce(steps), { behavior: 'immediate' });
+  /** An immediate transaction, over sqliteStatements. */
+  protected async transaction<T>(steps: (db: RunStatements) => Steps<T>): Promise<T> {
+    return this.db.transaction(() => runAtOnce(steps(this.statements)), { behavior: 'immediate' });
   }
 
   async get(runId: string): Promise<RunRow | undefined> {
     return this.getPrepared.get({ runId });
-  }
-
-  async getByIdempotencyKey(owner: string, key: string): Promise<RunRow | undefined> {
-    return this.statements.byKey(owner, key);
   }
 
   async list(filter: ListFilter): Promise<RunRow[]> {
@@ -188,31 +165,13 @@ export class SqliteLaunchStore implements LaunchStore {
     return undefined;
   }
 
-  async insert(run: NewRun): Promise<{ row: RunRow; created: boolean }> {
-    return this.tx(inserting(this.statements, run, this.now));
-  }
-
-  async append(runId: string, token: string | null, decide: Decide): Promise<RunRow> {
-    return this.tx(appending(this.statements, runId, token, decide, this.now));
-  }
-
-  async acquireLease(
-    runId: string,
-    token: string,
-    leaseMs: number,
-    options: LeaseOptions = {},
-  ): Promise<{ row: RunRow; busy: boolean }> {
-    return this.tx(leasing(this.statements, runId, token, leaseMs, options, this.now));
-  }
-
-  /** One statement renews; only when it renews nothing is the run read, to say why (cancelled or lost). */
-  async renewLease(runId: string, token: string, leaseMs: number): Promise<'renewed' | 'lost' | 'cancelled'> {
-    const changed = this.db
+  protected async extendLease(runId: string, token: string, expiresMs: number): Promise<boolean> {
+    const extended = this.db
       .update(runs)
-      .set({ leaseExpiresMs: this.now() + leaseMs })
+      .set({ leaseExpiresMs: expiresMs })
       .where(match.renewable(runId, token))
-      .run().changes;
-    return changed === 1 ? 'renewed' : renewalRefused(await this.leaseStatus(runId, token));
+      .run();
+    return extended.changes === 1;
   }
 
   async leaseStatus(runId: string, token: string): Promise<LeaseStatus> {
@@ -235,9 +194,5 @@ export class SqliteLaunchStore implements LaunchStore {
   /** One data directory, one machine: a dead executor's runs are marked interrupted at start instead. */
   async claimAbandoned(): Promise<RunRow | undefined> {
     return undefined;
-  }
-
-  async close(): Promise<void> {
-    // The database handle belongs to the domain (open.ts), which closes it.
   }
 }
