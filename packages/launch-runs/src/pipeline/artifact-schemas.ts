@@ -80,6 +80,11 @@ export const ClaimSchema = z.object({
   topics: z.array(z.string()),
   style: z.enum(['sentence', 'bullet']),
   source: z.object({ path: z.string(), line: z.number().int().min(1) }),
+  /**
+   * Snippet ids of the code blocks this sentence leads into (it ends with ':' right before them in its
+   * source): a page carries it only directly above one of them. Absent for every other claim.
+   */
+  introduces: z.array(z.string()).optional(),
 });
 export type Claim = z.infer<typeof ClaimSchema>;
 

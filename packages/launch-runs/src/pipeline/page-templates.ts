@@ -199,7 +199,10 @@ export function pagesFor(section: Section, inputs: PlanInputs, index: FactIndex)
           weight: 10,
           file: `${slug}.md`,
           url_path: `/kb/${slug}/`,
-          outline: [...section_(answers, 'Quick answers'), ...orderedOutline(index.all('faq'), [], 2)],
+          outline: [
+            ...section_(answers, 'Quick answers'),
+            ...orderedOutline(index.all('faq'), bySection('faq'), 2),
+          ],
           related: ['docs/getting-started', 'docs/installation', 'products/overview'],
         },
       ];

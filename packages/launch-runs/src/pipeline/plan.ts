@@ -3,6 +3,7 @@ import { writeJsonArtifact } from './artifact-io.js';
 import type { OutlineItem, PagePlan, PlannedPage } from './artifact-schemas.js';
 import { compareCodePoints } from '../canonical-json.js';
 import { throwIfCancelled } from './errors.js';
+import { coherentPages } from './page-coherence.js';
 import { pagesFor } from './page-templates.js';
 import { FactIndex, type PlanInputs } from './plan-outline.js';
 import type { PlanResult, SectionProgress, WorkerContext } from './types.js';
@@ -14,7 +15,11 @@ export { snippetUsable } from './plan-outline.js';
 export function buildPagePlan(inputs: PlanInputs, sections: readonly Section[]): PagePlan {
   const index = new FactIndex(inputs.facts);
   const ordered = SECTIONS.filter((section) => sections.includes(section));
-  const drafts = ordered.flatMap((section) => pagesFor(section, inputs, index));
+  const drafts = coherentPages(
+    ordered.flatMap((section) => pagesFor(section, inputs, index)),
+    inputs.facts.claims,
+    inputs.name,
+  );
   const byId = new Map(drafts.map((page) => [page.page_id, page]));
   const pages: PlannedPage[] = drafts.map((page) => {
     const related = page.related.filter((id) => byId.has(id) && id !== page.page_id);

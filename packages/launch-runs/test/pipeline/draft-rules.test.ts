@@ -30,7 +30,9 @@ import type { ExampleRepos } from '../../src/pipeline/examples.js';
 import { frontMatterValue, launchFrontMatter } from '../../src/pipeline/front-matter-values.js';
 import { sha256Hex, snippetId } from '../../src/pipeline/hashing.js';
 import { createLaunchPipeline, exampleRunConfig, materializeExampleRepos } from '../../src/pipeline/index.js';
+import { coherentPages, sentenceKey } from '../../src/pipeline/page-coherence.js';
 import { buildPagePlan, contentRootOf } from '../../src/pipeline/plan.js';
+import { heading } from '../../src/pipeline/plan-outline.js';
 import {
   fencedBlock,
   renderBody,
@@ -63,8 +65,8 @@ beforeAll(async () => {
 afterAll(() => cleanup());
 
 let repoCount = 0;
-/** W3's catalog for a source repository holding `files` (path -> content). */
-async function catalogOf(files: Record<string, string>): Promise<SnippetCatalog['snippets']> {
+/** A pipeline after W1 on a source repository holding `files` (path -> content), every section required. */
+async function clonedSourceOf(files: Record<string, string>) {
   repoCount += 1;
   const dir = join(root, `source-${repoCount}`);
   for (const [path, content] of Object.entries(files)) {
@@ -73,11 +75,24 @@ async function catalogOf(files: Record<string, string>): Promise<SnippetCatalog[
   }
   const repo = await gitRepoFrom(join(dir, 'src'), join(dir, 'repo'));
   const ctx = workerContext({
-    config: { ...exampleRunConfig(repos), source: { repo } },
+    config: {
+      ...exampleRunConfig(repos),
+      product_slug: 'widget',
+      product_name: 'Widget',
+      source: { repo },
+      required_sections: [...SECTIONS],
+      allowed_paths: ['content/**'],
+    },
     runDir: join(dir, 'run'),
   });
   const pipeline = createLaunchPipeline();
   await pipeline.cloneInputs(ctx);
+  return { ctx, pipeline };
+}
+
+/** W3's catalog for a source repository holding `files` (path -> content). */
+async function catalogOf(files: Record<string, string>): Promise<SnippetCatalog['snippets']> {
+  const { ctx, pipeline } = await clonedSourceOf(files);
   await pipeline.catalogSnippets(ctx);
   return ctx.artifacts.json<SnippetCatalog>('snippet_catalog.json').snippets;
 }
@@ -370,11 +385,10 @@ describe('W4 page templates', () => {
       ],
     ],
     [
-      'getting started: the first install claim and a link line; the first usage claim and the example',
+      'getting started: the overview without the sentence the product page opens with; the first install claim and a link line; the first usage claim and the example',
       'docs/getting-started',
       [
         'h2 Overview',
-        'Widget counts words. (paragraph)',
         'Widget is small. (paragraph)',
         'h2 Install',
         'Install Widget with `npm install widget`. (paragraph)',
@@ -436,12 +450,10 @@ describe('W4 page templates', () => {
       ],
     ],
     [
-      'kb: quick answers at level 3 (install, version, license, requirements), then the FAQ',
+      "kb: quick answers at level 3 (version, license, requirements; install is the installation page's opening), then the FAQ",
       'kb/faq',
       [
         'h2 Quick answers',
-        'h3 How do I install it?',
-        'Install Widget with `npm install widget`. (paragraph)',
         'h3 Which version is current?',
         'The current version of Widget is 1.0.0. (paragraph)',
         'h3 Which license applies?',
@@ -455,12 +467,9 @@ describe('W4 page templates', () => {
       ],
     ],
     [
-      "blog: meet, highlights, what's new (release, then changes under level-3 headings), get it (install, version)",
+      "blog: highlights (the overview sentences open earlier pages), what's new (release, then changes under level-3 headings), get it (install, version)",
       'blog/launch',
       [
-        'h2 Meet Widget',
-        'Widget counts words. (paragraph)',
-        'Widget is small. (paragraph)',
         'h2 Highlights',
         'Fast counting. (bullet)',
         "h2 What's new",
@@ -543,9 +552,10 @@ describe('W4 page templates', () => {
       claims.filter((item) => item.kind !== 'usage' && item.kind !== 'feature'),
       [],
     );
+    // The overview claims, without the one the product page opens with.
     expect(readable(bare, 'docs/usage').slice(0, 2)).toEqual([
-      'Widget counts words. (paragraph)',
       'Widget is small. (paragraph)',
+      'links Related pages: docs/getting-started, docs/installation, reference/overview',
     ]);
     // An empty template section has no heading.
     expect(readable(bare, 'products/overview')).not.toContain('h2 Features');
@@ -568,6 +578,170 @@ describe('W4 page templates', () => {
   ];
   it.each(roots)('content root %j is %j', (value, expected) => {
     expect(contentRootOf(value)).toBe(expected);
+  });
+});
+
+const fence = (language: string, code: string): string => `\`\`\`${language}\n${code}\n\`\`\``;
+
+describe('W4 pages read as written (README lead-ins, repeats, openings)', () => {
+  const quick = "count('a b');";
+  const plain = "'a b'.split(' ').length;";
+  const fileCall = "countFile('a.txt');";
+  const filesCall = "countFiles(['a.txt']);";
+  const pipe = 'cat a.txt | widget -';
+  const readme = [
+    '# Widget',
+    'Widget counts words in files.',
+    '## Features',
+    '- Counts words fast\n- Reads any UTF-8 file',
+    '## Install',
+    fence('sh', 'npm install widget'),
+    'Widget needs Node.js 20 or later.',
+    '## Usage',
+    fence('js', quick),
+    'Without Widget, you would count them like this:',
+    fence('js', plain),
+    '## API',
+    '### countFile(path)',
+    'Returns the number of words in the file.',
+    'Call it like this:',
+    fence('js', fileCall),
+    '### countFiles(paths)',
+    'Returns the total over all the files.',
+    'Call it like this:',
+    fence('js', filesCall),
+    '## FAQ',
+    '### Can it read standard input?',
+    'Pipe the text in and pass a dash like this:',
+    fence('sh', pipe),
+  ].join('\n\n');
+  const manifest = JSON.stringify({
+    name: 'widget',
+    version: '1.0.0',
+    description: 'Counts words in files.',
+    license: 'MIT',
+  });
+  let plan: PagePlan;
+  let facts: ProductFacts;
+  beforeAll(async () => {
+    const { ctx, pipeline } = await clonedSourceOf({ 'README.md': `${readme}\n`, 'package.json': manifest });
+    await pipeline.extractFacts(ctx);
+    await pipeline.catalogSnippets(ctx);
+    await pipeline.planPages(ctx);
+    facts = ctx.artifacts.json<ProductFacts>('product_facts.json');
+    plan = ctx.artifacts.json<PagePlan>('page_plan.json');
+  });
+  const claimText = (id: string): string => facts.claims.find((claim) => claim.claim_id === id)?.text ?? id;
+  const byText = (text: string): Claim => facts.claims.find((claim) => claim.text === text)!;
+  const page = (pageId: string) => plan.pages.find((candidate) => candidate.page_id === pageId)!;
+  /** The outline as `claim text` and `snippet <code>`, headings as `hN text`. */
+  const items = (pageId: string): string[] =>
+    page(pageId).outline.flatMap((item) =>
+      item.type === 'claim'
+        ? [claimText(item.claim_id)]
+        : item.type === 'snippet'
+          ? [`snippet ${item.snippet_id}`]
+          : item.type === 'heading'
+            ? [`h${item.level} ${item.text}`]
+            : [],
+    );
+  const snippetLine = (code: string): string => `snippet ${snippetId(code)}`;
+
+  it('W2: the sentence ending with a colon right before a fence introduces that fence (one sentence before two fences introduces both)', () => {
+    expect(byText('Without Widget, you would count them like this:').introduces).toEqual([snippetId(plain)]);
+    expect(byText('Call it like this:').introduces).toEqual([snippetId(fileCall), snippetId(filesCall)]);
+    expect(byText('Pipe the text in and pass a dash like this:').introduces).toEqual([snippetId(pipe)]);
+    expect(byText('Returns the number of words in the file.').introduces).toBeUndefined();
+  });
+
+  it('a lead-in stands on a page only directly above its block, and every planned block with a lead-in has it', () => {
+    for (const planned of plan.pages) {
+      const outline = planned.outline;
+      outline.forEach((item, index) => {
+        const claim = item.type === 'claim' ? byText(claimText(item.claim_id)) : undefined;
+        if (claim?.introduces !== undefined) {
+          const next = outline[index + 1];
+          expect(
+            next?.type === 'snippet' && claim.introduces.includes(next.snippet_id),
+            planned.page_id,
+          ).toBe(true);
+        }
+        if (item.type !== 'snippet') return;
+        const leadIns = facts.claims.filter((candidate) => candidate.introduces?.includes(item.snippet_id));
+        for (const leadIn of leadIns)
+          expect(outline[index - 1], planned.page_id).toMatchObject({ claim_id: leadIn.claim_id });
+      });
+    }
+  });
+
+  it("getting started's first steps: the quick example without the next block's lead-in", () => {
+    const steps = items('docs/getting-started');
+    expect(steps.slice(steps.indexOf('h2 First steps'))).toEqual(['h2 First steps', snippetLine(quick)]);
+  });
+
+  it('the FAQ carries the blocks its answers lead into (both chosen)', () => {
+    expect(items('kb/faq')).toContain('Pipe the text in and pass a dash like this:');
+    const answer = items('kb/faq').indexOf('Pipe the text in and pass a dash like this:');
+    expect(items('kb/faq')[answer + 1]).toBe(snippetLine(pipe));
+  });
+
+  it('the tagline is not repeated as a sentence: the overview keeps the description only', () => {
+    const overview = items('products/overview');
+    expect(overview.slice(0, overview.indexOf('h2 Features'))).toEqual([
+      'h2 Overview',
+      'Counts words in files.',
+    ]);
+  });
+
+  it('no sentence or snippet twice on a page (a lead-in above two different blocks stays with each)', () => {
+    for (const planned of plan.pages) {
+      const leadIns = new Set(
+        facts.claims.filter((claim) => claim.introduces !== undefined).map((claim) => claim.text),
+      );
+      const lines = items(planned.page_id).filter((line) => !line.startsWith('h') && !leadIns.has(line));
+      expect(lines, planned.page_id).toEqual([...new Set(lines)]);
+      const keys = lines
+        .filter((line) => !line.startsWith('snippet '))
+        .map((line) => sentenceKey(line, 'Widget'));
+      expect(keys, planned.page_id).toEqual([...new Set(keys)]);
+    }
+    const reference = items('reference/overview');
+    expect(reference.filter((line) => line === 'Call it like this:')).toHaveLength(2);
+    expect(reference[reference.indexOf(snippetLine(filesCall)) - 1]).toBe('Call it like this:');
+  });
+
+  it('no page opens with the sentence an earlier page opens with', () => {
+    const openings = plan.pages.map((planned) => items(planned.page_id).find((line) => !/^h\d /.test(line)));
+    expect(openings).toEqual([...new Set(openings)]);
+    expect(openings[0]).toBe('Counts words in files.');
+  });
+
+  it('a snippet planned twice on a page is drafted once, with its lead-in once', () => {
+    const leadIn = { ...byText('Without Widget, you would count them like this:') };
+    const snippetItem: OutlineItem = { type: 'snippet', snippet_id: snippetId(plain) };
+    const [drafted] = coherentPages(
+      [
+        {
+          page_id: 'docs/usage',
+          section: 'docs',
+          template: 'docs/usage',
+          title: 'Using Widget',
+          description: 'How to use Widget.',
+          weight: 30,
+          file: 'widget/usage.md',
+          url_path: '/docs/widget/usage/',
+          outline: [heading('One'), snippetItem, heading('Two'), snippetItem],
+          related: [],
+        },
+      ],
+      [leadIn],
+      'Widget',
+    );
+    expect(drafted!.outline).toEqual([
+      heading('One'),
+      { type: 'claim', claim_id: leadIn.claim_id, style: 'paragraph' },
+      snippetItem,
+    ]);
   });
 });
 

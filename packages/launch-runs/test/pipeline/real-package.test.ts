@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import type { ValidationReport } from '@switchyard/contracts/launch-runs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { markerIds } from '../../src/gates/factual.js';
+import { sentenceKey } from '../../src/pipeline/page-coherence.js';
 import type { PagePlan, ProductFacts } from '../../src/pipeline/artifact-schemas.js';
 import {
   createLaunchPipeline,
@@ -55,7 +56,7 @@ async function launch(pkg: string, productName: string) {
   return { ctx, report, fixes };
 }
 
-async function expectLaunchable(pkg: string, productName: string): Promise<void> {
+async function expectLaunchable(pkg: string, productName: string) {
   const { ctx, report } = await launch(pkg, productName);
   expect(report.issues.filter((issue) => issue.status === 'OPEN' && issue.severity !== 'warn')).toEqual([]);
   expect(report.ok).toBe(true);
@@ -71,6 +72,33 @@ async function expectLaunchable(pkg: string, productName: string): Promise<void>
     const markers = text.split('\n').flatMap((line) => markerIds(line));
     expect(markers.length, page.path).toBeGreaterThan(0);
   }
+  return ctx;
+}
+
+type PageItem = { claim: string; text: string } | { snippet: string };
+const CLAIM_LINE = /^(?:- )?(.*) <!-- claim_id: (c_[0-9a-f]{12}) -->$/;
+const SNIPPET_LINE = /^<!-- snippet_id: (s_[0-9a-f]{12}) -->$/;
+
+/** A launched page's body as its cited sentences and code blocks, in order (code inside fences skipped). */
+async function pageItems(
+  ctx: Awaited<ReturnType<typeof expectLaunchable>>,
+  path: string,
+): Promise<PageItem[]> {
+  const items: PageItem[] = [];
+  let fence: string | undefined;
+  for (const line of (await readSitePage(ctx, path)).split('\n')) {
+    const opener = /^(`{3,}|~{3,})/.exec(line)?.[1];
+    if (fence !== undefined) {
+      if (line.trim() === fence) fence = undefined;
+      continue;
+    }
+    if (opener !== undefined) fence = opener;
+    const claim = CLAIM_LINE.exec(line);
+    const snippet = SNIPPET_LINE.exec(line);
+    if (claim !== null) items.push({ claim: claim[2]!, text: claim[1]! });
+    else if (snippet !== null) items.push({ snippet: snippet[1]! });
+  }
+  return items;
 }
 
 describe('real published packages from node_modules', () => {
@@ -78,7 +106,57 @@ describe('real published packages from node_modules', () => {
     await expectLaunchable('zod', 'Zod');
   });
 
-  it('ky (HTML block, blockquote summary, long API and FAQ sections) reaches an ok report', async () => {
-    await expectLaunchable('ky', 'Ky');
+  it('ky (HTML block, blockquote summary, long API and FAQ sections) reaches an ok report; its pages read as written', async () => {
+    const ctx = await expectLaunchable('ky', 'Ky');
+    const facts = ctx.artifacts.json<ProductFacts>('product_facts.json');
+    const introduces = new Map(facts.claims.map((claim) => [claim.claim_id, claim.introduces ?? []]));
+    const plan = ctx.artifacts.json<PagePlan>('page_plan.json');
+    const pages = new Map<string, PageItem[]>();
+    for (const page of plan.pages) pages.set(page.page_id, await pageItems(ctx, page.path));
+    const texts = (pageId: string): string[] =>
+      pages.get(pageId)!.flatMap((item) => ('text' in item ? [item.text] : []));
+
+    // "With plain `fetch`, it would be:" introduces the plain-fetch block: never above the ky example.
+    const plainFetch = facts.claims.find((claim) => claim.text === 'With plain `fetch`, it would be:')!;
+    expect(plainFetch.introduces).toHaveLength(1);
+    expect(texts('docs/getting-started')).not.toContain(plainFetch.text);
+    for (const [pageId, items] of pages) {
+      items.forEach((item, index) => {
+        const leadsInto = 'claim' in item ? introduces.get(item.claim)! : [];
+        if (leadsInto.length === 0) return;
+        const next = items[index + 1];
+        expect(
+          next !== undefined && 'snippet' in next && leadsInto.includes(next.snippet),
+          `${pageId}: ${'text' in item ? item.text : ''}`,
+        ).toBe(true);
+      });
+    }
+    const usage = pages.get('docs/usage')!;
+    const plainAt = usage.findIndex((item) => 'claim' in item && item.claim === plainFetch.claim_id);
+    expect(usage[plainAt + 1]).toEqual({ snippet: plainFetch.introduces![0] });
+
+    // The tagline (the package description) is the Overview's only sentence, not repeated by the README's.
+    const overview = texts('products/overview');
+    expect(overview[0]).toBe(facts.claims.find((claim) => claim.kind === 'description')!.text);
+    expect(overview).not.toContain('Ky is a tiny and elegant HTTP client based on the Fetch API');
+
+    // No sentence or code block twice on a page (a lead-in above two different blocks stays with each).
+    for (const [pageId, items] of pages) {
+      const snippets = items.flatMap((item) => ('snippet' in item ? [item.snippet] : []));
+      expect(snippets, pageId).toEqual([...new Set(snippets)]);
+      const keys = items.flatMap((item) =>
+        'claim' in item && introduces.get(item.claim)!.length === 0 ? [sentenceKey(item.text, 'Ky')] : [],
+      );
+      expect(keys, pageId).toEqual([...new Set(keys)]);
+    }
+
+    // "Install Ky with `npm install ky`." opens one page at most; no two pages open alike.
+    const openings = [...pages.values()].map((items) =>
+      'text' in items[0]! ? items[0].text : items[0]!.snippet,
+    );
+    expect(
+      openings.filter((opening) => opening === 'Install Ky with `npm install ky`.').length,
+    ).toBeLessThanOrEqual(1);
+    expect(openings).toEqual([...new Set(openings)]);
   });
 });

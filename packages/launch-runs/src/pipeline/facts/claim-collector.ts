@@ -9,6 +9,8 @@ export interface ClaimInput {
   lineEnd: number;
   topics?: readonly string[];
   style?: 'sentence' | 'bullet';
+  /** The snippet id of the code block the claim leads into. */
+  introduces?: string;
 }
 
 /**
@@ -35,6 +37,7 @@ export class ClaimCollector {
       sha256: linesSha256(lines, input.lineStart, lineEnd),
     };
     const existing = this.evidence.get(id);
+    if (input.introduces !== undefined) this.recordLeadIn(id, input.introduces);
     if (existing === undefined) {
       this.claims.set(id, {
         claim_id: id,
@@ -43,6 +46,7 @@ export class ClaimCollector {
         topics: [...(input.topics ?? [])],
         style: input.style ?? 'sentence',
         source: { path: input.path, line: input.lineStart },
+        ...(input.introduces === undefined ? {} : { introduces: [input.introduces] }),
       });
       this.evidence.set(id, [item]);
     } else if (
@@ -53,6 +57,14 @@ export class ClaimCollector {
       existing.push(item);
     }
     return id;
+  }
+
+  /** The same sentence leading into a second block (`For example:`) introduces both. */
+  private recordLeadIn(id: string, snippetId: string): void {
+    const claim = this.claims.get(id);
+    if (claim === undefined) return;
+    if (claim.introduces === undefined) claim.introduces = [snippetId];
+    else if (!claim.introduces.includes(snippetId)) claim.introduces.push(snippetId);
   }
 
   has(id: string): boolean {

@@ -9,6 +9,7 @@ import {
   type InlineSegment,
 } from '../markdown/inline.js';
 import { splitSentences } from '../markdown/sentences.js';
+import { snippetId } from '../hashing.js';
 import type { ClaimCollector } from './claim-collector.js';
 import { headingMarkdown, walkReadme, type BlockContext } from './readme-walk.js';
 
@@ -116,29 +117,32 @@ export function readmeClaims(
   }
 
   let summaryDone = false;
-  for (const { block, context } of walked) {
+  for (const [position, { block, context }] of walked.entries()) {
     if (block.type !== 'paragraph') continue;
     const inList = block.container === 'list_item';
+    const leadsInto = codeBlockAfter(walked[position + 1]?.block);
     if (!summaryDone && context.section === 'intro' && !inList && wordsOutsideLinks(block) >= 3) {
-      summaryDone = addSentences('summary', block, context, path, collector, 3);
+      summaryDone = addSentences('summary', block, context, path, collector, 3, leadsInto);
       continue;
     }
     const kind = (KIND_BY_SECTION as Partial<Record<string, SectionKind>>)[context.section];
     if (kind === undefined || (!inList && wordsOutsideLinks(block) === 0)) continue;
     if (inList) {
       if (claimWorthy(block.segments, 'bullet') && (kind !== 'feature' || block.text.length <= 200)) {
+        const text = segmentsToMarkdown(block.segments);
         collector.add({
           kind,
-          text: segmentsToMarkdown(block.segments),
+          text,
           path,
           lineStart: block.startLine,
           lineEnd: block.endLine,
           topics: context.topics,
           style: 'bullet',
+          ...leadIn(text, leadsInto),
         });
       }
     } else if (kind !== 'feature') {
-      addSentences(kind, block, context, path, collector, Number.POSITIVE_INFINITY);
+      addSentences(kind, block, context, path, collector, Number.POSITIVE_INFINITY, leadsInto);
     }
   }
   return { installCommand };
@@ -154,6 +158,16 @@ const KIND_BY_SECTION = {
 
 type SectionKind = (typeof KIND_BY_SECTION)[keyof typeof KIND_BY_SECTION] | 'summary';
 
+/** The snippet id of a code block (W3 gives the fence the same id), when `block` is one. */
+function codeBlockAfter(block: MdBlock | undefined): string | undefined {
+  return block?.type === 'fence' && block.content.trim() !== '' ? snippetId(block.content) : undefined;
+}
+
+/** A paragraph's last sentence ending with ':' right before a code block is that block's lead-in. */
+function leadIn(text: string, leadsInto: string | undefined): { introduces?: string } {
+  return leadsInto !== undefined && /:\s*$/.test(text) ? { introduces: leadsInto } : {};
+}
+
 function addSentences(
   kind: SectionKind,
   block: MdBlock,
@@ -161,19 +175,24 @@ function addSentences(
   path: string,
   collector: ClaimCollector,
   limit: number,
+  leadsInto: string | undefined,
 ): boolean {
   let added = 0;
-  for (const sentence of splitSentences(block.segments)) {
+  const sentences = splitSentences(block.segments);
+  for (const [position, sentence] of sentences.entries()) {
     if (added >= limit) break;
     if (!claimWorthy(sentence, 'sentence')) continue;
+    const text = segmentsToMarkdown(sentence);
+    const last = position === sentences.length - 1;
     const id = collector.add({
       kind,
-      text: segmentsToMarkdown(sentence),
+      text,
       path,
       lineStart: block.startLine,
       lineEnd: block.endLine,
       topics: kind === 'summary' ? [] : context.topics,
       style: 'sentence',
+      ...leadIn(text, last ? leadsInto : undefined),
     });
     if (id !== undefined) added += 1;
   }
