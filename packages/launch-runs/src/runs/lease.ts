@@ -54,8 +54,9 @@ export class Lease implements HeldHere {
   }
 
   /**
-   * Takes the lease (or adopts the one `token` took); `busy`, its token retired, when someone holds it.
-   * With `maxActiveRuns`, a DONE run's lease counts against its owner's active runs (LaunchStore.acquireLease).
+   * Takes the lease (or adopts the one `token` took); `busy`, its token retired, when someone holds it or
+   * `options.admit` declines it. With `maxActiveRuns`, a DONE run's lease counts against its owner's active
+   * runs (LaunchStore.acquireLease).
    */
   static async acquire(
     store: LaunchStore,

@@ -242,9 +242,9 @@ export class LaunchRunService {
   }
 
   /**
-   * Runs `tool`'s `work` under the run's lease once the tool's rule (tool-rules.ts) accepts the run as the
-   * lease attempt found it; a run another executor holds is refused by the rule, busy at least.
-   * `answered` gives the answer a run already holds (no work needed).
+   * Runs `tool`'s `work` under the run's lease, taken only when the tool's rule (tool-rules.ts), judged in
+   * the acquiring transaction, accepts the run; a run another executor holds is refused by the rule, busy
+   * at least. `answered` gives the answer a run already holds (no work needed, no lease taken).
    */
   private async withLease<T>(
     runId: string,
@@ -259,18 +259,17 @@ export class LaunchRunService {
       request: options.request,
       // Validating a DONE run rebuilds its workspace: it holds one, as an unfinished run does.
       maxActiveRuns: tool === 'launch_validate' ? maxActiveRuns : undefined,
+      admit: (row, busy) => {
+        if (answered(row) !== undefined) return false;
+        // The rule reads the run as it stood before this call: without a dead executor's lease.
+        const refused = refusal(tool, busy ? row : { ...row, leaseOwner: null }, { paths, store, busy });
+        if (refused !== undefined) throw refused;
+        return true;
+      },
     });
-    const busy = 'busy' in acquired;
-    const row = busy ? acquired.busy : acquired.row;
-    const answer = answered(row);
-    // The rule reads the run as it stood before this call: without the lease just taken.
-    const refused = refusal(tool, busy ? row : { ...row, leaseOwner: null }, { paths, store, busy });
-    if (!busy && answer === undefined && refused === undefined) {
-      return this.holding(acquired.lease, row, options.onProgress, work);
-    }
-    if (!busy) await this.release(acquired.lease);
-    if (answer !== undefined) return answer;
-    throw refused;
+    // Not taken, and not refused: the run holds its answer.
+    if ('busy' in acquired) return answered(acquired.busy) as T;
+    return this.holding(acquired.lease, acquired.row, options.onProgress, work);
   }
 
   async validate(runId: string, options: CallOptions = {}): Promise<ValidationReport> {
