@@ -229,16 +229,12 @@ export class LaunchRunService {
       });
     } finally {
       // Before the release: a launch_validate of a DONE run could take the lease and work in it next.
-      await this.release(lease, () => removeWorkspaceIfEnded(this.deps, lease.runId));
+      await lease
+        .release(() => removeWorkspaceIfEnded(this.deps, lease.runId))
+        .catch((error: unknown) =>
+          this.deps.logger.warn('could not release a run lease', { run_id: lease.runId, error }),
+        );
     }
-  }
-
-  private async release(lease: Lease, lastly?: () => Promise<void>): Promise<void> {
-    await lease
-      .release(lastly)
-      .catch((error: unknown) =>
-        this.deps.logger.warn('could not release a run lease', { run_id: lease.runId, error }),
-      );
   }
 
   /**
