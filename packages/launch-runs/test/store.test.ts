@@ -465,6 +465,30 @@ describe.each(DIALECTS)('runs and the event chain (%s)', (dialect) => {
     retireLeaseToken(other);
   });
 
+  it('a lease its admit declines or refuses is not taken; admit hears whether it is held', async () => {
+    const holder = newLeaseToken();
+    await t.store.insert(newRun(RUN, undefined, 'h1', holder));
+    const other = newLeaseToken();
+    const heard: boolean[] = [];
+    const admit = (_row: RunRow, held: boolean) => {
+      heard.push(held);
+      return false;
+    };
+    expect((await t.store.acquireLease(RUN, other, LEASE_MS, { admit })).busy).toBe(true);
+    await t.store.releaseLease(RUN, holder);
+    expect(await t.store.acquireLease(RUN, other, LEASE_MS, { admit })).toMatchObject({
+      busy: false,
+      row: { leaseOwner: null },
+    });
+    const refuse = () => {
+      throw new Error('refused by the rule');
+    };
+    await expect(t.store.acquireLease(RUN, other, LEASE_MS, { admit: refuse })).rejects.toThrow('refused by');
+    expect((await t.store.get(RUN))?.leaseOwner).toBeNull();
+    expect(heard).toEqual([true, false]);
+    for (const token of [holder, other]) retireLeaseToken(token);
+  });
+
   it('the lease of a FAILED or CANCELLED run is never taken again, even by its last holder', async () => {
     const cancelledRun = 'r_2026-01-21T10-00-00Z_cccc0001';
     const token = newLeaseToken();

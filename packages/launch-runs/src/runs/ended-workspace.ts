@@ -5,7 +5,8 @@ import type { Logger } from '@switchyard/server-kit/runtime';
 import type { RunRow } from '../db/schema.js';
 import { runState, type LaunchStore } from '../store/launch-store.js';
 import type { RunPaths } from '../store/run-paths.js';
-import { LeaseSession } from './lease-session.js';
+import { Lease } from './lease.js';
+import { heldHere } from './model/lease.js';
 import { isTerminal } from './model/state-machine.js';
 
 // An ended run (DONE, FAILED, CANCELLED) keeps its record, events and artifacts, never its working copies:
@@ -60,12 +61,12 @@ export async function removeWorkspaceIfEnded(deps: WorkspaceDeps, runId: string)
 /** A DONE run's workspace only under its lease: a launch_validate working in it keeps it, and removes it later. */
 async function removeUnheld(deps: WorkspaceDeps, row: RunRow): Promise<boolean> {
   if (row.state !== 'DONE') return removeWorkspace(deps, row.runId);
-  const acquired = await LeaseSession.acquire(deps.store, row.runId, deps.leaseMs);
+  const acquired = await Lease.acquire(deps.store, row.runId, deps.leaseMs);
   if ('busy' in acquired) return false;
   try {
     return await removeWorkspace(deps, row.runId);
   } finally {
-    await acquired.session.release();
+    await acquired.lease.release();
   }
 }
 
@@ -82,7 +83,7 @@ export async function sweepEndedWorkspaces(deps: WorkspaceDeps): Promise<string[
   for (const entry of await fs.readdir(paths.root, { withFileTypes: true })) {
     const runId = entry.name;
     if (!entry.isDirectory() || !RunIdSchema.safeParse(runId).success) continue;
-    if (!existsSync(endedRunFiles(deps, runId)) || LeaseSession.heldHere(runId)) continue;
+    if (!existsSync(endedRunFiles(deps, runId)) || heldHere(runId).length > 0) continue;
     const row = await store.get(runId);
     if (hasEnded(row) && (await removeUnheld(deps, row))) removed.push(runId);
   }

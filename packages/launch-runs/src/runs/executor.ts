@@ -40,7 +40,7 @@ import {
 import type { LaunchTelemetry } from '../telemetry/telemetry.js';
 import { LeaseLostError, runCancelled } from './model/errors.js';
 import { fixHistory } from './fix-history.js';
-import type { LeaseSession } from './lease-session.js';
+import type { Lease } from './lease.js';
 import { isAtLeast, isStable, isTerminal } from './model/state-machine.js';
 import { AUTOMATIC_STEP_COUNT, WORKER_NAMES, type WorkerId } from './worker-ids.js';
 
@@ -148,17 +148,17 @@ export class Execution {
 
   constructor(
     readonly deps: ExecutorDeps,
-    readonly session: LeaseSession,
+    readonly lease: Lease,
     row: RunRow,
     readonly onProgress?: ProgressListener,
   ) {
-    this.runId = session.runId;
+    this.runId = lease.runId;
     this.config = RunConfigSchema.parse(JSON.parse(row.config));
   }
 
   /** The error a caller sees when the work was aborted, by why it was aborted. */
   abortError(): SwitchyardError {
-    const reason = this.session.abortReason;
+    const reason = this.lease.abortReason;
     if (reason === 'cancelled') return runCancelled(this.runId);
     // A request its client cancelled is the cancelled kind (logged as a cancellation, not a server fault);
     // its code stays INTERNAL, as CANCELLED would say the run was cancelled, which it was not.
@@ -176,12 +176,12 @@ export class Execution {
   }
 
   throwIfAborted(): void {
-    if (this.session.signal.aborted) throw this.abortError();
+    if (this.lease.signal.aborted) throw this.abortError();
   }
 
   /** Runs one worker inside its span with the WORK_ITEM_* events around it. */
   async runWorker<T>(worker: WorkerId, fn: (ctx: WorkerContext) => Promise<T>): Promise<T> {
-    const { runId, session } = this;
+    const { runId, lease } = this;
     const name = WORKER_NAMES[worker];
     this.throwIfAborted();
     return this.deps.telemetry.inSpan(
@@ -189,20 +189,20 @@ export class Execution {
       { kind: 'worker', worker, runId },
       async () => {
         const started = performance.now();
-        await session.append(
+        await lease.append(
           changed({
             patch: { activeWorker: worker },
             event: { type: 'WORK_ITEM_STARTED', payload: { worker, name } },
           }),
         );
         await fs.mkdir(this.deps.paths.runDir(runId), { recursive: true });
-        const ctx = this.workerContext(worker, session.signal);
+        const ctx = this.workerContext(worker, lease.signal);
         try {
           if (worker !== 'W1') await this.ensureWorkspace(ctx);
           const result = await fn(ctx);
           this.throwIfAborted();
           const duration_ms = Math.round(performance.now() - started);
-          await session.append(
+          await lease.append(
             changed({
               patch: { activeWorker: null },
               event: { type: 'WORK_ITEM_FINISHED', payload: { worker, name, duration_ms } },
@@ -210,9 +210,8 @@ export class Execution {
           );
           return result;
         } catch (thrown) {
-          const error = session.signal.aborted ? this.abortError() : toSwitchyardError(thrown);
-          const interrupted =
-            session.abortReason === 'shutdown' || session.abortReason === 'request-cancelled';
+          const error = lease.signal.aborted ? this.abortError() : toSwitchyardError(thrown);
+          const interrupted = lease.abortReason === 'shutdown' || lease.abortReason === 'request-cancelled';
           await this.recordWorkerFailure(worker, failureOf(error), interrupted);
           throw thrown instanceof LeaseLostError ? thrown : error;
         }
@@ -229,7 +228,7 @@ export class Execution {
     if (this.deps.paths.hasWorkspace(this.runId)) return;
     const row = await this.requireRow();
     if (row.sourceSha === null || row.siteSha === null || runState(row) === 'CREATED') return;
-    await this.deps.pipeline.restoreWorkspace(ctx ?? this.workerContext('W1', this.session.signal), {
+    await this.deps.pipeline.restoreWorkspace(ctx ?? this.workerContext('W1', this.lease.signal), {
       inputs: { source_sha: row.sourceSha, site_sha: row.siteSha },
       linked: isAtLeast(runState(row), 'LINKING'),
       fixes: fixHistory(await this.deps.store.events(this.runId)).applied,
@@ -238,12 +237,12 @@ export class Execution {
 
   /** What a worker gets: the run, its artifacts and `signal`, the one its writes stop on. */
   workerContext(worker: WorkerId, signal: AbortSignal): WorkerContext {
-    const { runId, session, deps } = this;
+    const { runId, lease, deps } = this;
     return {
       runId,
       config: this.config,
       runDir: deps.paths.runDir(runId),
-      artifacts: deps.artifacts.writer(runId, worker, { token: session.token, signal }),
+      artifacts: deps.artifacts.writer(runId, worker, { token: lease.token, signal }),
       signal,
       logger: deps.logger.child({ run_id: runId, worker }),
       env: deps.env,
@@ -291,15 +290,13 @@ export class Execution {
 
   private async runStep(row: RunRow, state: RunState, step: Step): Promise<void> {
     const { worker, call } = step;
-    if (step.enter !== undefined) await this.session.append(transitioned(state, step.enter));
+    if (step.enter !== undefined) await this.lease.append(transitioned(state, step.enter));
     let after: RunRow;
     if (call === undefined) {
       after = (await this.validate()).row;
     } else {
       const result = await this.runWorker<unknown>(worker, (ctx) => this.deps.pipeline[call](ctx));
-      after = await this.session.append(
-        transitioned(step.enter ?? state, step.to, step.record?.(result, row)),
-      );
+      after = await this.lease.append(transitioned(step.enter ?? state, step.to, step.record?.(result, row)));
     }
     const reached = runState(after);
     this.onProgress?.({
@@ -326,7 +323,7 @@ export class Execution {
       throw new SwitchyardError('validation', message, { code: 'SCHEMA_VALIDATION_FAILED', details });
     }
     const report = parsed.data;
-    const row = await this.session.append(
+    const row = await this.lease.append(
       validationRecorded(report, {
         ok: report.ok,
         profile: report.profile,
@@ -344,8 +341,8 @@ export class Execution {
    * Aborted work and lost leases leave the run alone.
    */
   async settleFailure(thrown: unknown): Promise<SwitchyardError> {
-    const { session } = this;
-    if (session.signal.aborted) return this.abortError();
+    const { lease } = this;
+    if (lease.signal.aborted) return this.abortError();
     if (thrown instanceof LeaseLostError) return this.lostLeaseError();
     const error = toSwitchyardError(thrown);
     const failure = failureOf(error);
@@ -355,7 +352,7 @@ export class Execution {
       const state = runState(await this.requireRow());
       if (isTerminal(state)) return error;
       if (failure.retryable || RECOVERABLE_CODES.has(failure.code)) {
-        await session.append(
+        await lease.append(
           changed({
             patch: { lastError: JSON.stringify(failure), activeWorker: null },
             event: { type: 'RUN_HALTED', payload: { state, code: failure.code, message: failure.message } },
@@ -375,7 +372,7 @@ export class Execution {
     const row = await this.requireRow();
     const failure = failureOf(error);
     const reason = failure.details.reason;
-    await this.session.append(
+    await this.lease.append(
       transitioned(runState(row), 'FAILED', {
         patch: {
           lastError: JSON.stringify(failure),

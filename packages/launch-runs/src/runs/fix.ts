@@ -91,8 +91,8 @@ async function applyNextFix(
   attempt: number,
 ): Promise<{ issue_id: string; patch_id?: string }> {
   const { pipeline, logger } = execution.deps;
-  const { session } = execution;
-  await session.append(
+  const { lease } = execution;
+  await lease.append(
     transitioned('VALIDATING', 'FIXING', {
       payload: { attempt, max_fix_attempts: execution.config.max_fix_attempts },
     }),
@@ -108,17 +108,17 @@ async function applyNextFix(
       execution.throwIfAborted();
       const { patch_id, path, before_sha256, after_sha256 } = plan.change;
       const intent = { issue_id: plan.issue_id, attempt, patch_id, path, before_sha256, after_sha256 };
-      await session.append(changed({ patch: {}, event: { type: 'FIX_APPLYING', payload: intent } }));
+      await lease.append(changed({ patch: {}, event: { type: 'FIX_APPLYING', payload: intent } }));
       applying = true;
-      await pipeline.applyFix(execution.workerContext('W8', session.takenSignal), plan);
+      await pipeline.applyFix(execution.workerContext('W8', lease.takenSignal), plan);
       await recordFixApplied(execution, intent);
       return { issue_id: plan.issue_id, patch_id };
     });
   } catch (thrown) {
-    if (!applying && session.abortReason === 'request-cancelled') {
+    if (!applying && lease.abortReason === 'request-cancelled') {
       // Nothing was written: the run is VALIDATING again, as it was. Should that fail, the run stays FIXING
       // and reads as interrupted: launch_resume rewinds it.
-      await session
+      await lease
         .append(
           transitioned('FIXING', 'VALIDATING', {
             patch: { activeWorker: null },
@@ -139,7 +139,7 @@ async function recordFixApplied(
   extra: { recovered?: true } = {},
 ): Promise<void> {
   const payload = { issue_id, applied_patch_ids: [patch_id], attempt, ...extra };
-  await execution.session.append(
+  await execution.lease.append(
     changed({ patch: { fixAttempts: attempt }, event: { type: 'FIX_APPLIED', payload } }),
   );
 }

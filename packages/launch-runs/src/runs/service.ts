@@ -27,8 +27,8 @@ import {
   type ProgressListener,
 } from './executor.js';
 import { fixNext, settleInterruptedFix, type FixOutcome } from './fix.js';
-import { isRetiredHereLately, newLeaseToken, retireLeaseToken } from './model/lease.js';
-import { LeaseSession } from './lease-session.js';
+import { heldHere, isRetiredHereLately, withNewToken } from './model/lease.js';
+import { Lease } from './lease.js';
 import { isTransitional, rewindTarget } from './model/state-machine.js';
 import { buildStatus } from './status.js';
 import { cancelRefusal, refusal, type LeasedTool } from './tool-rules.js';
@@ -71,8 +71,6 @@ export interface CallOptions {
  * executor per run at a time, in this process and across processes sharing the database.
  */
 export class LaunchRunService {
-  /** The leases this service holds right now, to abort on cancel. */
-  private readonly sessions = new Set<LeaseSession>();
   private readonly background = new Set<Promise<void>>();
   private readonly shutdown = new AbortController();
 
@@ -150,32 +148,27 @@ export class LaunchRunService {
       const existing = await this.deps.store.getByIdempotencyKey(owner, key);
       if (existing !== undefined) return this.existingRun(existing, configHash);
     }
-    const token = newLeaseToken();
-    const { row, created } = await this.deps.store
-      .insert({
-        runId: newRunId(),
-        owner,
-        productSlug: input.run_config.product_slug,
-        config,
-        configHash,
-        idempotencyKey: key,
-        sectionStates: Object.fromEntries(
-          input.run_config.required_sections.map((section) => [section, 'NOT_STARTED']),
-        ),
-        leaseOwner: token,
-        leaseMs: this.deps.leaseMs,
-        maxActiveRuns: this.deps.maxActiveRuns,
-      })
-      .catch((error: unknown) => {
-        retireLeaseToken(token);
-        throw error;
-      });
-    if (!created) {
-      retireLeaseToken(token);
-      return this.existingRun(row, configHash);
-    }
-    this.inBackground(row.runId, token, onProgress, (execution) => execution.advance('no step left'));
-    return { run_id: row.runId, state: 'CREATED', created: true };
+    const { taken, token } = await withNewToken(
+      (leaseOwner: string) =>
+        this.deps.store.insert({
+          runId: newRunId(),
+          owner,
+          productSlug: input.run_config.product_slug,
+          config,
+          configHash,
+          idempotencyKey: key,
+          sectionStates: Object.fromEntries(
+            input.run_config.required_sections.map((section) => [section, 'NOT_STARTED']),
+          ),
+          leaseOwner,
+          leaseMs: this.deps.leaseMs,
+          maxActiveRuns: this.deps.maxActiveRuns,
+        }),
+      ({ created }) => created,
+    );
+    if (!taken.created) return this.existingRun(taken.row, configHash);
+    this.inBackground(taken.row.runId, token, onProgress, (execution) => execution.advance('no step left'));
+    return { run_id: taken.row.runId, state: 'CREATED', created: true };
   }
 
   private existingRun(row: RunRow, configHash: string): StartedRun {
@@ -202,13 +195,13 @@ export class LaunchRunService {
     const { store, leaseMs, logger } = this.deps;
     const job = new Promise<void>((resolve) => setImmediate(resolve))
       .then(async () => {
-        const acquired = await LeaseSession.acquire(store, runId, leaseMs, {
+        const acquired = await Lease.acquire(store, runId, leaseMs, {
           token,
           signals: { shutdown: this.shutdown.signal },
         });
         if ('busy' in acquired) return;
         try {
-          await this.holding(acquired.session, acquired.row, onProgress, work);
+          await this.holding(acquired.lease, acquired.row, onProgress, work);
           logger.info('run reached a stop', { run_id: runId, state: (await store.get(runId))?.state });
         } catch (thrown) {
           const { code, message } = thrown as SwitchyardError;
@@ -220,41 +213,34 @@ export class LaunchRunService {
   }
 
   /**
-   * `work` as the holder of `session`, which it releases; a failure of `work` is settled (recorded, or the
+   * `work` as the holder of `lease`, which it releases; a failure of `work` is settled (recorded, or the
    * run FAILED).
    */
   private async holding<T>(
-    session: LeaseSession,
+    lease: Lease,
     row: RunRow,
     onProgress: ProgressListener | undefined,
     work: (execution: Execution, row: RunRow) => Promise<T>,
   ): Promise<T> {
-    this.sessions.add(session);
     try {
-      const execution = new Execution(this.deps, session, row, onProgress);
+      const execution = new Execution(this.deps, lease, row, onProgress);
       return await work(execution, row).catch(async (thrown: unknown) => {
         throw await execution.settleFailure(thrown);
       });
     } finally {
-      this.sessions.delete(session);
       // Before the release: a launch_validate of a DONE run could take the lease and work in it next.
-      await removeWorkspaceIfEnded(this.deps, session.runId);
-      await this.release(session);
+      await lease
+        .release(() => removeWorkspaceIfEnded(this.deps, lease.runId))
+        .catch((error: unknown) =>
+          this.deps.logger.warn('could not release a run lease', { run_id: lease.runId, error }),
+        );
     }
   }
 
-  private async release(session: LeaseSession): Promise<void> {
-    await session
-      .release()
-      .catch((error: unknown) =>
-        this.deps.logger.warn('could not release a run lease', { run_id: session.runId, error }),
-      );
-  }
-
   /**
-   * Runs `tool`'s `work` under the run's lease once the tool's rule (tool-rules.ts) accepts the run as the
-   * lease attempt found it; a run another executor holds is refused by the rule, busy at least.
-   * `answered` gives the answer a run already holds (no work needed).
+   * Runs `tool`'s `work` under the run's lease, taken only when the tool's rule (tool-rules.ts), judged in
+   * the acquiring transaction, accepts the run; a run another executor holds is refused by the rule, busy
+   * at least. `answered` gives the answer a run already holds (no work needed, no lease taken).
    */
   private async withLease<T>(
     runId: string,
@@ -264,23 +250,22 @@ export class LaunchRunService {
     answered: (row: RunRow) => T | undefined = () => undefined,
   ): Promise<T> {
     const { store, paths, leaseMs, maxActiveRuns } = this.deps;
-    const acquired = await LeaseSession.acquire(store, runId, leaseMs, {
+    const acquired = await Lease.acquire(store, runId, leaseMs, {
       signals: { shutdown: this.shutdown.signal, request: options.signal },
       request: options.request,
       // Validating a DONE run rebuilds its workspace: it holds one, as an unfinished run does.
       maxActiveRuns: tool === 'launch_validate' ? maxActiveRuns : undefined,
+      admit: (row, busy) => {
+        if (answered(row) !== undefined) return false;
+        // The rule reads the run as it stood before this call: without a dead executor's lease.
+        const refused = refusal(tool, busy ? row : { ...row, leaseOwner: null }, { paths, store, busy });
+        if (refused !== undefined) throw refused;
+        return true;
+      },
     });
-    const busy = 'busy' in acquired;
-    const row = busy ? acquired.busy : acquired.row;
-    const answer = answered(row);
-    // The rule reads the run as it stood before this call: without the lease just taken.
-    const refused = refusal(tool, busy ? row : { ...row, leaseOwner: null }, { paths, store, busy });
-    if (!busy && answer === undefined && refused === undefined) {
-      return this.holding(acquired.session, row, options.onProgress, work);
-    }
-    if (!busy) await this.release(acquired.session);
-    if (answer !== undefined) return answer;
-    throw refused;
+    // Not taken, and not refused: the run holds its answer.
+    if ('busy' in acquired) return answered(acquired.busy) as T;
+    return this.holding(acquired.lease, acquired.row, options.onProgress, work);
   }
 
   async validate(runId: string, options: CallOptions = {}): Promise<ValidationReport> {
@@ -321,9 +306,9 @@ export class LaunchRunService {
     if (this.claiming || this.shutdown.signal.aborted) return;
     this.claiming = true;
     try {
-      const token = newLeaseToken();
-      const claimed = await this.deps.store.claimAbandoned(token, this.deps.leaseMs);
-      if (claimed === undefined) return retireLeaseToken(token);
+      const claim = (token: string) => this.deps.store.claimAbandoned(token, this.deps.leaseMs);
+      const { taken: claimed, token } = await withNewToken(claim, (run) => run !== undefined);
+      if (claimed === undefined) return;
       this.deps.logger.warn('taking over a run whose executor stopped', {
         run_id: claimed.runId,
         state: claimed.state,
@@ -363,8 +348,8 @@ export class LaunchRunService {
    */
   async cancel(runId: string): Promise<Omit<LaunchCancelOutput, 'ok'>> {
     await this.deps.store.append(runId, null, cancelled(cancelRefusal));
-    const local = [...this.sessions].filter((session) => session.runId === runId);
-    for (const session of local) session.abort('cancelled');
+    const local = heldHere(runId).filter((lease) => lease.working);
+    for (const lease of local) lease.abort('cancelled');
     if (local.length === 0) await removeWorkspaceIfEnded(this.deps, runId);
     return { run_id: runId, cancelled: true, state: 'CANCELLED' };
   }
@@ -383,7 +368,7 @@ export class LaunchRunService {
     const open = async (execution: Execution, row: RunRow): Promise<PullRequestResult> => {
       const opened = await execution.runWorker('W9', (ctx) => this.deps.pipeline.openPullRequest(ctx));
       const { pr_url, branch, commit_sha } = opened;
-      await execution.session.append(
+      await execution.lease.append(
         transitioned('READY_FOR_PR', 'PR_OPENED', {
           patch: { prUrl: pr_url, branch, commitSha: commit_sha, lastError: null },
           payload: { pr_url, branch, commit_sha },
@@ -403,7 +388,7 @@ export class LaunchRunService {
   /** Aborts background work (runs stay resumable), waits for it to settle. */
   async close(): Promise<void> {
     clearInterval(this.takeoverTimer);
-    // Every session's signal follows this one.
+    // Every lease's signal follows this one.
     this.shutdown.abort('shutdown');
     await Promise.allSettled([...this.background]);
   }
@@ -418,8 +403,8 @@ function openedPr(row: RunRow): PullRequestResult | undefined {
 }
 
 /** PR_OPENED → DONE: the PR is open, every section is DONE. */
-async function markDone({ session }: Execution, row: RunRow): Promise<void> {
-  await session.append(
+async function markDone({ lease }: Execution, row: RunRow): Promise<void> {
+  await lease.append(
     transitioned('PR_OPENED', 'DONE', {
       patch: { activeWorker: null, sectionStates: mapSections(row, () => 'DONE') },
     }),
@@ -432,7 +417,7 @@ async function markDone({ session }: Execution, row: RunRow): Promise<void> {
  * next stable state (launch_resume) or as far as the run's own drive would go (a takeover).
  */
 async function continueRun(execution: Execution, row: RunRow, until: AdvanceUntil): Promise<void> {
-  const { runId, session } = execution;
+  const { runId, lease } = execution;
   let state = runState(row);
   await execution.deps.artifacts.reconcile(runId);
   if (state === 'PR_OPENED') return markDone(execution, row);
@@ -447,7 +432,7 @@ async function continueRun(execution: Execution, row: RunRow, until: AdvanceUnti
       await settleInterruptedFix(execution);
     }
     const target = rewindTarget(state, (row.lastStableState as RunState | null) ?? null);
-    await session.append(rewound(state, target));
+    await lease.append(rewound(state, target));
     state = target;
   }
   // VALIDATING re-validates only after an interruption; it and READY_FOR_PR have no automatic step.

@@ -67,7 +67,8 @@ const NOT_FINISHED: StateRequirement = LAUNCH_TOOL_STATES.launch_resume;
 
 /**
  * The state rules of the tools that work under the run's lease, checked once, on the run as the lease
- * attempt found it (LaunchRunService.withLease). A FAILED or CANCELLED run is refused before any of them.
+ * attempt found it, in its transaction (LaunchRunService.withLease). A FAILED or CANCELLED run is refused
+ * before any of them.
  */
 export const TOOL_RULES = {
   launch_validate: {

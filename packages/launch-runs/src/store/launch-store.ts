@@ -130,6 +130,11 @@ export interface LeaseOptions {
    * client's cancel reaches it from any process (cancelRequest).
    */
   request?: string;
+  /**
+   * Whether the caller takes the lease on the run as locked (`held`: it cannot, someone holds it or the run
+   * has FAILED or been CANCELLED); throws to refuse. Nothing is written unless it answers true.
+   */
+  admit?: (row: RunRow, held: boolean) => boolean;
 }
 
 /**
@@ -178,9 +183,9 @@ export interface LaunchStore {
   append(runId: string, token: string | null, decide: Decide): Promise<RunRow>;
 
   /**
-   * The lease for `token` unless someone else holds a live one (`busy`, with the run as it is). With
-   * `maxActiveRuns`, a DONE run's lease is refused (activeRunLimit) when its owner already has that many
-   * other active runs, counted in this transaction as insert counts them.
+   * The lease for `token` unless someone else holds a live one (`busy`, with the run as it is) or
+   * `options.admit` declines it. With `maxActiveRuns`, a DONE run's lease is refused (activeRunLimit) when
+   * its owner already has that many other active runs, counted in this transaction as insert counts them.
    */
   acquireLease(
     runId: string,

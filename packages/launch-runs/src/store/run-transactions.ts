@@ -104,13 +104,16 @@ export function* leasing(
 ): Steps<{ row: RunRow; busy: boolean }> {
   const locked = yield* answer(db.lockForLease(runId));
   const row = requireRun(locked.row, runId, null);
-  if (locked.busy) return { row, busy: true };
-  const take = leaseTake(row, token, leaseMs, options, now());
-  if ('answer' in take) return take.answer;
+  const take = locked.busy ? { answer: { row, busy: true } } : leaseTake(row, token, leaseMs, options, now());
+  if ('answer' in take) {
+    options.admit?.(row, true);
+    return take.answer;
+  }
   if (take.roomUnder !== undefined) {
     // After the row lock: inserts take the insert lock alone and wait on no row, so no lock cycle forms.
     yield* answer(db.lockInserts());
     assertActiveRunRoom(take.roomUnder, yield* answer(db.activeRuns(row.owner, runId)));
   }
+  if (options.admit?.(row, false) === false) return { row, busy: false };
   return { row: yield* answer(db.write(runId, take.values)), busy: false };
 }

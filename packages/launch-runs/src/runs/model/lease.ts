@@ -4,23 +4,52 @@ import type { RunRow } from '../../db/schema.js';
 
 /**
  * Lease tokens name the executor that may work on a run: `<host>|<pid>|<process instance>|<nonce>`. Tokens of
- * executors alive in this process are kept here (process-wide, so several modules in one process agree). A
- * token of this process instance but not alive here, or of this host whose process is gone, is dead at once;
- * anything else (another host, or another container that happens to share host name and pid) is dead when
- * its expiry passes.
+ * executors alive in this process are kept here, the one registry of what this process holds (process-wide, so
+ * several modules in one process agree): minted for a lease being taken, then with the work holding it
+ * (runs/lease.ts) until that work lets go. A token of this process instance but not alive here, or of this
+ * host whose process is gone, is dead at once; anything else (another host, or another container that happens
+ * to share host name and pid) is dead when its expiry passes.
  */
-const liveTokens = new Set<string>();
+const liveTokens = new Map<string, HeldHere | undefined>();
 const HOST = os.hostname().replace(/\|/g, '_');
 const INSTANCE = randomUUID();
 
+/** A lease this process holds: until released, work under it may still be in the run's workspace. */
+export interface HeldHere {
+  readonly runId: string;
+  readonly working: boolean;
+  abort(reason: 'cancelled'): void;
+}
+
 export function newLeaseToken(): string {
   const token = `${HOST}|${process.pid}|${INSTANCE}|${randomUUID()}`;
-  liveTokens.add(token);
+  liveTokens.set(token, undefined);
   return token;
 }
 
 export function retireLeaseToken(token: string): void {
   liveTokens.delete(token);
+}
+
+/** `take` with a new token, retired unless `took` says the lease was taken with it (a run inserted or claimed). */
+export async function withNewToken<T>(take: (token: string) => Promise<T>, took: (taken: T) => boolean) {
+  const token = newLeaseToken();
+  const taken = await take(token).catch((error: unknown) => {
+    retireLeaseToken(token);
+    throw error;
+  });
+  if (!took(taken)) retireLeaseToken(token);
+  return { taken, token };
+}
+
+/** Records `lease` as the holder of its live token, until the token is retired. */
+export function holdHere(token: string, lease: HeldHere): void {
+  if (liveTokens.has(token)) liveTokens.set(token, lease);
+}
+
+/** The leases of `runId` this process holds. */
+export function heldHere(runId: string): HeldHere[] {
+  return [...liveTokens.values()].filter((lease): lease is HeldHere => lease?.runId === runId);
 }
 
 function processAlive(pid: number): boolean {

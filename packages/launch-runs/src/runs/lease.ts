@@ -1,28 +1,24 @@
 import type { RunRow } from '../db/schema.js';
 import type { Decide, LaunchStore, LeaseOptions } from '../store/launch-store.js';
-import { newLeaseToken, retireLeaseToken } from './model/lease.js';
+import { holdHere, newLeaseToken, retireLeaseToken, type HeldHere } from './model/lease.js';
 
 /** Why an execution was aborted. */
 type AbortReason = 'cancelled' | 'shutdown' | 'lease-lost' | 'request-cancelled';
 
 /** What may stop an executor's work besides the run being taken from it. */
-type SessionSignals = { shutdown?: AbortSignal; request?: AbortSignal };
+type LeaseSignals = { shutdown?: AbortSignal; request?: AbortSignal };
 
 /**
- * The sessions of this process not released yet, whatever their run has become: work aborted by a cancel
- * from elsewhere may still be stopping in the run's workspace (ended-workspace.ts leaves it alone).
- */
-const unreleased = new Set<LeaseSession>();
-
-/**
- * One executor's hold on one run: the lease row is renewed while the work runs, and the session's signal
+ * One executor's hold on one run, registered with its token (model/lease.ts) until released, whatever its
+ * run has become: work aborted by a cancel from elsewhere may still be stopping in the run's workspace
+ * (ended-workspace.ts leaves it alone). The lease row is renewed while the work runs, and the lease's signal
  * aborts when the run is cancelled (here or by another process), the lease is lost, the server shuts down
  * (the run is left interrupted, to be resumed) or the calling request is cancelled (its client disconnected,
  * timed out or cancelled it, here or, over stateless HTTP, through another process: the store marks the
  * lease, LaunchStore.cancelRequest). The watcher polls a single indexed row, a few times per second, so a
  * cancel from another process stops the work well within a second.
  */
-export class LeaseSession {
+export class Lease implements HeldHere {
   /** Aborted when the run is taken from this executor (cancelled, lease lost), with that AbortReason. */
   private readonly taken = new AbortController();
   /** Aborted when the calling request's cancel reached the run through the store. */
@@ -34,6 +30,8 @@ export class LeaseSession {
   readonly takenSignal: AbortSignal = this.taken.signal;
   private readonly timer: NodeJS.Timeout;
   private lastRenewMs: number;
+  /** Until the work under the lease is done and it is being let go (release). */
+  working = true;
   private released = false;
   /** A check is under way (a database round trip may outlast a tick). */
   private ticking = false;
@@ -44,7 +42,7 @@ export class LeaseSession {
     readonly runId: string,
     readonly token: string,
     private readonly leaseMs: number,
-    private readonly external: SessionSignals,
+    private readonly external: LeaseSignals,
   ) {
     const outside = [external.shutdown, external.request].filter((signal) => signal !== undefined);
     this.signal = AbortSignal.any([this.taken.signal, this.requestCancelled.signal, ...outside]);
@@ -52,25 +50,20 @@ export class LeaseSession {
     const tickMs = Math.max(50, Math.min(250, Math.floor(leaseMs / 4)));
     this.timer = setInterval(() => void this.watch(), tickMs);
     this.timer.unref();
-    unreleased.add(this);
-  }
-
-  /** Whether work of this process holds (or is still letting go of) the run. */
-  static heldHere(runId: string): boolean {
-    for (const session of unreleased) if (session.runId === runId) return true;
-    return false;
+    holdHere(token, this);
   }
 
   /**
-   * Takes the lease (or adopts the one `token` took); `busy`, its token retired, when someone holds it.
-   * With `maxActiveRuns`, a DONE run's lease counts against its owner's active runs (LaunchStore.acquireLease).
+   * Takes the lease (or adopts the one `token` took); `busy`, its token retired, when someone holds it or
+   * `options.admit` declines it. With `maxActiveRuns`, a DONE run's lease counts against its owner's active
+   * runs (LaunchStore.acquireLease).
    */
   static async acquire(
     store: LaunchStore,
     runId: string,
     leaseMs: number,
-    options: { token?: string; signals?: SessionSignals } & LeaseOptions = {},
-  ): Promise<{ session: LeaseSession; row: RunRow } | { busy: RunRow }> {
+    options: { token?: string; signals?: LeaseSignals } & LeaseOptions = {},
+  ): Promise<{ lease: Lease; row: RunRow } | { busy: RunRow }> {
     const token = options.token ?? newLeaseToken();
     const { row, busy } = await store.acquireLease(runId, token, leaseMs, options).catch((error: unknown) => {
       if (options.token === undefined) retireLeaseToken(token);
@@ -80,7 +73,7 @@ export class LeaseSession {
       retireLeaseToken(token);
       return { busy: row };
     }
-    return { session: new LeaseSession(store, runId, token, leaseMs, options.signals ?? {}), row };
+    return { lease: new Lease(store, runId, token, leaseMs, options.signals ?? {}), row };
   }
 
   /**
@@ -123,16 +116,23 @@ export class LeaseSession {
     return this.store.append(this.runId, this.token, decide);
   }
 
-  /** Stops renewing and frees the run for the next executor. Safe to call twice. */
-  async release(): Promise<void> {
-    if (this.released) return;
-    this.released = true;
-    clearInterval(this.timer);
-    unreleased.delete(this);
+  /**
+   * Frees the run for the next executor once `lastly` (the work's clean-up, still under the lease, no longer
+   * working) is done. Safe to call twice.
+   */
+  async release(lastly?: () => Promise<void>): Promise<void> {
+    if (!this.working) return;
+    this.working = false;
     try {
-      await this.store.releaseLease(this.runId, this.token);
+      await lastly?.();
     } finally {
-      retireLeaseToken(this.token);
+      this.released = true;
+      clearInterval(this.timer);
+      try {
+        await this.store.releaseLease(this.runId, this.token);
+      } finally {
+        retireLeaseToken(this.token);
+      }
     }
   }
 }
