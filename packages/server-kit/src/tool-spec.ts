@@ -44,6 +44,12 @@ export interface ToolCall<State = unknown> {
   /** The server's log (stderr), with the domain and tool in every line. */
   logger: Logger;
   /**
+   * Log messages for this client while the call runs (`notifications/message` tied to the request, so they
+   * travel on its own response stream, over HTTP as well), at or above the level the client set; a no-op
+   * once the client has gone. Absent only when a tool is called outside a server (`callTool` directly).
+   */
+  log?: (level: ClientLogLevel, data: unknown) => void;
+  /**
    * Log messages for this client that may arrive after the answer (`notifications/message`): present only
    * on a connection that outlives the call (a 2025-era stdio connection), where background work started by
    * the call can still report to the client. Over HTTP every request has its own server, gone with the answer.

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { SwitchyardError } from '@switchyard/contracts/errors';
 import {
   defineDomain,
@@ -29,6 +30,8 @@ const Said = z.strictObject({ text: z.string().describe('What the tool says.') }
 const Attached = z.strictObject({
   attached: z.array(z.string()).describe('The kinds of content added after this JSON text.'),
 });
+/** The pause between a fixture's progress reports or log messages, as the scenarios describe. */
+const STEP_DELAY_MS = 50;
 const READ_ONLY = { readOnlyHint: true, openWorldHint: false } as const;
 
 const PICTURE: ContentBlock = { type: 'image', data: RED_PIXEL_PNG, mimeType: 'image/png' };
@@ -75,6 +78,39 @@ const tools = [
       throw new SwitchyardError('validation', 'This tool intentionally returns an error for testing', {
         code: 'INTENTIONAL_ERROR',
       });
+    },
+  }),
+  tool({
+    name: 'test_tool_with_progress',
+    title: 'Reports progress',
+    description: 'Conformance fixture: reports progress 0, 50 and 100 of 100, about 50 ms apart.',
+    input: NoInput,
+    output: Said,
+    annotations: READ_ONLY,
+    errorPayload,
+    handler: async (_input, call) => {
+      for (const [index, progress] of [0, 50, 100].entries()) {
+        if (index > 0) await sleep(STEP_DELAY_MS, undefined, { signal: call.signal });
+        await call.progress.report(progress, 100);
+      }
+      return { text: 'Progress reported: 0, 50 and 100 of 100.' };
+    },
+  }),
+  tool({
+    name: 'test_tool_with_logging',
+    title: 'Logs while it runs',
+    description: 'Conformance fixture: logs three info messages, about 50 ms apart.',
+    input: NoInput,
+    output: Said,
+    annotations: READ_ONLY,
+    errorPayload,
+    handler: async (_input, call) => {
+      const messages = ['Tool execution started', 'Tool processing data', 'Tool execution completed'];
+      for (const [index, message] of messages.entries()) {
+        if (index > 0) await sleep(STEP_DELAY_MS, undefined, { signal: call.signal });
+        call.log?.('info', message);
+      }
+      return { text: 'Logged three messages.' };
     },
   }),
   contentTool('test_image_content', 'Image content', [PICTURE]),
