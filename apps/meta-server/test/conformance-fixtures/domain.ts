@@ -55,6 +55,27 @@ function contentTool(name: string, title: string, blocks: ContentBlock[]) {
   });
 }
 
+/** A tool that logs three info messages about 50 ms apart while it runs. */
+function loggingTool(name: string, description: string) {
+  return tool({
+    name,
+    title: 'Logs while it runs',
+    description,
+    input: NoInput,
+    output: Said,
+    annotations: READ_ONLY,
+    errorPayload,
+    handler: async (_input, call) => {
+      const messages = ['Tool execution started', 'Tool processing data', 'Tool execution completed'];
+      for (const [index, message] of messages.entries()) {
+        if (index > 0) await sleep(STEP_DELAY_MS, undefined, { signal: call.signal });
+        call.log?.('info', message);
+      }
+      return { text: 'Logged three messages.' };
+    },
+  });
+}
+
 const tools = [
   tool({
     name: 'test_simple_text',
@@ -96,23 +117,9 @@ const tools = [
       return { text: 'Progress reported: 0, 50 and 100 of 100.' };
     },
   }),
-  tool({
-    name: 'test_tool_with_logging',
-    title: 'Logs while it runs',
-    description: 'Conformance fixture: logs three info messages, about 50 ms apart.',
-    input: NoInput,
-    output: Said,
-    annotations: READ_ONLY,
-    errorPayload,
-    handler: async (_input, call) => {
-      const messages = ['Tool execution started', 'Tool processing data', 'Tool execution completed'];
-      for (const [index, message] of messages.entries()) {
-        if (index > 0) await sleep(STEP_DELAY_MS, undefined, { signal: call.signal });
-        call.log?.('info', message);
-      }
-      return { text: 'Logged three messages.' };
-    },
-  }),
+  loggingTool('test_tool_with_logging', 'Conformance fixture: logs three info messages, about 50 ms apart.'),
+  // server-stateless (2026-07-28) calls it without a logLevel in the request's _meta: nothing may be sent.
+  loggingTool('test_logging_tool', 'Conformance fixture (diagnostic): logs as test_tool_with_logging does.'),
   contentTool('test_image_content', 'Image content', [PICTURE]),
   contentTool('test_audio_content', 'Audio content', [
     { type: 'audio', data: SILENT_WAV, mimeType: 'audio/wav' },
