@@ -1,19 +1,15 @@
-import { spawn } from 'node:child_process';
-import fs from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  baselineEntries as entriesOf,
+  checksByScenario,
+  runSuite,
+  type Revision,
+} from './conformance-suite.js';
 import { PACKAGE_DIR, spawnHttpServer, tempDir, type SpawnedServer } from './helpers.js';
 
 const BASELINE = path.join(PACKAGE_DIR, 'conformance', 'baseline.yml');
-const require = createRequire(import.meta.url);
-const SUITE_BIN = path.join(
-  path.dirname(require.resolve('@modelcontextprotocol/conformance/package.json')),
-  'dist',
-  'index.js',
-);
-
-type Revision = '2026-07-28' | '2025-11-25';
+const baselineEntries = (): string[] => entriesOf(BASELINE);
 
 /**
  * Per revision, the scenarios every MCP server with tools and resources must pass, whatever its tools (none
@@ -45,62 +41,6 @@ const UNIVERSAL_SCENARIOS: Record<Revision, string[]> = {
   ],
 };
 
-interface Check {
-  id: string;
-  status: string;
-  errorMessage?: string;
-}
-
-function runSuite(
-  url: string,
-  revision: Revision,
-  outputDir: string,
-): Promise<{ code: number | null; output: string }> {
-  const child = spawn(
-    process.execPath,
-    [
-      SUITE_BIN,
-      'server',
-      '--url',
-      url,
-      '--requirements',
-      revision,
-      '--expected-failures',
-      BASELINE,
-      '-o',
-      outputDir,
-    ],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  let output = '';
-  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
-  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
-  return new Promise((resolve) => child.once('exit', (code) => resolve({ code, output })));
-}
-
-/** The checks of each scenario, from the result folders the suite writes (`server-<scenario>-<time>`). */
-function checksByScenario(outputDir: string): Map<string, Check[]> {
-  const results = new Map<string, Check[]>();
-  for (const folder of fs.readdirSync(outputDir)) {
-    const scenario = /^server-(.+)-\d{4}-\d\d-\d\dT[\d-]+Z$/.exec(folder)?.[1];
-    if (scenario === undefined) continue;
-    const checks = JSON.parse(
-      fs.readFileSync(path.join(outputDir, folder, 'checks.json'), 'utf8'),
-    ) as Check[];
-    results.set(scenario, checks);
-  }
-  return results;
-}
-
-/** The baseline's entries: whole scenarios, and single checks as `scenario:check-id`. */
-function baselineEntries(): string[] {
-  return fs
-    .readFileSync(BASELINE, 'utf8')
-    .split('\n')
-    .map((line) => /^\s*-\s+(\S+)\s*$/.exec(line)?.[1])
-    .filter((entry): entry is string => entry !== undefined);
-}
-
 describe('official MCP conformance suite against switchyard --http', () => {
   let server: SpawnedServer;
   beforeAll(async () => {
@@ -121,7 +61,7 @@ describe('official MCP conformance suite against switchyard --http', () => {
     'meets the %s requirements: every failure is a baselined fixture, every universal scenario passes',
     async (revision) => {
       const outputDir = tempDir(`switchyard-conformance-${revision}-`);
-      const { code, output } = await runSuite(server.url, revision, outputDir);
+      const { code, output } = await runSuite(server.url, revision, BASELINE, outputDir);
       // Exit 0: no failure outside the baseline, and no baseline entry that now passes (a stale one).
       expect(code, output).toBe(0);
 

@@ -6,17 +6,27 @@ import {
   toSwitchyardError,
 } from '@switchyard/contracts/errors';
 import { newCorrelationId, withCorrelationId } from '@switchyard/resilience/context';
-import { AnswerAllowance, fitAnswer } from './answer-budget.js';
+import { AnswerAllowance, answerTooLarge, fitAnswer } from './answer-budget.js';
 import { DEFAULT_MAX_ANSWER_BYTES } from './limits.js';
 import { assertArgumentDepth } from './argument-depth.js';
 import { assertTextArguments } from './argument-text.js';
 import { toolAnswerBytes } from './runtime/answer-bytes.js';
 import type { Logger } from './runtime/logger.js';
-import type { ObjectSchema, ToolCall, ToolMiddleware, ToolOutcome, ToolSpec } from './tool-spec.js';
+import type {
+  ContentBlock,
+  ObjectSchema,
+  ToolCall,
+  ToolMiddleware,
+  ToolOutcome,
+  ToolSpec,
+} from './tool-spec.js';
 
-/** A tools/call result as MCP sends it: the payload as structured content with a JSON text mirror. */
+/**
+ * A tools/call result as MCP sends it: the payload as structured content with a JSON text mirror first in
+ * `content`, then the blocks the spec's `content` added.
+ */
 export type ToolResult = {
-  content: { type: 'text'; text: string }[];
+  content: [{ type: 'text'; text: string }, ...ContentBlock[]];
   structuredContent: Record<string, unknown>;
   isError?: true;
 };
@@ -43,10 +53,18 @@ export interface ToolRunner<State> {
 
 export function toolResult(outcome: ToolOutcome): ToolResult {
   return {
-    content: [{ type: 'text', text: outcome.json ?? JSON.stringify(outcome.payload) }],
+    content: [
+      { type: 'text', text: outcome.json ?? JSON.stringify(outcome.payload) },
+      ...(outcome.content ?? []),
+    ],
     structuredContent: outcome.payload,
     ...(outcome.isError ? { isError: true as const } : {}),
   };
+}
+
+/** What a tool answer's added blocks cost on the wire (each after a comma). */
+function contentBytes(content: readonly ContentBlock[]): number {
+  return content.reduce((sum, block) => sum + Buffer.byteLength(JSON.stringify(block), 'utf8') + 1, 0);
 }
 
 function validationError(issues: Parameters<typeof describeIssues>[0]): SwitchyardError {
@@ -100,7 +118,16 @@ async function run<State>(
     const fitted = fitAnswer(whole, allowance, spec.paging, parsed.data);
     // A cut answer gained fields from the paging's `rest`: they are held to the contract too.
     const payload = fitted.cut ? checkOutput(runner, fitted.payload) : fitted.payload;
-    return { payload, json: fitted.json, isError: spec.isErrorOutput?.(payload) ?? false };
+    const content = spec.content?.(payload, parsed.data) ?? [];
+    // The blocks are not cut: with the payload they fit what is left of the answer limit, or the answer is refused.
+    const bytes = toolAnswerBytes(fitted.json) + contentBytes(content);
+    if (content.length > 0 && bytes > allowance.remaining) throw answerTooLarge(allowance, bytes);
+    return {
+      payload,
+      json: fitted.json,
+      isError: spec.isErrorOutput?.(payload) ?? false,
+      ...(content.length > 0 ? { content } : {}),
+    };
   } catch (thrown) {
     const raw = toSwitchyardError(thrown);
     const error = spec.mapError?.(raw, { stage, input: rawArgs }) ?? raw;
@@ -145,7 +172,7 @@ export function callTool<State>(
     );
     const outcome = await chain();
     const result = toolResult(outcome);
-    allowance.spend(toolAnswerBytes(result.content[0]?.text ?? ''));
+    allowance.spend(toolAnswerBytes(result.content[0].text) + contentBytes(outcome.content ?? []));
     const durationMs = performance.now() - started;
     if (outcome.error === undefined) {
       runner.logger.debug('tool call', { outcome: outcome.isError ? 'error' : 'ok', durationMs });

@@ -238,6 +238,7 @@ export function buildServerFactory(
           progress: createProgressReporter(ctx.mcpReq._meta?.progressToken, (notification) =>
             ctx.mcpReq.notify(notification),
           ),
+          log: (level, data) => void ctx.mcpReq.log(level, data, tool.domain).catch(() => undefined),
           laterLog: laterLog?.(tool.domain),
           allowance,
         }),

@@ -44,6 +44,12 @@ export interface ToolCall<State = unknown> {
   /** The server's log (stderr), with the domain and tool in every line. */
   logger: Logger;
   /**
+   * Log messages for this client while the call runs (`notifications/message` tied to the request, so they
+   * travel on its own response stream, over HTTP as well), at or above the level the client set; a no-op
+   * once the client has gone. Absent only when a tool is called outside a server (`callTool` directly).
+   */
+  log?: (level: ClientLogLevel, data: unknown) => void;
+  /**
    * Log messages for this client that may arrive after the answer (`notifications/message`): present only
    * on a connection that outlives the call (a 2025-era stdio connection), where background work started by
    * the call can still report to the client. Over HTTP every request has its own server, gone with the answer.
@@ -134,6 +140,12 @@ export interface ToolSpec<
    * it in the tool's `_meta.ui.resourceUri`, and hosts that support the extension render the answer with it.
    */
   view?: ViewName;
+  /**
+   * Content blocks to send after the payload's JSON text, for what a client shows rather than parses: a map as
+   * an image, a recording as audio, a file the answer names as an embedded resource. Only on success; the
+   * blocks count against the answer limit with the payload (an answer that would pass it is refused).
+   */
+  content?(output: z.output<O>, input: z.output<I>): ContentBlock[];
   /** Whether this configuration offers the tool (default: always). */
   when?(config: Config): boolean;
   /**
@@ -149,6 +161,8 @@ export interface ToolSpec<
 export interface ToolOutcome {
   /** The structured content sent to the client. */
   payload: Record<string, unknown>;
+  /** The blocks the spec's `content` added after the payload's text mirror (a success's only). */
+  content?: ContentBlock[];
   isError: boolean;
   /** The failure, when the call failed. */
   error?: SwitchyardError;
@@ -186,6 +200,16 @@ export interface ResourceEntry {
 export type ResourceContents =
   | { uri: string; mimeType?: string; text: string; _meta?: Record<string, unknown> }
   | { uri: string; mimeType?: string; blob: string; _meta?: Record<string, unknown> };
+
+/** One MCP content block, as a tool's answer (after its JSON text) or a prompt's message carries it. */
+export type ContentBlock =
+  | { type: 'text'; text: string }
+  /** `data` base64. */
+  | { type: 'image'; data: string; mimeType: string }
+  /** `data` base64. */
+  | { type: 'audio'; data: string; mimeType: string }
+  /** A resource's contents, embedded. */
+  | { type: 'resource'; resource: ResourceContents };
 
 /** What resource and prompt handlers get. */
 export interface RequestCall<State = unknown> {
@@ -249,7 +273,8 @@ export interface PromptArgumentSpec<State = unknown> {
 
 export interface PromptMessage {
   role: 'user' | 'assistant';
-  content: { type: 'text'; text: string };
+  /** Text, or an image, audio or embedded resource the prompt hands the model. */
+  content: ContentBlock;
 }
 
 /** A prompt template a client may offer its user. */

@@ -59,6 +59,24 @@ function jsonRpcBody(body: string): Record<string, unknown> {
   return JSON.parse(data ?? body) as Record<string, unknown>;
 }
 
+// Logging is a 2025-era feature (2026-07-28 deprecates it, SEP-2577). logging/setLevel comes in a POST of its
+// own, which a stateless server cannot remember: without it a call's messages go out at every level.
+describe('runServer over Streamable HTTP, 2025-11-25 logging', () => {
+  it("delivers a call's log messages on its own response stream", async () => {
+    const { url } = await start([echo()]);
+    const { client } = await connectClient(url, undefined, 'legacy');
+    const logged: unknown[] = [];
+    client.setNotificationHandler('notifications/message', (notification) => {
+      logged.push(notification.params);
+    });
+    await client.callTool({ name: 'progress_count', arguments: { steps: 2 } });
+    expect(logged).toEqual([
+      { level: 'info', logger: 'echo', data: { step: 1 } },
+      { level: 'info', logger: 'echo', data: { step: 2 } },
+    ]);
+  });
+});
+
 describe.each(['modern', 'legacy'] as const)('runServer over Streamable HTTP (%s era)', (era) => {
   it('serves tools, resources and progress to a real SDK client, without a session', async () => {
     const { url } = await start([echo()]);

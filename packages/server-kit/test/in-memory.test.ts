@@ -90,7 +90,8 @@ describe.each(['modern', 'legacy'] as const)('connectInMemory with the echo fixt
     const notifications: unknown[] = [];
     connection.client.onerror = (error) => errors.push(error);
     connection.client.fallbackNotificationHandler = async (notification) => {
-      notifications.push(notification);
+      // progress_count logs each step too (ToolCall.log): only progress is in question here.
+      if (notification.method === 'notifications/progress') notifications.push(notification);
     };
     const result = await connection.client.callTool({ name: 'progress_count', arguments: { steps: 3 } });
     expect(result.structuredContent).toEqual({ steps: 3, progressEnabled: false });

@@ -1,0 +1,262 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { SwitchyardError } from '@switchyard/contracts/errors';
+import {
+  defineDomain,
+  specsFor,
+  type ContentBlock,
+  type Domain,
+  type DomainLifecycle,
+  type ResourceContents,
+} from '@switchyard/server-kit';
+import { z } from 'zod';
+
+/**
+ * The fixtures the official conformance suite calls by name on the server it tests (the reference "everything"
+ * server's tools, resources and prompts, with the content its scenarios expect), declared as a Switchyard domain
+ * through server-kit. Test-only: no published server mounts it (test/conformance-fixtures.test.ts serves it).
+ */
+const { tool, resource, prompt } = specsFor<DomainLifecycle, undefined>();
+
+/** A 1x1 red PNG and an eight-sample silent WAV (8 kHz, mono, 8 bits). */
+const RED_PIXEL_PNG =
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGP4z8AAAAMBAQDJ/pLvAAAAAElFTkSuQmCC';
+const SILENT_WAV = 'UklGRiwAAABXQVZFZm10IBAAAAABAAEAQB8AAEAfAAABAAgAZGF0YQgAAACAgICAgICAgA==';
+
+const errorPayload = (error: SwitchyardError) => ({
+  error: { code: error.code ?? error.kind.toUpperCase(), message: error.message },
+});
+const NoInput = z.strictObject({});
+const Said = z.strictObject({ text: z.string().describe('What the tool says.') });
+const Attached = z.strictObject({
+  attached: z.array(z.string()).describe('The kinds of content added after this JSON text.'),
+});
+/** The pause between a fixture's progress reports or log messages, as the scenarios describe. */
+const STEP_DELAY_MS = 50;
+const READ_ONLY = { readOnlyHint: true, openWorldHint: false } as const;
+
+const PICTURE: ContentBlock = { type: 'image', data: RED_PIXEL_PNG, mimeType: 'image/png' };
+const embedded = (uri: string, mimeType: string, text: string): ContentBlock => ({
+  type: 'resource',
+  resource: { uri, mimeType, text },
+});
+
+/** A tool without arguments whose payload says which content blocks follow it. */
+function contentTool(name: string, title: string, blocks: ContentBlock[]) {
+  return tool({
+    name,
+    title,
+    description: `Conformance fixture: answers with ${blocks.map((block) => block.type).join(', ')} content.`,
+    input: NoInput,
+    output: Attached,
+    annotations: READ_ONLY,
+    errorPayload,
+    content: () => blocks,
+    handler: () => ({ attached: blocks.map((block) => block.type) }),
+  });
+}
+
+/** A tool that logs three info messages about 50 ms apart while it runs. */
+function loggingTool(name: string, description: string) {
+  return tool({
+    name,
+    title: 'Logs while it runs',
+    description,
+    input: NoInput,
+    output: Said,
+    annotations: READ_ONLY,
+    errorPayload,
+    handler: async (_input, call) => {
+      const messages = ['Tool execution started', 'Tool processing data', 'Tool execution completed'];
+      for (const [index, message] of messages.entries()) {
+        if (index > 0) await sleep(STEP_DELAY_MS, undefined, { signal: call.signal });
+        call.log?.('info', message);
+      }
+      return { text: 'Logged three messages.' };
+    },
+  });
+}
+
+const tools = [
+  tool({
+    name: 'test_simple_text',
+    title: 'Simple text',
+    description: 'Conformance fixture: answers with a fixed text.',
+    input: NoInput,
+    output: Said,
+    annotations: READ_ONLY,
+    errorPayload,
+    handler: () => ({ text: 'This is a simple text response for testing.' }),
+  }),
+  tool({
+    name: 'test_error_handling',
+    title: 'Always fails',
+    description: 'Conformance fixture: always answers with an error result.',
+    input: NoInput,
+    output: Said,
+    annotations: READ_ONLY,
+    errorPayload,
+    handler: () => {
+      throw new SwitchyardError('validation', 'This tool intentionally returns an error for testing', {
+        code: 'INTENTIONAL_ERROR',
+      });
+    },
+  }),
+  tool({
+    name: 'test_tool_with_progress',
+    title: 'Reports progress',
+    description: 'Conformance fixture: reports progress 0, 50 and 100 of 100, about 50 ms apart.',
+    input: NoInput,
+    output: Said,
+    annotations: READ_ONLY,
+    errorPayload,
+    handler: async (_input, call) => {
+      for (const [index, progress] of [0, 50, 100].entries()) {
+        if (index > 0) await sleep(STEP_DELAY_MS, undefined, { signal: call.signal });
+        await call.progress.report(progress, 100);
+      }
+      return { text: 'Progress reported: 0, 50 and 100 of 100.' };
+    },
+  }),
+  loggingTool('test_tool_with_logging', 'Conformance fixture: logs three info messages, about 50 ms apart.'),
+  // server-stateless (2026-07-28) calls it without a logLevel in the request's _meta: nothing may be sent.
+  loggingTool('test_logging_tool', 'Conformance fixture (diagnostic): logs as test_tool_with_logging does.'),
+  contentTool('test_image_content', 'Image content', [PICTURE]),
+  contentTool('test_audio_content', 'Audio content', [
+    { type: 'audio', data: SILENT_WAV, mimeType: 'audio/wav' },
+  ]),
+  contentTool('test_embedded_resource', 'Embedded resource', [
+    embedded('test://embedded-resource', 'text/plain', 'This is an embedded resource content.'),
+  ]),
+  contentTool('test_multiple_content_types', 'Several kinds of content', [
+    { type: 'text', text: 'Multiple content types test:' },
+    PICTURE,
+    embedded('test://mixed-content-resource', 'application/json', '{"test":"data","value":123}'),
+  ]),
+];
+
+const resourceErrors = { errorPayload };
+
+/** A resource with one fixed URI and fixed contents. */
+function staticResource(
+  uri: string,
+  description: string,
+  contents: { mimeType: string } & ({ text: string } | { blob: string }),
+) {
+  const name = uri.replace('test://', '');
+  return resource({
+    name,
+    uriTemplate: uri,
+    title: name,
+    description,
+    mimeType: contents.mimeType,
+    list: async () => [{ uri, name, description, mimeType: contents.mimeType }],
+    read: async (): Promise<ResourceContents[]> => [{ uri, ...contents }],
+    ...resourceErrors,
+  });
+}
+
+const resources = [
+  staticResource('test://static-text', 'Conformance fixture: a fixed text.', {
+    mimeType: 'text/plain',
+    text: 'This is the content of the static text resource.',
+  }),
+  staticResource('test://static-binary', 'Conformance fixture: a 1x1 red PNG.', {
+    mimeType: 'image/png',
+    blob: RED_PIXEL_PNG,
+  }),
+  resource({
+    name: 'template-data',
+    uriTemplate: 'test://template/{id}/data',
+    title: 'Data by id',
+    description: 'Conformance fixture: JSON naming the id in its URI.',
+    mimeType: 'application/json',
+    read: async (uri, { id = '' }) => [
+      {
+        uri,
+        mimeType: 'application/json',
+        text: JSON.stringify({ id, templateTest: true, data: `Data for ID: ${id}` }),
+      },
+    ],
+    ...resourceErrors,
+  }),
+];
+
+/** What `arg1` of test_prompt_with_arguments completes to. */
+const ARG1_SUGGESTIONS = ['paris', 'park', 'party', 'helsinki'];
+
+const prompts = [
+  prompt({
+    name: 'test_simple_prompt',
+    title: 'Simple prompt',
+    description: 'Conformance fixture: one fixed message.',
+    arguments: [],
+    tools: [],
+    get: async () => [
+      { role: 'user', content: { type: 'text', text: 'This is a simple prompt for testing.' } },
+    ],
+    errorPayload,
+  }),
+  prompt({
+    name: 'test_prompt_with_arguments',
+    title: 'Prompt with arguments',
+    description: 'Conformance fixture: a message naming both arguments.',
+    arguments: [
+      {
+        name: 'arg1',
+        description: 'First test argument',
+        required: true,
+        complete: async (value) => ARG1_SUGGESTIONS.filter((word) => word.startsWith(value)),
+      },
+      { name: 'arg2', description: 'Second test argument', required: true },
+    ],
+    tools: [],
+    get: async ({ arg1, arg2 }) => [
+      {
+        role: 'user',
+        content: { type: 'text', text: `Prompt with arguments: arg1='${arg1}', arg2='${arg2}'` },
+      },
+    ],
+    errorPayload,
+  }),
+  prompt({
+    name: 'test_prompt_with_embedded_resource',
+    title: 'Prompt with an embedded resource',
+    description: 'Conformance fixture: a message embedding the named resource.',
+    arguments: [{ name: 'resourceUri', description: 'URI of the resource to embed', required: true }],
+    tools: [],
+    get: async ({ resourceUri = '' }) => [
+      {
+        role: 'user',
+        content: embedded(resourceUri, 'text/plain', 'Embedded resource content for testing.'),
+      },
+      { role: 'user', content: { type: 'text', text: 'Please process the embedded resource above.' } },
+    ],
+    errorPayload,
+  }),
+  prompt({
+    name: 'test_prompt_with_image',
+    title: 'Prompt with an image',
+    description: 'Conformance fixture: a message with an image.',
+    arguments: [],
+    tools: [],
+    get: async () => [
+      { role: 'user', content: PICTURE },
+      { role: 'user', content: { type: 'text', text: 'Please analyze the image above.' } },
+    ],
+    errorPayload,
+  }),
+];
+
+/** The fixtures as one domain, without configuration or state. */
+export const conformanceFixturesDomain: Domain<undefined, DomainLifecycle> = defineDomain({
+  name: 'conformance-fixtures',
+  version: '0.0.0',
+  title: 'Conformance fixtures',
+  instructions: "The official MCP conformance suite's fixture tools, resources and prompts (tests only).",
+  toolPrefix: 'test',
+  config: () => undefined,
+  open: () => ({ async close() {} }),
+  tools,
+  resources,
+  prompts,
+});
