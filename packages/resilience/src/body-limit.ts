@@ -2,12 +2,13 @@
 // connection, so an endless or huge answer costs at most the limit in memory, never the whole body.
 import type { Readable } from 'node:stream';
 import { SwitchyardError } from '@switchyard/contracts/errors';
+import { ReadAnswer, type AnswerHeaders, type RawHeaders } from './upstream-answer.js';
 
 /** The largest upstream body read when a client names no limit: 8 MiB, far above any real journey answer. */
 export const DEFAULT_MAX_RESPONSE_BYTES = 8 * 1024 * 1024;
 
-/** Statuses whose Response must have a null body. */
-const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304]);
+/** Statuses that have no body (a web Response of them must have a null one). */
+export const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304]);
 
 export interface ResponseLimit {
   upstream: string;
@@ -43,44 +44,41 @@ function responseTooLarge(limit: ResponseLimit, status: number, announcedBytes?:
   );
 }
 
-function announcedLength(headers: Headers): number | undefined {
+function announcedLength(headers: AnswerHeaders): number | undefined {
   const value = headers.get('content-length');
   if (value === null || !/^\d+$/.test(value.trim())) return undefined;
   return Number(value);
 }
 
-function erroredStream(error: unknown): ReadableStream<Uint8Array> {
-  return new ReadableStream({ start: (controller) => controller.error(error) });
-}
-
 /** The status and headers a read body is answered with. */
 export interface AnswerHead {
   status: number;
-  headers: Headers;
+  headers: RawHeaders;
 }
 
 /**
- * The answer as a Response whose body was read within the limit (and which has no `url`, which may carry a
- * key). A Content-Length above the limit is refused before any byte is read; a body that passes the limit
- * stops there. Either way the connection is dropped, and the Response's body reads as `responseTooLarge`
- * while status and headers stay readable (an error status is still classified by its status). A body cut off
- * by the network reads as that failure; one cut off by the call's own signal rejects here with its reason.
+ * The answer with its body read within the limit (and no URL, which may carry a key). A Content-Length above the
+ * limit is refused before any byte is read; a body that passes the limit stops there. Either way the connection
+ * is dropped, and the body reads as `responseTooLarge` while status and headers stay readable (an error status
+ * is still classified by its status). A body cut off by the network reads as that failure; one cut off by the
+ * call's own signal rejects here with its reason.
  */
 export async function readWithinLimit(
   body: Readable,
   head: AnswerHead,
   limit: ResponseLimit,
   signal: AbortSignal | undefined,
-): Promise<Response> {
-  const unreadable = (error: unknown): Response => new Response(erroredStream(error), head);
+): Promise<ReadAnswer> {
+  const answer = (read: ConstructorParameters<typeof ReadAnswer>[2]) =>
+    new ReadAnswer(head.status, head.headers, read);
   if (NULL_BODY_STATUSES.has(head.status)) {
     body.destroy();
-    return new Response(null, head);
+    return answer({ bytes: null });
   }
   const announced = announcedLength(head.headers);
   if (announced !== undefined && announced > limit.maxBytes) {
     body.destroy();
-    return unreadable(responseTooLarge(limit, head.status, announced));
+    return answer({ failure: responseTooLarge(limit, head.status, announced) });
   }
   const chunks: Uint8Array[] = [];
   let received = 0;
@@ -89,13 +87,13 @@ export async function readWithinLimit(
       received += chunk.byteLength;
       if (received > limit.maxBytes) {
         body.destroy();
-        return unreadable(responseTooLarge(limit, head.status));
+        return answer({ failure: responseTooLarge(limit, head.status) });
       }
       chunks.push(chunk);
     }
   } catch (error) {
     if (signal?.aborted === true) throw signal.reason;
-    return unreadable(error);
+    return answer({ failure: error });
   }
-  return new Response(Buffer.concat(chunks, received), head);
+  return answer({ bytes: Buffer.concat(chunks, received) });
 }

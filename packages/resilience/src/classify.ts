@@ -4,6 +4,7 @@ import { SwitchyardError } from '@switchyard/contracts/errors';
 import { isTaskCancelledError } from 'cockatiel';
 import { redactError, redactText } from './redaction.js';
 import { parseRetryAfter, retryAfterFromBody } from './retry-after.js';
+import type { AnswerHeaders } from './upstream-answer.js';
 
 export { parseRetryAfter } from './retry-after.js';
 
@@ -21,7 +22,7 @@ export interface ClassifyOptions {
 }
 
 export interface ClassifyHttpOptions extends ClassifyOptions {
-  headers?: Headers | Record<string, string>;
+  headers?: AnswerHeaders | Record<string, string>;
   /** The response body (already read, bounded). Only used for hints such as a gateway's retry delay. */
   body?: string;
 }
@@ -33,12 +34,18 @@ export interface ClassifyFailureOptions extends ClassifyOptions {
 
 const MAX_UPSTREAM_MESSAGE = 300;
 
+// Shapes are recognised by their members, not with `instanceof Headers` or `Response`: naming either global
+// loads Node's fetch implementation (about 17 MiB), which a server that never builds a Response does not need.
+function hasGet(value: unknown): value is AnswerHeaders {
+  return typeof (value as { get?: unknown } | null | undefined)?.get === 'function';
+}
+
 function headerValue(
-  headers: Headers | Record<string, string> | undefined,
+  headers: AnswerHeaders | Record<string, string> | undefined,
   name: string,
 ): string | undefined {
   if (headers === undefined) return undefined;
-  if (headers instanceof Headers) return headers.get(name) ?? undefined;
+  if (hasGet(headers)) return headers.get(name) ?? undefined;
   const wanted = name.toLowerCase();
   for (const [key, value] of Object.entries(headers)) if (key.toLowerCase() === wanted) return value;
   return undefined;
@@ -250,7 +257,7 @@ function fromGraphqlClientError(error: unknown, upstream: string): SwitchyardErr
   const body = property(response, 'body');
   return classifyHttpStatus(status, {
     upstream,
-    headers: headers instanceof Headers ? headers : undefined,
+    headers: hasGet(headers) ? headers : undefined,
     body: typeof body === 'string' ? redactText(body.slice(0, 16_384)) : undefined,
   });
 }
@@ -268,8 +275,13 @@ export function classifyFailure(error: unknown, options: ClassifyFailureOptions)
 
   // ky's HTTPError (only thrown by a client created with throwHttpErrors).
   const response = nameOf(error) === 'HTTPError' ? property(error, 'response') : undefined;
-  if (response instanceof Response) {
-    return withCause(classifyHttpStatus(response.status, { upstream, headers: response.headers }), cause);
+  const status = property(response, 'status');
+  if (typeof status === 'number') {
+    const headers = property(response, 'headers');
+    return withCause(
+      classifyHttpStatus(status, { upstream, headers: hasGet(headers) ? headers : undefined }),
+      cause,
+    );
   }
   const graphqlClientError = fromGraphqlClientError(error, upstream);
   if (graphqlClientError !== undefined) return withCause(graphqlClientError, cause);

@@ -1,11 +1,14 @@
 import { SwitchyardError } from '@switchyard/contracts/errors';
 import { classifyFailure, classifyHttpStatus, MalformedResponseError } from './classify.js';
 import { currentCorrelationId } from './correlation.js';
+import { outgoingOfFetch, responseOf } from './fetch-adapter.js';
 import { redactError, redactText } from './redaction.js';
-import { createSecretFetch } from './secret-fetch.js';
+import { createSecretSender, normaliseMethod, type Outgoing } from './secret-sender.js';
 import { registerSecret } from './secrets.js';
+import type { ReadAnswer, UpstreamAnswer } from './upstream-answer.js';
 
 export { DEFAULT_MAX_RESPONSE_BYTES } from './body-limit.js';
+export type { AnswerHeaders, UpstreamAnswer } from './upstream-answer.js';
 
 export interface UpstreamHttpOptions {
   /** Display name used in messages: "TfL", "Digitransit", "GitHub". */
@@ -29,30 +32,71 @@ export interface UpstreamHttpOptions {
 /** The header that carries the call's correlation id to the upstream (and into its logs). */
 export const CORRELATION_HEADER = 'x-correlation-id';
 
-/** Bytes of an error body kept for classification; the rest is discarded unread. */
+/** Characters of an error body kept for classification. */
 const ERROR_BODY_LIMIT = 16 * 1024;
 
-/**
- * The `fetch` every client of one upstream sends through (graphql-request's `fetch` option, plain GETs, and ky
- * with `createUpstreamKy` of the `/ky` subpath): secrets registered and injected, the body limit, the
- * correlation header, redaction. Plain GETs use it without ky, which would rebuild and clone every request to
- * prepare retries that the policy owns. Takes absolute URLs (relative ones resolve against baseUrl); secrets
- * still go to the base URL's origin only.
- */
-export function createUpstreamFetch(options: UpstreamHttpOptions): typeof fetch {
+/** One request to an upstream: a GET unless `method` says otherwise. */
+export interface UpstreamRequest {
+  method?: string;
+  /** Per-call headers (accept-language...), over the client's defaults. */
+  headers?: Record<string, string>;
+  body?: string;
+  signal?: AbortSignal;
+}
+
+/** Sends to one upstream; `target` is absolute or relative to the base URL. */
+export type UpstreamClient = (target: string | URL, request?: UpstreamRequest) => Promise<UpstreamAnswer>;
+
+const lowerCaseNames = (headers: Record<string, string> | undefined): Record<string, string> =>
+  Object.fromEntries(Object.entries(headers ?? {}).map(([name, value]) => [name.toLowerCase(), value]));
+
+/** The base URL, as a directory (relative targets resolve under it). */
+const baseOf = (options: UpstreamHttpOptions): URL =>
+  new URL(options.baseUrl.endsWith('/') ? options.baseUrl : `${options.baseUrl}/`);
+
+/** The secret sender with the client's default headers and the call's correlation id added to each request. */
+function upstreamSender(options: UpstreamHttpOptions): (outgoing: Outgoing) => Promise<ReadAnswer> {
   for (const value of Object.values(options.secretQuery ?? {})) registerSecret(value);
   for (const value of Object.values(options.secretHeaders ?? {})) registerSecret(value);
-  const secretFetch = createSecretFetch(options);
-  const base = new URL(options.baseUrl.endsWith('/') ? options.baseUrl : `${options.baseUrl}/`);
-  const upstreamFetch = (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
-    const headers = new Headers(options.headers);
-    const given = new Headers(input instanceof Request ? input.headers : undefined);
-    new Headers(init?.headers).forEach((value, name) => given.set(name, value));
-    given.forEach((value, name) => headers.set(name, value));
+  const send = createSecretSender(options);
+  const defaults = lowerCaseNames(options.headers);
+  return (outgoing) => {
+    const headers = { ...defaults, ...outgoing.headers };
     const correlationId = currentCorrelationId();
-    if (correlationId !== undefined) headers.set(CORRELATION_HEADER, correlationId);
+    if (correlationId !== undefined) headers[CORRELATION_HEADER] = correlationId;
+    return send({ ...outgoing, headers });
+  };
+}
+
+/**
+ * The client every caller of one upstream sends through: secrets registered and injected, the body limit,
+ * the correlation header, redaction. Takes absolute URLs (relative ones resolve against baseUrl); secrets
+ * still go to the base URL's origin only. Its answers are not web Responses (see upstream-answer.ts).
+ */
+export function createUpstreamClient(options: UpstreamHttpOptions): UpstreamClient {
+  const send = upstreamSender(options);
+  const base = baseOf(options);
+  return (target, request = {}) =>
+    send({
+      url: new URL(target, base),
+      method: normaliseMethod(request.method ?? 'GET'),
+      headers: lowerCaseNames(request.headers),
+      body: request.body,
+      signal: request.signal,
+      redirect: 'follow',
+    });
+}
+
+/**
+ * The same client as a `fetch`, for libraries that speak fetch (ky with `createUpstreamKy` of the `/ky`
+ * subpath): their requests are taken apart and sent as the client sends, and each answer becomes a Response.
+ */
+export function createUpstreamFetch(options: UpstreamHttpOptions): typeof fetch {
+  const send = upstreamSender(options);
+  const base = baseOf(options);
+  const upstreamFetch = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
     const target = input instanceof Request ? input : new URL(input, base);
-    return secretFetch(target, { ...init, headers });
+    return responseOf(await send(await outgoingOfFetch(target, init)));
   };
   return upstreamFetch as typeof fetch;
 }
@@ -62,7 +106,7 @@ export function createUpstreamFetch(options: UpstreamHttpOptions): typeof fetch 
  * MalformedResponseError); a connection reset while reading is a network-error; a body past the client's
  * `maxResponseBytes` is the upstream-error "response too large".
  */
-export async function readJson(response: Response, options: { upstream: string }): Promise<unknown> {
+export async function readJson(response: UpstreamAnswer, options: { upstream: string }): Promise<unknown> {
   const { upstream } = options;
   let text: string;
   try {
@@ -85,24 +129,13 @@ export async function readJson(response: Response, options: { upstream: string }
   }
 }
 
-async function readBounded(response: Response, limit: number): Promise<string | undefined> {
-  if (response.body === null) return undefined;
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
+/** At most `limit` characters of the body, or undefined when it cannot be read (still worth classifying). */
+async function readBounded(response: UpstreamAnswer, limit: number): Promise<string | undefined> {
   try {
-    while (size < limit) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      chunks.push(value);
-      size += value.byteLength;
-    }
+    return (await response.text()).slice(0, limit);
   } catch {
-    // A body cut off while reading is still worth classifying by its status.
-  } finally {
-    reader.cancel().catch(() => undefined);
+    return undefined;
   }
-  return new TextDecoder().decode(Buffer.concat(chunks).subarray(0, limit));
 }
 
 /**
@@ -110,7 +143,10 @@ async function readBounded(response: Response, limit: number): Promise<string | 
  * (at most 16 KiB, redacted). Domain outcomes carried by non-2xx statuses (TfL's 300 disambiguation, 404 "no
  * journey") must be handled before calling this.
  */
-export async function assertOk(response: Response, options: { upstream: string }): Promise<Response> {
+export async function assertOk<T extends UpstreamAnswer>(
+  response: T,
+  options: { upstream: string },
+): Promise<T> {
   if (response.ok) return response;
   const body = await readBounded(response, ERROR_BODY_LIMIT);
   throw classifyHttpStatus(response.status, {

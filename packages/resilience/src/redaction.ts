@@ -90,8 +90,9 @@ export function redactHeaders(
   headers: Headers | Record<string, string | string[] | undefined>,
 ): Record<string, string> {
   const out: Record<string, string> = {};
-  const entries: Iterable<[string, string | string[] | undefined]> =
-    headers instanceof Headers ? headers.entries() : Object.entries(headers);
+  const entries: Iterable<[string, string | string[] | undefined]> = isWeb(headers, 'Headers')
+    ? headers.entries()
+    : Object.entries(headers);
   for (const [name, raw] of entries) {
     if (raw === undefined) continue;
     const value = Array.isArray(raw) ? raw.join(', ') : raw;
@@ -153,6 +154,17 @@ function copyError(error: Error, seen: WeakMap<object, unknown>, depth: number):
   return copy;
 }
 
+/**
+ * Whether `value` is a web Headers, Request or Response, by its tag: naming those globals (`instanceof`) loads
+ * Node's fetch implementation (about 17 MiB), which a process that never made one does not need.
+ */
+function isWeb<Name extends 'Headers' | 'Request' | 'Response'>(
+  value: unknown,
+  name: Name,
+): value is InstanceType<(typeof globalThis)[Name]> {
+  return Object.prototype.toString.call(value) === `[object ${name}]`;
+}
+
 function redactValue(value: unknown, seen: WeakMap<object, unknown>, depth: number): unknown {
   if (typeof value === 'string') return redactText(value);
   if (typeof value !== 'object' || value === null) return value;
@@ -160,9 +172,9 @@ function redactValue(value: unknown, seen: WeakMap<object, unknown>, depth: numb
   if (depth > MAX_DEPTH) return '[Truncated]';
   if (value instanceof URL) return redactUrl(value);
   if (value instanceof URLSearchParams) return redactText(`?${value.toString()}`).slice(1);
-  if (value instanceof Headers) return redactHeaders(value);
-  if (value instanceof Request) return { method: value.method, url: redactUrl(value.url) };
-  if (value instanceof Response) {
+  if (isWeb(value, 'Headers')) return redactHeaders(value);
+  if (isWeb(value, 'Request')) return { method: value.method, url: redactUrl(value.url) };
+  if (isWeb(value, 'Response')) {
     return { status: value.status, statusText: value.statusText, url: redactUrl(value.url) };
   }
   if (value instanceof Error) return copyError(value, seen, depth);

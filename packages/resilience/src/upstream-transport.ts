@@ -1,18 +1,19 @@
 // One HTTP exchange with an upstream, through Node's own HTTP client (node:http, node:https) and keep-alive
 // agents. Neither fetch nor undici: both parse HTTP with llhttp compiled to WebAssembly, whose memory and code
 // held about 45 MiB more of a server's RSS after 1,000 exchanges than Node's built-in parser, for more CPU per
-// exchange. The body is read here within the limit and handed on as a standard Response, so ky and
-// graphql-request see the fetch they expect.
+// exchange. The body is read here within the limit and handed on as a ReadAnswer (upstream-answer.ts).
 import type * as Http from 'node:http';
 import { pipeline, type Readable, type Transform } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import { readWithinLimit, type ResponseLimit } from './body-limit.js';
+import { RawHeaders, type ReadAnswer } from './upstream-answer.js';
 
 /** What one hop sends. */
 export interface Exchange {
   url: URL;
   method: string;
-  headers: Headers;
+  /** Field names in lower case. */
+  headers: Record<string, string>;
   body: string | Uint8Array | undefined;
   signal: AbortSignal | undefined;
 }
@@ -20,9 +21,9 @@ export interface Exchange {
 /** An answer whose body is still unread: a redirect is dropped unread, anything else is read within the limit. */
 export interface UnreadAnswer {
   status: number;
-  headers: Headers;
-  /** Reads the body within the limit into a Response (status and headers stay readable when the body is not). */
-  read(): Promise<Response>;
+  headers: RawHeaders;
+  /** Reads the body within the limit (status and headers stay readable when the body is not). */
+  read(): Promise<ReadAnswer>;
   /** Drops the body unread and frees the connection. */
   discard(): void;
 }
@@ -75,18 +76,9 @@ function decodedBody(body: Readable, encoding: string | null): Readable {
 }
 
 function requestHeaders(exchange: Exchange): Record<string, string> {
-  const headers = Object.fromEntries(exchange.headers);
+  const headers = { ...exchange.headers };
   for (const [name, value] of FETCH_DEFAULT_HEADERS) headers[name] ??= value;
   if (typeof exchange.body === 'string') headers['content-type'] ??= 'text/plain;charset=UTF-8';
-  return headers;
-}
-
-function responseHeaders(raw: Http.IncomingHttpHeaders): Headers {
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(raw)) {
-    if (Array.isArray(value)) for (const item of value) headers.append(name, item);
-    else if (value !== undefined) headers.append(name, value);
-  }
   return headers;
 }
 
@@ -112,7 +104,7 @@ export async function exchange(hop: Exchange, limit: ResponseLimit): Promise<Unr
   // sees every failure, and one nobody reads is not an uncaught exception.
   answer.on('error', () => undefined);
   const status = answer.statusCode ?? 0;
-  const headers = responseHeaders(answer.headers);
+  const headers = new RawHeaders(answer.headers);
   return {
     status,
     headers,

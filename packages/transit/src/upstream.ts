@@ -1,7 +1,7 @@
 // What the upstream clients share: an HTTP GET client under the upstream's resilience policy (TfL and
 // Digitransit geocoding), and the error for a body whose shape cannot be read.
 import { SwitchyardError } from '@switchyard/contracts/errors';
-import { createUpstreamFetch, type UpstreamPolicy } from '@switchyard/resilience';
+import { createUpstreamClient, type UpstreamAnswer, type UpstreamPolicy } from '@switchyard/resilience';
 
 export type SearchParams = Record<string, string | number | boolean>;
 
@@ -19,18 +19,18 @@ export interface UpstreamGetOptions {
 }
 
 /**
- * GET `path` under the policy; `read` turns each attempt's response into the result (and throws classified
+ * GET `path` under the policy; `read` turns each attempt's answer into the result (and throws classified
  * errors, which the policy retries when they are retryable).
  */
 export type UpstreamGet = <T>(
   path: string,
   searchParams: SearchParams,
-  read: (response: Response) => Promise<T>,
+  read: (answer: UpstreamAnswer) => Promise<T>,
   signal?: AbortSignal,
 ) => Promise<T>;
 
 export function createUpstreamGet(options: UpstreamGetOptions): UpstreamGet {
-  const upstreamFetch = createUpstreamFetch({
+  const send = createUpstreamClient({
     upstream: options.upstream,
     baseUrl: options.baseUrl,
     secretQuery: options.secretQuery,
@@ -48,8 +48,7 @@ export function createUpstreamGet(options: UpstreamGetOptions): UpstreamGet {
   };
   return (path, searchParams, read, signal) =>
     options.policy.execute(
-      async (attemptSignal) =>
-        read(await upstreamFetch(urlOf(path, searchParams), { signal: attemptSignal })),
+      async (attemptSignal) => read(await send(urlOf(path, searchParams), { signal: attemptSignal })),
       { idempotent: true, signal },
     );
 }

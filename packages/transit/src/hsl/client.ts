@@ -1,7 +1,7 @@
 import type { Language } from '@switchyard/contracts/transit';
 import {
   assertOk,
-  createUpstreamFetch,
+  createUpstreamClient,
   graphqlErrorsToError,
   readJson,
   type UpstreamPolicy,
@@ -32,15 +32,6 @@ export interface RoutingClientOptions {
   policy: UpstreamPolicy;
 }
 
-/** A fetch that turns non-2xx answers into classified errors (429 with Retry-After, 5xx, 401/403...). */
-export function checkedFetch(upstream: string, inner: typeof fetch): typeof fetch {
-  const checked = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
-    const response = await inner(input, init);
-    return assertOk(response, { upstream });
-  };
-  return checked as typeof fetch;
-}
-
 /** Media types of a GraphQL-over-HTTP answer, the current one first (GraphQL over HTTP). */
 const GRAPHQL_ACCEPT = 'application/graphql-response+json, application/json';
 
@@ -52,27 +43,24 @@ function graphqlErrors(body: unknown): { message?: unknown; extensions?: unknown
 }
 
 /**
- * Queries are POSTed as GraphQL over HTTP (a JSON body of `query` and `variables`) through the upstream fetch;
+ * Queries are POSTed as GraphQL over HTTP (a JSON body of `query` and `variables`) through the upstream client;
  * no GraphQL client library: the documents are fixed strings and the answer is plain JSON, and graphql-request
  * with its peer graphql kept 9-12 MiB more of the server's memory (measured; see the README).
  */
 export function createRoutingClient(options: RoutingClientOptions): RoutingClient {
   const { config, policy } = options;
-  const fetch = checkedFetch(
-    DIGITRANSIT,
-    createUpstreamFetch({
-      upstream: DIGITRANSIT,
-      baseUrl: config.routingUrl,
-      secretHeaders: { [KEY_HEADER]: config.subscriptionKey },
-      maxResponseBytes: config.maxResponseBytes,
-    }),
-  );
+  const send = createUpstreamClient({
+    upstream: DIGITRANSIT,
+    baseUrl: config.routingUrl,
+    secretHeaders: { [KEY_HEADER]: config.subscriptionKey },
+    maxResponseBytes: config.maxResponseBytes,
+  });
 
   return {
     query(request, schema) {
       return policy.execute(
         async (signal) => {
-          const response = await fetch(config.routingUrl, {
+          const response = await send(config.routingUrl, {
             method: 'POST',
             headers: {
               'content-type': 'application/json',
@@ -82,6 +70,7 @@ export function createRoutingClient(options: RoutingClientOptions): RoutingClien
             body: JSON.stringify({ query: request.document, variables: request.variables }),
             signal,
           });
+          await assertOk(response, { upstream: DIGITRANSIT });
           const body = await readJson(response, { upstream: DIGITRANSIT });
           const errors = graphqlErrors(body);
           if (errors !== undefined) throw graphqlErrorsToError(errors, { upstream: DIGITRANSIT });

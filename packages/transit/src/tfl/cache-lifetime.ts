@@ -1,11 +1,13 @@
 // How long TfL says an answer stays current: its `Cache-Control` (max-age less the `Age` a shared cache on
 // the way added; none for no-store or no-cache) and, for predictions, the earliest `timeToLive`.
 
+import type { AnswerHeaders } from '@switchyard/resilience';
+
 const MAX_AGE = /(?:^|,)\s*max-age\s*=\s*"?(\d+)"?\s*(?:,|$)/i;
 const NOT_STORABLE = /(?:^|,)\s*(?:no-store|no-cache)\s*(?:[,=]|$)/i;
 
 /** Milliseconds of freshness left by the response headers; undefined when they give no max-age. */
-export function headerLifetimeMs(headers: Headers): number | undefined {
+export function headerLifetimeMs(headers: AnswerHeaders): number | undefined {
   const cacheControl = headers.get('cache-control') ?? '';
   if (NOT_STORABLE.test(cacheControl)) return 0;
   const maxAge = MAX_AGE.exec(cacheControl);
@@ -18,7 +20,7 @@ export function headerLifetimeMs(headers: Headers): number | undefined {
  * The lifetime of an answer: the earliest of the header's max-age and the expiry instants (epoch ms) it
  * carries; 0 (keep nothing) when neither says anything.
  */
-export function answerLifetimeMs(headers: Headers, expiries: readonly number[], nowMs: number): number {
+export function answerLifetimeMs(headers: AnswerHeaders, expiries: readonly number[], nowMs: number): number {
   const candidates = [headerLifetimeMs(headers), ...expiries.map((expiry) => expiry - nowMs)].filter(
     (value): value is number => value !== undefined && Number.isFinite(value),
   );

@@ -54,7 +54,6 @@ export function createCachedTflGet(options: CachedTflGetOptions): CachedTflGet {
         // The body is read inside the policy, so that a malformed one counts as this attempt's failure.
         options.get(request.path, request.searchParams, async (response) => {
           if (response.status === 404) {
-            await response.body?.cancel().catch(() => undefined);
             throw reader.notFound();
           }
           await assertOk(response, { upstream: TFL });

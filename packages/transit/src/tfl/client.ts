@@ -86,7 +86,6 @@ export function createTflClient(get: UpstreamGet): TflClient {
         query.stepFree ? { accessibilityPreference: 'StepFreeToPlatform' } : {},
         async (response) => {
           if (response.status === 404) {
-            await response.body?.cancel().catch(() => undefined);
             return { kind: 'no-journey' };
           }
           if (response.status !== 300) await assertOk(response, { upstream: TFL });
