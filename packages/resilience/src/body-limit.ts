@@ -2,7 +2,7 @@
 // connection, so an endless or huge answer costs at most the limit in memory, never the whole body.
 import type { Readable } from 'node:stream';
 import { SwitchyardError } from '@switchyard/contracts/errors';
-import { ReadAnswer, type AnswerHeaders, type RawHeaders } from './upstream-answer.js';
+import { ReadAnswer, type AnswerBody, type AnswerHeaders, type RawHeaders } from './upstream-answer.js';
 
 /** The largest upstream body read when a client names no limit: 8 MiB, far above any real journey answer. */
 export const DEFAULT_MAX_RESPONSE_BYTES = 8 * 1024 * 1024;
@@ -69,8 +69,7 @@ export async function readWithinLimit(
   limit: ResponseLimit,
   signal: AbortSignal | undefined,
 ): Promise<ReadAnswer> {
-  const answer = (read: ConstructorParameters<typeof ReadAnswer>[2]) =>
-    new ReadAnswer(head.status, head.headers, read);
+  const answer = (read: AnswerBody) => new ReadAnswer(head.status, head.headers, read);
   if (NULL_BODY_STATUSES.has(head.status)) {
     body.destroy();
     return answer({ bytes: null });

@@ -36,14 +36,17 @@ export class RawHeaders implements AnswerHeaders {
   }
 }
 
+/** A read body: its bytes (null for a status without a body), or why reading stopped. */
+export type AnswerBody = { bytes: Buffer | null } | { failure: unknown };
+
 const utf8 = new TextDecoder();
 
-/** An answer whose body was read: its bytes (null for a status without a body), or why reading stopped. */
+/** An answer whose body was read (or whose reading failed). */
 export class ReadAnswer implements UpstreamAnswer {
   constructor(
     readonly status: number,
     readonly headers: RawHeaders,
-    readonly body: { bytes: Buffer | null } | { failure: unknown },
+    readonly body: AnswerBody,
   ) {}
 
   get ok(): boolean {

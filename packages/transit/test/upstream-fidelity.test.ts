@@ -1,5 +1,6 @@
 // Parsers accept the upstreams' real wire formats: the project's fixtures (derived from real captures) always,
-// and the captures themselves in ../shared/upstream/samples when that folder exists (CI has it).
+// and the captures themselves in ../shared/upstream/samples when that folder exists
+// (a clone has none: those checks are then skipped, and the fixtures still run).
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
