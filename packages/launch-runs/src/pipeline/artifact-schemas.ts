@@ -225,3 +225,58 @@ export const PrRecordSchema = z.object({
   pages: z.array(z.string()),
 });
 export type PrRecord = z.infer<typeof PrRecordSchema>;
+
+const BriefSourcesSchema = z.array(z.string());
+
+/** One page of `writing_brief.json` (see writing-brief.ts). */
+export const WritingBriefPageSchema = z.object({
+  page_id: z.string(),
+  section: SectionSchema,
+  title: z.string(),
+  purpose: z.string(),
+  path: z.string(),
+  url_path: z.string(),
+  /** The lead (heading null), then each level-2 section of the plan, with what it draws on. */
+  sections: z.array(
+    z.object({
+      heading: z.string().nullable(),
+      claim_ids: z.array(z.string()),
+      snippet_ids: z.array(z.string()),
+    }),
+  ),
+  /** The only evidence the page may cite: the plan's claims for the page and the product-wide claims. */
+  evidence: z.array(
+    z.object({
+      claim_id: z.string(),
+      kind: ClaimKindSchema,
+      quote: z.string(),
+      topics: z.array(z.string()),
+      /** `path:line` or `path:start-end` in the source repository. */
+      sources: BriefSourcesSchema,
+    }),
+  ),
+  snippets: z.array(
+    z.object({
+      snippet_id: z.string(),
+      language: z.string(),
+      content: z.string(),
+      topics: z.array(z.string()),
+      sources: BriefSourcesSchema,
+      /** The claim whose sentence introduces this snippet in the source, if any. */
+      lead_in_claim_id: z.string().nullable(),
+    }),
+  ),
+  links: z.array(z.object({ page_id: z.string(), title: z.string(), url_path: z.string() })),
+  must_not_claim: z.array(z.string()),
+});
+export type WritingBriefPage = z.infer<typeof WritingBriefPageSchema>;
+
+export const WritingBriefSchema = z.object({
+  schema_version: z.literal('1.0'),
+  product: ProductFactsSchema.shape.product.omit({ ecosystem: true }),
+  /** The marker syntax, with the id as a placeholder. */
+  markers: z.object({ claim: z.string(), snippet: z.string() }),
+  rules: z.array(z.string()),
+  pages: z.array(WritingBriefPageSchema),
+});
+export type WritingBrief = z.infer<typeof WritingBriefSchema>;

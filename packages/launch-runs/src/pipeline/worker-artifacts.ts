@@ -9,6 +9,7 @@ import {
   ProductFactsSchema,
   RepoInventorySchema,
   SnippetCatalogSchema,
+  WritingBriefSchema,
   type ProductFacts,
   type SnippetCatalog,
 } from './artifact-schemas.js';
@@ -21,6 +22,7 @@ export const WORKER_ARTIFACTS = {
   'evidence_map.json': { schema: EvidenceMapSchema, producer: 'W2 (extractFacts)' },
   'snippet_catalog.json': { schema: SnippetCatalogSchema, producer: 'W3 (catalogSnippets)' },
   'page_plan.json': { schema: PagePlanSchema, producer: 'W4 (planPages)' },
+  'writing_brief.json': { schema: WritingBriefSchema, producer: 'W4 (writeWritingBrief)' },
   'patch_bundle.json': { schema: PatchBundleSchema, producer: 'W6 (linkPages)' },
   'validation_report.json': { schema: ValidationReportSchema, producer: 'W7 (validateSite)' },
   'pr.json': { schema: PrRecordSchema, producer: 'W9 (openPullRequest)' },
