@@ -1,6 +1,7 @@
 import { SwitchyardError } from '@switchyard/contracts/errors';
 import { classifyFailure, classifyHttpStatus, MalformedResponseError } from './classify.js';
 import { currentCorrelationId } from './correlation.js';
+import { isBlankText, parseJsonBytes } from './json-bytes.js';
 import { outgoingOfFetch, responseOf } from './fetch-adapter.js';
 import { redactError, redactText } from './redaction.js';
 import { createSecretSender, normaliseMethod, type Outgoing } from './secret-sender.js';
@@ -108,9 +109,9 @@ export function createUpstreamFetch(options: UpstreamHttpOptions): typeof fetch 
  */
 export async function readJson(response: UpstreamAnswer, options: { upstream: string }): Promise<unknown> {
   const { upstream } = options;
-  let text: string;
+  let bytes: Uint8Array;
   try {
-    text = await response.text();
+    bytes = response.bytes ? await response.bytes() : Buffer.from(await response.text());
   } catch (error) {
     throw classifyFailure(error, { upstream });
   }
@@ -121,9 +122,9 @@ export async function readJson(response: UpstreamAnswer, options: { upstream: st
       upstreamStatus: response.status,
       details: { upstream, reason },
     });
-  if (text.trim() === '') throw malformed('empty body');
+  if (isBlankText(bytes)) throw malformed('empty body');
   try {
-    return JSON.parse(text) as unknown;
+    return parseJsonBytes(bytes);
   } catch (error) {
     throw malformed('invalid JSON', error);
   }

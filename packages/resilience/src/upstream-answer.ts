@@ -16,6 +16,11 @@ export interface UpstreamAnswer {
   readonly headers: AnswerHeaders;
   /** The body as UTF-8 text (a byte order mark dropped); rejects with why the body could not be read. */
   text(): Promise<string>;
+  /**
+   * The body's bytes; rejects with why the body could not be read. Optional because TypeScript's Response type
+   * does not declare it yet (Node's Response has it).
+   */
+  bytes?(): Promise<Uint8Array>;
 }
 
 /** Node's parsed response headers (names in lower case) behind `get`; repeated fields joined as fetch joins them. */
@@ -40,6 +45,7 @@ export class RawHeaders implements AnswerHeaders {
 export type AnswerBody = { bytes: Buffer | null } | { failure: unknown };
 
 const utf8 = new TextDecoder();
+const EMPTY = new Uint8Array(0);
 
 /** An answer whose body was read (or whose reading failed). */
 export class ReadAnswer implements UpstreamAnswer {
@@ -54,8 +60,12 @@ export class ReadAnswer implements UpstreamAnswer {
   }
 
   text(): Promise<string> {
+    return this.bytes().then((bytes) => utf8.decode(bytes));
+  }
+
+  bytes(): Promise<Uint8Array> {
     const { body } = this;
     if ('failure' in body) return Promise.reject(body.failure);
-    return Promise.resolve(body.bytes === null ? '' : utf8.decode(body.bytes));
+    return Promise.resolve(body.bytes ?? EMPTY);
   }
 }
