@@ -8,6 +8,8 @@ export interface Support {
   text: string;
   numbers: ReadonlySet<string>;
   lemmas: ReadonlySet<string>;
+  /** Answers of `occursIn` against `text`, kept while the support is (the same tokens recur on a page). */
+  occurrences: Map<string, boolean>;
 }
 
 interface IndexedItem {
@@ -44,6 +46,7 @@ export function occursIn(token: string, text: string, { plural = false } = {}): 
 export class EvidenceIndex {
   private readonly items = new Map<string, IndexedItem>();
   private readonly factsText: string;
+  private readonly factsNumbers: readonly string[];
   readonly snippets: ReadonlyMap<string, string>;
   readonly links: ReadonlySet<string>;
   /** Lemmas of the words the evidence writes in lower case (what an ordinary word looks like here). */
@@ -64,6 +67,7 @@ export class EvidenceIndex {
       .concat(facts.repository_url)
       .filter((value): value is string => typeof value === 'string' && value !== '')
       .join('\n');
+    this.factsNumbers = numbersOf(this.factsText);
     for (const word of this.factsText.match(/(?<![\p{L}])\p{Ll}\p{L}*/gu) ?? []) vocabulary.add(lemma(word));
     this.productNames = [facts.name, facts.package_name].filter(
       (name): name is string => typeof name === 'string' && name.trim() !== '',
@@ -83,8 +87,9 @@ export class EvidenceIndex {
     const cited = claimIds.flatMap((id) => this.items.get(id) ?? []);
     return {
       text: [...cited.map((item) => item.text), this.factsText].join('\n'),
-      numbers: new Set([...cited.flatMap((item) => item.numbers), ...numbersOf(this.factsText)]),
+      numbers: new Set([...cited.flatMap((item) => item.numbers), ...this.factsNumbers]),
       lemmas: new Set(cited.flatMap((item) => item.lemmas)),
+      occurrences: new Map(),
     };
   }
 }

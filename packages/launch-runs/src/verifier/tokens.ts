@@ -10,6 +10,8 @@ export interface SentenceParts {
   /** Prose only, code spans blanked. */
   prose: string;
   codeSpans: string[];
+  /** Numeric tokens (number words as digits: `three` -> 3), and whether each is a version. */
+  numbers: { token: string; version: boolean }[];
 }
 
 export function sentenceParts(segments: readonly InlineSegment[]): SentenceParts {
@@ -19,11 +21,13 @@ export function sentenceParts(segments: readonly InlineSegment[]): SentenceParts
       .join('')
       .replace(/\s+/g, ' ')
       .trim();
+  const plain = join((value) => value);
   return {
     segments,
-    plain: join((value) => value),
+    plain,
     prose: join(() => ' \u2026 '),
     codeSpans: segments.flatMap((segment) => (segment.kind === 'code' ? [segment.value.trim()] : [])),
+    numbers: numbersIn(plain),
   };
 }
 
@@ -58,9 +62,8 @@ function capitalisedNames(parts: SentenceParts, vocabulary: ReadonlySet<string>)
   return unique(names);
 }
 
-/** Numeric tokens (number words as digits: `three` -> 3), and whether each is a version. */
-function numbers(parts: SentenceParts): { token: string; version: boolean }[] {
-  const text = parts.plain.replace(DATE, ' ').replace(URL, ' ');
+function numbersIn(plain: string): { token: string; version: boolean }[] {
+  const text = plain.replace(DATE, ' ').replace(URL, ' ');
   const digits = [...text.matchAll(NUMBER)].map((match) => {
     const before = text[match.index - 1] ?? '';
     return { token: match[0], version: match[0].includes('.') || before === '@' || /v/i.test(before) };
@@ -73,12 +76,12 @@ function numbers(parts: SentenceParts): { token: string; version: boolean }[] {
 export const TOKEN_FINDERS = {
   url: (parts: SentenceParts) => matches(parts.plain, URL),
   date: (parts: SentenceParts) => matches(parts.plain, DATE),
-  version: (parts: SentenceParts) => unique(numbers(parts).flatMap((n) => (n.version ? [n.token] : []))),
-  number: (parts: SentenceParts) => unique(numbers(parts).flatMap((n) => (n.version ? [] : [n.token]))),
+  version: (parts: SentenceParts) => unique(parts.numbers.flatMap((n) => (n.version ? [n.token] : []))),
+  number: (parts: SentenceParts) => unique(parts.numbers.flatMap((n) => (n.version ? [] : [n.token]))),
   flag: (parts: SentenceParts) => matches(parts.plain.replace(URL, ' '), FLAG),
   code: (parts: SentenceParts) =>
     unique(
-      parts.codeSpans.filter((span) => span !== '' && !fullMatch(span, FLAG) && !fullMatch(span, NUMBER)),
+      parts.codeSpans.filter((span) => span !== '' && !WHOLE_FLAG.test(span) && !WHOLE_NUMBER.test(span)),
     ),
   identifier: (parts: SentenceParts) => matches(parts.prose.replace(URL, ' '), IDENTIFIER),
   name: (parts: SentenceParts, vocabulary: ReadonlySet<string>) =>
@@ -87,9 +90,8 @@ export const TOKEN_FINDERS = {
 
 export type TokenKind = keyof typeof TOKEN_FINDERS;
 
-function fullMatch(text: string, pattern: RegExp): boolean {
-  return new RegExp(`^(?:${pattern.source})$`, pattern.flags.replace('g', '')).test(text);
-}
+const WHOLE_FLAG = new RegExp(`^(?:${FLAG.source})$`);
+const WHOLE_NUMBER = new RegExp(`^(?:${NUMBER.source})$`);
 
 /** Whether the support holds a token of a kind: numbers by value, the rest as they are written. */
 export function supported(kind: TokenKind, token: string, support: Support): boolean {

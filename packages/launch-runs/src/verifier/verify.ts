@@ -1,7 +1,7 @@
 import { factualReason, statementOf } from '../gates/factual.js';
 import { parsePage, type PageDoc } from '../gates/page-doc.js';
 import { citedSnippet } from '../gates/snippets-gate.js';
-import { EvidenceIndex, normalizeSitePath, occursIn } from './evidence-index.js';
+import { EvidenceIndex, normalizeSitePath, occursIn, type Support } from './evidence-index.js';
 import { pageSentences, type PageSentence } from './page-sentences.js';
 import {
   DEFAULT_THRESHOLDS,
@@ -29,8 +29,16 @@ export function verifyPage(
   const limits = { ...DEFAULT_THRESHOLDS, ...thresholds };
   const page = parsePage('page.md', markdown);
   const issues: VerifierIssue[] = [];
+  // A page cites the same items again and again: each set of claim ids is looked up once per page.
+  const supports = new Map<string, Support>();
+  const supportOf = (ids: readonly string[]): Support => {
+    const key = ids.join(' ');
+    let support = supports.get(key);
+    if (support === undefined) supports.set(key, (support = index.support(ids)));
+    return support;
+  };
   const sentences: SentenceVerdict[] = pageSentences(page).map((sentence) => {
-    const found = sentenceIssues(sentence, index, limits);
+    const found = sentenceIssues(sentence, index, supportOf, limits);
     issues.push(...found);
     return {
       line: sentence.line,
@@ -48,6 +56,7 @@ export function verifyPage(
 function sentenceIssues(
   sentence: PageSentence,
   index: EvidenceIndex,
+  supportOf: (ids: readonly string[]) => Support,
   limits: VerifierThresholds,
 ): VerifierIssue[] {
   const issue = (code: VerifierCode, detail: string): VerifierIssue => ({
@@ -64,7 +73,7 @@ function sentenceIssues(
   const unknown = sentence.claimIds.filter((id) => !index.has(id));
   const issues = unknown.map((id) => issue('UNKNOWN_CLAIM', id));
   if (unknown.length === sentence.claimIds.length) return issues;
-  const support = index.support(sentence.claimIds);
+  const support = supportOf(sentence.claimIds);
   for (const { code, kind } of TOKEN_RULES) {
     for (const token of TOKEN_FINDERS[kind](parts, index.vocabulary)) {
       if (!supported(kind, token, support)) issues.push(issue(code, token));
