@@ -12,8 +12,8 @@ export interface PageSentence {
   claimIds: string[];
 }
 
-const isMarker = (token: Token): boolean =>
-  token.type === 'html_inline' && new RegExp(CLAIM_MARKER.source).test(token.content);
+const ONE_MARKER = new RegExp(CLAIM_MARKER.source);
+const isMarker = (token: Token): boolean => token.type === 'html_inline' && ONE_MARKER.test(token.content);
 
 /**
  * The sentences of a page's paragraphs and list items (headings, tables, HTML and code are not prose).
