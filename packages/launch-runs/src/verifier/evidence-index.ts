@@ -1,4 +1,3 @@
-import { escapeRegExp } from '../escape-regexp.js';
 import type { EvidenceItem, VerifierBrief } from './types.js';
 import { contentLemmas, lemma, NUMBER_WORDS } from './words.js';
 
@@ -28,18 +27,27 @@ export function numbersOf(text: string): string[] {
   return [...digits, ...words];
 }
 
+const WORD_CHAR = /[\w$]/;
+
 /**
  * Whether `token` occurs in `text` as a whole token: not glued to a letter, digit, `_` or `$` on a side
  * where it starts or ends with one. `plural` also accepts the token with or without a trailing `s`.
+ * Plain string search (a page's tokens are untrusted: no regular expression is built from them).
  */
 export function occursIn(token: string, text: string, { plural = false } = {}): boolean {
   const variants = plural ? [token, `${token}s`, token.replace(/s$/, '')] : [token];
-  return variants.some((variant) => {
-    if (variant === '') return false;
-    const before = /^[\w$]/.test(variant) ? '(?<![\\w$])' : '';
-    const after = /[\w$]$/.test(variant) ? '(?![\\w$])' : '';
-    return new RegExp(`${before}${escapeRegExp(variant)}${after}`, 'u').test(text);
-  });
+  return variants.some((variant) => variant !== '' && occursWhole(variant, text));
+}
+
+function occursWhole(token: string, text: string): boolean {
+  const startsWord = WORD_CHAR.test(token[0]!);
+  const endsWord = WORD_CHAR.test(token.at(-1)!);
+  for (let at = text.indexOf(token); at !== -1; at = text.indexOf(token, at + 1)) {
+    if (startsWord && WORD_CHAR.test(text[at - 1] ?? '')) continue;
+    if (endsWord && WORD_CHAR.test(text[at + token.length] ?? '')) continue;
+    return true;
+  }
+  return false;
 }
 
 /** The page's brief indexed once: evidence by claim id, snippets, plan links, facts and vocabulary. */

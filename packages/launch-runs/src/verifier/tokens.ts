@@ -31,7 +31,8 @@ export function sentenceParts(segments: readonly InlineSegment[]): SentenceParts
   };
 }
 
-const URL = /https?:\/\/[^\s<>()[\]`"']+[^\s<>()[\]`"'.,;:!?]/g;
+/** Greedy with no backtracking into the run (linear on any input); a sentence's closing punctuation is cut after. */
+const URL = /https?:\/\/[^\s<>()[\]`"']+/g;
 const DATE = /\b\d{4}-\d{2}-\d{2}\b/g;
 const NUMBER = /\d+(?:\.\d+)*/g;
 const FLAG = /(?<![\w-])--?[A-Za-z][\w-]*/g;
@@ -74,7 +75,8 @@ function numbersIn(plain: string): { token: string; version: boolean }[] {
 
 /** The checkable tokens of a sentence by kind, and whether a support holds each. */
 export const TOKEN_FINDERS = {
-  url: (parts: SentenceParts) => matches(parts.plain, URL),
+  url: (parts: SentenceParts) =>
+    unique(matches(parts.plain, URL).map((url) => url.replace(/[.,;:!?]+$/, ''))),
   date: (parts: SentenceParts) => matches(parts.plain, DATE),
   version: (parts: SentenceParts) => unique(parts.numbers.flatMap((n) => (n.version ? [n.token] : []))),
   number: (parts: SentenceParts) => unique(parts.numbers.flatMap((n) => (n.version ? [] : [n.token]))),

@@ -150,6 +150,12 @@ describe('verifier rules (issue #37)', () => {
     ).toEqual([]);
   });
 
+  it('answers for any page: a token far longer than any pattern refuses, it does not throw', () => {
+    const huge = 'a.'.repeat(150_000);
+    const result = verifyPage(`Tool retries \`${huge}\` requests.${cite(1)}\n`, brief);
+    expect(result.issues.map((issue) => issue.code)).toContain('UNSUPPORTED_CODE');
+  });
+
   it('is deterministic: the same page and brief give the same answer', () => {
     const page = Object.values(RULE_CASES)
       .map((entry) => entry.refused)
