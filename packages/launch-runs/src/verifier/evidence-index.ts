@@ -1,5 +1,5 @@
 import type { EvidenceItem, VerifierBrief } from './types.js';
-import { contentLemmas, lemma, NUMBER_WORDS } from './words.js';
+import { contentLemmas, lemma, negates, NUMBER_WORDS } from './words.js';
 
 /** What a set of cited evidence items (and the product's facts) lets a sentence say. */
 export interface Support {
@@ -7,12 +7,15 @@ export interface Support {
   text: string;
   numbers: ReadonlySet<string>;
   lemmas: ReadonlySet<string>;
+  /** Whether a cited item negates something (a sentence may only negate what its evidence negates). */
+  negates: boolean;
   /** Answers of `occursIn` against `text`, kept while the support is (the same tokens recur on a page). */
   occurrences: Map<string, boolean>;
 }
 
 interface IndexedItem {
   text: string;
+  negates: boolean;
   numbers: string[];
   lemmas: string[];
 }
@@ -67,7 +70,12 @@ export class EvidenceIndex {
     const vocabulary = new Set<string>();
     for (const item of brief.evidence) {
       const text = itemText(item);
-      this.items.set(item.claim_id, { text, numbers: numbersOf(text), lemmas: contentLemmas(text) });
+      this.items.set(item.claim_id, {
+        text,
+        negates: negates(text),
+        numbers: numbersOf(text),
+        lemmas: contentLemmas(text),
+      });
       for (const word of text.match(/(?<![\p{L}])\p{Ll}\p{L}*/gu) ?? []) vocabulary.add(lemma(word));
     }
     const { facts } = brief;
@@ -97,6 +105,7 @@ export class EvidenceIndex {
       text: [...cited.map((item) => item.text), this.factsText].join('\n'),
       numbers: new Set([...cited.flatMap((item) => item.numbers), ...this.factsNumbers]),
       lemmas: new Set(cited.flatMap((item) => item.lemmas)),
+      negates: cited.some((item) => item.negates),
       occurrences: new Map(),
     };
   }

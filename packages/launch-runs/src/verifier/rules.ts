@@ -83,6 +83,12 @@ export const VERIFIER_RULES = [
       `The name "${name}" is not in the cited evidence: use only the names it uses, or ${cite}.`,
   },
   {
+    code: 'UNSUPPORTED_NEGATION',
+    refuses: 'a sentence that negates (not, no, never, ...) where its cited evidence negates nothing',
+    message: () =>
+      'The sentence negates something its cited evidence does not: state what the evidence states, or cite the item that says what is not so.',
+  },
+  {
     code: 'UNSHARED_WORDS',
     refuses: 'a cited sentence whose content words its cited evidence does not share (below a threshold)',
     message: (detail) =>

@@ -12,7 +12,7 @@ import {
 } from './rules.js';
 import { sentenceParts, supported, TOKEN_FINDERS } from './tokens.js';
 import type { SentenceVerdict, VerifierBrief, VerifierIssue, VerifierResult } from './types.js';
-import { contentLemmas } from './words.js';
+import { contentLemmas, negates } from './words.js';
 
 /**
  * Verifies a drafted page against its brief: every factual sentence cites evidence, and what it says
@@ -79,6 +79,7 @@ function sentenceIssues(
       if (!supported(kind, token, support)) issues.push(issue(code, token));
     }
   }
+  if (negates(parts.prose) && !support.negates) issues.push(issue('UNSUPPORTED_NEGATION', ''));
   if (lemmas.length > 0) {
     const unshared = [...new Set(lemmas.filter((word) => !support.lemmas.has(word)))];
     const share = 1 - lemmas.filter((word) => !support.lemmas.has(word)).length / lemmas.length;

@@ -21,6 +21,7 @@ export const STOP_WORDS: ReadonlySet<string> = new Set(
 /** Number words a sentence may state instead of digits ("one" is left out: it is mostly a pronoun). */
 export const NUMBER_WORDS: Readonly<Record<string, string>> = {
   two: '2',
+  twice: '2',
   three: '3',
   four: '4',
   five: '5',
@@ -31,8 +32,33 @@ export const NUMBER_WORDS: Readonly<Record<string, string>> = {
   ten: '10',
   eleven: '11',
   twelve: '12',
-  twice: '2',
+  dozen: '12',
+  thirteen: '13',
+  fourteen: '14',
+  fifteen: '15',
+  sixteen: '16',
+  seventeen: '17',
+  eighteen: '18',
+  nineteen: '19',
+  twenty: '20',
+  thirty: '30',
+  forty: '40',
+  fifty: '50',
+  sixty: '60',
+  seventy: '70',
+  eighty: '80',
+  ninety: '90',
+  hundred: '100',
+  thousand: '1000',
+  million: '1000000',
 };
+
+/** Words that negate what a sentence says (and the `n't` of `don't`, `isn't`, ...). */
+const NEGATION = /\b(?:not|no|never|cannot|none|nothing|neither|nor|without)\b|n't\b/i;
+
+export function negates(text: string): boolean {
+  return NEGATION.test(text.replace(/\u2019/g, "'"));
+}
 
 /** Suffixes taken off (the first that fits, leaving at least three letters), with their replacement. */
 const SUFFIXES: readonly (readonly [string, string])[] = [

@@ -77,6 +77,10 @@ const RULE_CASES: Record<string, { refused: string; accepted: string }> = {
     refused: `Like Axios, Tool retries failed requests up to 2 times.${cite(1)}\n`,
     accepted: `Tool retries failed requests up to 2 times.${cite(1)}\n`,
   },
+  UNSUPPORTED_NEGATION: {
+    refused: `Tool never retries failed requests.${cite(1)}\n`,
+    accepted: `Tool retries failed requests.${cite(1)}\n`,
+  },
   UNSHARED_WORDS: {
     refused: `Tool caches every response in memory.${cite(1)}\n`,
     accepted: `Tool retries each failed request.${cite(1)}\n`,
@@ -154,6 +158,11 @@ describe('verifier rules (issue #37)', () => {
     const huge = 'a.'.repeat(150_000);
     const result = verifyPage(`Tool retries \`${huge}\` requests.${cite(1)}\n`, brief);
     expect(result.issues.map((issue) => issue.code)).toContain('UNSUPPORTED_CODE');
+  });
+
+  it('reads numbers written as words, up to a million', () => {
+    expect(codes(`Failed requests are retried twenty times.${cite(1)}\n`)).toEqual(['UNSUPPORTED_NUMBER']);
+    expect(codes(`Failed requests are retried up to twice.${cite(1)}\n`)).toEqual([]);
   });
 
   it('is deterministic: the same page and brief give the same answer', () => {
