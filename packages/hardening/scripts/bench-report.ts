@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import * as prettier from 'prettier';
 import { machineInfo } from '../src/report/machine.js';
 import { renderReport, type PackageSection } from '../src/report/markdown.js';
-import { parseToolBench, PARSERS } from '../src/report/parsers.js';
+import { parseToolBench, parseVerifierCorpus, PARSERS } from '../src/report/parsers.js';
 import { overheadChart } from '../src/report/svg.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
@@ -115,6 +115,7 @@ async function main(): Promise<void> {
       seconds,
       node,
       rows: parse(output),
+      verifierCorpus: parseVerifierCorpus(output),
       output: output.replace(/\r/g, ''),
     });
   }

@@ -8,6 +8,7 @@ import {
   parseMetaServerBench,
   parseToolBench,
   parseTransitBench,
+  parseVerifierCorpus,
 } from '../src/report/parsers.js';
 import { overheadChart } from '../src/report/svg.js';
 
@@ -88,6 +89,30 @@ describe('parsing each package benchmark', () => {
       ['full run (start → READY_FOR_PR)', 'legacy', 41.5, undefined],
       ['launch_get_status (4 callers, idle server)', 'legacy', 0.21, 0.4],
     ]);
+  });
+
+  it('launch-runs: the claim verifier row against its markdown parse floor, and its corpus figures', () => {
+    const output = [
+      'launch-runs benchmark: 5 runs, 2000 status calls, node v20.20.2, 2 cpus',
+      'floors (p50): MCP ping 0.21 ms (p95 0.40 ms: scheduler noise of this machine), git clone ×2 41.5 ms, launch_validate 35.2 ms',
+      'verifier floor (p50): markdown parse 1.10 ms (p95 1.90 ms: the page parsed alone)',
+      'verifier corpus: 203 sentences (ky 86, commander 72, yaml 45)',
+      'verifier corpus faithful     n= 103  accepted  99  refused   4',
+      'verifier corpus number       n=  14  accepted   0  refused  14',
+      `${'verify a 2,000-word page (claim verifier)'.padEnd(46)} n=  200  p50     6.00 ms  p95     9.00 ms  (p50 ×5.5 / p95 ×8.2 of markdown parse)  target p95 < 50 ms: met`,
+    ].join('\n');
+    expect(parseLaunchBench(output).map((r) => [r.operation, r.p50, r.floorP50, r.floorP95])).toEqual([
+      ['verify a 2,000-word page (claim verifier)', 6, 1.1, 1.9],
+    ]);
+    expect(parseVerifierCorpus(output)).toEqual({
+      summary: '203 sentences (ky 86, commander 72, yaml 45)',
+      rows: [
+        { kind: 'faithful', sentences: 103, accepted: 99, refused: 4 },
+        { kind: 'number', sentences: 14, accepted: 0, refused: 14 },
+      ],
+    });
+    expect(parseVerifierCorpus('launch-runs benchmark without a verifier')).toBeUndefined();
+    expect(() => parseVerifierCorpus('verifier corpus: 3 sentences (ky 3)')).toThrow(BenchParseError);
   });
 
   it('meta-server: cold start and HTTP calls against the bare server, each in its era', () => {
@@ -196,27 +221,28 @@ describe('writing the report', () => {
       chartFile: 'benchmarks.svg',
     });
 
+  /** launch-runs' section of the report with one row. */
+  const launchSection = (row: PackageSection['rows'][number]): PackageSection => ({
+    packageName: '@switchyard/launch-runs',
+    command: 'pnpm --filter @switchyard/launch-runs bench',
+    settings: {},
+    seconds: 9,
+    node: 'v22.19.0',
+    rows: [row],
+    output: '',
+  });
+
   it('states the machine, Node and era of each measurement, a row per tool with floor and ratio, and the chart', () => {
     const markdown = reportOf([
-      {
-        packageName: '@switchyard/launch-runs',
-        command: 'pnpm --filter @switchyard/launch-runs bench',
-        settings: {},
-        seconds: 9,
-        node: 'v22.19.0',
-        rows: [
-          {
-            operation: 'launch_get_status',
-            era: 'legacy',
-            p50: 1,
-            p95: 2,
-            floorLabel: 'MCP ping',
-            floorP50: 0.5,
-            floorP95: undefined,
-          },
-        ],
-        output: '',
-      },
+      launchSection({
+        operation: 'launch_get_status',
+        era: 'legacy',
+        p50: 1,
+        p95: 2,
+        floorLabel: 'MCP ping',
+        floorP50: 0.5,
+        floorP95: undefined,
+      }),
     ]);
     expect(markdown).toContain('Test CPU, 2 cores, 24.0 GiB RAM');
     expect(markdown).toContain('the report ran on Node v20.20.2');
@@ -226,6 +252,37 @@ describe('writing the report', () => {
     );
     expect(markdown).toContain('Protocol era: legacy (the 2025 `initialize` handshake); Node v22.19.0.');
     expect(markdown).toContain('](benchmarks.svg)');
+  });
+
+  it("carries the claim verifier's corpus table with its false accepts and faithful refusals", () => {
+    const section = launchSection({
+      operation: 'verify a 2,000-word page (claim verifier)',
+      era: 'legacy',
+      p50: 6,
+      p95: 9,
+      floorLabel: 'markdown parse',
+      floorP50: 1.1,
+      floorP95: 1.9,
+    });
+    const markdown = reportOf([
+      {
+        ...section,
+        verifierCorpus: {
+          summary: '203 sentences (ky 86, commander 72, yaml 45)',
+          rows: [
+            { kind: 'faithful', sentences: 103, accepted: 99, refused: 4 },
+            { kind: 'number', sentences: 14, accepted: 0, refused: 14 },
+            { kind: 'uncited', sentences: 15, accepted: 1, refused: 14 },
+          ],
+        },
+      },
+    ]);
+    expect(markdown).toContain('planted faults accepted 1 of 29 (3.4%, target <= 2%');
+    expect(markdown).toContain('faithful paraphrases refused 4 of 103 (3.9%, target <= 10%)');
+    expect(markdown).toContain('| number | 14 | 0 | 14 | 0.0% |');
+    expect(markdown).toContain(
+      '| verify a 2,000-word page (claim verifier) | legacy | 6.00 | 9.00 | markdown parse |',
+    );
   });
 
   it("puts a benchmark's databases side by side, and names each row's database", () => {

@@ -11,11 +11,13 @@ import { createLogger } from '@switchyard/server-kit/runtime';
 import { connectInMemory } from '@switchyard/server-kit/testing';
 import { launchRunsDomain, LaunchRunsConfigSchema } from '../src/index.js';
 import { exampleRunConfig, materializeExampleRepos } from '../src/pipeline/index.js';
+import { timeVerifier, VERIFIER_PAGE_WORDS, verifierCorpusLines } from './verifier.js';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const STATUS_CALLS = Number(process.env.BENCH_STATUS_CALLS ?? 2000);
 // "Under load": this many clients poll status at once while a run works in the background.
 const STATUS_CONCURRENCY = Number(process.env.BENCH_STATUS_CONCURRENCY ?? 4);
+const VERIFIER_PAGES = Number(process.env.BENCH_VERIFIER_PAGES ?? 200);
 const strict = process.argv.includes('--strict');
 
 function percentile(samples: number[], p: number): number {
@@ -126,6 +128,9 @@ async function main(): Promise<void> {
     const statusTimes = await pollStatus([busyRun, lastRun]);
     await untilRest(client, busyRun);
 
+    // The claim verifier, on the same event loop: a 2,000-word page against its brief.
+    const verifierTimes = timeVerifier(VERIFIER_PAGES);
+
     const floorPing = percentile(pings, 50);
     const floorClone = percentile(clones, 50);
     const floorValidate = percentile(validations, 50);
@@ -162,6 +167,14 @@ async function main(): Promise<void> {
         targetMs: 5,
         targetAt: 'p95',
       },
+      {
+        name: `verify a ${VERIFIER_PAGE_WORDS.toLocaleString('en')}-word page (claim verifier)`,
+        samples: verifierTimes.verify,
+        floor: percentile(verifierTimes.parse, 50),
+        floorName: 'markdown parse',
+        targetMs: 50,
+        targetAt: 'p95',
+      },
     ];
     console.log(
       `launch-runs benchmark: ${RUNS} runs, ${statusTimes.length} status calls, node ${process.version}, ${os.cpus().length} cpus`,
@@ -170,6 +183,10 @@ async function main(): Promise<void> {
       `floors (p50): MCP ping ${floorPing.toFixed(2)} ms (p95 ${percentile(pings, 95).toFixed(2)} ms: scheduler noise of this machine), ` +
         `git clone ×2 ${floorClone.toFixed(1)} ms, launch_validate ${floorValidate.toFixed(1)} ms`,
     );
+    console.log(
+      `verifier floor (p50): markdown parse ${percentile(verifierTimes.parse, 50).toFixed(2)} ms (p95 ${percentile(verifierTimes.parse, 95).toFixed(2)} ms: the page parsed alone)`,
+    );
+    for (const line of verifierCorpusLines()) console.log(line);
     let missed = false;
     for (const row of rows) {
       const p50 = percentile(row.samples, 50);

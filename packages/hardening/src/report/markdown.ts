@@ -1,5 +1,5 @@
 import type { MachineInfo } from './machine.js';
-import type { BenchEra, BenchRow, ToolBenchResult } from './parsers.js';
+import type { BenchEra, BenchRow, ToolBenchResult, VerifierCorpus } from './parsers.js';
 
 export interface PackageSection {
   packageName: string;
@@ -10,6 +10,8 @@ export interface PackageSection {
   /** The Node version the benchmark ran on. */
   node: string;
   rows: BenchRow[];
+  /** launch-runs: the claim verifier's labelled corpus, read from the same output. */
+  verifierCorpus?: VerifierCorpus;
   output: string;
 }
 
@@ -72,6 +74,33 @@ function dialectsSideBySide(rows: readonly BenchRow[]): string[] {
     table(
       ['operation', ...dialects.flatMap((dialect) => [`${dialect} p50`, `${dialect} p95`])],
       operations.map((operation) => [operation, ...dialects.flatMap((dialect) => cells(operation, dialect))]),
+    ),
+    '',
+  ];
+}
+
+const percentOf = (part: number, whole: number) =>
+  whole === 0 ? '—' : `${((part / whole) * 100).toFixed(1)}%`;
+
+/** The claim verifier's corpus table: accepted and refused per label and planted fault kind. */
+function verifierCorpusTable(corpus: VerifierCorpus | undefined): string[] {
+  if (corpus === undefined) return [];
+  const planted = corpus.rows.filter((row) => row.kind !== 'faithful');
+  const plantedTotal = planted.reduce((sum, row) => sum + row.sentences, 0);
+  const falseAccepts = planted.reduce((sum, row) => sum + row.accepted, 0);
+  const faithful = corpus.rows.find((row) => row.kind === 'faithful');
+  return [
+    `Claim verifier (issue #37) on its labelled corpus, ${corpus.summary}: planted faults accepted ${falseAccepts} of ${plantedTotal} (${percentOf(falseAccepts, plantedTotal)}, target <= 2%, none for numbers, versions, flags, identifiers, names), faithful paraphrases refused ${faithful === undefined ? '—' : `${faithful.refused} of ${faithful.sentences} (${percentOf(faithful.refused, faithful.sentences)}, target <= 10%)`}. Its time per page is the row "verify a 2,000-word page" above.`,
+    '',
+    table(
+      ['sentences', 'count', 'accepted', 'refused', 'accepted share'],
+      corpus.rows.map((row) => [
+        row.kind,
+        String(row.sentences),
+        String(row.accepted),
+        String(row.refused),
+        percentOf(row.accepted, row.sentences),
+      ]),
     ),
     '',
   ];
@@ -165,6 +194,7 @@ export function renderReport(input: ReportInput): string {
         ]),
       ),
       '',
+      ...verifierCorpusTable(section.verifierCorpus),
       '<details><summary>printed output</summary>',
       '',
       '```text',

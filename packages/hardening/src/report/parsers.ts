@@ -125,6 +125,9 @@ export function parseLaunchBench(output: string): BenchRow[] {
     'git clone ×2': [num(floors[3]), undefined],
     launch_validate: [num(floors[4]), undefined],
   };
+  // The claim verifier's floor (issue #37): the same page parsed alone.
+  const parseFloor = /verifier floor \(p50\): markdown parse ([\d.]+) ms \(p95 ([\d.]+) ms/.exec(output);
+  if (parseFloor !== null) floorOf['markdown parse'] = [num(parseFloor[1]), num(parseFloor[2])];
   const rows: BenchRow[] = [];
   const pattern =
     /^(\S.*?)\s+n=\s*(\d+)\s+p50\s+([\d.]+) ms\s+p95\s+([\d.]+) ms\s+\(p50 ×[\d.]+ \/ p95 ×[\d.]+ of (.+?)\)/;
@@ -144,6 +147,35 @@ export function parseLaunchBench(output: string): BenchRow[] {
     });
   }
   return requireRows('launch-runs', rows, output);
+}
+
+/** One line of the claim verifier's labelled corpus: a label (faithful) or a planted fault kind. */
+export interface VerifierCorpusRow {
+  kind: string;
+  sentences: number;
+  accepted: number;
+  refused: number;
+}
+
+export interface VerifierCorpus {
+  /** `203 sentences (ky 86, commander 72, yaml 45)`. */
+  summary: string;
+  rows: VerifierCorpusRow[];
+}
+
+/**
+ * The claim verifier's corpus figures in the launch-runs benchmark output (`verifier corpus: …`, then
+ * `verifier corpus KIND n=… accepted … refused …`); undefined when the output has none.
+ */
+export function parseVerifierCorpus(output: string): VerifierCorpus | undefined {
+  const summary = /^verifier corpus: (.+)$/m.exec(output)?.[1];
+  if (summary === undefined) return undefined;
+  const rows = [
+    ...output.matchAll(/^verifier corpus (\S+)\s+n=\s*(\d+)\s+accepted\s+(\d+)\s+refused\s+(\d+)\s*$/gm),
+  ].map((m) => ({ kind: m[1]!, sentences: num(m[2]), accepted: num(m[3]), refused: num(m[4]) }));
+  if (rows.length === 0)
+    throw new BenchParseError(`verifier corpus summary without rows:\n${output.slice(-2000)}`);
+  return { summary: summary.trim(), rows };
 }
 
 /**
