@@ -36,7 +36,7 @@ export function verifierBenchPage(): string {
     paragraphs.push(corpusPage(sentence).trimEnd());
     if (index % 4 === 3) paragraphs.push('');
     if (index % 20 === 19)
-      paragraphs.push(`<!-- snippet_id: ${snippet.snippet_id} -->`, '```js', snippet.text, '```', '');
+      paragraphs.push(`<!-- snippet_id: ${snippet.snippet_id} -->`, '```js', snippet.content, '```', '');
   }
   return `${paragraphs.join('\n')}\n`;
 }

@@ -90,7 +90,7 @@ export class EvidenceIndex {
     );
     this.productLemmas = new Set(this.productNames.flatMap(contentLemmas));
     this.vocabulary = vocabulary;
-    this.snippets = new Map(brief.snippets.map((snippet) => [snippet.snippet_id, snippet.text]));
+    this.snippets = new Map(brief.snippets.map((snippet) => [snippet.snippet_id, snippet.content]));
     this.links = new Set(brief.links.map(normalizeSitePath));
   }
 

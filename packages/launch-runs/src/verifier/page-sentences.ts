@@ -10,6 +10,8 @@ export interface PageSentence {
   text: string;
   segments: InlineSegment[];
   claimIds: string[];
+  /** The text of the sentence's links to pages of the site (a relative or site path): navigation, not a claim. */
+  pageLinkTexts: string[];
 }
 
 const ONE_MARKER = new RegExp(CLAIM_MARKER.source);
@@ -53,6 +55,7 @@ function runSentences(
   lines: readonly string[],
 ): PageSentence[] {
   const parts = splitSentences(inlineSegments(tokens));
+  const linkTexts = pageLinkTexts(tokens);
   return parts.map((segments, index) => {
     const text = segmentsToPlain(segments);
     return {
@@ -60,8 +63,30 @@ function runSentences(
       text,
       segments,
       claimIds: index === parts.length - 1 ? ids : [],
+      pageLinkTexts: linkTexts.filter((linkText) => text.includes(linkText)),
     };
   });
+}
+
+/** A link target with a scheme (`https:`, `mailto:`) or a host (`//`) leaves the site. */
+const LEAVES_SITE = /^(?:[a-z][a-z0-9+.-]*:|\/\/)/i;
+
+/** The texts of the links among `tokens` whose target is a page of the site. */
+function pageLinkTexts(tokens: readonly Token[]): string[] {
+  const texts: string[] = [];
+  let current: string[] | undefined;
+  for (const token of tokens) {
+    if (token.type === 'link_open') {
+      const href = String(token.attrGet('href') ?? '');
+      current = LEAVES_SITE.test(href) ? undefined : [];
+    } else if (token.type === 'link_close') {
+      if (current !== undefined && current.join('').trim() !== '') texts.push(current.join('').trim());
+      current = undefined;
+    } else if (current !== undefined && (token.type === 'text' || token.type === 'code_inline')) {
+      current.push(token.content);
+    }
+  }
+  return texts;
 }
 
 /** The line a sentence starts on: the first line from the run's own that holds its opening words. */

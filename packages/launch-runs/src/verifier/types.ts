@@ -4,13 +4,10 @@
  * `<!-- snippet_id: s_... -->` on the line above a code block.
  */
 
-/** An evidence item a page may cite: the claim's exact quote and where it comes from. */
+/** An evidence item a page may cite: the claim's exact quote (a writing brief's evidence item has this shape). */
 export interface EvidenceItem {
   claim_id: string;
   quote: string;
-  path: string;
-  line_start: number;
-  line_end: number;
   /** Headings above the quote in its source, from its section heading down (an option's name, say). */
   topics?: readonly string[];
 }
@@ -18,7 +15,7 @@ export interface EvidenceItem {
 /** A code block a page may show, byte for byte. */
 export interface EvidenceSnippet {
   snippet_id: string;
-  text: string;
+  content: string;
 }
 
 /** The product's facts (pipeline/facts' product_facts.json): a sentence may state these without citing. */

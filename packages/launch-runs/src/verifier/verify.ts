@@ -68,7 +68,13 @@ function sentenceIssues(
   const parts = sentenceParts(sentence.segments);
   const lemmas = contentLemmas(parts.plain).filter((word) => !index.productLemmas.has(word));
   if (sentence.claimIds.length === 0) {
-    return isFactual(parts.plain, lemmas, index, limits) ? [issue('UNCITED_FACT', '')] : [];
+    // "See [Usage](/docs/x/usage/) for details." refers to a page; only what is said besides it can be a fact.
+    const said = sentence.pageLinkTexts.reduce(
+      (text, linkText) => text.split(linkText).join(' '),
+      parts.plain,
+    );
+    const saidLemmas = contentLemmas(said).filter((word) => !index.productLemmas.has(word));
+    return isFactual(said, saidLemmas, index, limits) ? [issue('UNCITED_FACT', '')] : [];
   }
   const unknown = sentence.claimIds.filter((id) => !index.has(id));
   const issues = unknown.map((id) => issue('UNKNOWN_CLAIM', id));

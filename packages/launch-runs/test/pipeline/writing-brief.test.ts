@@ -13,6 +13,8 @@ import type {
 import { WritingBriefSchema } from '../../src/pipeline/artifact-schemas.js';
 import { buildWritingBrief, HOUSE_RULES, writeWritingBrief } from '../../src/pipeline/writing-brief.js';
 import { readWorkerArtifact } from '../../src/pipeline/worker-artifacts.js';
+import { verifierBriefFor } from '../../src/verifier/brief.js';
+import { verifyPage } from '../../src/verifier/verify.js';
 import { prepareExampleRun, type PreparedRun } from './helpers.js';
 
 let run: PreparedRun;
@@ -135,5 +137,16 @@ describe('writing_brief.json', () => {
 
   it('is deterministic: the same artifacts give the same brief', () => {
     expect(buildWritingBrief({ plan, facts, evidence, catalog })).toEqual(brief);
+  });
+
+  it("holds enough for the verifier to accept each extractive draft against its own page's brief", async () => {
+    for (const page of plan.pages) {
+      const draft = new TextDecoder().decode(await run.ctx.artifacts.read(page.draft));
+      const body = draft.replace(/^---\n[\s\S]*?\n---\n/, '');
+      const result = verifyPage(body, verifierBriefFor(brief, page.page_id)!);
+      expect(result.issues, page.page_id).toEqual([]);
+      expect(result.sentences.length, page.page_id).toBeGreaterThan(0);
+    }
+    expect(verifierBriefFor(brief, 'docs/no-such-page')).toBeUndefined();
   });
 });

@@ -55,19 +55,11 @@ export function corpusBrief(product: CorpusProduct): VerifierBrief {
   const collector = new ClaimCollector((p) => (p === path ? lines : undefined));
   const { installCommand } = readmeClaims(path, text, spec.name, spec.package_name, collector);
   const evidence = collector.list().map((claim) => {
-    const first = collector.evidenceOf(claim.claim_id)[0]!;
-    return {
-      claim_id: claim.claim_id,
-      quote: claim.text,
-      path: first.path,
-      line_start: first.line_start,
-      line_end: first.line_end,
-      topics: claim.topics,
-    };
+    return { claim_id: claim.claim_id, quote: claim.text, topics: claim.topics };
   });
   const snippets = parseMarkdown(text)
     .blocks.filter((block) => block.type === 'fence' && block.content.trim() !== '')
-    .map((block) => ({ snippet_id: snippetId(block.content), text: block.content }));
+    .map((block) => ({ snippet_id: snippetId(block.content), content: block.content }));
   return {
     evidence,
     snippets,

@@ -8,9 +8,6 @@ const cite = (...ids: number[]): string => ids.map((id) => ` <!-- claim_id: ${cl
 const item = (n: number, quote: string, topics: string[] = []) => ({
   claim_id: claim(n),
   quote,
-  path: 'README.md',
-  line_start: n,
-  line_end: n,
   topics,
 });
 
@@ -22,7 +19,7 @@ const brief: VerifierBrief = {
     item(4, 'The option defaults to `10000` milliseconds.', ['Options', 'timeout']),
     item(5, 'Use `createClient()` to make a client; `client.get()` sends a request.'),
   ],
-  snippets: [{ snippet_id: 's_000000000001', text: 'npx tool --watch' }],
+  snippets: [{ snippet_id: 's_000000000001', content: 'npx tool --watch' }],
   links: ['/docs/tool/', '/docs/tool/usage/'],
   facts: {
     name: 'Tool',
@@ -163,6 +160,14 @@ describe('verifier rules (issue #37)', () => {
   it('reads numbers written as words, up to a million', () => {
     expect(codes(`Failed requests are retried twenty times.${cite(1)}\n`)).toEqual(['UNSUPPORTED_NUMBER']);
     expect(codes(`Failed requests are retried up to twice.${cite(1)}\n`)).toEqual([]);
+  });
+
+  it('reads an uncited link to a page of the site as navigation, its text no claim; what the sentence adds still counts', () => {
+    expect(codes('See [Install Tool](/docs/tool/usage/) for details.\n')).toEqual([]);
+    expect(codes('See [Install Tool](/docs/tool/usage/): it retries failed requests twice.\n')).toEqual([
+      'UNCITED_FACT',
+    ]);
+    expect(codes('See [Install Tool](https://example.com/install) for details.\n')).toContain('UNCITED_FACT');
   });
 
   it('is deterministic: the same page and brief give the same answer', () => {
