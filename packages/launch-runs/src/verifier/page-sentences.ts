@@ -19,8 +19,8 @@ const isMarker = (token: Token): boolean => token.type === 'html_inline' && ONE_
 
 /**
  * The sentences of a page's paragraphs and list items (headings, tables, HTML and code are not prose).
- * Markers cite the sentence they follow: a run of prose ended by markers is split into sentences, the
- * last of which carries the markers; the others carry none.
+ * Markers cite the run of prose they end, as TruthLock reads a line: each sentence of the run (since the
+ * previous marker) carries them, and each is held to what they cite.
  */
 export function pageSentences(page: PageDoc): PageSentence[] {
   const sentences: PageSentence[] = [];
@@ -56,13 +56,13 @@ function runSentences(
 ): PageSentence[] {
   const parts = splitSentences(inlineSegments(tokens));
   const linkTexts = pageLinkTexts(tokens);
-  return parts.map((segments, index) => {
+  return parts.map((segments) => {
     const text = segmentsToPlain(segments);
     return {
       line: lineOf(text, line, lines),
       text,
       segments,
-      claimIds: index === parts.length - 1 ? ids : [],
+      claimIds: ids,
       pageLinkTexts: linkTexts.filter((linkText) => text.includes(linkText)),
     };
   });

@@ -15,6 +15,12 @@ const cite = 'cite the evidence item that states it, or leave it out';
 
 export const VERIFIER_RULES = [
   {
+    code: 'SENTENCE_TOO_LONG',
+    refuses: 'a sentence longer than the longest the verifier reads (maxSentenceChars), unread',
+    message: (limit) =>
+      `The sentence is longer than ${limit} characters: split it into sentences that each state one thing.`,
+  },
+  {
     code: 'UNKNOWN_CLAIM',
     refuses: 'a claim marker whose claim_id is not an evidence item of the brief',
     message: (id) =>
@@ -126,6 +132,15 @@ export interface VerifierThresholds {
   minSharedWords: number;
   /** An uncited sentence whose content words the brief's evidence uses at least this much restates it. */
   uncitedVocabularyShare: number;
+  /**
+   * The longest sentence read, in characters: a longer one is refused unread, which bounds the time one
+   * sentence can take (some word rules are not linear in a sentence's length).
+   */
+  maxSentenceChars: number;
 }
 
-export const DEFAULT_THRESHOLDS: VerifierThresholds = { minSharedWords: 0.5, uncitedVocabularyShare: 0.5 };
+export const DEFAULT_THRESHOLDS: VerifierThresholds = {
+  minSharedWords: 0.5,
+  uncitedVocabularyShare: 0.5,
+  maxSentenceChars: 2000,
+};

@@ -65,6 +65,8 @@ function sentenceIssues(
     code,
     message: ruleMessage(code, detail),
   });
+  if (sentence.text.length > limits.maxSentenceChars)
+    return [issue('SENTENCE_TOO_LONG', String(limits.maxSentenceChars))];
   const parts = sentenceParts(sentence.segments);
   const lemmas = contentLemmas(parts.plain).filter((word) => !index.productLemmas.has(word));
   if (sentence.claimIds.length === 0) {

@@ -3,7 +3,15 @@ import type { ValidationReport } from '@switchyard/contracts/launch-runs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { markerIds } from '../../src/gates/factual.js';
 import { sentenceKey } from '../../src/pipeline/page-coherence.js';
-import type { PagePlan, ProductFacts } from '../../src/pipeline/artifact-schemas.js';
+import type {
+  EvidenceMap,
+  PagePlan,
+  ProductFacts,
+  SnippetCatalog,
+} from '../../src/pipeline/artifact-schemas.js';
+import { buildWritingBrief } from '../../src/pipeline/writing-brief.js';
+import { verifierBriefFor } from '../../src/verifier/brief.js';
+import { verifyPage } from '../../src/verifier/verify.js';
 import {
   createLaunchPipeline,
   materializeExampleRepos,
@@ -71,6 +79,17 @@ async function expectLaunchable(pkg: string, productName: string) {
     const text = await readSitePage(ctx, page.path);
     const markers = text.split('\n').flatMap((line) => markerIds(line));
     expect(markers.length, page.path).toBeGreaterThan(0);
+  }
+  // The verifier a model's drafts will meet accepts the extractive drafts (no false refusal on real pages).
+  const brief = buildWritingBrief({
+    plan,
+    facts,
+    evidence: ctx.artifacts.json<EvidenceMap>('evidence_map.json'),
+    catalog: ctx.artifacts.json<SnippetCatalog>('snippet_catalog.json'),
+  });
+  for (const page of plan.pages) {
+    const body = ctx.artifacts.text(page.draft).replace(/^---\n[\s\S]*?\n---\n/, '');
+    expect(verifyPage(body, verifierBriefFor(brief, page.page_id)!).issues, page.page_id).toEqual([]);
   }
   return ctx;
 }

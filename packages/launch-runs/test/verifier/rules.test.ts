@@ -34,6 +34,10 @@ const codes = (markdown: string): string[] => verifyPage(markdown, brief).issues
 
 /** Each rule: a page it refuses (with that code) and the faithful page it accepts. */
 const RULE_CASES: Record<string, { refused: string; accepted: string }> = {
+  SENTENCE_TOO_LONG: {
+    refused: `Tool retries failed requests${' again'.repeat(400)}.${cite(1)}\n`,
+    accepted: `Tool retries failed requests.${cite(1)}\n`,
+  },
   UNKNOWN_CLAIM: {
     refused: `Tool retries failed requests.${cite(255)}\n`,
     accepted: `Tool retries failed requests.${cite(1)}\n`,
@@ -153,13 +157,30 @@ describe('verifier rules (issue #37)', () => {
 
   it('answers for any page: a token far longer than any pattern refuses, it does not throw', () => {
     const huge = 'a.'.repeat(150_000);
-    const result = verifyPage(`Tool retries \`${huge}\` requests.${cite(1)}\n`, brief);
-    expect(result.issues.map((issue) => issue.code)).toContain('UNSUPPORTED_CODE');
+    for (const marker of [cite(1), '']) {
+      const result = verifyPage(`Tool retries \`${huge}\` requests.${marker}\n`, brief);
+      expect(result.issues.map((issue) => issue.code)).toEqual(['SENTENCE_TOO_LONG']);
+    }
+    const long = verifyPage(`Tool retries \`${huge}\` requests.${cite(1)}\n`, brief, {
+      maxSentenceChars: 1_000_000,
+    });
+    expect(long.issues.map((issue) => issue.code)).toContain('UNSUPPORTED_CODE');
   });
 
   it('reads numbers written as words, up to a million', () => {
     expect(codes(`Failed requests are retried twenty times.${cite(1)}\n`)).toEqual(['UNSUPPORTED_NUMBER']);
     expect(codes(`Failed requests are retried up to twice.${cite(1)}\n`)).toEqual([]);
+  });
+
+  it('holds every sentence of a run ended by markers to what they cite, as TruthLock reads a line', () => {
+    const run = (first: string): ReturnType<typeof verifyPage> =>
+      verifyPage(`${first} The \`retry\` option sets how often.${cite(1)}\n`, brief);
+    const faithful = run('Failed requests are retried up to 2 times.');
+    expect(faithful.issues).toEqual([]);
+    expect(faithful.sentences.map((sentence) => sentence.claim_ids)).toEqual([[claim(1)], [claim(1)]]);
+    expect(run('Failed requests are retried up to 7 times.').issues.map((issue) => issue.code)).toEqual([
+      'UNSUPPORTED_NUMBER',
+    ]);
   });
 
   it('reads an uncited link to a page of the site as navigation, its text no claim; what the sentence adds still counts', () => {
