@@ -13,6 +13,22 @@ export { callerPrincipal, oauthPrincipal } from './principal.js';
 export type { OAuthCaller } from './principal.js';
 export { domainScopes, ScopeTable, toolScope, type ScopeNeed } from './scopes.js';
 export { createProgressReporter } from './progress.js';
+export {
+  AskClient,
+  ask,
+  askClient,
+  declares,
+  elicited,
+  listedRoots,
+  sampledText,
+  type ClientCapabilityName,
+  type ClientInput,
+} from './input-required.js';
+export {
+  MIN_REQUEST_STATE_KEY_BYTES,
+  REQUEST_STATE_KEY_VARIABLE,
+  type RequestStateOptions,
+} from './request-state.js';
 export * from './run-server.js';
 export {
   DEFAULT_HEADERS_TIMEOUT_MS,
@@ -22,7 +38,9 @@ export {
   DEFAULT_MAX_ARGUMENT_DEPTH,
   DEFAULT_MAX_CONNECTIONS,
   DEFAULT_MAX_MESSAGE_BYTES,
+  DEFAULT_MAX_REQUEST_STATE_BYTES,
   DEFAULT_MAX_YOUNG_GENERATION_MB,
+  DEFAULT_REQUEST_STATE_TTL_S,
   DEFAULT_REQUEST_TIMEOUT_MS,
   LIMITS,
   type LimitName,

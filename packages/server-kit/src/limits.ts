@@ -46,6 +46,14 @@ export const DEFAULT_MAX_ANSWER_BYTES = 1024 * 1024;
 /** Below this the fixed parts of some answers (a run status, a plan's first journey) would not fit. */
 export const MIN_MAX_ANSWER_BYTES = 64 * 1024;
 
+/**
+ * The largest sealed request state (multi round-trip requests) the server mints or accepts: a client cannot make
+ * it verify (HMAC) more than this per request, and a handler's state that would pass it is a defect, refused.
+ */
+export const DEFAULT_MAX_REQUEST_STATE_BYTES = 16 * 1024;
+/** How long a sealed request state is accepted after it was minted: the client's round trip, a person included. */
+export const DEFAULT_REQUEST_STATE_TTL_S = 600;
+
 /** Accepted difference between our clock and the authorization server's, for `exp`, `nbf` and `iat`. */
 export const DEFAULT_OAUTH_CLOCK_SKEW_S = 60;
 /** One fetch of an authorization server's metadata, JWKS or introspection answer. */
@@ -91,6 +99,21 @@ export const LIMITS = {
     min: MIN_MAX_ANSWER_BYTES,
     unit: 'bytes',
     default: DEFAULT_MAX_ANSWER_BYTES,
+  },
+  maxRequestStateBytes: {
+    option: 'requestState.maxBytes',
+    variable: 'SWITCHYARD_MAX_REQUEST_STATE_BYTES',
+    min: 1024,
+    unit: 'bytes',
+    default: DEFAULT_MAX_REQUEST_STATE_BYTES,
+  },
+  requestStateTtlS: {
+    option: 'requestState.ttlSeconds',
+    variable: 'SWITCHYARD_REQUEST_STATE_TTL_S',
+    min: 1,
+    max: 86_400,
+    unit: 'seconds',
+    default: DEFAULT_REQUEST_STATE_TTL_S,
   },
   stdioMaxMessageBytes: {
     option: 'stdio.maxMessageBytes',
