@@ -3,7 +3,11 @@ import type { DomainLifecycle, Env, Mount } from './domain.js';
 import { DEFAULT_MAX_ANSWER_BYTES, DEFAULT_MAX_ARGUMENT_DEPTH } from './limits.js';
 import { buildServerFactory, type ServerIdentity } from './mcp-server.js';
 import { openDomains } from './open-domains.js';
-import { resolveRequestStateSettings, type RequestStateOptions } from './request-state.js';
+import {
+  resolveInputRounds,
+  resolveRequestStateSettings,
+  type RequestStateOptions,
+} from './request-state.js';
 import type { ServerFactory } from './host.js';
 import type { Logger } from './runtime/logger.js';
 
@@ -58,6 +62,7 @@ export async function serveInProcess(
     shutdownSignal: shutdown.signal,
     persistentConnection: options.persistentConnection,
     requestState: resolveRequestStateSettings(options.requestState ?? {}, options.env),
+    inputRounds: resolveInputRounds({}, options.env),
   });
   return {
     createServer,

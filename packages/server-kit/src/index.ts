@@ -27,12 +27,15 @@ export {
 export {
   MIN_REQUEST_STATE_KEY_BYTES,
   REQUEST_STATE_KEY_VARIABLE,
+  type InputRoundOptions,
   type RequestStateOptions,
 } from './request-state.js';
 export * from './run-server.js';
 export {
   DEFAULT_HEADERS_TIMEOUT_MS,
   DEFAULT_HTTP_MAX_BATCH,
+  DEFAULT_INPUT_MAX_ROUNDS,
+  DEFAULT_INPUT_ROUND_TIMEOUT_MS,
   DEFAULT_KEEP_ALIVE_TIMEOUT_MS,
   DEFAULT_MAX_ANSWER_BYTES,
   DEFAULT_MAX_ARGUMENT_DEPTH,

@@ -15,7 +15,7 @@ interface LimitSetting {
   /** What 0 means, where 0 is accepted. */
   zeroMeans?: string;
   /** What the number counts, for messages. */
-  unit: 'bytes' | 'mebibytes' | 'milliseconds' | 'seconds' | 'levels' | 'connections' | 'messages';
+  unit: 'bytes' | 'mebibytes' | 'milliseconds' | 'seconds' | 'levels' | 'connections' | 'messages' | 'rounds';
   /** Absent where the default depends on the modules (the message sizes). */
   default?: number;
 }
@@ -53,6 +53,14 @@ export const MIN_MAX_ANSWER_BYTES = 64 * 1024;
 export const DEFAULT_MAX_REQUEST_STATE_BYTES = 16 * 1024;
 /** How long a sealed request state is accepted after it was minted: the client's round trip, a person included. */
 export const DEFAULT_REQUEST_STATE_TTL_S = 600;
+
+/**
+ * 2025-11-25 over a connection (stdio): the server asks the client itself for a handler's questions, at most this
+ * many rounds for one request (the client's answers each time); the request then fails saying so.
+ */
+export const DEFAULT_INPUT_MAX_ROUNDS = 8;
+/** ...and waits this long for each round's answers: a person may be typing them. */
+export const DEFAULT_INPUT_ROUND_TIMEOUT_MS = 600_000;
 
 /** Accepted difference between our clock and the authorization server's, for `exp`, `nbf` and `iat`. */
 export const DEFAULT_OAUTH_CLOCK_SKEW_S = 60;
@@ -114,6 +122,21 @@ export const LIMITS = {
     max: 86_400,
     unit: 'seconds',
     default: DEFAULT_REQUEST_STATE_TTL_S,
+  },
+  inputMaxRounds: {
+    option: 'inputRequired.maxRounds',
+    variable: 'SWITCHYARD_INPUT_MAX_ROUNDS',
+    min: 1,
+    max: 100,
+    unit: 'rounds',
+    default: DEFAULT_INPUT_MAX_ROUNDS,
+  },
+  inputRoundTimeoutMs: {
+    option: 'inputRequired.roundTimeoutMs',
+    variable: 'SWITCHYARD_INPUT_ROUND_TIMEOUT_MS',
+    min: 1_000,
+    unit: 'milliseconds',
+    default: DEFAULT_INPUT_ROUND_TIMEOUT_MS,
   },
   stdioMaxMessageBytes: {
     option: 'stdio.maxMessageBytes',

@@ -28,7 +28,7 @@ import {
 import { callerOAuth, callerPrincipal } from './principal.js';
 import { ParamsCheckedServer } from './params-checked-server.js';
 import { createProgressReporter } from './progress.js';
-import type { RequestStateSettings } from './request-state.js';
+import type { InputRoundOptions, RequestStateSettings } from './request-state.js';
 import type { Logger } from './runtime/logger.js';
 import { svgIcon } from './icons.js';
 import { StateSeal } from './state-seal.js';
@@ -63,6 +63,8 @@ export interface Serving {
   persistentConnection: boolean;
   /** How handlers' request state (multi round-trip requests) is sealed. */
   requestState: RequestStateSettings;
+  /** 2025-11-25 over a connection: the rounds of questions the server asks the client itself. */
+  inputRounds: Required<InputRoundOptions>;
 }
 
 /** Completion lists are capped by the spec at 100 values. */
@@ -210,6 +212,8 @@ export function buildServerFactory(
       capabilities,
       instructions: identity.instructions,
       requestState: { verify: seal.verify },
+      // 2025-11-25 over a connection: the SDK asks the client itself and calls the handler again.
+      inputRequired: { ...serving.inputRounds, legacyShim: true },
     });
     // Over HTTP this server answers one POST: a 2025-era batch's members share one allowance, one at a time.
     const requestAllowance = serving.persistentConnection

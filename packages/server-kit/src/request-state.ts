@@ -23,6 +23,21 @@ export interface RequestStateSettings {
   ttlSeconds: number;
 }
 
+/** 2025-11-25 over a connection, where the server asks the client itself: `runServer`'s `inputRequired`. */
+export interface InputRoundOptions {
+  /** SWITCHYARD_INPUT_MAX_ROUNDS: rounds of questions for one request at most (default 8). */
+  maxRounds?: number;
+  /** SWITCHYARD_INPUT_ROUND_TIMEOUT_MS: how long one round's answers may take (default 600 000). */
+  roundTimeoutMs?: number;
+}
+
+export function resolveInputRounds(options: InputRoundOptions, env: Env): Required<InputRoundOptions> {
+  return {
+    maxRounds: resolveLimit('inputMaxRounds', options.maxRounds, env),
+    roundTimeoutMs: resolveLimit('inputRoundTimeoutMs', options.roundTimeoutMs, env),
+  };
+}
+
 /**
  * The request-state settings, checked at start. A key set by the operator is registered as a secret (redacted
  * from every log line); a too-short one fails the start naming the variable and its length, never its value.

@@ -1,7 +1,8 @@
-import type { Client } from '@modelcontextprotocol/client';
+import { StreamableHTTPClientTransport, type Client } from '@modelcontextprotocol/client';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { DomainLifecycle, Mount } from '../src/index.js';
 import {
+  clientFor,
   connectInMemory,
   MODERN_PROTOCOL_VERSION,
   rawHttpRequest,
@@ -92,7 +93,9 @@ async function rawRequest(
 const NAME_ANSWER = { name: { action: 'accept', content: { name: 'Bob' } } };
 
 describe('multi round-trip requests (SEP-2322): a handler asks the client, then is called again', () => {
-  describe.each(['modern'] as ProtocolEra[])('%s era, a real SDK client answering', (era) => {
+  // 2026-07-28: the client's SDK answers input_required and calls again. 2025-11-25 over a connection (the
+  // in-memory pair serves as stdio does): server-kit's SDK sends the questions to the client and calls again.
+  describe.each(['modern', 'legacy'] as ProtocolEra[])('%s era, a real SDK client answering', (era) => {
     let close: (() => Promise<void>) | undefined;
     afterEach(async () => {
       await close?.();
@@ -155,6 +158,70 @@ describe('multi round-trip requests (SEP-2322): a handler asks the client, then 
       const refused = await client.callTool({ name: 'list_client_roots', arguments: {} }).catch((e) => e);
       expect(refused).toMatchObject({ code: -32021, data: { requiredCapabilities: { roots: {} } } });
       expect(asked).toEqual([]);
+    });
+  });
+
+  it('2025-11-25 over a connection: SWITCHYARD_INPUT_MAX_ROUNDS bounds the rounds one request may ask', async () => {
+    const connection = await connectInMemory([askingMount()], {
+      era: 'legacy',
+      clientCapabilities: EVERYTHING,
+      env: { SWITCHYARD_INPUT_MAX_ROUNDS: '1' },
+    });
+    try {
+      const { asked } = answering(connection.client, EVERYTHING);
+      const once = await connection.client.callTool({ name: 'greet_by_name', arguments: {} });
+      expect(once.structuredContent).toEqual({ text: 'Hello, Alice', rounds: 1 });
+      // draft_title asks twice: the second round is one too many.
+      const twice = await connection.client.callTool({ name: 'draft_title', arguments: {} });
+      expect(twice.isError).toBe(true);
+      expect(JSON.stringify(twice.content)).toContain('still required input after 1 rounds');
+      expect(asked).toEqual(['What is your name?', 'A title, please']);
+    } finally {
+      await connection.close();
+    }
+  });
+
+  describe('2025-11-25 over stateless HTTP: no connection to ask on', () => {
+    const h = httpTestHarness();
+    afterEach(() => h.closeAll());
+
+    async function legacyClient() {
+      const { url, server } = await h.start([askingMount()]);
+      const client = clientFor('legacy', 'legacy-http', EVERYTHING);
+      const { asked } = answering(client, EVERYTHING);
+      await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+      return {
+        client,
+        asked,
+        state: server.domains.get('asking') as AskingState,
+        close: () => client.close(),
+      };
+    }
+
+    it('a handler sees no capabilities, so it answers without asking', async () => {
+      const { client, asked, close } = await legacyClient();
+      try {
+        const answer = await client.callTool({ name: 'greet_by_name', arguments: {} });
+        expect(answer.structuredContent).toEqual({ text: 'Hello, stranger', rounds: 0 });
+        expect(asked).toEqual([]);
+      } finally {
+        await close();
+      }
+    });
+
+    it('a required capability or a question is refused (-32021), saying to use 2026-07-28 or stdio', async () => {
+      const { client, asked, state, close } = await legacyClient();
+      try {
+        for (const name of ['draft_title', 'list_client_roots']) {
+          const refused = await client.callTool({ name, arguments: {} }).catch((error) => error);
+          expect(refused, name).toMatchObject({ code: -32021 });
+          expect(String(refused.message)).toContain('use protocol 2026-07-28, or stdio');
+        }
+        expect(asked).toEqual([]);
+        expect(state.entries.map((entry) => entry.handler)).toEqual(['list_client_roots']);
+      } finally {
+        await close();
+      }
     });
   });
 
