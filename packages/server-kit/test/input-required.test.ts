@@ -1,5 +1,5 @@
 import { StreamableHTTPClientTransport, type Client } from '@modelcontextprotocol/client';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { DomainLifecycle, Mount } from '../src/index.js';
 import {
   clientFor,
@@ -177,6 +177,73 @@ describe('multi round-trip requests (SEP-2322): a handler asks the client, then 
       expect(JSON.stringify(twice.content)).toContain('still required input after 1 rounds');
       expect(asked).toEqual(['What is your name?', 'A title, please']);
     } finally {
+      await connection.close();
+    }
+  });
+
+  it("2026-07-28: one caller's sealed state is refused in another's request (bound to the principal)", async () => {
+    const as = (principal: string) =>
+      connectInMemory([askingMount()], {
+        clientCapabilities: EVERYTHING,
+        requestState: { key: KEY },
+        authInfo: { token: principal, clientId: principal, scopes: [], extra: { principal } },
+      });
+    const [alice, mallory] = [await as('alice'), await as('mallory')];
+    try {
+      const first = (await alice.client.request(
+        { method: 'tools/call', params: { name: 'greet_by_name', arguments: {} } },
+        { allowInputRequired: true },
+      )) as { resultType?: string; requestState?: string };
+      expect(first).toMatchObject({ resultType: 'input_required', requestState: expect.any(String) });
+      const retry = (client: Client) =>
+        client.request(
+          {
+            method: 'tools/call',
+            params: {
+              name: 'greet_by_name',
+              arguments: {},
+              inputResponses: NAME_ANSWER,
+              requestState: first.requestState,
+            },
+          },
+          { allowInputRequired: true },
+        );
+      await expect(retry(mallory.client)).rejects.toMatchObject({
+        code: -32602,
+        message: expect.stringContaining('Invalid or expired requestState'),
+      });
+      expect(await retry(alice.client)).toMatchObject({
+        structuredContent: { text: 'Hello, Bob', rounds: 1 },
+      });
+    } finally {
+      await alice.close();
+      await mallory.close();
+    }
+  });
+
+  it('2026-07-28: a sealed state older than SWITCHYARD_REQUEST_STATE_TTL_S is refused', async () => {
+    const connection = await connectInMemory([askingMount()], {
+      clientCapabilities: EVERYTHING,
+      env: { SWITCHYARD_REQUEST_STATE_TTL_S: '60' },
+    });
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      const call = (params: Record<string, unknown> = {}) =>
+        connection.client.request(
+          { method: 'tools/call', params: { name: 'greet_by_name', arguments: {}, ...params } },
+          { allowInputRequired: true },
+        );
+      const { requestState } = (await call()) as unknown as { requestState: string };
+      vi.setSystemTime(Date.now() + 61_000);
+      await expect(call({ inputResponses: NAME_ANSWER, requestState })).rejects.toMatchObject({
+        code: -32602,
+      });
+      vi.setSystemTime(Date.now() - 61_000 + 59_000);
+      expect(await call({ inputResponses: NAME_ANSWER, requestState })).toMatchObject({
+        structuredContent: { text: 'Hello, Bob' },
+      });
+    } finally {
+      vi.useRealTimers();
       await connection.close();
     }
   });
