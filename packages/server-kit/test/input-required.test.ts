@@ -9,7 +9,7 @@ import {
   type ProtocolEra,
 } from '../src/testing.js';
 import { askingDomain, type AskingState } from './fixtures/asking-domain.js';
-import { httpTestHarness, MCP_POST_HEADERS, MODERN_META } from './helpers.js';
+import { httpTestHarness, MCP_POST_HEADERS, MODERN_META, startInProcessStdio } from './helpers.js';
 
 const KEY = 'an operator key of more than thirty-two bytes, for tests';
 
@@ -160,6 +160,22 @@ describe('multi round-trip requests (SEP-2322): a handler asks the client, then 
       expect(asked).toEqual([]);
     });
   });
+
+  it.each(['modern', 'legacy'] as ProtocolEra[])(
+    '%s era over the stdio host: the handler asks, the client answers, one code path',
+    async (era) => {
+      const stdio = await startInProcessStdio([askingMount()]);
+      try {
+        const client = await stdio.connectClient(era, EVERYTHING);
+        const { asked } = answering(client, EVERYTHING);
+        const answer = await client.callTool({ name: 'draft_title', arguments: {} });
+        expect(answer.structuredContent).toEqual({ text: 'Short title', rounds: 2 });
+        expect(asked).toEqual(['A title, please', 'Shorter than: A long draft title']);
+      } finally {
+        await stdio.close();
+      }
+    },
+  );
 
   it('2025-11-25 over a connection: SWITCHYARD_INPUT_MAX_ROUNDS bounds the rounds one request may ask', async () => {
     const connection = await connectInMemory([askingMount()], {
