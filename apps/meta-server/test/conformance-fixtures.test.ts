@@ -35,9 +35,23 @@ const FIXTURE_SCENARIOS = [
   'tools-call-with-progress',
 ];
 
-/** Scenarios of one revision only that call the fixtures (logging is a 2025-era feature). */
+/** Scenarios of one revision only that call the fixtures (logging is a 2025-era feature, SEP-2322 a 2026 one). */
 const FIXTURE_SCENARIOS_OF: Record<Revision, string[]> = {
-  '2026-07-28': [],
+  '2026-07-28': [
+    'input-required-result-basic-elicitation',
+    'input-required-result-basic-sampling',
+    'input-required-result-basic-list-roots',
+    'input-required-result-request-state',
+    'input-required-result-multiple-input-requests',
+    'input-required-result-multi-round',
+    'input-required-result-non-tool-request',
+    'input-required-result-result-type',
+    'input-required-result-tampered-state',
+    'input-required-result-capability-check',
+    'input-required-result-missing-input-response',
+    'input-required-result-ignore-extra-params',
+    'input-required-result-validate-input',
+  ],
   '2025-11-25': ['tools-call-with-logging'],
 };
 

@@ -10,6 +10,7 @@ import { AnswerAllowance, answerTooLarge, fitAnswer } from './answer-budget.js';
 import { DEFAULT_MAX_ANSWER_BYTES } from './limits.js';
 import { assertArgumentDepth } from './argument-depth.js';
 import { assertTextArguments } from './argument-text.js';
+import { AskClient, type ClientInput } from './input-required.js';
 import { toolAnswerBytes } from './runtime/answer-bytes.js';
 import type { Logger } from './runtime/logger.js';
 import type {
@@ -32,12 +33,17 @@ export type ToolResult = {
 };
 
 /**
- * Per-call facts the server knows (who, how to report progress, when to stop), and the answer bytes the
- * call's request may still spend (default: the whole default answer limit).
+ * Per-call facts the server knows (who, how to report progress, when to stop, what the client declared and
+ * answered: none when left out), and the answer bytes the call's request may still spend (default: the whole
+ * default answer limit).
  */
-export type CallContext<State> = Omit<ToolCall<State>, 'correlationId' | 'logger' | 'answerBytes'> & {
-  allowance?: AnswerAllowance;
-};
+export type CallContext<State> = Omit<
+  ToolCall<State>,
+  'correlationId' | 'logger' | 'answerBytes' | keyof ClientInput
+> &
+  Partial<ClientInput> & {
+    allowance?: AnswerAllowance;
+  };
 
 export interface ToolRunner<State> {
   spec: ToolSpec<State, unknown>;
@@ -114,6 +120,7 @@ async function run<State>(
         ? call
         : { ...call, state: (await runner.callState(call.state)) as State },
     );
+    if (output instanceof AskClient) return { payload: {}, isError: false, asked: output };
     const whole = checkOutput(runner, output);
     const fitted = fitAnswer(whole, allowance, spec.paging, parsed.data);
     // A cut answer gained fields from the paging's `rest`: they are held to the contract too.
@@ -148,19 +155,28 @@ async function run<State>(
 /**
  * Answers one tools/call: validate the arguments with the contract, call the handler, check the output,
  * map a failure to the contract's error payload. Every call gets a correlation id and one log line with
- * its duration and outcome; the domain's middleware wraps all of it, validation failures included.
+ * its duration and outcome; the domain's middleware wraps all of it, validation failures included. A
+ * handler that asks the client for input (`askClient`) answers that instead of a result.
  */
 export function callTool<State>(
   runner: ToolRunner<State>,
   rawArgs: Record<string, unknown>,
   context: CallContext<State>,
-): Promise<ToolResult> {
+): Promise<ToolResult | AskClient> {
   const correlationId = newCorrelationId();
   return withCorrelationId(correlationId, async () => {
     const started = performance.now();
-    const { allowance = new AnswerAllowance(DEFAULT_MAX_ANSWER_BYTES), ...facts } = context;
+    const {
+      allowance = new AnswerAllowance(DEFAULT_MAX_ANSWER_BYTES),
+      clientCapabilities = {},
+      inputResponses = {},
+      ...facts
+    } = context;
     const call: ToolCall<State> = {
       ...facts,
+      clientCapabilities,
+      inputResponses,
+      requestState: context.requestState,
       correlationId,
       logger: runner.logger,
       answerBytes: allowance.remaining,
@@ -171,6 +187,13 @@ export function callTool<State>(
       () => run(runner, rawArgs, call, allowance),
     );
     const outcome = await chain();
+    if (outcome.asked !== undefined) {
+      runner.logger.debug('tool call', {
+        outcome: 'input_required',
+        durationMs: performance.now() - started,
+      });
+      return outcome.asked;
+    }
     const result = toolResult(outcome);
     allowance.spend(toolAnswerBytes(result.content[0].text) + contentBytes(outcome.content ?? []));
     const durationMs = performance.now() - started;

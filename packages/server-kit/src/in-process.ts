@@ -3,6 +3,11 @@ import type { DomainLifecycle, Env, Mount } from './domain.js';
 import { DEFAULT_MAX_ANSWER_BYTES, DEFAULT_MAX_ARGUMENT_DEPTH } from './limits.js';
 import { buildServerFactory, type ServerIdentity } from './mcp-server.js';
 import { openDomains } from './open-domains.js';
+import {
+  resolveInputRounds,
+  resolveRequestStateSettings,
+  type RequestStateOptions,
+} from './request-state.js';
 import type { ServerFactory } from './host.js';
 import type { Logger } from './runtime/logger.js';
 
@@ -16,6 +21,8 @@ export interface InProcessOptions extends CatalogOptions {
   maxAnswerBytes?: number;
   /** True when one server instance serves a whole connection (stdio, the legacy in-memory pair). */
   persistentConnection: boolean;
+  /** How request state is sealed (default: the environment's settings, else a random key). */
+  requestState?: RequestStateOptions;
 }
 
 export interface InProcessServing {
@@ -54,6 +61,8 @@ export async function serveInProcess(
     maxAnswerBytes: options.maxAnswerBytes ?? DEFAULT_MAX_ANSWER_BYTES,
     shutdownSignal: shutdown.signal,
     persistentConnection: options.persistentConnection,
+    requestState: resolveRequestStateSettings(options.requestState ?? {}, options.env),
+    inputRounds: resolveInputRounds({}, options.env),
   });
   return {
     createServer,

@@ -13,16 +13,37 @@ export { callerPrincipal, oauthPrincipal } from './principal.js';
 export type { OAuthCaller } from './principal.js';
 export { domainScopes, ScopeTable, toolScope, type ScopeNeed } from './scopes.js';
 export { createProgressReporter } from './progress.js';
+export {
+  AskClient,
+  ask,
+  askClient,
+  declares,
+  elicited,
+  listedRoots,
+  sampledText,
+  type ClientCapabilityName,
+  type ClientInput,
+} from './input-required.js';
+export {
+  MIN_REQUEST_STATE_KEY_BYTES,
+  REQUEST_STATE_KEY_VARIABLE,
+  type InputRoundOptions,
+  type RequestStateOptions,
+} from './request-state.js';
 export * from './run-server.js';
 export {
   DEFAULT_HEADERS_TIMEOUT_MS,
   DEFAULT_HTTP_MAX_BATCH,
+  DEFAULT_INPUT_MAX_ROUNDS,
+  DEFAULT_INPUT_ROUND_TIMEOUT_MS,
   DEFAULT_KEEP_ALIVE_TIMEOUT_MS,
   DEFAULT_MAX_ANSWER_BYTES,
   DEFAULT_MAX_ARGUMENT_DEPTH,
   DEFAULT_MAX_CONNECTIONS,
   DEFAULT_MAX_MESSAGE_BYTES,
+  DEFAULT_MAX_REQUEST_STATE_BYTES,
   DEFAULT_MAX_YOUNG_GENERATION_MB,
+  DEFAULT_REQUEST_STATE_TTL_S,
   DEFAULT_REQUEST_TIMEOUT_MS,
   LIMITS,
   type LimitName,

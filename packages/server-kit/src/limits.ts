@@ -15,7 +15,7 @@ interface LimitSetting {
   /** What 0 means, where 0 is accepted. */
   zeroMeans?: string;
   /** What the number counts, for messages. */
-  unit: 'bytes' | 'mebibytes' | 'milliseconds' | 'seconds' | 'levels' | 'connections' | 'messages';
+  unit: 'bytes' | 'mebibytes' | 'milliseconds' | 'seconds' | 'levels' | 'connections' | 'messages' | 'rounds';
   /** Absent where the default depends on the modules (the message sizes). */
   default?: number;
 }
@@ -45,6 +45,22 @@ export const DEFAULT_HTTP_MAX_BATCH = 100;
 export const DEFAULT_MAX_ANSWER_BYTES = 1024 * 1024;
 /** Below this the fixed parts of some answers (a run status, a plan's first journey) would not fit. */
 export const MIN_MAX_ANSWER_BYTES = 64 * 1024;
+
+/**
+ * The largest sealed request state (multi round-trip requests) the server mints or accepts: a client cannot make
+ * it verify (HMAC) more than this per request, and a handler's state that would pass it is a defect, refused.
+ */
+export const DEFAULT_MAX_REQUEST_STATE_BYTES = 16 * 1024;
+/** How long a sealed request state is accepted after it was minted: the client's round trip, a person included. */
+export const DEFAULT_REQUEST_STATE_TTL_S = 600;
+
+/**
+ * 2025-11-25 over a connection (stdio): the server asks the client itself for a handler's questions, at most this
+ * many rounds for one request (the client's answers each time); the request then fails saying so.
+ */
+export const DEFAULT_INPUT_MAX_ROUNDS = 8;
+/** ...and waits this long for each round's answers: a person may be typing them. */
+export const DEFAULT_INPUT_ROUND_TIMEOUT_MS = 600_000;
 
 /** Accepted difference between our clock and the authorization server's, for `exp`, `nbf` and `iat`. */
 export const DEFAULT_OAUTH_CLOCK_SKEW_S = 60;
@@ -91,6 +107,36 @@ export const LIMITS = {
     min: MIN_MAX_ANSWER_BYTES,
     unit: 'bytes',
     default: DEFAULT_MAX_ANSWER_BYTES,
+  },
+  maxRequestStateBytes: {
+    option: 'requestState.maxBytes',
+    variable: 'SWITCHYARD_MAX_REQUEST_STATE_BYTES',
+    min: 1024,
+    unit: 'bytes',
+    default: DEFAULT_MAX_REQUEST_STATE_BYTES,
+  },
+  requestStateTtlS: {
+    option: 'requestState.ttlSeconds',
+    variable: 'SWITCHYARD_REQUEST_STATE_TTL_S',
+    min: 1,
+    max: 86_400,
+    unit: 'seconds',
+    default: DEFAULT_REQUEST_STATE_TTL_S,
+  },
+  inputMaxRounds: {
+    option: 'inputRequired.maxRounds',
+    variable: 'SWITCHYARD_INPUT_MAX_ROUNDS',
+    min: 1,
+    max: 100,
+    unit: 'rounds',
+    default: DEFAULT_INPUT_MAX_ROUNDS,
+  },
+  inputRoundTimeoutMs: {
+    option: 'inputRequired.roundTimeoutMs',
+    variable: 'SWITCHYARD_INPUT_ROUND_TIMEOUT_MS',
+    min: 1_000,
+    unit: 'milliseconds',
+    default: DEFAULT_INPUT_ROUND_TIMEOUT_MS,
   },
   stdioMaxMessageBytes: {
     option: 'stdio.maxMessageBytes',

@@ -1,8 +1,12 @@
 import {
+  CLIENT_CAPABILITIES_META_KEY,
+  MissingRequiredClientCapabilityError,
   ProtocolError,
   ProtocolErrorCode,
   ResourceNotFoundError,
   UriTemplate,
+  type ClientCapabilities,
+  type InputRequiredResult,
   type Server,
   type McpRequestContext,
   type ServerContext,
@@ -14,11 +18,20 @@ import { assertTextArguments } from './argument-text.js';
 import { callTool, type ToolRunner } from './call-tool.js';
 import type { Catalog, CatalogTool } from './catalog.js';
 import type { DomainLifecycle } from './domain.js';
+import {
+  AskClient,
+  capabilitiesAsked,
+  missingCapabilities,
+  type ClientCapabilityName,
+  type ClientInput,
+} from './input-required.js';
 import { callerOAuth, callerPrincipal } from './principal.js';
 import { ParamsCheckedServer } from './params-checked-server.js';
 import { createProgressReporter } from './progress.js';
+import type { InputRoundOptions, RequestStateSettings } from './request-state.js';
 import type { Logger } from './runtime/logger.js';
 import { svgIcon } from './icons.js';
+import { StateSeal } from './state-seal.js';
 import type { PromptSpec, RequestCall, ResourceContents, ResourceSpec } from './tool-spec.js';
 import { readView, VIEW_ERRORS } from './views.js';
 
@@ -48,6 +61,10 @@ export interface Serving {
   shutdownSignal: AbortSignal;
   /** True when one server instance serves a whole connection (stdio), false when it serves one request. */
   persistentConnection: boolean;
+  /** How handlers' request state (multi round-trip requests) is sealed. */
+  requestState: RequestStateSettings;
+  /** 2025-11-25 over a connection: the rounds of questions the server asks the client itself. */
+  inputRounds: Required<InputRoundOptions>;
 }
 
 /** Completion lists are capped by the spec at 100 values. */
@@ -168,13 +185,7 @@ export function buildServerFactory(
     const resolve = callStateOf(domain);
     return resolve === undefined ? stateOf(domain) : resolve(stateOf(domain));
   };
-  const requestCall = async (domain: string, ctx: ServerContext): Promise<RequestCall<unknown>> => ({
-    state: await handlerState(domain),
-    principal: callerPrincipal(ctx.http?.authInfo),
-    oauth: callerOAuth(ctx.http?.authInfo),
-    signal: AbortSignal.any([ctx.mcpReq.signal, serving.shutdownSignal]),
-    logger: loggerOf(domain),
-  });
+  const seal = new StateSeal(serving.requestState, (ctx) => callerPrincipal(ctx.http?.authInfo));
 
   const findResource = (uri: string): { family: ResourceFamily; variables: Record<string, string> } => {
     for (const family of resources) {
@@ -200,6 +211,9 @@ export function buildServerFactory(
     const server = new ParamsCheckedServer(implementation, {
       capabilities,
       instructions: identity.instructions,
+      requestState: { verify: seal.verify },
+      // 2025-11-25 over a connection: the SDK asks the client itself and calls the handler again.
+      inputRequired: { ...serving.inputRounds, legacyShim: true },
     });
     // Over HTTP this server answers one POST: a 2025-era batch's members share one allowance, one at a time.
     const requestAllowance = serving.persistentConnection
@@ -215,6 +229,61 @@ export function buildServerFactory(
             }
         : undefined;
 
+    // Over stateless HTTP a 2025-era request has no connection: nothing can carry a question to the client.
+    const noWayToAsk = context.era === 'legacy' && !serving.persistentConnection;
+    /** The client's capabilities: the request's own (2026-07-28) or the connection's `initialize` (2025). */
+    const declaredBy = (ctx: ServerContext): ClientCapabilities =>
+      (context.era === 'legacy'
+        ? server.getClientCapabilities()
+        : ((ctx.mcpReq.envelope as Record<string, unknown> | undefined)?.[CLIENT_CAPABILITIES_META_KEY] as
+            ClientCapabilities | undefined)) ?? {};
+    /** Refuses, with the spec's -32021, a request that needs a capability its client did not declare. */
+    const requireCapabilities = (needed: readonly ClientCapabilityName[], ctx: ServerContext): void => {
+      const missing = missingCapabilities(needed, declaredBy(ctx));
+      if (missing === undefined) return;
+      const names = Object.keys(missing).join(', ');
+      throw new MissingRequiredClientCapabilityError(
+        { requiredCapabilities: missing },
+        noWayToAsk
+          ? `This needs the client's ${names}, which a 2025-11-25 request over stateless HTTP cannot reach: ` +
+              'use protocol 2026-07-28, or stdio'
+          : `This needs the client's ${names}: the request's client capabilities do not declare it`,
+      );
+    };
+    /** What a handler of `target` learns about the client and its answers; first rounds get none. */
+    const clientInput = (target: string, ctx: ServerContext): ClientInput => ({
+      clientCapabilities: declaredBy(ctx),
+      inputResponses: ctx.mcpReq.inputResponses ?? {},
+      requestState: seal.open(target, ctx),
+    });
+    /** A handler's `askClient` as the spec's input_required result, its state sealed for `target`. */
+    const inputRequired = async (
+      asked: AskClient,
+      target: string,
+      ctx: ServerContext,
+    ): Promise<InputRequiredResult> => {
+      requireCapabilities(capabilitiesAsked(asked), ctx);
+      return {
+        resultType: 'input_required',
+        inputRequests: asked.requests,
+        ...(asked.state === undefined ? {} : { requestState: await seal.seal(target, asked.state, ctx) }),
+      };
+    };
+    const requestCall = async (
+      domain: string,
+      ctx: ServerContext,
+      target?: string,
+    ): Promise<RequestCall<unknown>> => ({
+      state: await handlerState(domain),
+      principal: callerPrincipal(ctx.http?.authInfo),
+      oauth: callerOAuth(ctx.http?.authInfo),
+      signal: AbortSignal.any([ctx.mcpReq.signal, serving.shutdownSignal]),
+      logger: loggerOf(domain),
+      ...(target === undefined
+        ? { clientCapabilities: declaredBy(ctx), inputResponses: {}, requestState: undefined }
+        : clientInput(target, ctx)),
+    });
+
     server.setRequestHandler('tools/list', () => toolListing);
     server.setRequestHandler('tools/call', async (request, ctx) => {
       const tool: CatalogTool | undefined = catalog.tools.get(request.params.name);
@@ -227,9 +296,13 @@ export function buildServerFactory(
             `Unknown tool "${request.params.name}": tools/list names the tools this server offers`,
         );
       }
+      requireCapabilities(tool.spec.requires ?? [], ctx);
+      const target = `tools/call ${tool.name}`;
+      const input = clientInput(target, ctx);
       const allowance = allowanceFor();
       const result = await allowance.turn(() =>
         callTool(runner, request.params.arguments ?? {}, {
+          ...input,
           state: stateOf(tool.domain),
           signal: AbortSignal.any([ctx.mcpReq.signal, serving.shutdownSignal]),
           requestId: JSON.stringify(ctx.mcpReq.id),
@@ -243,6 +316,7 @@ export function buildServerFactory(
           allowance,
         }),
       );
+      if (result instanceof AskClient) return inputRequired(result, target, ctx);
       return server.projectCallToolResult(result, tool.listing.outputSchema);
     });
 
@@ -280,12 +354,14 @@ export function buildServerFactory(
           });
         }
         const { family, variables } = findResource(request.params.uri);
+        const target = `resources/read ${request.params.uri}`;
         return allowance.turn(async () => {
           try {
             const contents = await family.spec.read(request.params.uri, variables, {
-              ...(await requestCall(family.domain, ctx)),
+              ...(await requestCall(family.domain, ctx, target)),
               answerBytes: allowance.remaining,
             });
+            if (contents instanceof AskClient) return await inputRequired(contents, target, ctx);
             return spent(contents);
           } catch (error) {
             throw handlerFailure(family.domain, family.spec, 'resources/read', error);
@@ -314,7 +390,9 @@ export function buildServerFactory(
               `Prompt "${entry.spec.name}" needs ${missing.map((a) => `"${a.name}"`).join(', ')}`,
             );
           }
-          const messages = await entry.spec.get(args, await requestCall(entry.domain, ctx));
+          const target = `prompts/get ${entry.spec.name}`;
+          const messages = await entry.spec.get(args, await requestCall(entry.domain, ctx, target));
+          if (messages instanceof AskClient) return await inputRequired(messages, target, ctx);
           return { description: entry.spec.description, messages };
         } catch (error) {
           throw handlerFailure(entry.domain, entry.spec, 'prompts/get', error);

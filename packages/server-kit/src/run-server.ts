@@ -7,6 +7,12 @@ import { resolveOAuthSettings, type OAuthOptions } from './http/oauth-settings.j
 import { isLoopbackHost } from './http/security.js';
 import { InFlightTracker } from './in-flight.js';
 import { DEFAULT_MAX_MESSAGE_BYTES, DEFAULT_REQUEST_TIMEOUT_MS, resolveLimit, type Env } from './limits.js';
+import {
+  resolveInputRounds,
+  resolveRequestStateSettings,
+  type InputRoundOptions,
+  type RequestStateOptions,
+} from './request-state.js';
 import type { ServerIdentity } from './mcp-server.js';
 import { openDomains } from './open-domains.js';
 import { resolveDataDir } from './runtime/data-dir.js';
@@ -97,6 +103,18 @@ export interface RunServerOptions extends CatalogOptions, ServerIdentity {
    * warning saying how to get the rest.
    */
   maxAnswerBytes?: number;
+  /**
+   * How a handler's request state (multi round-trip requests, `askClient`) is sealed: the HMAC key
+   * (SWITCHYARD_REQUEST_STATE_KEY, default a random per-process key: set one shared key on every replica behind
+   * one URL), its largest size and its lifetime.
+   */
+  requestState?: RequestStateOptions;
+  /**
+   * 2025-11-25 over stdio, where the server asks the client itself: the most rounds for one request
+   * (SWITCHYARD_INPUT_MAX_ROUNDS, default 8) and how long each may take (SWITCHYARD_INPUT_ROUND_TIMEOUT_MS,
+   * default 600 000).
+   */
+  inputRequired?: InputRoundOptions;
   /** Where the SWITCHYARD_* bound variables are read from (an option set here wins); default process.env. */
   env?: Env;
   /** Default `resolveDataDir()`. */
@@ -238,6 +256,8 @@ export async function runServer(
       : 0;
   const maxArgumentDepth = resolveLimit('maxArgumentDepth', options.maxArgumentDepth, env);
   const maxAnswerBytes = resolveLimit('maxAnswerBytes', options.maxAnswerBytes, env);
+  const requestState = resolveRequestStateSettings(options.requestState ?? {}, env);
+  const inputRounds = resolveInputRounds(options.inputRequired ?? {}, env);
   const graceMs = options.shutdownGraceMs ?? DEFAULT_SHUTDOWN_GRACE_MS;
   if (!Number.isFinite(graceMs) || graceMs < 0) {
     fail(`shutdownGraceMs must be a number of milliseconds >= 0, got ${String(graceMs)}`);
@@ -268,6 +288,8 @@ export async function runServer(
     maxAnswerBytes,
     shutdownSignal: shutdown.signal,
     persistentConnection: transport === 'stdio',
+    requestState,
+    inputRounds,
   });
 
   let closing: Promise<void> | undefined;

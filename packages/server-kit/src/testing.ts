@@ -1,8 +1,13 @@
-import { StreamableHTTPClientTransport, type Client } from '@modelcontextprotocol/client';
+import {
+  StreamableHTTPClientTransport,
+  type Client,
+  type ClientCapabilities,
+} from '@modelcontextprotocol/client';
 import { createMcpHandler, InMemoryTransport, type AuthInfo } from '@modelcontextprotocol/server';
 import type { CatalogOptions } from './catalog.js';
 import type { DomainLifecycle, Env, Mount } from './domain.js';
 import { serveInProcess } from './in-process.js';
+import type { RequestStateOptions } from './request-state.js';
 import { createLogger, type Logger } from './runtime/logger.js';
 import { clientFor, type ProtocolEra } from './testing-clients.js';
 
@@ -28,6 +33,10 @@ export interface ConnectInMemoryOptions extends CatalogOptions {
   maxAnswerBytes?: number;
   /** Modern era only: who the requests come from, as a bearer token check in front would say. */
   authInfo?: AuthInfo;
+  /** What the client declares (default none); register its handlers on `client` before asking. */
+  clientCapabilities?: ClientCapabilities;
+  /** How request state is sealed (default a random key). */
+  requestState?: RequestStateOptions;
 }
 
 /**
@@ -49,7 +58,7 @@ export async function connectInMemory(
     persistentConnection: era === 'legacy',
   });
   const { createServer } = serving;
-  const client = clientFor(era);
+  const client = clientFor(era, undefined, options.clientCapabilities);
   let closeServer: () => Promise<void>;
   if (era === 'modern') {
     const handler = createMcpHandler(createServer);

@@ -1,6 +1,7 @@
 import type { SwitchyardError } from '@switchyard/contracts/errors';
 import type { ViewName } from '@switchyard/views';
 import type { z } from 'zod';
+import type { AskClient, ClientCapabilityName, ClientInput } from './input-required.js';
 import type { OAuthCaller } from './principal.js';
 import type { Logger } from './runtime/logger.js';
 
@@ -23,8 +24,12 @@ export interface ProgressReporter {
 
 export type ClientLogLevel = 'debug' | 'info' | 'notice' | 'warning' | 'error';
 
-/** What a tool handler gets besides its validated input. */
-export interface ToolCall<State = unknown> {
+/**
+ * What a tool handler gets besides its validated input. `clientCapabilities`, `inputResponses` and
+ * `requestState` (ClientInput) say what the client can answer and what it answered to the handler's last
+ * `askClient`.
+ */
+export interface ToolCall<State = unknown> extends ClientInput {
   /** The domain as `open` returned it. */
   state: State;
   correlationId: string;
@@ -146,6 +151,12 @@ export interface ToolSpec<
    * blocks count against the answer limit with the payload (an answer that would pass it is refused).
    */
   content?(output: z.output<O>, input: z.output<I>): ContentBlock[];
+  /**
+   * The client capabilities the tool cannot work without (`['sampling']`): a request whose client did not declare
+   * one is refused before the handler runs, with the spec's MissingRequiredClientCapability error (-32021, over
+   * HTTP status 400) naming what is missing. A tool that can do without reads `call.clientCapabilities` instead.
+   */
+  requires?: readonly ClientCapabilityName[];
   /** Whether this configuration offers the tool (default: always). */
   when?(config: Config): boolean;
   /**
@@ -154,7 +165,11 @@ export interface ToolSpec<
    * domain is not mounted) answers this instead of "unknown tool".
    */
   needs?: string;
-  handler(input: z.output<I>, call: ToolCall<State>): Promise<z.input<O>> | z.input<O>;
+  /** The answer, or `askClient(...)`: ask the client (sampling, elicitation, roots), then be called again. */
+  handler(
+    input: z.output<I>,
+    call: ToolCall<State>,
+  ): Promise<z.input<O> | AskClient> | z.input<O> | AskClient;
 }
 
 /** How one call ended, as middleware sees it. */
@@ -168,6 +183,8 @@ export interface ToolOutcome {
   error?: SwitchyardError;
   /** Where it failed, when it did. */
   stage?: FailureStage;
+  /** The handler asked the client for input instead of answering (`payload` is then empty). */
+  asked?: AskClient;
   /** `payload` serialized (the text mirror), when it was measured against the answer limit. */
   json?: string;
 }
@@ -211,8 +228,11 @@ export type ContentBlock =
   /** A resource's contents, embedded. */
   | { type: 'resource'; resource: ResourceContents };
 
-/** What resource and prompt handlers get. */
-export interface RequestCall<State = unknown> {
+/**
+ * What resource and prompt handlers get. The ClientInput fields carry answers only to a prompt's `get` and a
+ * resource's `read` (the methods that may `askClient`); elsewhere they are empty.
+ */
+export interface RequestCall<State = unknown> extends ClientInput {
   state: State;
   principal: string;
   /** Present when the caller authenticated with an OAuth access token: its subject and scopes. */
@@ -249,7 +269,11 @@ export interface ResourceSpec<State = unknown> {
   mimeType?: string;
   /** Resources to enumerate in `resources/list` (reads work for any URI the template matches). */
   list?(call: RequestCall<State>): Promise<ResourceEntry[]>;
-  read(uri: string, variables: Record<string, string>, call: ReadCall<State>): Promise<ResourceContents[]>;
+  read(
+    uri: string,
+    variables: Record<string, string>,
+    call: ReadCall<State>,
+  ): Promise<ResourceContents[] | AskClient>;
   /**
    * Completions for the template variable `variable`: values that start with what the user typed (the others
    * the client resolved in `context`: an artifact's name completes within its `run_id`).
@@ -291,6 +315,7 @@ export interface PromptSpec<State = unknown, Config = unknown> {
   tools: readonly string[];
   /** Whether this configuration offers the prompt (default: always). */
   when?(config: Config): boolean;
-  get(args: Record<string, string>, call: RequestCall<State>): Promise<PromptMessage[]>;
+  /** The messages, or `askClient(...)`: ask the client first, then be called again. */
+  get(args: Record<string, string>, call: RequestCall<State>): Promise<PromptMessage[] | AskClient>;
   errorPayload(error: SwitchyardError): { error: { code: string; message: string } };
 }

@@ -10,6 +10,7 @@ import {
   serializeMessage,
   StreamableHTTPClientTransport,
   type Client,
+  type ClientCapabilities,
   type JSONRPCMessage,
   type Transport,
 } from '@modelcontextprotocol/client';
@@ -246,7 +247,7 @@ export interface InProcessStdio {
   /** Resolves with the first response (past or future) to request `id`. */
   response(id: string | number): Promise<Record<string, unknown>>;
   /** Connects a real SDK client to the pipe (the first message it sends opens the connection). */
-  connectClient(era: ProtocolEra): Promise<Client>;
+  connectClient(era: ProtocolEra, capabilities?: ClientCapabilities): Promise<Client>;
   lines: string[];
   close(): Promise<void>;
 }
@@ -304,8 +305,8 @@ export async function startInProcessStdio(
       if (seen !== undefined) return Promise.resolve(seen);
       return new Promise((resolve) => waiters.set(id, resolve));
     },
-    async connectClient(era) {
-      const client = clientFor(era, 'pipe-test-client');
+    async connectClient(era, capabilities) {
+      const client = clientFor(era, 'pipe-test-client', capabilities);
       await client.connect(new PipeClientTransport(stdin, stdout));
       clients.push(client);
       return client;

@@ -1,12 +1,21 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { SwitchyardError } from '@switchyard/contracts/errors';
 import {
+  ask,
+  askClient,
+  declares,
   defineDomain,
+  elicited,
+  listedRoots,
+  sampledText,
   specsFor,
+  type AskClient,
+  type ClientCapabilityName,
   type ContentBlock,
   type Domain,
   type DomainLifecycle,
   type ResourceContents,
+  type ToolCall,
 } from '@switchyard/server-kit';
 import { z } from 'zod';
 
@@ -76,6 +85,155 @@ function loggingTool(name: string, description: string) {
   });
 }
 
+/** A form elicitation of one text (or boolean) field, as the SEP-2322 scenarios ask it. */
+function askFor(message: string, field: string, type: 'string' | 'boolean' = 'string') {
+  return ask.elicit({
+    message,
+    requestedSchema: {
+      type: 'object',
+      properties: { [field]: type === 'string' ? { type: 'string' } : { type: 'boolean' } },
+      required: [field],
+    },
+  });
+}
+const askName = (message = 'What is your name?') => askFor(message, 'name');
+const askCapital = () =>
+  ask.sample({
+    messages: [{ role: 'user', content: { type: 'text', text: 'What is the capital of France?' } }],
+    maxTokens: 100,
+  });
+/** The round a fixture's own request state names (0 on a first call, or for a state of another shape). */
+const roundOf = (state: unknown): number =>
+  typeof state === 'object' && state !== null && typeof (state as { round?: unknown }).round === 'number'
+    ? (state as { round: number }).round
+    : 0;
+
+/**
+ * A SEP-2322 fixture: a tool without arguments whose handler answers a text or asks the client (through
+ * server-kit's askClient) and is called again with the answers.
+ */
+function askingTool(
+  name: string,
+  description: string,
+  answer: (call: ToolCall<DomainLifecycle>) => string | AskClient,
+  requires?: ClientCapabilityName[],
+) {
+  return tool({
+    name,
+    title: name.replace(/^test_/, '').replaceAll('_', ' '),
+    description: `Conformance fixture (SEP-2322): ${description}`,
+    input: NoInput,
+    output: Said,
+    annotations: READ_ONLY,
+    errorPayload,
+    ...(requires === undefined ? {} : { requires }),
+    handler: (_input, call) => {
+      const said = answer(call);
+      return typeof said === 'string' ? { text: said } : said;
+    },
+  });
+}
+
+/** Asks the name (elicitation), then greets: two fixtures' whole work. */
+function greetByName(call: ToolCall<DomainLifecycle>): string | AskClient {
+  const name = elicited(call, 'user_name')?.name;
+  return typeof name === 'string' ? `Hello, ${name}!` : askClient({ user_name: askName() });
+}
+
+const askingTools = [
+  askingTool(
+    'test_input_required_result_elicitation',
+    'asks the name (elicitation), then greets.',
+    greetByName,
+  ),
+  askingTool('test_input_required_result_sampling', "asks the client's model a question.", (call) => {
+    const said = sampledText(call, 'capital_question');
+    return said ?? askClient({ capital_question: askCapital() });
+  }),
+  askingTool('test_input_required_result_list_roots', "asks the client's roots.", (call) => {
+    const roots = listedRoots(call, 'client_roots');
+    return roots === undefined ? askClient({ client_roots: ask.listRoots() }) : `Roots: ${roots.join(', ')}`;
+  }),
+  askingTool(
+    'test_input_required_result_request_state',
+    'asks a confirmation, keeping request state.',
+    (call) => {
+      const confirmed = elicited(call, 'confirm')?.ok;
+      if (roundOf(call.requestState) === 1 && typeof confirmed === 'boolean')
+        return `state-ok: confirmed ${String(confirmed)}`;
+      return askClient({ confirm: askFor('Please confirm', 'ok', 'boolean') }, { round: 1 });
+    },
+  ),
+  askingTool(
+    'test_input_required_result_multiple_inputs',
+    'asks elicitation, sampling and roots at once.',
+    (call) => {
+      const name = elicited(call, 'user_name')?.name;
+      const greeting = sampledText(call, 'greeting');
+      const roots = listedRoots(call, 'client_roots');
+      if (roundOf(call.requestState) === 1 && typeof name === 'string' && greeting !== undefined && roots)
+        return `${greeting} ${name} (${roots.length} roots)`;
+      return askClient(
+        {
+          user_name: askName(),
+          greeting: ask.sample({
+            messages: [{ role: 'user', content: { type: 'text', text: 'Generate a greeting' } }],
+            maxTokens: 50,
+          }),
+          client_roots: ask.listRoots(),
+        },
+        { round: 1 },
+      );
+    },
+  ),
+  askingTool('test_input_required_result_multi_round', 'asks in two rounds, its state evolving.', (call) => {
+    const round = roundOf(call.requestState);
+    const name = elicited(call, 'step1')?.name;
+    const color = elicited(call, 'step2')?.color;
+    if (round === 2 && typeof color === 'string') {
+      const { name: known } = call.requestState as { name: string };
+      return `${known} likes ${color}`;
+    }
+    if (round === 1 && typeof name === 'string') {
+      return askClient(
+        { step2: askFor('Step 2: What is your favorite color?', 'color') },
+        { round: 2, name },
+      );
+    }
+    return askClient({ step1: askName('Step 1: What is your name?') }, { round: 1 });
+  }),
+  askingTool('test_input_required_result_tampered_state', 'asks a confirmation with sealed state.', (call) =>
+    roundOf(call.requestState) === 1 && elicited(call, 'confirm') !== undefined
+      ? 'Confirmed with untouched state.'
+      : askClient({ confirm: askFor('Please confirm', 'ok', 'boolean') }, { round: 1 }),
+  ),
+  askingTool(
+    'test_input_required_result_capabilities',
+    'asks only what the client declared it can answer.',
+    (call) => {
+      const can = (capability: ClientCapabilityName) => declares(call.clientCapabilities, capability);
+      const answered = sampledText(call, 'capital_question') ?? elicited(call, 'user_name')?.name;
+      if (answered !== undefined) return String(answered);
+      if (can('sampling')) return askClient({ capital_question: askCapital() });
+      if (can('elicitation')) return askClient({ user_name: askName() });
+      return 'The client declared nothing to ask.';
+    },
+  ),
+  // server-stateless (2026-07-28) calls it without declaring sampling: refused with -32021.
+  askingTool(
+    'test_missing_capability',
+    "needs the client's sampling (diagnostic).",
+    (call) => sampledText(call, 'capital_question') ?? askClient({ capital_question: askCapital() }),
+    ['sampling'],
+  ),
+  // server-stateless (2026-07-28): the elicitation travels in the result, never as a request on the stream.
+  askingTool(
+    'test_streaming_elicitation',
+    'asks the name while its response streams (diagnostic).',
+    greetByName,
+  ),
+];
+
 const tools = [
   tool({
     name: 'test_simple_text',
@@ -132,6 +290,7 @@ const tools = [
     PICTURE,
     embedded('test://mixed-content-resource', 'application/json', '{"test":"data","value":123}'),
   ]),
+  ...askingTools,
 ];
 
 const resourceErrors = { errorPayload };
@@ -185,6 +344,20 @@ const resources = [
 const ARG1_SUGGESTIONS = ['paris', 'park', 'party', 'helsinki'];
 
 const prompts = [
+  prompt({
+    name: 'test_input_required_result_prompt',
+    title: 'Prompt that asks first',
+    description: 'Conformance fixture (SEP-2322): asks the context (elicitation), then writes the message.',
+    arguments: [],
+    tools: [],
+    get: async (_args, call) => {
+      const context = elicited(call, 'user_context')?.context;
+      if (typeof context !== 'string')
+        return askClient({ user_context: askFor('What context should the prompt use?', 'context') });
+      return [{ role: 'user', content: { type: 'text', text: `Use this context: ${context}` } }];
+    },
+    errorPayload,
+  }),
   prompt({
     name: 'test_simple_prompt',
     title: 'Simple prompt',
