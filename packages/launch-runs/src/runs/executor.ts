@@ -29,7 +29,7 @@ import type { ArtifactRepository } from '../store/artifact-store.js';
 import { countBlocking } from '../store/issue-store.js';
 import type { RunPaths } from '../store/run-paths.js';
 import { recorded, transitioned, validationRecorded } from '../store/run-writes.js';
-import { runState, sectionStatesOf, type LaunchStore, type SectionStates } from '../store/launch-store.js';
+import { runState, type LaunchStore } from '../store/launch-store.js';
 import type { LaunchTelemetry } from '../telemetry/telemetry.js';
 import { LeaseLostError, runCancelled } from './model/errors.js';
 import type { RunFailure, StateChanged } from './model/events.js';
@@ -45,17 +45,12 @@ function inputs({ source_sha, site_sha }: InputsResult): Recording {
   return { source_sha, site_sha };
 }
 
-/** A worker's section progress merged into the run's section states (sections the run has not are dropped). */
-function sections(result: { sections: SectionProgress }, row: RunRow): Recording {
-  const states: SectionStates = { ...sectionStatesOf(row) };
-  for (const [section, state] of Object.entries(result.sections)) {
-    if (section in states && state !== undefined) states[section] = state;
-  }
-  return { section_states: states };
+function sections(result: { sections: SectionProgress }): Recording {
+  return { section_states: result.sections };
 }
 
-function links(link: LinkResult, row: RunRow): Recording {
-  return { ...sections(link, row), applied_patch_ids: [...link.applied_patch_ids].sort() };
+function links(link: LinkResult): Recording {
+  return { ...sections(link), applied_patch_ids: [...link.applied_patch_ids].sort() };
 }
 
 /** The pipeline calls of automatic steps: the workers that take nothing but their context. */
@@ -71,7 +66,7 @@ interface Step {
   call?: StepCall;
   to: RunState;
   /** Reads the result of the step's own `call` (a method, so each record may name that result's type). */
-  record?(result: unknown, row: RunRow): Recording;
+  record?(result: unknown): Recording;
 }
 
 const STEPS: Readonly<Partial<Record<RunState, Step>>> = {
@@ -254,7 +249,7 @@ export class Execution {
       const step = STEPS[state];
       const resting = until === 'next stable state' && steps > 0 && isStable(state);
       if (isTerminal(state) || step === undefined || resting) return row;
-      await this.runStep(row, state, step);
+      await this.runStep(state, step);
     }
   }
 
@@ -264,7 +259,7 @@ export class Execution {
     return row;
   }
 
-  private async runStep(row: RunRow, state: RunState, step: Step): Promise<void> {
+  private async runStep(state: RunState, step: Step): Promise<void> {
     const { worker, call } = step;
     if (step.enter !== undefined) await this.lease.append(transitioned(state, step.enter));
     let after: RunRow;
@@ -272,7 +267,7 @@ export class Execution {
       after = (await this.validate()).row;
     } else {
       const result = await this.runWorker<unknown>(worker, (ctx) => this.deps.pipeline[call](ctx));
-      after = await this.lease.append(transitioned(step.enter ?? state, step.to, step.record?.(result, row)));
+      after = await this.lease.append(transitioned(step.enter ?? state, step.to, step.record?.(result)));
     }
     const reached = runState(after);
     this.onProgress?.({

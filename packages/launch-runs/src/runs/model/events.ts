@@ -49,10 +49,10 @@ export type FixIntent = {
 export type StateChanged = {
   from: RunState;
   to: RunState;
-  /** W1's pinned commits; W4..W6: the run's sections after the step (W6: and the patches it applied). */
+  /** W1's pinned commits; W4..W6: the worker's progress on the run's sections (W6: and the patches it applied). */
   source_sha?: string;
   site_sha?: string;
-  section_states?: Record<string, SectionState>;
+  section_states?: Partial<Record<string, SectionState>>;
   applied_patch_ids?: string[];
   pr_url?: string;
   branch?: string;
@@ -97,13 +97,15 @@ function stateChanged(row: RunRow, change: StateChanged, at: string): Partial<Ru
     const value = change[field as keyof typeof COLUMNS];
     if (value !== undefined) Object.assign(values, { [column]: value });
   }
-  let sections = change.section_states;
+  const progress = change.section_states;
   const entering = SECTIONS_ENTERING[change.to];
-  if (entering !== undefined) {
+  if (progress !== undefined || entering !== undefined) {
+    // Progress on sections the run has not is dropped.
     const states = JSON.parse(row.sectionStates) as Record<string, SectionState>;
-    sections = Object.fromEntries(Object.entries(states).map(([id, state]) => [id, entering(state)]));
+    for (const [section, state] of Object.entries(states))
+      states[section] = entering?.(state) ?? progress?.[section] ?? state;
+    values.sectionStates = JSON.stringify(states);
   }
-  if (sections !== undefined) values.sectionStates = JSON.stringify(sections);
   // A failed run records its failure; a run that opened its PR has none left.
   if (change.error !== undefined) values.lastError = JSON.stringify(change.error);
   if (change.pr_url !== undefined) values.lastError = null;
