@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { createLogger, resolvePostgresSettings } from '@switchyard/server-kit/runtime';
 import { startTestPostgres, type TestPostgres } from '@switchyard/test-postgres';
-import { count } from 'drizzle-orm';
+import { count, eq } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import type { ValidationReport } from '@switchyard/contracts/launch-runs';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -63,6 +63,8 @@ interface Fixture {
   insertEvent(values: ReturnType<typeof eventValues>): Promise<void>;
   /** Sets the indexed sha256 and size of every artifact, past the store (a crash window's index). */
   setArtifactIndex(sha256: string, size: number): Promise<void>;
+  /** Leaves `leaseOwner`'s lease, expiring at `leaseExpiresMs`, on the run, past the store. */
+  setLease(runId: string, leaseOwner: string, leaseExpiresMs: number): Promise<void>;
   /** Holds the run's row lock in a transaction of its own until the returned function ends it. */
   lockRun?(runId: string): Promise<() => Promise<void>>;
   /** Inserts run rows as given, past the store, 500 at a time. */
@@ -104,6 +106,10 @@ async function sqliteFixture(dir: string, paths: RunPaths): Promise<Fixture> {
     },
     async setArtifactIndex(sha256, size) {
       first.update(sqliteSchema.artifacts).set({ sha256, size }).run();
+    },
+    async setLease(runId, leaseOwner, leaseExpiresMs) {
+      const { runs } = sqliteSchema;
+      first.update(runs).set({ leaseOwner, leaseExpiresMs }).where(eq(runs.runId, runId)).run();
     },
     async insertRuns(rows) {
       for (let at = 0; at < rows.length; at += 500)
@@ -155,6 +161,10 @@ async function postgresFixture(dir: string, paths: RunPaths): Promise<Fixture> {
     },
     async setArtifactIndex(sha256, size) {
       await db.update(postgresSchema.artifacts).set({ sha256, size });
+    },
+    async setLease(runId, leaseOwner, leaseExpiresMs) {
+      const { runs } = postgresSchema;
+      await db.update(runs).set({ leaseOwner, leaseExpiresMs }).where(eq(runs.runId, runId));
     },
     async lockRun(runId) {
       const client = await second.connect();
@@ -260,11 +270,7 @@ describe.each(DIALECTS)('runs and the event chain (%s)', (dialect) => {
   it('a state change updates the row and appends its event in one transaction; the chain verifies', async () => {
     const token = newLeaseToken();
     await t.store.insert(newRun(RUN, undefined, 'h1', token));
-    await t.store.append(
-      RUN,
-      token,
-      transitioned('CREATED', 'CLONED_INPUTS', { patch: { sourceSha: 'abc' } }),
-    );
+    await t.store.append(RUN, token, transitioned('CREATED', 'CLONED_INPUTS', { source_sha: 'abc' }));
     expect(await t.store.get(RUN)).toMatchObject({ state: 'CLONED_INPUTS', sourceSha: 'abc' });
     const list = await t.store.events(RUN);
     expect(list.map((e) => e.type)).toEqual(['RUN_CREATED', 'STATE_CHANGED']);
@@ -422,8 +428,8 @@ describe.each(DIALECTS)('runs and the event chain (%s)', (dialect) => {
         RUN,
         null,
         changed((row) => ({
-          patch: { fixAttempts: row.fixAttempts + 1 },
-          event: { type: 'WORK_ITEM_STARTED', payload: { i, after: row.fixAttempts } },
+          type: 'FIX_APPLIED',
+          payload: { attempt: row.fixAttempts + 1, i, after: row.fixAttempts },
         })),
       ),
     );
@@ -799,12 +805,7 @@ describe('the PostgreSQL store', () => {
     for (let i = 1; i < MAIN_LINE.length; i++)
       await t.store.append('r_done', null, transitioned(MAIN_LINE[i - 1]!, MAIN_LINE[i]!));
     // A finished run with a stale lease left on it: still not abandoned work.
-    for (const runId of ['r_cancelled', 'r_failed', 'r_done'])
-      await t.store.append(
-        runId,
-        null,
-        changed({ patch: { leaseOwner: newLeaseToken(), leaseExpiresMs: 1 } }),
-      );
+    for (const runId of ['r_cancelled', 'r_failed', 'r_done']) await t.setLease(runId, newLeaseToken(), 1);
     clockOffsetMs = 10 * LEASE_MS;
     expect(await t.store.claimAbandoned(newLeaseToken(), LEASE_MS)).toBeUndefined();
     expect((await t.store.get('r_released'))?.leaseOwner).toBeNull();

@@ -12,7 +12,6 @@ import {
   RunConfigSchema,
   ValidationReportSchema,
   type RunConfig,
-  type SectionState,
   type RunState,
   type ValidationReport,
 } from '@switchyard/contracts/launch-runs';
@@ -29,43 +28,29 @@ import type {
 import type { ArtifactRepository } from '../store/artifact-store.js';
 import { countBlocking } from '../store/issue-store.js';
 import type { RunPaths } from '../store/run-paths.js';
-import { changed, transitioned, validationRecorded, type StateChange } from '../store/run-writes.js';
-import {
-  runState,
-  sectionStatesOf,
-  type RunFailure,
-  type LaunchStore,
-  type SectionStates,
-} from '../store/launch-store.js';
+import { recorded, transitioned, validationRecorded } from '../store/run-writes.js';
+import { runState, type LaunchStore } from '../store/launch-store.js';
 import type { LaunchTelemetry } from '../telemetry/telemetry.js';
 import { LeaseLostError, runCancelled } from './model/errors.js';
+import type { RunFailure, StateChanged } from './model/events.js';
 import { fixHistory } from './fix-history.js';
 import type { Lease } from './lease.js';
 import { isAtLeast, isStable, isTerminal } from './model/state-machine.js';
 import { AUTOMATIC_STEP_COUNT, WORKER_NAMES, type WorkerId } from './worker-ids.js';
 
-function inputs({ source_sha, site_sha }: InputsResult): StateChange {
-  return { patch: { sourceSha: source_sha, siteSha: site_sha }, payload: { source_sha, site_sha } };
+/** What a step records on its STATE_CHANGED. */
+type Recording = Partial<StateChanged>;
+
+function inputs({ source_sha, site_sha }: InputsResult): Recording {
+  return { source_sha, site_sha };
 }
 
-/** Every section of the run in the state `to` gives for its current one. */
-export function mapSections(row: RunRow, to: (state: SectionState) => SectionState): SectionStates {
-  return Object.fromEntries(
-    Object.entries(sectionStatesOf(row)).map(([section, state]) => [section, to(state)]),
-  );
+function sections(result: { sections: SectionProgress }): Recording {
+  return { section_states: result.sections };
 }
 
-/** A worker's section progress merged into the run's section states (sections the run has not are dropped). */
-function sections(result: { sections: SectionProgress }, row: RunRow): StateChange {
-  const states: SectionStates = { ...sectionStatesOf(row) };
-  for (const [section, state] of Object.entries(result.sections)) {
-    if (section in states && state !== undefined) states[section] = state;
-  }
-  return { patch: { sectionStates: states } };
-}
-
-function links(link: LinkResult, row: RunRow): StateChange {
-  return { ...sections(link, row), payload: { applied_patch_ids: [...link.applied_patch_ids].sort() } };
+function links(link: LinkResult): Recording {
+  return { ...sections(link), applied_patch_ids: [...link.applied_patch_ids].sort() };
 }
 
 /** The pipeline calls of automatic steps: the workers that take nothing but their context. */
@@ -81,7 +66,7 @@ interface Step {
   call?: StepCall;
   to: RunState;
   /** Reads the result of the step's own `call` (a method, so each record may name that result's type). */
-  record?(result: unknown, row: RunRow): StateChange;
+  record?(result: unknown): Recording;
 }
 
 const STEPS: Readonly<Partial<Record<RunState, Step>>> = {
@@ -189,12 +174,7 @@ export class Execution {
       { kind: 'worker', worker, runId },
       async () => {
         const started = performance.now();
-        await lease.append(
-          changed({
-            patch: { activeWorker: worker },
-            event: { type: 'WORK_ITEM_STARTED', payload: { worker, name } },
-          }),
-        );
+        await lease.append(recorded({ type: 'WORK_ITEM_STARTED', payload: { worker, name } }));
         await fs.mkdir(this.deps.paths.runDir(runId), { recursive: true });
         const ctx = this.workerContext(worker, lease.signal);
         try {
@@ -203,10 +183,7 @@ export class Execution {
           this.throwIfAborted();
           const duration_ms = Math.round(performance.now() - started);
           await lease.append(
-            changed({
-              patch: { activeWorker: null },
-              event: { type: 'WORK_ITEM_FINISHED', payload: { worker, name, duration_ms } },
-            }),
+            recorded({ type: 'WORK_ITEM_FINISHED', payload: { worker, name, duration_ms } }),
           );
           return result;
         } catch (thrown) {
@@ -250,17 +227,11 @@ export class Execution {
   }
 
   /** WORK_ITEM_FAILED, written without the lease (it may be lost); an interrupted worker stays recorded. */
-  private async recordWorkerFailure(worker: WorkerId, { code, message }: RunFailure, keepActive: boolean) {
+  private async recordWorkerFailure(worker: WorkerId, { code, message }: RunFailure, interrupted: boolean) {
     const { runId } = this;
+    const payload = { worker, name: WORKER_NAMES[worker], code, message, interrupted };
     await this.deps.store
-      .append(
-        runId,
-        null,
-        changed((row) => ({
-          patch: keepActive || row.activeWorker !== worker ? {} : { activeWorker: null },
-          event: { type: 'WORK_ITEM_FAILED', payload: { worker, name: WORKER_NAMES[worker], code, message } },
-        })),
-      )
+      .append(runId, null, recorded({ type: 'WORK_ITEM_FAILED', payload }))
       .catch((error: unknown) =>
         this.deps.logger.warn('could not record a worker failure', { run_id: runId, worker, error }),
       );
@@ -278,7 +249,7 @@ export class Execution {
       const step = STEPS[state];
       const resting = until === 'next stable state' && steps > 0 && isStable(state);
       if (isTerminal(state) || step === undefined || resting) return row;
-      await this.runStep(row, state, step);
+      await this.runStep(state, step);
     }
   }
 
@@ -288,7 +259,7 @@ export class Execution {
     return row;
   }
 
-  private async runStep(row: RunRow, state: RunState, step: Step): Promise<void> {
+  private async runStep(state: RunState, step: Step): Promise<void> {
     const { worker, call } = step;
     if (step.enter !== undefined) await this.lease.append(transitioned(state, step.enter));
     let after: RunRow;
@@ -296,7 +267,7 @@ export class Execution {
       after = (await this.validate()).row;
     } else {
       const result = await this.runWorker<unknown>(worker, (ctx) => this.deps.pipeline[call](ctx));
-      after = await this.lease.append(transitioned(step.enter ?? state, step.to, step.record?.(result, row)));
+      after = await this.lease.append(transitioned(step.enter ?? state, step.to, step.record?.(result)));
     }
     const reached = runState(after);
     this.onProgress?.({
@@ -352,11 +323,9 @@ export class Execution {
       const state = runState(await this.requireRow());
       if (isTerminal(state)) return error;
       if (failure.retryable || RECOVERABLE_CODES.has(failure.code)) {
+        const { code, message } = failure;
         await lease.append(
-          changed({
-            patch: { lastError: JSON.stringify(failure), activeWorker: null },
-            event: { type: 'RUN_HALTED', payload: { state, code: failure.code, message: failure.message } },
-          }),
+          recorded({ type: 'RUN_HALTED', payload: { state, code, message, error: failure } }),
         );
       } else {
         await this.fail(error);
@@ -374,16 +343,10 @@ export class Execution {
     const reason = failure.details.reason;
     await this.lease.append(
       transitioned(runState(row), 'FAILED', {
-        patch: {
-          lastError: JSON.stringify(failure),
-          activeWorker: null,
-          sectionStates: mapSections(row, (state) => (state === 'DONE' ? state : 'BLOCKED')),
-        },
-        payload: {
-          reason: failure.code,
-          message: failure.message,
-          ...(typeof reason === 'string' ? { detail_reason: reason } : {}),
-        },
+        reason: failure.code,
+        message: failure.message,
+        ...(typeof reason === 'string' ? { detail_reason: reason } : {}),
+        error: failure,
       }),
     );
     return error;

@@ -1,13 +1,6 @@
 // What a run's event log says of its fixes: the ones written, and one a dead process left half done.
-import type { AppliedFix } from '../pipeline/types.js';
 import type { RunEvent } from '../store/event-chain.js';
-
-/** The FIX_APPLYING event: what a fix is about to write, so a resume can tell whether it was written. */
-export interface FixIntent extends AppliedFix {
-  attempt: number;
-  patch_id: string;
-  before_sha256: string;
-}
+import type { FixIntent } from './model/events.js';
 
 /**
  * The fixes a run's events record as written, in order (each FIX_APPLIED with its FIX_APPLYING intent), and

@@ -9,9 +9,10 @@ import {
 import type { RunRow } from '../db/schema.js';
 import { sha256OfFile } from '../pipeline/file-reads.js';
 import { countBlocking } from '../store/issue-store.js';
-import { changed, transitioned } from '../store/run-writes.js';
+import { recorded, transitioned } from '../store/run-writes.js';
 import type { Execution } from './executor.js';
-import { fixHistory, type FixIntent } from './fix-history.js';
+import { fixHistory } from './fix-history.js';
+import type { FixIntent } from './model/events.js';
 import { illegalState, TOOL_RULES } from './tool-rules.js';
 
 // launch_fix_next (W8 then W7) and what a fix leaves in the event log: FIX_APPLYING before the file is written,
@@ -93,9 +94,7 @@ async function applyNextFix(
   const { pipeline, logger } = execution.deps;
   const { lease } = execution;
   await lease.append(
-    transitioned('VALIDATING', 'FIXING', {
-      payload: { attempt, max_fix_attempts: execution.config.max_fix_attempts },
-    }),
+    transitioned('VALIDATING', 'FIXING', { attempt, max_fix_attempts: execution.config.max_fix_attempts }),
   );
   let applying = false;
   try {
@@ -108,7 +107,7 @@ async function applyNextFix(
       execution.throwIfAborted();
       const { patch_id, path, before_sha256, after_sha256 } = plan.change;
       const intent = { issue_id: plan.issue_id, attempt, patch_id, path, before_sha256, after_sha256 };
-      await lease.append(changed({ patch: {}, event: { type: 'FIX_APPLYING', payload: intent } }));
+      await lease.append(recorded({ type: 'FIX_APPLYING', payload: intent }));
       applying = true;
       await pipeline.applyFix(execution.workerContext('W8', lease.takenSignal), plan);
       await recordFixApplied(execution, intent);
@@ -119,12 +118,7 @@ async function applyNextFix(
       // Nothing was written: the run is VALIDATING again, as it was. Should that fail, the run stays FIXING
       // and reads as interrupted: launch_resume rewinds it.
       await lease
-        .append(
-          transitioned('FIXING', 'VALIDATING', {
-            patch: { activeWorker: null },
-            payload: { reason: 'fix_not_applied', attempt },
-          }),
-        )
+        .append(transitioned('FIXING', 'VALIDATING', { reason: 'fix_not_applied', attempt }))
         .catch((error: unknown) =>
           logger.warn('could not put back a fix that was not applied', { run_id: execution.runId, error }),
         );
@@ -139,9 +133,7 @@ async function recordFixApplied(
   extra: { recovered?: true } = {},
 ): Promise<void> {
   const payload = { issue_id, applied_patch_ids: [patch_id], attempt, ...extra };
-  await execution.lease.append(
-    changed({ patch: { fixAttempts: attempt }, event: { type: 'FIX_APPLIED', payload } }),
-  );
+  await execution.lease.append(recorded({ type: 'FIX_APPLIED', payload }));
 }
 
 /**

@@ -46,10 +46,7 @@ async function sweepInterrupted(store: LaunchStore): Promise<string[]> {
     const mark = changed((row) => {
       if (row.interruptedAt !== null || !isInterrupted(row, Date.now())) return undefined;
       interrupted = true;
-      return {
-        patch: { interruptedAt: new Date().toISOString(), leaseOwner: null, leaseExpiresMs: null },
-        event: { type: 'RUN_INTERRUPTED', payload: { state: row.state, active_worker: row.activeWorker } },
-      };
+      return { type: 'RUN_INTERRUPTED', payload: { state: row.state, active_worker: row.activeWorker } };
     });
     await store.append(candidate.runId, null, mark);
     if (interrupted) marked.push(candidate.runId);

@@ -16,16 +16,10 @@ import type { ArtifactContent } from '../store/artifact-store.js';
 import { canonicalJson, sha256Hex } from '../canonical-json.js';
 import type { RunEvent } from '../store/event-chain.js';
 import { runState, type ListFilter } from '../store/launch-store.js';
-import { cancelled, rewound, transitioned } from '../store/run-writes.js';
+import { cancelled, recorded, transitioned } from '../store/run-writes.js';
 import { removeWorkspaceIfEnded, sweepEndedWorkspaces } from './ended-workspace.js';
 import { runNotFound } from './model/errors.js';
-import {
-  Execution,
-  mapSections,
-  type AdvanceUntil,
-  type ExecutorDeps,
-  type ProgressListener,
-} from './executor.js';
+import { Execution, type AdvanceUntil, type ExecutorDeps, type ProgressListener } from './executor.js';
 import { fixNext, settleInterruptedFix, type FixOutcome } from './fix.js';
 import { heldHere, isRetiredHereLately, withNewToken } from './model/lease.js';
 import { Lease } from './lease.js';
@@ -365,16 +359,11 @@ export class LaunchRunService {
 
   /** W9 once: a run already PR_OPENED or DONE answers with the PR it has (no second PR). */
   async openPr(runId: string, options: CallOptions = {}): Promise<Omit<LaunchOpenPrOutput, 'ok'>> {
-    const open = async (execution: Execution, row: RunRow): Promise<PullRequestResult> => {
+    const open = async (execution: Execution): Promise<PullRequestResult> => {
       const opened = await execution.runWorker('W9', (ctx) => this.deps.pipeline.openPullRequest(ctx));
       const { pr_url, branch, commit_sha } = opened;
-      await execution.lease.append(
-        transitioned('READY_FOR_PR', 'PR_OPENED', {
-          patch: { prUrl: pr_url, branch, commitSha: commit_sha, lastError: null },
-          payload: { pr_url, branch, commit_sha },
-        }),
-      );
-      await markDone(execution, row);
+      await execution.lease.append(transitioned('READY_FOR_PR', 'PR_OPENED', { pr_url, branch, commit_sha }));
+      await markDone(execution);
       return { pr_url, branch, commit_sha };
     };
     return { run_id: runId, ...(await this.withLease(runId, 'launch_open_pr', options, open, openedPr)) };
@@ -403,12 +392,8 @@ function openedPr(row: RunRow): PullRequestResult | undefined {
 }
 
 /** PR_OPENED → DONE: the PR is open, every section is DONE. */
-async function markDone({ lease }: Execution, row: RunRow): Promise<void> {
-  await lease.append(
-    transitioned('PR_OPENED', 'DONE', {
-      patch: { activeWorker: null, sectionStates: mapSections(row, () => 'DONE') },
-    }),
-  );
+async function markDone({ lease }: Execution): Promise<void> {
+  await lease.append(transitioned('PR_OPENED', 'DONE'));
 }
 
 /**
@@ -420,7 +405,7 @@ async function continueRun(execution: Execution, row: RunRow, until: AdvanceUnti
   const { runId, lease } = execution;
   let state = runState(row);
   await execution.deps.artifacts.reconcile(runId);
-  if (state === 'PR_OPENED') return markDone(execution, row);
+  if (state === 'PR_OPENED') return markDone(execution);
   const disturbed =
     isTransitional(state) ||
     row.activeWorker !== null ||
@@ -432,7 +417,7 @@ async function continueRun(execution: Execution, row: RunRow, until: AdvanceUnti
       await settleInterruptedFix(execution);
     }
     const target = rewindTarget(state, (row.lastStableState as RunState | null) ?? null);
-    await lease.append(rewound(state, target));
+    await lease.append(recorded({ type: 'RUN_REWOUND', payload: { from: state, to: target } }));
     state = target;
   }
   // VALIDATING re-validates only after an interruption; it and READY_FOR_PR have no automatic step.

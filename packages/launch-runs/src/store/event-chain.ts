@@ -4,22 +4,6 @@ import { canonicalJson, sha256Hex } from '../canonical-json.js';
 
 export const GENESIS_HASH = '0'.repeat(64);
 
-/** Event types the runtime appends (WORK_ITEM_* and ARTIFACT_WRITTEN are the design's own names). */
-export type EventType =
-  | 'RUN_CREATED'
-  | 'STATE_CHANGED'
-  | 'WORK_ITEM_STARTED'
-  | 'WORK_ITEM_FINISHED'
-  | 'WORK_ITEM_FAILED'
-  | 'ARTIFACT_WRITTEN'
-  | 'VALIDATION_RECORDED'
-  | 'FIX_APPLYING'
-  | 'FIX_APPLIED'
-  | 'PR_OPENED'
-  | 'RUN_INTERRUPTED'
-  | 'RUN_REWOUND'
-  | 'RUN_HALTED';
-
 export interface TraceIds {
   traceId: string;
   spanId: string;

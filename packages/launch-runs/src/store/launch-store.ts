@@ -5,20 +5,14 @@ import {
   type SectionState,
 } from '@switchyard/contracts/launch-runs';
 import type { ArtifactRow, IssueRow, RunRow } from '../db/schema.js';
-import type { EventType, RunEvent } from './event-chain.js';
+import type { RunEventInput, RunFailure } from '../runs/model/events.js';
+import type { RunEvent } from './event-chain.js';
 
 // The launch runs' one store interface. Two implementations pass one test suite: SQLite in the data directory
 // (sqlite-launch-store.ts) and PostgreSQL shared by replicas (postgres-launch-store.ts). Every method is one
 // transaction: a state change and its event are written together or not at all.
 
 export type SectionStates = Record<string, SectionState>;
-
-export interface RunFailure {
-  code: string;
-  message: string;
-  retryable: boolean;
-  details: Record<string, unknown>;
-}
 
 export function runState(row: Pick<RunRow, 'state'>): RunState {
   return RunStateSchema.parse(row.state);
@@ -51,40 +45,9 @@ export interface NewRun {
   maxActiveRuns: number;
 }
 
-export type RunPatch = Partial<
-  Pick<
-    RunRow,
-    | 'fixAttempts'
-    | 'lastReportOk'
-    | 'activeWorker'
-    | 'lastError'
-    | 'interruptedAt'
-    | 'sourceSha'
-    | 'siteSha'
-    | 'prUrl'
-    | 'branch'
-    | 'commitSha'
-    | 'leaseOwner'
-    | 'leaseExpiresMs'
-  >
-> & { sectionStates?: SectionStates };
-
-export interface RunEventInput {
-  type: EventType;
-  payload: Record<string, unknown>;
-}
-
-/** A change that is not a state change, with the event that records it. */
-export interface RunChange {
-  patch: RunPatch;
-  event?: RunEventInput;
-}
-
 /** What one change of a run writes (LaunchStore.append). */
 export interface RunWrite {
-  /** The row's new values (none: the row stays as it is). */
-  values?: Partial<RunRow>;
-  /** The events recording the change, appended to the run's chain in this order. */
+  /** The events recording the change, appended to the run's chain in this order; the row is their projection. */
   events: RunEventInput[];
   /** The run's issues, replacing those it has. */
   issues?: IssueRow[];

@@ -2,18 +2,10 @@ import type { RunState, ValidationReport } from '@switchyard/contracts/launch-ru
 import { canonicalJson } from '../canonical-json.js';
 import type { IssueRow, RunRow } from '../db/schema.js';
 import { activeRunLimit, LeaseLostError, runNotFound } from '../runs/model/errors.js';
+import type { RunEventInput } from '../runs/model/events.js';
 import { isLeaseLive } from '../runs/model/lease.js';
-import { assertTransition, isStable, isTerminal } from '../runs/model/state-machine.js';
 import { computeEventHash, GENESIS_HASH, type RunEvent, type TraceIds } from './event-chain.js';
-import {
-  runState,
-  type ArtifactEntry,
-  type LeaseOptions,
-  type LeaseStatus,
-  type NewRun,
-  type RunEventInput,
-  type RunPatch,
-} from './launch-store.js';
+import type { ArtifactEntry, LeaseOptions, LeaseStatus, NewRun } from './launch-store.js';
 
 // What a store writes, decided without a database: both implementations read the rows, ask these, and
 // write the answers in their own transaction.
@@ -29,41 +21,6 @@ export function requireRun(row: RunRow | undefined, runId: string, token: string
 export function changedRun(runId: string, row: RunRow | undefined): RunRow {
   if (row === undefined) throw new Error(`run ${runId} vanished during a change`);
   return row;
-}
-
-export function patchValues(patch: RunPatch, nowMs: number): Partial<RunRow> {
-  const { sectionStates, ...rest } = patch;
-  const values: Partial<RunRow> = { ...rest, updatedAt: new Date(nowMs).toISOString() };
-  if (sectionStates !== undefined) values.sectionStates = JSON.stringify(sectionStates);
-  return values;
-}
-
-/** The values of `from` → `to`: refused unless the run is in `from` and the lifecycle has the transition. */
-export function transitionValues(
-  row: RunRow,
-  from: RunState,
-  to: RunState,
-  patch: RunPatch,
-  nowMs: number,
-): Partial<RunRow> {
-  if (runState(row) !== from) throw new LeaseLostError(row.runId);
-  assertTransition(from, to);
-  const values: Partial<RunRow> = { ...patchValues(patch, nowMs), state: to };
-  if (isStable(to)) values.lastStableState = to;
-  if (isTerminal(to)) {
-    values.finishedAt = new Date(nowMs).toISOString();
-    Object.assign(values, RELEASED_LEASE);
-  }
-  return values;
-}
-
-/** The values of a rewind to `to`: the interrupted step's traces cleared. */
-export function rewindValues(row: RunRow, from: RunState, to: RunState, nowMs: number): Partial<RunRow> {
-  if (runState(row) !== from) throw new LeaseLostError(row.runId);
-  return {
-    ...patchValues({ activeWorker: null, interruptedAt: null, lastError: null }, nowMs),
-    state: to,
-  };
 }
 
 /**
@@ -156,14 +113,6 @@ export function leaseValues(token: string, expiresMs: number, request?: string):
     leaseRequestCancelled: false,
   };
 }
-
-/** The lease columns of a run nobody holds. */
-export const RELEASED_LEASE = {
-  leaseOwner: null,
-  leaseExpiresMs: null,
-  leaseRequest: null,
-  leaseRequestCancelled: false,
-} as const;
 
 /**
  * What acquireLease makes of the run as locked: the run as it is when another executor holds a live lease

@@ -1,5 +1,6 @@
 import type { IssueRow, RunRow } from '../db/schema.js';
-import type { Decide, LeaseOptions, NewRun, RunEventInput, RunWrite } from './launch-store.js';
+import { reduce, type RunEventInput } from '../runs/model/events.js';
+import type { Decide, LeaseOptions, NewRun, RunWrite } from './launch-store.js';
 import { assertActiveRunRoom, insertWinner, leaseTake, requireRun, runInsert } from './run-changes.js';
 
 // The stores' write transactions, each written once over a dialect's statements (RunStatements). SQLite's
@@ -84,11 +85,13 @@ export function* appending(
   now: () => number,
 ): Steps<RunRow> {
   const row = requireRun(yield* answer(db.lockRow(runId)), runId, token);
-  const write = decide(row, now());
+  const nowMs = now();
+  const write = decide(row, nowMs);
   if (write === undefined) return row;
+  const values = reduce(row, write.events, nowMs);
   if (write.issues !== undefined) yield* answer(db.replaceIssues(runId, write.issues));
   if (write.artifact !== undefined) yield* answer(db.putArtifact(write.artifact));
-  const written = write.values === undefined ? row : yield* answer(db.write(runId, write.values));
+  const written = values === undefined ? row : yield* answer(db.write(runId, values));
   yield* answer(db.appendEvents(runId, write.events));
   return written;
 }

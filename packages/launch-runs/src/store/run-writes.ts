@@ -1,87 +1,40 @@
 import type { RunState, ValidationReport } from '@switchyard/contracts/launch-runs';
 import type { RunRow } from '../db/schema.js';
-import {
-  runState,
-  type ArtifactEntry,
-  type Decide,
-  type RunChange,
-  type RunEventInput,
-  type RunPatch,
-  type RunWrite,
-} from './launch-store.js';
-import {
-  artifactWrittenEvent,
-  issueRows,
-  patchValues,
-  rewindValues,
-  transitionValues,
-  validationTransitions,
-} from './run-changes.js';
+import type { RunEventInput, StateChanged } from '../runs/model/events.js';
+import { runState, type ArtifactEntry, type Decide } from './launch-store.js';
+import { artifactWrittenEvent, issueRows, validationTransitions } from './run-changes.js';
 
-// The changes callers append to a run (LaunchStore.append), each decided from the run's row as locked in the
-// writing transaction: the store locks the row, asks the decision, writes what it answers.
+// The changes callers append to a run (LaunchStore.append): events, some decided from the run's row as locked
+// in the writing transaction. The store folds them into the row (runs/model/events.ts reduce) and appends them.
 
-/** What a state change records on the run besides the state: columns and the STATE_CHANGED payload. */
-export interface StateChange {
-  patch?: RunPatch;
-  payload?: Record<string, unknown>;
+/** Events as they are: refused when the run is not where they say it is. */
+export function recorded(...events: RunEventInput[]): Decide {
+  return () => ({ events });
 }
 
-function transitionWrite(
-  row: RunRow,
-  from: RunState,
-  to: RunState,
-  change: StateChange,
-  nowMs: number,
-): RunWrite {
-  return {
-    values: transitionValues(row, from, to, change.patch ?? {}, nowMs),
-    events: [{ type: 'STATE_CHANGED', payload: { from, to, ...change.payload } }],
+/** `from` → `to` (a transition of the lifecycle): STATE_CHANGED with what the step records on the way. */
+export function transitioned(from: RunState, to: RunState, recording: Partial<StateChanged> = {}): Decide {
+  return recorded({ type: 'STATE_CHANGED', payload: { ...recording, from, to } });
+}
+
+/** An event decided from the run as it is; nothing is written when that answers undefined. */
+export function changed(decide: (row: RunRow) => RunEventInput | undefined): Decide {
+  return (row) => {
+    const event = decide(row);
+    return event === undefined ? undefined : { events: [event] };
   };
-}
-
-/** `from` → `to` (a transition of the lifecycle), the change's patch, and STATE_CHANGED with its payload. */
-export function transitioned(from: RunState, to: RunState, change: StateChange = {}): Decide {
-  return (row, nowMs) => transitionWrite(row, from, to, change, nowMs);
-}
-
-/**
- * A change that is not a state change (worker bookkeeping, fix counters), with its event; given as what the
- * run as it is makes of it, nothing is written when that answers undefined.
- */
-export function changed(change: RunChange | ((row: RunRow) => RunChange | undefined)): Decide {
-  return (row, nowMs) => {
-    const decided = typeof change === 'function' ? change(row) : change;
-    if (decided === undefined) return undefined;
-    return {
-      values: patchValues(decided.patch, nowMs),
-      events: decided.event === undefined ? [] : [decided.event],
-    };
-  };
-}
-
-/** An interrupted run back to `to` (RUN_REWOUND): undoes a step that never finished. */
-export function rewound(from: RunState, to: RunState): Decide {
-  return (row, nowMs) => ({
-    values: rewindValues(row, from, to, nowMs),
-    events: [{ type: 'RUN_REWOUND', payload: { from, to } }],
-  });
 }
 
 /** CANCELLED from whatever state the run is in (nothing when it already is), unless `refuse` objects. */
 export function cancelled(refuse: (row: RunRow) => Error | undefined): Decide {
-  return (row, nowMs) => {
+  return (row) => {
     const refused = refuse(row);
     if (refused !== undefined) throw refused;
-    const state = runState(row);
-    if (state === 'CANCELLED') return undefined;
-    return transitionWrite(
-      row,
-      state,
-      'CANCELLED',
-      { patch: { activeWorker: null }, payload: { reason: 'launch_cancel' } },
-      nowMs,
-    );
+    const from = runState(row);
+    if (from === 'CANCELLED') return undefined;
+    return {
+      events: [{ type: 'STATE_CHANGED', payload: { from, to: 'CANCELLED', reason: 'launch_cancel' } }],
+    };
   };
 }
 
@@ -89,17 +42,20 @@ export function cancelled(refuse: (row: RunRow) => Error | undefined): Decide {
  * A W7 report: the run's issues replaced by the report's, VALIDATION_RECORDED with `payload`, and LINKING or
  * FIXING → VALIDATING (→ READY_FOR_PR when the report is ok).
  */
-export function validationRecorded(report: ValidationReport, payload: Record<string, unknown>): Decide {
-  return (row, nowMs) => {
-    let values = patchValues({ lastReportOk: report.ok, lastError: null }, nowMs);
-    const events: RunEventInput[] = [{ type: 'VALIDATION_RECORDED', payload }];
-    for (const [from, to] of validationTransitions(runState(row), report.ok)) {
-      const step = transitionWrite({ ...row, ...values }, from, to, {}, nowMs);
-      values = { ...values, ...step.values };
-      events.push(...step.events);
-    }
-    return { values, events, issues: issueRows(row.runId, report) };
-  };
+export function validationRecorded(
+  report: ValidationReport,
+  payload: { ok: boolean } & Record<string, unknown>,
+): Decide {
+  return (row) => ({
+    events: [
+      { type: 'VALIDATION_RECORDED', payload },
+      ...validationTransitions(runState(row), report.ok).map(([from, to]): RunEventInput => ({
+        type: 'STATE_CHANGED',
+        payload: { from, to },
+      })),
+    ],
+    issues: issueRows(row.runId, report),
+  });
 }
 
 /** An artifact indexed (its bytes kept where the store keeps them) with ARTIFACT_WRITTEN. */

@@ -1,10 +1,11 @@
 import { asc, count, desc, eq, sql } from 'drizzle-orm';
 import type { LaunchDb } from '../db/drizzle.js';
 import { artifacts, events, issues, runs, type ArtifactRow, type RunRow } from '../db/schema.js';
+import { RELEASED_LEASE } from '../runs/model/events.js';
 import { toRunEvent } from './event-log.js';
 import type { RunEvent, TraceIds } from './event-chain.js';
 import type { LaunchStore, LeaseStatus, ListFilter, RunSnapshot } from './launch-store.js';
-import { chainedEventRows, changedRun, leaseStatusOf, RELEASED_LEASE } from './run-changes.js';
+import { chainedEventRows, changedRun, leaseStatusOf } from './run-changes.js';
 import { runAtOnce, type RunStatements, type Steps } from './run-transactions.js';
 import { runConditions } from './run-conditions.js';
 import { StatementLaunchStore } from './statement-launch-store.js';
