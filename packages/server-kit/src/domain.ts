@@ -1,4 +1,5 @@
 import type { Logger } from './runtime/logger.js';
+import type { TaskBoard } from './task-board.js';
 import type { ObjectSchema, PromptSpec, ResourceSpec, ToolMiddleware, ToolSpec } from './tool-spec.js';
 
 /** The OAuth scopes of one domain (see `Domain.scopes`). */
@@ -107,6 +108,11 @@ export interface Domain<
   readonly tools: readonly ToolSpec<CallState, Config>[];
   readonly resources?: readonly ResourceSpec<CallState>[];
   readonly prompts?: readonly PromptSpec<CallState, Config>[];
+  /**
+   * Where the domain keeps the tasks its tools start (tools with `task`): `tasks/get`, `tasks/update` and
+   * `tasks/cancel` for a task id minted for this domain reach it. Resolved from the handlers' state, per request.
+   */
+  tasks?(state: CallState): TaskBoard;
   /** Cross-cutting work around every tool call of this domain (tracing spans, metrics), outermost first. */
   readonly middleware?: readonly ToolMiddleware<State>[];
 }

@@ -2,6 +2,7 @@
 // (runServer loads it when it starts serving); domain logic imports its helpers from './runtime'.
 export * from './domain.js';
 export * from './tool-spec.js';
+export * from './task-board.js';
 export { callTool, toolResult, type ToolResult } from './call-tool.js';
 export { AnswerAllowance, ANSWER_LIMIT_SETTING } from './answer-budget.js';
 export type { ServerIdentity } from './mcp-server.js';

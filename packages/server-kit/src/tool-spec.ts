@@ -4,6 +4,7 @@ import type { z } from 'zod';
 import type { AskClient, ClientCapabilityName, ClientInput } from './input-required.js';
 import type { OAuthCaller } from './principal.js';
 import type { Logger } from './runtime/logger.js';
+import type { TaskCall, TaskStarted } from './task-board.js';
 
 export type ObjectSchema = z.ZodType<Record<string, unknown>, Record<string, unknown>>;
 
@@ -66,6 +67,11 @@ export interface ToolCall<State = unknown> extends ClientInput {
    * could pass it (a large artifact) sizes that item with it; lists are cut by the spec's `paging`.
    */
   answerBytes: number;
+  /**
+   * Present when the request declared the Tasks extension and the tool may answer with a task (`ToolSpec.task`):
+   * the handler makes the task durable on its domain's board under `task.id`, then returns `taskStarted(id)`.
+   */
+  task?: TaskCall;
 }
 
 export interface ErrorPayloadContext {
@@ -157,6 +163,12 @@ export interface ToolSpec<
    * HTTP status 400) naming what is missing. A tool that can do without reads `call.clientCapabilities` instead.
    */
   requires?: readonly ClientCapabilityName[];
+  /**
+   * Whether the tool may answer with a task (the Tasks extension) when the request declares it: `always`, or
+   * `when-slow` (when its work is not done within `call.task.afterMs`). The handler decides and returns
+   * `taskStarted(...)`; a request without the extension gets the plain answer, so no tool requires it.
+   */
+  task?: 'always' | 'when-slow';
   /** Whether this configuration offers the tool (default: always). */
   when?(config: Config): boolean;
   /**
@@ -165,11 +177,14 @@ export interface ToolSpec<
    * domain is not mounted) answers this instead of "unknown tool".
    */
   needs?: string;
-  /** The answer, or `askClient(...)`: ask the client (sampling, elicitation, roots), then be called again. */
+  /**
+   * The answer, or `askClient(...)`: ask the client (sampling, elicitation, roots), then be called again; or,
+   * with `call.task` present, `taskStarted(...)`: the call goes on as a task.
+   */
   handler(
     input: z.output<I>,
     call: ToolCall<State>,
-  ): Promise<z.input<O> | AskClient> | z.input<O> | AskClient;
+  ): Promise<z.input<O> | AskClient | TaskStarted> | z.input<O> | AskClient | TaskStarted;
 }
 
 /** How one call ended, as middleware sees it. */
