@@ -60,23 +60,30 @@ function environment(dataDir: string): Record<string, string> {
   };
 }
 
-/** The bare SDK server, each standalone bin and the combined one, with the issue's cold-start target. */
+/**
+ * The bare SDK server, each standalone bin and the combined one, with the issue's cold-start target as a ratio to
+ * the bare SDK server started in the same run: the issue asks 80 ms for a standalone bin and 100 ms for the
+ * combined one where a bare SDK server starts in 78 ms, so a bin at most as slow as the bare server (1.0x) and the
+ * combined one at most 100/78 of it. Absolute milliseconds say more about the machine than about the server.
+ */
 const COLD_START_SERVERS = [
-  { label: 'bare SDK server', script: BARE, targetMs: undefined },
-  { label: 'switchyard-transit', script: TRANSIT_BIN, targetMs: 200 },
+  { label: 'bare SDK server', script: BARE, targetVsBare: undefined },
+  { label: 'switchyard-transit', script: TRANSIT_BIN, targetVsBare: 1 },
   {
     label: 'switchyard-journey',
     script: path.join(HERE, '../../../packages/journey-continuity/bin/switchyard-journey.js'),
-    targetMs: 200,
+    targetVsBare: 1,
   },
   {
     label: 'switchyard-launch',
     script: path.join(HERE, '../../../packages/launch-runs/bin/switchyard-launch.js'),
-    targetMs: 200,
+    targetVsBare: 1,
   },
-  { label: 'switchyard', script: SWITCHYARD, targetMs: 250 },
+  { label: 'switchyard', script: SWITCHYARD, targetVsBare: 100 / 78 },
 ] as const;
 const ERAS = ['legacy', 'modern'] as const;
+/** The cold start on to the first `tools/list` answer (2026-07-28 era), as its report lines name it. */
+const LISTED = 'modern era, to tools/list';
 
 function rssMegabytes(pid: number): number {
   const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
@@ -86,14 +93,15 @@ function rssMegabytes(pid: number): number {
 
 /**
  * Spawn to the first answer through a real SDK client (legacy: `initialize`; modern: what a 2026-07-28 client
- * sends first); then, when asked, the RSS once the process idles.
+ * sends first), and in the modern era on to the answer of the first `tools/list`; then, when asked, the RSS once
+ * the process idles.
  */
 async function coldStart(
   script: string,
   dataDir: string,
   era: (typeof ERAS)[number],
   withRss: boolean,
-): Promise<{ ms: number; rssMb: number | undefined }> {
+): Promise<{ ms: number; listedMs: number | undefined; rssMb: number | undefined }> {
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [script],
@@ -104,15 +112,33 @@ async function coldStart(
   const start = performance.now();
   await client.connect(transport);
   const elapsed = performance.now() - start;
+  let listedMs: number | undefined;
+  if (era === 'modern') {
+    // When the answer arrived, not when the client is done with it: the SDK client compiles a validator for
+    // each tool's output schema as it lists them, work of the client that grows with the number of tools.
+    const receive = transport.onmessage;
+    let arrivedAt = 0;
+    transport.onmessage = (message: Parameters<NonNullable<typeof receive>>[0]) => {
+      arrivedAt = performance.now();
+      receive?.(message);
+    };
+    await client.listTools();
+    listedMs = arrivedAt - start;
+  }
   if (!withRss) {
     await client.close();
-    return { ms: elapsed, rssMb: undefined };
+    return { ms: elapsed, listedMs, rssMb: undefined };
   }
   await new Promise((resolve) => setTimeout(resolve, 500));
   const pid = transport.pid;
   const rssMb = pid !== null && fs.existsSync(`/proc/${pid}/status`) ? rssMegabytes(pid) : undefined;
   await client.close();
-  return { ms: elapsed, rssMb };
+  return { ms: elapsed, listedMs, rssMb };
+}
+
+/** Adds one sample to the series `key` of `series`. */
+function record(series: Map<string, number[]>, key: string, sample: number): void {
+  series.set(key, [...(series.get(key) ?? []), sample]);
 }
 
 /** Where one start's time went, in ms: before the profiler started, each sampled area, idle, and the whole. */
@@ -409,27 +435,24 @@ async function main(): Promise<void> {
     for (const era of ERAS) {
       for (const server of COLD_START_SERVERS) {
         const sample = await coldStart(server.script, dataDir, era, era === 'legacy');
-        const key = `${era} ${server.label}`;
-        cold.set(key, [...(cold.get(key) ?? []), sample.ms]);
-        if (sample.rssMb !== undefined)
-          rss.set(server.label, [...(rss.get(server.label) ?? []), sample.rssMb]);
+        record(cold, `${era} era ${server.label}`, sample.ms);
+        if (sample.listedMs !== undefined) record(cold, `${LISTED} ${server.label}`, sample.listedMs);
+        if (sample.rssMb !== undefined) record(rss, server.label, sample.rssMb);
       }
     }
   }
   console.log(`\ncold start, spawn to the first answer (${COLD_STARTS} runs each, in turn)`);
-  for (const era of ERAS) {
-    const bare = summarize(cold.get(`${era} bare SDK server`)!);
+  for (const heading of [...ERAS.map((era) => `${era} era`), LISTED]) {
+    const bare = summarize(cold.get(`${heading} bare SDK server`)!);
     for (const server of COLD_START_SERVERS) {
-      const own = summarize(cold.get(`${era} ${server.label}`)!);
-      const target = server.targetMs;
-      // Over its target where the SDK alone is over it too: said, so that the line shows the floor as well.
-      const floorMisses = target !== undefined && own.p50 > target && bare.p50 > target;
+      const own = summarize(cold.get(`${heading} ${server.label}`)!);
+      const target = server.targetVsBare;
+      const ratio = own.p50 / bare.p50;
       const judged =
         target === undefined
           ? ''
-          : `  ${(own.p50 / bare.p50).toFixed(2)}x bare (target: <= ${target} ms) ${verdict(own.p50 <= target)}` +
-            (floorMisses ? `, as does the bare SDK server (${ms(bare.p50)})` : '');
-      console.log(`  ${era} era  ${server.label.padEnd(20)} p50 ${ms(own.p50)}  p95 ${ms(own.p95)}${judged}`);
+          : `  ${ratio.toFixed(2)}x bare (target: <= ${target.toFixed(2)}x) ${verdict(ratio <= target)}`;
+      console.log(`  ${heading}  ${server.label.padEnd(20)} p50 ${ms(own.p50)}  p95 ${ms(own.p95)}${judged}`);
     }
   }
   console.log(

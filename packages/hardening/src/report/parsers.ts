@@ -187,18 +187,24 @@ export function parseVerifierCorpus(output: string): VerifierCorpus | undefined 
 export function parseMetaServerBench(output: string): BenchRow[] {
   const callsEra = /calls in the (modern|legacy) era/.exec(output)?.[1] as BenchEra | undefined;
   const rows: BenchRow[] = [];
-  const coldLine = /^\s+(legacy|modern) era\s+(\S+(?: SDK server)?)\s+p50 ([\d.]+) ms\s+p95 ([\d.]+) ms/gm;
+  // `modern era, to tools/list` rows: the same start on to the first tools/list answer.
+  const coldLine =
+    /^\s+(legacy|modern) era(, to tools\/list)?\s+(\S+(?: SDK server)?)\s+p50 ([\d.]+) ms\s+p95 ([\d.]+) ms/gm;
   const cold = [...output.matchAll(coldLine)].map((m) => ({
     era: m[1] as BenchEra,
-    label: m[2]!,
-    p50: num(m[3]),
-    p95: num(m[4]),
+    answer: m[2] === undefined ? 'first answer' : 'first tools/list answer',
+    label: m[3]!,
+    p50: num(m[4]),
+    p95: num(m[5]),
   }));
   for (const own of cold.filter((c) => c.label !== 'bare SDK server')) {
-    const bare = cold.find((c) => c.era === own.era && c.label === 'bare SDK server');
-    if (bare === undefined) throw new BenchParseError(`no bare SDK server cold start in the ${own.era} era`);
+    const bare = cold.find(
+      (c) => c.era === own.era && c.answer === own.answer && c.label === 'bare SDK server',
+    );
+    if (bare === undefined)
+      throw new BenchParseError(`no bare SDK server cold start to the ${own.answer} in the ${own.era} era`);
     rows.push({
-      operation: `cold start of ${own.label}, spawn to the first answer (stdio)`,
+      operation: `cold start of ${own.label}, spawn to the ${own.answer} (stdio)`,
       era: own.era,
       p50: own.p50,
       p95: own.p95,
