@@ -19,6 +19,7 @@ import type { RunEvent } from '../src/store/event-chain.js';
 import { newRunValues } from '../src/store/run-changes.js';
 import { resumeTool } from '../src/tools/resume.js';
 import { startRunTool } from '../src/tools/start-run.js';
+import { validateTool } from '../src/tools/validate.js';
 import { DIALECTS, storageFor, type Dialect } from './support/dialects.js';
 import { FakePipeline } from './support/fake-pipeline.js';
 import { cleanedAfterEach, runConfig, startHarness, type Harness } from './support/harness.js';
@@ -56,6 +57,7 @@ async function callHandler(
   args: Record<string, unknown>,
   taskId?: string,
   ttlMs: number | null = 60_000,
+  afterMs = 50,
 ) {
   const call: ToolCall<LaunchCallState> = {
     state: await launchCallState(h.state),
@@ -68,7 +70,7 @@ async function callHandler(
     clientCapabilities: {},
     inputResponses: {},
     requestState: undefined,
-    ...(taskId === undefined ? {} : { task: { id: taskId, ttlMs, afterMs: 50 } }),
+    ...(taskId === undefined ? {} : { task: { id: taskId, ttlMs, afterMs } }),
   };
   return spec.handler(spec.input.parse(args), call);
 }
@@ -216,6 +218,69 @@ describe.each(DIALECTS)('launch tasks (%s)', (dialect) => {
     expect(resumed.outcome).toEqual({ kind: 'output', output: { ok: true, status } });
     // The start's task stays as it first ended.
     expect(await board.get(ref('task-start'))).toMatchObject({ outcome: interrupted!.outcome });
+  });
+});
+
+/** A run of OWNER's at rest in VALIDATING (one seeded problem), started without a task. */
+async function runAtValidating(h: Harness): Promise<string> {
+  await callHandler(h, startRunTool, startArgs);
+  const runId = await runOfTask(h);
+  for (;;) {
+    const status = await statusOf(h, runId);
+    if (status.state === 'VALIDATING' && status.details?.busy === false) return runId;
+    await sleep(10);
+  }
+}
+
+describe.each(DIALECTS)('launch tools that answer with a task when slow (%s)', (dialect) => {
+  it('launch_validate past afterMs becomes a task; its answer is stored on it and served by the other server', async () => {
+    const pipeline = new FakePipeline({ seededProblems: 1 });
+    const { first, other } = await twoServers(dialect, pipeline);
+    const runId = await runAtValidating(first);
+    const held = pipeline.hold('W7');
+    expect(await callHandler(first, validateTool, { run_id: runId }, 'task-validate')).toEqual(
+      new TaskStarted('task-validate'),
+    );
+    await held.reached;
+    const board = await boardOf(other);
+    expect(await board.get(ref('task-validate'))).toMatchObject({
+      tool: 'launch_validate',
+      status: 'working',
+      statusMessage: 'VALIDATING: W7 (validate) running; gates 0/1 passed (TemplateTokens failed)',
+    });
+    held.release();
+    const done = await settled(board, 'task-validate');
+    const plain = await callHandler(first, validateTool, { run_id: runId });
+    expect(done).toMatchObject({ status: 'completed', outcome: { kind: 'output' } });
+    const output = (done.outcome as { output: Record<string, unknown> }).output;
+    expect(Object.keys(output).sort()).toEqual(['ok', 'run_id', 'validation_report']);
+    expect(output).toMatchObject({ ok: true, run_id: runId, validation_report: { ok: false } });
+    expect((plain as typeof output).validation_report).toMatchObject({
+      issues: (output.validation_report as { issues: unknown }).issues,
+    });
+  });
+
+  it('launch_validate done within afterMs answers as always and records no task', async () => {
+    const pipeline = new FakePipeline({ seededProblems: 1 });
+    const { first } = await twoServers(dialect, pipeline);
+    const runId = await runAtValidating(first);
+    const answer = await callHandler(first, validateTool, { run_id: runId }, 'task-fast', 60_000, 60_000);
+    expect(answer).toMatchObject({ ok: true, run_id: runId, validation_report: { ok: false } });
+    expect(await (await boardOf(first)).get(ref('task-fast'))).toBeUndefined();
+  });
+
+  it("a call's task whose executor died without storing its end reads as interrupted", async () => {
+    const { first } = await twoServers(dialect, new FakePipeline({ seededProblems: 1 }));
+    const runId = await runAtValidating(first);
+    const dead = newLeaseToken();
+    retireLeaseToken(dead);
+    const task = { taskId: 'task-dead', principal: OWNER, tool: 'launch_fix_next', ttlMs: null };
+    await (await first.state.runs()).recordTask({ ...task, target: 'call' }, runId, dead);
+    expect(await (await boardOf(first)).get(ref('task-dead'))).toMatchObject({
+      tool: 'launch_fix_next',
+      status: 'completed',
+      outcome: { kind: 'refusal', error: { code: 'ILLEGAL_STATE', details: { interrupted: true } } },
+    });
   });
 });
 

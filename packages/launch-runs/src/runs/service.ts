@@ -59,6 +59,16 @@ export interface CallOptions {
    */
   request?: string;
   onProgress?: ProgressListener;
+  /** Told when the work holds the run's lease and when it ends, before the release (a call become a task). */
+  watch?: WorkWatch;
+}
+
+/** What a call that may become a task (tools/slow-call.ts) hears of its work under the lease. */
+export interface WorkWatch {
+  /** The work holds the run's lease under `token`. */
+  leased(token: string): void;
+  /** The work ended with its value or the error it throws; called before the lease is released. */
+  ended(end: { value: unknown } | { error: unknown }): Promise<void>;
 }
 
 /**
@@ -224,12 +234,18 @@ export class LaunchRunService {
     row: RunRow,
     onProgress: ProgressListener | undefined,
     work: (execution: Execution, row: RunRow) => Promise<T>,
+    watch?: WorkWatch,
   ): Promise<T> {
     try {
       const execution = new Execution(this.deps, lease, row, onProgress);
-      return await work(execution, row).catch(async (thrown: unknown) => {
-        throw await execution.settleFailure(thrown);
+      watch?.leased(lease.token);
+      const value = await work(execution, row).catch(async (thrown: unknown) => {
+        const error = await execution.settleFailure(thrown);
+        await watch?.ended({ error });
+        throw error;
       });
+      await watch?.ended({ value });
+      return value;
     } finally {
       // Before the release: a launch_validate of a DONE run could take the lease and work in it next.
       await lease
@@ -254,7 +270,7 @@ export class LaunchRunService {
   ): Promise<T> {
     const taken = await this.leaseFor(runId, tool, options, answered);
     if ('answer' in taken) return taken.answer;
-    return this.holding(taken.lease, taken.row, options.onProgress, work);
+    return this.holding(taken.lease, taken.row, options.onProgress, work, options.watch);
   }
 
   /**
@@ -336,6 +352,16 @@ export class LaunchRunService {
       this.deps.logger.info('run stopped', { run_id: runId, code, message });
     });
     this.track(job);
+  }
+
+  /** Records a call's task on `runId`, bound to the lease `token` its work holds (tools/slow-call.ts). */
+  recordTask(task: NewTask, runId: string, token: string): Promise<void> {
+    return this.deps.store.recordTask(task, runId, token);
+  }
+
+  /** Stores how a call's task ended (task-end.ts JSON), unless it has an end already. */
+  async endTask(taskId: string, outcome: string): Promise<void> {
+    await this.deps.store.endTask(taskId, outcome);
   }
 
   /** The tasks of this service's runs (server-kit's TaskBoard), answering with `outputs`. */
