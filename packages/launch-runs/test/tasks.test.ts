@@ -6,6 +6,7 @@ import {
   type ToolCall,
   type ToolSpec,
 } from '@switchyard/server-kit';
+import { registerSecret } from '@switchyard/resilience';
 import { createLogger } from '@switchyard/server-kit/runtime';
 import { describe, expect, it } from 'vitest';
 import type { RunRow } from '../src/db/schema.js';
@@ -17,6 +18,7 @@ import { runActivity } from '../src/runs/task-activity.js';
 import { taskProgress } from '../src/runs/task-progress.js';
 import type { RunEvent } from '../src/store/event-chain.js';
 import { newRunValues } from '../src/store/run-changes.js';
+import { openPrTool } from '../src/tools/open-pr.js';
 import { resumeTool } from '../src/tools/resume.js';
 import { startRunTool } from '../src/tools/start-run.js';
 import { validateTool } from '../src/tools/validate.js';
@@ -221,13 +223,13 @@ describe.each(DIALECTS)('launch tasks (%s)', (dialect) => {
   });
 });
 
-/** A run of OWNER's at rest in VALIDATING (one seeded problem), started without a task. */
-async function runAtValidating(h: Harness): Promise<string> {
+/** A run of OWNER's at rest in `state` (VALIDATING: one seeded problem; READY_FOR_PR: none), started without a task. */
+async function runAtRest(h: Harness, state = 'VALIDATING'): Promise<string> {
   await callHandler(h, startRunTool, startArgs);
   const runId = await runOfTask(h);
   for (;;) {
     const status = await statusOf(h, runId);
-    if (status.state === 'VALIDATING' && status.details?.busy === false) return runId;
+    if (status.state === state && status.details?.busy === false) return runId;
     await sleep(10);
   }
 }
@@ -236,7 +238,7 @@ describe.each(DIALECTS)('launch tools that answer with a task when slow (%s)', (
   it('launch_validate past afterMs becomes a task; its answer is stored on it and served by the other server', async () => {
     const pipeline = new FakePipeline({ seededProblems: 1 });
     const { first, other } = await twoServers(dialect, pipeline);
-    const runId = await runAtValidating(first);
+    const runId = await runAtRest(first);
     const held = pipeline.hold('W7');
     expect(await callHandler(first, validateTool, { run_id: runId }, 'task-validate')).toEqual(
       new TaskStarted('task-validate'),
@@ -263,15 +265,49 @@ describe.each(DIALECTS)('launch tools that answer with a task when slow (%s)', (
   it('launch_validate done within afterMs answers as always and records no task', async () => {
     const pipeline = new FakePipeline({ seededProblems: 1 });
     const { first } = await twoServers(dialect, pipeline);
-    const runId = await runAtValidating(first);
+    const runId = await runAtRest(first);
     const answer = await callHandler(first, validateTool, { run_id: runId }, 'task-fast', 60_000, 60_000);
     expect(answer).toMatchObject({ ok: true, run_id: runId, validation_report: { ok: false } });
     expect(await (await boardOf(first)).get(ref('task-fast'))).toBeUndefined();
   });
 
+  it('a slow launch_open_pr that fails stores its error on the task, registered secrets redacted', async () => {
+    const secret = 'ghp_launchTaskSecret0123456789';
+    registerSecret(secret);
+    const pipeline = new FakePipeline({ seededProblems: 0 });
+    let fail!: () => void;
+    const failing = new Promise<void>((resolve) => (fail = resolve));
+    pipeline.openPullRequest = async () => {
+      await failing;
+      throw new SwitchyardError(
+        'upstream-error',
+        `push to https://x-access-token:${secret}@github.com failed`,
+        {
+          code: 'COMMIT_SERVICE_ERROR',
+          retryable: false,
+        },
+      );
+    };
+    const { first, other } = await twoServers(dialect, pipeline);
+    const runId = await runAtRest(first, 'READY_FOR_PR');
+    expect(await callHandler(first, openPrTool, { run_id: runId }, 'task-pr')).toEqual(
+      new TaskStarted('task-pr'),
+    );
+    fail();
+    const done = await settled(await boardOf(other), 'task-pr');
+    expect(done).toMatchObject({
+      tool: 'launch_open_pr',
+      status: 'completed',
+      outcome: { kind: 'refusal', error: { code: 'COMMIT_SERVICE_ERROR' } },
+    });
+    const error = (done.outcome as { error: SwitchyardError }).error;
+    expect(error.message).toContain('[REDACTED]');
+    expect(JSON.stringify({ ...error, message: error.message })).not.toContain(secret);
+  });
+
   it("a call's task whose executor died without storing its end reads as interrupted", async () => {
     const { first } = await twoServers(dialect, new FakePipeline({ seededProblems: 1 }));
-    const runId = await runAtValidating(first);
+    const runId = await runAtRest(first);
     const dead = newLeaseToken();
     retireLeaseToken(dead);
     const task = { taskId: 'task-dead', principal: OWNER, tool: 'launch_fix_next', ttlMs: null };

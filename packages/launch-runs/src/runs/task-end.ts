@@ -1,4 +1,5 @@
 import { SwitchyardError, type ErrorKind } from '@switchyard/contracts/errors';
+import { redactSecrets } from '@switchyard/resilience/context';
 import type { TaskOutcome } from '@switchyard/server-kit';
 
 /** A refusal as the task row keeps it: what rebuilds the SwitchyardError the tool would have thrown. */
@@ -14,11 +15,15 @@ interface StoredRefusal {
 type StoredEnd =
   { kind: 'output'; output: Record<string, unknown> } | { kind: 'refusal'; error: StoredRefusal };
 
-/** How a launch task ended, as JSON for its row (tasks.outcome): an output, or a refusal. */
+/**
+ * How a launch task ended, as JSON for its row (tasks.outcome): an output, or a refusal; registered secrets
+ * redacted, as in every error the tools answer.
+ */
 export function encodeTaskEnd(outcome: Extract<TaskOutcome, { kind: 'output' | 'refusal' }>): string {
   if (outcome.kind === 'output') return JSON.stringify(outcome satisfies StoredEnd);
   const { kind, message, code, retryable, hint, details } = outcome.error;
-  return JSON.stringify({ kind: 'refusal', error: { kind, message, code, retryable, hint, details } });
+  const error: StoredRefusal = { kind, message, code, retryable, hint, details };
+  return redactSecrets(JSON.stringify({ kind: 'refusal', error } satisfies StoredEnd));
 }
 
 /** The row's end, read back. */
