@@ -343,7 +343,8 @@ export class LaunchRunService {
    */
   async resumeAsTask(runId: string, task: NewTask): Promise<void> {
     const taken = await this.leaseFor(runId, 'launch_resume', {}, () => undefined, task);
-    if ('answer' in taken) return;
+    // The resume rule refuses every run it does not lease (busy included): no lease, no task, no answer.
+    if ('answer' in taken) throw new Error(`launch_resume neither leased nor refused run ${runId}`);
     const { lease, row } = taken;
     const job = this.holding(lease, row, undefined, (execution) =>
       continueRun(execution, row, 'next stable state'),
