@@ -18,6 +18,7 @@ import { runActivity } from '../src/runs/task-activity.js';
 import { taskProgress } from '../src/runs/task-progress.js';
 import type { RunEvent } from '../src/store/event-chain.js';
 import { newRunValues } from '../src/store/run-changes.js';
+import { fixNextTool } from '../src/tools/fix-next.js';
 import { openPrTool } from '../src/tools/open-pr.js';
 import { resumeTool } from '../src/tools/resume.js';
 import { startRunTool } from '../src/tools/start-run.js';
@@ -260,6 +261,29 @@ describe.each(DIALECTS)('launch tools that answer with a task when slow (%s)', (
     expect((plain as typeof output).validation_report).toMatchObject({
       issues: (output.validation_report as { issues: unknown }).issues,
     });
+  });
+
+  it('launch_fix_next past afterMs becomes a task that says the fix attempt, and ends with the fix', async () => {
+    const pipeline = new FakePipeline({ seededProblems: 1 });
+    const { first, other } = await twoServers(dialect, pipeline);
+    const runId = await runAtRest(first);
+    const held = pipeline.hold('W8');
+    expect(await callHandler(first, fixNextTool, { run_id: runId }, 'task-fix')).toEqual(
+      new TaskStarted('task-fix'),
+    );
+    await held.reached;
+    const board = await boardOf(other);
+    expect((await board.get(ref('task-fix')))?.statusMessage).toMatch(
+      /^FIXING: W8 \(fix\) running; fix attempt 1 of \d+; gates 0\/1 passed/,
+    );
+    held.release();
+    const done = await settled(board, 'task-fix');
+    expect(done).toMatchObject({
+      tool: 'launch_fix_next',
+      status: 'completed',
+      outcome: { kind: 'output', output: { ok: true, run_id: runId, remaining_blockers: 0 } },
+    });
+    expect(await statusOf(first, runId)).toMatchObject({ state: 'READY_FOR_PR' });
   });
 
   it('launch_validate done within afterMs answers as always and records no task', async () => {
