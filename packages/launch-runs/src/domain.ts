@@ -26,6 +26,7 @@ import {
 } from './tools/resources.js';
 import { resumeTool } from './tools/resume.js';
 import { startRunTool } from './tools/start-run.js';
+import { launchTaskBoard } from './tools/task-outputs.js';
 import { toolSpans } from './tools/tracing.js';
 import { validateTool } from './tools/validate.js';
 
@@ -75,6 +76,8 @@ export function launchRunsDomainWith(seams: LaunchRunsSeams): LaunchRunsDomain {
     resources: [artifactPartResource, artifactResource, eventsPartResource, eventsResource],
     prompts: [launchDocsPrompt],
     middleware: [toolSpans],
+    // The tasks launch_start_run and launch_resume answer with, in the run store (any replica serves them).
+    tasks: launchTaskBoard,
   });
 }
 

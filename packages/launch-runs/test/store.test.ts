@@ -19,6 +19,7 @@ import { ArtifactRepository } from '../src/store/artifact-store.js';
 import { verifyEventChain, type TraceIds } from '../src/store/event-chain.js';
 import type { RunRow } from '../src/db/schema.js';
 import type { LaunchStore, NewRun } from '../src/store/launch-store.js';
+import type { NewTask } from '../src/store/task-rows.js';
 import { PostgresLaunchStore } from '../src/store/postgres-launch-store.js';
 import { eventValues, newRunValues } from '../src/store/run-changes.js';
 import {
@@ -1012,5 +1013,75 @@ describe('artifact names', () => {
     const found = artifactNameProblem(name);
     if (problem === undefined) expect(found).toBeUndefined();
     else expect(found).toContain(problem);
+  });
+});
+
+describe.each(DIALECTS)('MCP tasks in the run store (%s)', (dialect) => {
+  const t = useStores(dialect);
+  const task = (taskId: string, target: NewTask['target'] = 'next-stable-state'): NewTask => ({
+    taskId,
+    principal: 'local:test',
+    tool: 'launch_start_run',
+    target,
+    ttlMs: 60_000,
+  });
+
+  it('a task written with the run is read back through the other store, by its principal only', async () => {
+    const [a, b] = t.stores;
+    const token = newLeaseToken();
+    await a.insert({ ...newRun(RUN, undefined, 'h1', token), task: task('task-1') });
+    expect(await b.task('task-1', 'local:test')).toMatchObject({
+      taskId: 'task-1',
+      runId: RUN,
+      tool: 'launch_start_run',
+      target: 'next-stable-state',
+      leaseOwner: token,
+      ttlMs: 60_000,
+      outcome: null,
+    });
+    expect(await b.task('task-1', 'local:someone-else')).toBeUndefined();
+    expect(await b.task('task-2', 'local:test')).toBeUndefined();
+    retireLeaseToken(token);
+  });
+
+  it("a replayed idempotency key binds the task to the key's run; a refused insert records no task", async () => {
+    const token = newLeaseToken();
+    await t.store.insert({ ...newRun(RUN, 'k', 'h1', token), task: task('task-1') });
+    const replay = 'r_2026-01-21T10-00-00Z_abcd0002';
+    await t.store.insert({ ...newRun(replay, 'k', 'h1'), task: task('task-2') });
+    expect(await t.store.task('task-2', 'local:test')).toMatchObject({ runId: RUN, leaseOwner: token });
+    const refused = { ...newRun('r_2026-01-21T10-00-00Z_abcd0003'), maxActiveRuns: 1, task: task('task-3') };
+    await expect(t.store.insert(refused)).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+    expect(await t.store.task('task-3', 'local:test')).toBeUndefined();
+    retireLeaseToken(token);
+  });
+
+  it('a task written with a lease names its token; a lease not taken writes none', async () => {
+    const [a, b] = t.stores;
+    const holder = newLeaseToken();
+    await a.insert(newRun(RUN, undefined, 'h1', holder));
+    const other = newLeaseToken();
+    await a.acquireLease(RUN, other, LEASE_MS, { task: task('busy-task') });
+    expect(await b.task('busy-task', 'local:test')).toBeUndefined();
+    await a.releaseLease(RUN, holder);
+    await a.acquireLease(RUN, other, LEASE_MS, { task: task('resume-task') });
+    expect(await b.task('resume-task', 'local:test')).toMatchObject({ runId: RUN, leaseOwner: other });
+    for (const token of [holder, other]) retireLeaseToken(token);
+  });
+
+  it("a call's task is recorded apart; its first end stays, later ones are ignored", async () => {
+    const [a, b] = t.stores;
+    const token = newLeaseToken();
+    await a.insert(newRun(RUN, undefined, 'h1', token));
+    await a.recordTask(task('call-task', 'call'), RUN, token);
+    expect(await b.endTask('call-task', '{"kind":"output"}')).toMatchObject({ outcome: '{"kind":"output"}' });
+    expect(await a.endTask('call-task', '{"kind":"refusal"}')).toMatchObject({
+      outcome: '{"kind":"output"}',
+    });
+    expect(await b.task('call-task', 'local:test')).toMatchObject({
+      target: 'call',
+      outcome: '{"kind":"output"}',
+    });
+    retireLeaseToken(token);
   });
 });

@@ -148,3 +148,23 @@ export const issues = pgTable(
   },
   (table) => [primaryKey({ columns: [table.runId, table.ord] })],
 );
+
+/** See schema.ts's `tasks`: an MCP task bound to the run it follows. */
+export const tasks = pgTable(
+  'tasks',
+  {
+    taskId: text('task_id').primaryKey(),
+    principal: text('principal').notNull(),
+    tool: text('tool').notNull(),
+    runId: text('run_id')
+      .notNull()
+      .references(() => runs.runId),
+    target: text('target').notNull(),
+    leaseOwner: text('lease_owner'),
+    createdMs: bigint('created_ms', { mode: 'number' }).notNull(),
+    updatedMs: bigint('updated_ms', { mode: 'number' }).notNull(),
+    ttlMs: bigint('ttl_ms', { mode: 'number' }),
+    outcome: text('outcome'),
+  },
+  (table) => [index('tasks_run_idx').on(table.runId)],
+);

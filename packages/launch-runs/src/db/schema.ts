@@ -163,3 +163,36 @@ export type EventRow = typeof events.$inferSelect;
 export type ArtifactRow = typeof artifacts.$inferSelect;
 export type IssueRow = typeof issues.$inferSelect;
 export type SpanRow = typeof spans.$inferSelect;
+
+/**
+ * The MCP Tasks (extension io.modelcontextprotocol/tasks) of the launch tools, bound to the run they follow.
+ * A task is written in the transaction that starts its work (the run's insert, the resume's lease), so it is
+ * durable before the tool answers with it, and every replica on the database serves it. Its status is read
+ * from the run (store/tasks.ts); `outcome` holds the answer the run alone cannot say.
+ */
+export const tasks = sqliteTable(
+  'tasks',
+  {
+    taskId: text('task_id').primaryKey(),
+    /** The principal that created it: only it sees the task. */
+    principal: text('principal').notNull(),
+    /** The tool that created it (launch_start_run, launch_resume...). */
+    tool: text('tool').notNull(),
+    runId: text('run_id')
+      .notNull()
+      .references(() => runs.runId),
+    /** What the task waits for: 'next-stable-state' (start, resume), or the work of one call ('call'). */
+    target: text('target').notNull(),
+    /** The lease token of the work behind the task: while the run names it, the work goes on. */
+    leaseOwner: text('lease_owner'),
+    createdMs: integer('created_ms').notNull(),
+    updatedMs: integer('updated_ms').notNull(),
+    /** Milliseconds after created_ms the task may be forgotten; null for never. */
+    ttlMs: integer('ttl_ms'),
+    /** JSON of how the task ended (store/tasks.ts TaskEnd), once it has and the run alone cannot say it. */
+    outcome: text('outcome'),
+  },
+  (table) => [index('tasks_run_idx').on(table.runId)],
+);
+
+export type TaskRow = typeof tasks.$inferSelect;

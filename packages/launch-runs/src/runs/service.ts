@@ -25,7 +25,9 @@ import { heldHere, isRetiredHereLately, withNewToken } from './model/lease.js';
 import { Lease } from './lease.js';
 import { isTransitional, rewindTarget } from './model/state-machine.js';
 import { buildStatus } from './status.js';
+import { LaunchTaskBoard, type TaskOutputs } from './task-board.js';
 import { cancelRefusal, refusal, type LeasedTool } from './tool-rules.js';
+import type { NewTask } from '../store/task-rows.js';
 
 export interface RunServiceDeps extends ExecutorDeps {
   leaseMs: number;
@@ -57,6 +59,16 @@ export interface CallOptions {
    */
   request?: string;
   onProgress?: ProgressListener;
+  /** Told when the work holds the run's lease and when it ends, before the release (a call become a task). */
+  watch?: WorkWatch;
+}
+
+/** What a call that may become a task (tools/slow-call.ts) hears of its work under the lease. */
+export interface WorkWatch {
+  /** The work holds the run's lease under `token`. */
+  leased(token: string): void;
+  /** The work ended with its value or the error it throws; called before the lease is released. */
+  ended(end: { value: unknown } | { error: unknown }): Promise<void>;
 }
 
 /**
@@ -134,11 +146,17 @@ export class LaunchRunService {
    * callers, also across processes); with a different config it is INVALID_INPUT, as is a new run of an
    * owner who has `maxActiveRuns` active ones (store/active-runs.ts; retryable).
    */
-  async startRun(owner: string, input: StartRunInput, onProgress?: ProgressListener): Promise<StartedRun> {
+  async startRun(
+    owner: string,
+    input: StartRunInput,
+    onProgress?: ProgressListener,
+    task?: NewTask,
+  ): Promise<StartedRun> {
     const config = canonicalJson(input.run_config);
     const configHash = sha256Hex(config);
     const key = input.idempotency_key;
-    if (key !== undefined) {
+    // A task is bound to the key's run in the insert's transaction: the insert answers a replay too.
+    if (key !== undefined && task === undefined) {
       const existing = await this.deps.store.getByIdempotencyKey(owner, key);
       if (existing !== undefined) return this.existingRun(existing, configHash);
     }
@@ -157,6 +175,7 @@ export class LaunchRunService {
           leaseOwner,
           leaseMs: this.deps.leaseMs,
           maxActiveRuns: this.deps.maxActiveRuns,
+          task,
         }),
       ({ created }) => created,
     );
@@ -215,12 +234,18 @@ export class LaunchRunService {
     row: RunRow,
     onProgress: ProgressListener | undefined,
     work: (execution: Execution, row: RunRow) => Promise<T>,
+    watch?: WorkWatch,
   ): Promise<T> {
     try {
       const execution = new Execution(this.deps, lease, row, onProgress);
-      return await work(execution, row).catch(async (thrown: unknown) => {
-        throw await execution.settleFailure(thrown);
+      watch?.leased(lease.token);
+      const value = await work(execution, row).catch(async (thrown: unknown) => {
+        const error = await execution.settleFailure(thrown);
+        await watch?.ended({ error });
+        throw error;
       });
+      await watch?.ended({ value });
+      return value;
     } finally {
       // Before the release: a launch_validate of a DONE run could take the lease and work in it next.
       await lease
@@ -243,6 +268,22 @@ export class LaunchRunService {
     work: (execution: Execution, row: RunRow) => Promise<T>,
     answered: (row: RunRow) => T | undefined = () => undefined,
   ): Promise<T> {
+    const taken = await this.leaseFor(runId, tool, options, answered);
+    if ('answer' in taken) return taken.answer;
+    return this.holding(taken.lease, taken.row, options.onProgress, work, options.watch);
+  }
+
+  /**
+   * The run's lease for `tool` as withLease takes it (with `task`, the task written in the same transaction),
+   * or the answer the run already holds.
+   */
+  private async leaseFor<T>(
+    runId: string,
+    tool: LeasedTool,
+    options: CallOptions,
+    answered: (row: RunRow) => T | undefined,
+    task?: NewTask,
+  ): Promise<{ lease: Lease; row: RunRow } | { answer: T }> {
     const { store, paths, leaseMs, maxActiveRuns } = this.deps;
     const acquired = await Lease.acquire(store, runId, leaseMs, {
       signals: { shutdown: this.shutdown.signal, request: options.signal },
@@ -256,10 +297,11 @@ export class LaunchRunService {
         if (refused !== undefined) throw refused;
         return true;
       },
+      task,
     });
     // Not taken, and not refused: the run holds its answer.
-    if ('busy' in acquired) return answered(acquired.busy) as T;
-    return this.holding(acquired.lease, acquired.row, options.onProgress, work);
+    if ('busy' in acquired) return { answer: answered(acquired.busy) as T };
+    return acquired;
   }
 
   async validate(runId: string, options: CallOptions = {}): Promise<ValidationReport> {
@@ -293,6 +335,39 @@ export class LaunchRunService {
       continueRun(execution, row, 'next stable state'),
     );
     return this.status(runId);
+  }
+
+  /**
+   * launch_resume as a task: the lease taken with `task` in one transaction (refused as resume refuses), then
+   * the run continued to its next stable state in the background; returns once the task is durable.
+   */
+  async resumeAsTask(runId: string, task: NewTask): Promise<void> {
+    const taken = await this.leaseFor(runId, 'launch_resume', {}, () => undefined, task);
+    // The resume rule refuses every run it does not lease (busy included): no lease, no task, no answer.
+    if ('answer' in taken) throw new Error(`launch_resume neither leased nor refused run ${runId}`);
+    const { lease, row } = taken;
+    const job = this.holding(lease, row, undefined, (execution) =>
+      continueRun(execution, row, 'next stable state'),
+    ).catch((thrown: unknown) => {
+      const { code, message } = thrown as SwitchyardError;
+      this.deps.logger.info('run stopped', { run_id: runId, code, message });
+    });
+    this.track(job);
+  }
+
+  /** Records a call's task on `runId`, bound to the lease `token` its work holds (tools/slow-call.ts). */
+  recordTask(task: NewTask, runId: string, token: string): Promise<void> {
+    return this.deps.store.recordTask(task, runId, token);
+  }
+
+  /** Stores how a call's task ended (task-end.ts JSON), unless it has an end already. */
+  async endTask(taskId: string, outcome: string): Promise<void> {
+    await this.deps.store.endTask(taskId, outcome);
+  }
+
+  /** The tasks of this service's runs (server-kit's TaskBoard), answering with `outputs`. */
+  taskBoard(outputs: TaskOutputs): LaunchTaskBoard {
+    return new LaunchTaskBoard(this.deps.store, (runId) => this.cancel(runId), outputs);
   }
 
   /** Claims one run whose executor died (its lease expired unreleased) and continues it here. */

@@ -178,3 +178,17 @@ export function cancelRefusal(row: RunRow): SwitchyardError | undefined {
   const message = `Run ${row.runId} is already ${current} and cannot be cancelled`;
   return illegalState({ message, current, rule: NOT_FINISHED });
 }
+
+/**
+ * A task's work whose executor stopped before the work ended (a process that died, a shutdown): what the tool
+ * answers for an interrupted run, ILLEGAL_STATE pointing at launch_resume.
+ */
+export function workInterrupted(row: RunRow): SwitchyardError {
+  return illegalState({
+    message: `The work on run ${row.runId} stopped before it ended: its executor was interrupted`,
+    hint: 'Continue the run with launch_resume, then call the tool again if it is still needed.',
+    current: runState(row),
+    rule: NOT_FINISHED,
+    details: { reason: 'interrupted', interrupted: true },
+  });
+}

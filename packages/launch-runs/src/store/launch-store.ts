@@ -4,9 +4,10 @@ import {
   type RunState,
   type SectionState,
 } from '@switchyard/contracts/launch-runs';
-import type { ArtifactRow, IssueRow, RunRow } from '../db/schema.js';
+import type { ArtifactRow, IssueRow, RunRow, TaskRow } from '../db/schema.js';
 import type { RunEventInput, RunFailure } from '../runs/model/events.js';
 import type { RunEvent } from './event-chain.js';
+import type { NewTask } from './task-rows.js';
 
 // The launch runs' one store interface. Two implementations pass one test suite: SQLite in the data directory
 // (sqlite-launch-store.ts) and PostgreSQL shared by replicas (postgres-launch-store.ts). Every method is one
@@ -43,6 +44,8 @@ export interface NewRun {
   leaseMs: number;
   /** The most active runs the owner may have (active-runs.ts): with that many already, the insert is refused. */
   maxActiveRuns: number;
+  /** An MCP task following the run (store/task-rows.ts): written with it, or bound to the key's run. */
+  task?: NewTask;
 }
 
 /** What one change of a run writes (LaunchStore.append). */
@@ -98,6 +101,8 @@ export interface LeaseOptions {
    * has FAILED or been CANCELLED); throws to refuse. Nothing is written unless it answers true.
    */
   admit?: (row: RunRow, held: boolean) => boolean;
+  /** An MCP task following the work the lease is taken for, written with the lease (launch_resume). */
+  task?: NewTask;
 }
 
 /**
@@ -170,6 +175,13 @@ export interface LaunchStore {
    * undefined when there is none. Concurrent claimers each get a different run.
    */
   claimAbandoned(token: string, leaseMs: number): Promise<RunRow | undefined>;
+
+  /** `principal`'s task `taskId`; undefined for a task another principal created, as for none. */
+  task(taskId: string, principal: string): Promise<TaskRow | undefined>;
+  /** Records a task bound to the run and the lease `leaseOwner` its work holds now (a call become slow). */
+  recordTask(task: NewTask, runId: string, leaseOwner: string): Promise<void>;
+  /** Stores how the task ended (JSON) unless it already has an end: the row as it is afterwards. */
+  endTask(taskId: string, outcome: string): Promise<TaskRow | undefined>;
 
   close(): Promise<void>;
 }

@@ -1,7 +1,7 @@
-import { asc, count, desc, eq, sql, type Placeholder } from 'drizzle-orm';
+import { and, asc, count, desc, eq, isNull, sql, type Placeholder } from 'drizzle-orm';
 import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import type pg from 'pg';
-import { artifactIndex, artifacts, events, issues, runs } from '../db/postgres-schema.js';
+import { artifactIndex, artifacts, events, issues, runs, tasks } from '../db/postgres-schema.js';
 import type { ArtifactRow, RunRow } from '../db/schema.js';
 import { RELEASED_LEASE } from '../runs/model/events.js';
 import type { RunEvent, TraceIds } from './event-chain.js';
@@ -105,6 +105,21 @@ function postgresStatements(
         .orderBy(desc(events.runSeq))
         .limit(1);
       await tx.insert(events).values(chainedEventRows(tail, runId, added, trace(), now()));
+    },
+    async taskById(taskId) {
+      const [row] = await tx.select().from(tasks).where(eq(tasks.taskId, taskId));
+      return row;
+    },
+    async insertTask(values) {
+      await tx.insert(tasks).values(values);
+    },
+    async endTask(taskId, outcome, nowMs) {
+      await tx
+        .update(tasks)
+        .set({ outcome, updatedMs: nowMs })
+        .where(and(eq(tasks.taskId, taskId), isNull(tasks.outcome)));
+      const [row] = await tx.select().from(tasks).where(eq(tasks.taskId, taskId));
+      return row;
     },
   };
 }

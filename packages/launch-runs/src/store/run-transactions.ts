@@ -1,7 +1,8 @@
-import type { IssueRow, RunRow } from '../db/schema.js';
+import type { IssueRow, RunRow, TaskRow } from '../db/schema.js';
 import { reduce, type RunEventInput } from '../runs/model/events.js';
 import type { Decide, LeaseOptions, NewRun, RunWrite } from './launch-store.js';
 import { assertActiveRunRoom, insertWinner, leaseTake, requireRun, runInsert } from './run-changes.js';
+import { taskRowValues } from './task-rows.js';
 
 // The stores' write transactions, each written once over a dialect's statements (RunStatements). SQLite's
 // statements answer at once (better-sqlite3's transactions are synchronous), PostgreSQL's answer promises; so
@@ -30,6 +31,11 @@ export interface RunStatements {
   putArtifact(artifact: NonNullable<RunWrite['artifact']>): Answer<void>;
   /** Appends to the run's chain (its row is locked, or was just inserted). */
   appendEvents(runId: string, events: RunEventInput[]): Answer<void>;
+  /** The task whatever its principal (callers check it). */
+  taskById(taskId: string): Answer<TaskRow | undefined>;
+  insertTask(values: TaskRow): Answer<void>;
+  /** Sets the task's end unless it has one; the row afterwards. */
+  endTask(taskId: string, outcome: string, nowMs: number): Answer<TaskRow | undefined>;
 }
 
 export type Steps<T> = Generator<unknown, T, unknown>;
@@ -66,14 +72,28 @@ export function* inserting(
 ): Steps<{ row: RunRow; created: boolean }> {
   yield* answer(db.lockInserts());
   const existing = yield* answer(db.byKey(run.owner, run.idempotencyKey));
-  if (existing !== undefined) return { row: existing, created: false };
+  if (existing !== undefined) return yield* withTask(db, run, { row: existing, created: false }, now);
   const active = yield* answer(db.activeRuns(run.owner));
   const write = runInsert(run, active, yield* answer(db.newestCreatedMs()), now());
   const inserted = yield* answer(db.insertRow(write.values));
-  if (inserted === undefined)
-    return insertWinner(run, yield* answer(db.byKey(run.owner, run.idempotencyKey)));
+  if (inserted === undefined) {
+    const winner = insertWinner(run, yield* answer(db.byKey(run.owner, run.idempotencyKey)));
+    return yield* withTask(db, run, winner, now);
+  }
   yield* answer(db.appendEvents(run.runId, write.events));
-  return { row: inserted, created: true };
+  return yield* withTask(db, run, { row: inserted, created: true }, now);
+}
+
+/** The insert's answer, with its task (if any) bound to the run answered, in the same transaction. */
+function* withTask<T extends { row: RunRow }>(
+  db: RunStatements,
+  run: NewRun,
+  answered: T,
+  now: () => number,
+) {
+  if (run.task !== undefined)
+    yield* answer(db.insertTask(taskRowValues(run.task, answered.row.runId, answered.row.leaseOwner, now())));
+  return answered;
 }
 
 /** LaunchStore.append. */
@@ -118,5 +138,8 @@ export function* leasing(
     assertActiveRunRoom(take.roomUnder, yield* answer(db.activeRuns(row.owner, runId)));
   }
   if (options.admit?.(row, false) === false) return { row, busy: false };
-  return { row: yield* answer(db.write(runId, take.values)), busy: false };
+  const leased = yield* answer(db.write(runId, take.values));
+  if (options.task !== undefined)
+    yield* answer(db.insertTask(taskRowValues(options.task, runId, token, now())));
+  return { row: leased, busy: false };
 }

@@ -1,6 +1,6 @@
-import { asc, count, desc, eq, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, isNull, sql } from 'drizzle-orm';
 import type { LaunchDb } from '../db/drizzle.js';
-import { artifacts, events, issues, runs, type ArtifactRow, type RunRow } from '../db/schema.js';
+import { artifacts, events, issues, runs, tasks, type ArtifactRow, type RunRow } from '../db/schema.js';
 import { RELEASED_LEASE } from '../runs/model/events.js';
 import { toRunEvent } from './event-log.js';
 import type { RunEvent, TraceIds } from './event-chain.js';
@@ -62,6 +62,17 @@ function sqliteStatements(
       db.insert(events)
         .values(chainedEventRows(tail, runId, added, trace(), now()))
         .run();
+    },
+    taskById: (taskId) => db.select().from(tasks).where(eq(tasks.taskId, taskId)).get(),
+    insertTask(values) {
+      db.insert(tasks).values(values).run();
+    },
+    endTask(taskId, outcome, nowMs) {
+      db.update(tasks)
+        .set({ outcome, updatedMs: nowMs })
+        .where(and(eq(tasks.taskId, taskId), isNull(tasks.outcome)))
+        .run();
+      return db.select().from(tasks).where(eq(tasks.taskId, taskId)).get();
     },
   };
 }

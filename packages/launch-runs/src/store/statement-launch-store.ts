@@ -1,5 +1,6 @@
-import type { RunRow } from '../db/schema.js';
+import type { RunRow, TaskRow } from '../db/schema.js';
 import type { Decide, LeaseOptions, LeaseStatus, NewRun } from './launch-store.js';
+import { taskRowValues, type NewTask } from './task-rows.js';
 import { renewalRefused } from './run-changes.js';
 import { appending, inserting, leasing, type RunStatements, type Steps } from './run-transactions.js';
 
@@ -47,6 +48,19 @@ export abstract class StatementLaunchStore {
   async renewLease(runId: string, token: string, leaseMs: number): Promise<'renewed' | 'lost' | 'cancelled'> {
     const renewed = await this.extendLease(runId, token, this.now() + leaseMs);
     return renewed ? 'renewed' : renewalRefused(await this.leaseStatus(runId, token));
+  }
+
+  async task(taskId: string, principal: string): Promise<TaskRow | undefined> {
+    const row = await this.statements.taskById(taskId);
+    return row?.principal === principal ? row : undefined;
+  }
+
+  async recordTask(task: NewTask, runId: string, leaseOwner: string): Promise<void> {
+    await this.statements.insertTask(taskRowValues(task, runId, leaseOwner, this.now()));
+  }
+
+  async endTask(taskId: string, outcome: string): Promise<TaskRow | undefined> {
+    return this.statements.endTask(taskId, outcome, this.now());
   }
 
   async close(): Promise<void> {

@@ -1,6 +1,8 @@
 import { LaunchFixNextInputSchema, LaunchFixNextOutputSchema } from '@switchyard/contracts/launch-runs';
 import { issuesPaging } from './answer-limit.js';
+import { TaskStarted } from '@switchyard/server-kit';
 import { stoppedByRequest } from './progress.js';
+import { answerOrTask } from './slow-call.js';
 import { launchTool } from './spec.js';
 
 export const fixNextTool = launchTool({
@@ -16,15 +18,24 @@ export const fixNextTool = launchTool({
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   view: 'run-dashboard',
   paging: issuesPaging('validation_report.issues'),
+  task: 'when-slow',
   handler: async (input, call) => {
     const service = call.state.runs;
     await call.progress.report(0, 2, 'W8 fix');
-    const outcome = await service.fixNext(input.run_id, stoppedByRequest(call));
+    const outcome = await answerOrTask(
+      call,
+      'launch_fix_next',
+      input.run_id,
+      stoppedByRequest(call),
+      (options) => service.fixNext(input.run_id, options),
+      (fixed) => ({ ok: true as const, ...fixed }),
+    );
+    if (outcome instanceof TaskStarted) return outcome;
     await call.progress.report(
       2,
       2,
       `fixed ${outcome.fixed_issue_id}; ${outcome.remaining_blockers} blocking issues left`,
     );
-    return { ok: true as const, ...outcome };
+    return outcome;
   },
 });

@@ -1,5 +1,6 @@
 import { LaunchOpenPrInputSchema, LaunchOpenPrOutputSchema } from '@switchyard/contracts/launch-runs';
 import { stoppedByRequest } from './progress.js';
+import { answerOrTask } from './slow-call.js';
 import { launchTool } from './spec.js';
 
 export const openPrTool = launchTool({
@@ -14,8 +15,14 @@ export const openPrTool = launchTool({
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   // Pushes and opens a PR with the operator's credentials: its own OAuth scope, beyond launch:run.
   scope: 'launch:pr',
-  handler: async (input, call) => ({
-    ok: true as const,
-    ...(await call.state.runs.openPr(input.run_id, stoppedByRequest(call))),
-  }),
+  task: 'when-slow',
+  handler: (input, call) =>
+    answerOrTask(
+      call,
+      'launch_open_pr',
+      input.run_id,
+      stoppedByRequest(call),
+      (options) => call.state.runs.openPr(input.run_id, options),
+      (opened) => ({ ok: true as const, ...opened }),
+    ),
 });

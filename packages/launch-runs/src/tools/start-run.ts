@@ -3,13 +3,20 @@ import {
   LaunchStartRunInputSchema,
   LaunchStartRunOutputSchema,
   RunConfigSchema,
+  type RunState,
 } from '@switchyard/contracts/launch-runs';
-import type { ToolCall } from '@switchyard/server-kit';
+import { taskStarted, type ToolCall } from '@switchyard/server-kit';
 import type { LaunchCallState } from '../open.js';
 import { checkRunConfigPolicy } from '../policy/launch-policy.js';
 import type { ProgressListener } from '../runs/executor.js';
 import { AUTOMATIC_STEP_COUNT } from '../runs/worker-ids.js';
 import { launchTool } from './spec.js';
+import { newTaskOf } from './task-call.js';
+
+/** launch_start_run's answer for a run and the state it is in (at once, or as its task ends). */
+export function startRunOutput(run: { run_id: string; state: RunState }) {
+  return { ok: true as const, run_id: run.run_id, state: run.state };
+}
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
@@ -83,16 +90,21 @@ export const startRunTool = launchTool({
   output: LaunchStartRunOutputSchema,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
   view: 'run-dashboard',
+  // A task-aware client follows the run through its task: completed once the run rests (VALIDATING or
+  // READY_FOR_PR), with this tool's answer at the state it reached.
+  task: 'always',
   mapError: (error, { stage, input }) =>
     stage === 'input' ? classifyStartRunValidation(error, input) : error,
   handler: async (input, call) => {
     // Before anything is recorded: a run the operator's policy refuses could never clone or open its PR.
     checkRunConfigPolicy(input.run_config, call.state.policy);
     const onProgress = backgroundProgress(call);
+    const task = newTaskOf(call, 'launch_start_run', 'next-stable-state');
     const started = await call.state.runs.startRun(
       call.principal,
       { run_config: input.run_config, idempotency_key: input.idempotency_key },
       onProgress,
+      task,
     );
     call.state.telemetry.setCurrentRunId(started.run_id);
     const follow = onProgress === undefined ? 'poll launch_get_status' : 'progress follows as log messages';
@@ -103,6 +115,6 @@ export const startRunTool = launchTool({
         ? `Run ${started.run_id} created; W1..W7 continue in the background (${follow})`
         : `Existing run ${started.run_id} (same idempotency key and config) is ${started.state}`,
     );
-    return { ok: true as const, run_id: started.run_id, state: started.state };
+    return task === undefined ? startRunOutput(started) : taskStarted(task.taskId);
   },
 });

@@ -1,7 +1,18 @@
-import { LaunchValidateInputSchema, LaunchValidateOutputSchema } from '@switchyard/contracts/launch-runs';
+import {
+  LaunchValidateInputSchema,
+  LaunchValidateOutputSchema,
+  type ValidationReport,
+} from '@switchyard/contracts/launch-runs';
 import { issuesPaging } from './answer-limit.js';
 import { launchTool } from './spec.js';
 import { whileRequestOpen } from './progress.js';
+import { answerOrTask } from './slow-call.js';
+
+const validateOutput = (runId: string) => (report: ValidationReport) => ({
+  ok: true as const,
+  run_id: runId,
+  validation_report: report,
+});
 
 export const validateTool = launchTool({
   name: 'launch_validate',
@@ -15,8 +26,14 @@ export const validateTool = launchTool({
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   view: 'run-dashboard',
   paging: issuesPaging('validation_report.issues'),
-  handler: async (input, call) => {
-    const report = await call.state.runs.validate(input.run_id, whileRequestOpen(call));
-    return { ok: true as const, run_id: input.run_id, validation_report: report };
-  },
+  task: 'when-slow',
+  handler: (input, call) =>
+    answerOrTask(
+      call,
+      'launch_validate',
+      input.run_id,
+      whileRequestOpen(call),
+      (options) => call.state.runs.validate(input.run_id, options),
+      validateOutput(input.run_id),
+    ),
 });

@@ -1,5 +1,11 @@
-import { SwitchyardError, toSwitchyardError } from '@switchyard/contracts/errors';
+import {
+  LAUNCH_ERROR_TABLE,
+  SwitchyardError,
+  toSwitchyardError,
+  type ErrorKind,
+} from '@switchyard/contracts/errors';
 import { launchErrorPayload } from '@switchyard/contracts/launch-runs';
+import type { RunFailure } from './events.js';
 
 /** The contract's error code of anything thrown (INTERNAL for what is not a SwitchyardError). */
 export function errorCodeOf(error: unknown): string {
@@ -55,4 +61,15 @@ export function activeRunLimit(limit: number, active: number): SwitchyardError {
       details: { reason: 'active_run_limit', setting: 'LAUNCH_MAX_ACTIVE_RUNS', limit, active },
     },
   );
+}
+
+/** The failure a run recorded (its last error), as the error a tool answers with: the same code and details. */
+export function runFailureError(failure: RunFailure): SwitchyardError {
+  const kinds = Object.entries(LAUNCH_ERROR_TABLE.byKind) as [ErrorKind, string][];
+  const kind = kinds.find(([, code]) => code === failure.code)?.[0] ?? 'internal';
+  return new SwitchyardError(kind, failure.message, {
+    code: failure.code,
+    retryable: failure.retryable,
+    details: failure.details,
+  });
 }

@@ -1,0 +1,115 @@
+import { SwitchyardError } from '@switchyard/contracts/errors';
+import type { TaskBoard, TaskOutcome, TaskRef, TaskSnapshot } from '@switchyard/server-kit';
+import type { RunRow, TaskRow } from '../db/schema.js';
+import type { LaunchStore } from '../store/launch-store.js';
+import { runFailureError } from './model/errors.js';
+import { isRetiredHereLately } from './model/lease.js';
+import { runActivity } from './task-activity.js';
+import { decodeTaskEnd, encodeTaskEnd } from './task-end.js';
+import { taskProgress, type TaskProgress } from './task-progress.js';
+import { workInterrupted } from './tool-rules.js';
+
+/**
+ * The answer of each tool whose task waits for the run's next stable state, built from the run as it rests
+ * there, by the same code the tool's synchronous answer uses (tools/task-outputs.ts).
+ */
+export type TaskOutputs = Readonly<Record<string, (run: RunRow) => Promise<Record<string, unknown>>>>;
+
+/**
+ * The launch tools' tasks (server-kit's TaskBoard) over the run store: every replica on the database answers
+ * for every task. A task's status is read from its run (task-progress.ts) until it ends; its end is then
+ * stored on its row, first writer wins, so it stays what it first was whatever the run does next. A task past
+ * createdAt + ttlMs is forgotten (answers as unknown). Launch tasks never ask for input.
+ */
+export class LaunchTaskBoard implements TaskBoard {
+  constructor(
+    private readonly store: LaunchStore,
+    /** launch_cancel's effect on the run (LaunchRunService.cancel). */
+    private readonly cancelRun: (runId: string) => Promise<unknown>,
+    private readonly outputs: TaskOutputs,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  async get(ref: TaskRef): Promise<TaskSnapshot | undefined> {
+    const task = await this.held(ref);
+    return task === undefined ? undefined : this.snapshot(task, await this.runOf(task));
+  }
+
+  async update(ref: TaskRef): Promise<boolean> {
+    return (await this.held(ref)) !== undefined;
+  }
+
+  /** Cancels the run as launch_cancel does while the task works; an ended task stays as it ended. */
+  async cancel(ref: TaskRef): Promise<boolean> {
+    const task = await this.held(ref);
+    if (task === undefined) return false;
+    const run = await this.runOf(task);
+    if (task.outcome !== null) return true;
+    if (this.progress(task, run).kind !== 'working') {
+      await this.snapshot(task, run);
+      return true;
+    }
+    await this.cancelRun(task.runId).catch((error: unknown) => {
+      // It ended (DONE or FAILED) between the read and the cancel: it stays as it ended.
+      if (!(error instanceof SwitchyardError && error.code === 'ILLEGAL_STATE')) throw error;
+    });
+    return true;
+  }
+
+  /** The principal's task, unless its ttl has passed. */
+  private async held(ref: TaskRef): Promise<TaskRow | undefined> {
+    const task = await this.store.task(ref.taskId, ref.principal);
+    if (task === undefined) return undefined;
+    const forgotten = task.ttlMs !== null && this.now() > task.createdMs + task.ttlMs;
+    return forgotten ? undefined : task;
+  }
+
+  /** The task's run; read again when it names a lease this process released a moment ago (status.ts does too). */
+  private async runOf(task: TaskRow): Promise<RunRow> {
+    let run = await this.store.get(task.runId);
+    if (run !== undefined && isRetiredHereLately(run, Date.now())) run = await this.store.get(task.runId);
+    if (run === undefined) throw new Error(`the run ${task.runId} of task ${task.taskId} is missing`);
+    return run;
+  }
+
+  private progress(task: TaskRow, run: RunRow): TaskProgress {
+    return taskProgress(task, run, Date.now(), this.store.sharedByReplicas);
+  }
+
+  private async snapshot(task: TaskRow, run: RunRow): Promise<TaskSnapshot> {
+    const base = {
+      tool: task.tool,
+      createdAt: new Date(task.createdMs),
+      lastUpdatedAt: new Date(Math.max(task.updatedMs, Date.parse(run.updatedAt))),
+      ttlMs: task.ttlMs,
+    };
+    if (task.outcome !== null) return ended(base, decodeTaskEnd(task.outcome));
+    const progress = this.progress(task, run);
+    if (progress.kind === 'working') {
+      const statusMessage = runActivity(run, await this.store.events(run.runId));
+      return { ...base, status: 'working', statusMessage };
+    }
+    if (progress.kind === 'cancelled')
+      return { ...base, status: 'cancelled', statusMessage: `Run ${run.runId} was cancelled` };
+    const outcome = encodeTaskEnd(await this.endOf(task, run, progress));
+    // Another replica may have stored its end first: the stored one is the answer.
+    const stored = (await this.store.endTask(task.taskId, outcome)) ?? { ...task, outcome };
+    return this.snapshot(stored, run);
+  }
+
+  private async endOf(
+    task: TaskRow,
+    run: RunRow,
+    progress: Extract<TaskProgress, { kind: 'failed' | 'interrupted' | 'reached' }>,
+  ): Promise<Extract<TaskOutcome, { kind: 'output' | 'refusal' }>> {
+    if (progress.kind === 'failed') return { kind: 'refusal', error: runFailureError(progress.failure) };
+    if (progress.kind === 'interrupted') return { kind: 'refusal', error: workInterrupted(run) };
+    const output = this.outputs[task.tool];
+    if (output === undefined) throw new Error(`no task output for ${task.tool}`);
+    return { kind: 'output', output: await output(run) };
+  }
+}
+
+function ended(base: Omit<TaskSnapshot, 'status'>, outcome: TaskOutcome): TaskSnapshot {
+  return { ...base, status: 'completed', outcome };
+}

@@ -1,0 +1,39 @@
+import type { TaskRow } from '../db/schema.js';
+
+/**
+ * What a launch task waits for: the run's next stable state (launch_start_run, launch_resume: their answer is
+ * read from the run), or the end of the one call that created it (launch_validate, launch_fix_next,
+ * launch_open_pr: their answer is stored on the task when the call ends).
+ */
+export type TaskTarget = 'next-stable-state' | 'call';
+
+/** A task to record with the change that starts its work (LaunchStore.insert, acquireLease, recordTask). */
+export interface NewTask {
+  taskId: string;
+  /** The principal creating it: the only one that sees it. */
+  principal: string;
+  tool: string;
+  target: TaskTarget;
+  ttlMs: number | null;
+}
+
+/** The task's row, bound to `runId` and to the lease `leaseOwner` its work holds. */
+export function taskRowValues(
+  task: NewTask,
+  runId: string,
+  leaseOwner: string | null,
+  nowMs: number,
+): TaskRow {
+  return {
+    taskId: task.taskId,
+    principal: task.principal,
+    tool: task.tool,
+    runId,
+    target: task.target,
+    leaseOwner,
+    createdMs: nowMs,
+    updatedMs: nowMs,
+    ttlMs: task.ttlMs,
+    outcome: null,
+  };
+}
