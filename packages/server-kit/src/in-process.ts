@@ -9,6 +9,7 @@ import {
   type RequestStateOptions,
 } from './request-state.js';
 import type { ServerFactory } from './host.js';
+import { resolveTaskSettings, type TaskOptions } from './task-wire.js';
 import type { Logger } from './runtime/logger.js';
 
 export interface InProcessOptions extends CatalogOptions {
@@ -23,6 +24,8 @@ export interface InProcessOptions extends CatalogOptions {
   persistentConnection: boolean;
   /** How request state is sealed (default: the environment's settings, else a random key). */
   requestState?: RequestStateOptions;
+  /** The Tasks extension's settings (default: the environment's, else the defaults). */
+  tasks?: TaskOptions;
 }
 
 export interface InProcessServing {
@@ -63,6 +66,7 @@ export async function serveInProcess(
     persistentConnection: options.persistentConnection,
     requestState: resolveRequestStateSettings(options.requestState ?? {}, options.env),
     inputRounds: resolveInputRounds({}, options.env),
+    tasks: resolveTaskSettings(options.tasks ?? {}, options.env),
   });
   return {
     createServer,

@@ -19,6 +19,7 @@ import { resolveDataDir } from './runtime/data-dir.js';
 import { lazy } from './runtime/lazy.js';
 import { createLogger, resolveLogFormat, resolveLogLevel, type Logger } from './runtime/logger.js';
 import { ScopeTable } from './scopes.js';
+import { resolveTaskSettings, type TaskOptions } from './task-wire.js';
 
 export const DEFAULT_HTTP_HOST = '127.0.0.1';
 export const DEFAULT_HTTP_PORT = 3333;
@@ -115,6 +116,12 @@ export interface RunServerOptions extends CatalogOptions, ServerIdentity {
    * default 600 000).
    */
   inputRequired?: InputRoundOptions;
+  /**
+   * The Tasks extension: how long a task may be kept (SWITCHYARD_TASK_TTL_MS, default 86 400 000), the poll
+   * interval every task carries, faster polls waiting the rest (SWITCHYARD_TASK_POLL_INTERVAL_MS, default 1000),
+   * and how long a `when-slow` tool works before answering with a task (SWITCHYARD_TASK_AFTER_MS, default 2000).
+   */
+  tasks?: TaskOptions;
   /** Where the SWITCHYARD_* bound variables are read from (an option set here wins); default process.env. */
   env?: Env;
   /** Default `resolveDataDir()`. */
@@ -290,6 +297,7 @@ export async function runServer(
     persistentConnection: transport === 'stdio',
     requestState,
     inputRounds,
+    tasks: resolveTaskSettings(options.tasks ?? {}, env),
   });
 
   let closing: Promise<void> | undefined;
