@@ -90,13 +90,36 @@ describe('the Tasks extension (io.modelcontextprotocol/tasks) over HTTP', () => 
     expect(created).toMatchObject({
       resultType: 'task',
       status: 'working',
-      statusMessage: 'doubling 21',
+      statusMessage: 'doubling 21 (within 2000 ms or as a task)',
       ttlMs: 86_400_000,
       pollIntervalMs: 1_000,
     });
     expect(created.taskId).toMatch(/^tasking\.[A-Za-z0-9_-]{22}$/);
     expect(new Date(String(created.createdAt)).toISOString()).toBe(created.createdAt);
     expect(created).not.toHaveProperty('content');
+  });
+
+  it('gives the handler the settings: SWITCHYARD_TASK_TTL_MS and SWITCHYARD_TASK_AFTER_MS', async () => {
+    const env = { SWITCHYARD_TASK_TTL_MS: '60000', SWITCHYARD_TASK_AFTER_MS: '5' };
+    const { url } = await start([taskingMount()], {}, { env });
+    const created = await startTask(url, { value: 1, how: 'working' });
+    expect(created).toMatchObject({ ttlMs: 60_000, statusMessage: 'doubling 1 (within 5 ms or as a task)' });
+  });
+
+  it('answers a task its board does not hold as an internal error, logged, never a made-up result', async () => {
+    const { url, lines } = await start([taskingMount()]);
+    const answer = await startTask(url, { value: 1, how: 'unrecorded' });
+    expect(answer.error).toMatchObject({ code: -32603 });
+    expect(JSON.stringify(answer)).not.toContain('"resultType":"task"');
+    expect(lines.some((line) => line.includes('a started task is not on its board'))).toBe(true);
+    // Without the extension the handler has no task to announce: a defect, answered as an internal error.
+    const plain = await raw(
+      url,
+      'tools/call',
+      { name: 'double_later', arguments: { value: 1, how: 'unrecorded' } },
+      { caps: {} },
+    );
+    expect(plain).toMatchObject({ isError: true, structuredContent: { error: { code: 'internal' } } });
   });
 
   it('gives a request without the extension the plain answer, and the handler no task', async () => {
