@@ -9,6 +9,7 @@ import {
   type RequestStateOptions,
 } from './request-state.js';
 import type { ServerFactory } from './host.js';
+import { handlerStateOf, TaskBoards } from './task-boards.js';
 import { resolveTaskSettings, type TaskOptions } from './task-wire.js';
 import type { Logger } from './runtime/logger.js';
 
@@ -55,6 +56,7 @@ export async function serveInProcess(
     shutdownSignal: shutdown.signal,
   });
   const identity = { ...IDENTITY, instructions: catalog.unavailable.summary() };
+  const taskBoards = new TaskBoards(catalog, handlerStateOf(catalog, opened.states));
   const createServer = buildServerFactory(identity, {
     catalog,
     states: opened.states,
@@ -67,6 +69,7 @@ export async function serveInProcess(
     requestState: resolveRequestStateSettings(options.requestState ?? {}, options.env),
     inputRounds: resolveInputRounds({}, options.env),
     tasks: resolveTaskSettings(options.tasks ?? {}, options.env),
+    taskBoards,
   });
   return {
     createServer,

@@ -32,6 +32,7 @@ import type { InputRoundOptions, RequestStateSettings } from './request-state.js
 import type { Logger } from './runtime/logger.js';
 import { svgIcon } from './icons.js';
 import { TASKS_EXTENSION, TaskStarted } from './task-board.js';
+import { handlerStateOf, type TaskBoards } from './task-boards.js';
 import type { TaskSettings } from './task-wire.js';
 import { TaskDesk } from './tasks-server.js';
 import { StateSeal } from './state-seal.js';
@@ -70,6 +71,8 @@ export interface Serving {
   inputRounds: Required<InputRoundOptions>;
   /** The Tasks extension: task lifetime, poll interval, the `when-slow` budget. */
   tasks: TaskSettings;
+  /** The domains' task boards (the HTTP layer reads them too, for the scope `tasks/*` need). */
+  taskBoards: TaskBoards;
 }
 
 /** Completion lists are capped by the spec at 100 values. */
@@ -182,21 +185,12 @@ export function buildServerFactory(
     ...(prompts.size > 0 ? { prompts: {} } : {}),
     ...(completes ? { completions: {} } : {}),
   };
-  const taskDesk = new TaskDesk({
-    catalog,
-    runners,
-    settings: serving.tasks,
-    handlerState: (domain) => handlerState(domain),
-    loggerOf,
-  });
+  const taskDesk = new TaskDesk({ boards: serving.taskBoards, runners, settings: serving.tasks, loggerOf });
   // JSON Schemas from @switchyard/contracts; that they are valid tool listings is tested, not typed.
   const toolListing = { tools: catalog.listing as unknown as Tool[] };
 
   /** What a domain's handlers get as `call.state`: its `callState` of the opened state, or that itself. */
-  const handlerState = async (domain: string): Promise<unknown> => {
-    const resolve = callStateOf(domain);
-    return resolve === undefined ? stateOf(domain) : resolve(stateOf(domain));
-  };
+  const handlerState = handlerStateOf(catalog, serving.states);
   const seal = new StateSeal(serving.requestState, (ctx) => callerPrincipal(ctx.http?.authInfo));
 
   const findResource = (uri: string): { family: ResourceFamily; variables: Record<string, string> } => {

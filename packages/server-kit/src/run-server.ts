@@ -19,6 +19,7 @@ import { resolveDataDir } from './runtime/data-dir.js';
 import { lazy } from './runtime/lazy.js';
 import { createLogger, resolveLogFormat, resolveLogLevel, type Logger } from './runtime/logger.js';
 import { ScopeTable } from './scopes.js';
+import { handlerStateOf, TaskBoards } from './task-boards.js';
 import { resolveTaskSettings, type TaskOptions } from './task-wire.js';
 
 export const DEFAULT_HTTP_HOST = '127.0.0.1';
@@ -286,6 +287,7 @@ export async function runServer(
     instructions: withUnavailable(options.instructions, catalog.unavailable.summary()),
   };
   const { buildServerFactory } = await loadServerFactory();
+  const taskBoards = new TaskBoards(catalog, handlerStateOf(catalog, opened.states));
   const createServer = buildServerFactory(identity, {
     catalog,
     states: opened.states,
@@ -298,6 +300,7 @@ export async function runServer(
     requestState,
     inputRounds,
     tasks: resolveTaskSettings(options.tasks ?? {}, env),
+    taskBoards,
   });
 
   let closing: Promise<void> | undefined;
@@ -355,6 +358,7 @@ export async function runServer(
         states: opened.states,
         createServer,
         scopes,
+        taskBoards,
         logger,
         tracker,
       });

@@ -9,35 +9,19 @@ import {
 } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { taskOutcomeResult, type ToolRunner } from './call-tool.js';
-import type { Catalog, CatalogTool } from './catalog.js';
+import type { CatalogTool } from './catalog.js';
 import type { DomainLifecycle } from './domain.js';
-import { JSONRPC_SERVER_ERROR } from './host.js';
-import { callerOAuth, callerPrincipal } from './principal.js';
+import { callerPrincipal } from './principal.js';
 import type { Logger } from './runtime/logger.js';
-import { toolScope } from './scopes.js';
-import {
-  TASKS_EXTENSION,
-  type TaskBoard,
-  type TaskCall,
-  type TaskRef,
-  type TaskSnapshot,
-} from './task-board.js';
-import {
-  declaresTasks,
-  domainOfTaskId,
-  mintTaskId,
-  PollPace,
-  taskFields,
-  type TaskSettings,
-} from './task-wire.js';
+import { TASKS_EXTENSION, type TaskCall, type TaskRef } from './task-board.js';
+import type { FoundTask, TaskBoards } from './task-boards.js';
+import { declaresTasks, mintTaskId, PollPace, taskFields, type TaskSettings } from './task-wire.js';
 
 export interface TaskDeskDeps {
-  catalog: Catalog;
+  boards: TaskBoards;
   /** Each tool's runner, by the name a client calls it by. */
   runners: ReadonlyMap<string, ToolRunner<DomainLifecycle>>;
   settings: TaskSettings;
-  /** What a domain's handlers get as their state (its board is resolved from it). */
-  handlerState(domain: string): Promise<unknown>;
   loggerOf(domain: string): Logger;
 }
 
@@ -54,38 +38,33 @@ function taskNotFound(): ProtocolError {
   return new ProtocolError(ProtocolErrorCode.InvalidParams, 'Task not found');
 }
 
-/** A task located for a request: its board, its ref and what the board holds. */
-interface LocatedTask {
-  domain: string;
-  board: TaskBoard;
+/** A task located for a request: what the boards found, and how the request names it. */
+interface LocatedTask extends FoundTask {
   ref: TaskRef;
-  snapshot: TaskSnapshot;
-  tool: CatalogTool;
 }
 
 /**
  * The server side of the Tasks extension (`io.modelcontextprotocol/tasks`), built once per server factory: which
  * tools/call may become a task, the `CreateTaskResult`, and `tasks/get`, `tasks/update`, `tasks/cancel` over the
- * domains' boards. Who may see a task (its principal), the scope of the tool that created it, and the polling
- * pace are checked here; where tasks live and what their status is belongs to the domains.
+ * domains' boards. Who may see a task (its principal) and the polling pace are checked here (the scope of the
+ * tool that created it, by the HTTP layer: task-boards.ts); where tasks live and their status belong to the
+ * domains.
  */
 export class TaskDesk {
-  /** True when some mounted domain keeps tasks: only then is the extension advertised and served. */
-  readonly offered: boolean;
   private readonly pace: PollPace;
-  /** Each tool by its domain and its name in the domain (a snapshot's `tool`). */
-  private readonly toolsByDomain = new Map<string, CatalogTool>();
 
   constructor(private readonly deps: TaskDeskDeps) {
     this.pace = new PollPace(deps.settings.pollIntervalMs);
-    for (const tool of deps.catalog.tools.values())
-      this.toolsByDomain.set(`${tool.domain}\n${tool.spec.name}`, tool);
-    this.offered = [...deps.catalog.domains.values()].some((entry) => entry.mount.domain.tasks !== undefined);
+  }
+
+  /** True when some mounted domain keeps tasks: only then is the extension advertised and served. */
+  get offered(): boolean {
+    return this.deps.boards.any;
   }
 
   /** `call.task` for a tools/call of `tool`, when the tool may answer with a task and the request declared it. */
   callFor(tool: CatalogTool, capabilities: ClientCapabilities): TaskCall | undefined {
-    if (tool.spec.task === undefined || !declaresTasks(capabilities) || !this.hasBoard(tool.domain))
+    if (tool.spec.task === undefined || !declaresTasks(capabilities) || !this.deps.boards.keeps(tool.domain))
       return undefined;
     const { ttlMs, afterMs } = this.deps.settings;
     return { id: mintTaskId(tool.domain), ttlMs, afterMs };
@@ -93,7 +72,7 @@ export class TaskDesk {
 
   /** The `CreateTaskResult` of a task a handler started, read back from its board (so it is durable). */
   async created(domain: string, taskId: string, principal: string): Promise<Result> {
-    const board = await this.boardOf(domain);
+    const board = await this.deps.boards.boardOf(domain);
     const snapshot = await board?.get({ taskId, principal });
     if (snapshot === undefined) {
       this.deps.loggerOf(domain).error('a started task is not on its board', { taskId });
@@ -111,15 +90,10 @@ export class TaskDesk {
           `tasks/* need the extension ${TASKS_EXTENSION}: the request's client capabilities do not declare it`,
         );
       }
-      const domain = domainOfTaskId(taskId);
-      const board = domain === undefined ? undefined : await this.boardOf(domain);
       const ref = { taskId, principal: callerPrincipal(ctx.http?.authInfo) };
-      const snapshot = await board?.get(ref);
-      const tool = snapshot && this.toolsByDomain.get(`${domain}\n${snapshot.tool}`);
-      if (domain === undefined || board === undefined || snapshot === undefined || tool === undefined)
-        throw taskNotFound();
-      this.checkScope(tool, ctx);
-      return { domain, board, ref, snapshot, tool };
+      const found = await this.deps.boards.find(ref);
+      if (found === undefined) throw taskNotFound();
+      return { ...found, ref };
     };
 
     server.setRequestHandler('tasks/get', { params: TaskIdParams }, async ({ taskId }, ctx) => {
@@ -169,31 +143,5 @@ export class TaskDesk {
       throw new ProtocolError(ProtocolErrorCode.InternalError, 'Internal error: the task has no outcome');
     }
     return {};
-  }
-
-  /**
-   * An OAuth caller needs the scope of the tool that created the task, as it would to call that tool; it is
-   * refused with the same words (not an HTTP 403: the scope is known only once the board was read).
-   */
-  private checkScope(tool: CatalogTool, ctx: ServerContext): void {
-    const scopes = callerOAuth(ctx.http?.authInfo)?.scopes;
-    const domain = this.deps.catalog.domains.get(tool.domain)?.mount.domain;
-    if (scopes === undefined || domain === undefined) return;
-    const scope = toolScope(domain, tool.spec);
-    if (scopes.has(scope)) return;
-    throw new ProtocolError(
-      JSONRPC_SERVER_ERROR,
-      `Forbidden: the tool "${tool.name}" needs the OAuth scope "${scope}", which this access token lacks; ` +
-        'ask the authorization server for a token with it',
-    );
-  }
-
-  private hasBoard(domain: string): boolean {
-    return this.deps.catalog.domains.get(domain)?.mount.domain.tasks !== undefined;
-  }
-
-  private async boardOf(domain: string): Promise<TaskBoard | undefined> {
-    const tasks = this.deps.catalog.domains.get(domain)?.mount.domain.tasks;
-    return tasks === undefined ? undefined : tasks(await this.deps.handlerState(domain));
   }
 }

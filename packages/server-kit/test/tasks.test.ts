@@ -45,13 +45,10 @@ function framed(id: number, method: string, params: Json, capabilities: Json = T
   return { jsonrpc: '2.0', id, method, params: { ...params, _meta } };
 }
 
-/**
- * One JSON-RPC message POSTed as it is, and the JSON-RPC answer: the SDK client refuses a `resultType: "task"`
- * answer to tools/call (it has no Tasks runtime), so a task-aware requester sends tools/call raw.
- */
-async function postRaw(url: string, message: Json, token?: string): Promise<Json> {
+/** One JSON-RPC message POSTed as it is, with the routing headers a 2026-07-28 client sends. */
+function post(url: string, message: Json, token?: string) {
   const params = message.params as Json | undefined;
-  const answer = await rawHttpRequest(url, {
+  return rawHttpRequest(url, {
     method: 'POST',
     headers: {
       ...MCP_POST_HEADERS,
@@ -63,7 +60,14 @@ async function postRaw(url: string, message: Json, token?: string): Promise<Json
     },
     body: JSON.stringify(message),
   });
-  return jsonRpcAnswerOf(answer.body);
+}
+
+/**
+ * The JSON-RPC answer to one message POSTed as it is: the SDK client refuses a `resultType: "task"` answer to
+ * tools/call (it has no Tasks runtime), so a task-aware requester sends tools/call raw.
+ */
+async function postRaw(url: string, message: Json, token?: string): Promise<Json> {
+  return jsonRpcAnswerOf((await post(url, message, token)).body);
 }
 
 let nextId = 100;
@@ -326,16 +330,43 @@ describe('the Tasks extension with OAuth: a task is its creator’s, behind its 
     }
   });
 
-  it("refuses tasks/* to a token without the scope of the task's tool, naming it", async () => {
+  it('refuses tasks/* with 503 while the board cannot be read for the scope check, and serves on', async () => {
+    const { url, resource, server } = await startProtected();
+    const writer = await tokenFor(resource, 'alice', 'tasking:write');
+    const created = await startTask(url, { value: 2, how: 'done' }, writer);
+    const board = (server.domains?.get('tasking') as TaskingState).board;
+    board.failing = true;
+    const answer = await post(url, framed(3, 'tasks/get', { taskId: created.taskId }), writer);
+    expect(answer.status).toBe(503);
+    expect(answer.body).not.toContain('unreachable');
+    board.failing = false;
+    expect(await raw(url, 'tasks/get', { taskId: created.taskId }, { token: writer })).toMatchObject({
+      status: 'completed',
+    });
+  });
+
+  it("refuses tasks/* to a token without the scope of the task's tool, as the tool call is refused", async () => {
     const { url, resource } = await startProtected();
     const writer = await tokenFor(resource, 'alice', 'tasking:write');
     const reader = await tokenFor(resource, 'alice', 'tasking:read');
     const created = await startTask(url, { value: 2, how: 'done' }, writer);
-    for (const method of ['tasks/get', 'tasks/cancel'] as const) {
-      const answer = await raw(url, method, { taskId: created.taskId }, { token: reader });
-      expect((answer.error as Json | undefined)?.message).toMatch(
-        /the tool "double_later" needs the OAuth scope "tasking:write"/,
+    const args = { value: 2, how: 'done' };
+    const call = await post(url, framed(1, 'tools/call', { name: 'double_later', arguments: args }), reader);
+    expect(call.status).toBe(403);
+    for (const method of ['tasks/get', 'tasks/update', 'tasks/cancel'] as const) {
+      const params = { taskId: created.taskId, ...(method === 'tasks/update' ? { inputResponses: {} } : {}) };
+      const answer = await post(url, framed(2, method, params), reader);
+      expect(answer.status, method).toBe(403);
+      expect(answer.headers['www-authenticate'], method).toContain('error="insufficient_scope"');
+      expect(answer.headers['www-authenticate'], method).toContain('scope="tasking:write"');
+      const { error } = jsonRpcAnswerOf(answer.body) as { error?: Json };
+      expect(String(error?.message), method).toMatch(
+        /the task of the tool "double_later" needs the OAuth scope "tasking:write"/,
       );
     }
+    // The writer still reaches it: the refusal was the scope, not the task.
+    expect(await raw(url, 'tasks/get', { taskId: created.taskId }, { token: writer })).toMatchObject({
+      status: 'completed',
+    });
   });
 });
