@@ -289,6 +289,23 @@ describe('the Tasks extension over stdio', () => {
   });
 });
 
+describe('the Tasks extension over stdio, 2025-11-25', () => {
+  it('neither advertises nor serves it: the client gets the plain answer, tasks/get is unknown', async () => {
+    const stdio = await startInProcessStdio([taskingMount()]);
+    try {
+      const client = await stdio.connectClient('legacy', TASKS as never);
+      expect(client.getServerCapabilities()?.extensions).toBeUndefined();
+      const answer = await client.callTool({ name: 'double_later', arguments: { value: 3, how: 'done' } });
+      expect(answer.structuredContent).toEqual({ doubled: 6 });
+      await expect(
+        client.request({ method: 'tasks/get', params: { taskId: 'tasking.x' } }, Loose),
+      ).rejects.toThrow(/not found/i);
+    } finally {
+      await stdio.close();
+    }
+  });
+});
+
 describe('the Tasks extension with OAuth: a task is its creator’s, behind its tool’s scope', () => {
   let provider: TestProvider;
   beforeAll(async () => {
