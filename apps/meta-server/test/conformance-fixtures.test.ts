@@ -51,6 +51,13 @@ const FIXTURE_SCENARIOS_OF: Record<Revision, string[]> = {
     'input-required-result-missing-input-response',
     'input-required-result-ignore-extra-params',
     'input-required-result-validate-input',
+    'tasks-lifecycle',
+    'tasks-capability-negotiation',
+    'tasks-wire-fields',
+    'tasks-request-state-removal',
+    'tasks-mrtr-input',
+    'tasks-dispatch-and-envelope',
+    'tasks-mrtr-composition',
   ],
   '2025-11-25': ['tools-call-with-logging'],
 };

@@ -11,6 +11,7 @@ import { DEFAULT_MAX_ANSWER_BYTES } from './limits.js';
 import { assertArgumentDepth } from './argument-depth.js';
 import { assertTextArguments } from './argument-text.js';
 import { AskClient, type ClientInput } from './input-required.js';
+import { TaskStarted, type TaskOutcome } from './task-board.js';
 import { toolAnswerBytes } from './runtime/answer-bytes.js';
 import type { Logger } from './runtime/logger.js';
 import type {
@@ -106,7 +107,7 @@ async function run<State>(
   call: ToolCall<State>,
   allowance: AnswerAllowance,
 ): Promise<ToolOutcome> {
-  const { spec, logger } = runner;
+  const { spec } = runner;
   let stage: 'input' | 'handler' = 'input';
   try {
     assertArgumentDepth(rawArgs, runner.maxArgumentDepth);
@@ -121,6 +122,14 @@ async function run<State>(
         : { ...call, state: (await runner.callState(call.state)) as State },
     );
     if (output instanceof AskClient) return { payload: {}, isError: false, asked: output };
+    if (output instanceof TaskStarted) {
+      if (call.task?.id !== output.taskId) {
+        throw new SwitchyardError('internal', 'The tool answered with a task it was not given', {
+          details: { cause_class: 'TaskNotOffered' },
+        });
+      }
+      return { payload: {}, isError: false, started: output };
+    }
     const whole = checkOutput(runner, output);
     const fitted = fitAnswer(whole, allowance, spec.paging, parsed.data);
     // A cut answer gained fields from the paging's `rest`: they are held to the contract too.
@@ -138,31 +147,63 @@ async function run<State>(
   } catch (thrown) {
     const raw = toSwitchyardError(thrown);
     const error = spec.mapError?.(raw, { stage, input: rawArgs }) ?? raw;
-    const payload = spec.errorPayload(error, { correlationId: call.correlationId, input: rawArgs });
-    if (spec.errorOutput !== undefined) {
-      const checked = spec.errorOutput.safeParse(payload);
-      if (!checked.success) {
-        const violation = describeIssues(checked.error.issues);
-        logger.error('error payload breaks the contract', { violation });
-        // No payload to fall back on: in tests, fail the call visibly.
-        if (runner.strictOutput) throw new Error(`Error payload breaks the contract: ${violation}`);
-      }
-    }
+    const payload = errorPayloadOf(runner, error, call.correlationId, rawArgs);
     return { payload, isError: true, error, stage };
   }
+}
+
+/** The contract's error payload for `error`, held to `errorOutput` as an output is held to `output`. */
+function errorPayloadOf<State>(
+  runner: ToolRunner<State>,
+  error: SwitchyardError,
+  correlationId: string,
+  input: unknown,
+): Record<string, unknown> {
+  const payload = runner.spec.errorPayload(error, { correlationId, input });
+  if (runner.spec.errorOutput !== undefined) {
+    const checked = runner.spec.errorOutput.safeParse(payload);
+    if (!checked.success) {
+      const violation = describeIssues(checked.error.issues);
+      runner.logger.error('error payload breaks the contract', { violation });
+      // No payload to fall back on: in tests, fail the call visibly.
+      if (runner.strictOutput) throw new Error(`Error payload breaks the contract: ${violation}`);
+    }
+  }
+  return payload;
+}
+
+/**
+ * The tools/call result of a task's stored outcome, built as a call's own answer is: the output held to the
+ * contract (or the refusal's error payload, `isError`), its JSON text mirror first. The call's arguments are not
+ * stored with a task, so a spec's `content` blocks (built from them) are not added.
+ */
+export function taskOutcomeResult<State>(
+  runner: ToolRunner<State>,
+  outcome: Exclude<TaskOutcome, { kind: 'protocol-error' }>,
+): ToolResult {
+  const correlationId = newCorrelationId();
+  return withCorrelationId(correlationId, () => {
+    if (outcome.kind === 'refusal') {
+      const payload = errorPayloadOf(runner, outcome.error, correlationId, {});
+      return toolResult({ payload, isError: true });
+    }
+    const payload = checkOutput(runner, outcome.output);
+    return toolResult({ payload, isError: runner.spec.isErrorOutput?.(payload) ?? false });
+  });
 }
 
 /**
  * Answers one tools/call: validate the arguments with the contract, call the handler, check the output,
  * map a failure to the contract's error payload. Every call gets a correlation id and one log line with
  * its duration and outcome; the domain's middleware wraps all of it, validation failures included. A
- * handler that asks the client for input (`askClient`) answers that instead of a result.
+ * handler that asks the client for input (`askClient`) answers that instead of a result, and one that made the
+ * call a task (`taskStarted`) the task.
  */
 export function callTool<State>(
   runner: ToolRunner<State>,
   rawArgs: Record<string, unknown>,
   context: CallContext<State>,
-): Promise<ToolResult | AskClient> {
+): Promise<ToolResult | AskClient | TaskStarted> {
   const correlationId = newCorrelationId();
   return withCorrelationId(correlationId, async () => {
     const started = performance.now();
@@ -193,6 +234,10 @@ export function callTool<State>(
         durationMs: performance.now() - started,
       });
       return outcome.asked;
+    }
+    if (outcome.started !== undefined) {
+      runner.logger.debug('tool call', { outcome: 'task', durationMs: performance.now() - started });
+      return outcome.started;
     }
     const result = toolResult(outcome);
     allowance.spend(toolAnswerBytes(result.content[0].text) + contentBytes(outcome.content ?? []));

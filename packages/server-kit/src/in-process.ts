@@ -9,6 +9,8 @@ import {
   type RequestStateOptions,
 } from './request-state.js';
 import type { ServerFactory } from './host.js';
+import { handlerStateOf, TaskBoards } from './task-boards.js';
+import { resolveTaskSettings, type TaskOptions } from './task-wire.js';
 import type { Logger } from './runtime/logger.js';
 
 export interface InProcessOptions extends CatalogOptions {
@@ -23,6 +25,8 @@ export interface InProcessOptions extends CatalogOptions {
   persistentConnection: boolean;
   /** How request state is sealed (default: the environment's settings, else a random key). */
   requestState?: RequestStateOptions;
+  /** The Tasks extension's settings (default: the environment's, else the defaults). */
+  tasks?: TaskOptions;
 }
 
 export interface InProcessServing {
@@ -52,6 +56,7 @@ export async function serveInProcess(
     shutdownSignal: shutdown.signal,
   });
   const identity = { ...IDENTITY, instructions: catalog.unavailable.summary() };
+  const taskBoards = new TaskBoards(catalog, handlerStateOf(catalog, opened.states));
   const createServer = buildServerFactory(identity, {
     catalog,
     states: opened.states,
@@ -63,6 +68,8 @@ export async function serveInProcess(
     persistentConnection: options.persistentConnection,
     requestState: resolveRequestStateSettings(options.requestState ?? {}, options.env),
     inputRounds: resolveInputRounds({}, options.env),
+    tasks: resolveTaskSettings(options.tasks ?? {}, options.env),
+    taskBoards,
   });
   return {
     createServer,

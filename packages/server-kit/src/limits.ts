@@ -62,6 +62,15 @@ export const DEFAULT_INPUT_MAX_ROUNDS = 8;
 /** ...and waits this long for each round's answers: a person may be typing them. */
 export const DEFAULT_INPUT_ROUND_TIMEOUT_MS = 600_000;
 
+/** How long a task (the Tasks extension) may be kept after it was created: a day. */
+export const DEFAULT_TASK_TTL_MS = 86_400_000;
+/** How often a client should poll a task (`pollIntervalMs`); a faster `tasks/get` waits the rest. */
+export const DEFAULT_TASK_POLL_INTERVAL_MS = 1_000;
+/** A `when-slow` tool answers with a task when its work is not done within this. */
+export const DEFAULT_TASK_AFTER_MS = 2_000;
+/** How many (principal, task) pairs the poll pace remembers per process, least recently polled dropped first. */
+export const TASK_POLL_PACE_ENTRIES = 10_000;
+
 /** Accepted difference between our clock and the authorization server's, for `exp`, `nbf` and `iat`. */
 export const DEFAULT_OAUTH_CLOCK_SKEW_S = 60;
 /** One fetch of an authorization server's metadata, JWKS or introspection answer. */
@@ -137,6 +146,28 @@ export const LIMITS = {
     min: 1_000,
     unit: 'milliseconds',
     default: DEFAULT_INPUT_ROUND_TIMEOUT_MS,
+  },
+  taskTtlMs: {
+    option: 'tasks.ttlMs',
+    variable: 'SWITCHYARD_TASK_TTL_MS',
+    min: 1,
+    unit: 'milliseconds',
+    default: DEFAULT_TASK_TTL_MS,
+  },
+  taskPollIntervalMs: {
+    option: 'tasks.pollIntervalMs',
+    variable: 'SWITCHYARD_TASK_POLL_INTERVAL_MS',
+    min: 1,
+    unit: 'milliseconds',
+    default: DEFAULT_TASK_POLL_INTERVAL_MS,
+  },
+  taskAfterMs: {
+    option: 'tasks.afterMs',
+    variable: 'SWITCHYARD_TASK_AFTER_MS',
+    min: 0,
+    zeroMeans: 'a when-slow tool always answers with a task',
+    unit: 'milliseconds',
+    default: DEFAULT_TASK_AFTER_MS,
   },
   stdioMaxMessageBytes: {
     option: 'stdio.maxMessageBytes',

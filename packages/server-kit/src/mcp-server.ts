@@ -31,6 +31,10 @@ import { createProgressReporter } from './progress.js';
 import type { InputRoundOptions, RequestStateSettings } from './request-state.js';
 import type { Logger } from './runtime/logger.js';
 import { svgIcon } from './icons.js';
+import { TASKS_EXTENSION, TaskStarted } from './task-board.js';
+import { handlerStateOf, type TaskBoards } from './task-boards.js';
+import type { TaskSettings } from './task-wire.js';
+import { TaskDesk } from './tasks-server.js';
 import { StateSeal } from './state-seal.js';
 import type { PromptSpec, RequestCall, ResourceContents, ResourceSpec } from './tool-spec.js';
 import { readView, VIEW_ERRORS } from './views.js';
@@ -65,6 +69,10 @@ export interface Serving {
   requestState: RequestStateSettings;
   /** 2025-11-25 over a connection: the rounds of questions the server asks the client itself. */
   inputRounds: Required<InputRoundOptions>;
+  /** The Tasks extension: task lifetime, poll interval, the `when-slow` budget. */
+  tasks: TaskSettings;
+  /** The domains' task boards (the HTTP layer reads them too, for the scope `tasks/*` need). */
+  taskBoards: TaskBoards;
 }
 
 /** Completion lists are capped by the spec at 100 values. */
@@ -177,14 +185,12 @@ export function buildServerFactory(
     ...(prompts.size > 0 ? { prompts: {} } : {}),
     ...(completes ? { completions: {} } : {}),
   };
+  const taskDesk = new TaskDesk({ boards: serving.taskBoards, runners, settings: serving.tasks, loggerOf });
   // JSON Schemas from @switchyard/contracts; that they are valid tool listings is tested, not typed.
   const toolListing = { tools: catalog.listing as unknown as Tool[] };
 
   /** What a domain's handlers get as `call.state`: its `callState` of the opened state, or that itself. */
-  const handlerState = async (domain: string): Promise<unknown> => {
-    const resolve = callStateOf(domain);
-    return resolve === undefined ? stateOf(domain) : resolve(stateOf(domain));
-  };
+  const handlerState = handlerStateOf(catalog, serving.states);
   const seal = new StateSeal(serving.requestState, (ctx) => callerPrincipal(ctx.http?.authInfo));
 
   const findResource = (uri: string): { family: ResourceFamily; variables: Record<string, string> } => {
@@ -207,9 +213,13 @@ export function buildServerFactory(
     icons: identity.icon === undefined ? undefined : [svgIcon(identity.icon)],
   };
 
+  // The Tasks extension is a 2026-07-28 one: a 2025-era server neither advertises nor serves it.
+  const taskCapabilities = { ...capabilities, extensions: { [TASKS_EXTENSION]: {} } };
+
   return (context) => {
+    const servesTasks = taskDesk.offered && context.era !== 'legacy';
     const server = new ParamsCheckedServer(implementation, {
-      capabilities,
+      capabilities: servesTasks ? taskCapabilities : capabilities,
       instructions: identity.instructions,
       requestState: { verify: seal.verify },
       // 2025-11-25 over a connection: the SDK asks the client itself and calls the handler again.
@@ -284,6 +294,7 @@ export function buildServerFactory(
         : clientInput(target, ctx)),
     });
 
+    if (servesTasks) taskDesk.register(server, declaredBy);
     server.setRequestHandler('tools/list', () => toolListing);
     server.setRequestHandler('tools/call', async (request, ctx) => {
       const tool: CatalogTool | undefined = catalog.tools.get(request.params.name);
@@ -300,14 +311,17 @@ export function buildServerFactory(
       const target = `tools/call ${tool.name}`;
       const input = clientInput(target, ctx);
       const allowance = allowanceFor();
+      const task = servesTasks ? taskDesk.callFor(tool, declaredBy(ctx)) : undefined;
+      const principal = callerPrincipal(ctx.http?.authInfo);
       const result = await allowance.turn(() =>
         callTool(runner, request.params.arguments ?? {}, {
           ...input,
           state: stateOf(tool.domain),
           signal: AbortSignal.any([ctx.mcpReq.signal, serving.shutdownSignal]),
           requestId: JSON.stringify(ctx.mcpReq.id),
-          principal: callerPrincipal(ctx.http?.authInfo),
+          principal,
           oauth: callerOAuth(ctx.http?.authInfo),
+          ...(task === undefined ? {} : { task }),
           progress: createProgressReporter(ctx.mcpReq._meta?.progressToken, (notification) =>
             ctx.mcpReq.notify(notification),
           ),
@@ -317,6 +331,10 @@ export function buildServerFactory(
         }),
       );
       if (result instanceof AskClient) return inputRequired(result, target, ctx);
+      if (result instanceof TaskStarted) {
+        // The SDK types tools/call results without the Tasks extension's (flat) CreateTaskResult.
+        return (await taskDesk.created(tool.domain, result.taskId, principal)) as InputRequiredResult;
+      }
       return server.projectCallToolResult(result, tool.listing.outputSchema);
     });
 

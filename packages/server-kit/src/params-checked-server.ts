@@ -31,22 +31,34 @@ function specProblem(request: JSONRPCRequest): string | undefined {
   );
 }
 
+/** Carries a tools/call's `CreateTaskResult` around the SDK's CallToolResult normalization and check. */
+class TaskAnswer {
+  constructor(readonly result: Result) {}
+}
+
 /**
  * The SDK's `Server`, except that a request whose params break the spec answers -32602 (invalid params)
  * saying what to fix. The SDK checks every request against the spec, but answers a failure as -32603
  * (internal error) with its whole issue list in the message: `logging/setLevel {level: "bogus"}` read as a
- * server fault. Only what already failed is looked at again, so a valid request costs nothing more.
+ * server fault. Only what already failed is looked at again, so a valid request costs nothing more. And a
+ * tools/call answered with a task (`resultType: "task"`) goes out as the Tasks extension shapes it.
  */
 export class ParamsCheckedServer extends Server {
   protected override _wrapHandler(
     method: string,
     handler: (request: JSONRPCRequest, ctx: ServerContext) => Promise<Result>,
   ): (request: JSONRPCRequest, ctx: ServerContext) => Promise<Result> {
-    const wrapped = super._wrapHandler(method, handler);
+    const wrapped = super._wrapHandler(method, async (request, ctx) => {
+      const result = await handler(request, ctx);
+      // A task (the Tasks extension) is no CallToolResult: past the SDK's tools/call result checks, as it is.
+      if (method === 'tools/call' && result.resultType === 'task') throw new TaskAnswer(result);
+      return result;
+    });
     return async (request, ctx) => {
       try {
         return await wrapped(request, ctx);
       } catch (error) {
+        if (error instanceof TaskAnswer) return error.result;
         const problem = error instanceof ProtocolError ? undefined : specProblem(request);
         if (problem === undefined) throw error;
         throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Invalid params for ${method}: ${problem}`);

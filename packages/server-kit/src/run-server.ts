@@ -19,6 +19,8 @@ import { resolveDataDir } from './runtime/data-dir.js';
 import { lazy } from './runtime/lazy.js';
 import { createLogger, resolveLogFormat, resolveLogLevel, type Logger } from './runtime/logger.js';
 import { ScopeTable } from './scopes.js';
+import { handlerStateOf, TaskBoards } from './task-boards.js';
+import { resolveTaskSettings, type TaskOptions } from './task-wire.js';
 
 export const DEFAULT_HTTP_HOST = '127.0.0.1';
 export const DEFAULT_HTTP_PORT = 3333;
@@ -115,6 +117,12 @@ export interface RunServerOptions extends CatalogOptions, ServerIdentity {
    * default 600 000).
    */
   inputRequired?: InputRoundOptions;
+  /**
+   * The Tasks extension: how long a task may be kept (SWITCHYARD_TASK_TTL_MS, default 86 400 000), the poll
+   * interval every task carries, faster polls waiting the rest (SWITCHYARD_TASK_POLL_INTERVAL_MS, default 1000),
+   * and how long a `when-slow` tool works before answering with a task (SWITCHYARD_TASK_AFTER_MS, default 2000).
+   */
+  tasks?: TaskOptions;
   /** Where the SWITCHYARD_* bound variables are read from (an option set here wins); default process.env. */
   env?: Env;
   /** Default `resolveDataDir()`. */
@@ -279,6 +287,7 @@ export async function runServer(
     instructions: withUnavailable(options.instructions, catalog.unavailable.summary()),
   };
   const { buildServerFactory } = await loadServerFactory();
+  const taskBoards = new TaskBoards(catalog, handlerStateOf(catalog, opened.states));
   const createServer = buildServerFactory(identity, {
     catalog,
     states: opened.states,
@@ -290,6 +299,8 @@ export async function runServer(
     persistentConnection: transport === 'stdio',
     requestState,
     inputRounds,
+    tasks: resolveTaskSettings(options.tasks ?? {}, env),
+    taskBoards,
   });
 
   let closing: Promise<void> | undefined;
@@ -347,6 +358,7 @@ export async function runServer(
         states: opened.states,
         createServer,
         scopes,
+        taskBoards,
         logger,
         tracker,
       });

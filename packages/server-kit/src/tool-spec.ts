@@ -200,6 +200,8 @@ export interface ToolOutcome {
   stage?: FailureStage;
   /** The handler asked the client for input instead of answering (`payload` is then empty). */
   asked?: AskClient;
+  /** The handler made the call a task (`taskStarted`) instead of answering (`payload` is then empty). */
+  started?: TaskStarted;
   /** `payload` serialized (the text mirror), when it was measured against the answer limit. */
   json?: string;
 }

@@ -60,6 +60,18 @@ export const MODERN_META = {
   'io.modelcontextprotocol/clientCapabilities': {},
 };
 
+/** The JSON-RPC answer in an HTTP response body: plain JSON, or the last `data:` event of an SSE stream. */
+export function jsonRpcAnswerOf(body: string): Record<string, unknown> {
+  const json = body.startsWith('{')
+    ? body
+    : body
+        .split('\n')
+        .filter((line) => line.startsWith('data:'))
+        .map((line) => line.slice(5))
+        .at(-1)!;
+  return JSON.parse(json) as Record<string, unknown>;
+}
+
 /** A spawned fixture process (test/fixtures/*.ts under tsx) with its stderr split into lines. */
 export interface SpawnedFixture {
   child: ChildProcess;

@@ -9,7 +9,13 @@ import {
   type ProtocolEra,
 } from '../src/testing.js';
 import { askingDomain, type AskingState } from './fixtures/asking-domain.js';
-import { httpTestHarness, MCP_POST_HEADERS, MODERN_META, startInProcessStdio } from './helpers.js';
+import {
+  httpTestHarness,
+  jsonRpcAnswerOf,
+  MCP_POST_HEADERS,
+  MODERN_META,
+  startInProcessStdio,
+} from './helpers.js';
 
 const KEY = 'an operator key of more than thirty-two bytes, for tests';
 
@@ -80,14 +86,7 @@ async function rawRequest(
       },
     }),
   });
-  const json = answer.body.startsWith('{')
-    ? answer.body
-    : answer.body
-        .split('\n')
-        .filter((line) => line.startsWith('data:'))
-        .map((line) => line.slice(5))
-        .at(-1)!;
-  return { status: answer.status, body: JSON.parse(json) };
+  return { status: answer.status, body: jsonRpcAnswerOf(answer.body) };
 }
 
 const NAME_ANSWER = { name: { action: 'accept', content: { name: 'Bob' } } };

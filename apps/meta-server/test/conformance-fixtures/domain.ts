@@ -18,6 +18,7 @@ import {
   type ToolCall,
 } from '@switchyard/server-kit';
 import { z } from 'zod';
+import { FixtureTaskBoard, taskTools, type FixtureState } from './tasks.js';
 
 /**
  * The fixtures the official conformance suite calls by name on the server it tests (the reference "everything"
@@ -420,16 +421,17 @@ const prompts = [
   }),
 ];
 
-/** The fixtures as one domain, without configuration or state. */
-export const conformanceFixturesDomain: Domain<undefined, DomainLifecycle> = defineDomain({
+/** The fixtures as one domain, without configuration; its state is the board of its tasks. */
+export const conformanceFixturesDomain: Domain<undefined, FixtureState> = defineDomain({
   name: 'conformance-fixtures',
   version: '0.0.0',
   title: 'Conformance fixtures',
   instructions: "The official MCP conformance suite's fixture tools, resources and prompts (tests only).",
   toolPrefix: 'test',
   config: () => undefined,
-  open: () => ({ async close() {} }),
-  tools,
+  open: () => ({ board: new FixtureTaskBoard(), async close() {} }),
+  tools: [...tools, ...taskTools],
   resources,
   prompts,
+  tasks: (state: FixtureState) => state.board,
 });

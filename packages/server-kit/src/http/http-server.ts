@@ -10,6 +10,7 @@ import { JSONRPC_INTERNAL_ERROR, type ServerFactory, type TransportHost } from '
 import type { InFlightTracker } from '../in-flight.js';
 import type { Logger } from '../runtime/logger.js';
 import type { ScopeTable } from '../scopes.js';
+import type { TaskBoards } from '../task-boards.js';
 import { callerPrincipal } from '../principal.js';
 import { batchRefusal, bodyRefusal } from './body-refusals.js';
 import { relayCancels } from './cancel-relay.js';
@@ -46,6 +47,8 @@ export interface HttpListenerDeps {
   createServer: ServerFactory;
   /** The scope each tool, resource and prompt needs (checked when the caller came with an OAuth token). */
   scopes: ScopeTable;
+  /** The domains' task boards: `tasks/*` need the scope of the tool that created the task. */
+  taskBoards?: TaskBoards;
   logger: Logger;
   tracker: InFlightTracker;
 }
@@ -241,6 +244,25 @@ export async function startHttpListener(
     return undefined;
   };
 
+  /**
+   * The same refusal for a `tasks/*` message whose task was created by a tool the caller lacks the scope of (read
+   * from the task's board, which may throw).
+   */
+  const taskScopeRefusal = async (
+    caller: Caller | undefined,
+    body: unknown,
+  ): Promise<AuthRefusal | undefined> => {
+    const boards = deps.taskBoards;
+    if (caller?.scopes === undefined || boards === undefined) return undefined;
+    const principal = callerPrincipal(caller.authInfo);
+    for (const message of Array.isArray(body) ? body : [body]) {
+      const need = await boards.scopeNeed(message, principal);
+      const refusal = auth.checkScope(caller, need);
+      if (refusal !== undefined) return refusal;
+    }
+    return undefined;
+  };
+
   const serveMcp = async (req: McpRequest, res: http.ServerResponse): Promise<void> => {
     let caller: Caller | undefined;
     if (auth.required) {
@@ -264,7 +286,15 @@ export async function startHttpListener(
       refuse(req, res, tooLong.status, tooLong.message, tooLong.code);
       return;
     }
-    const refusal = scopeRefusal(caller, req.body);
+    let refusal: AuthRefusal | undefined;
+    try {
+      refusal = scopeRefusal(caller, req.body) ?? (await taskScopeRefusal(caller, req.body));
+    } catch (error) {
+      // No task is served unchecked: a board that cannot be read refuses for now.
+      logger.warn('the scope of a task could not be read', { error });
+      refuse(req, res, 503, 'Service Unavailable: the task could not be read; try again');
+      return;
+    }
     if (refusal !== undefined) {
       refuseAuth(req, res, refusal);
       return;
