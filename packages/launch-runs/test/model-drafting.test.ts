@@ -5,6 +5,8 @@ import { errorOf } from '@switchyard/server-kit/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WritingBriefSchema, type WritingBriefPage } from '../src/pipeline/artifact-schemas.js';
 import { createLaunchPipeline, materializeExampleRepos, type ExampleRepos } from '../src/pipeline/index.js';
+import { startChildServer } from './support/child-server.js';
+import { DIALECTS, storageFor } from './support/dialects.js';
 import { FakePipeline } from './support/fake-pipeline.js';
 import {
   atRest,
@@ -44,7 +46,7 @@ function writePage(page: WritingBriefPage): string {
 
 type Status = { state: string; waiting_for_drafts?: string[]; details: Record<string, unknown> };
 
-async function statusOf(h: Harness, runId: string): Promise<Status> {
+async function statusOf(h: Pick<Harness, 'call'>, runId: string): Promise<Status> {
   return (await h.call('launch_get_status', { run_id: runId })).structured.status as Status;
 }
 
@@ -275,33 +277,71 @@ describe('launch_submit_draft refusals and a resting run', () => {
     expect((await statusOf(h, runId)).state).toBe('READY_FOR_PR');
   });
 
-  it('survives a restart: the reopened store answers the same status, not interrupted', async () => {
-    const dataDir = folder('restart');
-    const pipeline = new FakePipeline({ seededProblems: 0 });
-    const first = await startHarness({ pipeline, dataDir, keepDataDir: true });
-    let runId: string;
-    let before: Status;
-    try {
-      runId = await modelRun(first);
-      await first.call('launch_submit_draft', {
-        run_id: runId,
-        page: 'docs/example-product',
-        markdown: 'One.\n',
+  it.each(DIALECTS)(
+    'survives a restart on %s: the reopened store answers the same status, not interrupted',
+    { timeout: 60_000 },
+    async (dialect) => {
+      const dataDir = folder('restart');
+      const pipeline = new FakePipeline({ seededProblems: 0 });
+      const storage = await storageFor(dialect);
+      const first = await startHarness({ pipeline, dataDir, keepDataDir: true, ...storage });
+      let runId: string;
+      let before: Status;
+      try {
+        runId = await modelRun(first);
+        await first.call('launch_submit_draft', {
+          run_id: runId,
+          page: 'docs/example-product',
+          markdown: 'One.\n',
+        });
+        before = await statusOf(first, runId);
+      } finally {
+        await first.close();
+      }
+      expect(before).toMatchObject({
+        state: 'DRAFTING',
+        waiting_for_drafts: ['products/example-product'],
+        details: { interrupted: false, busy: false },
       });
-      before = await statusOf(first, runId);
-    } finally {
-      await first.close();
-    }
-    expect(before.waiting_for_drafts).toEqual(['products/example-product']);
-    const second = kept(await startHarness({ pipeline, dataDir, keepDataDir: true }));
-    expect(await statusOf(second, runId)).toEqual(before);
-    const resumed = (await second.call('launch_resume', { run_id: runId })).structured.status as Status;
-    expect(resumed).toMatchObject({ state: 'DRAFTING', waiting_for_drafts: ['products/example-product'] });
-    expect(
-      await second
-        .call('launch_submit_draft', { run_id: runId, page: 'products/example-product', markdown: 'Two.\n' })
-        .then((answer) => answer.structured),
-    ).toMatchObject({ accepted: true, remaining_pages: [] });
-    expect((await statusOf(second, runId)).state).toBe('READY_FOR_PR');
-  });
+      const second = kept(await startHarness({ pipeline, dataDir, keepDataDir: true, ...storage }));
+      expect(await statusOf(second, runId)).toEqual(before);
+      const resumed = (await second.call('launch_resume', { run_id: runId })).structured.status as Status;
+      expect(resumed).toMatchObject({ state: 'DRAFTING', waiting_for_drafts: ['products/example-product'] });
+      expect(
+        await second
+          .call('launch_submit_draft', {
+            run_id: runId,
+            page: 'products/example-product',
+            markdown: 'Two.\n',
+          })
+          .then((answer) => answer.structured),
+      ).toMatchObject({ accepted: true, remaining_pages: [] });
+      expect((await statusOf(second, runId)).state).toBe('READY_FOR_PR');
+    },
+  );
+
+  it(
+    'survives SIGKILL while it waits: a new process finds it waiting, not interrupted',
+    { timeout: 60_000 },
+    async () => {
+      const dataDir = folder('sigkill');
+      const killed = await startChildServer({ dataDir, pipeline: 'fake' });
+      let runId: string;
+      let before: Status;
+      try {
+        runId = (await killed.call('launch_start_run', { run_config: runConfig({ drafting: 'model' }) }))
+          .structured.run_id as string;
+        before = (await waitForStatus(killed, runId, waitingOrAtRest)) as unknown as Status;
+      } finally {
+        await killed.kill();
+      }
+      expect(before).toMatchObject({ state: 'DRAFTING', details: { interrupted: false } });
+      const next = await startChildServer({ dataDir, pipeline: 'fake' });
+      try {
+        expect(await statusOf(next, runId)).toEqual(before);
+      } finally {
+        await next.close();
+      }
+    },
+  );
 });
