@@ -97,6 +97,17 @@ describe.each(['modern', 'legacy'] as const)(
         expect(refused.remaining_pages).toEqual(pageIds);
         expect((await statusOf(h, runId)).waiting_for_drafts).toEqual(pageIds);
 
+        // The run writes the front matter and the title: a body with its own is refused, naming both lines.
+        const titled = `---\ntitle: Mine\n---\n\n# ${first!.title}\n\n${writePage(first!)}`;
+        const shaped = LaunchSubmitDraftOutputSchema.parse(
+          (await h.call('launch_submit_draft', { run_id: runId, page: first!.page_id, markdown: titled }))
+            .structured,
+        );
+        expect(shaped.issues.map(({ line, code }) => [line, code])).toEqual([
+          [1, 'FRONT_MATTER'],
+          [5, 'TITLE_HEADING'],
+        ]);
+
         const revised = LaunchSubmitDraftOutputSchema.parse(
           (
             await h.call('launch_submit_draft', {
