@@ -185,7 +185,9 @@ describe('composition through the combined server', () => {
         return await withClient(running, async (client) => {
           const listed = (await client.listPrompts()).prompts.map((prompt) => prompt.name).sort();
           // An unlisted prompt cannot be got either.
-          for (const name of ['commute', 'journey_recap', 'launch_docs'].filter((n) => !listed.includes(n))) {
+          for (const name of ['commute', 'journey_recap', 'launch_docs', 'launch_write_docs'].filter(
+            (n) => !listed.includes(n),
+          )) {
             await expect(client.getPrompt({ name, arguments: {} })).rejects.toThrow(
               `Unknown prompt "${name}"`,
             );
@@ -196,10 +198,13 @@ describe('composition through the combined server', () => {
         await running.close();
       }
     };
-    expect(await promptsOf({})).toEqual(['commute', 'journey_recap', 'launch_docs']);
-    // launch_docs starts a run and journey_recap gets or creates a journey: neither tool is read-only.
+    expect(await promptsOf({})).toEqual(['commute', 'journey_recap', 'launch_docs', 'launch_write_docs']);
+    // launch_docs starts a run, launch_write_docs submits drafts and journey_recap gets or creates a journey:
+    // none of those tools is read-only.
     expect(await promptsOf({ readOnly: true })).toEqual(['commute']);
-    expect(await promptsOf({ toolsDeny: ['plan_trip', 'launch_open_pr'] })).toEqual(['journey_recap']);
+    expect(await promptsOf({ toolsDeny: ['plan_trip', 'launch_open_pr', 'launch_submit_draft'] })).toEqual([
+      'journey_recap',
+    ]);
   });
 
   it('refuses to start on a tool name collision, naming both domains, before opening anything', async () => {

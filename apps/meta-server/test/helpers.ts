@@ -53,6 +53,7 @@ export const LAUNCH_TOOLS = [
   'launch_cancel',
   'launch_open_pr',
   'launch_list_runs',
+  'launch_submit_draft',
 ];
 export const JOURNEY_TOOLS = [
   'get_or_create_journey',

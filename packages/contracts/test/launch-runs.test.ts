@@ -599,7 +599,7 @@ describe('run states and status', () => {
 });
 
 describe('tool inputs and outputs', () => {
-  it('covers the nine tools of the contract', () => {
+  it('covers the nine tools of the contract and the additive launch_submit_draft', () => {
     expect(Object.keys(LAUNCH_TOOL_SCHEMAS)).toEqual([
       'launch_start_run',
       'launch_get_status',
@@ -610,7 +610,33 @@ describe('tool inputs and outputs', () => {
       'launch_cancel',
       'launch_open_pr',
       'launch_list_runs',
+      'launch_submit_draft',
     ]);
+  });
+
+  it('launch_submit_draft: a page and a non-empty markdown body; the answer lists issues and remaining pages', () => {
+    const input = LAUNCH_TOOL_SCHEMAS.launch_submit_draft.input;
+    const run_id = 'r_2026-01-21T10-00-00Z_0f3a9c1e';
+    expectRejectedAt(input, { run_id, markdown: 'x' }, ['page']);
+    expectRejectedAt(input, { run_id, page: 'docs/usage', markdown: '' }, ['markdown']);
+    expectRejectedAt(input, { run_id, page: 'p'.repeat(301), markdown: 'x' }, ['page']);
+    expect(input.safeParse({ run_id, page: 'docs/usage', markdown: 'x', extra: 1 }).success).toBe(false);
+    const answer = { ok: true, run_id, page: 'docs/usage', accepted: false, remaining_pages: ['docs/usage'] };
+    const issue = {
+      line: 3,
+      sentence: 'It retries 7 times.',
+      code: 'UNSUPPORTED_NUMBER',
+      message: 'Cite it.',
+    };
+    const output = LAUNCH_TOOL_SCHEMAS.launch_submit_draft.output;
+    expect(output.parse({ ...answer, issues: [issue] }).issues).toEqual([issue]);
+    expectRejectedAt(output, answer, ['issues']);
+  });
+
+  it('run_config.drafting is optional (a config without it keeps its bytes) and only extractive or model', () => {
+    expect('drafting' in RunConfigSchema.parse(RUN_CONFIG)).toBe(false);
+    expect(RunConfigSchema.parse({ ...RUN_CONFIG, drafting: 'model' }).drafting).toBe('model');
+    expectRejectedAt(RunConfigSchema, { ...RUN_CONFIG, drafting: 'sampling' }, ['drafting']);
   });
 
   it.each(

@@ -9,6 +9,8 @@ const MIN_FILE_BYTES = 1024;
 const MAX_FILE_BYTES = 64 * 1024 * 1024;
 const MAX_HASH_BYTES = 2 ** 40;
 const MAX_ACTIVE_RUNS = 10_000;
+const MIN_DRAFT_BYTES = 1024;
+const MAX_DRAFT_BYTES = 16 * 1024 * 1024;
 
 /** The server's own secrets: never a PR token, whatever an operator lists (a start-up error). */
 export const SERVER_SECRET_VARIABLES: readonly string[] = [
@@ -54,6 +56,13 @@ export const LaunchRunsConfigSchema = z.object({
    * (store/active-runs.ts).
    */
   maxActiveRuns: z.number().int().min(1).max(MAX_ACTIVE_RUNS).default(20),
+  /** Bytes of one page body a caller's model submits with launch_submit_draft. */
+  maxDraftBytes: z
+    .number()
+    .int()
+    .min(MIN_DRAFT_BYTES)
+    .max(MAX_DRAFT_BYTES)
+    .default(256 * 1024),
 
   // The operator's policy (src/policy/launch-policy.ts) and the site build's bounds; unset means the
   // documented default.
@@ -189,7 +198,7 @@ function otlpTracesUrl(env: Env): string | undefined {
 /**
  * Environment → config: LAUNCH_LEASE_MS, LAUNCH_TAKEOVER_MS, OTEL_EXPORTER_OTLP_ENDPOINT / OTEL_EXPORTER_OTLP_TRACES_ENDPOINT,
  * OTEL_SERVICE_NAME, LAUNCH_MAX_FILE_BYTES, LAUNCH_MAX_HASH_BYTES, LAUNCH_GIT_TIMEOUT_MS,
- * LAUNCH_CLONE_MAX_BYTES, LAUNCH_MAX_ACTIVE_RUNS and the policy and site build settings
+ * LAUNCH_CLONE_MAX_BYTES, LAUNCH_MAX_ACTIVE_RUNS, LAUNCH_MAX_DRAFT_BYTES and the policy and site build settings
  * (LAUNCH_REPO_ROOTS, LAUNCH_REMOTE_HOSTS, LAUNCH_GITHUB_API_URLS, LAUNCH_PR_TOKEN_ENV, LAUNCH_HUGO_*,
  * LAUNCH_SITE_BUILD_*), LAUNCH_DATABASE_URL / SWITCHYARD_DATABASE_URL. Fails fast with the name of the
  * variable that is wrong. The domain's `config`.
@@ -212,6 +221,7 @@ export function loadLaunchRunsConfig(env: Env = process.env): LaunchRunsConfig {
       'bytes',
     ),
     maxActiveRuns: integerVariable(env, 'LAUNCH_MAX_ACTIVE_RUNS', 1, MAX_ACTIVE_RUNS, 'runs'),
+    maxDraftBytes: integerVariable(env, 'LAUNCH_MAX_DRAFT_BYTES', MIN_DRAFT_BYTES, MAX_DRAFT_BYTES, 'bytes'),
     ...policyVariables(env),
   });
   return database === undefined ? parsed : { ...parsed, database };

@@ -12,6 +12,7 @@ import {
   type LaunchRunsState,
 } from './open.js';
 import { launchDocsPrompt } from './prompts/launch-docs.js';
+import { writeDocsPrompt } from './prompts/write-docs.js';
 import { cancelTool } from './tools/cancel.js';
 import { fixNextTool } from './tools/fix-next.js';
 import { getArtifactTool } from './tools/get-artifact.js';
@@ -26,6 +27,7 @@ import {
 } from './tools/resources.js';
 import { resumeTool } from './tools/resume.js';
 import { startRunTool } from './tools/start-run.js';
+import { submitDraftTool } from './tools/submit-draft.js';
 import { launchTaskBoard } from './tools/task-outputs.js';
 import { toolSpans } from './tools/tracing.js';
 import { validateTool } from './tools/validate.js';
@@ -49,7 +51,8 @@ export function launchRunsDomainWith(seams: LaunchRunsSeams): LaunchRunsDomain {
       'linked and validated pages; poll launch_get_status until VALIDATING or READY_FOR_PR. launch_fix_next ' +
       'fixes one validation issue per call, launch_validate re-runs the gates, launch_open_pr commits, pushes ' +
       'and opens the pull request. launch_resume continues an interrupted run, launch_cancel stops one, ' +
-      'launch_list_runs lists them. Artifacts and event logs are also resources (launch://runs/{run_id}/...).',
+      'launch_list_runs lists them. With run_config.drafting "model" the run waits in DRAFTING for your ' +
+      'model to write each page from writing_brief.json and send it with launch_submit_draft. Artifacts and event logs are also resources (launch://runs/{run_id}/...).',
     toolPrefix: 'launch',
     // OAuth: launch:run for the runs; opening a pull request (launch_open_pr) asks launch:pr on top.
     scopes: { read: 'launch:run', write: 'launch:run' },
@@ -71,10 +74,11 @@ export function launchRunsDomainWith(seams: LaunchRunsSeams): LaunchRunsDomain {
       cancelTool,
       openPrTool,
       listRunsTool,
+      submitDraftTool,
     ],
     // A part's template first: the whole artifact's `{+name}` would also match its `?offset=`.
     resources: [artifactPartResource, artifactResource, eventsPartResource, eventsResource],
-    prompts: [launchDocsPrompt],
+    prompts: [launchDocsPrompt, writeDocsPrompt],
     middleware: [toolSpans],
     // The tasks launch_start_run and launch_resume answer with, in the run store (any replica serves them).
     tasks: launchTaskBoard,
@@ -82,7 +86,7 @@ export function launchRunsDomainWith(seams: LaunchRunsSeams): LaunchRunsDomain {
 }
 
 /**
- * The launch-runs domain: the nine launch_* tools of seed 002, run artifacts and event logs as resources
+ * The launch-runs domain: the nine launch_* tools of seed 002 and launch_submit_draft, run artifacts and event logs as resources
  * (with run id completion), a span per tool call. Configuration comes from the environment
  * (`loadLaunchRunsConfig`); opening it opens launch-runs.sqlite in the server's data directory.
  */

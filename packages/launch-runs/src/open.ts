@@ -192,6 +192,7 @@ export async function openLaunchRuns(
         leaseMs: config.leaseMs,
         takeoverMs: config.takeoverMs,
         maxActiveRuns: config.maxActiveRuns,
+        maxDraftBytes: config.maxDraftBytes,
       });
       if (opened.interrupted.length > 0) {
         logger.warn('runs interrupted by a previous process; resume them with launch_resume', {

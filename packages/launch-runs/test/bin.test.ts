@@ -23,6 +23,7 @@ const TOOLS = [
   'launch_open_pr',
   'launch_resume',
   'launch_start_run',
+  'launch_submit_draft',
   'launch_validate',
 ];
 
@@ -39,7 +40,7 @@ function dataDir(): string {
 
 // Child processes start slowly on a busy machine: these tests get more time than the default.
 describe('switchyard-launch', { timeout: 180_000 }, () => {
-  it.each(['modern', 'legacy'] as const)('serves the nine tools over stdio (%s era)', async (era) => {
+  it.each(['modern', 'legacy'] as const)('serves the ten tools over stdio (%s era)', async (era) => {
     const transport = new StdioClientTransport({
       command: process.execPath,
       args: ['--import', 'tsx', bin],

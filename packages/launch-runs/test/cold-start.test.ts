@@ -58,7 +58,7 @@ async function startBin(env: Record<string, string> = {}): Promise<{
       ...env,
     },
   });
-  expect((await client.listTools()).tools).toHaveLength(9);
+  expect((await client.listTools()).tools).toHaveLength(10);
   const close = () => client.close();
   cleanups.push(close);
   const harness = {

@@ -12,6 +12,7 @@ describe('loadLaunchRunsConfig', () => {
         takeoverMs: 5_000,
         serviceName: 'switchyard-launch',
         maxActiveRuns: 20,
+        maxDraftBytes: 262_144,
       });
       expect(
         loadLaunchRunsConfig({
@@ -19,6 +20,7 @@ describe('loadLaunchRunsConfig', () => {
           LAUNCH_LEASE_MS: '5000',
           LAUNCH_TAKEOVER_MS: '250',
           LAUNCH_MAX_ACTIVE_RUNS: '3',
+          LAUNCH_MAX_DRAFT_BYTES: '4096',
           OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4318/',
           OTEL_SERVICE_NAME: 'launch-prod',
         }),
@@ -28,6 +30,7 @@ describe('loadLaunchRunsConfig', () => {
         otlpTracesUrl: 'http://127.0.0.1:4318/v1/traces',
         serviceName: 'launch-prod',
         maxActiveRuns: 3,
+        maxDraftBytes: 4096,
       });
       expect(
         loadLaunchRunsConfig({
@@ -85,6 +88,8 @@ describe('loadLaunchRunsConfig', () => {
     [{ LAUNCH_MAX_ACTIVE_RUNS: '0' }, 'LAUNCH_MAX_ACTIVE_RUNS'],
     [{ LAUNCH_MAX_ACTIVE_RUNS: '10001' }, 'LAUNCH_MAX_ACTIVE_RUNS'],
     [{ LAUNCH_MAX_ACTIVE_RUNS: 'many' }, 'LAUNCH_MAX_ACTIVE_RUNS'],
+    [{ LAUNCH_MAX_DRAFT_BYTES: '1023' }, 'LAUNCH_MAX_DRAFT_BYTES'],
+    [{ LAUNCH_MAX_DRAFT_BYTES: '16777217' }, 'LAUNCH_MAX_DRAFT_BYTES'],
   ])('fails fast naming the variable (%j)', (env, variable) => {
     const dir = tempDir('config');
     try {

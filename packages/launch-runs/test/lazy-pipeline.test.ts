@@ -29,6 +29,8 @@ function workersOf(fake: FakePipeline): PipelineWorkers {
     catalogSnippets: (ctx) => fake.catalogSnippets(ctx),
     planPages: (ctx) => fake.planPages(ctx),
     draftPages: (ctx) => fake.draftPages(ctx),
+    publishWritingBrief: (ctx) => fake.publishWritingBrief(ctx),
+    acceptDraft: (ctx, draft) => fake.acceptDraft(ctx, draft),
     linkPages: (ctx) => fake.linkPages(ctx),
     validateSite: (ctx) => fake.validateSite(ctx),
     planFix: (ctx, report) => fake.planFix(ctx, report),

@@ -53,7 +53,13 @@ async function dataDirWithInterruptedRun(): Promise<{ dir: string; runId: string
 }
 
 describe('the start-up recovery check (raw SQL, before the run store loads)', () => {
-  type Row = { state: RunState; activeWorker?: string; lastError?: string; interruptedAt?: string };
+  type Row = {
+    state: RunState;
+    activeWorker?: string;
+    lastError?: string;
+    interruptedAt?: string;
+    lastStableState?: RunState;
+  };
   let n = 0;
   function withRun(row: Row): boolean {
     const dir = dataDir();
@@ -63,8 +69,8 @@ describe('the start-up recovery check (raw SQL, before the run store loads)', ()
       sqlite
         .prepare(
           `INSERT INTO runs (run_id, product_slug, config, config_hash, state, section_states, active_worker,
-             last_error, interrupted_at, created_at, created_ms, updated_at)
-           VALUES (?, 'p', '{}', 'h', ?, '{}', ?, ?, ?, '2026-01-01T00:00:00.000Z', ?, '2026-01-01T00:00:00.000Z')`,
+             last_error, interrupted_at, last_stable_state, created_at, created_ms, updated_at)
+           VALUES (?, 'p', '{}', 'h', ?, '{}', ?, ?, ?, ?, '2026-01-01T00:00:00.000Z', ?, '2026-01-01T00:00:00.000Z')`,
         )
         .run(
           `run_check_${n}`,
@@ -72,6 +78,7 @@ describe('the start-up recovery check (raw SQL, before the run store loads)', ()
           row.activeWorker ?? null,
           row.lastError ?? null,
           row.interruptedAt ?? null,
+          row.lastStableState ?? null,
           n,
         );
       return hasRunsToRecover(sqlite);
@@ -92,6 +99,12 @@ describe('the start-up recovery check (raw SQL, before the run store loads)', ()
     }
   });
 
+  it('a model-drafting run resting in DRAFTING (its last stable state) has not, unless a worker was running', () => {
+    expect(withRun({ state: 'DRAFTING', lastStableState: 'PLAN_READY' })).toBe(true);
+    expect(withRun({ state: 'DRAFTING', lastStableState: 'DRAFTING' })).toBe(false);
+    expect(withRun({ state: 'DRAFTING', lastStableState: 'DRAFTING', activeWorker: 'W5' })).toBe(true);
+  });
+
   it('a stable state with a worker recorded (a fix or PR step in flight) has', () => {
     const stable = RUN_STATES.filter((state) => isStable(state) && !isTerminal(state));
     expect(stable.length).toBeGreaterThan(0);
@@ -110,23 +123,34 @@ describe('the start-up recovery check (raw SQL, before the run store loads)', ()
       const rows = RUN_STATES.flatMap((state) =>
         [null, 'W5'].flatMap((activeWorker) =>
           [null, '{"code":"INTERNAL"}'].flatMap((lastError) =>
-            [null, '2026-01-01T00:00:00.000Z'].map((interruptedAt) => ({
-              runId: `run_${state}_${activeWorker}_${lastError === null}_${interruptedAt === null}`,
-              state,
-              activeWorker,
-              lastError,
-              interruptedAt,
-            })),
+            [null, '2026-01-01T00:00:00.000Z'].flatMap((interruptedAt) =>
+              [null, state].map((lastStableState) => ({
+                runId: `run_${state}_${activeWorker}_${lastError === null}_${interruptedAt === null}_${lastStableState === null}`,
+                state,
+                activeWorker,
+                lastError,
+                interruptedAt,
+                lastStableState,
+              })),
+            ),
           ),
         ),
       );
       const insert = sqlite.prepare(
         `INSERT INTO runs (run_id, product_slug, config, config_hash, state, section_states, active_worker,
-           last_error, interrupted_at, created_at, created_ms, updated_at)
-         VALUES (?, 'p', '{}', 'h', ?, '{}', ?, ?, ?, '2026-01-01T00:00:00.000Z', ?, '2026-01-01T00:00:00.000Z')`,
+           last_error, interrupted_at, last_stable_state, created_at, created_ms, updated_at)
+         VALUES (?, 'p', '{}', 'h', ?, '{}', ?, ?, ?, ?, '2026-01-01T00:00:00.000Z', ?, '2026-01-01T00:00:00.000Z')`,
       );
       rows.forEach((row, i) =>
-        insert.run(row.runId, row.state, row.activeWorker, row.lastError, row.interruptedAt, i),
+        insert.run(
+          row.runId,
+          row.state,
+          row.activeWorker,
+          row.lastError,
+          row.interruptedAt,
+          row.lastStableState,
+          i,
+        ),
       );
       const selected = sqlite
         .prepare(`SELECT run_id FROM runs WHERE ${UNMARKED_LEFT_MID_STEP_SQL.where} ORDER BY created_ms`)

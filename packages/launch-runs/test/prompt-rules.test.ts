@@ -4,7 +4,7 @@ import { LaunchStartRunOutputSchema } from '@switchyard/contracts/launch-runs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { exampleRunConfig } from '../src/pipeline/examples.js';
 import { FakePipeline } from './support/fake-pipeline.js';
-import { runConfig, startHarness, type Harness } from './support/harness.js';
+import { atRest, runConfig, startHarness, waitForStatus, type Harness } from './support/harness.js';
 
 const ARGUMENTS = {
   product_slug: 'tallyho',
@@ -90,5 +90,47 @@ describe('the launch_docs prompt', () => {
     expect(await completeSlug(h, 'TA')).toEqual(['tallyho']);
     expect(await completeSlug(h, 'ally')).toEqual([]);
     expect((await completeSlug(h, '')).sort()).toEqual(['tallyho', 'teapot']);
+  });
+});
+
+describe('the launch_write_docs prompt', () => {
+  async function writeDocsText(harness: Harness, runId: string): Promise<string> {
+    const got = await harness.client.getPrompt({ name: 'launch_write_docs', arguments: { run_id: runId } });
+    return got.messages[0]?.content.type === 'text' ? got.messages[0].content.text : '';
+  }
+
+  it('walks through brief, write, submit and revise for the run it names, and refuses a malformed run id', async () => {
+    h = await startHarness({ pipeline: new FakePipeline({ seededProblems: 0 }) });
+    const runId = 'r_2026-01-21T10-00-00Z_0f3a9c1e';
+    const text = await writeDocsText(h, runId);
+    expect(text).toContain(`launch_get_artifact {"run_id":"${runId}","artifact_name":"writing_brief.json"}`);
+    expect(text).toContain(
+      `launch_submit_draft {"run_id":"${runId}","page":"<page_id>","markdown":"<body>"}`,
+    );
+    expect(text).toContain('until remaining_pages is empty');
+    await expect(writeDocsText(h, '../etc')).rejects.toThrow(/INVALID_INPUT/);
+  });
+
+  it("completes the caller's runs waiting in DRAFTING, not the others", async () => {
+    h = await startHarness({ pipeline: new FakePipeline({ seededProblems: 0 }) });
+    const start = async (drafting: 'model' | 'extractive') => {
+      const runId = (await h!.call('launch_start_run', { run_config: runConfig({ drafting }) })).structured
+        .run_id as string;
+      await waitForStatus(
+        h!,
+        runId,
+        (status) =>
+          atRest(status) ||
+          (status.state === 'DRAFTING' && (status.details as { busy?: boolean }).busy === false),
+      );
+      return runId;
+    };
+    const waiting = await start('model');
+    await start('extractive');
+    const { completion } = await h.client.complete({
+      ref: { type: 'ref/prompt', name: 'launch_write_docs' },
+      argument: { name: 'run_id', value: 'r_' },
+    });
+    expect(completion.values).toEqual([waiting]);
   });
 });

@@ -4,6 +4,15 @@ export const SECTIONS = ['products', 'docs', 'reference', 'kb', 'blog'] as const
 export const SectionSchema = z.enum(SECTIONS).describe('A documentation section of the site.');
 export type Section = z.infer<typeof SectionSchema>;
 
+export const DRAFTING_MODES = ['extractive', 'model'] as const;
+export const DraftingModeSchema = z
+  .enum(DRAFTING_MODES)
+  .describe(
+    'Who writes the pages (additive; extractive when absent): the run, from the evidence, or your model ' +
+      '(launch_submit_draft).',
+  );
+export type DraftingMode = z.infer<typeof DraftingModeSchema>;
+
 export const VALIDATION_PROFILES = ['local', 'ci', 'prod'] as const;
 export const ValidationProfileSchema = z
   .enum(VALIDATION_PROFILES)
@@ -105,6 +114,8 @@ export const RunConfigSchema = z
       .default(3)
       .describe('Fix attempts before FIX_EXHAUSTED.'),
     validation_profile: ValidationProfileSchema.default('local'),
+    // Optional rather than defaulted: a run_config without it keeps its bytes and idempotency hash.
+    drafting: DraftingModeSchema.optional(),
     commit: z
       .strictObject({
         author_name: z.string().min(1).max(200).describe('Commit author name.'),

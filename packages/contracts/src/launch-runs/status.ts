@@ -56,6 +56,10 @@ export const RunStatusSchema = z
     product_slug: z.string().optional().describe('The run product (additive).'),
     started_at: z.string().optional().describe('When the run was created, ISO 8601 (additive).'),
     updated_at: z.string().optional().describe('Last state change, ISO 8601 (additive).'),
+    waiting_for_drafts: z
+      .array(z.string())
+      .optional()
+      .describe('Pages a drafting "model" run waits for, for launch_submit_draft (additive).'),
     details: z
       .record(z.string(), z.unknown())
       .optional()

@@ -48,6 +48,8 @@ export const LAUNCH_TOOL_STATES = {
     allowed: RUN_STATES.filter((state) => !TERMINAL_STATES.includes(state)),
   },
   launch_open_pr: { required: 'READY_FOR_PR', allowed: ['READY_FOR_PR'] },
+  // A run_config.drafting "model" run waiting for the page's draft.
+  launch_submit_draft: { required: 'DRAFTING', allowed: ['DRAFTING'] },
 } as const satisfies Record<string, ToolStateRequirement>;
 
 export type StateRuledTool = keyof typeof LAUNCH_TOOL_STATES;

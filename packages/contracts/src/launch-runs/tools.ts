@@ -208,6 +208,51 @@ export const LaunchListRunsOutputSchema = z
   })
   .describe('A page of runs.');
 
+// launch_submit_draft
+export const LaunchSubmitDraftInputSchema = z
+  .strictObject({
+    run_id: RunIdSchema,
+    page: z
+      .string()
+      .min(1)
+      .max(300)
+      .describe(
+        'The page_id of a page the run waits for (status waiting_for_drafts; writing_brief.json pages).',
+      ),
+    markdown: z
+      .string()
+      .min(1)
+      .describe(
+        "The page body in Markdown, written to the brief's rules: each factual sentence ends with its claim " +
+          'markers (at most LAUNCH_MAX_DRAFT_BYTES).',
+      ),
+  })
+  .describe('A draft of one page of a run waiting for drafts.');
+export const DraftIssueSchema = z
+  .object({
+    line: z.number().int().min(0).describe('1-based line of the draft the issue is on.'),
+    sentence: z.string().describe('What the rule refused.'),
+    code: z.string().describe('The rule, e.g. UNCITED_FACT.'),
+    message: z.string().describe('What would satisfy the rule.'),
+  })
+  .describe('Why the verifier refused part of a draft.');
+export const LaunchSubmitDraftOutputSchema = z
+  .object({
+    ok,
+    run_id: RunIdSchema,
+    page: z.string().describe('The page the draft is for.'),
+    accepted: z
+      .boolean()
+      .describe(
+        "True: every sentence is supported by its cited evidence and the draft is the page's draft now.",
+      ),
+    issues: z.array(DraftIssueSchema).describe('Why the draft was refused (empty when accepted).'),
+    remaining_pages: z
+      .array(z.string())
+      .describe('Pages still waiting for a draft; empty once the run has gone on to link and validate.'),
+  })
+  .describe('The verdict, and the pages still to write.');
+
 export const LAUNCH_TOOL_SCHEMAS = {
   launch_start_run: { input: LaunchStartRunInputSchema, output: LaunchStartRunOutputSchema },
   launch_get_status: { input: LaunchGetStatusInputSchema, output: LaunchGetStatusOutputSchema },
@@ -218,6 +263,7 @@ export const LAUNCH_TOOL_SCHEMAS = {
   launch_cancel: { input: LaunchCancelInputSchema, output: LaunchCancelOutputSchema },
   launch_open_pr: { input: LaunchOpenPrInputSchema, output: LaunchOpenPrOutputSchema },
   launch_list_runs: { input: LaunchListRunsInputSchema, output: LaunchListRunsOutputSchema },
+  launch_submit_draft: { input: LaunchSubmitDraftInputSchema, output: LaunchSubmitDraftOutputSchema },
 } as const;
 nameToolSchemas(LAUNCH_TOOL_SCHEMAS);
 
@@ -233,3 +279,5 @@ export type LaunchOpenPrOutput = z.output<typeof LaunchOpenPrOutputSchema>;
 export type LaunchListRunsInput = z.input<typeof LaunchListRunsInputSchema>;
 export type LaunchListRunsOutput = z.output<typeof LaunchListRunsOutputSchema>;
 export type RunSummary = z.output<typeof RunSummarySchema>;
+export type LaunchSubmitDraftInput = z.input<typeof LaunchSubmitDraftInputSchema>;
+export type LaunchSubmitDraftOutput = z.output<typeof LaunchSubmitDraftOutputSchema>;

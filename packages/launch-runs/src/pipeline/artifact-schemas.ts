@@ -280,3 +280,24 @@ export const WritingBriefSchema = z.object({
   pages: z.array(WritingBriefPageSchema),
 });
 export type WritingBrief = z.infer<typeof WritingBriefSchema>;
+
+/** `draft_provenance.json` (model drafting): per accepted page, who wrote it and the verifier's verdicts. */
+export const DraftProvenanceSchema = z.object({
+  schema_version: z.literal('1.0'),
+  pages: z.record(
+    z.string(),
+    z.object({
+      written_by: z.enum(['model', 'extractive']),
+      sentences: z.array(
+        z.object({
+          line: z.number(),
+          sentence: z.string(),
+          claim_ids: z.array(z.string()),
+          accepted: z.boolean(),
+          codes: z.array(z.string()),
+        }),
+      ),
+    }),
+  ),
+});
+export type DraftProvenance = z.infer<typeof DraftProvenanceSchema>;

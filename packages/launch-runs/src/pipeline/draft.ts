@@ -1,4 +1,5 @@
 import { writeMarkdownArtifact } from './artifact-io.js';
+import type { PlannedPage, RepoInventory } from './artifact-schemas.js';
 import { throwIfCancelled } from './errors.js';
 import { launchFrontMatter } from './front-matter-values.js';
 import { renderBody, renderPage } from './render.js';
@@ -16,7 +17,6 @@ export async function draftPages(ctx: WorkerContext): Promise<DraftResult> {
   const plan = await readWorkerArtifact(ctx.artifacts, 'page_plan.json');
   const { facts, catalog } = await readPlanningInputs(ctx.artifacts);
   const inventory = await readWorkerArtifact(ctx.artifacts, 'repo_inventory.json');
-  const siteRoot = workspacePaths(ctx.runDir).site;
   const context = {
     claims: new Map(facts.claims.map((claim) => [claim.claim_id, claim])),
     snippets: new Map(catalog.snippets.map((snippet) => [snippet.snippet_id, snippet])),
@@ -24,21 +24,30 @@ export async function draftPages(ctx: WorkerContext): Promise<DraftResult> {
   };
   for (const page of plan.pages) {
     throwIfCancelled(ctx.signal);
-    const expected = await expectedKeys(siteRoot, page.section);
-    const frontMatter = launchFrontMatter(
-      { title: page.title, description: page.description, weight: page.weight, urlPath: page.url_path },
-      expected,
-      ctx.config,
-      inventory.source.committed_at,
-    );
-    await writeMarkdownArtifact(
-      ctx.artifacts,
-      page.draft,
-      renderPage(frontMatter, renderBody(page.outline, context, page.page_id)),
-    );
+    await writeDraft(ctx, page, inventory, renderBody(page.outline, context, page.page_id));
   }
   const sections: SectionProgress = {};
   for (const entry of plan.sections) sections[entry.section] = 'DRAFTED';
   ctx.logger.info('W5 drafted pages', { pages: plan.pages.length });
   return { sections };
+}
+
+/**
+ * A page's draft artifact (`page.draft`): the front matter the site's archetype expects, then `body`. Whoever
+ * wrote the body (W5's templates, or the caller's model through launch_submit_draft), the page is the same.
+ */
+export async function writeDraft(
+  ctx: WorkerContext,
+  page: PlannedPage,
+  inventory: RepoInventory,
+  body: string,
+): Promise<void> {
+  const expected = await expectedKeys(workspacePaths(ctx.runDir).site, page.section);
+  const frontMatter = launchFrontMatter(
+    { title: page.title, description: page.description, weight: page.weight, urlPath: page.url_path },
+    expected,
+    ctx.config,
+    inventory.source.committed_at,
+  );
+  await writeMarkdownArtifact(ctx.artifacts, page.draft, renderPage(frontMatter, body));
 }

@@ -48,6 +48,8 @@ export function lazyPipeline(
     catalogSnippets: async (ctx) => (await workers()).catalogSnippets(ctx, options),
     planPages: async (ctx) => (await workers()).planPages(ctx),
     draftPages: async (ctx) => (await workers()).draftPages(ctx),
+    publishWritingBrief: async (ctx) => (await workers()).publishWritingBrief(ctx),
+    acceptDraft: async (ctx, draft) => (await workers()).acceptDraft(ctx, draft),
     linkPages: async (ctx) => (await workers()).linkPages(ctx, options),
     validateSite: async (ctx) => (await workers()).validateSite(ctx, options),
     planFix: async (ctx, report) => (await workers()).planFix(ctx, report),

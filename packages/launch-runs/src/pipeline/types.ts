@@ -61,6 +61,23 @@ export interface DraftResult {
   sections: SectionProgress;
 }
 
+/** The pages `writing_brief.json` plans: what a run in model drafting waits for. */
+export interface BriefResult {
+  page_ids: string[];
+}
+
+/** A page body the caller's model wrote for one planned page (launch_submit_draft). */
+export interface SubmittedDraft {
+  page: string;
+  markdown: string;
+}
+
+/** The verifier's verdict on a submitted draft: accepted (stored as the page's draft) or its issues. */
+export interface DraftVerdict {
+  accepted: boolean;
+  issues: { line: number; sentence: string; code: string; message: string }[];
+}
+
 export interface LinkResult {
   sections: SectionProgress;
   applied_patch_ids: string[];
@@ -125,6 +142,14 @@ export interface LaunchPipeline {
   planPages(ctx: WorkerContext): Promise<PlanResult>;
   /** W5 → DRAFT_READY: Markdown drafts with claim markers. `drafts/<section>/*.md`. Sections become DRAFTED. */
   draftPages(ctx: WorkerContext): Promise<DraftResult>;
+  /** W5 in model drafting → DRAFTING: `writing_brief.json`, what the caller's model writes each page from. */
+  publishWritingBrief(ctx: WorkerContext): Promise<BriefResult>;
+  /**
+   * W5 in model drafting, one page: verifies `draft` against the page's brief; an accepted one becomes the
+   * page's draft artifact (as draftPages writes it) and its record in `draft_provenance.json`. A refused one
+   * writes nothing.
+   */
+  acceptDraft(ctx: WorkerContext, draft: SubmittedDraft): Promise<DraftVerdict>;
   /** W6 → LINKING: patch bundle applied to the site worktree inside allowed_paths only. `patch_bundle.json`, `diff_report.md`. */
   linkPages(ctx: WorkerContext): Promise<LinkResult>;
   /** W7 → VALIDATING / READY_FOR_PR: run the profile's gates, read-only. `validation_report.json`. */

@@ -2,6 +2,7 @@ import { ValidationReportSchema } from '@switchyard/contracts/launch-runs';
 import type { z } from 'zod';
 import { readJsonArtifact } from './artifact-io.js';
 import {
+  DraftProvenanceSchema,
   EvidenceMapSchema,
   PagePlanSchema,
   PatchBundleSchema,
@@ -23,6 +24,7 @@ export const WORKER_ARTIFACTS = {
   'snippet_catalog.json': { schema: SnippetCatalogSchema, producer: 'W3 (catalogSnippets)' },
   'page_plan.json': { schema: PagePlanSchema, producer: 'W4 (planPages)' },
   'writing_brief.json': { schema: WritingBriefSchema, producer: 'W4 (writeWritingBrief)' },
+  'draft_provenance.json': { schema: DraftProvenanceSchema, producer: 'W5 (acceptDraft)' },
   'patch_bundle.json': { schema: PatchBundleSchema, producer: 'W6 (linkPages)' },
   'validation_report.json': { schema: ValidationReportSchema, producer: 'W7 (validateSite)' },
   'pr.json': { schema: PrRecordSchema, producer: 'W9 (openPullRequest)' },

@@ -11,6 +11,8 @@ const POLICED: Record<keyof LaunchPipeline, boolean> = {
   catalogSnippets: false,
   planPages: false,
   draftPages: false,
+  publishWritingBrief: false,
+  acceptDraft: false,
   linkPages: false,
   validateSite: false,
   planFix: false,

@@ -19,6 +19,7 @@ import { redactSecrets } from '@switchyard/resilience/context';
 import type { Logger } from '@switchyard/server-kit/runtime';
 import type { RunRow } from '../db/schema.js';
 import type {
+  BriefResult,
   InputsResult,
   LaunchPipeline,
   LinkResult,
@@ -53,8 +54,19 @@ function links(link: LinkResult): Recording {
   return { ...sections(link), applied_patch_ids: [...link.applied_patch_ids].sort() };
 }
 
+function waitingForDrafts({ page_ids }: BriefResult): Recording {
+  return { waiting_for_drafts: page_ids };
+}
+
 /** The pipeline calls of automatic steps: the workers that take nothing but their context. */
-type StepCall = 'cloneInputs' | 'extractFacts' | 'catalogSnippets' | 'planPages' | 'draftPages' | 'linkPages';
+type StepCall =
+  | 'cloneInputs'
+  | 'extractFacts'
+  | 'catalogSnippets'
+  | 'planPages'
+  | 'draftPages'
+  | 'publishWritingBrief'
+  | 'linkPages';
 
 /**
  * An automatic step: from a state, the worker that runs (after entering `enter`), its pipeline call, where it
@@ -77,6 +89,14 @@ const STEPS: Readonly<Partial<Record<RunState, Step>>> = {
   PLAN_READY: { worker: 'W5', enter: 'DRAFTING', call: 'draftPages', to: 'DRAFT_READY', record: sections },
   DRAFT_READY: { worker: 'W6', call: 'linkPages', to: 'LINKING', record: links },
   LINKING: { worker: 'W7', to: 'VALIDATING' },
+};
+
+/**
+ * The steps run_config.drafting "model" takes instead: W5 publishes the writing brief and the run rests in
+ * DRAFTING (no step) until launch_submit_draft has had every page accepted (LaunchRunService.submitDraft).
+ */
+const MODEL_DRAFTING_STEPS: Readonly<Partial<Record<RunState, Step>>> = {
+  PLAN_READY: { worker: 'W5', call: 'publishWritingBrief', to: 'DRAFTING', record: waitingForDrafts },
 };
 
 const PRECONDITION_CODES = new Set(['ILLEGAL_STATE', 'RUN_NOT_FOUND', 'CANCELLED']);
@@ -164,8 +184,15 @@ export class Execution {
     if (this.lease.signal.aborted) throw this.abortError();
   }
 
-  /** Runs one worker inside its span with the WORK_ITEM_* events around it. */
-  async runWorker<T>(worker: WorkerId, fn: (ctx: WorkerContext) => Promise<T>): Promise<T> {
+  /**
+   * Runs one worker inside its span with the WORK_ITEM_* events around it; `finished` adds what its
+   * WORK_ITEM_FINISHED records of the result.
+   */
+  async runWorker<T>(
+    worker: WorkerId,
+    fn: (ctx: WorkerContext) => Promise<T>,
+    finished: (result: T) => { accepted_page?: string } = () => ({}),
+  ): Promise<T> {
     const { runId, lease } = this;
     const name = WORKER_NAMES[worker];
     this.throwIfAborted();
@@ -183,7 +210,10 @@ export class Execution {
           this.throwIfAborted();
           const duration_ms = Math.round(performance.now() - started);
           await lease.append(
-            recorded({ type: 'WORK_ITEM_FINISHED', payload: { worker, name, duration_ms } }),
+            recorded({
+              type: 'WORK_ITEM_FINISHED',
+              payload: { worker, name, duration_ms, ...finished(result) },
+            }),
           );
           return result;
         } catch (thrown) {
@@ -246,7 +276,8 @@ export class Execution {
       this.throwIfAborted();
       const row = await this.requireRow();
       const state = runState(row);
-      const step = STEPS[state];
+      const step =
+        (this.config.drafting === 'model' ? MODEL_DRAFTING_STEPS[state] : undefined) ?? STEPS[state];
       const resting = until === 'next stable state' && steps > 0 && isStable(state);
       if (isTerminal(state) || step === undefined || resting) return row;
       await this.runStep(state, step);

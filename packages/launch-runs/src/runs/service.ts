@@ -11,7 +11,7 @@ import type {
   ValidationReport,
 } from '@switchyard/contracts/launch-runs';
 import type { RunRow } from '../db/schema.js';
-import type { PullRequestResult } from '../pipeline/types.js';
+import type { PullRequestResult, SubmittedDraft } from '../pipeline/types.js';
 import type { ArtifactContent } from '../store/artifact-store.js';
 import { canonicalJson, sha256Hex } from '../canonical-json.js';
 import type { RunEvent } from '../store/event-chain.js';
@@ -21,6 +21,8 @@ import { removeWorkspaceIfEnded, sweepEndedWorkspaces } from './ended-workspace.
 import { runNotFound } from './model/errors.js';
 import { Execution, type AdvanceUntil, type ExecutorDeps, type ProgressListener } from './executor.js';
 import { fixNext, settleInterruptedFix, type FixOutcome } from './fix.js';
+import { pagesWaiting, waitsForDrafts } from './drafts.js';
+import { assertDraftSize, submitDraft, type DraftOutcome } from './submit-draft.js';
 import { heldHere, isRetiredHereLately, withNewToken } from './model/lease.js';
 import { Lease } from './lease.js';
 import { isTransitional, rewindTarget } from './model/state-machine.js';
@@ -43,6 +45,8 @@ export interface RunServiceDeps extends ExecutorDeps {
    * being validated (store/active-runs.ts).
    */
   maxActiveRuns: number;
+  /** Bytes of one page a caller's model submits (LAUNCH_MAX_DRAFT_BYTES). */
+  maxDraftBytes: number;
 }
 
 /** launch_start_run's input as its schema parses it. */
@@ -118,7 +122,9 @@ export class LaunchRunService {
     if (snapshot !== undefined && isRetiredHereLately(snapshot.run, Date.now()))
       snapshot = await this.deps.store.snapshot(runId);
     if (snapshot === undefined) throw runNotFound(runId);
-    return buildStatus(snapshot, Date.now());
+    const status = buildStatus(snapshot, Date.now());
+    if (!waitsForDrafts(snapshot.run)) return status;
+    return { ...status, waiting_for_drafts: pagesWaiting(await this.deps.store.events(runId)) };
   }
 
   async artifact(runId: string, name: string): Promise<ArtifactContent> {
@@ -322,6 +328,14 @@ export class LaunchRunService {
   /** One fix (W8) and re-validation (W7): fix.ts. */
   async fixNext(runId: string, options: CallOptions = {}): Promise<FixOutcome> {
     return this.withLease(runId, 'launch_fix_next', options, fixNext);
+  }
+
+  /** One page of a model-drafting run, verified, and the run continued after the last: submit-draft.ts. */
+  async submitDraft(runId: string, draft: SubmittedDraft, options: CallOptions = {}): Promise<DraftOutcome> {
+    assertDraftSize(draft.markdown, this.deps.maxDraftBytes);
+    return this.withLease(runId, 'launch_submit_draft', options, (execution) =>
+      submitDraft(execution, draft),
+    );
   }
 
   /**

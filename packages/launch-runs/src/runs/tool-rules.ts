@@ -11,6 +11,7 @@ import type { RunPaths } from '../store/run-paths.js';
 import { runState, type LaunchStore } from '../store/launch-store.js';
 import { runCancelled } from './model/errors.js';
 import { isTerminal } from './model/state-machine.js';
+import { waitsForDrafts } from './drafts.js';
 import { isInterrupted } from './model/interrupted.js';
 
 /** What a rule says against the run; the ILLEGAL_STATE it becomes adds the states. */
@@ -143,6 +144,18 @@ export const TOOL_RULES = {
         };
       }
       return undefined;
+    },
+  },
+  launch_submit_draft: {
+    ...LAUNCH_TOOL_STATES.launch_submit_draft,
+    check(row, current) {
+      if (waitsForDrafts(row)) return undefined;
+      return {
+        message:
+          `launch_submit_draft needs a run of run_config.drafting "model" waiting for drafts in DRAFTING; ` +
+          `run ${row.runId} is ${current} and waits for none`,
+        details: { waiting_for_drafts: [] },
+      };
     },
   },
 } satisfies Record<string, ToolRule>;

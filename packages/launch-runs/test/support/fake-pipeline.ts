@@ -3,7 +3,13 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { SwitchyardError } from '@switchyard/contracts/errors';
 import type { ValidationIssue, ValidationReport } from '@switchyard/contracts/launch-runs';
-import type { FixPlan, LaunchPipeline, WorkerContext, WorkspaceRestore } from '../../src/pipeline/types.js';
+import type {
+  FixPlan,
+  LaunchPipeline,
+  SubmittedDraft,
+  WorkerContext,
+  WorkspaceRestore,
+} from '../../src/pipeline/types.js';
 import type { WorkerId } from '../../src/runs/worker-ids.js';
 
 /**
@@ -169,6 +175,27 @@ export class FakePipeline implements LaunchPipeline {
       );
     }
     return { sections: Object.fromEntries(ctx.config.required_sections.map((s) => [s, 'DRAFTED' as const])) };
+  }
+
+  /** Model drafting: one page per required section, `<section>/<product_slug>`. */
+  async publishWritingBrief(ctx: WorkerContext) {
+    await this.enter('W5', ctx);
+    const page_ids = ctx.config.required_sections.map((section) => `${section}/${ctx.config.product_slug}`);
+    await ctx.artifacts.write('writing_brief.json', json({ pages: page_ids }));
+    return { page_ids };
+  }
+
+  /** Refuses a draft with a `__FIXME__` line (its issue names the line), stores any other as the page. */
+  async acceptDraft(ctx: WorkerContext, { page, markdown }: SubmittedDraft) {
+    await this.enter('W5', ctx);
+    const lines = markdown.split('\n');
+    const issues = lines.flatMap((sentence, index) =>
+      sentence.includes('__FIXME__')
+        ? [{ line: index + 1, sentence, code: 'UNCITED_FACT', message: 'Cite it or leave it out.' }]
+        : [],
+    );
+    if (issues.length === 0) await ctx.artifacts.write(`drafts/${page}.md`, markdown);
+    return { accepted: issues.length === 0, issues };
   }
 
   private pageFile(ctx: WorkerContext, section: string): string {

@@ -50,6 +50,8 @@ export function pausingPipeline(inner: LaunchPipeline, point: PausePoint | undef
     catalogSnippets: wrap('W3', (ctx) => inner.catalogSnippets(ctx)),
     planPages: wrap('W4', (ctx) => inner.planPages(ctx)),
     draftPages: wrap('W5', (ctx) => inner.draftPages(ctx)),
+    publishWritingBrief: wrap('W5', (ctx) => inner.publishWritingBrief(ctx)),
+    acceptDraft: (ctx, draft) => inner.acceptDraft(ctx, draft),
     linkPages: wrap('W6', (ctx) => inner.linkPages(ctx)),
     validateSite: wrap('W7', (ctx) => inner.validateSite(ctx)),
     planFix: wrap('W8', (ctx, report: Parameters<LaunchPipeline['planFix']>[1]) =>

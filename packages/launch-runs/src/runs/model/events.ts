@@ -21,7 +21,8 @@ export type RunEventInput =
   | { type: 'RUN_CREATED'; payload: Record<string, unknown> }
   | { type: 'STATE_CHANGED'; payload: StateChanged }
   | { type: 'WORK_ITEM_STARTED'; payload: Worker }
-  | { type: 'WORK_ITEM_FINISHED'; payload: Worker & { duration_ms: number } }
+  /** `accepted_page`: W5 of a model-drafting run accepted the caller's draft of that page. */
+  | { type: 'WORK_ITEM_FINISHED'; payload: Worker & { duration_ms: number; accepted_page?: string } }
   /** `interrupted`: the worker's step stays recorded (a shutdown or a cancelled request interrupted it). */
   | { type: 'WORK_ITEM_FAILED'; payload: Worker & { code: string; message: string; interrupted: boolean } }
   | { type: 'ARTIFACT_WRITTEN'; payload: { name: string; sha256: string; size: number; worker: string } }
@@ -62,6 +63,8 @@ export type StateChanged = {
   message?: string;
   detail_reason?: string;
   error?: RunFailure;
+  /** PLAN_READY → DRAFTING of a model-drafting run: the pages it rests there waiting for (their drafts). */
+  waiting_for_drafts?: string[];
   /** VALIDATING → FIXING and back: the fix attempt. */
   attempt?: number;
   max_fix_attempts?: number;
@@ -109,7 +112,8 @@ function stateChanged(row: RunRow, change: StateChanged, at: string): Partial<Ru
   // A failed run records its failure; a run that opened its PR has none left.
   if (change.error !== undefined) values.lastError = JSON.stringify(change.error);
   if (change.pr_url !== undefined) values.lastError = null;
-  if (isStable(change.to)) values.lastStableState = change.to;
+  // A run waiting for drafts rests where it is: a restart or a takeover leaves it there.
+  if (isStable(change.to) || change.waiting_for_drafts !== undefined) values.lastStableState = change.to;
   if (isTerminal(change.to)) Object.assign(values, { finishedAt: at }, RELEASED_LEASE);
   return values;
 }

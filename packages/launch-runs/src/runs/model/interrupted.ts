@@ -3,7 +3,7 @@ import type { RunRow } from '../../db/schema.js';
 import { isLeaseLive } from './lease.js';
 import { isTerminal, isTransitional } from './state-machine.js';
 
-type Columns = Pick<RunRow, 'state' | 'lastError' | 'activeWorker' | 'interruptedAt'>;
+type Columns = Pick<RunRow, 'state' | 'lastError' | 'activeWorker' | 'interruptedAt' | 'lastStableState'>;
 
 /** One test on one column of `runs`: how it reads a row, and the same test in SQL. */
 interface ColumnTest {
@@ -24,13 +24,27 @@ const isNull = (field: 'lastError' | 'activeWorker' | 'interruptedAt', column: s
   params: [],
 });
 
+const TRANSITIONAL = RUN_STATES.filter(isTransitional);
+
+/**
+ * In a transitional state it does not rest in: a run of model drafting rests in DRAFTING, waiting for the
+ * caller's drafts, and records it as its last stable state (events.ts).
+ */
+const mid: ColumnTest = {
+  holds: (row) => TRANSITIONAL.includes(row.state as RunState) && row.lastStableState !== row.state,
+  sql:
+    `(state IN (${TRANSITIONAL.map(() => '?').join(', ')}) AND ` +
+    '(last_stable_state IS NULL OR last_stable_state <> state))',
+  params: TRANSITIONAL,
+};
+
 /**
  * Left mid-step, the one definition: not finished, no recorded failure explains the stop, and either its state
- * is transitional or a worker was running. Every test of `all` holds, and one at least of `any`.
+ * is transitional (and not one it rests in) or a worker was running. Every test of `all` holds, and one at least of `any`.
  */
 const LEFT_MID_STEP = {
   all: [stateIn(RUN_STATES.filter(isTerminal), false), isNull('lastError', 'last_error', true)],
-  any: [stateIn(RUN_STATES.filter(isTransitional), true), isNull('activeWorker', 'active_worker', false)],
+  any: [mid, isNull('activeWorker', 'active_worker', false)],
 };
 
 /** Whether a dead process may have left the run mid-step (its lease aside). */
