@@ -33,7 +33,8 @@ import { recorded, transitioned, validationRecorded } from '../store/run-writes.
 import { runState, type LaunchStore } from '../store/launch-store.js';
 import type { LaunchTelemetry } from '../telemetry/telemetry.js';
 import { LeaseLostError, runCancelled } from './model/errors.js';
-import type { RunFailure, StateChanged } from './model/events.js';
+import type { RunFailure } from './model/errors.js';
+import type { StateChanged } from './model/events.js';
 import { fixHistory } from './fix-history.js';
 import type { Lease } from './lease.js';
 import { isAtLeast, isStable, isTerminal } from './model/state-machine.js';

@@ -1,7 +1,7 @@
 import type { RunRow, TaskRow } from '../db/schema.js';
 import { lastErrorOf, runState } from '../store/launch-store.js';
 import type { TaskTarget } from '../store/task-rows.js';
-import type { RunFailure } from './model/events.js';
+import type { RunFailure } from './model/errors.js';
 import { leftMidStep } from './model/interrupted.js';
 import { isLeaseLive } from './model/lease.js';
 

@@ -5,7 +5,8 @@ import {
   type SectionState,
 } from '@switchyard/contracts/launch-runs';
 import type { ArtifactRow, IssueRow, RunRow, TaskRow } from '../db/schema.js';
-import type { RunEventInput, RunFailure } from '../runs/model/events.js';
+import type { RunFailure } from '../runs/model/errors.js';
+import type { RunEventInput } from '../runs/model/events.js';
 import type { RunEvent } from './event-chain.js';
 import type { NewTask } from './task-rows.js';
 

@@ -5,7 +5,14 @@ import {
   type ErrorKind,
 } from '@switchyard/contracts/errors';
 import { launchErrorPayload } from '@switchyard/contracts/launch-runs';
-import type { RunFailure } from './events.js';
+
+/** A failure as the run records it (its last error; status details.error), secrets redacted. */
+export type RunFailure = {
+  code: string;
+  message: string;
+  retryable: boolean;
+  details: Record<string, unknown>;
+};
 
 /** The contract's error code of anything thrown (INTERNAL for what is not a SwitchyardError). */
 export function errorCodeOf(error: unknown): string {

@@ -1,18 +1,10 @@
 import type { RunState, SectionState } from '@switchyard/contracts/launch-runs';
 import type { RunRow } from '../../db/schema.js';
-import { LeaseLostError } from './errors.js';
+import { LeaseLostError, type RunFailure } from './errors.js';
 import { assertTransition, isStable, isTerminal } from './state-machine.js';
 
 // A run's events, the only thing its changes write: the store folds each into the run's row with reduce, in
 // the transaction that appends it, so the row is the events' projection.
-
-/** A failure as the run records it (its last error; status details.error), secrets redacted. */
-export type RunFailure = {
-  code: string;
-  message: string;
-  retryable: boolean;
-  details: Record<string, unknown>;
-};
 
 type Worker = { worker: string; name: string };
 
