@@ -117,3 +117,13 @@ export {
   type WrittenProfile,
 } from './cpu-profile.js';
 export { readWhenWritten } from './when-written.js';
+export {
+  DECLARES_TASKS,
+  jsonRpcAnswerOf,
+  MODERN_META,
+  modernRequest,
+  overHttp,
+  overStdio,
+  TaskRequester,
+  type SendRequest,
+} from './testing-tasks.js';

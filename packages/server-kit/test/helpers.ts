@@ -26,7 +26,7 @@ import { serveInProcess } from '../src/in-process.js';
 import { DEFAULT_MAX_MESSAGE_BYTES } from '../src/limits.js';
 import { createLogger, type Logger } from '../src/runtime/index.js';
 import { startStdioHost } from '../src/stdio/stdio-host.js';
-import { clientFor, MODERN_PROTOCOL_VERSION, rawHttpRequest, type ProtocolEra } from '../src/testing.js';
+import { clientFor, rawHttpRequest, type ProtocolEra } from '../src/testing.js';
 
 export const PACKAGE_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const FIXTURES_DIR = path.join(PACKAGE_DIR, 'test', 'fixtures');
@@ -53,24 +53,7 @@ export const MCP_POST_HEADERS = {
   accept: 'application/json, text/event-stream',
 };
 
-/** The envelope every 2026-07-28 request carries in `params._meta` (there is no handshake). */
-export const MODERN_META = {
-  'io.modelcontextprotocol/protocolVersion': MODERN_PROTOCOL_VERSION,
-  'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '0.0.0' },
-  'io.modelcontextprotocol/clientCapabilities': {},
-};
-
-/** The JSON-RPC answer in an HTTP response body: plain JSON, or the last `data:` event of an SSE stream. */
-export function jsonRpcAnswerOf(body: string): Record<string, unknown> {
-  const json = body.startsWith('{')
-    ? body
-    : body
-        .split('\n')
-        .filter((line) => line.startsWith('data:'))
-        .map((line) => line.slice(5))
-        .at(-1)!;
-  return JSON.parse(json) as Record<string, unknown>;
-}
+export { jsonRpcAnswerOf, MODERN_META } from '../src/testing.js';
 
 /** A spawned fixture process (test/fixtures/*.ts under tsx) with its stderr split into lines. */
 export interface SpawnedFixture {
