@@ -27,7 +27,7 @@ import { heldHere, isRetiredHereLately, withNewToken } from './model/lease.js';
 import { Lease } from './lease.js';
 import { isTransitional, rewindTarget } from './model/state-machine.js';
 import { buildStatus } from './status.js';
-import { LaunchTaskBoard, type TaskOutputs } from './task-board.js';
+import { LaunchTaskBoard, type TaskOutputs } from '../tasks/task-board.js';
 import { cancelRefusal, refusal, type LeasedTool } from './tool-rules.js';
 import type { NewTask } from '../store/task-rows.js';
 

@@ -2,7 +2,7 @@ import { toSwitchyardError } from '@switchyard/contracts/errors';
 import { taskStarted, type TaskOutcome, type TaskStarted, type ToolCall } from '@switchyard/server-kit';
 import type { LaunchCallState } from '../open.js';
 import type { CallOptions, LaunchRunService, WorkWatch } from '../runs/service.js';
-import { encodeTaskEnd } from '../runs/task-end.js';
+import { encodeTaskEnd } from '../tasks/task-end.js';
 import type { NewTask } from '../store/task-rows.js';
 import { newTaskOf } from './task-call.js';
 

@@ -1,5 +1,5 @@
 import type { LaunchCallState } from '../open.js';
-import type { TaskOutputs } from '../runs/task-board.js';
+import type { TaskOutputs } from '../tasks/task-board.js';
 import type { LaunchRunService } from '../runs/service.js';
 import { runState } from '../store/launch-store.js';
 import { resumeOutput } from './resume.js';

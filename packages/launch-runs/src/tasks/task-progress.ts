@@ -1,9 +1,9 @@
 import type { RunRow, TaskRow } from '../db/schema.js';
 import { lastErrorOf, runState } from '../store/launch-store.js';
 import type { TaskTarget } from '../store/task-rows.js';
-import type { RunFailure } from './model/errors.js';
-import { leftMidStep } from './model/interrupted.js';
-import { isLeaseLive } from './model/lease.js';
+import type { RunFailure } from '../runs/model/errors.js';
+import { leftMidStep } from '../runs/model/interrupted.js';
+import { isLeaseLive } from '../runs/model/lease.js';
 
 /** Where a task's work stands, read from its run (a task with a stored end is past this). */
 export type TaskProgress =

@@ -2,12 +2,12 @@ import { SwitchyardError } from '@switchyard/contracts/errors';
 import type { TaskBoard, TaskOutcome, TaskRef, TaskSnapshot } from '@switchyard/server-kit';
 import type { RunRow, TaskRow } from '../db/schema.js';
 import type { LaunchStore } from '../store/launch-store.js';
-import { runFailureError } from './model/errors.js';
-import { isRetiredHereLately } from './model/lease.js';
+import { runFailureError } from '../runs/model/errors.js';
+import { isRetiredHereLately } from '../runs/model/lease.js';
 import { runActivity } from './task-activity.js';
 import { decodeTaskEnd, encodeTaskEnd } from './task-end.js';
 import { taskProgress, type TaskProgress } from './task-progress.js';
-import { workInterrupted } from './tool-rules.js';
+import { workInterrupted } from '../runs/tool-rules.js';
 
 /**
  * The answer of each tool whose task waits for the run's next stable state, built from the run as it rests

@@ -1,7 +1,7 @@
 import type { RunRow } from '../db/schema.js';
 import type { RunEvent } from '../store/event-chain.js';
-import type { StateChanged } from './model/events.js';
-import { WORKER_NAMES, type WorkerId } from './worker-ids.js';
+import type { StateChanged } from '../runs/model/events.js';
+import { WORKER_NAMES, type WorkerId } from '../runs/worker-ids.js';
 
 type GateResult = { name: string; ok: boolean; skipped: boolean };
 
