@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { journeyDomain } from '@switchyard/journey-continuity';
 import { launchRunsDomain } from '@switchyard/launch-runs';
-import { LIMITS, type Env } from '@switchyard/server-kit';
+import { LIMITS, REQUEST_STATE_KEY_VARIABLE, type Env } from '@switchyard/server-kit';
 import { transitDomain } from '@switchyard/transit';
 import { Ajv } from 'ajv';
 import addFormats from 'ajv-formats';
@@ -69,6 +69,14 @@ const RUNTIME_VARIABLES = [
   LIMITS.maxAnswerBytes.variable,
   LIMITS.stdioMaxMessageBytes.variable,
   LIMITS.maxYoungGenerationMb.variable,
+  REQUEST_STATE_KEY_VARIABLE,
+  LIMITS.maxRequestStateBytes.variable,
+  LIMITS.requestStateTtlS.variable,
+  LIMITS.inputMaxRounds.variable,
+  LIMITS.inputRoundTimeoutMs.variable,
+  LIMITS.taskTtlMs.variable,
+  LIMITS.taskPollIntervalMs.variable,
+  LIMITS.taskAfterMs.variable,
 ];
 /** Settings of `--http` only: a registry entry starts the server over stdio. */
 const HTTP_ONLY = /^SWITCHYARD_(HTTP|HOST|PORT|TOKEN|ALLOWED_)/;
