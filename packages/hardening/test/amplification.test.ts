@@ -1,7 +1,8 @@
-import { execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
+import { promisify } from 'node:util';
 import { rawHttpRequest } from '@switchyard/server-kit/testing';
 import { otpReply, reply } from '@switchyard/upstream-mocks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -238,14 +239,20 @@ describe('launch-runs', () => {
   let runId: string;
   beforeAll(async () => {
     const repos = await exampleRepos(path.join(world.dataDir, 'repos'));
-    // A product with many files of long names: the run's inventory lists every one.
+    // A product with many files of long names: the run's inventory lists every one. Written without blocking
+    // the event loop: blocked past the server's keep-alive timeout, the client would not see the server close
+    // its idle connection, and would send the next call on it ("other side closed").
     const data = path.join(repos.sourceRepo, 'data');
-    fs.mkdirSync(data);
+    await fs.promises.mkdir(data);
     for (let i = 0; i < 4_000; i++) {
-      fs.writeFileSync(path.join(data, `${String(i).padStart(5, '0')}-${'n'.repeat(240)}.txt`), `${i}\n`);
+      await fs.promises.writeFile(
+        path.join(data, `${String(i).padStart(5, '0')}-${'n'.repeat(240)}.txt`),
+        `${i}\n`,
+      );
     }
-    execFileSync('git', ['add', '-A'], { cwd: repos.sourceRepo });
-    execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-qm', 'data'], {
+    const git = promisify(execFile);
+    await git('git', ['add', '-A'], { cwd: repos.sourceRepo });
+    await git('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-qm', 'data'], {
       cwd: repos.sourceRepo,
     });
     const started = await callTool(world.client, 'launch_start_run', { run_config: runConfig(repos) });
