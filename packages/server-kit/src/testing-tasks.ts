@@ -1,5 +1,5 @@
 import type { Readable, Writable } from 'node:stream';
-import { rawHttpRequest } from './raw-http.js';
+import { rawHttpRequest, type RawHttpResponse } from './raw-http.js';
 import { TASKS_EXTENSION } from './task-board.js';
 import { MODERN_PROTOCOL_VERSION } from './testing-clients.js';
 
@@ -9,7 +9,7 @@ import { MODERN_PROTOCOL_VERSION } from './testing-clients.js';
 type Json = Record<string, unknown>;
 
 /** The request capabilities of a client that declares the Tasks extension. */
-export const DECLARES_TASKS: Json = { extensions: { [TASKS_EXTENSION]: {} } };
+export const DECLARES_TASKS = { extensions: { [TASKS_EXTENSION]: {} } };
 
 /** The envelope every 2026-07-28 request carries in `params._meta` (there is no handshake). */
 export const MODERN_META = {
@@ -44,25 +44,27 @@ export function jsonRpcAnswerOf(body: string): Json {
 /** Sends one framed request and resolves with its JSON-RPC answer. */
 export type SendRequest = (message: Json) => Promise<Json>;
 
-/** POSTs each request as a 2026-07-28 client does, with the routing headers (`Mcp-Method`, `Mcp-Name`). */
+/** POSTs one JSON-RPC message as a 2026-07-28 client does, with the routing headers (`Mcp-Method`, `Mcp-Name`). */
+export function postModern(url: string, message: Json, token?: string): Promise<RawHttpResponse> {
+  const params = (message.params ?? {}) as Json;
+  const name = typeof params.name === 'string' ? params.name : params.taskId;
+  return rawHttpRequest(url, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': MODERN_PROTOCOL_VERSION,
+      'mcp-method': String(message.method),
+      ...(typeof name === 'string' ? { 'mcp-name': name } : {}),
+      ...(token === undefined ? {} : { authorization: `Bearer ${token}` }),
+    },
+    body: JSON.stringify(message),
+  });
+}
+
+/** Sends each request with `postModern` and reads its JSON-RPC answer. */
 export function overHttp(url: string, token?: string): SendRequest {
-  return async (message) => {
-    const params = message.params as Json;
-    const name = typeof params.name === 'string' ? params.name : params.taskId;
-    const answer = await rawHttpRequest(url, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-        'mcp-protocol-version': MODERN_PROTOCOL_VERSION,
-        'mcp-method': String(message.method),
-        ...(typeof name === 'string' ? { 'mcp-name': name } : {}),
-        ...(token === undefined ? {} : { authorization: `Bearer ${token}` }),
-      },
-      body: JSON.stringify(message),
-    });
-    return jsonRpcAnswerOf(answer.body);
-  };
+  return async (message) => jsonRpcAnswerOf((await postModern(url, message, token)).body);
 }
 
 /** Writes each request as a line to a server's stdin and matches the answer read from its stdout by id. */

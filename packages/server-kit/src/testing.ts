@@ -124,6 +124,7 @@ export {
   modernRequest,
   overHttp,
   overStdio,
+  postModern,
   TaskRequester,
   type SendRequest,
 } from './testing-tasks.js';

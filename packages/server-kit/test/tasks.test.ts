@@ -5,17 +5,18 @@ import { importJWK, SignJWT } from 'jose';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { TASKS_EXTENSION, type DomainLifecycle, type Mount } from '../src/index.js';
-import { clientFor, freePort, MODERN_PROTOCOL_VERSION, rawHttpRequest } from '../src/testing.js';
-import { taskingDomain, type TaskingState } from './fixtures/tasking-domain.js';
 import {
-  httpTestHarness,
-  jsonRpcAnswerOf,
-  MCP_POST_HEADERS,
-  MODERN_META,
-  startInProcessStdio,
-} from './helpers.js';
+  clientFor,
+  DECLARES_TASKS,
+  freePort,
+  modernRequest,
+  MODERN_PROTOCOL_VERSION,
+  overHttp,
+  postModern,
+} from '../src/testing.js';
+import { taskingDomain, type TaskingState } from './fixtures/tasking-domain.js';
+import { httpTestHarness, jsonRpcAnswerOf, MODERN_META, startInProcessStdio } from './helpers.js';
 
-const TASKS = { extensions: { [TASKS_EXTENSION]: {} } };
 const Loose = z.looseObject({});
 type Json = Record<string, unknown>;
 
@@ -39,41 +40,18 @@ async function httpClient(url: string, capabilities: Json): Promise<Client> {
   return client;
 }
 
-/** A 2026-07-28 request as a client declaring `capabilities` frames it. */
-function framed(id: number, method: string, params: Json, capabilities: Json = TASKS): Json {
-  const _meta = { ...MODERN_META, 'io.modelcontextprotocol/clientCapabilities': capabilities };
-  return { jsonrpc: '2.0', id, method, params: { ...params, _meta } };
-}
-
-/** One JSON-RPC message POSTed as it is, with the routing headers a 2026-07-28 client sends. */
-function post(url: string, message: Json, token?: string) {
-  const params = message.params as Json | undefined;
-  return rawHttpRequest(url, {
-    method: 'POST',
-    headers: {
-      ...MCP_POST_HEADERS,
-      ...(token === undefined ? {} : { authorization: `Bearer ${token}` }),
-      'mcp-protocol-version': MODERN_PROTOCOL_VERSION,
-      'mcp-method': String(message.method),
-      ...(typeof params?.name === 'string' ? { 'mcp-name': params.name } : {}),
-      ...(typeof params?.taskId === 'string' ? { 'mcp-name': params.taskId } : {}),
-    },
-    body: JSON.stringify(message),
-  });
-}
-
 /**
  * The JSON-RPC answer to one message POSTed as it is: the SDK client refuses a `resultType: "task"` answer to
  * tools/call (it has no Tasks runtime), so a task-aware requester sends tools/call raw.
  */
-async function postRaw(url: string, message: Json, token?: string): Promise<Json> {
-  return jsonRpcAnswerOf((await post(url, message, token)).body);
+function postRaw(url: string, message: Json, token?: string): Promise<Json> {
+  return overHttp(url, token)(message);
 }
 
 let nextId = 100;
 /** A raw 2026-07-28 request's result, or its error as `{ error }`. */
 async function raw(url: string, method: string, params: Json, options: { caps?: Json; token?: string } = {}) {
-  const answer = await postRaw(url, framed(nextId++, method, params, options.caps), options.token);
+  const answer = await postRaw(url, modernRequest(nextId++, method, params, options.caps), options.token);
   return (answer.result ?? { error: answer.error }) as Json;
 }
 
@@ -138,7 +116,7 @@ describe('the Tasks extension (io.modelcontextprotocol/tasks) over HTTP', () => 
   it('tasks/get: completed carries the CallToolResult tools/call answers; refusal is isError', async () => {
     const { url } = await start([taskingMount()]);
     const plain = await httpClient(url, {});
-    const client = await httpClient(url, TASKS);
+    const client = await httpClient(url, DECLARES_TASKS);
     for (const how of ['done', 'refused'] as const) {
       const created = await startTask(url, { value: 21, how });
       const got = await client.request({ method: 'tasks/get', params: { taskId: created.taskId } }, Loose);
@@ -156,7 +134,7 @@ describe('the Tasks extension (io.modelcontextprotocol/tasks) over HTTP', () => 
 
   it('tasks/get: a protocol error is failed with its error; input_required carries the requests', async () => {
     const { url } = await start([taskingMount()]);
-    const client = await httpClient(url, TASKS);
+    const client = await httpClient(url, DECLARES_TASKS);
     const broken = await startTask(url, { value: 1, how: 'broken' });
     const failed = await client.request({ method: 'tasks/get', params: { taskId: broken.taskId } }, Loose);
     expect(failed).toMatchObject({ status: 'failed', error: { code: -32603, message: 'The work broke' } });
@@ -222,9 +200,9 @@ describe('the Tasks extension (io.modelcontextprotocol/tasks) over HTTP', () => 
 
   it('advertises the extension to 2026-07-28 clients only, and serves tasks/* there only', async () => {
     const { url } = await start([taskingMount()]);
-    const modern = await httpClient(url, TASKS);
+    const modern = await httpClient(url, DECLARES_TASKS);
     expect(modern.getServerCapabilities()?.extensions).toEqual({ [TASKS_EXTENSION]: {} });
-    const legacy = clientFor('legacy', 'tasks-legacy', TASKS as never);
+    const legacy = clientFor('legacy', 'tasks-legacy', DECLARES_TASKS as never);
     legacy.onerror = () => {};
     await legacy.connect(new StreamableHTTPClientTransport(new URL(url)));
     clients.push(legacy);
@@ -247,7 +225,7 @@ describe('the Tasks extension (io.modelcontextprotocol/tasks) over HTTP', () => 
 
   it('drives a whole task with the ext-tasks requester', async () => {
     const { url } = await start([taskingMount()]);
-    const client = await httpClient(url, TASKS);
+    const client = await httpClient(url, DECLARES_TASKS);
     const clientInfo = MODERN_META['io.modelcontextprotocol/clientInfo'];
     const session = createTaskSessionFromClient(client, {
       endpointId: url,
@@ -258,7 +236,11 @@ describe('the Tasks extension (io.modelcontextprotocol/tasks) over HTTP', () => 
           ? { kind: 'result', result: answer.result as Json as never }
           : { kind: 'error', error: answer.error as never };
       },
-      v2RequestFraming: { protocolVersion: MODERN_PROTOCOL_VERSION, clientInfo, clientCapabilities: TASKS },
+      v2RequestFraming: {
+        protocolVersion: MODERN_PROTOCOL_VERSION,
+        clientInfo,
+        clientCapabilities: DECLARES_TASKS,
+      },
     });
     try {
       const execution = await session.callTool('double_later', { value: 4, how: 'done' });
@@ -275,9 +257,9 @@ describe('the Tasks extension over stdio', () => {
   it('creates a task for a declaring request and answers tasks/get on the same connection', async () => {
     const stdio = await startInProcessStdio([taskingMount()]);
     try {
-      const client = await stdio.connectClient('modern', TASKS);
+      const client = await stdio.connectClient('modern', DECLARES_TASKS);
       stdio.write(
-        `${JSON.stringify(framed(9, 'tools/call', { name: 'double_later', arguments: { value: 3, how: 'done' } }))}\n`,
+        `${JSON.stringify(modernRequest(9, 'tools/call', { name: 'double_later', arguments: { value: 3, how: 'done' } }))}\n`,
       );
       const created = ((await stdio.response(9)).result ?? {}) as Json;
       expect(created).toMatchObject({ resultType: 'task', status: 'completed' });
@@ -293,7 +275,7 @@ describe('the Tasks extension over stdio, 2025-11-25', () => {
   it('neither advertises nor serves it: the client gets the plain answer, tasks/get is unknown', async () => {
     const stdio = await startInProcessStdio([taskingMount()]);
     try {
-      const client = await stdio.connectClient('legacy', TASKS as never);
+      const client = await stdio.connectClient('legacy', DECLARES_TASKS as never);
       expect(client.getServerCapabilities()?.extensions).toBeUndefined();
       const answer = await client.callTool({ name: 'double_later', arguments: { value: 3, how: 'done' } });
       expect(answer.structuredContent).toEqual({ doubled: 6 });
@@ -353,7 +335,7 @@ describe('the Tasks extension with OAuth: a task is its creator’s, behind its 
     const created = await startTask(url, { value: 2, how: 'done' }, writer);
     const board = (server.domains?.get('tasking') as TaskingState).board;
     board.failing = true;
-    const answer = await post(url, framed(3, 'tasks/get', { taskId: created.taskId }), writer);
+    const answer = await postModern(url, modernRequest(3, 'tasks/get', { taskId: created.taskId }), writer);
     expect(answer.status).toBe(503);
     expect(answer.body).not.toContain('unreachable');
     board.failing = false;
@@ -368,11 +350,15 @@ describe('the Tasks extension with OAuth: a task is its creator’s, behind its 
     const reader = await tokenFor(resource, 'alice', 'tasking:read');
     const created = await startTask(url, { value: 2, how: 'done' }, writer);
     const args = { value: 2, how: 'done' };
-    const call = await post(url, framed(1, 'tools/call', { name: 'double_later', arguments: args }), reader);
+    const call = await postModern(
+      url,
+      modernRequest(1, 'tools/call', { name: 'double_later', arguments: args }),
+      reader,
+    );
     expect(call.status).toBe(403);
     for (const method of ['tasks/get', 'tasks/update', 'tasks/cancel'] as const) {
       const params = { taskId: created.taskId, ...(method === 'tasks/update' ? { inputResponses: {} } : {}) };
-      const answer = await post(url, framed(2, method, params), reader);
+      const answer = await postModern(url, modernRequest(2, method, params), reader);
       expect(answer.status, method).toBe(403);
       expect(answer.headers['www-authenticate'], method).toContain('error="insufficient_scope"');
       expect(answer.headers['www-authenticate'], method).toContain('scope="tasking:write"');
