@@ -33,6 +33,7 @@ const FIXTURE_SCENARIOS = [
   'prompts-get-with-image',
   'completion-complete',
   'tools-call-with-progress',
+  'json-schema-2020-12',
 ];
 
 /** Scenarios of one revision only that call the fixtures (logging is a 2025-era feature, SEP-2322 a 2026 one). */
@@ -58,6 +59,7 @@ const FIXTURE_SCENARIOS_OF: Record<Revision, string[]> = {
     'tasks-mrtr-input',
     'tasks-dispatch-and-envelope',
     'tasks-mrtr-composition',
+    'http-custom-header-server-validation',
   ],
   '2025-11-25': ['tools-call-with-logging'],
 };

@@ -1,4 +1,5 @@
 import type { DomainLifecycle, Mount } from './domain.js';
+import { headerMirrorsOf, type HeaderMirror } from './header-mirrors.js';
 import { listedTool, type ListedTool } from './tool-listing.js';
 import type { PromptSpec, ResourceSpec, ToolMiddleware, ToolSpec } from './tool-spec.js';
 import { UnavailableTools, type DormantTool, type UnmountedDomain } from './unavailable-tools.js';
@@ -27,6 +28,8 @@ export interface CatalogTool {
   domain: string;
   spec: ToolSpec<DomainLifecycle, unknown>;
   listing: ListedTool;
+  /** The parameters its listed input mirrors into `Mcp-Param-*` headers (`x-mcp-header`, SEP-2243). */
+  headers: readonly HeaderMirror[];
 }
 
 export interface CatalogDomain {
@@ -120,15 +123,15 @@ function promptOffered(
 
 /**
  * Applies the configuration's tool choices (`when`), the filters, the prefix and the name rule to every
- * mounted domain, and refuses names two domains would share; a prompt is offered only with its tools.
- * Throws before anything is opened.
+ * mounted domain, and refuses names two domains would share and `x-mcp-header`s that break SEP-2243's rules; a
+ * prompt is offered only with its tools. Throws before anything is opened.
  */
 export function buildCatalog(
   mounts: readonly Mount<unknown, DomainLifecycle>[],
   options: CatalogOptions,
 ): Catalog {
   const tools = new Map<string, CatalogTool>();
-  const listing: ListedTool[] = [];
+  const listings: ListedTool[] = [];
   const domains = new Map<string, CatalogDomain>();
   const owners = new Map<string, string>();
   const dormant = new Map<string, DormantTool>();
@@ -151,9 +154,11 @@ export function buildCatalog(
         );
       }
       claim(owners, 'tool', name, domain.name);
-      const entry: CatalogTool = { name, domain: domain.name, spec, listing: listedTool(spec, name) };
+      const listing = listedTool(spec, name);
+      const headers = headerMirrorsOf(listing.inputSchema, `Tool "${name}" of domain "${domain.name}"`);
+      const entry: CatalogTool = { name, domain: domain.name, spec, listing, headers };
       tools.set(name, entry);
-      listing.push(entry.listing);
+      listings.push(listing);
       listedTools.set(spec.name, name);
     }
     addDomainViews(views, domain.name, domain.tools, listedTools);
@@ -174,5 +179,5 @@ export function buildCatalog(
   const unavailable = new UnavailableTools(dormant, options.unmounted ?? [], (spec, prefix) =>
     exposedName(spec, prefix, options),
   );
-  return { tools, listing, domains, unavailable, views };
+  return { tools, listing: listings, domains, unavailable, views };
 }

@@ -8,6 +8,14 @@ export { AnswerAllowance, ANSWER_LIMIT_SETTING } from './answer-budget.js';
 export type { ServerIdentity } from './mcp-server.js';
 export { buildCatalog, prefixedName, TOOL_NAME, type Catalog, type CatalogOptions } from './catalog.js';
 export { listedTool, type ListedTool } from './tool-listing.js';
+export { jsonSchemaInput, JSON_SCHEMA_2020_12, STATED_SCHEMA_BOUNDS } from './json-schema-input.js';
+export {
+  headerMirrorsOf,
+  PARAM_HEADER_PREFIX,
+  X_MCP_HEADER,
+  type HeaderMirror,
+  type MirroredType,
+} from './header-mirrors.js';
 export { UnavailableTools, type DormantTool, type UnmountedDomain } from './unavailable-tools.js';
 export { svgIcon, type ListedIcon } from './icons.js';
 export { callerPrincipal, oauthPrincipal } from './principal.js';

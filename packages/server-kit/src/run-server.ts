@@ -352,13 +352,14 @@ export async function runServer(
 
   try {
     if (httpSettings !== undefined) {
-      const { startHttpListener } = await loadHttpListener();
+      const { startHttpListener, ParamHeaders } = await loadHttpListener();
       const listener = await startHttpListener(httpSettings, {
         settingName: (option) => options.settingNames?.[option] ?? option,
         states: opened.states,
         createServer,
         scopes,
         taskBoards,
+        paramHeaders: new ParamHeaders(catalog),
         logger,
         tracker,
       });

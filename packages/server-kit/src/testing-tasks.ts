@@ -44,8 +44,16 @@ export function jsonRpcAnswerOf(body: string): Json {
 /** Sends one framed request and resolves with its JSON-RPC answer. */
 export type SendRequest = (message: Json) => Promise<Json>;
 
-/** POSTs one JSON-RPC message as a 2026-07-28 client does, with the routing headers (`Mcp-Method`, `Mcp-Name`). */
-export function postModern(url: string, message: Json, token?: string): Promise<RawHttpResponse> {
+/**
+ * POSTs one JSON-RPC message as a 2026-07-28 client does, with the routing headers (`Mcp-Method`, `Mcp-Name`)
+ * and any `headers` more (a tool's `Mcp-Param-*`).
+ */
+export function postModern(
+  url: string,
+  message: Json,
+  token?: string,
+  headers: Record<string, string> = {},
+): Promise<RawHttpResponse> {
   const params = (message.params ?? {}) as Json;
   const name = typeof params.name === 'string' ? params.name : params.taskId;
   return rawHttpRequest(url, {
@@ -57,6 +65,7 @@ export function postModern(url: string, message: Json, token?: string): Promise<
       'mcp-method': String(message.method),
       ...(typeof name === 'string' ? { 'mcp-name': name } : {}),
       ...(token === undefined ? {} : { authorization: `Bearer ${token}` }),
+      ...headers,
     },
     body: JSON.stringify(message),
   });

@@ -10,6 +10,8 @@ import { FIXTURES_DIR, hasMessage, PACKAGE_DIR, spawnFixture, tempDir } from './
 const HTTP_ONLY = ['body-parser', 'cors', '@modelcontextprotocol/node'];
 /** What only OAuth needs (an HTTP server without it never loads them). */
 const OAUTH_ONLY = ['jose'];
+/** What only a tool with a stated JSON Schema input needs (`jsonSchemaInput`). */
+const STATED_SCHEMA_ONLY = ['ajv'];
 
 function scratchDir(): string {
   const dir = tempDir();
@@ -34,7 +36,7 @@ describe('startup loads only what the transport needs', { timeout: 60_000 }, () 
       await client.close();
       const loaded = imports.packages();
       expect(loaded).toContain('@modelcontextprotocol/server');
-      for (const name of HTTP_ONLY) expect(loaded).not.toContain(name);
+      for (const name of [...HTTP_ONLY, ...STATED_SCHEMA_ONLY]) expect(loaded).not.toContain(name);
       // Node's fetch implementation (its bundled undici) costs 30-40 ms to load: a stdio start never needs it.
       expect(imports.nodeDepsAtExit()).not.toContain('undici/undici');
     },

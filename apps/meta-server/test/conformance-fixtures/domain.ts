@@ -6,9 +6,11 @@ import {
   declares,
   defineDomain,
   elicited,
+  jsonSchemaInput,
   listedRoots,
   sampledText,
   specsFor,
+  X_MCP_HEADER,
   type AskClient,
   type ClientCapabilityName,
   type ContentBlock,
@@ -292,6 +294,59 @@ const tools = [
     embedded('test://mixed-content-resource', 'application/json', '{"test":"data","value":123}'),
   ]),
   ...askingTools,
+  // json-schema-2020-12 (SEP-1613, SEP-2106): the suite's own input schema, stated and listed as it is written.
+  tool({
+    name: 'json_schema_2020_12_tool',
+    title: 'JSON Schema 2020-12 input',
+    description:
+      'Conformance fixture: an input zod cannot state ($anchor, allOf/anyOf, if/then/else), validated as 2020-12.',
+    input: jsonSchemaInput({
+      $schema: 'https://json-schema.org/draft/2020-12/schema',
+      type: 'object',
+      $defs: {
+        address: {
+          $anchor: 'addressDef',
+          type: 'object',
+          properties: { street: { type: 'string' }, city: { type: 'string' } },
+        },
+      },
+      properties: {
+        name: { type: 'string' },
+        address: { $ref: '#/$defs/address' },
+        contactMethod: { type: 'string', enum: ['phone', 'email'] },
+        phone: { type: 'string' },
+        email: { type: 'string' },
+      },
+      allOf: [{ anyOf: [{ required: ['phone'] }, { required: ['email'] }] }],
+      if: { properties: { contactMethod: { const: 'phone' } }, required: ['contactMethod'] },
+      then: { required: ['phone'] },
+      else: { required: ['email'] },
+      additionalProperties: false,
+    }),
+    output: Said,
+    annotations: READ_ONLY,
+    errorPayload,
+    handler: (input) => ({
+      text: `Would contact ${String(input.name ?? 'them')} at ${String(input.phone ?? input.email)}.`,
+    }),
+  }),
+  // http-custom-header-server-validation (SEP-2243): the first tool listed with an x-mcp-header string parameter.
+  tool({
+    name: 'test_custom_header',
+    title: 'Region in a header',
+    description: 'Conformance fixture: its region travels in the Mcp-Param-Region header too.',
+    input: z.strictObject({
+      region: z
+        .string()
+        .describe('Where to run.')
+        .meta({ [X_MCP_HEADER]: 'Region' }),
+      query: z.string().describe('What to run.'),
+    }),
+    output: Said,
+    annotations: READ_ONLY,
+    errorPayload,
+    handler: (input) => ({ text: `Would run ${input.query} in ${input.region}.` }),
+  }),
 ];
 
 const resourceErrors = { errorPayload };

@@ -16,8 +16,12 @@ import { batchRefusal, bodyRefusal } from './body-refusals.js';
 import { relayCancels } from './cancel-relay.js';
 import { HttpAuth, type AuthRefusal, type Caller } from './http-auth.js';
 import type { OAuthSettings } from './oauth-settings.js';
+import { JSONRPC_HEADER_MISMATCH, type ParamHeaders } from './param-headers.js';
 import { sendJson, sendJsonRpcError } from './responses.js';
 import { HostAllowList, isLoopbackHost, OriginPolicy } from './security.js';
+
+// Built by run-server from the catalog, loaded with this module (it reads the SDK's envelope key).
+export { ParamHeaders } from './param-headers.js';
 
 export interface HttpListenerSettings {
   host: string;
@@ -49,6 +53,8 @@ export interface HttpListenerDeps {
   scopes: ScopeTable;
   /** The domains' task boards: `tasks/*` need the scope of the tool that created the task. */
   taskBoards?: TaskBoards;
+  /** The tools' parameters mirrored into `Mcp-Param-*` headers, checked against a 2026-07-28 tools/call's body. */
+  paramHeaders?: ParamHeaders;
   logger: Logger;
   tracker: InFlightTracker;
 }
@@ -134,7 +140,8 @@ function pathOf(url: string | undefined): string {
 
 /**
  * Streamable HTTP on `/mcp` plus `/healthz` and `/readyz`, behind (in this order) the shutdown gate, the
- * Host allow-list, the Origin check, CORS for explicitly allowed origins, the bearer token and the body limit.
+ * Host allow-list, the Origin check, CORS for explicitly allowed origins, the bearer token, the body limit and
+ * the `Mcp-Param-*` headers of a 2026-07-28 tools/call (SEP-2243).
  * `/mcp` is stateless in both protocol eras (the SDK's `createMcpHandler`): every request gets its own
  * server instance over the domains opened once, and nothing lives between requests, so any number of
  * processes can serve one client without affinity.
@@ -195,6 +202,7 @@ export async function startHttpListener(
             'Mcp-Protocol-Version',
             'Mcp-Method',
             'Mcp-Name',
+            ...(deps.paramHeaders?.headerNames ?? []),
             'Last-Event-ID',
           ],
           exposedHeaders: ['Mcp-Session-Id', 'Mcp-Protocol-Version'],
@@ -207,9 +215,10 @@ export async function startHttpListener(
     status: number,
     reason: string,
     code?: number,
+    id?: string | number | null,
   ): void => {
     logger.info('http request refused', { status, method: req.method, path: pathOf(req.url), reason });
-    sendJsonRpcError(res, status, reason, code);
+    sendJsonRpcError(res, status, reason, code, id);
   };
 
   /** body-parser's errors become the status a client can act on (see BODY_REFUSALS); only ours are 500. */
@@ -284,6 +293,12 @@ export async function startHttpListener(
     const tooLong = batchRefusal(req.body, settings.maxBatch);
     if (tooLong !== undefined) {
       refuse(req, res, tooLong.status, tooLong.message, tooLong.code);
+      return;
+    }
+    // Before anything acts on the body: a gateway may have routed on these headers.
+    const mismatch = deps.paramHeaders?.refusal(req.body, req.headers);
+    if (mismatch !== undefined) {
+      refuse(req, res, 400, mismatch.message, JSONRPC_HEADER_MISMATCH, mismatch.id);
       return;
     }
     let refusal: AuthRefusal | undefined;

@@ -12,17 +12,18 @@ export function sendJson(res: http.ServerResponse, status: number, body: unknown
 
 /**
  * Answers with a JSON-RPC error object, the shape MCP clients expect from the endpoint even when the
- * request never reached a server (bad Host, missing token, oversized body).
+ * request never reached a server (bad Host, missing token, oversized body); `id` when the request's is known.
  */
 export function sendJsonRpcError(
   res: http.ServerResponse,
   status: number,
   message: string,
   code: number = JSONRPC_SERVER_ERROR,
+  id: string | number | null = null,
 ): void {
   if (res.headersSent) {
     res.end();
     return;
   }
-  sendJson(res, status, { jsonrpc: '2.0', error: { code, message }, id: null });
+  sendJson(res, status, { jsonrpc: '2.0', error: { code, message }, id });
 }
