@@ -35,17 +35,15 @@ export function offsetMinutesAt(epochMs: number, timeZone: string): number {
 
 const LOCAL_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?$/;
 
-/** False for a date-time that does not exist in the calendar (2025-02-30, 24:00), which Date would roll over. */
-function sameWallClock(asUtc: Date, parts: readonly number[]): boolean {
-  const actual = [
-    asUtc.getUTCFullYear(),
-    asUtc.getUTCMonth() + 1,
-    asUtc.getUTCDate(),
-    asUtc.getUTCHours(),
-    asUtc.getUTCMinutes(),
-    asUtc.getUTCSeconds(),
-  ];
-  return actual.every((value, index) => value === parts[index]);
+/** False for a date or hour that does not exist in the calendar (2025-02-30, 24:00), which Date would roll over. */
+function sameWallClock(wallAsUtc: number, year: number, month: number, day: number, hour: number): boolean {
+  const asUtc = new Date(wallAsUtc);
+  return (
+    asUtc.getUTCFullYear() === year &&
+    asUtc.getUTCMonth() + 1 === month &&
+    asUtc.getUTCDate() === day &&
+    asUtc.getUTCHours() === hour
+  );
 }
 
 /**
@@ -59,10 +57,17 @@ function sameWallClock(asUtc: Date, parts: readonly number[]): boolean {
 export function zonedLocalToEpochMs(local: string, timeZone: string): number | undefined {
   const match = LOCAL_DATE_TIME.exec(local);
   if (match === null) return undefined;
-  const parts = match.slice(1, 7).map((part) => Number(part ?? 0));
-  const [year, month, day, hour, minute, second] = parts as [number, number, number, number, number, number];
+  // Field by field: an array of the parts, its destructuring and a second array to compare them with were 40%
+  // of what mapping a TfL journey answer allocated.
+  const year = Number(match[1]);
+  const month = Number(match[2]);
+  const day = Number(match[3]);
+  const hour = Number(match[4]);
+  const minute = Number(match[5]);
+  const second = Number(match[6] ?? 0);
+  if (minute > 59 || second > 59) return undefined; // Date would roll them over into the next minute or hour
   const wallAsUtc = Date.UTC(year, month - 1, day, hour, minute, second);
-  if (!sameWallClock(new Date(wallAsUtc), parts)) return undefined;
+  if (!sameWallClock(wallAsUtc, year, month, day, hour)) return undefined;
   const offsetBefore = offsetMinutesAt(wallAsUtc - DAY, timeZone);
   const withOffsetBefore = wallAsUtc - offsetBefore * MINUTE;
   if (offsetMinutesAt(withOffsetBefore, timeZone) === offsetBefore) return withOffsetBefore;

@@ -247,6 +247,10 @@ describe('London local time', () => {
     expect(londonLocalToIso('yesterday')).toBeUndefined();
     expect(londonLocalToIso('2025-02-30T08:00:00')).toBeUndefined();
     expect(londonLocalToIso('2025-01-15T24:00:00')).toBeUndefined();
+    // Minutes and seconds past 59 would roll over within the same hour, or into the next one.
+    expect(londonLocalToIso('2025-01-15T08:30:75')).toBeUndefined();
+    expect(londonLocalToIso('2025-01-15T08:60:00')).toBeUndefined();
+    expect(londonLocalToIso('0050-01-15T08:00:00')).toBeUndefined(); // Date reads years below 100 as 19xx
     expect(londonLocalToIso('2025-01-15T08:00:00+25:00')).toBeUndefined();
   });
 

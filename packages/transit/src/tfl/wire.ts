@@ -2,77 +2,78 @@
 // (`lines`, `stopMessages`, `fare.fares[]`, `obstacles`...), sends null or "" for absent ones, leaves
 // `distance` out of rail legs and writes some numbers as strings. Shapes follow the Unified API swagger and
 // real captures (see test/tfl-real-shapes.test.ts for the variants and where they were seen).
-import { z } from 'zod';
-import { lenientList, optionalBoolean, optionalNumber, optionalObject, optionalText } from '../wire.js';
+import type { z } from 'zod';
+import { lenientItems, lenientRecord, recordSchema, type ReadValue } from '../wire-record.js';
+import { readBoolean, readNumber, readText } from '../wire.js';
 
-export const TflPlaceSchema = z.object({
-  commonName: optionalText,
-  placeType: optionalText,
-  lat: optionalNumber,
-  lon: optionalNumber,
+const readPlace = lenientRecord({
+  commonName: readText,
+  placeType: readText,
+  lat: readNumber,
+  lon: readNumber,
 });
 
-export const TflLegSchema = z.object({
-  duration: optionalNumber,
-  instruction: optionalObject(z.object({ summary: optionalText })),
-  departureTime: optionalText,
-  arrivalTime: optionalText,
-  departurePoint: optionalObject(TflPlaceSchema),
-  arrivalPoint: optionalObject(TflPlaceSchema),
-  routeOptions: lenientList(z.object({ name: optionalText })),
-  mode: optionalObject(z.object({ id: optionalText, name: optionalText })),
-  distance: optionalNumber,
-  isDisrupted: optionalBoolean,
+const readLeg = lenientRecord({
+  duration: readNumber,
+  instruction: lenientRecord({ summary: readText }),
+  departureTime: readText,
+  arrivalTime: readText,
+  departurePoint: readPlace,
+  arrivalPoint: readPlace,
+  routeOptions: lenientItems(lenientRecord({ name: readText })),
+  mode: lenientRecord({ id: readText, name: readText }),
+  distance: readNumber,
+  isDisrupted: readBoolean,
 });
-export type TflLeg = z.infer<typeof TflLegSchema>;
+export type TflLeg = ReadValue<typeof readLeg>;
 
 /** `JourneyFare`: `totalCost` in pence, and the single fares it adds up (`fares[].cost`). */
-export const TflFareSchema = z.object({
-  totalCost: optionalNumber,
-  fares: lenientList(z.object({ cost: optionalNumber })),
+const readFare = lenientRecord({
+  totalCost: readNumber,
+  fares: lenientItems(lenientRecord({ cost: readNumber })),
 });
-export type TflFare = z.infer<typeof TflFareSchema>;
+export type TflFare = ReadValue<typeof readFare>;
 
 /** A journey; its times are checked when it is mapped (one without readable times is left out). */
-export const TflJourneySchema = z.object({
-  startDateTime: optionalText,
-  arrivalDateTime: optionalText,
-  duration: optionalNumber,
-  legs: lenientList(TflLegSchema),
-  fare: optionalObject(TflFareSchema),
+const readJourney = lenientRecord({
+  startDateTime: readText,
+  arrivalDateTime: readText,
+  duration: readNumber,
+  legs: lenientItems(readLeg),
+  fare: readFare,
 });
-export type TflJourney = z.infer<typeof TflJourneySchema>;
+export type TflJourney = ReadValue<typeof readJourney>;
 
 /**
  * `Tfl.Api.Presentation.Entities.JourneyPlanner.ItineraryResult`. `journeys` may be empty (or absent) with
  * HTTP 200 when nothing runs; journeys that are not objects are left out.
  */
-export const ItineraryResultSchema = z.object({
-  journeys: lenientList(TflJourneySchema),
-});
-export type ItineraryResult = z.infer<typeof ItineraryResultSchema>;
+export const ItineraryResultSchema = recordSchema(lenientRecord({ journeys: lenientItems(readJourney) }));
+export type ItineraryResult = z.output<typeof ItineraryResultSchema>;
 
-export const DisambiguationOptionSchema = z.object({
-  parameterValue: optionalText,
-  uri: optionalText,
-  place: optionalObject(TflPlaceSchema),
-  matchQuality: optionalNumber,
+const readDisambiguationOption = lenientRecord({
+  parameterValue: readText,
+  uri: readText,
+  place: readPlace,
+  matchQuality: readNumber,
 });
 
 /** One side of a disambiguation: `matchStatus` is list | identified | notidentified | empty (or absent). */
-export const DisambiguationSchema = z.object({
-  matchStatus: optionalText,
-  disambiguationOptions: lenientList(DisambiguationOptionSchema),
+const readDisambiguation = lenientRecord({
+  matchStatus: readText,
+  disambiguationOptions: lenientItems(readDisambiguationOption),
 });
-export type Disambiguation = z.infer<typeof DisambiguationSchema>;
+export type Disambiguation = ReadValue<typeof readDisambiguation>;
 
 /** `Tfl.Api.Presentation.Entities.JourneyPlanner.DisambiguationResult` (HTTP 300, occasionally 200). */
-export const DisambiguationResultSchema = z.object({
-  fromLocationDisambiguation: optionalObject(DisambiguationSchema),
-  toLocationDisambiguation: optionalObject(DisambiguationSchema),
-  viaLocationDisambiguation: optionalObject(DisambiguationSchema),
-});
-export type DisambiguationResult = z.infer<typeof DisambiguationResultSchema>;
+export const DisambiguationResultSchema = recordSchema(
+  lenientRecord({
+    fromLocationDisambiguation: readDisambiguation,
+    toLocationDisambiguation: readDisambiguation,
+    viaLocationDisambiguation: readDisambiguation,
+  }),
+);
+export type DisambiguationResult = z.output<typeof DisambiguationResultSchema>;
 
 function typeName(body: unknown): string | undefined {
   if (body === null || typeof body !== 'object') return undefined;
