@@ -15,29 +15,12 @@ import {
   tempDir,
   type SpawnedServer,
 } from './helpers.js';
+import { launchTaskEnv, taskAnswerOf } from './launch-task-helpers.js';
 
 type Json = Record<string, unknown>;
 
 const reposDir = tempDir('switchyard-task-repos-');
 let runConfig: Json;
-
-/** The launch-runs domain alone, on the example repositories; polls are paced at 20 ms so tests stay quick. */
-function launchEnv(extra: Record<string, string>): Record<string, string> {
-  return {
-    SWITCHYARD_DOMAINS: 'launch-runs',
-    LAUNCH_REPO_ROOTS: reposDir,
-    SWITCHYARD_TASK_POLL_INTERVAL_MS: '20',
-    ...extra,
-  };
-}
-
-/** The tool's answer a completed task carries. */
-function answerOf(task: Json): Json {
-  expect(task.status, JSON.stringify(task)).toBe('completed');
-  const result = task.result as Json;
-  expect(result.isError, JSON.stringify(result)).toBeUndefined();
-  return result.structuredContent as Json;
-}
 
 beforeAll(async () => {
   runConfig = exampleRunConfig(await materializeExampleRepos(path.join(reposDir, 'example')));
@@ -50,7 +33,7 @@ describe('launch runs as tasks over stdio (SQLite)', () => {
 
   beforeAll(() => {
     child = spawn(process.execPath, [requireBuiltBin()], {
-      env: cleanEnv(launchEnv({ SWITCHYARD_DATA_DIR: tempDir('switchyard-task-stdio-') })),
+      env: cleanEnv(launchTaskEnv(reposDir, { SWITCHYARD_DATA_DIR: tempDir('switchyard-task-stdio-') })),
       stdio: ['pipe', 'pipe', 'ignore'],
     });
     const send = overStdio(child.stdin!, child.stdout!);
@@ -65,7 +48,7 @@ describe('launch runs as tasks over stdio (SQLite)', () => {
     const created = await requester.callTool('launch_start_run', { run_config: runConfig });
     expect(created).toMatchObject({ resultType: 'task', status: 'working' });
     const task = await requester.untilSettled(String(created.taskId));
-    const answer = answerOf(task);
+    const answer = taskAnswerOf(task);
     expect(answer).toMatchObject({ ok: true, run_id: expect.any(String) });
     expect(['VALIDATING', 'READY_FOR_PR']).toContain(answer.state);
     // The task's answer is the run's own state, as launch_get_status reads it.
@@ -91,7 +74,7 @@ describe('launch runs as tasks on two replicas sharing PostgreSQL', () => {
 
   beforeAll(async () => {
     postgres = await startTestPostgres();
-    env = launchEnv({
+    env = launchTaskEnv(reposDir, {
       SWITCHYARD_DATABASE_URL: await postgres.createDatabase(),
       // A dead replica's run is taken over once its lease expires: short here, so the test is quick.
       LAUNCH_LEASE_MS: '1500',
@@ -116,7 +99,7 @@ describe('launch runs as tasks on two replicas sharing PostgreSQL', () => {
     const [first, second] = replicas as [SpawnedServer, SpawnedServer];
     const created = await requesterOn(first).callTool('launch_start_run', { run_config: runConfig });
     expect(created).toMatchObject({ resultType: 'task' });
-    const answer = answerOf(await requesterOn(second).untilSettled(String(created.taskId)));
+    const answer = taskAnswerOf(await requesterOn(second).untilSettled(String(created.taskId)));
     expect(['VALIDATING', 'READY_FOR_PR']).toContain(answer.state);
   }, 120_000);
 
@@ -138,7 +121,7 @@ describe('launch runs as tasks on two replicas sharing PostgreSQL', () => {
 
   it('keeps a task going on the replica that takes its run over after a SIGKILL, to the same answer', async () => {
     const [first, second] = replicas as [SpawnedServer, SpawnedServer];
-    const uninterrupted = answerOf(
+    const uninterrupted = taskAnswerOf(
       await requesterOn(second).untilSettled(
         String((await requesterOn(second).callTool('launch_start_run', { run_config: runConfig })).taskId),
       ),
@@ -156,7 +139,7 @@ describe('launch runs as tasks on two replicas sharing PostgreSQL', () => {
       await new Promise((resolve) => setTimeout(resolve, 2));
     }
     first.child.kill('SIGKILL');
-    const answer = answerOf(await requesterOn(second).untilSettled(String(created.taskId), 90_000));
+    const answer = taskAnswerOf(await requesterOn(second).untilSettled(String(created.taskId), 90_000));
     expect(answer).toEqual({ ...uninterrupted, run_id: answer.run_id });
     expect(answer.run_id).not.toBe(uninterrupted.run_id);
   }, 180_000);

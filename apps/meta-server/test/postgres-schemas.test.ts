@@ -65,7 +65,7 @@ async function migrateAndServe(url: string): Promise<void> {
   const migrated = await runBin(['migrate'], env);
   expect(migrated).toMatchObject({ code: 0, stderr: '' });
   expect(migrated.stdout).toMatch(
-    /^transit: applied 1 migration\(s\) at .+\njourney-continuity: applied 2 migration\(s\) at .+\nlaunch-runs: applied 4 migration\(s\) at .+\n$/,
+    /^transit: applied 1 migration\(s\) at .+\njourney-continuity: applied 2 migration\(s\) at .+\nlaunch-runs: applied 5 migration\(s\) at .+\n$/,
   );
   expect((await runBin(['migrate'], env)).stdout).toMatch(
     /^transit: up to date at .+\njourney-continuity: up to date at .+\nlaunch-runs: up to date at .+\n$/,

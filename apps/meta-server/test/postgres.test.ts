@@ -37,7 +37,7 @@ describe('switchyard on PostgreSQL', () => {
     const migrated = await runBin(['migrate'], env);
     expect(migrated).toMatchObject({ code: 0, stderr: '' });
     expect(migrated.stdout).toMatch(
-      /^transit: applied 1 migration\(s\) at 127\.0\.0\.1:\d+\/switchyard_test_\w+\njourney-continuity: applied 2 migration\(s\) at 127\.0\.0\.1:\d+\/switchyard_test_\w+\nlaunch-runs: applied 4 migration\(s\) at 127\.0\.0\.1:\d+\/switchyard_test_\w+\n$/,
+      /^transit: applied 1 migration\(s\) at 127\.0\.0\.1:\d+\/switchyard_test_\w+\njourney-continuity: applied 2 migration\(s\) at 127\.0\.0\.1:\d+\/switchyard_test_\w+\nlaunch-runs: applied 5 migration\(s\) at 127\.0\.0\.1:\d+\/switchyard_test_\w+\n$/,
     );
     expect((await runBin(['migrate'], env)).stdout).toMatch(
       /^transit: up to date at .+\njourney-continuity: up to date at .+\nlaunch-runs: up to date at /,

@@ -11,6 +11,9 @@ const MAX_HASH_BYTES = 2 ** 40;
 const MAX_ACTIVE_RUNS = 10_000;
 const MIN_DRAFT_BYTES = 1024;
 const MAX_DRAFT_BYTES = 16 * 1024 * 1024;
+const MAX_DRAFT_ROUNDS = 20;
+const MIN_DRAFT_TOKENS = 256;
+const MAX_DRAFT_TOKENS = 1_000_000;
 
 /** The server's own secrets: never a PR token, whatever an operator lists (a start-up error). */
 export const SERVER_SECRET_VARIABLES: readonly string[] = [
@@ -63,6 +66,13 @@ export const LaunchRunsConfigSchema = z.object({
     .min(MIN_DRAFT_BYTES)
     .max(MAX_DRAFT_BYTES)
     .default(256 * 1024),
+  /**
+   * Drafts of one page the run's task asks the client's model for (sampling) before the page falls back to
+   * its extractive draft: the first, then one revision after each refusal.
+   */
+  draftMaxRounds: z.number().int().min(1).max(MAX_DRAFT_ROUNDS).default(3),
+  /** The `maxTokens` of each sampling request for a page's draft. */
+  draftMaxTokens: z.number().int().min(MIN_DRAFT_TOKENS).max(MAX_DRAFT_TOKENS).default(8192),
 
   // The operator's policy (src/policy/launch-policy.ts) and the site build's bounds; unset means the
   // documented default.
@@ -198,7 +208,8 @@ function otlpTracesUrl(env: Env): string | undefined {
 /**
  * Environment → config: LAUNCH_LEASE_MS, LAUNCH_TAKEOVER_MS, OTEL_EXPORTER_OTLP_ENDPOINT / OTEL_EXPORTER_OTLP_TRACES_ENDPOINT,
  * OTEL_SERVICE_NAME, LAUNCH_MAX_FILE_BYTES, LAUNCH_MAX_HASH_BYTES, LAUNCH_GIT_TIMEOUT_MS,
- * LAUNCH_CLONE_MAX_BYTES, LAUNCH_MAX_ACTIVE_RUNS, LAUNCH_MAX_DRAFT_BYTES and the policy and site build settings
+ * LAUNCH_CLONE_MAX_BYTES, LAUNCH_MAX_ACTIVE_RUNS, LAUNCH_MAX_DRAFT_BYTES, LAUNCH_DRAFT_MAX_ROUNDS,
+ * LAUNCH_DRAFT_MAX_TOKENS and the policy and site build settings
  * (LAUNCH_REPO_ROOTS, LAUNCH_REMOTE_HOSTS, LAUNCH_GITHUB_API_URLS, LAUNCH_PR_TOKEN_ENV, LAUNCH_HUGO_*,
  * LAUNCH_SITE_BUILD_*), LAUNCH_DATABASE_URL / SWITCHYARD_DATABASE_URL. Fails fast with the name of the
  * variable that is wrong. The domain's `config`.
@@ -222,6 +233,14 @@ export function loadLaunchRunsConfig(env: Env = process.env): LaunchRunsConfig {
     ),
     maxActiveRuns: integerVariable(env, 'LAUNCH_MAX_ACTIVE_RUNS', 1, MAX_ACTIVE_RUNS, 'runs'),
     maxDraftBytes: integerVariable(env, 'LAUNCH_MAX_DRAFT_BYTES', MIN_DRAFT_BYTES, MAX_DRAFT_BYTES, 'bytes'),
+    draftMaxRounds: integerVariable(env, 'LAUNCH_DRAFT_MAX_ROUNDS', 1, MAX_DRAFT_ROUNDS, 'rounds'),
+    draftMaxTokens: integerVariable(
+      env,
+      'LAUNCH_DRAFT_MAX_TOKENS',
+      MIN_DRAFT_TOKENS,
+      MAX_DRAFT_TOKENS,
+      'tokens',
+    ),
     ...policyVariables(env),
   });
   return database === undefined ? parsed : { ...parsed, database };

@@ -22,6 +22,7 @@ export {
   createLaunchPipeline,
   exampleRunConfig,
   materializeExampleRepos,
+  quotingDraft,
   type LaunchPipelineOptions,
   type ExampleRepos,
   type MaterializeOptions,

@@ -193,6 +193,8 @@ export async function openLaunchRuns(
         takeoverMs: config.takeoverMs,
         maxActiveRuns: config.maxActiveRuns,
         maxDraftBytes: config.maxDraftBytes,
+        draftMaxRounds: config.draftMaxRounds,
+        draftMaxTokens: config.draftMaxTokens,
       });
       if (opened.interrupted.length > 0) {
         logger.warn('runs interrupted by a previous process; resume them with launch_resume', {

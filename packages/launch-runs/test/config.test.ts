@@ -13,6 +13,8 @@ describe('loadLaunchRunsConfig', () => {
         serviceName: 'switchyard-launch',
         maxActiveRuns: 20,
         maxDraftBytes: 262_144,
+        draftMaxRounds: 3,
+        draftMaxTokens: 8192,
       });
       expect(
         loadLaunchRunsConfig({
@@ -21,6 +23,8 @@ describe('loadLaunchRunsConfig', () => {
           LAUNCH_TAKEOVER_MS: '250',
           LAUNCH_MAX_ACTIVE_RUNS: '3',
           LAUNCH_MAX_DRAFT_BYTES: '4096',
+          LAUNCH_DRAFT_MAX_ROUNDS: '5',
+          LAUNCH_DRAFT_MAX_TOKENS: '2048',
           OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4318/',
           OTEL_SERVICE_NAME: 'launch-prod',
         }),
@@ -31,6 +35,8 @@ describe('loadLaunchRunsConfig', () => {
         serviceName: 'launch-prod',
         maxActiveRuns: 3,
         maxDraftBytes: 4096,
+        draftMaxRounds: 5,
+        draftMaxTokens: 2048,
       });
       expect(
         loadLaunchRunsConfig({
@@ -90,6 +96,10 @@ describe('loadLaunchRunsConfig', () => {
     [{ LAUNCH_MAX_ACTIVE_RUNS: 'many' }, 'LAUNCH_MAX_ACTIVE_RUNS'],
     [{ LAUNCH_MAX_DRAFT_BYTES: '1023' }, 'LAUNCH_MAX_DRAFT_BYTES'],
     [{ LAUNCH_MAX_DRAFT_BYTES: '16777217' }, 'LAUNCH_MAX_DRAFT_BYTES'],
+    [{ LAUNCH_DRAFT_MAX_ROUNDS: '0' }, 'LAUNCH_DRAFT_MAX_ROUNDS'],
+    [{ LAUNCH_DRAFT_MAX_ROUNDS: '21' }, 'LAUNCH_DRAFT_MAX_ROUNDS'],
+    [{ LAUNCH_DRAFT_MAX_TOKENS: '255' }, 'LAUNCH_DRAFT_MAX_TOKENS'],
+    [{ LAUNCH_DRAFT_MAX_TOKENS: '1000001' }, 'LAUNCH_DRAFT_MAX_TOKENS'],
   ])('fails fast naming the variable (%j)', (env, variable) => {
     const dir = tempDir('config');
     try {

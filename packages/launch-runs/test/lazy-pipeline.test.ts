@@ -31,6 +31,7 @@ function workersOf(fake: FakePipeline): PipelineWorkers {
     draftPages: (ctx) => fake.draftPages(ctx),
     publishWritingBrief: (ctx) => fake.publishWritingBrief(ctx),
     acceptDraft: (ctx, draft) => fake.acceptDraft(ctx, draft),
+    fallBackDraft: (ctx, fallback) => fake.fallBackDraft(ctx, fallback),
     linkPages: (ctx) => fake.linkPages(ctx),
     validateSite: (ctx) => fake.validateSite(ctx),
     planFix: (ctx, report) => fake.planFix(ctx, report),

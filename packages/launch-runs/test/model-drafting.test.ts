@@ -3,8 +3,13 @@ import path from 'node:path';
 import { LaunchSubmitDraftOutputSchema } from '@switchyard/contracts/launch-runs';
 import { errorOf } from '@switchyard/server-kit/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { WritingBriefSchema, type WritingBriefPage } from '../src/pipeline/artifact-schemas.js';
-import { createLaunchPipeline, materializeExampleRepos, type ExampleRepos } from '../src/pipeline/index.js';
+import { WritingBriefSchema } from '../src/pipeline/artifact-schemas.js';
+import {
+  createLaunchPipeline,
+  materializeExampleRepos,
+  quotingDraft,
+  type ExampleRepos,
+} from '../src/pipeline/index.js';
 import { startChildServer } from './support/child-server.js';
 import { DIALECTS, storageFor } from './support/dialects.js';
 import { FakePipeline } from './support/fake-pipeline.js';
@@ -22,27 +27,6 @@ import { artifactText, exampleConfig } from './support/launch-flow.js';
 /** Nobody works on the run and it waits for drafts, or stopped where an extractive run stops. */
 const waitingOrAtRest = (status: { state: string; details?: Record<string, unknown> }) =>
   atRest(status) || (status.state === 'DRAFTING' && status.details?.busy === false);
-
-/**
- * The scripted writer (no model): a page body from the page's brief alone, each section's evidence quoted
- * with its marker and its snippets copied below theirs, as the brief's rules ask.
- */
-function writePage(page: WritingBriefPage): string {
-  const blocks: string[] = [];
-  for (const section of page.sections) {
-    if (section.heading !== null) blocks.push(`## ${section.heading}`);
-    const sentences = section.claim_ids.map((id) => {
-      const item = page.evidence.find((entry) => entry.claim_id === id)!;
-      return `${item.quote} <!-- claim_id: ${id} -->`;
-    });
-    if (sentences.length > 0) blocks.push(sentences.join('\n'));
-    for (const id of section.snippet_ids) {
-      const snippet = page.snippets.find((entry) => entry.snippet_id === id)!;
-      blocks.push(`<!-- snippet_id: ${id} -->\n\n\`\`\`\`${snippet.language}\n${snippet.content}\n\`\`\`\``);
-    }
-  }
-  return `${blocks.join('\n\n')}\n`;
-}
 
 type Status = { state: string; waiting_for_drafts?: string[]; details: Record<string, unknown> };
 
@@ -83,7 +67,7 @@ describe.each(['modern', 'legacy'] as const)(
 
         const [first, ...rest] = brief.pages;
         const cited = first!.evidence[0]!.claim_id;
-        const fabricated = `${writePage(first!)}\nIt retries a failed request 17 times. <!-- claim_id: ${cited} -->\n`;
+        const fabricated = `${quotingDraft(first!)}\nIt retries a failed request 17 times. <!-- claim_id: ${cited} -->\n`;
         const refused = LaunchSubmitDraftOutputSchema.parse(
           (await h.call('launch_submit_draft', { run_id: runId, page: first!.page_id, markdown: fabricated }))
             .structured,
@@ -98,7 +82,7 @@ describe.each(['modern', 'legacy'] as const)(
         expect((await statusOf(h, runId)).waiting_for_drafts).toEqual(pageIds);
 
         // The run writes the front matter and the title: a body with its own is refused, naming both lines.
-        const titled = `---\ntitle: Mine\n---\n\n# ${first!.title}\n\n${writePage(first!)}`;
+        const titled = `---\ntitle: Mine\n---\n\n# ${first!.title}\n\n${quotingDraft(first!)}`;
         const shaped = LaunchSubmitDraftOutputSchema.parse(
           (await h.call('launch_submit_draft', { run_id: runId, page: first!.page_id, markdown: titled }))
             .structured,
@@ -113,7 +97,7 @@ describe.each(['modern', 'legacy'] as const)(
             await h.call('launch_submit_draft', {
               run_id: runId,
               page: first!.page_id,
-              markdown: writePage(first!),
+              markdown: quotingDraft(first!),
             })
           ).structured,
         );
@@ -125,7 +109,7 @@ describe.each(['modern', 'legacy'] as const)(
         const draft = await artifactText(h, runId, draftName);
         expect(draft.startsWith('---\n')).toBe(true);
         expect(draft).toMatch(/^title: /m);
-        expect(draft.endsWith(writePage(first!))).toBe(true);
+        expect(draft.endsWith(quotingDraft(first!))).toBe(true);
         const provenance = JSON.parse(await artifactText(h, runId, 'draft_provenance.json')) as {
           pages: Record<string, { written_by: string; sentences: { accepted: boolean }[] }>;
         };
@@ -138,7 +122,7 @@ describe.each(['modern', 'legacy'] as const)(
           await h.call('launch_submit_draft', {
             run_id: runId,
             page: first!.page_id,
-            markdown: writePage(first!),
+            markdown: quotingDraft(first!),
           }),
           'ILLEGAL_STATE',
         );
@@ -154,7 +138,7 @@ describe.each(['modern', 'legacy'] as const)(
               await h.call('launch_submit_draft', {
                 run_id: runId,
                 page: page.page_id,
-                markdown: writePage(page),
+                markdown: quotingDraft(page),
               })
             ).structured,
           );

@@ -1024,6 +1024,7 @@ describe.each(DIALECTS)('MCP tasks in the run store (%s)', (dialect) => {
     tool: 'launch_start_run',
     target,
     ttlMs: 60_000,
+    sampling: false,
   });
 
   it('a task written with the run is read back through the other store, by its principal only', async () => {

@@ -1,17 +1,8 @@
 import { SwitchyardError } from '@switchyard/contracts/errors';
-import {
-  TaskStarted,
-  type TaskBoard,
-  type TaskSnapshot,
-  type ToolCall,
-  type ToolSpec,
-} from '@switchyard/server-kit';
+import { TaskStarted } from '@switchyard/server-kit';
 import { registerSecret } from '@switchyard/resilience';
-import { createLogger } from '@switchyard/server-kit/runtime';
 import { describe, expect, it } from 'vitest';
 import type { RunRow } from '../src/db/schema.js';
-import { launchRunsDomainWith } from '../src/domain.js';
-import { launchCallState, type LaunchCallState } from '../src/open.js';
 import { RELEASED_LEASE } from '../src/runs/model/events.js';
 import { newLeaseToken, retireLeaseToken } from '../src/runs/model/lease.js';
 import { runActivity } from '../src/tasks/task-activity.js';
@@ -26,14 +17,13 @@ import { validateTool } from '../src/tools/validate.js';
 import { DIALECTS, storageFor, type Dialect } from './support/dialects.js';
 import { FakePipeline } from './support/fake-pipeline.js';
 import { cleanedAfterEach, runConfig, startHarness, type Harness } from './support/harness.js';
+import { boardOf, callHandler, OWNER, ref, settled } from './support/task-calls.js';
 
 // The launch tools' MCP tasks (issue #36) on both databases: a tool called with `call.task` (the request
 // declared the Tasks extension) records its task in the run store and answers taskStarted; the domain's board
 // (Domain.tasks) answers for it from any store instance on the same database, reading its status from the run.
 
 const cleanup = cleanedAfterEach();
-const OWNER = 'local:task-owner';
-const quiet = createLogger({ level: 'error', write: () => {} });
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Two servers on one database (two processes, or two replicas): the second has its own store instance. */
@@ -45,53 +35,8 @@ async function twoServers(dialect: Dialect, pipeline: FakePipeline, second = new
   return { first, other };
 }
 
-/** The domain's board over a server's call state. */
-async function boardOf(h: Harness): Promise<TaskBoard> {
-  return launchRunsDomainWith({}).tasks!(await launchCallState(h.state));
-}
-
-/**
- * Calls a tool's handler as the kit calls it, as `principal`; with `taskId`, as a request that declared the
- * Tasks extension (`call.task`), with `ttlMs`.
- */
-async function callHandler(
-  h: Harness,
-  spec: ToolSpec<LaunchCallState, never>,
-  args: Record<string, unknown>,
-  taskId?: string,
-  ttlMs: number | null = 60_000,
-  afterMs = 50,
-) {
-  const call: ToolCall<LaunchCallState> = {
-    state: await launchCallState(h.state),
-    principal: OWNER,
-    correlationId: 'c',
-    signal: new AbortController().signal,
-    progress: { enabled: false, report: async () => undefined },
-    logger: quiet,
-    answerBytes: 1 << 20,
-    clientCapabilities: {},
-    inputResponses: {},
-    requestState: undefined,
-    ...(taskId === undefined ? {} : { task: { id: taskId, ttlMs, afterMs } }),
-  };
-  return spec.handler(spec.input.parse(args), call);
-}
-
-const ref = (taskId: string, principal = OWNER) => ({ taskId, principal });
-
 /** The run's status as launch_get_status answers it (the service: the in-memory client is another principal). */
 const statusOf = async (h: Harness, runId: string) => (await h.state.runs()).status(runId);
-
-/** Polls the board until the task is no longer working (the test's timeout bounds the wait). */
-async function settled(board: TaskBoard, taskId: string): Promise<TaskSnapshot> {
-  for (;;) {
-    const task = await board.get(ref(taskId));
-    if (task === undefined) throw new Error(`task ${taskId} unknown`);
-    if (task.status !== 'working') return task;
-    await sleep(10);
-  }
-}
 
 /** The run id a task follows (the store's row), through the status of the runs the owner has. */
 async function runOfTask(h: Harness): Promise<string> {
@@ -334,7 +279,13 @@ describe.each(DIALECTS)('launch tools that answer with a task when slow (%s)', (
     const runId = await runAtRest(first);
     const dead = newLeaseToken();
     retireLeaseToken(dead);
-    const task = { taskId: 'task-dead', principal: OWNER, tool: 'launch_fix_next', ttlMs: null };
+    const task = {
+      taskId: 'task-dead',
+      principal: OWNER,
+      tool: 'launch_fix_next',
+      ttlMs: null,
+      sampling: false,
+    };
     await (await first.state.runs()).recordTask({ ...task, target: 'call' }, runId, dead);
     expect(await (await boardOf(first)).get(ref('task-dead'))).toMatchObject({
       tool: 'launch_fix_next',

@@ -98,13 +98,23 @@ export function overStdio(stdin: Writable, stdout: Readable): SendRequest {
     });
 }
 
-/** A client of the Tasks extension over `send`: raw results (or `{ error }`), and a task followed to its end. */
+/**
+ * Answers one of a task's input requests (`{ method, params }` under `key`) as the client's handler for its
+ * method would (a sampling handler answers `sampling/createMessage` with a `CreateMessageResult`).
+ */
+export type InputAnswerer = (request: { method: string; params: Json }, key: string) => Promise<unknown>;
+
+/**
+ * A client of the Tasks extension over `send`: raw results (or `{ error }`), and a task followed to its end;
+ * with `answer`, a task that asks for input (`input_required`) is answered with `tasks/update` on the way.
+ */
 export class TaskRequester {
   private nextId = 1;
 
   constructor(
     private readonly send: SendRequest,
     private readonly capabilities: Json = DECLARES_TASKS,
+    private readonly answer?: InputAnswerer,
   ) {}
 
   /** A request's result, or its JSON-RPC error as `{ error }`. */
@@ -117,13 +127,29 @@ export class TaskRequester {
     return this.request('tools/call', { name, arguments: args });
   }
 
-  /** Polls `tasks/get` until the task leaves `working` (or `timeoutMs` passes); the last answer. */
+  /**
+   * Polls `tasks/get` until the task leaves `working` (or `timeoutMs` passes); the last answer. With an
+   * answerer, each `input_required` on the way is answered (every request, one `tasks/update`) and polling
+   * goes on.
+   */
   async untilSettled(taskId: string, timeoutMs = 60_000, intervalMs = 50): Promise<Json> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const task = await this.request('tasks/get', { taskId });
-      if (task.status !== 'working' || Date.now() > deadline) return task;
-      await new Promise((resolve) => setTimeout(resolve, intervalMs));
+      const answering = task.status === 'input_required' && this.answer !== undefined;
+      if ((task.status !== 'working' && !answering) || Date.now() > deadline) return task;
+      if (answering) await this.answerInput(taskId, task.inputRequests as Record<string, Json>);
+      else await new Promise((resolve) => setTimeout(resolve, intervalMs));
     }
+  }
+
+  /** Answers every one of `requests` with the answerer and sends the answers with `tasks/update`. */
+  async answerInput(taskId: string, requests: Record<string, Json>): Promise<Json> {
+    const answer = this.answer!;
+    const inputResponses: Json = {};
+    for (const [key, request] of Object.entries(requests)) {
+      inputResponses[key] = await answer(request as { method: string; params: Json }, key);
+    }
+    return this.request('tasks/update', { taskId, inputResponses });
   }
 }

@@ -126,5 +126,6 @@ export {
   overStdio,
   postModern,
   TaskRequester,
+  type InputAnswerer,
   type SendRequest,
 } from './testing-tasks.js';

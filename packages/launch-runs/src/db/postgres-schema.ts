@@ -165,6 +165,7 @@ export const tasks = pgTable(
     updatedMs: bigint('updated_ms', { mode: 'number' }).notNull(),
     ttlMs: bigint('ttl_ms', { mode: 'number' }),
     outcome: text('outcome'),
+    sampling: boolean('sampling').notNull().default(false),
   },
   (table) => [index('tasks_run_idx').on(table.runId)],
 );

@@ -191,6 +191,11 @@ export const tasks = sqliteTable(
     ttlMs: integer('ttl_ms'),
     /** JSON of how the task ended (store/tasks.ts TaskEnd), once it has and the run alone cannot say it. */
     outcome: text('outcome'),
+    /**
+     * The creating request declared the client's `sampling` capability: while its model-drafting run waits
+     * for drafts, the task asks the client's model for them (tasks/task-drafts.ts).
+     */
+    sampling: integer('sampling', { mode: 'boolean' }).notNull().default(false),
   },
   (table) => [index('tasks_run_idx').on(table.runId)],
 );

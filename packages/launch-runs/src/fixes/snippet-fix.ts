@@ -1,6 +1,6 @@
 import { citedSnippet } from '../gates/snippets-gate.js';
 import { fenceLanguage, inferLanguage } from '../pipeline/snippets.js';
-import { snippetMarker } from '../pipeline/render.js';
+import { snippetMarker } from '../pipeline/markers.js';
 import { deleteLines, insertLines, replaceLine, splitLines } from './lines.js';
 import type { FixInput, FixOutcome } from './types.js';
 

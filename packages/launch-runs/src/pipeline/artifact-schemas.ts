@@ -281,13 +281,24 @@ export const WritingBriefSchema = z.object({
 });
 export type WritingBrief = z.infer<typeof WritingBriefSchema>;
 
-/** `draft_provenance.json` (model drafting): per accepted page, who wrote it and the verifier's verdicts. */
+/** How a model's draft reached the run: launch_submit_draft, or the run's task asking the client's model. */
+export const DraftChannelSchema = z.enum(['tool', 'sampling']);
+export type DraftChannel = z.infer<typeof DraftChannelSchema>;
+
+/**
+ * `draft_provenance.json` (model drafting): per drafted page, who wrote it and the verifier's verdicts. A page
+ * the client's model could not write within LAUNCH_DRAFT_MAX_ROUNDS is extractive, with the `fallback` saying why.
+ */
 export const DraftProvenanceSchema = z.object({
   schema_version: z.literal('1.0'),
   pages: z.record(
     z.string(),
     z.object({
       written_by: z.enum(['model', 'extractive']),
+      /** For `model`: how its draft came in. */
+      via: DraftChannelSchema.optional(),
+      /** For `extractive` in a model-drafting run: the model's drafts refused round after round. */
+      fallback: z.object({ rounds: z.number(), reason: z.string() }).optional(),
       sentences: z.array(
         z.object({
           line: z.number(),

@@ -1,5 +1,5 @@
 import { writeMarkdownArtifact } from './artifact-io.js';
-import type { PlannedPage, RepoInventory } from './artifact-schemas.js';
+import type { PagePlan, PlannedPage, RepoInventory } from './artifact-schemas.js';
 import { throwIfCancelled } from './errors.js';
 import { launchFrontMatter } from './front-matter-values.js';
 import { renderBody, renderPage } from './render.js';
@@ -14,6 +14,23 @@ import { workspacePaths } from './workspace.js';
  * ending with its claim marker and every code block citing its catalog snippet. Sections become DRAFTED.
  */
 export async function draftPages(ctx: WorkerContext): Promise<DraftResult> {
+  const { plan, inventory, bodyOf } = await extractiveDrafter(ctx);
+  for (const page of plan.pages) {
+    throwIfCancelled(ctx.signal);
+    await writeDraft(ctx, page, inventory, bodyOf(page));
+  }
+  const sections: SectionProgress = {};
+  for (const entry of plan.sections) sections[entry.section] = 'DRAFTED';
+  ctx.logger.info('W5 drafted pages', { pages: plan.pages.length });
+  return { sections };
+}
+
+/** What the extractive drafter needs of the run's artifacts, and the body it renders for a planned page. */
+export async function extractiveDrafter(ctx: WorkerContext): Promise<{
+  plan: PagePlan;
+  inventory: RepoInventory;
+  bodyOf: (page: PlannedPage) => string;
+}> {
   const plan = await readWorkerArtifact(ctx.artifacts, 'page_plan.json');
   const { facts, catalog } = await readPlanningInputs(ctx.artifacts);
   const inventory = await readWorkerArtifact(ctx.artifacts, 'repo_inventory.json');
@@ -22,14 +39,7 @@ export async function draftPages(ctx: WorkerContext): Promise<DraftResult> {
     snippets: new Map(catalog.snippets.map((snippet) => [snippet.snippet_id, snippet])),
     pages: new Map(plan.pages.map((page) => [page.page_id, page])),
   };
-  for (const page of plan.pages) {
-    throwIfCancelled(ctx.signal);
-    await writeDraft(ctx, page, inventory, renderBody(page.outline, context, page.page_id));
-  }
-  const sections: SectionProgress = {};
-  for (const entry of plan.sections) sections[entry.section] = 'DRAFTED';
-  ctx.logger.info('W5 drafted pages', { pages: plan.pages.length });
-  return { sections };
+  return { plan, inventory, bodyOf: (page) => renderBody(page.outline, context, page.page_id) };
 }
 
 /**

@@ -26,6 +26,7 @@ export {
   type ExampleRepos,
   type MaterializeOptions,
 } from './examples.js';
+export { quotingDraft } from './quoting-writer.js';
 // Published under this name since the first release: the artifact form (indented, trailing newline).
 export { canonicalJsonDocument as canonicalJson } from '../canonical-json.js';
 

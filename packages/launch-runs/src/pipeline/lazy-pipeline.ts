@@ -50,6 +50,7 @@ export function lazyPipeline(
     draftPages: async (ctx) => (await workers()).draftPages(ctx),
     publishWritingBrief: async (ctx) => (await workers()).publishWritingBrief(ctx),
     acceptDraft: async (ctx, draft) => (await workers()).acceptDraft(ctx, draft),
+    fallBackDraft: async (ctx, fallback) => (await workers()).fallBackDraft(ctx, fallback),
     linkPages: async (ctx) => (await workers()).linkPages(ctx, options),
     validateSite: async (ctx) => (await workers()).validateSite(ctx, options),
     planFix: async (ctx, report) => (await workers()).planFix(ctx, report),

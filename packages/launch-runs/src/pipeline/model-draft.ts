@@ -3,9 +3,9 @@ import { verifierBriefFor } from '../verifier/brief.js';
 import { verifyPage } from '../verifier/verify.js';
 import { writeJsonArtifact } from './artifact-io.js';
 import type { DraftProvenance } from './artifact-schemas.js';
-import { writeDraft } from './draft.js';
+import { extractiveDrafter, writeDraft } from './draft.js';
 import { invalidArtifact, throwIfCancelled } from './errors.js';
-import type { BriefResult, DraftVerdict, SubmittedDraft, WorkerContext } from './types.js';
+import type { BriefResult, DraftFallback, DraftVerdict, SubmittedDraft, WorkerContext } from './types.js';
 import { readWorkerArtifact } from './worker-artifacts.js';
 import { writeWritingBrief } from './writing-brief.js';
 
@@ -46,10 +46,8 @@ export async function publishWritingBrief(ctx: WorkerContext): Promise<BriefResu
   return { page_ids: brief.pages.map((page) => page.page_id) };
 }
 
-export async function acceptDraft(
-  ctx: WorkerContext,
-  { page, markdown }: SubmittedDraft,
-): Promise<DraftVerdict> {
+export async function acceptDraft(ctx: WorkerContext, draft: SubmittedDraft): Promise<DraftVerdict> {
+  const { page, markdown } = draft;
   const brief = await readWorkerArtifact(ctx.artifacts, 'writing_brief.json');
   const plan = await readWorkerArtifact(ctx.artifacts, 'page_plan.json');
   const evidence = verifierBriefFor(brief, page);
@@ -62,12 +60,40 @@ export async function acceptDraft(
   const inventory = await readWorkerArtifact(ctx.artifacts, 'repo_inventory.json');
   throwIfCancelled(ctx.signal);
   await writeDraft(ctx, planned, inventory, markdown.trimEnd());
+  const via = draft.via ?? 'tool';
+  await recordProvenance(ctx, page, { written_by: 'model', via, sentences: result.sentences });
+  ctx.logger.info('W5 accepted a model draft', { page, via, sentences: result.sentences.length });
+  return { accepted: true, issues: [] };
+}
+
+/** The page's extractive draft, for a page the caller's model did not write within its rounds. */
+export async function fallBackDraft(
+  ctx: WorkerContext,
+  { page, rounds, reason }: DraftFallback,
+): Promise<void> {
+  const { plan, inventory, bodyOf } = await extractiveDrafter(ctx);
+  const planned = plan.pages.find((entry) => entry.page_id === page);
+  if (planned === undefined) throw invalidArtifact('page_plan.json', `the plan has no page ${page}`);
+  throwIfCancelled(ctx.signal);
+  await writeDraft(ctx, planned, inventory, bodyOf(planned));
+  await recordProvenance(ctx, page, {
+    written_by: 'extractive',
+    fallback: { rounds, reason },
+    sentences: [],
+  });
+  ctx.logger.info('W5 drafted a page extractively after the model', { page, rounds });
+}
+
+/** Who wrote `page`, into `draft_provenance.json` (created with the first page). */
+async function recordProvenance(
+  ctx: WorkerContext,
+  page: string,
+  entry: DraftProvenance['pages'][string],
+): Promise<void> {
   const provenance: DraftProvenance =
     (await ctx.artifacts.read(PROVENANCE)) === undefined
       ? { schema_version: '1.0', pages: {} }
       : await readWorkerArtifact(ctx.artifacts, PROVENANCE);
-  provenance.pages[page] = { written_by: 'model', sentences: result.sentences };
+  provenance.pages[page] = entry;
   await writeJsonArtifact(ctx.artifacts, PROVENANCE, provenance);
-  ctx.logger.info('W5 accepted a model draft', { page, sentences: result.sentences.length });
-  return { accepted: true, issues: [] };
 }

@@ -2,16 +2,7 @@ import { stringify } from 'yaml';
 import type { Claim, OutlineItem, PlannedPage, Snippet } from './artifact-schemas.js';
 import { invalidArtifact } from './errors.js';
 import { escapeMarkdownText } from './markdown/inline.js';
-
-/** `<!-- claim_id: c_... -->`: the marker every factual line ends with (TruthLock resolves it). */
-export function claimMarker(claimId: string): string {
-  return `<!-- claim_id: ${claimId} -->`;
-}
-
-/** `<!-- snippet_id: s_... -->`: the citation line above a code block (the Snippets gate checks it). */
-export function snippetMarker(snippetId: string): string {
-  return `<!-- snippet_id: ${snippetId} -->`;
-}
+import { claimMarker, snippetMarker } from './markers.js';
 
 export function claimLine(claim: Pick<Claim, 'claim_id' | 'text'>): string {
   return `${claim.text} ${claimMarker(claim.claim_id)}`;

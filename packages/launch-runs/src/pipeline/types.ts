@@ -1,4 +1,5 @@
 import type { RunConfig, Section, SectionState, ValidationReport } from '@switchyard/contracts/launch-runs';
+import type { DraftChannel } from './artifact-schemas.js';
 
 /**
  * The seam between the launch pipeline (workers W1..W9: plain functions over git repositories and files)
@@ -66,10 +67,20 @@ export interface BriefResult {
   page_ids: string[];
 }
 
-/** A page body the caller's model wrote for one planned page (launch_submit_draft). */
+/** A page body the caller's model wrote for one planned page. */
 export interface SubmittedDraft {
   page: string;
   markdown: string;
+  /** How it came in: launch_submit_draft (absent: the tool) or the run's task sampling the client's model. */
+  via?: DraftChannel;
+}
+
+/** A page the caller's model could not write within its rounds: W5 drafts it extractively, saying why. */
+export interface DraftFallback {
+  page: string;
+  /** The model's drafts of the page refused. */
+  rounds: number;
+  reason: string;
 }
 
 /** The verifier's verdict on a submitted draft: accepted (stored as the page's draft) or its issues. */
@@ -150,6 +161,11 @@ export interface LaunchPipeline {
    * writes nothing.
    */
   acceptDraft(ctx: WorkerContext, draft: SubmittedDraft): Promise<DraftVerdict>;
+  /**
+   * W5 in model drafting, one page the model did not write: the page's extractive draft (as draftPages writes
+   * it), recorded in `draft_provenance.json` as extractive with the fallback's reason.
+   */
+  fallBackDraft(ctx: WorkerContext, fallback: DraftFallback): Promise<void>;
   /** W6 → LINKING: patch bundle applied to the site worktree inside allowed_paths only. `patch_bundle.json`, `diff_report.md`. */
   linkPages(ctx: WorkerContext): Promise<LinkResult>;
   /** W7 → VALIDATING / READY_FOR_PR: run the profile's gates, read-only. `validation_report.json`. */

@@ -6,7 +6,7 @@ export { extractFacts } from './facts/extract.js';
 export { catalogSnippets } from './snippets.js';
 export { planPages } from './plan.js';
 export { draftPages } from './draft.js';
-export { acceptDraft, publishWritingBrief } from './model-draft.js';
+export { acceptDraft, fallBackDraft, publishWritingBrief } from './model-draft.js';
 export { linkPages } from './link.js';
 export { validateSite } from './validate.js';
 export { applyFix, planFix } from './fix.js';

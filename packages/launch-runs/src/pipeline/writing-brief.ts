@@ -13,7 +13,7 @@ import type {
   WritingBriefPage,
 } from './artifact-schemas.js';
 import { throwIfCancelled } from './errors.js';
-import { claimMarker, snippetMarker } from './render.js';
+import { claimMarker, snippetMarker } from './markers.js';
 import type { WorkerContext } from './types.js';
 import { readPlanningInputs, readWorkerArtifact } from './worker-artifacts.js';
 

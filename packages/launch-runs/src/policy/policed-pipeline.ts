@@ -13,6 +13,7 @@ const POLICED: Record<keyof LaunchPipeline, boolean> = {
   draftPages: false,
   publishWritingBrief: false,
   acceptDraft: false,
+  fallBackDraft: false,
   linkPages: false,
   validateSite: false,
   planFix: false,

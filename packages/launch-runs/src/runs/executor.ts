@@ -34,7 +34,7 @@ import { runState, type LaunchStore } from '../store/launch-store.js';
 import type { LaunchTelemetry } from '../telemetry/telemetry.js';
 import { LeaseLostError, runCancelled } from './model/errors.js';
 import type { RunFailure } from './model/errors.js';
-import type { StateChanged } from './model/events.js';
+import type { DraftRecord, StateChanged } from './model/events.js';
 import { fixHistory } from './fix-history.js';
 import type { Lease } from './lease.js';
 import { isAtLeast, isStable, isTerminal } from './model/state-machine.js';
@@ -192,7 +192,7 @@ export class Execution {
   async runWorker<T>(
     worker: WorkerId,
     fn: (ctx: WorkerContext) => Promise<T>,
-    finished: (result: T) => { accepted_page?: string } = () => ({}),
+    finished: (result: T) => DraftRecord = () => ({}),
   ): Promise<T> {
     const { runId, lease } = this;
     const name = WORKER_NAMES[worker];

@@ -22,12 +22,19 @@ import { runNotFound } from './model/errors.js';
 import { Execution, type AdvanceUntil, type ExecutorDeps, type ProgressListener } from './executor.js';
 import { fixNext, settleInterruptedFix, type FixOutcome } from './fix.js';
 import { pagesWaiting, waitsForDrafts } from './drafts.js';
-import { assertDraftSize, submitDraft, type DraftOutcome } from './submit-draft.js';
+import {
+  assertDraftSize,
+  submitDraft,
+  submitSampledDraft,
+  type DraftOutcome,
+  type SampledDraft,
+} from './submit-draft.js';
 import { heldHere, isRetiredHereLately, withNewToken } from './model/lease.js';
 import { Lease } from './lease.js';
 import { isTransitional, rewindTarget } from './model/state-machine.js';
 import { buildStatus } from './status.js';
 import { LaunchTaskBoard, type TaskOutputs } from '../tasks/task-board.js';
+import { TaskDrafts } from '../tasks/task-drafts.js';
 import { cancelRefusal, refusal, type LeasedTool } from './tool-rules.js';
 import type { NewTask } from '../store/task-rows.js';
 
@@ -47,6 +54,10 @@ export interface RunServiceDeps extends ExecutorDeps {
   maxActiveRuns: number;
   /** Bytes of one page a caller's model submits (LAUNCH_MAX_DRAFT_BYTES). */
   maxDraftBytes: number;
+  /** Drafts of one page a run's task asks the client's model for before the extractive one (LAUNCH_DRAFT_MAX_ROUNDS). */
+  draftMaxRounds: number;
+  /** The maxTokens of each sampling request for a draft (LAUNCH_DRAFT_MAX_TOKENS). */
+  draftMaxTokens: number;
 }
 
 /** launch_start_run's input as its schema parses it. */
@@ -339,6 +350,17 @@ export class LaunchRunService {
   }
 
   /**
+   * The client's model's draft of a page, asked for by the run's task: verified as submitDraft's, under the
+   * run's lease (refused as launch_submit_draft is when the run waits for no draft); undefined when stale.
+   */
+  async submitSampledDraft(runId: string, draft: SampledDraft): Promise<DraftOutcome | undefined> {
+    const bounds = { maxDraftBytes: this.deps.maxDraftBytes, maxRounds: this.deps.draftMaxRounds };
+    return this.withLease(runId, 'launch_submit_draft', {}, (execution) =>
+      submitSampledDraft(execution, draft, bounds),
+    );
+  }
+
+  /**
    * Continues a run to its next stable boundary: an interrupted run is first rewound to its last stable
    * state (CREATED when it reached none); a run resting in PLAN_READY or DRAFT_READY takes the next steps;
    * VALIDATING re-validates only after an interruption (the fix loop is launch_fix_next's);
@@ -381,7 +403,13 @@ export class LaunchRunService {
 
   /** The tasks of this service's runs (server-kit's TaskBoard), answering with `outputs`. */
   taskBoard(outputs: TaskOutputs): LaunchTaskBoard {
-    return new LaunchTaskBoard(this.deps.store, (runId) => this.cancel(runId), outputs);
+    const drafts = new TaskDrafts({
+      artifacts: this.deps.artifacts,
+      submit: (runId, draft) => this.submitSampledDraft(runId, draft),
+      maxTokens: this.deps.draftMaxTokens,
+      logger: this.deps.logger,
+    });
+    return new LaunchTaskBoard(this.deps.store, (runId) => this.cancel(runId), outputs, drafts);
   }
 
   /** Claims one run whose executor died (its lease expired unreleased) and continues it here. */

@@ -1,21 +1,34 @@
 import { SwitchyardError } from '@switchyard/contracts/errors';
 import type { LaunchSubmitDraftOutput } from '@switchyard/contracts/launch-runs';
-import type { SubmittedDraft } from '../pipeline/types.js';
+import type { DraftVerdict, SubmittedDraft } from '../pipeline/types.js';
 import { transitioned } from '../store/run-writes.js';
 import type { Execution } from './executor.js';
-import { pagesWaiting } from './drafts.js';
+import type { DraftIssue, DraftRecord } from './model/events.js';
+import { pageRounds, pagesWaiting } from './drafts.js';
 import { illegalState, TOOL_RULES } from './tool-rules.js';
 
-// launch_submit_draft: one page of a model-drafting run, written by the caller's model, held by W5 to the
-// page's evidence. The last page accepted moves the run on as the extractive W5 does.
+// One page of a model-drafting run, written by the caller's model and held by W5 to the page's evidence, in
+// either of two ways with one verifier: launch_submit_draft, or the run's task asking the client's model
+// (sampling). The last page in moves the run on as the extractive W5 does.
 
 export type DraftOutcome = Omit<LaunchSubmitDraftOutput, 'ok' | 'run_id' | 'page'>;
 
-/** INVALID_INPUT for a draft over LAUNCH_MAX_DRAFT_BYTES, read before the run is touched. */
-export function assertDraftSize(markdown: string, maxBytes: number): void {
-  const bytes = Buffer.byteLength(markdown, 'utf8');
-  if (bytes <= maxBytes) return;
-  throw new SwitchyardError(
+/** The client's model's answer to the run's task asking for `page` in `round` (tasks/task-drafts.ts). */
+export interface SampledDraft {
+  page: string;
+  round: number;
+  /** The answer's text; undefined when the answer was no text (refused as such, in its round). */
+  markdown: string | undefined;
+}
+
+/** Bounds of the sampling path: LAUNCH_MAX_DRAFT_BYTES and LAUNCH_DRAFT_MAX_ROUNDS. */
+export interface SamplingBounds {
+  maxDraftBytes: number;
+  maxRounds: number;
+}
+
+function draftTooLarge(bytes: number, maxBytes: number): SwitchyardError {
+  return new SwitchyardError(
     'validation',
     `The draft is ${bytes} bytes; a page may have ${maxBytes} at most`,
     {
@@ -26,13 +39,19 @@ export function assertDraftSize(markdown: string, maxBytes: number): void {
   );
 }
 
+/** INVALID_INPUT for a draft over LAUNCH_MAX_DRAFT_BYTES, read before the run is touched. */
+export function assertDraftSize(markdown: string, maxBytes: number): void {
+  const bytes = Buffer.byteLength(markdown, 'utf8');
+  if (bytes > maxBytes) throw draftTooLarge(bytes, maxBytes);
+}
+
 /**
  * Verifies `draft` (W5) if the run waits for its page: accepted, it is the page's draft and the page is no
  * longer waited for; refused, nothing is stored and the issues say what to revise. When no page is left the
  * run moves to DRAFT_READY and continues to link and validate within this call.
  */
 export async function submitDraft(execution: Execution, draft: SubmittedDraft): Promise<DraftOutcome> {
-  const { deps, runId, lease, config } = execution;
+  const { deps, runId } = execution;
   const waiting = pagesWaiting(await deps.store.events(runId));
   if (!waiting.includes(draft.page)) {
     throw illegalState({
@@ -45,16 +64,95 @@ export async function submitDraft(execution: Execution, draft: SubmittedDraft): 
   }
   const verdict = await execution.runWorker(
     'W5',
-    (ctx) => deps.pipeline.acceptDraft(ctx, draft),
+    (ctx) => deps.pipeline.acceptDraft(ctx, { ...draft, via: 'tool' }),
     ({ accepted }) => (accepted ? { accepted_page: draft.page } : {}),
   );
-  const remaining = verdict.accepted ? waiting.filter((page) => page !== draft.page) : waiting;
-  if (remaining.length === 0) {
-    const drafted = Object.fromEntries(
-      config.required_sections.map((section) => [section, 'DRAFTED' as const]),
-    );
-    await lease.append(transitioned('DRAFTING', 'DRAFT_READY', { section_states: drafted }));
-    await execution.advance('no step left');
+  return {
+    ...verdict,
+    remaining_pages: await continueAfter(execution, waiting, verdict.accepted, draft.page),
+  };
+}
+
+/** A sampled answer that is no draft at all, refused as a draft would be so the round counts. */
+function shapeIssue(draft: SampledDraft, maxBytes: number): DraftIssue | undefined {
+  if (draft.markdown === undefined) {
+    return {
+      line: 1,
+      sentence: '',
+      code: 'NOT_A_DRAFT',
+      message: 'Answer with the page body as one text content block (role assistant).',
+    };
   }
-  return { accepted: verdict.accepted, issues: verdict.issues, remaining_pages: remaining };
+  const bytes = Buffer.byteLength(draft.markdown, 'utf8');
+  if (bytes <= maxBytes) return undefined;
+  return { line: 1, sentence: '', code: 'DRAFT_TOO_LARGE', message: draftTooLarge(bytes, maxBytes).message };
+}
+
+/**
+ * The client's model's draft of a page, asked for by the run's task: verified as launch_submit_draft's
+ * (one verifier, one store path). Undefined when it is stale (the page is drafted already, or the answer
+ * is of another round): ignored, as the spec lets an acknowledged update be. A refusal in the page's last
+ * round (`maxRounds`) drafts the page extractively instead, recorded with the refusal.
+ */
+export async function submitSampledDraft(
+  execution: Execution,
+  draft: SampledDraft,
+  bounds: SamplingBounds,
+): Promise<DraftOutcome | undefined> {
+  const { deps, runId } = execution;
+  const rounds = pageRounds(await deps.store.events(runId));
+  const asked = rounds.find((entry) => entry.page === draft.page);
+  if (asked === undefined || asked.round !== draft.round) return undefined;
+  const { page, round } = draft;
+  const shape = shapeIssue(draft, bounds.maxDraftBytes);
+  const outcome = await execution.runWorker(
+    'W5',
+    async (ctx): Promise<DraftVerdict & { fellBack: boolean }> => {
+      const verdict =
+        shape === undefined
+          ? await deps.pipeline.acceptDraft(ctx, { page, markdown: draft.markdown!, via: 'sampling' })
+          : { accepted: false, issues: [shape] };
+      const fellBack = !verdict.accepted && round >= bounds.maxRounds;
+      if (fellBack)
+        await deps.pipeline.fallBackDraft(ctx, { page, rounds: round, reason: fallbackReason(verdict) });
+      return { ...verdict, fellBack };
+    },
+    ({ accepted, issues, fellBack }): DraftRecord =>
+      accepted
+        ? { accepted_page: page }
+        : { refused_page: page, round, issues, ...(fellBack ? { fallback_page: page } : {}) },
+  );
+  const waiting = rounds.map((entry) => entry.page);
+  const drafted = outcome.accepted || outcome.fellBack;
+  return {
+    accepted: outcome.accepted,
+    issues: outcome.issues,
+    remaining_pages: await continueAfter(execution, waiting, drafted, page),
+  };
+}
+
+/** Why a page fell back, for its provenance: the last refusal's codes. */
+function fallbackReason({ issues }: DraftVerdict): string {
+  const codes = [...new Set(issues.map((issue) => issue.code))].join(', ');
+  return `the client's model's drafts were refused in every round allowed (LAUNCH_DRAFT_MAX_ROUNDS); the last for: ${codes}`;
+}
+
+/**
+ * The pages still waited for once `page` is `drafted` or not; with none left the run moves to DRAFT_READY
+ * and continues to link and validate within this call.
+ */
+async function continueAfter(
+  execution: Execution,
+  waiting: readonly string[],
+  drafted: boolean,
+  page: string,
+): Promise<string[]> {
+  const remaining = drafted ? waiting.filter((entry) => entry !== page) : [...waiting];
+  if (remaining.length > 0) return remaining;
+  const sections = Object.fromEntries(
+    execution.config.required_sections.map((section) => [section, 'DRAFTED' as const]),
+  );
+  await execution.lease.append(transitioned('DRAFTING', 'DRAFT_READY', { section_states: sections }));
+  await execution.advance('no step left');
+  return remaining;
 }

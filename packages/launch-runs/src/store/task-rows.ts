@@ -15,6 +15,8 @@ export interface NewTask {
   tool: string;
   target: TaskTarget;
   ttlMs: number | null;
+  /** The creating request declared the client's `sampling` capability (tasks/task-drafts.ts). */
+  sampling: boolean;
 }
 
 /** The task's row, bound to `runId` and to the lease `leaseOwner` its work holds. */
@@ -35,5 +37,6 @@ export function taskRowValues(
     updatedMs: nowMs,
     ttlMs: task.ttlMs,
     outcome: null,
+    sampling: task.sampling,
   };
 }

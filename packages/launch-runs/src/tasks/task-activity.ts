@@ -1,5 +1,6 @@
 import type { RunRow } from '../db/schema.js';
 import type { RunEvent } from '../store/event-chain.js';
+import type { PageRound } from '../runs/drafts.js';
 import type { StateChanged } from '../runs/model/events.js';
 import { WORKER_NAMES, type WorkerId } from '../runs/worker-ids.js';
 
@@ -51,4 +52,13 @@ export function runActivity(
     gatesLine(events),
   ].filter((part) => part !== undefined);
   return parts.length === 0 ? row.state : `${row.state}: ${parts.join('; ')}`;
+}
+
+/**
+ * What a run waiting for the client's model does, for people: `DRAFTING: waiting for the client's model to
+ * write docs/usage (round 2), ...`.
+ */
+export function draftsActivity(row: Pick<RunRow, 'state'>, asked: readonly PageRound[]): string {
+  const pages = asked.map(({ page, round }) => `${page} (round ${round})`).join(', ');
+  return `${row.state}: waiting for the client's model to write ${pages}`;
 }

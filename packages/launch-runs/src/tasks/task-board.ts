@@ -4,10 +4,12 @@ import type { RunRow, TaskRow } from '../db/schema.js';
 import type { LaunchStore } from '../store/launch-store.js';
 import { runFailureError } from '../runs/model/errors.js';
 import { isRetiredHereLately } from '../runs/model/lease.js';
-import { runActivity } from './task-activity.js';
+import { draftsActivity, runActivity } from './task-activity.js';
 import { decodeTaskEnd, encodeTaskEnd } from './task-end.js';
 import { taskProgress, type TaskProgress } from './task-progress.js';
 import { workInterrupted } from '../runs/tool-rules.js';
+import { pageRounds, waitsForDrafts, type PageRound } from '../runs/drafts.js';
+import type { TaskDrafts } from './task-drafts.js';
 
 /**
  * The answer of each tool whose task waits for the run's next stable state, built from the run as it rests
@@ -19,7 +21,8 @@ export type TaskOutputs = Readonly<Record<string, (run: RunRow) => Promise<Recor
  * The launch tools' tasks (server-kit's TaskBoard) over the run store: every replica on the database answers
  * for every task. A task's status is read from its run (task-progress.ts) until it ends; its end is then
  * stored on its row, first writer wins, so it stays what it first was whatever the run does next. A task past
- * createdAt + ttlMs is forgotten (answers as unknown). Launch tasks never ask for input.
+ * createdAt + ttlMs is forgotten (answers as unknown). A task whose creating request declared the client's
+ * `sampling` capability asks for input while its model-drafting run waits for drafts (task-drafts.ts).
  */
 export class LaunchTaskBoard implements TaskBoard {
   constructor(
@@ -27,6 +30,7 @@ export class LaunchTaskBoard implements TaskBoard {
     /** launch_cancel's effect on the run (LaunchRunService.cancel). */
     private readonly cancelRun: (runId: string) => Promise<unknown>,
     private readonly outputs: TaskOutputs,
+    private readonly drafts: TaskDrafts,
     private readonly now: () => number = Date.now,
   ) {}
 
@@ -35,17 +39,37 @@ export class LaunchTaskBoard implements TaskBoard {
     return task === undefined ? undefined : this.snapshot(task, await this.runOf(task));
   }
 
-  async update(ref: TaskRef): Promise<boolean> {
-    return (await this.held(ref)) !== undefined;
+  /** The client's model's drafts, when the task asks for them; any other answer is ignored. */
+  async update(ref: TaskRef, inputResponses: Readonly<Record<string, unknown>>): Promise<boolean> {
+    const task = await this.held(ref);
+    if (task === undefined) return false;
+    const waiting = task.outcome === null ? await this.pagesAsked(task, await this.runOf(task)) : [];
+    if (waiting.length > 0) await this.drafts.answer(task.runId, waiting, inputResponses);
+    return true;
   }
 
-  /** Cancels the run as launch_cancel does while the task works; an ended task stays as it ended. */
+  /** The pages the task asks the client's model for: those its run, at rest, waits for, if it may sample. */
+  private async pagesAsked(
+    task: TaskRow,
+    run: RunRow,
+    progress: TaskProgress = this.progress(task, run),
+  ): Promise<PageRound[]> {
+    const asks = task.sampling && progress.kind === 'reached' && waitsForDrafts(run);
+    return asks ? pageRounds(await this.store.events(run.runId)) : [];
+  }
+
+  /**
+   * Cancels the run as launch_cancel does while the task works or asks for drafts; an ended task stays as it
+   * ended.
+   */
   async cancel(ref: TaskRef): Promise<boolean> {
     const task = await this.held(ref);
     if (task === undefined) return false;
     const run = await this.runOf(task);
     if (task.outcome !== null) return true;
-    if (this.progress(task, run).kind !== 'working') {
+    const progress = this.progress(task, run);
+    const asking = (await this.pagesAsked(task, run, progress)).length > 0;
+    if (progress.kind !== 'working' && !asking) {
       await this.snapshot(task, run);
       return true;
     }
@@ -91,6 +115,15 @@ export class LaunchTaskBoard implements TaskBoard {
     }
     if (progress.kind === 'cancelled')
       return { ...base, status: 'cancelled', statusMessage: `Run ${run.runId} was cancelled` };
+    const asked = await this.pagesAsked(task, run, progress);
+    if (asked.length > 0) {
+      return {
+        ...base,
+        status: 'input_required',
+        statusMessage: draftsActivity(run, asked),
+        inputRequests: await this.drafts.requests(run.runId, asked),
+      };
+    }
     const outcome = encodeTaskEnd(await this.endOf(task, run, progress));
     // Another replica may have stored its end first: the stored one is the answer.
     const stored = (await this.store.endTask(task.taskId, outcome)) ?? { ...task, outcome };

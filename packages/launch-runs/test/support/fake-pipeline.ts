@@ -4,6 +4,7 @@ import path from 'node:path';
 import { SwitchyardError } from '@switchyard/contracts/errors';
 import type { ValidationIssue, ValidationReport } from '@switchyard/contracts/launch-runs';
 import type {
+  DraftFallback,
   FixPlan,
   LaunchPipeline,
   SubmittedDraft,
@@ -177,12 +178,36 @@ export class FakePipeline implements LaunchPipeline {
     return { sections: Object.fromEntries(ctx.config.required_sections.map((s) => [s, 'DRAFTED' as const])) };
   }
 
-  /** Model drafting: one page per required section, `<section>/<product_slug>`. */
+  /** Model drafting: one page per required section, `<section>/<product_slug>`, each with an empty brief. */
   async publishWritingBrief(ctx: WorkerContext) {
     await this.enter('W5', ctx);
-    const page_ids = ctx.config.required_sections.map((section) => `${section}/${ctx.config.product_slug}`);
-    await ctx.artifacts.write('writing_brief.json', json({ pages: page_ids }));
-    return { page_ids };
+    const { product_name: name, product_slug: slug } = ctx.config;
+    const pages = ctx.config.required_sections.map((section) => ({
+      page_id: `${section}/${slug}`,
+      section,
+      title: `${name} ${section}`,
+      purpose: `The ${section} page.`,
+      path: `content/${section}/${slug}.md`,
+      url_path: `/${section}/${slug}/`,
+      sections: [{ heading: null, claim_ids: [], snippet_ids: [] }],
+      evidence: [],
+      snippets: [],
+      links: [],
+      must_not_claim: [],
+    }));
+    const product = {
+      name,
+      slug,
+      package_name: null,
+      version: null,
+      license: null,
+      install_command: null,
+      repository_url: null,
+    };
+    const markers = { claim: '<!-- claim_id: ID -->', snippet: '<!-- snippet_id: ID -->' };
+    const brief = { schema_version: '1.0', product, markers, rules: ['Write well.'], pages };
+    await ctx.artifacts.write('writing_brief.json', json(brief));
+    return { page_ids: pages.map((page) => page.page_id) };
   }
 
   /** Refuses a draft with a `__FIXME__` line (its issue names the line), stores any other as the page. */
@@ -196,6 +221,12 @@ export class FakePipeline implements LaunchPipeline {
     );
     if (issues.length === 0) await ctx.artifacts.write(`drafts/${page}.md`, markdown);
     return { accepted: issues.length === 0, issues };
+  }
+
+  /** The page's "extractive" draft, naming why the model's did not make it. */
+  async fallBackDraft(ctx: WorkerContext, { page, rounds, reason }: DraftFallback) {
+    await this.enter('W5', ctx);
+    await ctx.artifacts.write(`drafts/${page}.md`, `Extractive after ${rounds} rounds: ${reason}\n`);
   }
 
   private pageFile(ctx: WorkerContext, section: string): string {

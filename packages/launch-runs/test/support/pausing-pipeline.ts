@@ -52,6 +52,7 @@ export function pausingPipeline(inner: LaunchPipeline, point: PausePoint | undef
     draftPages: wrap('W5', (ctx) => inner.draftPages(ctx)),
     publishWritingBrief: wrap('W5', (ctx) => inner.publishWritingBrief(ctx)),
     acceptDraft: (ctx, draft) => inner.acceptDraft(ctx, draft),
+    fallBackDraft: (ctx, fallback) => inner.fallBackDraft(ctx, fallback),
     linkPages: wrap('W6', (ctx) => inner.linkPages(ctx)),
     validateSite: wrap('W7', (ctx) => inner.validateSite(ctx)),
     planFix: wrap('W8', (ctx, report: Parameters<LaunchPipeline['planFix']>[1]) =>

@@ -13,8 +13,8 @@ export type RunEventInput =
   | { type: 'RUN_CREATED'; payload: Record<string, unknown> }
   | { type: 'STATE_CHANGED'; payload: StateChanged }
   | { type: 'WORK_ITEM_STARTED'; payload: Worker }
-  /** `accepted_page`: W5 of a model-drafting run accepted the caller's draft of that page. */
-  | { type: 'WORK_ITEM_FINISHED'; payload: Worker & { duration_ms: number; accepted_page?: string } }
+  /** W5 of a model-drafting run: what became of a draft (DraftRecord). */
+  | { type: 'WORK_ITEM_FINISHED'; payload: Worker & { duration_ms: number } & DraftRecord }
   /** `interrupted`: the worker's step stays recorded (a shutdown or a cancelled request interrupted it). */
   | { type: 'WORK_ITEM_FAILED'; payload: Worker & { code: string; message: string; interrupted: boolean } }
   | { type: 'ARTIFACT_WRITTEN'; payload: { name: string; sha256: string; size: number; worker: string } }
@@ -27,6 +27,21 @@ export type RunEventInput =
   | { type: 'RUN_HALTED'; payload: { state: RunState; code: string; message: string; error: RunFailure } };
 
 export type EventType = RunEventInput['type'];
+
+/** One refusal of a draft, as the verifier names it. */
+export type DraftIssue = { line: number; sentence: string; code: string; message: string };
+
+/** What W5's WORK_ITEM_FINISHED records of a draft in a model-drafting run (runs/drafts.ts reads it). */
+export type DraftRecord = {
+  /** The caller's model's draft of this page was accepted: it is the page's draft. */
+  accepted_page?: string;
+  /** The draft the run's task asked the client's model for in `round` was refused with `issues`. */
+  refused_page?: string;
+  round?: number;
+  issues?: DraftIssue[];
+  /** That refusal used the page's last round: the page was drafted extractively instead. */
+  fallback_page?: string;
+};
 
 /** FIX_APPLYING: what a fix is about to write, so a resume can tell whether it was written. */
 export type FixIntent = {

@@ -1,0 +1,1 @@
+ALTER TABLE `tasks` ADD `sampling` integer DEFAULT false NOT NULL;
