@@ -31,6 +31,8 @@ export interface InProcessOptions extends CatalogOptions {
 
 export interface InProcessServing {
   createServer: ServerFactory;
+  /** The mounted domains' task boards, for a transport host's task checks. */
+  taskBoards: TaskBoards;
   /** Each mounted domain's state, as its `open` returned it. */
   domains: ReadonlyMap<string, DomainLifecycle>;
   /** Aborts what still runs and closes every domain. */
@@ -73,6 +75,7 @@ export async function serveInProcess(
   });
   return {
     createServer,
+    taskBoards,
     domains: opened.states,
     async close() {
       shutdown.abort();

@@ -372,6 +372,7 @@ export async function runServer(
         tracker,
         logger,
         maxMessageBytes: stdioMaxMessageBytes,
+        taskBoards,
         onInputEnd: () => {
           logger.info('stdin closed');
           close().catch((error: unknown) => logger.error('shutdown failed', { error }));

@@ -37,6 +37,9 @@ export function resolveTaskSettings(options: TaskOptions, env: Env): TaskSetting
   };
 }
 
+/** The `data` of the -32021 error a request needing the extension gets when its client does not declare it. */
+export const REQUIRED_TASKS = { requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } } };
+
 /** True when the request's client capabilities declare the Tasks extension. */
 export function declaresTasks(capabilities: ClientCapabilities): boolean {
   const extensions = (capabilities as { extensions?: Record<string, unknown> }).extensions;

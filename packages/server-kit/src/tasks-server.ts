@@ -15,7 +15,14 @@ import { callerPrincipal } from './principal.js';
 import type { Logger } from './runtime/logger.js';
 import { TASKS_EXTENSION, type TaskCall, type TaskRef } from './task-board.js';
 import type { FoundTask, TaskBoards } from './task-boards.js';
-import { declaresTasks, mintTaskId, PollPace, taskFields, type TaskSettings } from './task-wire.js';
+import {
+  declaresTasks,
+  mintTaskId,
+  PollPace,
+  REQUIRED_TASKS,
+  taskFields,
+  type TaskSettings,
+} from './task-wire.js';
 
 export interface TaskDeskDeps {
   boards: TaskBoards;
@@ -31,8 +38,6 @@ const UpdateParams = z.looseObject({
   taskId: z.string(),
   inputResponses: z.record(z.string(), z.unknown()).optional(),
 });
-
-const REQUIRED_TASKS = { requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } } };
 
 function taskNotFound(): ProtocolError {
   return new ProtocolError(ProtocolErrorCode.InvalidParams, 'Task not found');

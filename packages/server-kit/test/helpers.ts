@@ -270,6 +270,7 @@ export async function startInProcessStdio(
     tracker: new InFlightTracker(),
     logger,
     maxMessageBytes: options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES,
+    taskBoards: serving.taskBoards,
     onInputEnd: () => {},
     stdin,
     stdout,

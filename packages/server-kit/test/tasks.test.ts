@@ -2,7 +2,7 @@ import { StreamableHTTPClientTransport, type Client } from '@modelcontextprotoco
 import { createTaskSessionFromClient } from '@modelcontextprotocol/ext-tasks/client';
 import { startTestProvider, type TestProvider } from '@switchyard/upstream-mocks/oidc';
 import { importJWK, SignJWT } from 'jose';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { TASKS_EXTENSION, type DomainLifecycle, type Mount } from '../src/index.js';
 import {
@@ -14,6 +14,7 @@ import {
   overHttp,
   postModern,
 } from '../src/testing.js';
+import { echoDomain } from './fixtures/echo-domain.js';
 import { taskingDomain, type TaskingState } from './fixtures/tasking-domain.js';
 import { httpTestHarness, jsonRpcAnswerOf, MODERN_META, startInProcessStdio } from './helpers.js';
 
@@ -253,6 +254,63 @@ describe('the Tasks extension (io.modelcontextprotocol/tasks) over HTTP', () => 
   });
 });
 
+/** Every JSON-RPC message of an SSE body, in order. */
+function sseMessages(body: string): Json[] {
+  return body
+    .split('\n')
+    .filter((line) => line.startsWith('data:'))
+    .map((line) => JSON.parse(line.slice(5)) as Json);
+}
+
+/** A 2026-07-28 `subscriptions/listen` for task notifications (and nothing else) on `taskIds`. */
+function listenForTasks(id: number, taskIds: string[], capabilities: Json = DECLARES_TASKS): Json {
+  return modernRequest(id, 'subscriptions/listen', { notifications: { taskIds } }, capabilities);
+}
+
+describe('task notifications (notifications/tasks) over HTTP: not sent, and never promised', () => {
+  it('acknowledges a listen for its own task with no task ids and ends the stream: the client polls', async () => {
+    const { url } = await start([taskingMount()]);
+    const created = await startTask(url, { value: 5, how: 'working' });
+    const response = await postModern(url, listenForTasks(71, [String(created.taskId)]));
+    expect(response.status).toBe(200);
+    const messages = sseMessages(response.body);
+    expect(messages[0]).toMatchObject({
+      method: 'notifications/subscriptions/acknowledged',
+      params: { notifications: {}, _meta: { 'io.modelcontextprotocol/subscriptionId': 71 } },
+    });
+    expect((messages[0]!.params as { notifications: Json }).notifications).not.toHaveProperty('taskIds');
+    expect(messages.at(-1)).toMatchObject({ id: 71, result: { resultType: 'complete' } });
+    expect(messages.filter((message) => message.method === 'notifications/tasks')).toEqual([]);
+  });
+
+  it('refuses a listen for task notifications from a client without the extension: -32021, HTTP 400', async () => {
+    const { url, lines } = await start([taskingMount()]);
+    const created = await startTask(url, { value: 5, how: 'working' });
+    const response = await postModern(url, listenForTasks(72, [String(created.taskId)], {}));
+    expect(response.status).toBe(400);
+    expect(JSON.parse(response.body)).toMatchObject({
+      id: 72,
+      error: { code: -32021, data: { requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } } } },
+    });
+    expect(lines.join('\n')).not.toContain(String(created.taskId));
+    // A listen without taskIds needs no extension.
+    const plain = await postModern(url, modernRequest(73, 'subscriptions/listen', { notifications: {} }, {}));
+    expect(sseMessages(plain.body)[0]).toMatchObject({ method: 'notifications/subscriptions/acknowledged' });
+  });
+
+  it('leaves such a listen to the SDK on a server whose domains keep no tasks (no extension offered)', async () => {
+    const { url } = await start([
+      { domain: echoDomain(), config: undefined } as Mount<unknown, DomainLifecycle>,
+    ]);
+    const response = await postModern(url, listenForTasks(74, ['echo.x'], {}));
+    expect(response.status).toBe(200);
+    expect(sseMessages(response.body)[0]).toMatchObject({
+      method: 'notifications/subscriptions/acknowledged',
+      params: { notifications: {} },
+    });
+  });
+});
+
 describe('the Tasks extension over stdio', () => {
   it('creates a task for a declaring request and answers tasks/get on the same connection', async () => {
     const stdio = await startInProcessStdio([taskingMount()]);
@@ -265,6 +323,38 @@ describe('the Tasks extension over stdio', () => {
       expect(created).toMatchObject({ resultType: 'task', status: 'completed' });
       const got = await client.request({ method: 'tasks/get', params: { taskId: created.taskId } }, Loose);
       expect(got).toMatchObject({ status: 'completed', result: { structuredContent: { doubled: 6 } } });
+    } finally {
+      await stdio.close();
+    }
+  });
+});
+
+describe('task notifications (notifications/tasks) over stdio: not sent, and never promised', () => {
+  it('acknowledges a declaring listen with no task ids; refuses one without the extension with -32021', async () => {
+    const stdio = await startInProcessStdio([taskingMount()]);
+    try {
+      await stdio.connectClient('modern', DECLARES_TASKS);
+      stdio.write(
+        `${JSON.stringify(modernRequest(9, 'tools/call', { name: 'double_later', arguments: { value: 3, how: 'working' } }))}\n`,
+      );
+      const taskId = String(((await stdio.response(9)).result as Json).taskId);
+      stdio.write(`${JSON.stringify(listenForTasks(10, [taskId], {}))}\n`);
+      expect(await stdio.response(10)).toMatchObject({
+        error: { code: -32021, data: { requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } } } },
+      });
+      stdio.write(`${JSON.stringify(listenForTasks(11, [taskId]))}\n`);
+      const ack = await vi.waitFor(() => {
+        const found = stdio.output.find(
+          (message) =>
+            message.method === 'notifications/subscriptions/acknowledged' &&
+            (message.params as { _meta?: Json })._meta?.['io.modelcontextprotocol/subscriptionId'] === 11,
+        );
+        if (found === undefined) throw new Error('no acknowledgement yet');
+        return found;
+      });
+      expect((ack.params as { notifications: Json }).notifications).toEqual({});
+      expect(stdio.output.filter((message) => message.method === 'notifications/tasks')).toEqual([]);
+      expect(stdio.output.some((message) => message.id === 10 && 'result' in message)).toBe(false);
     } finally {
       await stdio.close();
     }

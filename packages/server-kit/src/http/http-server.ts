@@ -11,6 +11,7 @@ import type { InFlightTracker } from '../in-flight.js';
 import type { Logger } from '../runtime/logger.js';
 import type { ScopeTable } from '../scopes.js';
 import type { TaskBoards } from '../task-boards.js';
+import { taskListenRefusal } from '../task-listen.js';
 import { callerPrincipal } from '../principal.js';
 import { batchRefusal, bodyRefusal } from './body-refusals.js';
 import { relayCancels } from './cancel-relay.js';
@@ -51,7 +52,10 @@ export interface HttpListenerDeps {
   createServer: ServerFactory;
   /** The scope each tool, resource and prompt needs (checked when the caller came with an OAuth token). */
   scopes: ScopeTable;
-  /** The domains' task boards: `tasks/*` need the scope of the tool that created the task. */
+  /**
+   * The domains' task boards: `tasks/*` need the scope of the tool that created the task, and a listen for task
+   * notifications the extension declared (task-listen.ts).
+   */
   taskBoards?: TaskBoards;
   /** The tools' parameters mirrored into `Mcp-Param-*` headers, checked against a 2026-07-28 tools/call's body. */
   paramHeaders?: ParamHeaders;
@@ -312,6 +316,17 @@ export async function startHttpListener(
     }
     if (refusal !== undefined) {
       refuseAuth(req, res, refusal);
+      return;
+    }
+    const listenRefusal = deps.taskBoards?.any === true ? taskListenRefusal(req.body) : undefined;
+    if (listenRefusal !== undefined) {
+      logger.info('http request refused', {
+        status: 400,
+        method: req.method,
+        path: pathOf(req.url),
+        reason: listenRefusal.error.message,
+      });
+      sendJson(res, 400, listenRefusal);
       return;
     }
     await relayCancels(deps.states, callerPrincipal(req.auth), req.body, logger);

@@ -3,7 +3,10 @@ import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import type { ServerFactory, TransportHost } from '../host.js';
 import type { InFlightTracker } from '../in-flight.js';
 import type { Logger } from '../runtime/logger.js';
+import type { TaskBoards } from '../task-boards.js';
+import { taskListenRefusal } from '../task-listen.js';
 import { BoundedStdioServerTransport } from './bounded-stdio-transport.js';
+import { RefusingTransport } from './refusing-transport.js';
 import { TrackedTransport } from './tracked-transport.js';
 
 export interface StdioHostDeps {
@@ -12,6 +15,8 @@ export interface StdioHostDeps {
   logger: Logger;
   /** A message (one line) larger than this is answered with a JSON-RPC error and skipped. */
   maxMessageBytes: number;
+  /** The domains' task boards: when some domain keeps tasks, a listen for them is checked (task-listen.ts). */
+  taskBoards?: TaskBoards;
   /** Called once when the client closes stdin (it went away: time to shut down). */
   onInputEnd: () => void;
   stdin?: Readable;
@@ -25,8 +30,9 @@ export interface StdioHostDeps {
 export function startStdioHost(deps: StdioHostDeps): TransportHost {
   const stdin = deps.stdin ?? process.stdin;
   const stdout = deps.stdout ?? process.stdout;
+  const bounded = new BoundedStdioServerTransport(stdin, stdout, deps.maxMessageBytes, deps.logger);
   const transport = new TrackedTransport(
-    new BoundedStdioServerTransport(stdin, stdout, deps.maxMessageBytes, deps.logger),
+    deps.taskBoards?.any === true ? new RefusingTransport(bounded, taskListenRefusal) : bounded,
     deps.tracker,
   );
   const handle = serveStdio(deps.createServer, {
