@@ -1,6 +1,6 @@
 // pnpm demo: the whole of Switchyard, offline. Starts the TfL and Digitransit stand-ins from
 // @switchyard/upstream-mocks, spawns the built `switchyard` bin over stdio pointed at them, and drives a real
-// MCP client through four short stories.
+// MCP client through five short stories.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/client';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { startDigitransitMock, startTflMock } from '@switchyard/upstream-mocks';
+import { draftingRun } from './chapters/drafting.js';
 import { helsinkiTrip } from './chapters/helsinki.js';
 import { journeyHistory } from './chapters/journey.js';
 import { launchRun } from './chapters/launch.js';
@@ -66,6 +67,7 @@ async function main(): Promise<void> {
     await journeyHistory(client);
     // Inside the data directory: the only place the launch domain takes local repositories from by default.
     await launchRun(client, path.join(dataDir, 'launch-examples'));
+    await draftingRun(client, path.join(dataDir, 'drafting-examples'));
     console.log(
       '\nThat was every domain of Switchyard through one MCP server. Next: README.md, "Connect a client".',
     );

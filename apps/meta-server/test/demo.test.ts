@@ -52,6 +52,22 @@ describe('pnpm demo', () => {
     expect(stdout).toContain('report ok: nothing blocks the pull request');
     expect(stdout).toMatch(/PR\s+file:\/\/\S+site\.git#launch\/r_\S+\/tallyho/);
     expect(stdout).toMatch(/- r_\S+ DONE/);
+    // Drafting: the scripted writer's made-up version is refused with its rule and what would satisfy it, the
+    // revision is accepted, and once every page is in the run leaves DRAFTING to link and validate.
+    expect(stdout).toMatch(
+      /planted: "The current version is 2\.0\.0\." citing c_[0-9a-f]+, which says "[^"]*1\.4\.0/,
+    );
+    expect(stdout).toMatch(
+      /products\/overview: refused, nothing stored:\n\s+- line \d+ \[UNSUPPORTED_VERSION\] "The current version is 2\.0\.0\."\n\s+The version 2\.0\.0 is not in the cited evidence[^\n]*: state the version they give/,
+    );
+    expect(stdout).toMatch(
+      /▶ launch_submit_draft: products\/overview again, .*\n\s+products\/overview: accepted; 3 page\(s\) left/,
+    );
+    expect(stdout).toContain('docs/usage: accepted; no page left');
+    expect(stdout).toMatch(/▶ launch_get_status: the run links the pages .*\n\s+→ VALIDATING/);
+    expect(stdout).toMatch(
+      /products\/overview: written by the model, through launch_submit_draft; (\d+) of \1 sentences supported/,
+    );
     // Readable output, not JSON dumps.
     expect(stdout).not.toMatch(/^\s*[{[]\s*$/m);
   }, 240_000);

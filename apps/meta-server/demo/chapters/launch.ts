@@ -1,21 +1,15 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { Client } from '@modelcontextprotocol/client';
 import {
   LaunchFixNextOutputSchema,
-  LaunchGetStatusOutputSchema,
   LaunchListRunsOutputSchema,
   LaunchOpenPrOutputSchema,
-  LaunchStartRunOutputSchema,
   LaunchValidateOutputSchema,
   type ValidationReport,
 } from '@switchyard/contracts/launch-runs';
 import { exampleRunConfig, materializeExampleRepos } from '@switchyard/launch-runs';
 import { callTool } from '../call.js';
 import { chapter, line, step } from '../print.js';
-
-const RESTING_STATES = new Set(['VALIDATING', 'READY_FOR_PR', 'FAILED', 'CANCELLED', 'DONE']);
-const POLL_MS = 250;
-const RUN_TIMEOUT_MS = 180_000;
+import { POLL_MS, restsForClient, startRun, watchRun } from '../launch-run.js';
 
 function describeReport(report: ValidationReport): void {
   const gates = report.gates.map(
@@ -40,39 +34,11 @@ export async function launchRun(client: Client, workDir: string): Promise<void> 
   const runConfig = exampleRunConfig(repos);
 
   step('launch_start_run', 'product tallyho, sections products and docs');
-  const started = await callTool(
-    client,
-    'launch_start_run',
-    { run_config: runConfig, idempotency_key: 'demo-tallyho-1' },
-    LaunchStartRunOutputSchema,
-  );
-  const runId = started.run_id;
-  line(`run ${runId} is ${started.state}; the workers go on in the background`);
+  const runId = await startRun(client, runConfig, 'demo-tallyho-1');
 
   step('launch_get_status', `polled every ${POLL_MS} ms until the run rests`);
-  const deadline = Date.now() + RUN_TIMEOUT_MS;
-  let lastState = '';
-  for (;;) {
-    const { status } = await callTool(
-      client,
-      'launch_get_status',
-      { run_id: runId },
-      LaunchGetStatusOutputSchema,
-    );
-    if (status.state !== lastState) {
-      line(`→ ${status.state}`, 2);
-      lastState = status.state;
-    }
-    const busy = (status.details as { busy?: unknown } | undefined)?.busy === true;
-    if (RESTING_STATES.has(status.state) && !busy) {
-      line(`${status.artifacts.length} artifacts written, ${status.open_issues.length} open issue(s)`);
-      break;
-    }
-    if (Date.now() > deadline)
-      throw new Error(`run ${runId} still ${status.state} after ${RUN_TIMEOUT_MS} ms`);
-    await sleep(POLL_MS);
-  }
-  if (lastState === 'FAILED' || lastState === 'CANCELLED') throw new Error(`run ${runId} ended ${lastState}`);
+  const status = await watchRun(client, runId, restsForClient);
+  line(`${status.artifacts.length} artifacts written, ${status.open_issues.length} open issue(s)`);
 
   step('launch_validate', 'run the gates on the site worktree');
   let report = (await callTool(client, 'launch_validate', { run_id: runId }, LaunchValidateOutputSchema))
