@@ -5,7 +5,12 @@ import { testWorkers } from './vitest.workers.js';
 // packaging check (every published package packed, installed with npm and started: minutes, not seconds).
 export default defineConfig({
   test: {
-    projects: ['packages/*', 'packages/*/vitest.alone.config.ts', 'apps/*', 'apps/meta-server/vitest.packaging.config.ts'],
+    projects: [
+      'packages/*',
+      'packages/*/vitest.alone.config.ts',
+      'apps/*',
+      'apps/meta-server/vitest.packaging.config.ts',
+    ],
     maxWorkers: testWorkers(),
   },
 });

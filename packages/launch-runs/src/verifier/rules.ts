@@ -107,6 +107,26 @@ export const VERIFIER_RULES = [
       `${detail}: put <!-- snippet_id: ... --> above an unchanged copy of one of the brief's snippets, or remove the block.`,
   },
   {
+    code: 'REPEATED_SENTENCE',
+    refuses:
+      'a sentence of four words or more that the page already says (case and spacing aside; a lead-in ending with a colon may recur)',
+    message: (firstLine) =>
+      `The page already says this on line ${firstLine}: say it once, and drop or rewrite this repetition.`,
+  },
+  {
+    code: 'REPEATED_SNIPPET',
+    refuses: 'a snippet the page already shows',
+    message: (detail) =>
+      `${detail}: show each snippet once, and refer to it in words where it is needed again.`,
+  },
+  {
+    code: 'LEAD_IN_AWAY_FROM_SNIPPET',
+    refuses:
+      "a sentence citing a snippet's lead-in that is not the last sentence above that snippet, or whose snippet the page does not show",
+    message: (detail) =>
+      `${detail}: a lead-in stays directly above its snippet; put it on the line above the snippet's marker, show the snippet below it, or leave the sentence out.`,
+  },
+  {
     code: 'LINK_OUTSIDE_PLAN',
     refuses: 'an internal link to a page that is not in the plan',
     message: (href) => `The link ${href} leads to no page of the plan: link one of the plan's pages instead.`,

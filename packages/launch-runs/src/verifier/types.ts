@@ -16,6 +16,8 @@ export interface EvidenceItem {
 export interface EvidenceSnippet {
   snippet_id: string;
   content: string;
+  /** The evidence item that introduces it in its source ("With plain `fetch`, it would be:"), if one does. */
+  lead_in_claim_id?: string | null;
 }
 
 /** The product's facts (pipeline/facts' product_facts.json): a sentence may state these without citing. */

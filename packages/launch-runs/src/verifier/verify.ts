@@ -2,6 +2,7 @@ import { factualReason, statementOf } from '../gates/factual.js';
 import { parsePage, type PageDoc } from '../gates/page-doc.js';
 import { citedSnippet } from '../gates/snippets-gate.js';
 import { EvidenceIndex, normalizeSitePath, occursIn, type Support } from './evidence-index.js';
+import { leadInIssues, repetitionIssues, shownSnippets } from './page-rules.js';
 import { pageSentences, type PageSentence } from './page-sentences.js';
 import {
   DEFAULT_THRESHOLDS,
@@ -37,7 +38,8 @@ export function verifyPage(
     if (support === undefined) supports.set(key, (support = index.support(ids)));
     return support;
   };
-  const sentences: SentenceVerdict[] = pageSentences(page).map((sentence) => {
+  const prose = pageSentences(page);
+  const sentences: SentenceVerdict[] = prose.map((sentence) => {
     const found = sentenceIssues(sentence, index, supportOf, limits);
     issues.push(...found);
     return {
@@ -48,7 +50,14 @@ export function verifyPage(
       codes: [...new Set(found.map((issue) => issue.code))],
     };
   });
-  issues.push(...snippetIssues(page, index), ...linkIssues(page, index));
+  const { shown, issues: repeatedSnippets } = shownSnippets(page);
+  issues.push(
+    ...repetitionIssues(prose),
+    ...repeatedSnippets,
+    ...leadInIssues(page, prose, index.brief, shown),
+    ...snippetIssues(page, index),
+    ...linkIssues(page, index),
+  );
   issues.sort((a, b) => a.line - b.line);
   return { accepted: issues.length === 0, issues, sentences };
 }

@@ -19,7 +19,7 @@ const brief: VerifierBrief = {
     item(4, 'The option defaults to `10000` milliseconds.', ['Options', 'timeout']),
     item(5, 'Use `createClient()` to make a client; `client.get()` sends a request.'),
   ],
-  snippets: [{ snippet_id: 's_000000000001', content: 'npx tool --watch' }],
+  snippets: [{ snippet_id: 's_000000000001', content: 'npx tool --watch', lead_in_claim_id: claim(2) }],
   links: ['/docs/tool/', '/docs/tool/usage/'],
   facts: {
     name: 'Tool',
@@ -32,8 +32,10 @@ const brief: VerifierBrief = {
 
 const codes = (markdown: string): string[] => verifyPage(markdown, brief).issues.map((issue) => issue.code);
 
-/** Each rule: a page it refuses (with that code) and the faithful page it accepts. */
-const RULE_CASES: Record<string, { refused: string; accepted: string }> = {
+const SNIPPET = '<!-- snippet_id: s_000000000001 -->\n```sh\nnpx tool --watch\n```\n';
+
+/** Each rule: a page it refuses (with that code, on `line`: 1 unless said) and the faithful page it accepts. */
+const RULE_CASES: Record<string, { refused: string; accepted: string; line?: number }> = {
   SENTENCE_TOO_LONG: {
     refused: `Tool retries failed requests${' again'.repeat(400)}.${cite(1)}\n`,
     accepted: `Tool retries failed requests.${cite(1)}\n`,
@@ -90,6 +92,20 @@ const RULE_CASES: Record<string, { refused: string; accepted: string }> = {
     refused: '<!-- snippet_id: s_000000000001 -->\n```sh\nnpx tool --watch --poll\n```\n',
     accepted: '<!-- snippet_id: s_000000000001 -->\n```sh\nnpx tool --watch\n```\n',
   },
+  REPEATED_SENTENCE: {
+    refused: `Tool retries failed requests.${cite(1)}\nTool retries failed requests.${cite(1)}\n`,
+    accepted: `Tool retries failed requests.${cite(1)}\nFailed requests are retried up to two times with the \`retry\` option.${cite(1)}\n`,
+    line: 2,
+  },
+  REPEATED_SNIPPET: {
+    refused: `${SNIPPET}\n${SNIPPET}`,
+    accepted: SNIPPET,
+    line: 6,
+  },
+  LEAD_IN_AWAY_FROM_SNIPPET: {
+    refused: `Run \`npx tool --watch\` to rebuild the site on every change:${cite(2)}\nTool retries failed requests.${cite(1)}\n\n${SNIPPET}`,
+    accepted: `Tool retries failed requests.${cite(1)}\nRun \`npx tool --watch\` to rebuild the site on every change:${cite(2)}\n\n${SNIPPET}`,
+  },
   LINK_OUTSIDE_PLAN: {
     refused: 'Read [the reference](/docs/tool/reference/) next.\n',
     accepted: 'Read [the usage page](/docs/tool/usage/) next.\n',
@@ -101,13 +117,13 @@ describe('verifier rules (issue #37)', () => {
     expect(Object.keys(RULE_CASES).sort()).toEqual(VERIFIER_RULES.map((rule) => rule.code).sort());
   });
 
-  for (const [code, { refused, accepted }] of Object.entries(RULE_CASES)) {
+  for (const [code, { refused, accepted, line }] of Object.entries(RULE_CASES)) {
     it(`${code}: refuses the fault with a message that says how to revise, accepts the faithful line`, () => {
       const result = verifyPage(refused, brief);
       expect(result.accepted).toBe(false);
       const issue = result.issues.find((found) => found.code === code);
       expect(issue, JSON.stringify(result.issues)).toBeDefined();
-      expect(issue!.line).toBe(refused.startsWith('<!--') ? 2 : 1);
+      expect(issue!.line).toBe(line ?? (refused.startsWith('<!--') ? 2 : 1));
       expect(issue!.message.length).toBeGreaterThan(40);
       expect(codes(accepted)).toEqual([]);
     });
