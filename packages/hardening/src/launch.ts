@@ -17,10 +17,11 @@ export async function exampleRepos(dir: string): Promise<LaunchRepos> {
 /** A run_config for the example repositories; with `githubApi`, PRs go to the GitHub stand-in with the sentinel token. */
 export function runConfig(
   repos: LaunchRepos,
-  options: { githubApi?: string; slug?: string } = {},
+  options: { githubApi?: string; slug?: string; drafting?: 'extractive' | 'model' } = {},
 ): Record<string, unknown> {
   return {
     schema_version: '1.0',
+    ...(options.drafting === undefined ? {} : { drafting: options.drafting }),
     product_slug: options.slug ?? 'tallyho',
     product_name: 'Tallyho',
     source: { repo: repos.sourceRepo },
@@ -62,18 +63,40 @@ export async function launchCall(
   return answer.structured;
 }
 
+/** A text artifact of a run, read through launch_get_artifact part by part. */
+export async function readArtifact(client: Client, runId: string, name: string): Promise<string> {
+  let content = '';
+  for (let offset: unknown = 0; typeof offset === 'number';) {
+    const answer = await launchCall(client, 'launch_get_artifact', {
+      run_id: runId,
+      artifact_name: name,
+      offset,
+    });
+    content += (answer.artifact as { content: string }).content;
+    offset = answer.next_offset;
+  }
+  return content;
+}
+
 export async function runStatus(client: Client, runId: string): Promise<RunStatus> {
   return (await launchCall(client, 'launch_get_status', { run_id: runId })).status as RunStatus;
 }
 
 const RESTING = new Set(['VALIDATING', 'READY_FOR_PR', 'DONE', 'FAILED', 'CANCELLED']);
 
+/** A stable state, or a model-drafting run waiting for its pages (DRAFTING, `waiting_for_drafts` listed). */
+function rests(status: RunStatus): boolean {
+  if (RESTING.has(status.state)) return true;
+  const waiting = (status as { waiting_for_drafts?: unknown }).waiting_for_drafts;
+  return status.state === 'DRAFTING' && Array.isArray(waiting) && waiting.length > 0;
+}
+
 /** Polls until the run's background work rests (a stable state, nothing busy). */
 export async function waitForRest(client: Client, runId: string, timeoutMs = 120_000): Promise<RunStatus> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const status = await runStatus(client, runId);
-    if (status.details.busy !== true && RESTING.has(status.state)) return status;
+    if (status.details.busy !== true && rests(status)) return status;
     if (Date.now() > deadline)
       throw new Error(`run ${runId} did not come to rest: ${JSON.stringify(status)}`);
     await new Promise((resolve) => setTimeout(resolve, 50));

@@ -2,12 +2,13 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { Client } from '@modelcontextprotocol/client';
+import { quotingDraft } from '@switchyard/launch-runs';
 import type { ProtocolEra } from '@switchyard/server-kit/testing';
 import { NORMAL_CALLS } from '../faults.js';
 import { callTool, connectHttp } from '../harness/mcp-client.js';
 import { FIXTURES_DIR } from '../harness/paths.js';
 import { startWorld } from '../harness/world.js';
-import { exampleRepos, launchCall, runConfig, runStatus, waitForRest } from '../launch.js';
+import { exampleRepos, launchCall, readArtifact, runConfig, runStatus, waitForRest } from '../launch.js';
 import { percentile } from '../stats.js';
 import { TOOL_CONTRACTS } from '../tools.js';
 
@@ -95,6 +96,19 @@ export async function benchEveryTool(options: {
       })
     ).run_id as string;
     await launchCall(client, 'launch_cancel', { run_id: cancelled });
+    // A model-drafting run waiting for its pages, and a whole page of its brief with one made-up figure: the
+    // verifier reads every sentence and refuses it, so the run waits on and the call repeats.
+    const drafting = (
+      await launchCall(client, 'launch_start_run', {
+        run_config: runConfig(repos, { slug: 'tallyho-model', drafting: 'model' }),
+      })
+    ).run_id as string;
+    await waitForRest(client, drafting);
+    const brief = JSON.parse(await readArtifact(client, drafting, 'writing_brief.json')) as {
+      pages: (Parameters<typeof quotingDraft>[0] & { page_id: string })[];
+    };
+    const briefPage = brief.pages[0]!;
+    const refusedDraft = `${quotingDraft(briefPage)}\nIt retries a failed request 17 times.\n`;
 
     const journeyId = (
       await callTool(client, 'get_or_create_journey', { user_id: '6f1c2b7e-8d4a-4c3b-9a2e-1f0d3c4b5a69' })
@@ -151,6 +165,10 @@ export async function benchEveryTool(options: {
       launch_cancel: { note: 'repeat', args: () => ({ run_id: cancelled }) },
       launch_open_pr: { note: 'repeat of a DONE run', args: () => ({ run_id: done }) },
       launch_list_runs: { note: '', args: () => ({ limit: 20 }) },
+      launch_submit_draft: {
+        note: 'a whole page, refused',
+        args: () => ({ run_id: drafting, page: briefPage.page_id, markdown: refusedDraft }),
+      },
       get_or_create_journey: {
         note: 'existing user',
         args: () => ({ user_id: '6f1c2b7e-8d4a-4c3b-9a2e-1f0d3c4b5a69' }),
