@@ -173,9 +173,15 @@ describe.each(DIALECTS)('launch tasks (%s)', (dialect) => {
 async function runAtRest(h: Harness, state = 'VALIDATING'): Promise<string> {
   await callHandler(h, startRunTool, startArgs);
   const runId = await runOfTask(h);
+  await untilIdle(h, runId, state);
+  return runId;
+}
+
+/** Until the run rests (in `state`, when given) with no step executing on it. */
+async function untilIdle(h: Harness, runId: string, state?: string): Promise<void> {
   for (;;) {
     const status = await statusOf(h, runId);
-    if (status.state === state && status.details?.busy === false) return runId;
+    if ((state === undefined || status.state === state) && status.details?.busy === false) return;
     await sleep(10);
   }
 }
@@ -198,6 +204,8 @@ describe.each(DIALECTS)('launch tools that answer with a task when slow (%s)', (
     });
     held.release();
     const done = await settled(board, 'task-validate');
+    // The task's answer is stored before the lease is released: the run is busy until then.
+    await untilIdle(first, runId);
     const plain = await callHandler(first, validateTool, { run_id: runId });
     expect(done).toMatchObject({ status: 'completed', outcome: { kind: 'output' } });
     const output = (done.outcome as { output: Record<string, unknown> }).output;

@@ -15,7 +15,10 @@ function newSpaceBytes(): number {
  * applies when set at start (NODE_OPTIONS), which a bin started by a host cannot count on; V8 reads its growth
  * factor each time it grows the space, though. So after each collection the space's size is read, and growth stops
  * (factor 1) once two more doublings would pass the bound: collections are reported after they end, so a burst of
- * them between two turns of the event loop can grow it one step before the report is read.
+ * them between two turns of the event loop can grow it one step before the report is read. V8 12 (Node 22) then
+ * holds the space there; V8 13 (Node 24) still grows it in small steps through a long burst and shrinks it back
+ * after, so there the bound holds the young generation to a fraction of V8's own growth rather than exactly
+ * (the combined server after 1,000 calls: new space 8 MiB with the default bound, 52 without).
  */
 export function boundYoungGeneration(env: Env): void {
   const maxMb = resolveLimit('maxYoungGenerationMb', undefined, env);
