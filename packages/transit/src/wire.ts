@@ -81,8 +81,8 @@ export function lenientList<T extends z.ZodType>(item: T) {
 export function parseEach<T extends z.ZodType>(schema: T, items: readonly unknown[]): z.output<T>[] {
   const parsed: z.output<T>[] = [];
   for (const item of items) {
-    const result = schema.safeParse(item);
-    if (result.success) parsed.push(result.data);
+    const read = parsedOrUndefined(schema, item);
+    if (read !== undefined) parsed.push(read);
   }
   return parsed;
 }

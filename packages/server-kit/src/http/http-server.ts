@@ -213,6 +213,9 @@ export async function startHttpListener(
           maxAge: 600,
         }) as Middleware);
 
+  const logRefusal = (req: http.IncomingMessage, status: number, reason: string): void => {
+    logger.info('http request refused', { status, method: req.method, path: pathOf(req.url), reason });
+  };
   const refuse = (
     req: http.IncomingMessage,
     res: http.ServerResponse,
@@ -221,7 +224,7 @@ export async function startHttpListener(
     code?: number,
     id?: string | number | null,
   ): void => {
-    logger.info('http request refused', { status, method: req.method, path: pathOf(req.url), reason });
+    logRefusal(req, status, reason);
     sendJsonRpcError(res, status, reason, code, id);
   };
 
@@ -238,12 +241,7 @@ export async function startHttpListener(
 
   /** Logs the reason category only: never the token, its claims or the header. */
   const refuseAuth = (req: http.IncomingMessage, res: http.ServerResponse, refusal: AuthRefusal): void => {
-    logger.info('http request refused', {
-      status: refusal.status,
-      method: req.method,
-      path: pathOf(req.url),
-      reason: refusal.reason,
-    });
+    logRefusal(req, refusal.status, refusal.reason);
     res.setHeader('WWW-Authenticate', refusal.challenge);
     sendJsonRpcError(res, refusal.status, refusal.message);
   };
@@ -320,12 +318,8 @@ export async function startHttpListener(
     }
     const listenRefusal = deps.taskBoards?.any === true ? taskListenRefusal(req.body) : undefined;
     if (listenRefusal !== undefined) {
-      logger.info('http request refused', {
-        status: 400,
-        method: req.method,
-        path: pathOf(req.url),
-        reason: listenRefusal.error.message,
-      });
+      // Answered whole: the -32021 error carries the required capabilities in its data.
+      logRefusal(req, 400, listenRefusal.error.message);
       sendJson(res, 400, listenRefusal);
       return;
     }
