@@ -43,18 +43,24 @@ afterEach(async () => {
   await closeAll();
 });
 
-/** A listen POSTed as a 2026-07-28 client does, its SSE stream read message by message as they come. */
-async function openListen(url: string, message: Json) {
-  const response = await fetch(url, {
+/** A listen POSTed as a 2026-07-28 client does (fetch: its stream is read as it comes). */
+function postListen(url: string, message: Json, headers: Record<string, string> = {}): Promise<Response> {
+  return fetch(url, {
     method: 'POST',
     headers: {
       'content-type': 'application/json',
       accept: 'application/json, text/event-stream',
       'mcp-protocol-version': MODERN_PROTOCOL_VERSION,
       'mcp-method': 'subscriptions/listen',
+      ...headers,
     },
     body: JSON.stringify(message),
   });
+}
+
+/** A listen's SSE stream, read message by message as they come. */
+async function openListen(url: string, message: Json) {
+  const response = await postListen(url, message);
   const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
   let buffered = '';
   const queued: Json[] = [];
@@ -212,6 +218,22 @@ describe('task notifications over HTTP: the kit serves a listen naming taskIds',
     });
   });
 
+  it('leaves a listen without taskIds, and one whose envelope the SDK refuses, to the SDK', async () => {
+    const { url, working } = await startTasks();
+    const changes = await openListen(
+      url,
+      modernRequest(209, 'subscriptions/listen', { notifications: { toolsListChanged: true } }),
+    );
+    // The SDK honours nothing here (no listChanged advertised): an empty acknowledgement, then its result.
+    expect(await changes.next()).toMatchObject({ params: { notifications: {} } });
+    expect(await changes.next()).toMatchObject({ id: 209, result: { resultType: 'complete' } });
+    const mismatched = await postListen(url, listenForTasks(210, [await working()]), {
+      'mcp-method': 'tools/call',
+    });
+    expect(mismatched.status).toBe(400);
+    expect(await mismatched.json()).toMatchObject({ id: 210, error: { code: -32020 } });
+  });
+
   it('does not hold the server’s graceful close: close ends an open listen at once, with its final result', async () => {
     const { url, server, working } = await startTasks(FAST, { shutdownGraceMs: 600_000 });
     const listen = await openListen(url, listenForTasks(208, [await working()]));
@@ -226,16 +248,7 @@ describe('task notifications over HTTP: the kit serves a listen naming taskIds',
 
 /** A refused listen's JSON answer (no stream is opened). */
 async function fetchJson(url: string, message: Json): Promise<Json> {
-  const response = await fetch(url, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      'mcp-protocol-version': MODERN_PROTOCOL_VERSION,
-      'mcp-method': 'subscriptions/listen',
-    },
-    body: JSON.stringify(message),
-  });
+  const response = await postListen(url, message);
   expect(response.headers.get('content-type')).toContain('application/json');
   return (await response.json()) as Json;
 }
