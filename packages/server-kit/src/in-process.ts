@@ -1,14 +1,13 @@
 import { buildCatalog, type CatalogOptions } from './catalog.js';
 import type { DomainLifecycle, Env, Mount } from './domain.js';
 import { DEFAULT_MAX_ANSWER_BYTES, DEFAULT_MAX_ARGUMENT_DEPTH } from './limits.js';
-import { buildServerFactory, type ServerIdentity } from './mcp-server.js';
+import { buildServerFactory, type KitServerFactory, type ServerIdentity } from './mcp-server.js';
 import { openDomains } from './open-domains.js';
 import {
   resolveInputRounds,
   resolveRequestStateSettings,
   type RequestStateOptions,
 } from './request-state.js';
-import type { ServerFactory } from './host.js';
 import { handlerStateOf, TaskBoards } from './task-boards.js';
 import { resolveTaskSettings, type TaskOptions } from './task-wire.js';
 import type { Logger } from './runtime/logger.js';
@@ -30,7 +29,8 @@ export interface InProcessOptions extends CatalogOptions {
 }
 
 export interface InProcessServing {
-  createServer: ServerFactory;
+  /** The server factory, with the listens for task notifications it serves (`createServer.taskListens`). */
+  createServer: KitServerFactory;
   /** The mounted domains' task boards, for a transport host's task checks. */
   taskBoards: TaskBoards;
   /** Each mounted domain's state, as its `open` returned it. */

@@ -15,7 +15,17 @@ interface LimitSetting {
   /** What 0 means, where 0 is accepted. */
   zeroMeans?: string;
   /** What the number counts, for messages. */
-  unit: 'bytes' | 'mebibytes' | 'milliseconds' | 'seconds' | 'levels' | 'connections' | 'messages' | 'rounds';
+  unit:
+    | 'bytes'
+    | 'mebibytes'
+    | 'milliseconds'
+    | 'seconds'
+    | 'levels'
+    | 'connections'
+    | 'messages'
+    | 'rounds'
+    | 'task ids'
+    | 'listens';
   /** Absent where the default depends on the modules (the message sizes). */
   default?: number;
 }
@@ -68,6 +78,10 @@ export const DEFAULT_TASK_TTL_MS = 86_400_000;
 export const DEFAULT_TASK_POLL_INTERVAL_MS = 1_000;
 /** A `when-slow` tool answers with a task when its work is not done within this. */
 export const DEFAULT_TASK_AFTER_MS = 2_000;
+/** How many task ids one listen for task notifications is acknowledged for at most (the rest are polled). */
+export const DEFAULT_TASK_LISTEN_MAX_IDS = 32;
+/** How many listens for task notifications one process serves at once. */
+export const DEFAULT_TASK_LISTENS_MAX = 256;
 /** How many (principal, task) pairs the poll pace remembers per process, least recently polled dropped first. */
 export const TASK_POLL_PACE_ENTRIES = 10_000;
 
@@ -160,6 +174,20 @@ export const LIMITS = {
     min: 1,
     unit: 'milliseconds',
     default: DEFAULT_TASK_POLL_INTERVAL_MS,
+  },
+  taskListenMaxIds: {
+    option: 'tasks.listenMaxIds',
+    variable: 'SWITCHYARD_TASK_LISTEN_MAX_IDS',
+    min: 1,
+    unit: 'task ids',
+    default: DEFAULT_TASK_LISTEN_MAX_IDS,
+  },
+  taskListensMax: {
+    option: 'tasks.listensMax',
+    variable: 'SWITCHYARD_TASK_LISTENS_MAX',
+    min: 1,
+    unit: 'listens',
+    default: DEFAULT_TASK_LISTENS_MAX,
   },
   taskAfterMs: {
     option: 'tasks.afterMs',

@@ -33,8 +33,9 @@ import type { Logger } from './runtime/logger.js';
 import { svgIcon } from './icons.js';
 import { TASKS_EXTENSION, TaskStarted } from './task-board.js';
 import { handlerStateOf, type TaskBoards } from './task-boards.js';
-import type { TaskSettings } from './task-wire.js';
+import { domainOfTaskId, type TaskSettings } from './task-wire.js';
 import { TaskDesk } from './tasks-server.js';
+import { assertNoCoreListenFields, TaskListens } from './task-listens.js';
 import { StateSeal } from './state-seal.js';
 import type { PromptSpec, RequestCall, ResourceContents, ResourceSpec } from './tool-spec.js';
 import { readView, VIEW_ERRORS } from './views.js';
@@ -75,6 +76,11 @@ export interface Serving {
   taskBoards: TaskBoards;
 }
 
+/** The server factory, and the listens for task notifications served over the same tables (task-listens.ts). */
+export type KitServerFactory = ((context: McpRequestContext) => Server) & {
+  readonly taskListens: TaskListens;
+};
+
 /** Completion lists are capped by the spec at 100 values. */
 const MAX_COMPLETIONS = 100;
 
@@ -106,10 +112,7 @@ function asProtocolError(failure: SwitchyardError, payload: ErrorPayload): Proto
  * It is the low-level SDK `Server` with one handler per method, reading tables built here once: the
  * per-request cost is a handful of closures, whatever the number of tools.
  */
-export function buildServerFactory(
-  identity: ServerIdentity,
-  serving: Serving,
-): (context: McpRequestContext) => Server {
+export function buildServerFactory(identity: ServerIdentity, serving: Serving): KitServerFactory {
   const { catalog } = serving;
   const stateOf = (domain: string): DomainLifecycle => {
     const state = serving.states.get(domain);
@@ -185,6 +188,8 @@ export function buildServerFactory(
     ...(prompts.size > 0 ? { prompts: {} } : {}),
     ...(completes ? { completions: {} } : {}),
   };
+  // The kit serves a listen naming taskIds itself, honouring none of its core fields (task-listens.ts).
+  assertNoCoreListenFields(capabilities);
   const taskDesk = new TaskDesk({ boards: serving.taskBoards, runners, settings: serving.tasks, loggerOf });
   // JSON Schemas from @switchyard/contracts; that they are valid tool listings is tested, not typed.
   const toolListing = { tools: catalog.listing as unknown as Tool[] };
@@ -216,7 +221,7 @@ export function buildServerFactory(
   // The Tasks extension is a 2026-07-28 one: a 2025-era server neither advertises nor serves it.
   const taskCapabilities = { ...capabilities, extensions: { [TASKS_EXTENSION]: {} } };
 
-  return (context) => {
+  const createServer = (context: McpRequestContext): Server => {
     const servesTasks = taskDesk.offered && context.era !== 'legacy';
     const server = new ParamsCheckedServer(implementation, {
       capabilities: servesTasks ? taskCapabilities : capabilities,
@@ -461,4 +466,13 @@ export function buildServerFactory(
     }
     return server;
   };
+  const taskListens = new TaskListens({
+    settings: serving.tasks,
+    detailed: (taskId, principal, server) => taskDesk.detailed({ taskId, principal }, server),
+    serverFor: (authInfo) => createServer({ era: 'modern', ...(authInfo === undefined ? {} : { authInfo }) }),
+    serverInfo: implementation,
+    // Only a board's read fails, and a board is found through the domain its task id names.
+    loggerOf: (taskId) => loggerOf(domainOfTaskId(taskId) ?? ''),
+  });
+  return Object.assign(createServer, { taskListens });
 }

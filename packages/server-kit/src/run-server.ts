@@ -359,6 +359,7 @@ export async function runServer(
         createServer,
         scopes,
         taskBoards,
+        taskListens: createServer.taskListens,
         paramHeaders: new ParamHeaders(catalog),
         logger,
         tracker,
@@ -373,6 +374,7 @@ export async function runServer(
         logger,
         maxMessageBytes: stdioMaxMessageBytes,
         taskBoards,
+        taskListens: createServer.taskListens,
         onInputEnd: () => {
           logger.info('stdin closed');
           close().catch((error: unknown) => logger.error('shutdown failed', { error }));

@@ -3,6 +3,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { ClientCapabilities } from '@modelcontextprotocol/server';
 import {
   DEFAULT_TASK_AFTER_MS,
+  DEFAULT_TASK_LISTEN_MAX_IDS,
+  DEFAULT_TASK_LISTENS_MAX,
   DEFAULT_TASK_POLL_INTERVAL_MS,
   DEFAULT_TASK_TTL_MS,
   resolveLimit,
@@ -19,6 +21,10 @@ export interface TaskOptions {
   pollIntervalMs?: number;
   /** SWITCHYARD_TASK_AFTER_MS: how long a `when-slow` tool works before answering with a task (default 2000). */
   afterMs?: number;
+  /** SWITCHYARD_TASK_LISTEN_MAX_IDS: the most task ids one listen is acknowledged for (default 32). */
+  listenMaxIds?: number;
+  /** SWITCHYARD_TASK_LISTENS_MAX: the most listens for task notifications one process serves (default 256). */
+  listensMax?: number;
 }
 
 export type TaskSettings = Required<TaskOptions>;
@@ -27,6 +33,8 @@ export const DEFAULT_TASK_SETTINGS: TaskSettings = {
   ttlMs: DEFAULT_TASK_TTL_MS,
   pollIntervalMs: DEFAULT_TASK_POLL_INTERVAL_MS,
   afterMs: DEFAULT_TASK_AFTER_MS,
+  listenMaxIds: DEFAULT_TASK_LISTEN_MAX_IDS,
+  listensMax: DEFAULT_TASK_LISTENS_MAX,
 };
 
 export function resolveTaskSettings(options: TaskOptions, env: Env): TaskSettings {
@@ -34,6 +42,8 @@ export function resolveTaskSettings(options: TaskOptions, env: Env): TaskSetting
     ttlMs: resolveLimit('taskTtlMs', options.ttlMs, env),
     pollIntervalMs: resolveLimit('taskPollIntervalMs', options.pollIntervalMs, env),
     afterMs: resolveLimit('taskAfterMs', options.afterMs, env),
+    listenMaxIds: resolveLimit('taskListenMaxIds', options.listenMaxIds, env),
+    listensMax: resolveLimit('taskListensMax', options.listensMax, env),
   };
 }
 

@@ -103,12 +103,7 @@ export class TaskDesk {
 
     server.setRequestHandler('tasks/get', { params: TaskIdParams }, async ({ taskId }, ctx) => {
       await this.pace.wait(callerPrincipal(ctx.http?.authInfo), taskId, ctx.mcpReq.signal);
-      const task = await locate(taskId, ctx);
-      return {
-        resultType: 'complete',
-        ...taskFields(taskId, task.snapshot, this.deps.settings.pollIntervalMs),
-        ...this.details(task, server),
-      };
+      return { resultType: 'complete', ...this.detailedTask(await locate(taskId, ctx), server) };
     });
     server.setRequestHandler('tasks/update', { params: UpdateParams }, async (params, ctx) => {
       const { board, ref } = await locate(params.taskId, ctx);
@@ -121,6 +116,23 @@ export class TaskDesk {
       if (!(await board.cancel(ref))) throw taskNotFound();
       return { resultType: 'complete' };
     });
+  }
+
+  /**
+   * What `tasks/get` answers for `ref` (the `DetailedTask`, without the result's `resultType`), read from its
+   * board now; undefined for a task this principal cannot see. For task notifications (task-listens.ts), on a
+   * 2026-07-28 `server` from the same factory (it shapes a tool's result as tools/call would).
+   */
+  async detailed(ref: TaskRef, server: Server): Promise<Record<string, unknown> | undefined> {
+    const found = await this.deps.boards.find(ref);
+    return found === undefined ? undefined : this.detailedTask({ ...found, ref }, server);
+  }
+
+  private detailedTask(task: LocatedTask, server: Server): Record<string, unknown> {
+    return {
+      ...taskFields(task.ref.taskId, task.snapshot, this.deps.settings.pollIntervalMs),
+      ...this.details(task, server),
+    };
   }
 
   /** The status's own fields: the tool's result, the JSON-RPC error, or the outstanding input requests. */

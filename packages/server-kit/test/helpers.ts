@@ -26,6 +26,7 @@ import { serveInProcess } from '../src/in-process.js';
 import { DEFAULT_MAX_MESSAGE_BYTES } from '../src/limits.js';
 import { createLogger, type Logger } from '../src/runtime/index.js';
 import { startStdioHost } from '../src/stdio/stdio-host.js';
+import type { TaskOptions } from '../src/task-wire.js';
 import { clientFor, rawHttpRequest, type ProtocolEra } from '../src/testing.js';
 
 export const PACKAGE_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -244,6 +245,10 @@ export interface InProcessStdio {
   /** Connects a real SDK client to the pipe (the first message it sends opens the connection). */
   connectClient(era: ProtocolEra, capabilities?: ClientCapabilities): Promise<Client>;
   lines: string[];
+  /** Each mounted domain's state (a test board). */
+  domains: ReadonlyMap<string, DomainLifecycle>;
+  /** What the server's shutdown does first: refuse new messages, end the listens for task notifications. */
+  stopAccepting(): void;
   close(): Promise<void>;
 }
 
@@ -253,7 +258,7 @@ export interface InProcessStdio {
  */
 export async function startInProcessStdio(
   mounts: Mount<unknown, DomainLifecycle>[],
-  options: { maxMessageBytes?: number } = {},
+  options: { maxMessageBytes?: number; tasks?: TaskOptions } = {},
 ): Promise<InProcessStdio> {
   const stdin = new PassThrough();
   const stdout = new PassThrough();
@@ -264,6 +269,7 @@ export async function startInProcessStdio(
     env: {},
     strictOutput: true,
     persistentConnection: true,
+    ...(options.tasks === undefined ? {} : { tasks: options.tasks }),
   });
   const host = startStdioHost({
     createServer: serving.createServer,
@@ -271,6 +277,7 @@ export async function startInProcessStdio(
     logger,
     maxMessageBytes: options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES,
     taskBoards: serving.taskBoards,
+    taskListens: serving.createServer.taskListens,
     onInputEnd: () => {},
     stdin,
     stdout,
@@ -296,6 +303,8 @@ export async function startInProcessStdio(
     write: (text) => stdin.write(text),
     output,
     lines,
+    domains: serving.domains,
+    stopAccepting: () => host.stopAccepting(),
     response(id) {
       const seen = output.find((message) => message.id === id && ('result' in message || 'error' in message));
       if (seen !== undefined) return Promise.resolve(seen);

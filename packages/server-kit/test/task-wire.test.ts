@@ -34,7 +34,17 @@ describe('the poll pace', () => {
 
 describe('task settings', () => {
   it('read the environment and refuse a TTL that is not positive', () => {
-    expect(resolveTaskSettings({}, {})).toEqual({ ttlMs: 86_400_000, pollIntervalMs: 1_000, afterMs: 2_000 });
+    expect(resolveTaskSettings({}, {})).toEqual({
+      ttlMs: 86_400_000,
+      pollIntervalMs: 1_000,
+      afterMs: 2_000,
+      listenMaxIds: 32,
+      listensMax: 256,
+    });
+    expect(resolveTaskSettings({}, { SWITCHYARD_TASK_LISTENS_MAX: '2' }).listensMax).toBe(2);
+    expect(() => resolveTaskSettings({}, { SWITCHYARD_TASK_LISTEN_MAX_IDS: '0' })).toThrow(
+      /SWITCHYARD_TASK_LISTEN_MAX_IDS/,
+    );
     expect(resolveTaskSettings({}, { SWITCHYARD_TASK_POLL_INTERVAL_MS: '300' }).pollIntervalMs).toBe(300);
     expect(() => resolveTaskSettings({}, { SWITCHYARD_TASK_TTL_MS: '0' })).toThrow(/SWITCHYARD_TASK_TTL_MS/);
   });

@@ -267,22 +267,7 @@ function listenForTasks(id: number, taskIds: string[], capabilities: Json = DECL
   return modernRequest(id, 'subscriptions/listen', { notifications: { taskIds } }, capabilities);
 }
 
-describe('task notifications (notifications/tasks) over HTTP: not sent, and never promised', () => {
-  it('acknowledges a listen for its own task with no task ids and ends the stream: the client polls', async () => {
-    const { url } = await start([taskingMount()]);
-    const created = await startTask(url, { value: 5, how: 'working' });
-    const response = await postModern(url, listenForTasks(71, [String(created.taskId)]));
-    expect(response.status).toBe(200);
-    const messages = sseMessages(response.body);
-    expect(messages[0]).toMatchObject({
-      method: 'notifications/subscriptions/acknowledged',
-      params: { notifications: {}, _meta: { 'io.modelcontextprotocol/subscriptionId': 71 } },
-    });
-    expect((messages[0]!.params as { notifications: Json }).notifications).not.toHaveProperty('taskIds');
-    expect(messages.at(-1)).toMatchObject({ id: 71, result: { resultType: 'complete' } });
-    expect(messages.filter((message) => message.method === 'notifications/tasks')).toEqual([]);
-  });
-
+describe('task notifications (notifications/tasks) over HTTP: who may listen', () => {
   it('refuses a listen for task notifications from a client without the extension: -32021, HTTP 400', async () => {
     const { url, lines } = await start([taskingMount()]);
     const created = await startTask(url, { value: 5, how: 'working' });
@@ -329,8 +314,8 @@ describe('the Tasks extension over stdio', () => {
   });
 });
 
-describe('task notifications (notifications/tasks) over stdio: not sent, and never promised', () => {
-  it('acknowledges a declaring listen with no task ids; refuses one without the extension with -32021', async () => {
+describe('task notifications (notifications/tasks) over stdio: who may listen', () => {
+  it('acknowledges a declaring listen with its task id; refuses one without the extension with -32021', async () => {
     const stdio = await startInProcessStdio([taskingMount()]);
     try {
       await stdio.connectClient('modern', DECLARES_TASKS);
@@ -352,8 +337,7 @@ describe('task notifications (notifications/tasks) over stdio: not sent, and nev
         if (found === undefined) throw new Error('no acknowledgement yet');
         return found;
       });
-      expect((ack.params as { notifications: Json }).notifications).toEqual({});
-      expect(stdio.output.filter((message) => message.method === 'notifications/tasks')).toEqual([]);
+      expect((ack.params as { notifications: Json }).notifications).toEqual({ taskIds: [taskId] });
       expect(stdio.output.some((message) => message.id === 10 && 'result' in message)).toBe(false);
     } finally {
       await stdio.close();
@@ -417,6 +401,22 @@ describe('the Tasks extension with OAuth: a task is its creator’s, behind its 
       const answer = await raw(url, method, { taskId: created.taskId }, { token: bob });
       expect(answer.error).toMatchObject({ code: -32602, message: 'Task not found' });
     }
+  });
+
+  it('acknowledges a listen only for the tasks the token may tasks/get: its own, with its tool’s scope', async () => {
+    const { url, resource } = await startProtected();
+    const writer = await tokenFor(resource, 'alice', 'tasking:write');
+    const reader = await tokenFor(resource, 'alice', 'tasking:read');
+    const bob = await tokenFor(resource, 'bob', 'tasking:write');
+    const taskId = String((await startTask(url, { value: 2, how: 'done' }, writer)).taskId);
+    const acknowledged = async (token: string): Promise<unknown> => {
+      const response = await postModern(url, listenForTasks(81, [taskId]), token);
+      expect(response.status).toBe(200);
+      return (sseMessages(response.body)[0]?.params as { notifications: Json }).notifications.taskIds;
+    };
+    expect(await acknowledged(writer)).toEqual([taskId]);
+    expect(await acknowledged(reader)).toEqual([]);
+    expect(await acknowledged(bob)).toEqual([]);
   });
 
   it('refuses tasks/* with 503 while the board cannot be read for the scope check, and serves on', async () => {

@@ -11,7 +11,8 @@ import type { InFlightTracker } from '../in-flight.js';
 import type { Logger } from '../runtime/logger.js';
 import type { ScopeTable } from '../scopes.js';
 import type { TaskBoards } from '../task-boards.js';
-import { taskListenRefusal } from '../task-listen.js';
+import { servedTaskListen, taskListenRefusal } from '../task-listen.js';
+import type { TaskListens } from '../task-listens.js';
 import { callerPrincipal } from '../principal.js';
 import { batchRefusal, bodyRefusal } from './body-refusals.js';
 import { relayCancels } from './cancel-relay.js';
@@ -19,6 +20,7 @@ import { HttpAuth, type AuthRefusal, type Caller } from './http-auth.js';
 import type { OAuthSettings } from './oauth-settings.js';
 import { JSONRPC_HEADER_MISMATCH, type ParamHeaders } from './param-headers.js';
 import { sendJson, sendJsonRpcError } from './responses.js';
+import { serveTaskListenStream } from './task-listen-stream.js';
 import { HostAllowList, isLoopbackHost, OriginPolicy } from './security.js';
 
 // Built by run-server from the catalog, loaded with this module (it reads the SDK's envelope key).
@@ -57,6 +59,8 @@ export interface HttpListenerDeps {
    * notifications the extension declared (task-listen.ts).
    */
   taskBoards?: TaskBoards;
+  /** Serves the listens for task notifications, on the POST's SSE stream (task-listens.ts). */
+  taskListens?: TaskListens;
   /** The tools' parameters mirrored into `Mcp-Param-*` headers, checked against a 2026-07-28 tools/call's body. */
   paramHeaders?: ParamHeaders;
   logger: Logger;
@@ -274,6 +278,29 @@ export async function startHttpListener(
     return undefined;
   };
 
+  /** A listen the kit serves (task-listen.ts), when some domain keeps tasks. */
+  const taskListenOf = (req: McpRequest): ReturnType<typeof servedTaskListen> => {
+    if (deps.taskBoards?.any !== true) return undefined;
+    const header = (name: string): string | undefined => {
+      const value = req.headers[name];
+      return Array.isArray(value) ? value[0] : value;
+    };
+    return servedTaskListen(req.body, {
+      protocolVersion: header('mcp-protocol-version'),
+      method: header('mcp-method'),
+    });
+  };
+
+  /** Over OAuth, a watched task needs the scope its `tasks/get` needs: one without it is left out as unknown. */
+  const taskScopeCheck =
+    (caller: Caller) =>
+    async (taskId: string): Promise<boolean> => {
+      const boards = deps.taskBoards;
+      const message = { method: 'tasks/get', params: { taskId } };
+      const need = await boards?.scopeNeed(message, callerPrincipal(caller.authInfo));
+      return auth.checkScope(caller, need) === undefined;
+    };
+
   const serveMcp = async (req: McpRequest, res: http.ServerResponse): Promise<void> => {
     let caller: Caller | undefined;
     if (auth.required) {
@@ -321,6 +348,14 @@ export async function startHttpListener(
       // Answered whole: the -32021 error carries the required capabilities in its data.
       logRefusal(req, 400, listenRefusal.error.message);
       sendJson(res, 400, listenRefusal);
+      return;
+    }
+    const taskListen = taskListenOf(req);
+    if (taskListen !== undefined && deps.taskListens !== undefined) {
+      const readable = caller?.scopes === undefined ? undefined : taskScopeCheck(caller);
+      const listenCaller = { authInfo: req.auth, ...(readable === undefined ? {} : { mayRead: readable }) };
+      const refused = await serveTaskListenStream(deps.taskListens, taskListen, listenCaller, res);
+      if (refused !== undefined) logRefusal(req, 200, refused.error.message);
       return;
     }
     await relayCancels(deps.states, callerPrincipal(req.auth), req.body, logger);
@@ -391,6 +426,8 @@ export async function startHttpListener(
     stopAccepting() {
       if (!accepting) return;
       accepting = false;
+      // An open listen is a POST in flight: ended now, with its final result, it does not hold the close.
+      deps.taskListens?.closeAll();
       server.close();
       server.closeIdleConnections();
     },

@@ -4,9 +4,10 @@ import type { ServerFactory, TransportHost } from '../host.js';
 import type { InFlightTracker } from '../in-flight.js';
 import type { Logger } from '../runtime/logger.js';
 import type { TaskBoards } from '../task-boards.js';
-import { taskListenRefusal } from '../task-listen.js';
+import type { TaskListens } from '../task-listens.js';
 import { BoundedStdioServerTransport } from './bounded-stdio-transport.js';
-import { RefusingTransport } from './refusing-transport.js';
+import { InterceptingTransport } from './intercepting-transport.js';
+import { taskListenRefusalTap, taskListenTap } from './task-listen-tap.js';
 import { TrackedTransport } from './tracked-transport.js';
 
 export interface StdioHostDeps {
@@ -15,8 +16,10 @@ export interface StdioHostDeps {
   logger: Logger;
   /** A message (one line) larger than this is answered with a JSON-RPC error and skipped. */
   maxMessageBytes: number;
-  /** The domains' task boards: when some domain keeps tasks, a listen for them is checked (task-listen.ts). */
+  /** The domains' task boards: when some domain keeps tasks, a listen for them is checked (task-listen.ts)... */
   taskBoards?: TaskBoards;
+  /** ...and served by the kit (task-listens.ts). */
+  taskListens?: TaskListens;
   /** Called once when the client closes stdin (it went away: time to shut down). */
   onInputEnd: () => void;
   stdin?: Readable;
@@ -31,8 +34,17 @@ export function startStdioHost(deps: StdioHostDeps): TransportHost {
   const stdin = deps.stdin ?? process.stdin;
   const stdout = deps.stdout ?? process.stdout;
   const bounded = new BoundedStdioServerTransport(stdin, stdout, deps.maxMessageBytes, deps.logger);
+  const { taskListens } = deps;
+  const taps =
+    deps.taskBoards?.any === true
+      ? [
+          taskListenRefusalTap,
+          ...(taskListens === undefined ? [] : [taskListenTap(taskListens, deps.logger)]),
+        ]
+      : [];
+  // Beneath the tracker: an open listen is no call in flight, so shutdown does not wait for it.
   const transport = new TrackedTransport(
-    deps.taskBoards?.any === true ? new RefusingTransport(bounded, taskListenRefusal) : bounded,
+    taps.length > 0 ? new InterceptingTransport(bounded, taps) : bounded,
     deps.tracker,
   );
   const handle = serveStdio(deps.createServer, {
@@ -52,6 +64,7 @@ export function startStdioHost(deps: StdioHostDeps): TransportHost {
   return {
     stopAccepting() {
       transport.stopAccepting();
+      taskListens?.closeAll();
     },
     async closeAll() {
       stdin.off('end', onEnd);
