@@ -162,29 +162,53 @@ const STORE_DIALECTS = [
   ['SQLite', 'packages/launch-runs/src/store/sqlite-launch-store.ts'],
   ['PostgreSQL', 'packages/launch-runs/src/store/postgres-launch-store.ts'],
 ];
-/** The LaunchStore methods that are reads or lease calls (store/launch-store.ts); any other public method writes. */
-const NOT_WRITES = new Set([
-  ...['get', 'getByIdempotencyKey', 'list', 'unfinished', 'events', 'snapshot', 'artifacts', 'artifact'],
-  ...['artifactBytes', 'acquireLease', 'renewLease', 'leaseStatus', 'releaseLease', 'cancelRequest'],
-  ...['claimAbandoned', 'close', 'constructor'],
+/** The LaunchStore lease calls, which the issue counts apart from the write methods. */
+const LEASE_CALLS = new Set([
+  'acquireLease',
+  'renewLease',
+  'releaseLease',
+  'cancelRequest',
+  'claimAbandoned',
+]);
+/**
+ * What a method that writes calls: drizzle's write builders, a dialect's write transaction (`this.transaction`,
+ * statement-launch-store.ts) or a write statement of the transaction port (store/run-transactions.ts).
+ */
+const WRITE_CALLS = new Set([
+  ...['insert', 'update', 'delete', 'insertRow', 'write', 'replaceIssues', 'putArtifact', 'appendEvents'],
+  ...['insertTask', 'endTask', 'updateRuns'],
 ]);
 /** The base class both dialect stores extend (its methods are theirs). */
 const SHARED_STORE = 'packages/launch-runs/src/store/statement-launch-store.ts';
 const DOMAIN_BRANCH = /\b(case|===|!==)\s*'(transit|journey|launch)[\w-]*'/g;
 
-/** The public methods of the exported class in `text` that write (not a read or lease call, not private). */
+/** Whether `call` is `this.transaction(...)` or a call of a write builder or write statement. */
+function callsWrite(call) {
+  const callee = call.expression;
+  if (!ts.isPropertyAccessExpression(callee)) return false;
+  const name = callee.name.text;
+  if (name === 'transaction') return callee.expression.kind === ts.SyntaxKind.ThisKeyword;
+  return WRITE_CALLS.has(name);
+}
+
+/**
+ * The public methods of the exported class in `text` that write, lease calls apart: those whose body calls a
+ * write (callsWrite), so that a read (a task by its id, a snapshot in a read transaction) is not counted.
+ */
 function writeMethods(text) {
-  const source = ts.createSourceFile('store.ts', text, ts.ScriptTarget.Latest);
+  const source = ts.createSourceFile('store.ts', text, ts.ScriptTarget.Latest, true);
+  const writes = (node) =>
+    (ts.isCallExpression(node) && callsWrite(node)) || (ts.forEachChild(node, writes) ?? false);
   const names = [];
   for (const statement of source.statements) {
     if (!ts.isClassDeclaration(statement)) continue;
     for (const member of statement.members) {
-      if (!ts.isMethodDeclaration(member) || member.name === undefined) continue;
+      if (!ts.isMethodDeclaration(member) || member.name === undefined || member.body === undefined) continue;
       const hidden = (ts.getModifiers(member) ?? []).some(
         (m) => m.kind === ts.SyntaxKind.PrivateKeyword || m.kind === ts.SyntaxKind.ProtectedKeyword,
       );
       const name = member.name.getText(source);
-      if (!hidden && !name.startsWith('#') && !NOT_WRITES.has(name)) names.push(name);
+      if (!hidden && !name.startsWith('#') && !LEASE_CALLS.has(name) && writes(member.body)) names.push(name);
     }
   }
   return names;

@@ -26,6 +26,8 @@ import {
   artifactRecorded,
   cancelled,
   changed,
+  taskEnded,
+  taskOpened,
   transitioned,
   validationRecorded,
 } from '../src/store/run-writes.js';
@@ -1074,11 +1076,22 @@ describe.each(DIALECTS)('MCP tasks in the run store (%s)', (dialect) => {
     const [a, b] = t.stores;
     const token = newLeaseToken();
     await a.insert(newRun(RUN, undefined, 'h1', token));
-    await a.recordTask(task('call-task', 'call'), RUN, token);
-    expect(await b.endTask('call-task', '{"kind":"output"}')).toMatchObject({ outcome: '{"kind":"output"}' });
-    expect(await a.endTask('call-task', '{"kind":"refusal"}')).toMatchObject({
-      outcome: '{"kind":"output"}',
+    const before = { run: await a.get(RUN), events: await a.events(RUN) };
+    await a.append(RUN, null, taskOpened(task('call-task', 'call'), token));
+    await b.append(RUN, null, taskEnded('call-task', '{"kind":"output"}'));
+    // A task change alone writes no event and leaves the run's row as it was.
+    expect({ run: await b.get(RUN), events: await b.events(RUN) }).toEqual(before);
+    expect(await b.task('call-task', 'local:test')).toMatchObject({ outcome: '{"kind":"output"}' });
+    await a.append(RUN, null, taskEnded('call-task', '{"kind":"refusal"}'));
+    expect(await a.task('call-task', 'local:test')).toMatchObject({ outcome: '{"kind":"output"}' });
+    // A task change and the run's events are written together or not at all: a task id taken refuses both.
+    const moved = transitioned('CREATED', 'CLONED_INPUTS');
+    const both = (row: RunRow, nowMs: number) => ({
+      ...moved(row, nowMs)!,
+      task: { open: task('call-task', 'call'), leaseOwner: token },
     });
+    await expect(a.append(RUN, token, both)).rejects.toThrow();
+    expect({ run: await b.get(RUN), events: await b.events(RUN) }).toEqual(before);
     expect(await b.task('call-task', 'local:test')).toMatchObject({
       target: 'call',
       outcome: '{"kind":"output"}',

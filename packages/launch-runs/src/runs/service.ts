@@ -16,7 +16,7 @@ import type { ArtifactContent } from '../store/artifact-store.js';
 import { canonicalJson, sha256Hex } from '../canonical-json.js';
 import type { RunEvent } from '../store/event-chain.js';
 import { runState, type ListFilter } from '../store/launch-store.js';
-import { cancelled, recorded, transitioned } from '../store/run-writes.js';
+import { cancelled, recorded, taskEnded, taskOpened, transitioned } from '../store/run-writes.js';
 import { removeWorkspaceIfEnded, sweepEndedWorkspaces } from './ended-workspace.js';
 import { runNotFound } from './model/errors.js';
 import { Execution, type AdvanceUntil, type ExecutorDeps, type ProgressListener } from './executor.js';
@@ -392,13 +392,13 @@ export class LaunchRunService {
   }
 
   /** Records a call's task on `runId`, bound to the lease `token` its work holds (tools/slow-call.ts). */
-  recordTask(task: NewTask, runId: string, token: string): Promise<void> {
-    return this.deps.store.recordTask(task, runId, token);
+  async recordTask(task: NewTask, runId: string, token: string): Promise<void> {
+    await this.deps.store.append(runId, null, taskOpened(task, token));
   }
 
-  /** Stores how a call's task ended (task-end.ts JSON), unless it has an end already. */
-  async endTask(taskId: string, outcome: string): Promise<void> {
-    await this.deps.store.endTask(taskId, outcome);
+  /** Stores how a call's task on `runId` ended (task-end.ts JSON), unless it has an end already. */
+  async endTask(runId: string, taskId: string, outcome: string): Promise<void> {
+    await this.deps.store.append(runId, null, taskEnded(taskId, outcome));
   }
 
   /** The tasks of this service's runs (server-kit's TaskBoard), answering with `outputs`. */

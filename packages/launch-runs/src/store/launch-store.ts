@@ -57,7 +57,15 @@ export interface RunWrite {
   issues?: IssueRow[];
   /** An artifact's index entry (and its bytes, which stores shared by replicas keep), replacing one of that name. */
   artifact?: { row: ArtifactRow; bytes: Uint8Array };
+  /** One of the run's MCP tasks opened or ended with the change (it may carry no events). */
+  task?: TaskChange;
 }
+
+/**
+ * A task opened on the run, bound to the lease `leaseOwner` its work holds (a call become slow); or a task's
+ * end (task-end.ts JSON) stored unless it has one: the first writer's end stays.
+ */
+export type TaskChange = { open: NewTask; leaseOwner: string } | { end: string; outcome: string };
 
 /** A change decided from the run's locked row: what to write, or undefined for nothing. Throws to refuse. */
 export type Decide = (row: RunRow, nowMs: number) => RunWrite | undefined;
@@ -144,10 +152,11 @@ export interface LaunchStore {
    */
   insert(run: NewRun): Promise<{ row: RunRow; created: boolean }>;
   /**
-   * One change of a run, in one transaction: its row locked (runNotFound when there is none; LeaseLostError
-   * unless `token`, when given, holds its lease), `decide` asked what to write (it throws to refuse), the row's
-   * values, the run's issues and an artifact written, the events appended to the chain. Answers the run after
-   * the change (as it was when `decide` answers nothing). The changes callers append are in run-writes.ts.
+   * One change of a run and its tasks, in one transaction: its row locked (runNotFound when there is none;
+   * LeaseLostError unless `token`, when given, holds its lease), `decide` asked what to write (it throws to
+   * refuse), the row's values, the run's issues, an artifact and a task change written, the events appended to
+   * the chain. Answers the run after the change (as it was when `decide` answers nothing or no event). The
+   * changes callers append are in run-writes.ts.
    */
   append(runId: string, token: string | null, decide: Decide): Promise<RunRow>;
 
@@ -179,10 +188,6 @@ export interface LaunchStore {
 
   /** `principal`'s task `taskId`; undefined for a task another principal created, as for none. */
   task(taskId: string, principal: string): Promise<TaskRow | undefined>;
-  /** Records a task bound to the run and the lease `leaseOwner` its work holds now (a call become slow). */
-  recordTask(task: NewTask, runId: string, leaseOwner: string): Promise<void>;
-  /** Stores how the task ended (JSON) unless it already has an end: the row as it is afterwards. */
-  endTask(taskId: string, outcome: string): Promise<TaskRow | undefined>;
 
   close(): Promise<void>;
 }

@@ -3,7 +3,6 @@ import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import type pg from 'pg';
 import { artifactIndex, artifacts, events, issues, runs, tasks } from '../db/postgres-schema.js';
 import type { ArtifactRow, RunRow } from '../db/schema.js';
-import { RELEASED_LEASE } from '../runs/model/events.js';
 import type { RunEvent, TraceIds } from './event-chain.js';
 import { toRunEvent } from './event-log.js';
 import type { LaunchStore, LeaseStatus, ListFilter, RunSnapshot } from './launch-store.js';
@@ -118,8 +117,10 @@ function postgresStatements(
         .update(tasks)
         .set({ outcome, updatedMs: nowMs })
         .where(and(eq(tasks.taskId, taskId), isNull(tasks.outcome)));
-      const [row] = await tx.select().from(tasks).where(eq(tasks.taskId, taskId));
-      return row;
+    },
+    async updateRuns(values, where) {
+      const changed = await tx.update(runs).set(values).where(where).returning({ runId: runs.runId });
+      return changed.length;
     },
   };
 }
@@ -132,6 +133,7 @@ export class PostgresLaunchStore extends StatementLaunchStore implements LaunchS
   readonly sharedByReplicas = true;
   private readonly db: Db;
   protected readonly statements: RunStatements;
+  protected readonly match = match;
   /** The hot reads (every status call), prepared once per pooled connection. */
   private readonly getPrepared;
   private readonly artifactsPrepared;
@@ -214,31 +216,9 @@ export class PostgresLaunchStore extends StatementLaunchStore implements LaunchS
     return row?.content;
   }
 
-  protected async extendLease(runId: string, token: string, expiresMs: number): Promise<boolean> {
-    const extended = await this.db
-      .update(runs)
-      .set({ leaseExpiresMs: expiresMs })
-      .where(match.renewable(runId, token))
-      .returning({ runId: runs.runId });
-    return extended.length === 1;
-  }
-
   async leaseStatus(runId: string, token: string): Promise<LeaseStatus> {
     const [row] = await this.db.select(match.leaseStatusColumns).from(runs).where(eq(runs.runId, runId));
     return leaseStatusOf(row, token);
-  }
-
-  async releaseLease(runId: string, token: string): Promise<void> {
-    await this.db.update(runs).set(RELEASED_LEASE).where(match.leasedTo(runId, token));
-  }
-
-  async cancelRequest(owner: string, request: string): Promise<number> {
-    const marked = await this.db
-      .update(runs)
-      .set({ leaseRequestCancelled: true })
-      .where(match.leasedForRequest(owner, request))
-      .returning({ runId: runs.runId });
-    return marked.length;
   }
 
   /**

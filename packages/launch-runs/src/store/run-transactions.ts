@@ -1,6 +1,7 @@
 import type { IssueRow, RunRow, TaskRow } from '../db/schema.js';
 import { reduce, type RunEventInput } from '../runs/model/events.js';
-import type { Decide, LeaseOptions, NewRun, RunWrite } from './launch-store.js';
+import type { SQL } from 'drizzle-orm';
+import type { Decide, LeaseOptions, NewRun, RunWrite, TaskChange } from './launch-store.js';
 import { assertActiveRunRoom, insertWinner, leaseTake, requireRun, runInsert } from './run-changes.js';
 import { taskRowValues } from './task-rows.js';
 
@@ -34,8 +35,10 @@ export interface RunStatements {
   /** The task whatever its principal (callers check it). */
   taskById(taskId: string): Answer<TaskRow | undefined>;
   insertTask(values: TaskRow): Answer<void>;
-  /** Sets the task's end unless it has one; the row afterwards. */
-  endTask(taskId: string, outcome: string, nowMs: number): Answer<TaskRow | undefined>;
+  /** Sets the task's end unless it has one. */
+  endTask(taskId: string, outcome: string, nowMs: number): Answer<void>;
+  /** Sets `values` on the runs `where` selects: how many it changed (the lease calls, outside a transaction). */
+  updateRuns(values: Partial<RunRow>, where: SQL | undefined): Answer<number>;
 }
 
 export type Steps<T> = Generator<unknown, T, unknown>;
@@ -111,9 +114,17 @@ export function* appending(
   const values = reduce(row, write.events, nowMs);
   if (write.issues !== undefined) yield* answer(db.replaceIssues(runId, write.issues));
   if (write.artifact !== undefined) yield* answer(db.putArtifact(write.artifact));
+  if (write.task !== undefined) yield* answer(taskWrite(db, runId, write.task, nowMs));
   const written = values === undefined ? row : yield* answer(db.write(runId, values));
   yield* answer(db.appendEvents(runId, write.events));
   return written;
+}
+
+/** The statement writing a task change of the run `runId`. */
+function taskWrite(db: RunStatements, runId: string, change: TaskChange, nowMs: number): Answer<void> {
+  return 'open' in change
+    ? db.insertTask(taskRowValues(change.open, runId, change.leaseOwner, nowMs))
+    : db.endTask(change.end, change.outcome, nowMs);
 }
 
 /** LaunchStore.acquireLease. */

@@ -3,9 +3,11 @@ import type { RunRow } from '../db/schema.js';
 import type { RunEventInput, StateChanged } from '../runs/model/events.js';
 import { runState, type ArtifactEntry, type Decide } from './launch-store.js';
 import { artifactWrittenEvent, issueRows, validationTransitions } from './run-changes.js';
+import type { NewTask } from './task-rows.js';
 
-// The changes callers append to a run (LaunchStore.append): events, some decided from the run's row as locked
-// in the writing transaction. The store folds them into the row (runs/model/events.ts reduce) and appends them.
+// The changes callers append to a run and its tasks (LaunchStore.append): events, some decided from the run's
+// row as locked in the writing transaction. The store folds them into the row (runs/model/events.ts reduce)
+// and appends them.
 
 /** Events as they are: refused when the run is not where they say it is. */
 export function recorded(...events: RunEventInput[]): Decide {
@@ -64,4 +66,14 @@ export function artifactRecorded(entry: ArtifactEntry, bytes: Uint8Array): Decid
     events: [artifactWrittenEvent(entry)],
     artifact: { row: { ...entry, writtenAt: new Date(nowMs).toISOString() }, bytes },
   });
+}
+
+/** A call's task opened on the run, bound to the lease `leaseOwner` its work holds (tools/slow-call.ts). */
+export function taskOpened(task: NewTask, leaseOwner: string): Decide {
+  return () => ({ events: [], task: { open: task, leaseOwner } });
+}
+
+/** How the task `taskId` ended (task-end.ts JSON), stored unless it has an end already: the first one stays. */
+export function taskEnded(taskId: string, outcome: string): Decide {
+  return () => ({ events: [], task: { end: taskId, outcome } });
 }

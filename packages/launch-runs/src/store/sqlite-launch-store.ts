@@ -1,7 +1,6 @@
 import { and, asc, count, desc, eq, isNull, sql } from 'drizzle-orm';
 import type { LaunchDb } from '../db/drizzle.js';
 import { artifacts, events, issues, runs, tasks, type ArtifactRow, type RunRow } from '../db/schema.js';
-import { RELEASED_LEASE } from '../runs/model/events.js';
 import { toRunEvent } from './event-log.js';
 import type { RunEvent, TraceIds } from './event-chain.js';
 import type { LaunchStore, LeaseStatus, ListFilter, RunSnapshot } from './launch-store.js';
@@ -72,8 +71,8 @@ function sqliteStatements(
         .set({ outcome, updatedMs: nowMs })
         .where(and(eq(tasks.taskId, taskId), isNull(tasks.outcome)))
         .run();
-      return db.select().from(tasks).where(eq(tasks.taskId, taskId)).get();
     },
+    updateRuns: (values, where) => db.update(runs).set(values).where(where).run().changes,
   };
 }
 
@@ -90,6 +89,7 @@ export class SqliteLaunchStore extends StatementLaunchStore implements LaunchSto
   private readonly artifactsPrepared;
   private readonly openIssuesPrepared;
   protected readonly statements: RunStatements;
+  protected readonly match = match;
 
   constructor(
     readonly db: LaunchDb,
@@ -177,30 +177,9 @@ export class SqliteLaunchStore extends StatementLaunchStore implements LaunchSto
     return undefined;
   }
 
-  protected async extendLease(runId: string, token: string, expiresMs: number): Promise<boolean> {
-    const extended = this.db
-      .update(runs)
-      .set({ leaseExpiresMs: expiresMs })
-      .where(match.renewable(runId, token))
-      .run();
-    return extended.changes === 1;
-  }
-
   async leaseStatus(runId: string, token: string): Promise<LeaseStatus> {
     const row = this.db.select(match.leaseStatusColumns).from(runs).where(eq(runs.runId, runId)).get();
     return leaseStatusOf(row, token);
-  }
-
-  async releaseLease(runId: string, token: string): Promise<void> {
-    this.db.update(runs).set(RELEASED_LEASE).where(match.leasedTo(runId, token)).run();
-  }
-
-  async cancelRequest(owner: string, request: string): Promise<number> {
-    return this.db
-      .update(runs)
-      .set({ leaseRequestCancelled: true })
-      .where(match.leasedForRequest(owner, request))
-      .run().changes;
   }
 
   /** One data directory, one machine: a dead executor's runs are marked interrupted at start instead. */

@@ -1,13 +1,17 @@
 import type { RunRow, TaskRow } from '../db/schema.js';
+import { RELEASED_LEASE } from '../runs/model/events.js';
 import type { Decide, LeaseOptions, LeaseStatus, NewRun } from './launch-store.js';
-import { taskRowValues, type NewTask } from './task-rows.js';
 import { renewalRefused } from './run-changes.js';
+import type { runConditions } from './run-conditions.js';
 import { appending, inserting, leasing, type RunStatements, type Steps } from './run-transactions.js';
+
+/** The conditions of run-conditions.ts the lease calls update by, bound to a dialect's tables. */
+type LeaseConditions = Pick<ReturnType<typeof runConditions>, 'renewable' | 'leasedTo' | 'leasedForRequest'>;
 
 /**
  * What both stores do the same way, each method written once: the writes as run-transactions.ts's
- * transactions over a dialect's RunStatements, the renewal's answer, and close. A dialect store extends it
- * with its reads, its lease statements and how it runs a transaction.
+ * transactions over a dialect's RunStatements, the lease calls over its statements outside a transaction, and
+ * close. A dialect store extends it with its reads, its lease status and how it runs a transaction.
  */
 export abstract class StatementLaunchStore {
   constructor(protected readonly now: () => number) {}
@@ -15,11 +19,11 @@ export abstract class StatementLaunchStore {
   /** The dialect's statements outside any transaction, for the reads they share with one. */
   protected abstract readonly statements: RunStatements;
 
+  /** The dialect's run conditions (run-conditions.ts). */
+  protected abstract readonly match: LeaseConditions;
+
   /** Runs `steps` in one write transaction over the dialect's statements on it (run-transactions.ts). */
   protected abstract transaction<T>(steps: (db: RunStatements) => Steps<T>): Promise<T>;
-
-  /** Extends the run's lease to `expiresMs` if `token` holds it and the run is not cancelled: whether it did. */
-  protected abstract extendLease(runId: string, token: string, expiresMs: number): Promise<boolean>;
 
   abstract leaseStatus(runId: string, token: string): Promise<LeaseStatus>;
 
@@ -46,21 +50,23 @@ export abstract class StatementLaunchStore {
 
   /** One statement renews; only when it renews nothing is the run read, to say why (cancelled or lost). */
   async renewLease(runId: string, token: string, leaseMs: number): Promise<'renewed' | 'lost' | 'cancelled'> {
-    const renewed = await this.extendLease(runId, token, this.now() + leaseMs);
-    return renewed ? 'renewed' : renewalRefused(await this.leaseStatus(runId, token));
+    const extend = { leaseExpiresMs: this.now() + leaseMs };
+    const renewed = await this.statements.updateRuns(extend, this.match.renewable(runId, token));
+    return renewed === 1 ? 'renewed' : renewalRefused(await this.leaseStatus(runId, token));
+  }
+
+  async releaseLease(runId: string, token: string): Promise<void> {
+    await this.statements.updateRuns(RELEASED_LEASE, this.match.leasedTo(runId, token));
+  }
+
+  async cancelRequest(owner: string, request: string): Promise<number> {
+    const marked = { leaseRequestCancelled: true };
+    return this.statements.updateRuns(marked, this.match.leasedForRequest(owner, request));
   }
 
   async task(taskId: string, principal: string): Promise<TaskRow | undefined> {
     const row = await this.statements.taskById(taskId);
     return row?.principal === principal ? row : undefined;
-  }
-
-  async recordTask(task: NewTask, runId: string, leaseOwner: string): Promise<void> {
-    await this.statements.insertTask(taskRowValues(task, runId, leaseOwner, this.now()));
-  }
-
-  async endTask(taskId: string, outcome: string): Promise<TaskRow | undefined> {
-    return this.statements.endTask(taskId, outcome, this.now());
   }
 
   async close(): Promise<void> {

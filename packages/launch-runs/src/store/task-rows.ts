@@ -7,7 +7,7 @@ import type { TaskRow } from '../db/schema.js';
  */
 export type TaskTarget = 'next-stable-state' | 'call';
 
-/** A task to record with the change that starts its work (LaunchStore.insert, acquireLease, recordTask). */
+/** A task to record with the change that starts its work (LaunchStore.insert, acquireLease, append). */
 export interface NewTask {
   taskId: string;
   /** The principal creating it: the only one that sees it. */

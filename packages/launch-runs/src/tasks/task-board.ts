@@ -2,6 +2,7 @@ import { SwitchyardError } from '@switchyard/contracts/errors';
 import type { TaskBoard, TaskOutcome, TaskRef, TaskSnapshot } from '@switchyard/server-kit';
 import type { RunRow, TaskRow } from '../db/schema.js';
 import type { LaunchStore } from '../store/launch-store.js';
+import { taskEnded } from '../store/run-writes.js';
 import { runFailureError } from '../runs/model/errors.js';
 import { isRetiredHereLately } from '../runs/model/lease.js';
 import { draftsActivity, runActivity } from './task-activity.js';
@@ -125,8 +126,9 @@ export class LaunchTaskBoard implements TaskBoard {
       };
     }
     const outcome = encodeTaskEnd(await this.endOf(task, run, progress));
+    await this.store.append(run.runId, null, taskEnded(task.taskId, outcome));
     // Another replica may have stored its end first: the stored one is the answer.
-    const stored = (await this.store.endTask(task.taskId, outcome)) ?? { ...task, outcome };
+    const stored = (await this.store.task(task.taskId, task.principal)) ?? { ...task, outcome };
     return this.snapshot(stored, run);
   }
 

@@ -37,7 +37,7 @@ class SlowCall<T> {
       if (outcome === undefined) return;
       try {
         await this.recording;
-        await this.service.endTask(this.task.taskId, encodeTaskEnd(outcome));
+        await this.service.endTask(this.runId, this.task.taskId, encodeTaskEnd(outcome));
       } catch (error) {
         // Unstored, the task reads as interrupted once the lease is released: the work's end is still logged.
         this.call.logger.warn('could not store the end of a task', { task: this.task.taskId, error });
