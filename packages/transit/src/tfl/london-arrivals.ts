@@ -30,12 +30,25 @@ export function arrivalsQuery(stopId: string, request: GetLondonArrivalsRequest)
   };
 }
 
-function toArrival(prediction: Prediction, nowMs: number): LondonArrival | undefined {
+/** An arrival and its expected instant (epoch ms), which it is sorted by. */
+interface TimedArrival {
+  arrival: LondonArrival;
+  expectedMs: number;
+}
+
+/** localeCompare's order, with the collator made once rather than on each comparison. */
+const byLocale = new Intl.Collator().compare;
+
+function soonestFirst(a: TimedArrival, b: TimedArrival): number {
+  return a.expectedMs - b.expectedMs || byLocale(a.arrival.lineId, b.arrival.lineId);
+}
+
+function toArrival(prediction: Prediction, nowMs: number): TimedArrival | undefined {
   const lineId = nonEmpty(prediction.lineId);
   const expectedMs = Date.parse(prediction.expectedArrival ?? '');
   if (lineId === undefined || !Number.isFinite(expectedMs)) return undefined;
   const direction = nonEmpty(prediction.direction)?.toLowerCase();
-  return {
+  const arrival: LondonArrival = {
     lineId,
     lineName: nonEmpty(prediction.lineName) ?? lineId,
     mode: nonEmpty(prediction.modeName) ?? 'unknown',
@@ -50,6 +63,7 @@ function toArrival(prediction: Prediction, nowMs: number): LondonArrival | undef
     minutesToArrival: Math.max(0, Math.floor((expectedMs - nowMs) / 60_000)),
     currentLocation: nonEmpty(prediction.currentLocation),
   };
+  return { arrival, expectedMs };
 }
 
 /** Still current (TfL's `timeToLive` not passed), on a line and in a direction asked for. */
@@ -74,13 +88,12 @@ export async function getLondonArrivals(
   const cached = await tflAnswer(() => source.arrivals(query, call.signal));
   const { predictions, fetchedAtMs } = cached.value;
   const nowMs = (call.now ?? Date.now)();
-  const current = predictions.filter((prediction) => wanted(prediction, query, nowMs));
-  const arrivals = current
-    .flatMap((prediction) => toArrival(prediction, nowMs) ?? [])
-    .sort(
-      (a, b) =>
-        Date.parse(a.expectedArrival) - Date.parse(b.expectedArrival) || a.lineId.localeCompare(b.lineId),
-    );
+  const timed: TimedArrival[] = [];
+  for (const prediction of predictions) {
+    const arrival = wanted(prediction, query, nowMs) ? toArrival(prediction, nowMs) : undefined;
+    if (arrival !== undefined) timed.push(arrival);
+  }
+  const arrivals = timed.sort(soonestFirst).map(({ arrival }) => arrival);
   const shown = arrivals.slice(0, call.request.limit);
   const stopName = predictions.map((prediction) => nonEmpty(prediction.stationName)).find(Boolean) ?? null;
   const where = stopName ?? query.stopId;
