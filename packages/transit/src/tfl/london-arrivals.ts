@@ -30,25 +30,31 @@ export function arrivalsQuery(stopId: string, request: GetLondonArrivalsRequest)
   };
 }
 
-/** An arrival and its expected instant (epoch ms), which it is sorted by. */
-interface TimedArrival {
-  arrival: LondonArrival;
+/**
+ * A prediction that can be shown (it has a line and a readable expected arrival) with what it is sorted by;
+ * only the ones shown become arrivals.
+ */
+interface Timed {
+  prediction: Prediction;
+  lineId: string;
   expectedMs: number;
 }
 
-/** localeCompare's order, with the collator made once rather than on each comparison. */
-const byLocale = new Intl.Collator().compare;
-
-function soonestFirst(a: TimedArrival, b: TimedArrival): number {
-  return a.expectedMs - b.expectedMs || byLocale(a.arrival.lineId, b.arrival.lineId);
-}
-
-function toArrival(prediction: Prediction, nowMs: number): TimedArrival | undefined {
+function timed(prediction: Prediction): Timed | undefined {
   const lineId = nonEmpty(prediction.lineId);
   const expectedMs = Date.parse(prediction.expectedArrival ?? '');
-  if (lineId === undefined || !Number.isFinite(expectedMs)) return undefined;
+  return lineId === undefined || !Number.isFinite(expectedMs)
+    ? undefined
+    : { prediction, lineId, expectedMs };
+}
+
+function soonestFirst(a: Timed, b: Timed): number {
+  return a.expectedMs - b.expectedMs || a.lineId.localeCompare(b.lineId);
+}
+
+function toArrival({ prediction, lineId, expectedMs }: Timed, nowMs: number): LondonArrival {
   const direction = nonEmpty(prediction.direction)?.toLowerCase();
-  const arrival: LondonArrival = {
+  return {
     lineId,
     lineName: nonEmpty(prediction.lineName) ?? lineId,
     mode: nonEmpty(prediction.modeName) ?? 'unknown',
@@ -63,7 +69,6 @@ function toArrival(prediction: Prediction, nowMs: number): TimedArrival | undefi
     minutesToArrival: Math.max(0, Math.floor((expectedMs - nowMs) / 60_000)),
     currentLocation: nonEmpty(prediction.currentLocation),
   };
-  return { arrival, expectedMs };
 }
 
 /** Still current (TfL's `timeToLive` not passed), on a line and in a direction asked for. */
@@ -88,14 +93,17 @@ export async function getLondonArrivals(
   const cached = await tflAnswer(() => source.arrivals(query, call.signal));
   const { predictions, fetchedAtMs } = cached.value;
   const nowMs = (call.now ?? Date.now)();
-  const timed: TimedArrival[] = [];
+  const arrivals: Timed[] = [];
   for (const prediction of predictions) {
-    const arrival = wanted(prediction, query, nowMs) ? toArrival(prediction, nowMs) : undefined;
-    if (arrival !== undefined) timed.push(arrival);
+    const arrival = wanted(prediction, query, nowMs) ? timed(prediction) : undefined;
+    if (arrival !== undefined) arrivals.push(arrival);
   }
-  const arrivals = timed.sort(soonestFirst).map(({ arrival }) => arrival);
-  const shown = arrivals.slice(0, call.request.limit);
-  const stopName = predictions.map((prediction) => nonEmpty(prediction.stationName)).find(Boolean) ?? null;
+  const shown = arrivals
+    .sort(soonestFirst)
+    .slice(0, call.request.limit)
+    .map((arrival) => toArrival(arrival, nowMs));
+  const stopName =
+    predictions.reduce<string | undefined>((found, p) => found ?? nonEmpty(p.stationName), undefined) ?? null;
   const where = stopName ?? query.stopId;
   return {
     success: true,
