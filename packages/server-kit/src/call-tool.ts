@@ -141,6 +141,7 @@ async function run<State>(
     return {
       payload,
       json: fitted.json,
+      bytes,
       isError: spec.isErrorOutput?.(payload) ?? false,
       ...(content.length > 0 ? { content } : {}),
     };
@@ -240,7 +241,10 @@ export function callTool<State>(
       return outcome.started;
     }
     const result = toolResult(outcome);
-    allowance.spend(toolAnswerBytes(result.content[0].text) + contentBytes(outcome.content ?? []));
+    // Measured once, in run(): each measure reads the whole mirror.
+    allowance.spend(
+      outcome.bytes ?? toolAnswerBytes(result.content[0].text) + contentBytes(outcome.content ?? []),
+    );
     const durationMs = performance.now() - started;
     if (outcome.error === undefined) {
       runner.logger.debug('tool call', { outcome: outcome.isError ? 'error' : 'ok', durationMs });

@@ -3,7 +3,8 @@
 // stand-ins. Writes the .cpuprofile (open it in Chrome DevTools or speedscope for the flame graph) and prints
 // where the server's CPU went: self time by area (our code, the MCP SDK, zod, undici/fetch, JSON, GC) and the
 // hottest functions. Needs a build.
-//   pnpm --filter @switchyard/transit profile [tool] [calls] [stdio|http]
+// `bare` profiles the bare SDK tool of the same name (bare-server.ts over stdio) instead, for a side by side.
+//   pnpm --filter @switchyard/transit profile [tool] [calls] [stdio|http|bare]
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -34,6 +35,7 @@ const ARGS: Record<string, Record<string, unknown>> = {
 };
 const tool = process.argv[2] ?? 'get_departures';
 const calls = Number(process.argv[3] ?? process.env.PROFILE_CALLS ?? 10_000);
+const bare = process.argv[4] === 'bare';
 const transport = process.argv[4] === 'http' ? 'http' : 'stdio';
 if (ARGS[tool] === undefined) throw new Error(`unknown tool ${tool}; one of ${Object.keys(ARGS).join(', ')}`);
 
@@ -45,7 +47,7 @@ try {
     server: {
       label: 'profile',
       transport,
-      args: [BIN],
+      args: bare ? ['--import', 'tsx', path.join(here, 'bare-server.ts')] : [BIN],
       env: serverEnv(
         {
           tflUrl: tfl.url,
@@ -61,13 +63,13 @@ try {
     warmup: Math.min(200, calls),
     calls,
     call: async (client) => {
-      const result = await client.callTool({ name: tool, arguments: ARGS[tool] });
+      const result = await client.callTool({ name: tool, arguments: bare ? {} : ARGS[tool] });
       if (result.isError === true)
         throw new Error(`${tool} failed: ${JSON.stringify(result.structuredContent)}`);
     },
   });
   console.log(
-    `${tool} over ${transport}: ${calls} calls; sampled busy time ` +
+    `${tool} over ${bare ? 'stdio, the bare SDK tool' : transport}: ${calls} calls; sampled busy time ` +
       `${(summary.busyMs * calls).toFixed(0)} ms, ${summary.busyMs.toFixed(3)} ms per call`,
   );
   for (const [area, ms] of summary.areas) {

@@ -49,6 +49,8 @@ const TARGET_CPU_MS = 1;
 /** Calls profiled per server for the CPU-by-area table, and the cases profiled. */
 const PROFILE_CALLS = Number(process.env.BENCH_PROFILE_CALLS ?? 2000);
 const PROFILED = ['get_departures', 'planJourney'];
+/** BENCH_CASES=plan_trip,get_line_status runs only those cases (and profiles only those of PROFILED). */
+const ONLY = process.env.BENCH_CASES?.split(',').filter((name) => name !== '');
 
 interface Stats {
   p50: number;
@@ -128,6 +130,11 @@ const binOver = (transport: 'stdio' | 'http'): ServerStart => ({
   env,
   era: ERA,
 });
+/**
+ * BENCH_BASELINE_BIN=<another build's bin>: that build over stdio is measured in the same interleaved rounds,
+ * a before/after in one machine state (the figure to trust on a shared machine).
+ */
+const BASELINE_BIN = process.env.BENCH_BASELINE_BIN;
 const BARE: ServerStart = {
   label: 'bare',
   transport: 'stdio',
@@ -138,8 +145,13 @@ const BARE: ServerStart = {
 const stdio = await startServer(binOver('stdio'));
 const http = await startServer(binOver('http'));
 const bare = await startServer(BARE);
+const baseline =
+  BASELINE_BIN === undefined
+    ? undefined
+    : await startServer({ ...binOver('stdio'), label: 'baseline', args: [BASELINE_BIN] });
+const servers = [stdio, http, ...(baseline === undefined ? [] : [baseline])];
 
-const cases = [
+const allCases = [
   {
     name: 'planJourney',
     tool: 'planJourney',
@@ -191,34 +203,41 @@ const cases = [
     direct: londonStopsRequest,
   },
 ];
+const cases = ONLY === undefined ? allCases : allCases.filter((c) => ONLY.includes(c.name));
+if (cases.length === 0)
+  throw new Error(`BENCH_CASES names no case; one of ${allCases.map((c) => c.name).join(', ')}`);
 
 const f = (ms: number | undefined) => (ms === undefined ? '      —' : ms.toFixed(2).padStart(7));
 const rows: string[] = [];
 const misses: string[] = [];
 try {
   for (const c of cases) {
-    const [direct, ...servers] = await measureInterleaved([
+    const [direct, ...measuredServers] = await measureInterleaved([
       { label: 'direct', run: () => c.direct(targets) },
-      ...[stdio, http].map((server) => ({
+      ...servers.map((server) => ({
         label: server.label,
         pid: server.pid,
         run: () => call(server.client, c.tool, c.args),
       })),
       { label: 'bare', pid: bare.pid, run: () => call(bare.client, c.bareTool, {}) },
     ]);
-    for (const measured of servers) {
+    for (const measured of measuredServers) {
       const added = {
         p50: measured.stats.p50 - direct!.stats.p50,
         p95: measured.stats.p95 - direct!.stats.p95,
       };
       const operation =
-        measured.label === 'bare' ? `${c.name}, bare SDK tool (stdio)` : `${c.name} (${measured.label})`;
+        measured.label === 'bare'
+          ? `${c.name}, bare SDK tool (stdio)`
+          : measured.label === 'baseline'
+            ? `${c.name}, baseline bin (stdio)`
+            : `${c.name} (${measured.label})`;
       rows.push(
         `${operation.padEnd(38)} direct p50 ${f(direct!.stats.p50)} p95 ${f(direct!.stats.p95)} | ` +
           `tool p50 ${f(measured.stats.p50)} p95 ${f(measured.stats.p95)} | added p50 ${f(added.p50)} ` +
           `p95 ${f(added.p95)} | cpu/call ${f(measured.cpuPerCallMs)}`,
       );
-      if (measured.label === 'bare') continue;
+      if (measured.label === 'bare' || measured.label === 'baseline') continue;
       if (added.p50 > TARGET_ADDED_P50_MS || added.p95 > TARGET_ADDED_P95_MS) {
         misses.push(`${operation}: added p50 ${added.p50.toFixed(2)} ms, p95 ${added.p95.toFixed(2)} ms`);
       }
@@ -228,7 +247,7 @@ try {
     }
   }
 } finally {
-  await Promise.all([stdio.close(), http.close(), bare.close()]);
+  await Promise.all([...servers, bare].map((server) => server.close()));
 }
 
 /**
@@ -263,7 +282,7 @@ async function cpuTable(c: (typeof cases)[number]): Promise<string[]> {
 
 const profiles: string[] = [];
 try {
-  for (const name of PROFILED) profiles.push(...(await cpuTable(cases.find((c) => c.name === name)!)));
+  for (const c of cases.filter((c) => PROFILED.includes(c.name))) profiles.push(...(await cpuTable(c)));
 } finally {
   await tfl.close();
   await digitransit.close();

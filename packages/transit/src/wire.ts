@@ -28,6 +28,16 @@ export function readText(value: unknown): string | undefined {
   return typeof value === 'number' ? String(value) : undefined;
 }
 
+/** A string as it is (a number is not one); undefined for anything else. */
+export function readString(value: unknown): string | undefined {
+  return typeof value === 'string' ? value : undefined;
+}
+
+/** A string of at least one character (an id, a name); undefined for anything else. */
+export function readNonEmptyString(value: unknown): string | undefined {
+  return typeof value === 'string' && value.length > 0 ? value : undefined;
+}
+
 /** true/false, or "true"/"false" in any case around white space; undefined for anything else. */
 export function readBoolean(value: unknown): boolean | undefined {
   if (typeof value === 'boolean') return value;

@@ -1,7 +1,7 @@
 import { REDACTION_MARK, redactSecrets } from '@switchyard/resilience';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, HSL_REGION_BOUNDS, loadConfig } from '../src/config.js';
-import { formatZoned, londonLocalToIso, zonedLocalToEpochMs } from '../src/time.js';
+import { formatUtc, formatZoned, londonLocalToIso, zonedLocalToEpochMs } from '../src/time.js';
 
 const KEYS = { TFL_API_KEY: 'cfg-tfl-key-0001', DIGITRANSIT_SUBSCRIPTION_KEY: 'cfg-dt-key-0002' };
 
@@ -307,5 +307,32 @@ describe('London local time', () => {
     expect(formatZoned(Date.parse('2025-07-01T09:00:00Z'), 'America/St_Johns')).toBe(
       '2025-07-01T06:30:00-02:30',
     );
+  });
+});
+
+describe('UTC instants (formatUtc)', () => {
+  /** What formatUtc wrote through Date: toISOString to the second. */
+  const throughDate = (ms: number) =>
+    new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z');
+
+  it('writes what Date writes, to the second, on leap days, at year and century ends and at random', () => {
+    const instants = [0, 999, 951_782_400_000, 4_107_542_399_999, 253_402_300_799_999];
+    for (const year of [1970, 1999, 2000, 2024, 2100, 2400, 9999])
+      for (const month of [0, 1, 2, 11])
+        for (const day of [1, 28, 29, 30, 31])
+          instants.push(Date.UTC(year, month, day), Date.UTC(year, month, day, 23, 59, 59, 999));
+    let seed = 40;
+    for (let i = 0; i < 20_000; i += 1) {
+      seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
+      instants.push((seed / 2_147_483_648) * 253_402_300_800_000);
+    }
+    for (const ms of instants) expect(formatUtc(ms)).toBe(throughDate(ms));
+    expect(formatUtc(Date.parse('2025-09-15T10:05:00.750Z'))).toBe('2025-09-15T10:05:00Z');
+  });
+
+  it('before 1970 and after 9999 as Date writes them; NaN is a RangeError', () => {
+    for (const ms of [-1, -86_400_001, 253_402_300_800_000, 8.64e15])
+      expect(formatUtc(ms)).toBe(throughDate(ms));
+    expect(() => formatUtc(Number.NaN)).toThrow(RangeError);
   });
 });

@@ -9,9 +9,9 @@ import {
   type Language,
   type ServiceAlert,
 } from '@switchyard/contracts/transit';
-import { z } from 'zod';
 import { formatUtc } from '../time.js';
-import { lenientList, nonEmpty, optionalNumber, optionalText, wireNumber } from '../wire.js';
+import { lenientItems, lenientRecord, readerField, type ReadValue } from '../wire-record.js';
+import { nonEmpty, readNumber, readText } from '../wire.js';
 
 /** HSL_ALERTS_MAX and HSL_ALERT_TEXT_MAX_CHARS. */
 export interface AlertLimits {
@@ -21,32 +21,38 @@ export interface AlertLimits {
   textMaxChars: number;
 }
 
-const TranslatedStringSchema = z.object({ text: optionalText, language: optionalText });
-type TranslatedString = z.infer<typeof TranslatedStringSchema>;
+const readTranslations = lenientItems(lenientRecord({ text: readText, language: readText }));
+type TranslatedString = ReadValue<typeof readTranslations>[number];
 
 /** Epoch seconds 1970..2100; anything else (OTP sends none for "until further notice") is no bound. */
-const epochSeconds = wireNumber.pipe(z.number().min(0).max(4_102_444_800)).optional().catch(undefined);
+function readEpochSeconds(value: unknown): number | undefined {
+  const seconds = readNumber(value);
+  return seconds !== undefined && seconds >= 0 && seconds <= 4_102_444_800 ? seconds : undefined;
+}
 
-/** One `Alert` as ALERT_FIELDS selects it. */
-export const OtpAlertSchema = z.object({
-  id: optionalText,
-  alertHash: optionalNumber,
-  alertHeaderText: optionalText,
-  alertDescriptionText: optionalText,
-  alertUrl: optionalText,
-  alertHeaderTextTranslations: lenientList(TranslatedStringSchema),
-  alertDescriptionTextTranslations: lenientList(TranslatedStringSchema),
-  alertUrlTranslations: lenientList(TranslatedStringSchema),
-  alertSeverityLevel: optionalText,
-  alertEffect: optionalText,
-  alertCause: optionalText,
-  effectiveStartDate: epochSeconds,
-  effectiveEndDate: epochSeconds,
+/** One `Alert` as ALERT_FIELDS selects it, read from a field table (see ../wire-record.ts). */
+const readAlert = lenientRecord({
+  id: readText,
+  alertHash: readNumber,
+  alertHeaderText: readText,
+  alertDescriptionText: readText,
+  alertUrl: readText,
+  alertHeaderTextTranslations: readTranslations,
+  alertDescriptionTextTranslations: readTranslations,
+  alertUrlTranslations: readTranslations,
+  alertSeverityLevel: readText,
+  alertEffect: readText,
+  alertCause: readText,
+  effectiveStartDate: readEpochSeconds,
+  effectiveEndDate: readEpochSeconds,
 });
-export type OtpAlert = z.infer<typeof OtpAlertSchema>;
+export type OtpAlert = ReadValue<typeof readAlert>;
 
 /** The `alerts` list of a stop, route, trip or leg: unreadable alerts are left out. */
-export const OtpAlertsSchema = lenientList(OtpAlertSchema);
+export const readAlerts = lenientItems(readAlert);
+
+/** readAlerts as a field of a zod object. */
+export const OtpAlertsSchema = readerField(readAlerts);
 
 /** An instant range, epoch milliseconds, both ends included. */
 export interface TimeWindow {

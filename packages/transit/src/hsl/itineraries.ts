@@ -8,63 +8,66 @@ import {
 } from '@switchyard/contracts/transit';
 import { z } from 'zod';
 import { formatUtc } from '../time.js';
-import {
-  lenientList,
-  nonEmpty,
-  optionalBoolean,
-  optionalNumber,
-  optionalObject,
-  optionalText,
-  wireNumber,
-} from '../wire.js';
-import { OtpAlertsSchema, type OtpAlert } from './alerts.js';
+import { everyItem, lenientRecord, recordSchema, required, type ReadValue } from '../wire-record.js';
+import { lenientList, nonEmpty, optionalText, readBoolean, readNumber, readText } from '../wire.js';
+import { readAlerts, type OtpAlert } from './alerts.js';
 import { departureStatus, toTransitMode } from './realtime.js';
 
+// An itinerary is read from field tables (see ../wire-record.ts): OTP sends several per answer, each with a
+// dozen fields on every leg, and zod blocks per field were most of plan_trip's own parse time.
+
+/** A date-time Date can read; anything else cannot place a leg. */
+function readInstantText(value: unknown): string | undefined {
+  return typeof value === 'string' && Number.isFinite(Date.parse(value)) ? value : undefined;
+}
+
 /** `LegTime`: without a readable scheduled time a leg cannot be placed, and its itinerary is left out. */
-const LegTimeSchema = z.object({
-  scheduledTime: z.string().refine((value) => Number.isFinite(Date.parse(value))),
-  estimated: optionalObject(z.object({ time: optionalText })),
+const readLegTime = lenientRecord({
+  scheduledTime: required(readInstantText),
+  estimated: lenientRecord({ time: readText }),
 });
 
 /** `Place`: OTP always gives coordinates; a place without them makes its itinerary unusable. */
-const PlaceSchema = z.object({
-  name: optionalText,
-  lat: wireNumber,
-  lon: wireNumber,
-  stop: optionalObject(z.object({ gtfsId: optionalText, wheelchairBoarding: optionalText })),
+const readPlace = lenientRecord({
+  name: readText,
+  lat: required(readNumber),
+  lon: required(readNumber),
+  stop: lenientRecord({ gtfsId: readText, wheelchairBoarding: readText }),
 });
 
 /**
  * A leg as PLAN_CONNECTION_QUERY selects it. Street legs have `route: null` and `trip: null`; so may
  * transit legs of some feeds (flex, added trips), which then have no line.
  */
-export const OtpLegSchema = z.object({
-  mode: optionalText,
-  transitLeg: optionalBoolean,
-  realTime: optionalBoolean,
-  realtimeState: optionalText,
-  distance: optionalNumber,
-  duration: optionalNumber,
-  headsign: optionalText,
-  start: LegTimeSchema,
-  end: LegTimeSchema,
-  from: PlaceSchema,
-  to: PlaceSchema,
-  route: optionalObject(z.object({ shortName: optionalText })),
-  trip: optionalObject(z.object({ gtfsId: optionalText, wheelchairAccessible: optionalText })),
-  alerts: OtpAlertsSchema,
+const readLeg = lenientRecord({
+  mode: readText,
+  transitLeg: readBoolean,
+  realTime: readBoolean,
+  realtimeState: readText,
+  distance: readNumber,
+  duration: readNumber,
+  headsign: readText,
+  start: required(readLegTime),
+  end: required(readLegTime),
+  from: required(readPlace),
+  to: required(readPlace),
+  route: lenientRecord({ shortName: readText }),
+  trip: lenientRecord({ gtfsId: readText, wheelchairAccessible: readText }),
+  alerts: readAlerts,
 });
-export type OtpLeg = z.infer<typeof OtpLegSchema>;
+export type OtpLeg = ReadValue<typeof readLeg>;
 
-export const OtpItinerarySchema = z.object({
-  start: optionalText,
-  end: optionalText,
-  duration: optionalNumber,
-  walkDistance: optionalNumber,
-  numberOfTransfers: optionalNumber,
-  legs: z.array(OtpLegSchema).min(1),
+/** An itinerary is read whole or not at all: one unreadable leg leaves it out. */
+const readItinerary = lenientRecord({
+  start: readText,
+  end: readText,
+  duration: readNumber,
+  walkDistance: readNumber,
+  numberOfTransfers: readNumber,
+  legs: required(everyItem(readLeg, 1)),
 });
-export type OtpItinerary = z.infer<typeof OtpItinerarySchema>;
+export const OtpItinerarySchema = recordSchema(readItinerary);
+export type OtpItinerary = ReadValue<typeof readItinerary>;
 
 /** `RoutingError`: `code` is an open set (NO_TRANSIT_CONNECTION, OUTSIDE_BOUNDS, ... and later ones). */
 const RoutingErrorSchema = z.object({
@@ -77,13 +80,13 @@ export type RoutingError = z.infer<typeof RoutingErrorSchema>;
 export const PlanConnectionDataSchema = z.object({
   planConnection: z.object({
     routingErrors: lenientList(RoutingErrorSchema),
-    /** Every edge OTP sent, unread: each is parsed on its own (see itineraryNodes). */
+    /** Every edge OTP sent, unread: each is read on its own (see itineraryNodes). */
     edges: z.array(z.unknown()).nullish(),
   }),
 });
 export type PlanConnectionData = z.infer<typeof PlanConnectionDataSchema>;
 
-const EdgeSchema = z.object({ node: OtpItinerarySchema });
+const readEdge = lenientRecord({ node: required(readItinerary) });
 
 /** The itineraries of planConnection's edges that can be read, and how many edges there were. */
 export function itineraryNodes(edges: readonly unknown[] | null | undefined): {
@@ -92,8 +95,8 @@ export function itineraryNodes(edges: readonly unknown[] | null | undefined): {
 } {
   const nodes: OtpItinerary[] = [];
   for (const edge of edges ?? []) {
-    const parsed = EdgeSchema.safeParse(edge);
-    if (parsed.success) nodes.push(parsed.data.node);
+    const read = readEdge(edge);
+    if (read !== undefined) nodes.push(read.node);
   }
   return { nodes, received: (edges ?? []).length };
 }

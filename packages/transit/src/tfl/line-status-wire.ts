@@ -1,38 +1,38 @@
 // TfL line status on the wire: `Tfl.Api.Presentation.Entities.Line[]` from `/Line/{ids}/Status`,
-// `/Line/{ids}/Status/{StartDate}/to/{EndDate}` and `/Line/Mode/{modes}/Status`, parsed leniently (see
-// ../wire.ts): a line without an id, or a status without a severity, is left out.
-import { z } from 'zod';
-import { lenientList, listOf, optionalBoolean, optionalObject, optionalText, wireNumber } from '../wire.js';
+// `/Line/{ids}/Status/{StartDate}/to/{EndDate}` and `/Line/Mode/{modes}/Status`, read leniently from field
+// tables (see ../wire-record.ts): a line without an id, or a status without a severity, is left out.
+import { lenientItems, lenientRecord, listSchema, required, type ReadValue } from '../wire-record.js';
+import { readBoolean, readNonEmptyString, readNumber, readText } from '../wire.js';
 
-const ValidityPeriodSchema = z.object({
-  fromDate: optionalText,
-  toDate: optionalText,
-  isNow: optionalBoolean,
+const readValidityPeriod = lenientRecord({
+  fromDate: readText,
+  toDate: readText,
+  isNow: readBoolean,
 });
 
-const DisruptionSchema = z.object({
-  category: optionalText,
-  categoryDescription: optionalText,
-  description: optionalText,
-  closureText: optionalText,
+const readDisruption = lenientRecord({
+  category: readText,
+  categoryDescription: readText,
+  description: readText,
+  closureText: readText,
 });
 
-const LineStatusWireSchema = z.object({
-  statusSeverity: wireNumber,
-  statusSeverityDescription: optionalText,
-  reason: optionalText,
-  validityPeriods: lenientList(ValidityPeriodSchema),
-  disruption: optionalObject(DisruptionSchema),
+const readLineStatus = lenientRecord({
+  statusSeverity: required(readNumber),
+  statusSeverityDescription: readText,
+  reason: readText,
+  validityPeriods: lenientItems(readValidityPeriod),
+  disruption: readDisruption,
 });
-export type LineStatusWire = z.infer<typeof LineStatusWireSchema>;
+export type LineStatusWire = ReadValue<typeof readLineStatus>;
 
-const LineWireSchema = z.object({
-  id: z.string().min(1),
-  name: optionalText,
-  modeName: optionalText,
-  lineStatuses: lenientList(LineStatusWireSchema),
+const readLine = lenientRecord({
+  id: required(readNonEmptyString),
+  name: readText,
+  modeName: readText,
+  lineStatuses: lenientItems(readLineStatus),
 });
-export type LineWire = z.infer<typeof LineWireSchema>;
+export type LineWire = ReadValue<typeof readLine>;
 
 /** The answer must be a list; items that are not readable lines are left out. */
-export const LineListSchema = listOf(LineWireSchema);
+export const LineListSchema = listSchema(readLine);

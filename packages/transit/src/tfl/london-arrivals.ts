@@ -30,10 +30,29 @@ export function arrivalsQuery(stopId: string, request: GetLondonArrivalsRequest)
   };
 }
 
-function toArrival(prediction: Prediction, nowMs: number): LondonArrival | undefined {
+/**
+ * A prediction that can be shown (it has a line and a readable expected arrival) with what it is sorted by;
+ * only the ones shown become arrivals.
+ */
+interface Timed {
+  prediction: Prediction;
+  lineId: string;
+  expectedMs: number;
+}
+
+function timed(prediction: Prediction): Timed | undefined {
   const lineId = nonEmpty(prediction.lineId);
   const expectedMs = Date.parse(prediction.expectedArrival ?? '');
-  if (lineId === undefined || !Number.isFinite(expectedMs)) return undefined;
+  return lineId === undefined || !Number.isFinite(expectedMs)
+    ? undefined
+    : { prediction, lineId, expectedMs };
+}
+
+function soonestFirst(a: Timed, b: Timed): number {
+  return a.expectedMs - b.expectedMs || a.lineId.localeCompare(b.lineId);
+}
+
+function toArrival({ prediction, lineId, expectedMs }: Timed, nowMs: number): LondonArrival {
   const direction = nonEmpty(prediction.direction)?.toLowerCase();
   return {
     lineId,
@@ -74,15 +93,17 @@ export async function getLondonArrivals(
   const cached = await tflAnswer(() => source.arrivals(query, call.signal));
   const { predictions, fetchedAtMs } = cached.value;
   const nowMs = (call.now ?? Date.now)();
-  const current = predictions.filter((prediction) => wanted(prediction, query, nowMs));
-  const arrivals = current
-    .flatMap((prediction) => toArrival(prediction, nowMs) ?? [])
-    .sort(
-      (a, b) =>
-        Date.parse(a.expectedArrival) - Date.parse(b.expectedArrival) || a.lineId.localeCompare(b.lineId),
-    );
-  const shown = arrivals.slice(0, call.request.limit);
-  const stopName = predictions.map((prediction) => nonEmpty(prediction.stationName)).find(Boolean) ?? null;
+  const arrivals: Timed[] = [];
+  for (const prediction of predictions) {
+    const arrival = wanted(prediction, query, nowMs) ? timed(prediction) : undefined;
+    if (arrival !== undefined) arrivals.push(arrival);
+  }
+  const shown = arrivals
+    .sort(soonestFirst)
+    .slice(0, call.request.limit)
+    .map((arrival) => toArrival(arrival, nowMs));
+  const stopName =
+    predictions.reduce<string | undefined>((found, p) => found ?? nonEmpty(p.stationName), undefined) ?? null;
   const where = stopName ?? query.stopId;
   return {
     success: true,

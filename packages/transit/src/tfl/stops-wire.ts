@@ -1,42 +1,38 @@
 // TfL stop points on the wire: `SearchResponse` (`matches`: MatchedStop) from `/StopPoint/Search/{query}`
-// and `StopPointsResponse` (`stopPoints`: StopPoint) from `/StopPoint` around a coordinate, parsed leniently
-// (see ../wire.ts): a stop without an id, a name or a position is left out.
-import { z } from 'zod';
-import { lenientList, optionalNumber, optionalText, wireNumber } from '../wire.js';
-
-const IdentifierSchema = z.object({ id: z.string().min(1) });
+// and `StopPointsResponse` (`stopPoints`: StopPoint) from `/StopPoint` around a coordinate, read leniently
+// from field tables (see ../wire-record.ts): a stop without an id, a name or a position is left out.
+import { lenientItems, lenientRecord, recordSchema, required, type ReadValue } from '../wire-record.js';
+import { readNonEmptyString, readNumber, readString, readText } from '../wire.js';
 
 const commonStopFields = {
-  lat: wireNumber,
-  lon: wireNumber,
-  modes: lenientList(z.string()),
-  lines: lenientList(IdentifierSchema),
-  zone: optionalText,
+  lat: required(readNumber),
+  lon: required(readNumber),
+  modes: lenientItems(readString),
+  lines: lenientItems(lenientRecord({ id: required(readNonEmptyString) })),
+  zone: readText,
 };
 
-export const MatchedStopSchema = z.object({
-  id: z.string().min(1),
-  name: z.string().min(1),
+const readMatchedStop = lenientRecord({
+  id: required(readNonEmptyString),
+  name: required(readNonEmptyString),
   ...commonStopFields,
 });
-export type MatchedStop = z.infer<typeof MatchedStopSchema>;
+export type MatchedStop = ReadValue<typeof readMatchedStop>;
 
-export const StopPointSchema = z.object({
-  naptanId: optionalText,
-  id: optionalText,
-  commonName: z.string().min(1),
-  stopLetter: optionalText,
-  distance: optionalNumber,
+const readStopPoint = lenientRecord({
+  naptanId: readText,
+  id: readText,
+  commonName: required(readNonEmptyString),
+  stopLetter: readText,
+  distance: readNumber,
   ...commonStopFields,
 });
-export type StopPointWire = z.infer<typeof StopPointSchema>;
+export type StopPointWire = ReadValue<typeof readStopPoint>;
 
-export const SearchResponseSchema = z.object({
-  total: optionalNumber,
-  matches: lenientList(MatchedStopSchema),
-});
+export const SearchResponseSchema = recordSchema(
+  lenientRecord({ total: readNumber, matches: lenientItems(readMatchedStop) }),
+);
 
-export const StopPointsResponseSchema = z.object({
-  total: optionalNumber,
-  stopPoints: lenientList(StopPointSchema),
-});
+export const StopPointsResponseSchema = recordSchema(
+  lenientRecord({ total: readNumber, stopPoints: lenientItems(readStopPoint) }),
+);
