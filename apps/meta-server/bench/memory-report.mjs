@@ -9,6 +9,8 @@ if (file !== undefined) {
     const spaces = Object.fromEntries(
       v8.getHeapSpaceStatistics().map((space) => [space.space_name, space.physical_space_size]),
     );
-    fs.writeFileSync(file, JSON.stringify({ rss: process.memoryUsage.rss(), spaces }));
+    const { rss, arrayBuffers } = process.memoryUsage();
+    const peakMalloced = v8.getHeapStatistics().peak_malloced_memory;
+    fs.writeFileSync(file, JSON.stringify({ rss, spaces, arrayBuffers, peakMalloced }));
   });
 }

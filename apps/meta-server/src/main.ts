@@ -42,11 +42,11 @@ export async function main(argv: readonly string[], env: Env): Promise<number> {
   if (outcome.action === 'migrate') return migrate(env);
   try {
     // Loaded only now, so --help, --version and usage errors answer at once.
-    const [{ startSwitchyard }, { boundYoungGeneration }] = await Promise.all([
+    const [{ startSwitchyard }, { boundMemory }] = await Promise.all([
       import('./index.js'),
       import('@switchyard/server-kit'),
     ]);
-    boundYoungGeneration(env);
+    boundMemory(env);
     // Clients that start their own copy over stdio run this same bin with this same Node.
     const stdioCommand = { command: process.execPath, args: process.argv.slice(1, 2) };
     await startSwitchyard({ ...outcome.settings, env, stdioCommand, settingNames: NAMES_FOR_PEOPLE });

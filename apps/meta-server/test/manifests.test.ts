@@ -69,6 +69,7 @@ const RUNTIME_VARIABLES = [
   LIMITS.maxAnswerBytes.variable,
   LIMITS.stdioMaxMessageBytes.variable,
   LIMITS.maxYoungGenerationMb.variable,
+  LIMITS.heapGrowingPercent.variable,
   REQUEST_STATE_KEY_VARIABLE,
   LIMITS.maxRequestStateBytes.variable,
   LIMITS.requestStateTtlS.variable,

@@ -52,6 +52,7 @@ export {
   DEFAULT_MAX_MESSAGE_BYTES,
   DEFAULT_MAX_REQUEST_STATE_BYTES,
   DEFAULT_MAX_YOUNG_GENERATION_MB,
+  DEFAULT_HEAP_GROWING_PERCENT,
   DEFAULT_REQUEST_STATE_TTL_S,
   DEFAULT_REQUEST_TIMEOUT_MS,
   LIMITS,
@@ -62,5 +63,5 @@ export { ARGUMENT_NOT_TEXT } from './argument-text.js';
 export { checkReadiness, type ReadinessReport } from './health.js';
 export { isLoopbackHost } from './http/security.js';
 export * from './standalone.js';
-export { boundYoungGeneration } from './runtime/young-generation.js';
+export { boundMemory } from './runtime/memory-bounds.js';
 export { forPeople } from './for-people.js';

@@ -25,7 +25,8 @@ interface LimitSetting {
     | 'messages'
     | 'rounds'
     | 'task ids'
-    | 'listens';
+    | 'listens'
+    | 'percent';
   /** Absent where the default depends on the modules (the message sizes). */
   default?: number;
 }
@@ -108,6 +109,16 @@ export const DEFAULT_OAUTH_MAX_RESPONSE_BYTES = 256 * 1024;
  */
 export const DEFAULT_MAX_YOUNG_GENERATION_MB = 8;
 
+/**
+ * How far V8 lets its old generation grow past what survived the last full collection before the next one, in
+ * percent. Left alone, V8 picks a factor of 1.1 to 4 from how fast it collects, and a server whose calls leave
+ * little behind grows to several times its live data between collections (switchyard-transit after 1,000 mixed
+ * calls: old space 31 MiB and 3.6 MiB of dead upstream bodies' Buffers, against 21 MiB and 1 MiB at 20%). The
+ * price is more full collections: 8 instead of 2 in those calls, about 50 ms of pauses in all (0.05 ms a call,
+ * within the noise of the CPU per call).
+ */
+export const DEFAULT_HEAP_GROWING_PERCENT = 20;
+
 export const LIMITS = {
   maxArgumentDepth: {
     option: 'maxArgumentDepth',
@@ -123,6 +134,14 @@ export const LIMITS = {
     zeroMeans: "V8's own growth",
     unit: 'mebibytes',
     default: DEFAULT_MAX_YOUNG_GENERATION_MB,
+  },
+  heapGrowingPercent: {
+    option: 'heapGrowingPercent',
+    variable: 'SWITCHYARD_HEAP_GROWING_PERCENT',
+    min: 0,
+    zeroMeans: "V8's own growth",
+    unit: 'percent',
+    default: DEFAULT_HEAP_GROWING_PERCENT,
   },
   maxAnswerBytes: {
     option: 'maxAnswerBytes',

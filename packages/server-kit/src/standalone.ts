@@ -10,7 +10,7 @@ import { BIN_SETTING_NAMES, forPeople } from './for-people.js';
 import { runServer } from './run-server.js';
 import { resolveDataDir } from './runtime/data-dir.js';
 import { createLogger } from './runtime/logger.js';
-import { boundYoungGeneration } from './runtime/young-generation.js';
+import { boundMemory } from './runtime/memory-bounds.js';
 
 export interface StandaloneServerOptions<Config, State extends DomainLifecycle> {
   /** The bin's name, e.g. `switchyard-transit`: the server name, log service and message prefix. */
@@ -114,7 +114,7 @@ async function start<Config, State extends DomainLifecycle>(
   const logger = createLogger({ fields: { service: options.name } });
   const dataDir = resolveDataDir(env);
   const token = env.SWITCHYARD_TOKEN?.trim();
-  boundYoungGeneration(env);
+  boundMemory(env);
   await runServer([{ domain, config }], {
     name: options.name,
     version: domain.version,

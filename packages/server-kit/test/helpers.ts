@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -55,6 +55,25 @@ export const MCP_POST_HEADERS = {
 };
 
 export { jsonRpcAnswerOf, MODERN_META } from '../src/testing.js';
+
+/**
+ * What a fixture (test/fixtures/*.ts under tsx) prints, run to its end with only PATH and `env` set and these Node
+ * flags: for the fixtures that measure a process of their own.
+ */
+export function fixtureOutput(script: string, env: Record<string, string>, nodeFlags: string[] = []): string {
+  const result = spawnSync(
+    process.execPath,
+    [...nodeFlags, '--import', 'tsx', path.join(FIXTURES_DIR, script)],
+    {
+      cwd: PACKAGE_DIR,
+      env: { PATH: process.env.PATH ?? '', ...env },
+      encoding: 'utf8',
+      timeout: 60_000,
+    },
+  );
+  if (result.status !== 0) throw new Error(`${script} exited with ${result.status}: ${result.stderr}`);
+  return result.stdout.trim();
+}
 
 /** A spawned fixture process (test/fixtures/*.ts under tsx) with its stderr split into lines. */
 export interface SpawnedFixture {

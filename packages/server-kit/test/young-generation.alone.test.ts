@@ -1,19 +1,10 @@
-import { spawnSync } from 'node:child_process';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_MAX_YOUNG_GENERATION_MB } from '../src/limits.js';
-import { FIXTURES_DIR, PACKAGE_DIR } from './helpers.js';
+import { fixtureOutput } from './helpers.js';
 
 /** The new space's largest size in MiB during a busy process's allocations, with these settings and Node flags. */
-function newSpaceAfterChurn(env: Record<string, string>, nodeFlags: string[] = []): string {
-  const result = spawnSync(
-    process.execPath,
-    [...nodeFlags, '--import', 'tsx', path.join(FIXTURES_DIR, 'young-generation-churn.ts')],
-    { cwd: PACKAGE_DIR, env: { PATH: process.env.PATH ?? '', ...env }, encoding: 'utf8', timeout: 60_000 },
-  );
-  expect(result.status, result.stderr).toBe(0);
-  return result.stdout.trim();
-}
+const newSpaceAfterChurn = (env: Record<string, string>, nodeFlags: string[] = []): string =>
+  fixtureOutput('young-generation-churn.ts', env, nodeFlags);
 
 const largest = (env: Record<string, string>): number => Number(newSpaceAfterChurn(env));
 
