@@ -60,8 +60,11 @@ interface Fixture {
   paths: RunPaths;
   /** Two stores on one database, as two processes (or replicas) have them. */
   stores: [LaunchStore, LaunchStore];
-  /** Another store on the first (or second) store's connection, with its own clock and no trace. */
-  storeAt(now: () => number, connection?: 0 | 1): LaunchStore;
+  /**
+   * Another store on the first (or second) store's connection, with its own clock, no trace and, if given,
+   * its own batch of expired tasks deleted per task opened.
+   */
+  storeAt(now: () => number, connection?: 0 | 1, expiredTaskBatch?: number): LaunchStore;
   /** Inserts an events row as given, past the store (what a second writer of an event would do). */
   insertEvent(values: ReturnType<typeof eventValues>): Promise<void>;
   /** Sets the indexed sha256 and size of every artifact, past the store (a crash window's index). */
@@ -102,8 +105,8 @@ async function sqliteFixture(dir: string, paths: RunPaths): Promise<Fixture> {
       new SqliteLaunchStore(first, () => TRACE, clock),
       new SqliteLaunchStore(second, () => TRACE, clock),
     ],
-    storeAt: (now, connection = 0) =>
-      new SqliteLaunchStore(connection === 0 ? first : second, () => undefined, now),
+    storeAt: (now, connection = 0, expiredTaskBatch) =>
+      new SqliteLaunchStore(connection === 0 ? first : second, () => undefined, now, expiredTaskBatch),
     async insertEvent(values) {
       first.insert(sqliteSchema.events).values(values).run();
     },
@@ -157,8 +160,8 @@ async function postgresFixture(dir: string, paths: RunPaths): Promise<Fixture> {
       new PostgresLaunchStore(first, () => TRACE, clock),
       new PostgresLaunchStore(second, () => TRACE, clock),
     ],
-    storeAt: (now, connection = 0) =>
-      new PostgresLaunchStore(connection === 0 ? first : second, () => undefined, now),
+    storeAt: (now, connection = 0, expiredTaskBatch) =>
+      new PostgresLaunchStore(connection === 0 ? first : second, () => undefined, now, expiredTaskBatch),
     async insertEvent(values) {
       await db.insert(postgresSchema.events).values(values);
     },
@@ -1096,6 +1099,55 @@ describe.each(DIALECTS)('MCP tasks in the run store (%s)', (dialect) => {
       target: 'call',
       outcome: '{"kind":"output"}',
     });
+    retireLeaseToken(token);
+  });
+
+  it('each task opened deletes a bounded batch of expired tasks, never a live one nor any other row', async () => {
+    let nowMs = Date.now();
+    const store = t.storeAt(() => nowMs, 0, 2);
+    const token = newLeaseToken();
+    const withTtl = (taskId: string, ttlMs: number | null): NewTask => ({ ...task(taskId, 'call'), ttlMs });
+    await store.insert({ ...newRun(RUN, undefined, 'h1', token), task: withTtl('old-1', 1000) });
+    for (const [taskId, ttlMs] of [
+      ['old-2', 1000],
+      ['old-3', 1000],
+      ['old-4', 1000],
+      ['kept', null],
+      ['at-its-ttl', 1500],
+    ] as const)
+      await store.append(RUN, null, taskOpened(withTtl(taskId, ttlMs), token));
+    await store.append(RUN, token, transitioned('CREATED', 'CLONED_INPUTS'));
+    const before = { run: await store.get(RUN), events: await store.events(RUN) };
+    const present = async (ids: string[]) => {
+      const found = await Promise.all(ids.map((id) => store.task(id, 'local:test')));
+      return ids.filter((_, at) => found[at] !== undefined);
+    };
+    const old = ['old-1', 'old-2', 'old-3', 'old-4'];
+
+    nowMs += 1500;
+    // Through each path that opens a task: a call's task (append), a resume's lease, a new run.
+    await store.append(RUN, null, taskOpened(withTtl('new-1', 1000), token));
+    expect(await present(old)).toHaveLength(2);
+    await store.acquireLease(RUN, token, LEASE_MS, { task: withTtl('new-2', 1000) });
+    expect(await present(old)).toEqual([]);
+    const other = 'r_2026-01-21T10-00-00Z_abcd0002';
+    await store.insert({ ...newRun(other), task: withTtl('new-3', 1000) });
+    // A task past its ttl by not a millisecond yet is live (the board still answers it); null is never past.
+    expect(await present(['kept', 'at-its-ttl', 'new-1', 'new-2', 'new-3'])).toHaveLength(5);
+    expect({ run: await store.get(RUN), events: await store.events(RUN) }).toEqual({
+      run: { ...before.run, leaseExpiresMs: nowMs + LEASE_MS },
+      events: before.events,
+    });
+
+    nowMs += 1;
+    await store.append(other, null, taskOpened(withTtl('new-4', null), token));
+    expect(await present(['kept', 'at-its-ttl', 'new-1', 'new-2', 'new-3', 'new-4'])).toEqual([
+      'kept',
+      'new-1',
+      'new-2',
+      'new-3',
+      'new-4',
+    ]);
     retireLeaseToken(token);
   });
 });

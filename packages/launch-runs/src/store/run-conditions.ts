@@ -100,3 +100,11 @@ export function runConditions<T extends Tables>(tables: T, runIdOrder: SQLWrappe
     openIssues: (runId: string | Placeholder) => and(eq(issues.runId, runId), eq(issues.status, 'OPEN')),
   };
 }
+
+/**
+ * The tasks past created_ms + ttl_ms at `nowMs`, in either dialect's table: those LaunchTaskBoard forgets (it
+ * answers them as unknown). A null ttl_ms is kept forever.
+ */
+export function expiredTasks(tasks: { createdMs: AnyColumn; ttlMs: AnyColumn }, nowMs: number): SQL {
+  return and(isNotNull(tasks.ttlMs), lt(sql`${tasks.createdMs} + ${tasks.ttlMs}`, nowMs))!;
+}
