@@ -18,7 +18,7 @@ type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 /** Run ids and artifact names compare and sort by code point, as SQLite compares them, whatever the locale. */
 const RUN_ID = sql`${runs.runId} COLLATE "C"`;
 const ARTIFACT_NAME = sql`${artifacts.name} COLLATE "C"`;
-const match = runConditions({ runs, artifacts, issues }, RUN_ID);
+const match = runConditions({ runs, artifacts, issues, events }, RUN_ID);
 
 /**
  * Taken by every insert: creation times strictly increase across replicas, as in SQLite's file, and an
@@ -107,6 +107,17 @@ function postgresStatements(
         .limit(1);
       await tx.insert(events).values(chainedEventRows(tail, runId, added, trace(), now()));
     },
+    async newestEvent(runId, selected) {
+      const [row] = await tx
+        .select()
+        .from(events)
+        .where(match.eventsMatching(runId, selected))
+        .orderBy(match.newestEventFirst)
+        .limit(1);
+      return row;
+    },
+    eventsAfter: (runId, runSeq) =>
+      tx.select().from(events).where(match.eventsAfter(runId, runSeq)).orderBy(match.eventOrder),
     async taskById(taskId) {
       const [row] = await tx.select().from(tasks).where(eq(tasks.taskId, taskId));
       return row;

@@ -1,7 +1,7 @@
-import type { IssueRow, RunRow, TaskRow } from '../db/schema.js';
+import type { EventRow, IssueRow, RunRow, TaskRow } from '../db/schema.js';
 import { reduce, type RunEventInput } from '../runs/model/events.js';
 import type { SQL } from 'drizzle-orm';
-import type { Decide, LeaseOptions, NewRun, RunWrite, TaskChange } from './launch-store.js';
+import type { Decide, EventMatch, LeaseOptions, NewRun, RunWrite, TaskChange } from './launch-store.js';
 import { assertActiveRunRoom, insertWinner, leaseTake, requireRun, runInsert } from './run-changes.js';
 import { taskRowValues } from './task-rows.js';
 
@@ -32,6 +32,10 @@ export interface RunStatements {
   putArtifact(artifact: NonNullable<RunWrite['artifact']>): Answer<void>;
   /** Appends to the run's chain (its row is locked, or was just inserted). */
   appendEvents(runId: string, events: RunEventInput[]): Answer<void>;
+  /** The run's newest event `match` selects (run-conditions.ts eventsMatching). */
+  newestEvent(runId: string, match: EventMatch): Answer<EventRow | undefined>;
+  /** The run's events after its event `runSeq`, in order. */
+  eventsAfter(runId: string, runSeq: number): Answer<EventRow[]>;
   /** The task whatever its principal (callers check it). */
   taskById(taskId: string): Answer<TaskRow | undefined>;
   insertTask(values: TaskRow): Answer<void>;

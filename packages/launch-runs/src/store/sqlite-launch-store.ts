@@ -10,7 +10,7 @@ import { expiredTasks, runConditions } from './run-conditions.js';
 import { StatementLaunchStore } from './statement-launch-store.js';
 import { EXPIRED_TASK_BATCH } from './task-rows.js';
 
-const match = runConditions({ runs, artifacts, issues }, runs.runId);
+const match = runConditions({ runs, artifacts, issues, events }, runs.runId);
 
 /**
  * The statements of a write transaction (run-transactions.ts), on the store's one connection, so inside the
@@ -64,6 +64,16 @@ function sqliteStatements(
         .values(chainedEventRows(tail, runId, added, trace(), now()))
         .run();
     },
+    newestEvent: (runId, selected) =>
+      db
+        .select()
+        .from(events)
+        .where(match.eventsMatching(runId, selected))
+        .orderBy(match.newestEventFirst)
+        .limit(1)
+        .get(),
+    eventsAfter: (runId, runSeq) =>
+      db.select().from(events).where(match.eventsAfter(runId, runSeq)).orderBy(match.eventOrder).all(),
     taskById: (taskId) => db.select().from(tasks).where(eq(tasks.taskId, taskId)).get(),
     insertTask(values) {
       db.insert(tasks).values(values).run();
