@@ -77,6 +77,8 @@ const RUNTIME_VARIABLES = [
   LIMITS.inputRoundTimeoutMs.variable,
   LIMITS.taskTtlMs.variable,
   LIMITS.taskPollIntervalMs.variable,
+  LIMITS.taskListenMaxIds.variable,
+  LIMITS.taskListensMax.variable,
   LIMITS.taskAfterMs.variable,
 ];
 /** Settings of `--http` only: a registry entry starts the server over stdio. */

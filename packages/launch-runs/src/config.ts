@@ -4,6 +4,7 @@ import { resolvePostgresSettings, type PostgresSettings } from '@switchyard/serv
 import { z } from 'zod';
 import { DATABASE_URL_VARIABLE } from './db/open.js';
 import type { LaunchPipelineOptions } from './pipeline/options.js';
+import { EXPIRED_TASK_BATCH } from './store/task-rows.js';
 
 const MIN_FILE_BYTES = 1024;
 const MAX_FILE_BYTES = 64 * 1024 * 1024;
@@ -14,6 +15,7 @@ const MAX_DRAFT_BYTES = 16 * 1024 * 1024;
 const MAX_DRAFT_ROUNDS = 20;
 const MIN_DRAFT_TOKENS = 256;
 const MAX_DRAFT_TOKENS = 1_000_000;
+const MAX_EXPIRED_TASK_BATCH = 10_000;
 
 /** The server's own secrets: never a PR token, whatever an operator lists (a start-up error). */
 export const SERVER_SECRET_VARIABLES: readonly string[] = [
@@ -73,6 +75,11 @@ export const LaunchRunsConfigSchema = z.object({
   draftMaxRounds: z.number().int().min(1).max(MAX_DRAFT_ROUNDS).default(3),
   /** The `maxTokens` of each sampling request for a page's draft. */
   draftMaxTokens: z.number().int().min(MIN_DRAFT_TOKENS).max(MAX_DRAFT_TOKENS).default(8192),
+  /**
+   * Expired task rows (past created_ms + ttl_ms) each task opened deletes with it, at most; a task without a
+   * ttl is kept.
+   */
+  expiredTaskBatch: z.number().int().min(1).max(MAX_EXPIRED_TASK_BATCH).default(EXPIRED_TASK_BATCH),
 
   // The operator's policy (src/policy/launch-policy.ts) and the site build's bounds; unset means the
   // documented default.
@@ -209,7 +216,7 @@ function otlpTracesUrl(env: Env): string | undefined {
  * Environment → config: LAUNCH_LEASE_MS, LAUNCH_TAKEOVER_MS, OTEL_EXPORTER_OTLP_ENDPOINT / OTEL_EXPORTER_OTLP_TRACES_ENDPOINT,
  * OTEL_SERVICE_NAME, LAUNCH_MAX_FILE_BYTES, LAUNCH_MAX_HASH_BYTES, LAUNCH_GIT_TIMEOUT_MS,
  * LAUNCH_CLONE_MAX_BYTES, LAUNCH_MAX_ACTIVE_RUNS, LAUNCH_MAX_DRAFT_BYTES, LAUNCH_DRAFT_MAX_ROUNDS,
- * LAUNCH_DRAFT_MAX_TOKENS and the policy and site build settings
+ * LAUNCH_DRAFT_MAX_TOKENS, LAUNCH_EXPIRED_TASK_BATCH and the policy and site build settings
  * (LAUNCH_REPO_ROOTS, LAUNCH_REMOTE_HOSTS, LAUNCH_GITHUB_API_URLS, LAUNCH_PR_TOKEN_ENV, LAUNCH_HUGO_*,
  * LAUNCH_SITE_BUILD_*), LAUNCH_DATABASE_URL / SWITCHYARD_DATABASE_URL. Fails fast with the name of the
  * variable that is wrong. The domain's `config`.
@@ -241,6 +248,7 @@ export function loadLaunchRunsConfig(env: Env = process.env): LaunchRunsConfig {
       MAX_DRAFT_TOKENS,
       'tokens',
     ),
+    expiredTaskBatch: integerVariable(env, 'LAUNCH_EXPIRED_TASK_BATCH', 1, MAX_EXPIRED_TASK_BATCH, 'tasks'),
     ...policyVariables(env),
   });
   return database === undefined ? parsed : { ...parsed, database };

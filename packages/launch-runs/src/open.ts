@@ -110,14 +110,14 @@ interface RunsBackend {
   close(): Promise<void>;
 }
 
-function sqliteBackend(database: LaunchDatabase): RunsBackend {
+function sqliteBackend(database: LaunchDatabase, expiredTaskBatch: number): RunsBackend {
   return {
     async store(trace) {
       const [{ SqliteLaunchStore }, { launchDb }] = await Promise.all([
         import('./store/sqlite-launch-store.js'),
         import('./db/drizzle.js'),
       ]);
-      return new SqliteLaunchStore(launchDb(database.sqlite), trace);
+      return new SqliteLaunchStore(launchDb(database.sqlite), trace, Date.now, expiredTaskBatch);
     },
     hasRunsToRecover: () => hasRunsToRecover(database.sqlite),
     reachable: async () => database.sqlite.open,
@@ -125,7 +125,11 @@ function sqliteBackend(database: LaunchDatabase): RunsBackend {
   };
 }
 
-async function postgresBackend(settings: PostgresSettings, logger: Logger): Promise<RunsBackend> {
+async function postgresBackend(
+  settings: PostgresSettings,
+  logger: Logger,
+  expiredTaskBatch: number,
+): Promise<RunsBackend> {
   const [{ openLaunchPool }, { postgresReachability }] = await Promise.all([
     import('./db/postgres-database.js'),
     import('@switchyard/server-kit/postgres'),
@@ -134,7 +138,12 @@ async function postgresBackend(settings: PostgresSettings, logger: Logger): Prom
   return {
     store: async (trace) =>
       reportingUnreachable(
-        new (await import('./store/postgres-launch-store.js')).PostgresLaunchStore(pool, trace),
+        new (await import('./store/postgres-launch-store.js')).PostgresLaunchStore(
+          pool,
+          trace,
+          Date.now,
+          expiredTaskBatch,
+        ),
         runDatabaseUnreachable,
       ),
     // Replicas take over each other's abandoned runs: the store loads at start to watch for them.
@@ -161,7 +170,9 @@ export async function openLaunchRuns(
   const { logger, dataDir } = runtime;
   const database = openLaunchDatabase(dataDir);
   const backend =
-    config.database === undefined ? sqliteBackend(database) : await postgresBackend(config.database, logger);
+    config.database === undefined
+      ? sqliteBackend(database, config.expiredTaskBatch)
+      : await postgresBackend(config.database, logger, config.expiredTaskBatch);
   const telemetry = new LaunchTelemetry({
     sqlite: database.sqlite,
     serviceName: config.serviceName,

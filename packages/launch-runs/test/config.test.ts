@@ -15,6 +15,7 @@ describe('loadLaunchRunsConfig', () => {
         maxDraftBytes: 262_144,
         draftMaxRounds: 3,
         draftMaxTokens: 8192,
+        expiredTaskBatch: 100,
       });
       expect(
         loadLaunchRunsConfig({
@@ -25,6 +26,7 @@ describe('loadLaunchRunsConfig', () => {
           LAUNCH_MAX_DRAFT_BYTES: '4096',
           LAUNCH_DRAFT_MAX_ROUNDS: '5',
           LAUNCH_DRAFT_MAX_TOKENS: '2048',
+          LAUNCH_EXPIRED_TASK_BATCH: '7',
           OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4318/',
           OTEL_SERVICE_NAME: 'launch-prod',
         }),
@@ -37,6 +39,7 @@ describe('loadLaunchRunsConfig', () => {
         maxDraftBytes: 4096,
         draftMaxRounds: 5,
         draftMaxTokens: 2048,
+        expiredTaskBatch: 7,
       });
       expect(
         loadLaunchRunsConfig({
@@ -100,6 +103,8 @@ describe('loadLaunchRunsConfig', () => {
     [{ LAUNCH_DRAFT_MAX_ROUNDS: '21' }, 'LAUNCH_DRAFT_MAX_ROUNDS'],
     [{ LAUNCH_DRAFT_MAX_TOKENS: '255' }, 'LAUNCH_DRAFT_MAX_TOKENS'],
     [{ LAUNCH_DRAFT_MAX_TOKENS: '1000001' }, 'LAUNCH_DRAFT_MAX_TOKENS'],
+    [{ LAUNCH_EXPIRED_TASK_BATCH: '0' }, 'LAUNCH_EXPIRED_TASK_BATCH'],
+    [{ LAUNCH_EXPIRED_TASK_BATCH: '10001' }, 'LAUNCH_EXPIRED_TASK_BATCH'],
   ])('fails fast naming the variable (%j)', (env, variable) => {
     const dir = tempDir('config');
     try {

@@ -21,7 +21,11 @@ import type { RunRow } from '../src/db/schema.js';
 import type { LaunchStore, NewRun } from '../src/store/launch-store.js';
 import type { NewTask } from '../src/store/task-rows.js';
 import { PostgresLaunchStore } from '../src/store/postgres-launch-store.js';
-import { eventValues, newRunValues } from '../src/store/run-changes.js';
+import { chainedEventRows, eventValues, newRunValues } from '../src/store/run-changes.js';
+import { pageRounds } from '../src/runs/drafts.js';
+import { activityEvents } from '../src/tasks/task-activity.js';
+import { TaskDrafts } from '../src/tasks/task-drafts.js';
+import type { RunEventInput } from '../src/runs/model/events.js';
 import {
   artifactRecorded,
   cancelled,
@@ -60,8 +64,11 @@ interface Fixture {
   paths: RunPaths;
   /** Two stores on one database, as two processes (or replicas) have them. */
   stores: [LaunchStore, LaunchStore];
-  /** Another store on the first (or second) store's connection, with its own clock and no trace. */
-  storeAt(now: () => number, connection?: 0 | 1): LaunchStore;
+  /**
+   * Another store on the first (or second) store's connection, with its own clock, no trace and, if given,
+   * its own batch of expired tasks deleted per task opened.
+   */
+  storeAt(now: () => number, connection?: 0 | 1, expiredTaskBatch?: number): LaunchStore;
   /** Inserts an events row as given, past the store (what a second writer of an event would do). */
   insertEvent(values: ReturnType<typeof eventValues>): Promise<void>;
   /** Sets the indexed sha256 and size of every artifact, past the store (a crash window's index). */
@@ -102,8 +109,8 @@ async function sqliteFixture(dir: string, paths: RunPaths): Promise<Fixture> {
       new SqliteLaunchStore(first, () => TRACE, clock),
       new SqliteLaunchStore(second, () => TRACE, clock),
     ],
-    storeAt: (now, connection = 0) =>
-      new SqliteLaunchStore(connection === 0 ? first : second, () => undefined, now),
+    storeAt: (now, connection = 0, expiredTaskBatch) =>
+      new SqliteLaunchStore(connection === 0 ? first : second, () => undefined, now, expiredTaskBatch),
     async insertEvent(values) {
       first.insert(sqliteSchema.events).values(values).run();
     },
@@ -157,8 +164,8 @@ async function postgresFixture(dir: string, paths: RunPaths): Promise<Fixture> {
       new PostgresLaunchStore(first, () => TRACE, clock),
       new PostgresLaunchStore(second, () => TRACE, clock),
     ],
-    storeAt: (now, connection = 0) =>
-      new PostgresLaunchStore(connection === 0 ? first : second, () => undefined, now),
+    storeAt: (now, connection = 0, expiredTaskBatch) =>
+      new PostgresLaunchStore(connection === 0 ? first : second, () => undefined, now, expiredTaskBatch),
     async insertEvent(values) {
       await db.insert(postgresSchema.events).values(values);
     },
@@ -1097,5 +1104,175 @@ describe.each(DIALECTS)('MCP tasks in the run store (%s)', (dialect) => {
       outcome: '{"kind":"output"}',
     });
     retireLeaseToken(token);
+  });
+
+  it('each task opened deletes a bounded batch of expired tasks, never a live one nor any other row', async () => {
+    let nowMs = Date.now();
+    const store = t.storeAt(() => nowMs, 0, 2);
+    const token = newLeaseToken();
+    const withTtl = (taskId: string, ttlMs: number | null): NewTask => ({ ...task(taskId, 'call'), ttlMs });
+    await store.insert({ ...newRun(RUN, undefined, 'h1', token), task: withTtl('old-1', 1000) });
+    for (const [taskId, ttlMs] of [
+      ['old-2', 1000],
+      ['old-3', 1000],
+      ['old-4', 1000],
+      ['kept', null],
+      ['at-its-ttl', 1500],
+    ] as const)
+      await store.append(RUN, null, taskOpened(withTtl(taskId, ttlMs), token));
+    await store.append(RUN, token, transitioned('CREATED', 'CLONED_INPUTS'));
+    const before = { run: await store.get(RUN), events: await store.events(RUN) };
+    const present = async (ids: string[]) => {
+      const found = await Promise.all(ids.map((id) => store.task(id, 'local:test')));
+      return ids.filter((_, at) => found[at] !== undefined);
+    };
+    const old = ['old-1', 'old-2', 'old-3', 'old-4'];
+
+    nowMs += 1500;
+    // Through each path that opens a task: a call's task (append), a resume's lease, a new run.
+    await store.append(RUN, null, taskOpened(withTtl('new-1', 1000), token));
+    expect(await present(old)).toHaveLength(2);
+    await store.acquireLease(RUN, token, LEASE_MS, { task: withTtl('new-2', 1000) });
+    expect(await present(old)).toEqual([]);
+    const other = 'r_2026-01-21T10-00-00Z_abcd0002';
+    await store.insert({ ...newRun(other), task: withTtl('new-3', 1000) });
+    // A task past its ttl by not a millisecond yet is live (the board still answers it); null is never past.
+    expect(await present(['kept', 'at-its-ttl', 'new-1', 'new-2', 'new-3'])).toHaveLength(5);
+    expect({ run: await store.get(RUN), events: await store.events(RUN) }).toEqual({
+      run: { ...before.run, leaseExpiresMs: nowMs + LEASE_MS },
+      events: before.events,
+    });
+
+    nowMs += 1;
+    await store.append(other, null, taskOpened(withTtl('new-4', null), token));
+    expect(await present(['kept', 'at-its-ttl', 'new-1', 'new-2', 'new-3', 'new-4'])).toEqual([
+      'kept',
+      'new-1',
+      'new-2',
+      'new-3',
+      'new-4',
+    ]);
+    retireLeaseToken(token);
+  });
+
+  it("a task's status reads the newest events it needs and the rounds' events, the same as from the whole log", async () => {
+    await t.store.insert(newRun());
+    const gates = (...failed: string[]) =>
+      ['lint', 'site-build'].map((name) => ({ name, ok: !failed.includes(name), skipped: false }));
+    const added: [string, Record<string, unknown>][] = [
+      ['VALIDATION_RECORDED', { ok: false, gates: gates('lint') }],
+      ['STATE_CHANGED', { from: 'VALIDATING', to: 'FIXING', attempt: 1, max_fix_attempts: 5 }],
+      ['STATE_CHANGED', { from: 'FIXING', to: 'VALIDATING', reason: 'quotes "to":"FIXING" in a string' }],
+      ['STATE_CHANGED', { from: 'VALIDATING', to: 'FIXING', attempt: 2, max_fix_attempts: 5 }],
+      ['VALIDATION_RECORDED', { ok: false, gates: gates('site-build') }],
+      ['STATE_CHANGED', { from: 'FIXING', to: 'DRAFTING', waiting_for_drafts: ['usage'] }],
+      ['STATE_CHANGED', { from: 'VALIDATING', to: 'DRAFTING', waiting_for_drafts: ['intro', 'usage'] }],
+      ['WORK_ITEM_FINISHED', { refused_page: 'usage', issues: [] }],
+      ['STATE_CHANGED', { from: 'DRAFTING', to: 'FIXINGS', reason: 'no state, but its name starts so' }],
+      ...Array.from({ length: 50 }, (_, at): [string, Record<string, unknown>] => [
+        'ARTIFACT_WRITTEN',
+        { name: `a${at}.json`, sha256: 'x', size: at, worker: 'W5' },
+      ]),
+    ];
+    const [created] = await t.store.events(RUN);
+    const inputs = added.map(([type, payload]) => ({ type, payload }) as RunEventInput);
+    const tail = { runSeq: created!.seq, eventHash: created!.event_hash };
+    for (const row of chainedEventRows(tail, RUN, inputs, undefined, Date.now())) await t.insertEvent(row);
+    const log = await t.store.events(RUN);
+    const newest = (test: (event: (typeof log)[number]) => boolean) => log.filter(test).at(-1);
+
+    expect(await activityEvents(t.store, RUN)).toEqual({
+      validation: newest((event) => event.type === 'VALIDATION_RECORDED'),
+      enteredFix: newest((event) => event.type === 'STATE_CHANGED' && event.payload.to === 'FIXING'),
+    });
+    expect((await activityEvents(t.store, RUN)).enteredFix?.payload.attempt).toBe(2);
+    const rounds = await t.store.eventsFrom(RUN, { type: 'STATE_CHANGED', to: 'DRAFTING' });
+    const entered = log.filter((event) => event.payload.to === 'DRAFTING').at(-1)!;
+    expect(rounds).toEqual(log.slice(log.indexOf(entered)));
+    expect(pageRounds(rounds)).toEqual(pageRounds(log));
+    expect(pageRounds(rounds)).toEqual([
+      { page: 'intro', round: 1, issues: [] },
+      { page: 'usage', round: 2, issues: [] },
+    ]);
+    expect(await t.store.lastEvent(RUN, { type: 'STATE_CHANGED', to: 'READY_FOR_PR' })).toBeUndefined();
+    expect(await t.store.eventsFrom(RUN, { type: 'STATE_CHANGED', to: 'DONE' })).toEqual([]);
+  });
+
+  it("a task asking for drafts parses a run's brief once while its index names it, for a bounded number of runs", async () => {
+    const signal = new AbortController().signal;
+    const briefOf = (title: string) =>
+      JSON.stringify({
+        schema_version: '1.0',
+        product: {
+          name: 'P',
+          slug: 'p',
+          package_name: null,
+          version: null,
+          license: null,
+          install_command: null,
+          repository_url: null,
+        },
+        markers: { claim: '<!-- claim_id: ID -->', snippet: '<!-- snippet_id: ID -->' },
+        rules: ['Write well.'],
+        pages: [
+          {
+            page_id: 'usage',
+            section: 'docs',
+            title,
+            purpose: 'How to use it.',
+            path: 'content/usage/p.md',
+            url_path: '/usage/p/',
+            sections: [{ heading: null, claim_ids: [], snippet_ids: [] }],
+            evidence: [],
+            snippets: [],
+            links: [],
+            must_not_claim: [],
+          },
+        ],
+      });
+    const runIds = Array.from(
+      { length: 34 },
+      (_, at) => `r_2026-01-21T10-00-00Z_b${String(at).padStart(7, '0')}`,
+    );
+    const tokens = new Map<string, string>();
+    for (const runId of runIds) {
+      const token = newLeaseToken();
+      tokens.set(runId, token);
+      await t.store.insert(newRun(runId, undefined, 'h1', token));
+      await t.repo
+        .writer(runId, 'W5', { token, signal })
+        .write('writing_brief.json', briefOf(`Usage ${runId}`));
+    }
+    const reads: string[] = [];
+    const drafts = new TaskDrafts({
+      artifacts: { read: (runId, name) => (reads.push(runId), t.repo.read(runId, name)) },
+      index: t.store,
+      submit: async () => undefined,
+      maxTokens: 1024,
+      logger: createLogger({ level: 'error', write: () => {} }),
+    });
+    const waiting = [{ page: 'usage', round: 1, issues: [] }];
+    const asked = async (runId: string) => JSON.stringify(await drafts.requests(runId, waiting));
+    const [first, last] = [runIds[0]!, runIds.at(-1)!];
+
+    const once = await asked(first);
+    expect(once).toContain(`Usage ${first}`);
+    expect(await asked(first)).toBe(once);
+    expect(reads).toEqual([first]);
+    // A brief written again (its index names other bytes) is read again.
+    await t.repo
+      .writer(first, 'W5', { token: tokens.get(first)!, signal })
+      .write('writing_brief.json', briefOf('Again'));
+    const again = await asked(first);
+    expect(again).toContain('Again');
+    expect(again).not.toContain(`Usage ${first}`);
+    expect(reads).toEqual([first, first]);
+    // 33 other runs asked since: the first run's brief is no longer kept, the latest one's is.
+    for (const runId of runIds.slice(1)) await asked(runId);
+    reads.length = 0;
+    await asked(last);
+    await asked(first);
+    expect(reads).toEqual([first]);
+    for (const token of tokens.values()) retireLeaseToken(token);
   });
 });

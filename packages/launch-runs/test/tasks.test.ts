@@ -334,10 +334,13 @@ describe("a task's status read from its run", () => {
         },
       ],
     );
-    expect(runActivity({ state: 'FIXING', activeWorker: 'W8' }, log)).toBe(
+    // The store reads the newest of each (store.test.ts: activityEvents).
+    const latest = { validation: log[2], enteredFix: log[1] };
+    expect(runActivity({ state: 'FIXING', activeWorker: 'W8' }, latest)).toBe(
       'FIXING: W8 (fix) running; fix attempt 2 of 5; gates 1/2 passed (site-build failed)',
     );
-    expect(runActivity({ state: 'CREATED', activeWorker: null }, [])).toBe('CREATED');
+    const none = { validation: undefined, enteredFix: undefined };
+    expect(runActivity({ state: 'CREATED', activeWorker: null }, none)).toBe('CREATED');
   });
 
   it('a lease its executor never released: working where replicas take runs over, else interrupted', () => {

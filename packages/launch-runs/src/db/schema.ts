@@ -92,6 +92,9 @@ export const events = sqliteTable(
   (table) => [
     uniqueIndex('events_event_id_unique').on(table.eventId),
     uniqueIndex('events_run_seq_unique').on(table.runId, table.runSeq),
+    // A task's status reads a run's newest event of a type (LaunchStore.lastEvent) on every poll: a seek,
+    // not a walk back through the run's log.
+    index('events_run_type_seq_idx').on(table.runId, table.type, table.runSeq),
   ],
 );
 

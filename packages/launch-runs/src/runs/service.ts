@@ -405,6 +405,7 @@ export class LaunchRunService {
   taskBoard(outputs: TaskOutputs): LaunchTaskBoard {
     const drafts = new TaskDrafts({
       artifacts: this.deps.artifacts,
+      index: this.deps.store,
       submit: (runId, draft) => this.submitSampledDraft(runId, draft),
       maxTokens: this.deps.draftMaxTokens,
       logger: this.deps.logger,

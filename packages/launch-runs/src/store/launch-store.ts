@@ -82,6 +82,12 @@ export interface ListFilter {
   limit: number;
 }
 
+/** The events a bounded read of a run's log selects: of `type`, and for STATE_CHANGED, into `to` when given. */
+export interface EventMatch {
+  type: RunEventInput['type'];
+  to?: RunState;
+}
+
 export interface RunSnapshot {
   run: RunRow;
   artifacts: ArtifactRow[];
@@ -133,6 +139,10 @@ export interface LaunchStore {
   /** Runs that are not finished: candidates for the start-up sweep. */
   unfinished(): Promise<RunRow[]>;
   events(runId: string): Promise<RunEvent[]>;
+  /** The run's newest event `match` selects; read without the rest of its log. */
+  lastEvent(runId: string, match: EventMatch): Promise<RunEvent | undefined>;
+  /** The run's newest event `match` selects and every event after it, in order ([] when none matches). */
+  eventsFrom(runId: string, match: EventMatch): Promise<RunEvent[]>;
   /**
    * The run with its artifact index and the OPEN issues of its latest report (in report order), read in
    * one transaction, so the three agree (launch_get_status); undefined when there is no such run.

@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, isNull, sql, type Placeholder } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, isNull, sql, type Placeholder } from 'drizzle-orm';
 import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import type pg from 'pg';
 import { artifactIndex, artifacts, events, issues, runs, tasks } from '../db/postgres-schema.js';
@@ -7,9 +7,10 @@ import type { RunEvent, TraceIds } from './event-chain.js';
 import { toRunEvent } from './event-log.js';
 import type { LaunchStore, LeaseStatus, ListFilter, RunSnapshot } from './launch-store.js';
 import { chainedEventRows, changedRun, leaseStatusOf, leaseValues } from './run-changes.js';
-import { runConditions } from './run-conditions.js';
+import { expiredTasks, runConditions } from './run-conditions.js';
 import { runAwaiting, type RunStatements, type Steps } from './run-transactions.js';
 import { StatementLaunchStore } from './statement-launch-store.js';
+import { EXPIRED_TASK_BATCH } from './task-rows.js';
 
 type Db = NodePgDatabase;
 type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
@@ -17,7 +18,7 @@ type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 /** Run ids and artifact names compare and sort by code point, as SQLite compares them, whatever the locale. */
 const RUN_ID = sql`${runs.runId} COLLATE "C"`;
 const ARTIFACT_NAME = sql`${artifacts.name} COLLATE "C"`;
-const match = runConditions({ runs, artifacts, issues }, RUN_ID);
+const match = runConditions({ runs, artifacts, issues, events }, RUN_ID);
 
 /**
  * Taken by every insert: creation times strictly increase across replicas, as in SQLite's file, and an
@@ -41,6 +42,7 @@ function postgresStatements(
   tx: Db | Tx,
   trace: () => TraceIds | undefined,
   now: () => number,
+  expiredTaskBatch: number,
 ): RunStatements {
   return {
     async lockRow(runId) {
@@ -105,12 +107,34 @@ function postgresStatements(
         .limit(1);
       await tx.insert(events).values(chainedEventRows(tail, runId, added, trace(), now()));
     },
+    async newestEvent(runId, selected) {
+      const [row] = await tx
+        .select()
+        .from(events)
+        .where(match.eventsMatching(runId, selected))
+        .orderBy(match.newestEventFirst)
+        .limit(1);
+      return row;
+    },
+    eventsAfter: (runId, runSeq) =>
+      tx.select().from(events).where(match.eventsAfter(runId, runSeq)).orderBy(match.eventOrder),
     async taskById(taskId) {
       const [row] = await tx.select().from(tasks).where(eq(tasks.taskId, taskId));
       return row;
     },
     async insertTask(values) {
       await tx.insert(tasks).values(values);
+    },
+    async deleteExpiredTasks(nowMs) {
+      // SKIP LOCKED: rows another open is deleting (or a task's end is being stored on) are left to it, so
+      // concurrent opens neither wait on each other nor deadlock over the same batch.
+      const batch = tx
+        .select({ taskId: tasks.taskId })
+        .from(tasks)
+        .where(expiredTasks(tasks, nowMs))
+        .limit(expiredTaskBatch)
+        .for('update', { skipLocked: true });
+      await tx.delete(tasks).where(inArray(tasks.taskId, batch));
     },
     async endTask(taskId, outcome, nowMs) {
       await tx
@@ -142,10 +166,12 @@ export class PostgresLaunchStore extends StatementLaunchStore implements LaunchS
     pool: pg.Pool,
     private readonly trace: () => TraceIds | undefined,
     now: () => number = Date.now,
+    /** LAUNCH_EXPIRED_TASK_BATCH. */
+    private readonly expiredTaskBatch: number = EXPIRED_TASK_BATCH,
   ) {
     super(now);
     this.db = drizzle(pool);
-    this.statements = postgresStatements(this.db, trace, now);
+    this.statements = postgresStatements(this.db, trace, now, expiredTaskBatch);
     this.getPrepared = runRow(this.db, sql.placeholder('runId')).prepare('launch_runs_get');
     this.artifactsPrepared = artifactIndexOf(this.db, sql.placeholder('runId')).prepare(
       'launch_runs_artifacts',
@@ -153,7 +179,9 @@ export class PostgresLaunchStore extends StatementLaunchStore implements LaunchS
   }
 
   protected transaction<T>(steps: (db: RunStatements) => Steps<T>): Promise<T> {
-    return this.db.transaction((tx) => runAwaiting(steps(postgresStatements(tx, this.trace, this.now))));
+    return this.db.transaction((tx) =>
+      runAwaiting(steps(postgresStatements(tx, this.trace, this.now, this.expiredTaskBatch))),
+    );
   }
 
   async get(runId: string): Promise<RunRow | undefined> {
@@ -236,7 +264,7 @@ export class PostgresLaunchStore extends StatementLaunchStore implements LaunchS
         .limit(1)
         .for('update', { skipLocked: true });
       if (abandoned === undefined) return undefined;
-      return postgresStatements(tx, this.trace, this.now).write(
+      return postgresStatements(tx, this.trace, this.now, this.expiredTaskBatch).write(
         abandoned.runId,
         leaseValues(token, nowMs + leaseMs),
       );

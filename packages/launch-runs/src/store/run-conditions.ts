@@ -4,7 +4,9 @@ import {
   asc,
   desc,
   eq,
+  gt,
   isNotNull,
+  like,
   lt,
   lte,
   ne,
@@ -17,7 +19,7 @@ import {
   type SQLWrapper,
 } from 'drizzle-orm';
 import { activeRunsOf } from './active-runs.js';
-import type { ListFilter } from './launch-store.js';
+import type { EventMatch, ListFilter } from './launch-store.js';
 
 // The conditions (and orders) both stores query with, each written once over either dialect's tables: a store
 // binds them to its own tables with runConditions.
@@ -38,13 +40,14 @@ interface Tables {
   };
   artifacts: { runId: AnyColumn; name: AnyColumn };
   issues: { runId: AnyColumn; status: AnyColumn };
+  events: { runId: AnyColumn; runSeq: AnyColumn; type: AnyColumn; payload: AnyColumn };
 }
 
 const FINISHED: RunState[] = ['DONE', 'FAILED', 'CANCELLED'];
 
 /** The conditions over `tables`, comparing and ordering run ids as `runIdOrder` does (the dialect's part). */
 export function runConditions<T extends Tables>(tables: T, runIdOrder: SQLWrapper) {
-  const { runs, artifacts, issues } = tables;
+  const { runs, artifacts, issues, events } = tables;
   /** The columns leaseStatusOf (run-changes.ts) reads. */
   const leaseStatusColumns: Pick<T['runs'], 'state' | 'leaseOwner' | 'leaseRequestCancelled'> = {
     state: tables.runs.state,
@@ -98,5 +101,29 @@ export function runConditions<T extends Tables>(tables: T, runIdOrder: SQLWrappe
     artifactNamed: (runId: string, name: string) => and(eq(artifacts.runId, runId), eq(artifacts.name, name)),
     /** The OPEN issues of the run's latest report. */
     openIssues: (runId: string | Placeholder) => and(eq(issues.runId, runId), eq(issues.status, 'OPEN')),
+    /**
+     * The run's events `match` selects. A payload is canonical JSON (sorted keys, no spaces, quotes inside
+     * strings escaped), and a STATE_CHANGED payload has no nested objects: `"to":"<state>"` in its text is
+     * its `to` and nothing else.
+     */
+    eventsMatching: (runId: string, match: EventMatch) =>
+      and(
+        eq(events.runId, runId),
+        eq(events.type, match.type),
+        match.to === undefined ? undefined : like(events.payload, `%"to":${JSON.stringify(match.to)}%`),
+      ),
+    /** The run's events after its event `runSeq`. */
+    eventsAfter: (runId: string, runSeq: number) => and(eq(events.runId, runId), gt(events.runSeq, runSeq)),
+    /** A run's events newest first, and in order. */
+    newestEventFirst: desc(events.runSeq),
+    eventOrder: asc(events.runSeq),
   };
+}
+
+/**
+ * The tasks past created_ms + ttl_ms at `nowMs`, in either dialect's table: those LaunchTaskBoard forgets (it
+ * answers them as unknown). A null ttl_ms is kept forever.
+ */
+export function expiredTasks(tasks: { createdMs: AnyColumn; ttlMs: AnyColumn }, nowMs: number): SQL {
+  return and(isNotNull(tasks.ttlMs), lt(sql`${tasks.createdMs} + ${tasks.ttlMs}`, nowMs))!;
 }

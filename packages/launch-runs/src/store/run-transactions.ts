@@ -1,7 +1,7 @@
-import type { IssueRow, RunRow, TaskRow } from '../db/schema.js';
+import type { EventRow, IssueRow, RunRow, TaskRow } from '../db/schema.js';
 import { reduce, type RunEventInput } from '../runs/model/events.js';
 import type { SQL } from 'drizzle-orm';
-import type { Decide, LeaseOptions, NewRun, RunWrite, TaskChange } from './launch-store.js';
+import type { Decide, EventMatch, LeaseOptions, NewRun, RunWrite, TaskChange } from './launch-store.js';
 import { assertActiveRunRoom, insertWinner, leaseTake, requireRun, runInsert } from './run-changes.js';
 import { taskRowValues } from './task-rows.js';
 
@@ -32,9 +32,18 @@ export interface RunStatements {
   putArtifact(artifact: NonNullable<RunWrite['artifact']>): Answer<void>;
   /** Appends to the run's chain (its row is locked, or was just inserted). */
   appendEvents(runId: string, events: RunEventInput[]): Answer<void>;
+  /** The run's newest event `match` selects (run-conditions.ts eventsMatching). */
+  newestEvent(runId: string, match: EventMatch): Answer<EventRow | undefined>;
+  /** The run's events after its event `runSeq`, in order. */
+  eventsAfter(runId: string, runSeq: number): Answer<EventRow[]>;
   /** The task whatever its principal (callers check it). */
   taskById(taskId: string): Answer<TaskRow | undefined>;
   insertTask(values: TaskRow): Answer<void>;
+  /**
+   * Deletes up to the store's batch (LAUNCH_EXPIRED_TASK_BATCH) of the tasks expired at `nowMs`
+   * (task-rows.ts expiredTasks), of any run; rows another transaction holds are left for a later one.
+   */
+  deleteExpiredTasks(nowMs: number): Answer<void>;
   /** Sets the task's end unless it has one. */
   endTask(taskId: string, outcome: string, nowMs: number): Answer<void>;
   /** Sets `values` on the runs `where` selects: how many it changed (the lease calls, outside a transaction). */
@@ -95,8 +104,14 @@ function* withTask<T extends { row: RunRow }>(
   now: () => number,
 ) {
   if (run.task !== undefined)
-    yield* answer(db.insertTask(taskRowValues(run.task, answered.row.runId, answered.row.leaseOwner, now())));
+    yield* opening(db, taskRowValues(run.task, answered.row.runId, answered.row.leaseOwner, now()));
   return answered;
+}
+
+/** A task's row inserted, and a batch of expired ones deleted with it: each open keeps the table bounded. */
+function* opening(db: RunStatements, values: TaskRow): Steps<void> {
+  yield* answer(db.insertTask(values));
+  yield* answer(db.deleteExpiredTasks(values.createdMs));
 }
 
 /** LaunchStore.append. */
@@ -114,17 +129,16 @@ export function* appending(
   const values = reduce(row, write.events, nowMs);
   if (write.issues !== undefined) yield* answer(db.replaceIssues(runId, write.issues));
   if (write.artifact !== undefined) yield* answer(db.putArtifact(write.artifact));
-  if (write.task !== undefined) yield* answer(taskWrite(db, runId, write.task, nowMs));
+  if (write.task !== undefined) yield* taskWrite(db, runId, write.task, nowMs);
   const written = values === undefined ? row : yield* answer(db.write(runId, values));
   yield* answer(db.appendEvents(runId, write.events));
   return written;
 }
 
-/** The statement writing a task change of the run `runId`. */
-function taskWrite(db: RunStatements, runId: string, change: TaskChange, nowMs: number): Answer<void> {
-  return 'open' in change
-    ? db.insertTask(taskRowValues(change.open, runId, change.leaseOwner, nowMs))
-    : db.endTask(change.end, change.outcome, nowMs);
+/** The statements writing a task change of the run `runId`. */
+function* taskWrite(db: RunStatements, runId: string, change: TaskChange, nowMs: number): Steps<void> {
+  if ('open' in change) yield* opening(db, taskRowValues(change.open, runId, change.leaseOwner, nowMs));
+  else yield* answer(db.endTask(change.end, change.outcome, nowMs));
 }
 
 /** LaunchStore.acquireLease. */
@@ -150,7 +164,6 @@ export function* leasing(
   }
   if (options.admit?.(row, false) === false) return { row, busy: false };
   const leased = yield* answer(db.write(runId, take.values));
-  if (options.task !== undefined)
-    yield* answer(db.insertTask(taskRowValues(options.task, runId, token, now())));
+  if (options.task !== undefined) yield* opening(db, taskRowValues(options.task, runId, token, now()));
   return { row: leased, busy: false };
 }

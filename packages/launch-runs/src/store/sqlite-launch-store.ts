@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, isNull, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { LaunchDb } from '../db/drizzle.js';
 import { artifacts, events, issues, runs, tasks, type ArtifactRow, type RunRow } from '../db/schema.js';
 import { toRunEvent } from './event-log.js';
@@ -6,10 +6,11 @@ import type { RunEvent, TraceIds } from './event-chain.js';
 import type { LaunchStore, LeaseStatus, ListFilter, RunSnapshot } from './launch-store.js';
 import { chainedEventRows, changedRun, leaseStatusOf } from './run-changes.js';
 import { runAtOnce, type RunStatements, type Steps } from './run-transactions.js';
-import { runConditions } from './run-conditions.js';
+import { expiredTasks, runConditions } from './run-conditions.js';
 import { StatementLaunchStore } from './statement-launch-store.js';
+import { EXPIRED_TASK_BATCH } from './task-rows.js';
 
-const match = runConditions({ runs, artifacts, issues }, runs.runId);
+const match = runConditions({ runs, artifacts, issues, events }, runs.runId);
 
 /**
  * The statements of a write transaction (run-transactions.ts), on the store's one connection, so inside the
@@ -20,6 +21,7 @@ function sqliteStatements(
   getRun: (runId: string) => RunRow | undefined,
   trace: () => TraceIds | undefined,
   now: () => number,
+  expiredTaskBatch: number,
 ): RunStatements {
   return {
     lockRow: getRun,
@@ -62,9 +64,27 @@ function sqliteStatements(
         .values(chainedEventRows(tail, runId, added, trace(), now()))
         .run();
     },
+    newestEvent: (runId, selected) =>
+      db
+        .select()
+        .from(events)
+        .where(match.eventsMatching(runId, selected))
+        .orderBy(match.newestEventFirst)
+        .limit(1)
+        .get(),
+    eventsAfter: (runId, runSeq) =>
+      db.select().from(events).where(match.eventsAfter(runId, runSeq)).orderBy(match.eventOrder).all(),
     taskById: (taskId) => db.select().from(tasks).where(eq(tasks.taskId, taskId)).get(),
     insertTask(values) {
       db.insert(tasks).values(values).run();
+    },
+    deleteExpiredTasks(nowMs) {
+      const batch = db
+        .select({ taskId: tasks.taskId })
+        .from(tasks)
+        .where(expiredTasks(tasks, nowMs))
+        .limit(expiredTaskBatch);
+      db.delete(tasks).where(inArray(tasks.taskId, batch)).run();
     },
     endTask(taskId, outcome, nowMs) {
       db.update(tasks)
@@ -95,6 +115,8 @@ export class SqliteLaunchStore extends StatementLaunchStore implements LaunchSto
     readonly db: LaunchDb,
     trace: () => TraceIds | undefined,
     now: () => number = Date.now,
+    /** LAUNCH_EXPIRED_TASK_BATCH. */
+    expiredTaskBatch: number = EXPIRED_TASK_BATCH,
   ) {
     super(now);
     this.getPrepared = db
@@ -114,7 +136,13 @@ export class SqliteLaunchStore extends StatementLaunchStore implements LaunchSto
       .where(match.openIssues(sql.placeholder('runId')))
       .orderBy(asc(issues.ord))
       .prepare();
-    this.statements = sqliteStatements(db, (runId) => this.getPrepared.get({ runId }), trace, now);
+    this.statements = sqliteStatements(
+      db,
+      (runId) => this.getPrepared.get({ runId }),
+      trace,
+      now,
+      expiredTaskBatch,
+    );
   }
 
   /** An immediate transaction, over sqliteStatements. */

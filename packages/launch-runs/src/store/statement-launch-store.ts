@@ -1,6 +1,8 @@
 import type { RunRow, TaskRow } from '../db/schema.js';
 import { RELEASED_LEASE } from '../runs/model/events.js';
-import type { Decide, LeaseOptions, LeaseStatus, NewRun } from './launch-store.js';
+import type { RunEvent } from './event-chain.js';
+import { toRunEvent } from './event-log.js';
+import type { Decide, EventMatch, LeaseOptions, LeaseStatus, NewRun } from './launch-store.js';
 import { renewalRefused } from './run-changes.js';
 import type { runConditions } from './run-conditions.js';
 import { appending, inserting, leasing, type RunStatements, type Steps } from './run-transactions.js';
@@ -62,6 +64,18 @@ export abstract class StatementLaunchStore {
   async cancelRequest(owner: string, request: string): Promise<number> {
     const marked = { leaseRequestCancelled: true };
     return this.statements.updateRuns(marked, this.match.leasedForRequest(owner, request));
+  }
+
+  async lastEvent(runId: string, match: EventMatch): Promise<RunEvent | undefined> {
+    const row = await this.statements.newestEvent(runId, match);
+    return row === undefined ? undefined : toRunEvent(row);
+  }
+
+  async eventsFrom(runId: string, match: EventMatch): Promise<RunEvent[]> {
+    const first = await this.lastEvent(runId, match);
+    if (first === undefined) return [];
+    const after = await this.statements.eventsAfter(runId, first.seq);
+    return [first, ...after.map(toRunEvent)];
   }
 
   async task(taskId: string, principal: string): Promise<TaskRow | undefined> {

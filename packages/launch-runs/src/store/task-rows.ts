@@ -1,6 +1,13 @@
 import type { TaskRow } from '../db/schema.js';
 
 /**
+ * Expired task rows deleted in one go, by default (LAUNCH_EXPIRED_TASK_BATCH): each task opened deletes up to
+ * this many, in its own transaction, so the table never grows past the live tasks and a backlog that every
+ * open shrinks, while no open waits on a long delete.
+ */
+export const EXPIRED_TASK_BATCH = 100;
+
+/**
  * What a launch task waits for: the run's next stable state (launch_start_run, launch_resume: their answer is
  * read from the run), or the end of the one call that created it (launch_validate, launch_fix_next,
  * launch_open_pr: their answer is stored on the task when the call ends).

@@ -1,20 +1,25 @@
 import type { RunRow } from '../db/schema.js';
 import type { RunEvent } from '../store/event-chain.js';
+import type { EventMatch, LaunchStore } from '../store/launch-store.js';
 import type { PageRound } from '../runs/drafts.js';
 import type { StateChanged } from '../runs/model/events.js';
 import { WORKER_NAMES, type WorkerId } from '../runs/worker-ids.js';
 
 type GateResult = { name: string; ok: boolean; skipped: boolean };
 
-/** The newest event `test` accepts. */
-function lastOf(events: readonly RunEvent[], test: (event: RunEvent) => boolean): RunEvent | undefined {
-  for (let at = events.length - 1; at >= 0; at--) if (test(events[at]!)) return events[at];
-  return undefined;
-}
+/** The events runActivity reads: the newest of each, never the whole log (a task's status is polled). */
+export const ACTIVITY_EVENTS = {
+  /** The latest validation's gate results. */
+  validation: { type: 'VALIDATION_RECORDED' },
+  /** The STATE_CHANGED that entered the latest fix. */
+  enteredFix: { type: 'STATE_CHANGED', to: 'FIXING' },
+} as const satisfies Record<string, EventMatch>;
+
+/** The newest event of each of ACTIVITY_EVENTS (undefined: none yet). */
+export type ActivityEvents = Record<keyof typeof ACTIVITY_EVENTS, RunEvent | undefined>;
 
 /** The gates' results of the latest validation: `gates 9/10 passed (site-build failed)`. */
-function gatesLine(events: readonly RunEvent[]): string | undefined {
-  const validation = lastOf(events, (event) => event.type === 'VALIDATION_RECORDED');
+function gatesLine(validation: RunEvent | undefined): string | undefined {
   const gates = (validation?.payload as { gates?: GateResult[] } | undefined)?.gates;
   if (gates === undefined) return undefined;
   const ran = gates.filter((gate) => !gate.skipped);
@@ -24,16 +29,24 @@ function gatesLine(events: readonly RunEvent[]): string | undefined {
 }
 
 /** `fix attempt n of m`, from the STATE_CHANGED that entered the latest fix. */
-function fixLine(events: readonly RunEvent[]): string | undefined {
-  const entered = lastOf(
-    events,
-    (event) => event.type === 'STATE_CHANGED' && (event.payload as StateChanged).to === 'FIXING',
-  );
-  const change = entered?.payload as StateChanged | undefined;
+function fixLine(enteredFix: RunEvent | undefined): string | undefined {
+  const change = enteredFix?.payload as StateChanged | undefined;
   if (change?.attempt === undefined) return undefined;
   return change.max_fix_attempts === undefined
     ? `fix attempt ${change.attempt}`
     : `fix attempt ${change.attempt} of ${change.max_fix_attempts}`;
+}
+
+/** The newest of each of ACTIVITY_EVENTS in the run's log. */
+export async function activityEvents(
+  store: Pick<LaunchStore, 'lastEvent'>,
+  runId: string,
+): Promise<ActivityEvents> {
+  const [validation, enteredFix] = await Promise.all([
+    store.lastEvent(runId, ACTIVITY_EVENTS.validation),
+    store.lastEvent(runId, ACTIVITY_EVENTS.enteredFix),
+  ]);
+  return { validation, enteredFix };
 }
 
 /**
@@ -41,15 +54,12 @@ function fixLine(events: readonly RunEvent[]): string | undefined {
  * and the latest gate results, from its events: `DRAFTING: W5 draft running`, `VALIDATING: fix attempt 2 of 5;
  * gates 9/10 passed (site-build failed)`.
  */
-export function runActivity(
-  row: Pick<RunRow, 'state' | 'activeWorker'>,
-  events: readonly RunEvent[],
-): string {
+export function runActivity(row: Pick<RunRow, 'state' | 'activeWorker'>, latest: ActivityEvents): string {
   const worker = row.activeWorker as WorkerId | null;
   const parts = [
     worker === null ? undefined : `${worker} (${WORKER_NAMES[worker]}) running`,
-    fixLine(events),
-    gatesLine(events),
+    fixLine(latest.enteredFix),
+    gatesLine(latest.validation),
   ].filter((part) => part !== undefined);
   return parts.length === 0 ? row.state : `${row.state}: ${parts.join('; ')}`;
 }

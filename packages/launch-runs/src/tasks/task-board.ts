@@ -5,12 +5,15 @@ import type { LaunchStore } from '../store/launch-store.js';
 import { taskEnded } from '../store/run-writes.js';
 import { runFailureError } from '../runs/model/errors.js';
 import { isRetiredHereLately } from '../runs/model/lease.js';
-import { draftsActivity, runActivity } from './task-activity.js';
+import { activityEvents, draftsActivity, runActivity } from './task-activity.js';
 import { decodeTaskEnd, encodeTaskEnd } from './task-end.js';
 import { taskProgress, type TaskProgress } from './task-progress.js';
 import { workInterrupted } from '../runs/tool-rules.js';
 import { pageRounds, waitsForDrafts, type PageRound } from '../runs/drafts.js';
 import type { TaskDrafts } from './task-drafts.js';
+
+/** The STATE_CHANGED from which pageRounds (runs/drafts.ts) reads a model-drafting run's rounds. */
+const ENTERED_DRAFTING = { type: 'STATE_CHANGED', to: 'DRAFTING' } as const;
 
 /**
  * The answer of each tool whose task waits for the run's next stable state, built from the run as it rests
@@ -56,7 +59,8 @@ export class LaunchTaskBoard implements TaskBoard {
     progress: TaskProgress = this.progress(task, run),
   ): Promise<PageRound[]> {
     const asks = task.sampling && progress.kind === 'reached' && waitsForDrafts(run);
-    return asks ? pageRounds(await this.store.events(run.runId)) : [];
+    // The rounds start at the run's entry into DRAFTING: the events before it say nothing of them.
+    return asks ? pageRounds(await this.store.eventsFrom(run.runId, ENTERED_DRAFTING)) : [];
   }
 
   /**
@@ -111,7 +115,7 @@ export class LaunchTaskBoard implements TaskBoard {
     if (task.outcome !== null) return ended(base, decodeTaskEnd(task.outcome));
     const progress = this.progress(task, run);
     if (progress.kind === 'working') {
-      const statusMessage = runActivity(run, await this.store.events(run.runId));
+      const statusMessage = runActivity(run, await activityEvents(this.store, run.runId));
       return { ...base, status: 'working', statusMessage };
     }
     if (progress.kind === 'cancelled')

@@ -3,12 +3,15 @@ import { ask, sampledText, type TaskSnapshot } from '@switchyard/server-kit';
 import type { Logger } from '@switchyard/server-kit/runtime';
 import { WritingBriefSchema, type WritingBrief } from '../pipeline/artifact-schemas.js';
 import type { ArtifactRepository } from '../store/artifact-store.js';
+import type { LaunchStore } from '../store/launch-store.js';
 import type { PageRound } from '../runs/drafts.js';
 import type { SampledDraft } from '../runs/submit-draft.js';
 
 // A model-drafting run's task whose creating request declared the client's `sampling` capability asks the
 // client's model for the pages itself: `input_required` with one sampling/createMessage request per page the
 // run waits for, keyed by page and round; the answers (tasks/update) go through launch_submit_draft's verifier.
+
+const BRIEF = 'writing_brief.json';
 
 /** `draft/r<round>/<page_id>`: a key names the page and the round it was asked in. */
 export function draftRequestKey({ page, round }: Pick<PageRound, 'page' | 'round'>): string {
@@ -41,8 +44,17 @@ function requestText(brief: WritingBrief, { page, round, issues }: PageRound): s
   return lines.join('\n\n');
 }
 
+/**
+ * Runs whose writing brief stays parsed. A brief is read only while its run's task asks for drafts, on every
+ * poll of it (each open notifications/tasks listen polls too); a few dozen such runs at once is a busy server,
+ * and a run that drops out costs one read again.
+ */
+const BRIEFS_KEPT = 32;
+
 export interface TaskDraftsDeps {
   artifacts: Pick<ArtifactRepository, 'read'>;
+  /** The artifact index: whether the kept brief is the run's writing_brief.json still (its sha256). */
+  index: Pick<LaunchStore, 'artifact'>;
   /** The run service's sampled draft path (LaunchRunService.submitSampledDraft). */
   submit(runId: string, draft: SampledDraft): Promise<unknown>;
   /** LAUNCH_DRAFT_MAX_TOKENS. */
@@ -52,6 +64,9 @@ export interface TaskDraftsDeps {
 
 /** The sampling side of a launch task: its input requests, and its answers handed to the run. */
 export class TaskDrafts {
+  /** The parsed writing briefs of the runs polled last, least recently used first, by the sha256 read. */
+  private readonly briefs = new Map<string, { sha256: string; brief: WritingBrief }>();
+
   constructor(private readonly deps: TaskDraftsDeps) {}
 
   /** One sampling/createMessage request per page waiting: the brief entry as the message, the rules as system. */
@@ -105,9 +120,23 @@ export class TaskDrafts {
     }
   }
 
+  /**
+   * The run's writing brief: kept parsed while its index entry names the bytes it was parsed from (W4 writes
+   * it once per run; the one-row index read catches any rewrite), else read, checked and parsed again.
+   */
   private async brief(runId: string): Promise<WritingBrief> {
-    const content = await this.deps.artifacts.read(runId, 'writing_brief.json');
-    if (content === undefined) throw new Error(`run ${runId} waits for drafts without writing_brief.json`);
-    return WritingBriefSchema.parse(JSON.parse(Buffer.from(content.bytes).toString('utf8')));
+    const indexed = await this.deps.index.artifact(runId, BRIEF);
+    const kept = this.briefs.get(runId);
+    this.briefs.delete(runId);
+    if (kept !== undefined && kept.sha256 === indexed?.sha256) {
+      this.briefs.set(runId, kept);
+      return kept.brief;
+    }
+    const content = await this.deps.artifacts.read(runId, BRIEF);
+    if (content === undefined) throw new Error(`run ${runId} waits for drafts without ${BRIEF}`);
+    const brief = WritingBriefSchema.parse(JSON.parse(Buffer.from(content.bytes).toString('utf8')));
+    this.briefs.set(runId, { sha256: content.sha256, brief });
+    if (this.briefs.size > BRIEFS_KEPT) this.briefs.delete(this.briefs.keys().next().value!);
+    return brief;
   }
 }

@@ -1,0 +1,1 @@
+CREATE INDEX `events_run_type_seq_idx` ON `events` (`run_id`,`type`,`run_seq`);
