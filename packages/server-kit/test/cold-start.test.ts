@@ -7,7 +7,7 @@ import { connectRecordingImports, recordPackageImports } from '../src/testing.js
 import { FIXTURES_DIR, hasMessage, PACKAGE_DIR, spawnFixture, tempDir } from './helpers.js';
 
 /** What only the Streamable HTTP transport needs. */
-const HTTP_ONLY = ['body-parser', 'cors', '@modelcontextprotocol/node'];
+const HTTP_ONLY = ['body-parser', 'cors'];
 /** What only OAuth needs (an HTTP server without it never loads them). */
 const OAUTH_ONLY = ['jose'];
 /** What only a tool with a stated JSON Schema input needs (`jsonSchemaInput`). */

@@ -2,8 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import bodyParser from 'body-parser';
 import cors from 'cors';
-import { createMcpHandler, type AuthInfo } from '@modelcontextprotocol/server';
-import { toNodeHandler } from '@modelcontextprotocol/node';
+import { createMcpHandler } from '@modelcontextprotocol/server';
 import type { DomainLifecycle } from '../domain.js';
 import { checkReadiness } from '../health.js';
 import { JSONRPC_INTERNAL_ERROR, type ServerFactory, type TransportHost } from '../host.js';
@@ -16,6 +15,7 @@ import type { TaskListens } from '../task-listens.js';
 import { callerPrincipal } from '../principal.js';
 import { batchRefusal, bodyRefusal } from './body-refusals.js';
 import { relayCancels } from './cancel-relay.js';
+import { bridgeToFetch, type McpRequest } from './fetch-bridge.js';
 import { HttpAuth, type AuthRefusal, type Caller } from './http-auth.js';
 import type { OAuthSettings } from './oauth-settings.js';
 import { JSONRPC_HEADER_MISMATCH, type ParamHeaders } from './param-headers.js';
@@ -73,9 +73,6 @@ export interface HttpListener extends TransportHost {
 }
 
 export const MCP_PATH = '/mcp';
-
-/** A request on `/mcp`: `auth` set by the bearer token check, `body` by the JSON body parser. */
-type McpRequest = http.IncomingMessage & { auth?: AuthInfo; body?: unknown };
 
 function urlHost(host: string): string {
   return host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
@@ -177,25 +174,10 @@ export async function startHttpListener(
     maxRequestBodySize: settings.maxBodyBytes,
     onerror: (error) => logger.info('MCP request answered with an error', { error }),
   });
-  const nodeHandlerOptions = {
-    maxRequestBodySize: settings.maxBodyBytes,
-    onerror: (error: Error) => logger.error('MCP request failed', { error }),
-  };
-  // The parsed body goes to the SDK's handler directly, not through `toNodeHandler`: that would serialize it
-  // again with the recursive JSON.stringify, which overflows the stack on deeply nested arguments (they must
-  // reach the depth check and get the contract's validation error). The adapter then reads nothing from the
-  // request, which body-parser has consumed.
-  const serveRequest = (req: McpRequest, res: http.ServerResponse): Promise<void> =>
-    toNodeHandler(
-      {
-        fetch: (request, options) =>
-          mcpHandler.fetch(request, {
-            ...options,
-            ...(req.body === undefined ? {} : { parsedBody: req.body }),
-          }),
-      },
-      nodeHandlerOptions,
-    )(req, res);
+  // The parsed body goes to the SDK's handler as it is: serialized again (as `toNodeHandler` does) it would cost
+  // CPU, and overflow the stack on deeply nested arguments (they must reach the depth check and get the
+  // contract's validation error).
+  const serveRequest = bridgeToFetch(mcpHandler, (error) => logger.error('MCP request failed', { error }));
   const jsonBody = bodyParser.json({ limit: settings.maxBodyBytes, type: 'application/json' }) as Middleware;
   const allowedOriginsCors =
     settings.allowedOrigins === undefined
