@@ -101,8 +101,8 @@ const DAYS_BEFORE_YEAR_10000 = 2_932_897;
 /**
  * ISO 8601 in UTC, seconds precision: `2025-09-15T10:05:00Z`. Written from the UTC fields computed here, not
  * through a Date and toISOString (a plan_trip answer formats some seventy instants: a Date, its string and the
- * string without its milliseconds took 0.5 µs and 220 bytes each; this 0.1 µs and one string); instants before 1970 or after 9999, and
- * NaN (a RangeError), go through Date as before.
+ * string without its milliseconds took 0.5 µs and 220 bytes each; this 0.1 µs and one string); instants
+ * before 1970 or after 9999, and NaN (a RangeError), go through Date as before.
  */
 export function formatUtc(epochMs: number): string {
   const seconds = Math.floor(epochMs / 1000);
