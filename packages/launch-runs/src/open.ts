@@ -15,7 +15,7 @@ import { resolveLaunchPolicy, type LaunchPolicy } from './policy/launch-policy.j
 import { withLaunchPolicy } from './policy/policed-pipeline.js';
 import { errorCodeOf, runDatabaseUnreachable } from './runs/model/errors.js';
 import type { OpenedRuns } from './runs/open-runs.js';
-import { hasRunsToRecover } from './runs/recovery-check.js';
+import { hasRunsToRecover } from './runs/model/interrupted.js';
 import type { LaunchRunService } from './runs/service.js';
 import type { TraceIds } from './store/event-chain.js';
 import type { LaunchStore } from './store/launch-store.js';

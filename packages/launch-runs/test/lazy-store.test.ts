@@ -4,8 +4,7 @@ import { LaunchErrorPayloadSchema, RUN_STATES, type RunState } from '@switchyard
 import { createLogger } from '@switchyard/server-kit/runtime';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { openLaunchDatabase } from '../src/db/open.js';
-import { leftMidStep, UNMARKED_LEFT_MID_STEP_SQL } from '../src/runs/model/interrupted.js';
-import { hasRunsToRecover } from '../src/runs/recovery-check.js';
+import { hasRunsToRecover, leftMidStep, UNMARKED_LEFT_MID_STEP_SQL } from '../src/runs/model/interrupted.js';
 import { isStable, isTerminal, isTransitional } from '../src/runs/model/state-machine.js';
 import { FakePipeline } from './support/fake-pipeline.js';
 import { runConfig, startHarness, tempDir, type Harness } from './support/harness.js';

@@ -61,7 +61,9 @@ export async function removeWorkspaceIfEnded(deps: WorkspaceDeps, runId: string)
 /** A DONE run's workspace only under its lease: a launch_validate working in it keeps it, and removes it later. */
 async function removeUnheld(deps: WorkspaceDeps, row: RunRow): Promise<boolean> {
   if (row.state !== 'DONE') return removeWorkspace(deps, row.runId);
-  const acquired = await Lease.acquire(deps.store, row.runId, deps.leaseMs);
+  const { store, leaseMs } = deps;
+  const acquire = async (token: string) => (await store.acquireLease(row.runId, token, leaseMs)).row;
+  const acquired = await Lease.take(store, leaseMs, {}, acquire);
   if ('busy' in acquired) return false;
   try {
     return await removeWorkspace(deps, row.runId);

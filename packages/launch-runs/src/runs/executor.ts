@@ -29,12 +29,12 @@ import type {
 import type { ArtifactRepository } from '../store/artifact-store.js';
 import { countBlocking } from '../store/issue-store.js';
 import type { RunPaths } from '../store/run-paths.js';
-import { recorded, transitioned, validationRecorded } from '../store/run-writes.js';
+import { changed, recorded, transitioned, validationRecorded } from '../store/run-writes.js';
 import { runState, type LaunchStore } from '../store/launch-store.js';
 import type { LaunchTelemetry } from '../telemetry/telemetry.js';
 import { LeaseLostError, runCancelled } from './model/errors.js';
 import type { RunFailure } from './model/errors.js';
-import type { DraftRecord, StateChanged } from './model/events.js';
+import type { DraftRecord, RunEventInput, StateChanged } from './model/events.js';
 import { fixHistory } from './fix-history.js';
 import type { Lease } from './lease.js';
 import { isAtLeast, isStable, isTerminal } from './model/state-machine.js';
@@ -141,6 +141,22 @@ function failureOf(error: SwitchyardError): RunFailure {
     details: error.details ?? {},
   };
   return JSON.parse(redactSecrets(JSON.stringify(failure))) as RunFailure;
+}
+
+/**
+ * A step's failure on the run as it is, in the appending transaction: a recoverable one keeps the state and
+ * records the error (RUN_HALTED: the step can be retried); any other moves the run to FAILED, keeping the
+ * failure as its last error (sections not DONE become BLOCKED). Nothing on a run that has ended.
+ */
+function settled(row: RunRow, failure: RunFailure): RunEventInput | undefined {
+  const state = runState(row);
+  if (isTerminal(state)) return undefined;
+  const { code, message, details } = failure;
+  if (failure.retryable || RECOVERABLE_CODES.has(code))
+    return { type: 'RUN_HALTED', payload: { state, code, message, error: failure } };
+  const detail = typeof details.reason === 'string' ? { detail_reason: details.reason } : {};
+  const payload = { reason: code, message, ...detail, error: failure, from: state, to: 'FAILED' as const };
+  return { type: 'STATE_CHANGED', payload };
 }
 
 /**
@@ -339,48 +355,20 @@ export class Execution {
   }
 
   /**
-   * What a failed step leaves behind: a recoverable failure keeps the state and records the error (the
-   * step can be retried); any other failure moves the run to FAILED (sections not DONE become BLOCKED).
-   * Aborted work and lost leases leave the run alone.
+   * What a failed step leaves behind (settled): a refused precondition is an answer to the caller, not a
+   * failure of the run; aborted work and lost leases leave the run alone.
    */
   async settleFailure(thrown: unknown): Promise<SwitchyardError> {
-    const { lease } = this;
-    if (lease.signal.aborted) return this.abortError();
+    if (this.lease.signal.aborted) return this.abortError();
     if (thrown instanceof LeaseLostError) return this.lostLeaseError();
     const error = toSwitchyardError(thrown);
     const failure = failureOf(error);
-    // A refused precondition is an answer to the caller, not a failure of the run.
     if (PRECONDITION_CODES.has(failure.code)) return error;
-    try {
-      const state = runState(await this.requireRow());
-      if (isTerminal(state)) return error;
-      if (failure.retryable || RECOVERABLE_CODES.has(failure.code)) {
-        const { code, message } = failure;
-        await lease.append(
-          recorded({ type: 'RUN_HALTED', payload: { state, code, message, error: failure } }),
-        );
-      } else {
-        await this.fail(error);
-      }
-    } catch (settleError) {
-      this.deps.logger.warn('could not record a run failure', { run_id: this.runId, error: settleError });
-    }
-    return error;
-  }
-
-  /** The run FAILED with `error` as its last error, which it returns; sections not DONE become BLOCKED. */
-  async fail(error: SwitchyardError): Promise<SwitchyardError> {
-    const row = await this.requireRow();
-    const failure = failureOf(error);
-    const reason = failure.details.reason;
-    await this.lease.append(
-      transitioned(runState(row), 'FAILED', {
-        reason: failure.code,
-        message: failure.message,
-        ...(typeof reason === 'string' ? { detail_reason: reason } : {}),
-        error: failure,
-      }),
-    );
+    await this.lease
+      .append(changed((row) => settled(row, failure)))
+      .catch((settleError: unknown) =>
+        this.deps.logger.warn('could not record a run failure', { run_id: this.runId, error: settleError }),
+      );
     return error;
   }
 

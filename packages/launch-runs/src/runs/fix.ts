@@ -30,17 +30,17 @@ export type FixOutcome = Omit<LaunchFixNextOutput, 'ok'>;
 export async function fixNext(execution: Execution, row: RunRow): Promise<FixOutcome> {
   const { fixAttempts } = row;
   const max = execution.config.max_fix_attempts;
-  // FIX_EXHAUSTED: the run FAILS and the caller gets the same error.
+  // FIX_EXHAUSTED fails the run (Execution.settleFailure) and the caller gets the same error.
   if (fixAttempts >= max) {
     const message = `max_fix_attempts (${max}) reached with blocking issues left; the run has FAILED`;
     const details = { fix_attempts: fixAttempts, max_fix_attempts: max };
-    throw await execution.fail(new SwitchyardError('conflict', message, { code: 'FIX_EXHAUSTED', details }));
+    throw new SwitchyardError('conflict', message, { code: 'FIX_EXHAUSTED', details });
   }
   const fix = await applyNextFix(execution, await lastReport(execution), fixAttempts + 1);
   if (fix.patch_id === undefined) {
     const message = `The fix for issue ${fix.issue_id} changed nothing; the run has FAILED`;
     const details = { reason: 'fix_no_op', issue_id: fix.issue_id, fix_attempts: fixAttempts };
-    throw await execution.fail(new SwitchyardError('conflict', message, { code: 'FIX_EXHAUSTED', details }));
+    throw new SwitchyardError('conflict', message, { code: 'FIX_EXHAUSTED', details });
   }
   const { report: next } = await execution.validate();
   return {

@@ -1,12 +1,12 @@
 import type { RunRow } from '../db/schema.js';
-import type { Decide, LaunchStore, LeaseOptions } from '../store/launch-store.js';
+import type { Decide, LaunchStore } from '../store/launch-store.js';
 import { holdHere, newLeaseToken, retireLeaseToken, type HeldHere } from './model/lease.js';
 
 /** Why an execution was aborted. */
 type AbortReason = 'cancelled' | 'shutdown' | 'lease-lost' | 'request-cancelled';
 
 /** What may stop an executor's work besides the run being taken from it. */
-type LeaseSignals = { shutdown?: AbortSignal; request?: AbortSignal };
+export type LeaseSignals = { shutdown?: AbortSignal; request?: AbortSignal };
 
 /**
  * One executor's hold on one run, registered with its token (model/lease.ts) until released, whatever its
@@ -54,26 +54,26 @@ export class Lease implements HeldHere {
   }
 
   /**
-   * Takes the lease (or adopts the one `token` took); `busy`, its token retired, when someone holds it or
-   * `options.admit` declines it. With `maxActiveRuns`, a DONE run's lease counts against its owner's active
-   * runs (LaunchStore.acquireLease).
+   * A lease under a new token, registered here while `take` writes it (an insert, a claim, an acquire) so the
+   * run never reads as abandoned by this process: this executor's when the run `take` answers names the token;
+   * otherwise the token is retired and the run answered as `busy` (undefined: no run).
    */
-  static async acquire(
+  static async take<Answer extends RunRow | undefined>(
     store: LaunchStore,
-    runId: string,
     leaseMs: number,
-    options: { token?: string; signals?: LeaseSignals } & LeaseOptions = {},
-  ): Promise<{ lease: Lease; row: RunRow } | { busy: RunRow }> {
-    const token = options.token ?? newLeaseToken();
-    const { row, busy } = await store.acquireLease(runId, token, leaseMs, options).catch((error: unknown) => {
-      if (options.token === undefined) retireLeaseToken(token);
+    signals: LeaseSignals,
+    take: (token: string) => Promise<Answer>,
+  ): Promise<{ lease: Lease; row: RunRow } | { busy: Answer }> {
+    const token = newLeaseToken();
+    const row = await take(token).catch((error: unknown) => {
+      retireLeaseToken(token);
       throw error;
     });
-    if (busy || row.leaseOwner !== token) {
+    if (row === undefined || row.leaseOwner !== token) {
       retireLeaseToken(token);
       return { busy: row };
     }
-    return { lease: new Lease(store, runId, token, leaseMs, options.signals ?? {}), row };
+    return { lease: new Lease(store, row.runId, token, leaseMs, signals), row };
   }
 
   /**

@@ -29,7 +29,7 @@ import {
   type DraftOutcome,
   type SampledDraft,
 } from './submit-draft.js';
-import { heldHere, isRetiredHereLately, withNewToken } from './model/lease.js';
+import { heldHere, isRetiredHereLately } from './model/lease.js';
 import { Lease } from './lease.js';
 import { isTransitional, rewindTarget } from './model/state-machine.js';
 import { buildStatus } from './status.js';
@@ -64,6 +64,9 @@ export interface RunServiceDeps extends ExecutorDeps {
 export type StartRunInput = z.output<typeof LaunchStartRunInputSchema>;
 
 type StartedRun = Omit<LaunchStartRunOutput, 'ok'> & { created: boolean };
+
+/** A run's lease this process holds, and the run as taking it left it. */
+type Held = { lease: Lease; row: RunRow };
 
 export interface CallOptions {
   /** The calling request's signal: cancelling the request interrupts the step (resumable). */
@@ -177,27 +180,29 @@ export class LaunchRunService {
       const existing = await this.deps.store.getByIdempotencyKey(owner, key);
       if (existing !== undefined) return this.existingRun(existing, configHash);
     }
-    const { taken, token } = await withNewToken(
-      (leaseOwner: string) =>
-        this.deps.store.insert({
-          runId: newRunId(),
-          owner,
-          productSlug: input.run_config.product_slug,
-          config,
-          configHash,
-          idempotencyKey: key,
-          sectionStates: Object.fromEntries(
-            input.run_config.required_sections.map((section) => [section, 'NOT_STARTED']),
-          ),
-          leaseOwner,
-          leaseMs: this.deps.leaseMs,
-          maxActiveRuns: this.deps.maxActiveRuns,
-          task,
-        }),
-      ({ created }) => created,
-    );
-    if (!taken.created) return this.existingRun(taken.row, configHash);
-    this.inBackground(taken.row.runId, token, onProgress, (execution) => execution.advance('no step left'));
+    const { store, leaseMs, maxActiveRuns } = this.deps;
+    const insert = async (leaseOwner: string) => {
+      const { row } = await store.insert({
+        runId: newRunId(),
+        owner,
+        productSlug: input.run_config.product_slug,
+        config,
+        configHash,
+        idempotencyKey: key,
+        sectionStates: Object.fromEntries(
+          input.run_config.required_sections.map((section) => [section, 'NOT_STARTED']),
+        ),
+        leaseOwner,
+        leaseMs,
+        maxActiveRuns,
+        task,
+      });
+      return row;
+    };
+    const taken = await Lease.take(store, leaseMs, { shutdown: this.shutdown.signal }, insert);
+    // The key's run already exists: it holds its own lease, or none.
+    if ('busy' in taken) return this.existingRun(taken.busy, configHash);
+    this.inBackground(taken, onProgress, (execution) => execution.advance('no step left'));
     return { run_id: taken.row.runId, state: 'CREATED', created: true };
   }
 
@@ -213,25 +218,20 @@ export class LaunchRunService {
   }
 
   /**
-   * Background work under the lease `token` already holds (a run just inserted or claimed); a failure is
-   * settled on the run, and the outcome logged.
+   * `work` in the background as the holder of `held` (a run just inserted, claimed or leased for a task), once
+   * the caller has its answer; a failure is settled on the run, and the outcome logged.
    */
   private inBackground(
-    runId: string,
-    token: string,
+    held: Held,
     onProgress: ProgressListener | undefined,
     work: (execution: Execution, row: RunRow) => Promise<unknown>,
   ): void {
-    const { store, leaseMs, logger } = this.deps;
+    const { store, logger } = this.deps;
+    const runId = held.lease.runId;
     const job = new Promise<void>((resolve) => setImmediate(resolve))
       .then(async () => {
-        const acquired = await Lease.acquire(store, runId, leaseMs, {
-          token,
-          signals: { shutdown: this.shutdown.signal },
-        });
-        if ('busy' in acquired) return;
         try {
-          await this.holding(acquired.lease, acquired.row, onProgress, work);
+          await this.holding(held, onProgress, work);
           logger.info('run reached a stop', { run_id: runId, state: (await store.get(runId))?.state });
         } catch (thrown) {
           const { code, message } = thrown as SwitchyardError;
@@ -247,8 +247,7 @@ export class LaunchRunService {
    * run FAILED).
    */
   private async holding<T>(
-    lease: Lease,
-    row: RunRow,
+    { lease, row }: Held,
     onProgress: ProgressListener | undefined,
     work: (execution: Execution, row: RunRow) => Promise<T>,
     watch?: WorkWatch,
@@ -274,9 +273,8 @@ export class LaunchRunService {
   }
 
   /**
-   * Runs `tool`'s `work` under the run's lease, taken only when the tool's rule (tool-rules.ts), judged in
-   * the acquiring transaction, accepts the run; a run another executor holds is refused by the rule, busy
-   * at least. `answered` gives the answer a run already holds (no work needed, no lease taken).
+   * Runs `tool`'s `work` under the run's lease (leaseFor); `answered` gives the answer a run already holds
+   * (no work needed, no lease taken).
    */
   private async withLease<T>(
     runId: string,
@@ -287,12 +285,13 @@ export class LaunchRunService {
   ): Promise<T> {
     const taken = await this.leaseFor(runId, tool, options, answered);
     if ('answer' in taken) return taken.answer;
-    return this.holding(taken.lease, taken.row, options.onProgress, work, options.watch);
+    return this.holding(taken, options.onProgress, work, options.watch);
   }
 
   /**
-   * The run's lease for `tool` as withLease takes it (with `task`, the task written in the same transaction),
-   * or the answer the run already holds.
+   * The run's lease for `tool`, taken only when the tool's rule (tool-rules.ts), judged in the acquiring
+   * transaction, accepts the run (with `task`, the task written in the same transaction); a run another
+   * executor holds is refused by the rule, busy at least. Or the answer the run already holds.
    */
   private async leaseFor<T>(
     runId: string,
@@ -300,14 +299,13 @@ export class LaunchRunService {
     options: CallOptions,
     answered: (row: RunRow) => T | undefined,
     task?: NewTask,
-  ): Promise<{ lease: Lease; row: RunRow } | { answer: T }> {
+  ): Promise<Held | { answer: T }> {
     const { store, paths, leaseMs, maxActiveRuns } = this.deps;
-    const acquired = await Lease.acquire(store, runId, leaseMs, {
-      signals: { shutdown: this.shutdown.signal, request: options.signal },
+    const admission = {
       request: options.request,
       // Validating a DONE run rebuilds its workspace: it holds one, as an unfinished run does.
       maxActiveRuns: tool === 'launch_validate' ? maxActiveRuns : undefined,
-      admit: (row, busy) => {
+      admit: (row: RunRow, busy: boolean) => {
         if (answered(row) !== undefined) return false;
         // The rule reads the run as it stood before this call: without a dead executor's lease.
         const refused = refusal(tool, busy ? row : { ...row, leaseOwner: null }, { paths, store, busy });
@@ -315,6 +313,10 @@ export class LaunchRunService {
         return true;
       },
       task,
+    };
+    const signals = { shutdown: this.shutdown.signal, request: options.signal };
+    const acquired = await Lease.take(store, leaseMs, signals, async (token) => {
+      return (await store.acquireLease(runId, token, leaseMs, admission)).row;
     });
     // Not taken, and not refused: the run holds its answer.
     if ('busy' in acquired) return { answer: answered(acquired.busy) as T };
@@ -381,14 +383,7 @@ export class LaunchRunService {
     const taken = await this.leaseFor(runId, 'launch_resume', {}, () => undefined, task);
     // The resume rule refuses every run it does not lease (busy included): no lease, no task, no answer.
     if ('answer' in taken) throw new Error(`launch_resume neither leased nor refused run ${runId}`);
-    const { lease, row } = taken;
-    const job = this.holding(lease, row, undefined, (execution) =>
-      continueRun(execution, row, 'next stable state'),
-    ).catch((thrown: unknown) => {
-      const { code, message } = thrown as SwitchyardError;
-      this.deps.logger.info('run stopped', { run_id: runId, code, message });
-    });
-    this.track(job);
+    this.inBackground(taken, undefined, (execution, row) => continueRun(execution, row, 'next stable state'));
   }
 
   /** Records a call's task on `runId`, bound to the lease `token` its work holds (tools/slow-call.ts). */
@@ -418,17 +413,17 @@ export class LaunchRunService {
     if (this.claiming || this.shutdown.signal.aborted) return;
     this.claiming = true;
     try {
-      const claim = (token: string) => this.deps.store.claimAbandoned(token, this.deps.leaseMs);
-      const { taken: claimed, token } = await withNewToken(claim, (run) => run !== undefined);
-      if (claimed === undefined) return;
-      this.deps.logger.warn('taking over a run whose executor stopped', {
-        run_id: claimed.runId,
-        state: claimed.state,
-        active_worker: claimed.activeWorker,
+      const { store, leaseMs, logger } = this.deps;
+      const claim = (token: string) => store.claimAbandoned(token, leaseMs);
+      const claimed = await Lease.take(store, leaseMs, { shutdown: this.shutdown.signal }, claim);
+      if ('busy' in claimed) return;
+      const { row } = claimed;
+      logger.warn('taking over a run whose executor stopped', {
+        run_id: row.runId,
+        state: row.state,
+        active_worker: row.activeWorker,
       });
-      this.inBackground(claimed.runId, token, undefined, (execution, row) =>
-        continueRun(execution, row, 'no step left'),
-      );
+      this.inBackground(claimed, undefined, (execution, run) => continueRun(execution, run, 'no step left'));
     } catch (error) {
       this.deps.logger.warn('could not look for abandoned runs', { error });
     } finally {

@@ -1,4 +1,5 @@
 import { RUN_STATES, type RunState } from '@switchyard/contracts/launch-runs';
+import type Database from 'better-sqlite3';
 import type { RunRow } from '../../db/schema.js';
 import { isLeaseLive } from './lease.js';
 import { isTerminal, isTransitional } from './state-machine.js';
@@ -63,7 +64,7 @@ const NOT_MARKED = isNull('interruptedAt', 'interrupted_at', true);
 
 /**
  * `leftMidStep` and not marked interrupted yet, as a WHERE clause over `runs` with its parameters, for the
- * start-up check that must not load the run store (runs/recovery-check.ts). The lease is left out: a live one
+ * start-up check that must not load the run store (hasRunsToRecover). The lease is left out: a live one
  * only makes the sweep skip the run.
  */
 export const UNMARKED_LEFT_MID_STEP_SQL = {
@@ -73,3 +74,14 @@ export const UNMARKED_LEFT_MID_STEP_SQL = {
     .join(' AND '),
   params: [...LEFT_MID_STEP.all, NOT_MARKED, ...LEFT_MID_STEP.any].flatMap((test) => test.params),
 };
+
+const RECOVERY_QUERY = `SELECT 1 FROM runs WHERE ${UNMARKED_LEFT_MID_STEP_SQL.where} LIMIT 1`;
+
+/**
+ * Whether the start-up sweep (open-runs.ts) may find a run to mark interrupted (SQLite), asked in SQL so that
+ * a start on an empty, finished or resting database does not load the run store. A run parked in a stable
+ * state (VALIDATING, READY_FOR_PR, …) waits for its user, not for recovery.
+ */
+export function hasRunsToRecover(sqlite: Database.Database): boolean {
+  return sqlite.prepare(RECOVERY_QUERY).get(...UNMARKED_LEFT_MID_STEP_SQL.params) !== undefined;
+}

@@ -31,17 +31,6 @@ export function retireLeaseToken(token: string): void {
   liveTokens.delete(token);
 }
 
-/** `take` with a new token, retired unless `took` says the lease was taken with it (a run inserted or claimed). */
-export async function withNewToken<T>(take: (token: string) => Promise<T>, took: (taken: T) => boolean) {
-  const token = newLeaseToken();
-  const taken = await take(token).catch((error: unknown) => {
-    retireLeaseToken(token);
-    throw error;
-  });
-  if (!took(taken)) retireLeaseToken(token);
-  return { taken, token };
-}
-
 /** Records `lease` as the holder of its live token, until the token is retired. */
 export function holdHere(token: string, lease: HeldHere): void {
   if (liveTokens.has(token)) liveTokens.set(token, lease);
