@@ -15,6 +15,7 @@ import {
 import { isWellFormedText, toSwitchyardError, type SwitchyardError } from '@switchyard/contracts/errors';
 import { AnswerAllowance, answerTooLarge } from './answer-budget.js';
 import { assertTextArguments } from './argument-text.js';
+import { callSignal } from './call-signal.js';
 import { callTool, type ToolRunner } from './call-tool.js';
 import type { Catalog, CatalogTool } from './catalog.js';
 import type { DomainLifecycle } from './domain.js';
@@ -318,11 +319,12 @@ export function buildServerFactory(identity: ServerIdentity, serving: Serving): 
       const allowance = allowanceFor();
       const task = servesTasks ? taskDesk.callFor(tool, declaredBy(ctx)) : undefined;
       const principal = callerPrincipal(ctx.http?.authInfo);
+      const { signal, release } = callSignal(ctx.mcpReq.signal, serving.shutdownSignal, task !== undefined);
       const result = await allowance.turn(() =>
         callTool(runner, request.params.arguments ?? {}, {
           ...input,
           state: stateOf(tool.domain),
-          signal: AbortSignal.any([ctx.mcpReq.signal, serving.shutdownSignal]),
+          signal,
           requestId: JSON.stringify(ctx.mcpReq.id),
           principal,
           oauth: callerOAuth(ctx.http?.authInfo),
@@ -333,7 +335,7 @@ export function buildServerFactory(identity: ServerIdentity, serving: Serving): 
           log: (level, data) => void ctx.mcpReq.log(level, data, tool.domain).catch(() => undefined),
           laterLog: laterLog?.(tool.domain),
           allowance,
-        }),
+        }).finally(release),
       );
       if (result instanceof AskClient) return inputRequired(result, target, ctx);
       if (result instanceof TaskStarted) {

@@ -31,7 +31,9 @@ export interface ListenHeaders {
 
 /** A `subscriptions/listen` whose filter names `taskIds` (it asks for `notifications/tasks`), with its params. */
 function taskListen(message: unknown): { request: JSONRPCRequest; params: ListenParams } | undefined {
-  if (!isJSONRPCRequest(message) || message.method !== 'subscriptions/listen') return undefined;
+  // The method first: the SDK's guard is a whole zod parse, and every message over stdio is asked.
+  if ((message as { method?: unknown } | null)?.method !== 'subscriptions/listen') return undefined;
+  if (!isJSONRPCRequest(message)) return undefined;
   const params = (message.params ?? {}) as ListenParams;
   return params.notifications?.taskIds === undefined ? undefined : { request: message, params };
 }

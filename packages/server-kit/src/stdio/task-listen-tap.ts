@@ -1,8 +1,9 @@
-import { isJSONRPCNotification, type RequestId } from '@modelcontextprotocol/server';
+import type { RequestId } from '@modelcontextprotocol/server';
 import type { Logger } from '../runtime/logger.js';
 import { servedTaskListen, taskListenRefusal } from '../task-listen.js';
 import type { TaskListens } from '../task-listens.js';
 import type { MessageTap } from './intercepting-transport.js';
+import { isNotification } from './message-kind.js';
 
 /** Answers a listen naming `taskIds` whose client does not declare the extension (-32021). */
 export const taskListenRefusalTap: MessageTap = {
@@ -22,7 +23,7 @@ export function taskListenTap(listens: TaskListens, logger: Logger): MessageTap 
   const open = new Map<RequestId, AbortController>();
   return {
     take(message, send) {
-      if (isJSONRPCNotification(message) && message.method === 'notifications/cancelled') {
+      if (isNotification(message) && message.method === 'notifications/cancelled') {
         const requestId = (message.params as { requestId?: RequestId } | undefined)?.requestId;
         const listen = requestId === undefined ? undefined : open.get(requestId);
         listen?.abort();

@@ -1,8 +1,4 @@
 import {
-  isJSONRPCErrorResponse,
-  isJSONRPCNotification,
-  isJSONRPCRequest,
-  isJSONRPCResultResponse,
   type JSONRPCMessage,
   type MessageExtraInfo,
   type RequestId,
@@ -11,6 +7,7 @@ import {
 } from '@modelcontextprotocol/server';
 import type { InFlightTracker } from '../in-flight.js';
 import { JSONRPC_SERVER_ERROR } from '../host.js';
+import { isNotification, isRequest, respondedId } from './message-kind.js';
 
 /**
  * A transport decorator that counts requests from their arrival until their response is sent (or the
@@ -52,9 +49,8 @@ export class TrackedTransport implements Transport {
     try {
       await this.inner.send(message, options);
     } finally {
-      if (isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message)) {
-        if (message.id !== undefined) this.end(message.id);
-      }
+      const answered = respondedId(message);
+      if (answered !== undefined) this.end(answered);
     }
   }
 
@@ -63,7 +59,7 @@ export class TrackedTransport implements Transport {
   }
 
   private receive(message: JSONRPCMessage, extra?: MessageExtraInfo): void {
-    if (isJSONRPCRequest(message)) {
+    if (isRequest(message)) {
       if (!this.accepting) {
         void this.inner
           .send({
@@ -76,7 +72,7 @@ export class TrackedTransport implements Transport {
       }
       this.pending.get(message.id)?.();
       this.pending.set(message.id, this.tracker.begin());
-    } else if (isJSONRPCNotification(message) && message.method === 'notifications/cancelled') {
+    } else if (isNotification(message) && message.method === 'notifications/cancelled') {
       // A cancelled request gets no response, so its count ends here.
       const requestId = (message.params as { requestId?: unknown } | undefined)?.requestId;
       if (typeof requestId === 'string' || typeof requestId === 'number') this.end(requestId);
