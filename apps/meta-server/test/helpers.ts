@@ -212,3 +212,25 @@ export const INITIALIZE_REQUEST = {
     },
   }),
 };
+
+/** How many PostgreSQL migrations a domain package ships (its drizzle-postgres journal): `switchyard migrate` applies them all. */
+export function postgresMigrationCount(
+  domainPackage: 'transit' | 'journey-continuity' | 'launch-runs',
+): number {
+  const journal = path.join(
+    REPO_ROOT,
+    'packages',
+    domainPackage,
+    'drizzle-postgres',
+    'meta',
+    '_journal.json',
+  );
+  return (JSON.parse(fs.readFileSync(journal, 'utf8')) as { entries: unknown[] }).entries.length;
+}
+
+/** The lines `switchyard migrate` prints on a fresh database, each domain's migrations all applied at `at`. */
+export function appliedEveryMigration(at: string): RegExp {
+  const line = (domain: 'transit' | 'journey-continuity' | 'launch-runs') =>
+    `${domain}: applied ${postgresMigrationCount(domain)} migration\\(s\\) at ${at}\\n`;
+  return new RegExp(`^${line('transit')}${line('journey-continuity')}${line('launch-runs')}$`);
+}

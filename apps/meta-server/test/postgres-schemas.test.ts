@@ -11,7 +11,7 @@ import { exampleRunConfig, materializeExampleRepos } from '@switchyard/launch-ru
 import { startTestPostgres, type TestPostgres } from '@switchyard/test-postgres';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectStdio, DUMMY_KEYS, REPO_ROOT, runBin, tempDir } from './helpers.js';
+import { appliedEveryMigration, connectStdio, DUMMY_KEYS, REPO_ROOT, runBin, tempDir } from './helpers.js';
 
 let server: TestPostgres;
 const reposDir = tempDir('switchyard-schema-repos-');
@@ -64,9 +64,7 @@ async function migrateAndServe(url: string): Promise<void> {
   const env = { ...DUMMY_KEYS, SWITCHYARD_DATABASE_URL: url, LAUNCH_REPO_ROOTS: reposDir };
   const migrated = await runBin(['migrate'], env);
   expect(migrated).toMatchObject({ code: 0, stderr: '' });
-  expect(migrated.stdout).toMatch(
-    /^transit: applied 1 migration\(s\) at .+\njourney-continuity: applied 2 migration\(s\) at .+\nlaunch-runs: applied 5 migration\(s\) at .+\n$/,
-  );
+  expect(migrated.stdout).toMatch(appliedEveryMigration('.+'));
   expect((await runBin(['migrate'], env)).stdout).toMatch(
     /^transit: up to date at .+\njourney-continuity: up to date at .+\nlaunch-runs: up to date at .+\n$/,
   );
