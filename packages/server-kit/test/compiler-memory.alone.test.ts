@@ -5,10 +5,19 @@ import { fixtureOutput } from './helpers.js';
 const compilerPeakMib = (nodeFlags: string[] = []): number =>
   Number(fixtureOutput('compiler-memory-churn.ts', {}, nodeFlags).split(' ')[0]);
 
-// Measured: 13.5-15.5 MiB freed as each is installed, 65.6 MiB left to V8's worker threads.
+/**
+ * V8 13 (Node 24) frees a finished Maglev job's zone in a task for its worker threads, and while functions warm up
+ * those tasks wait behind the compilations: measured 65.6 MiB held at once, against 13.5-15.5 MiB freed as each is
+ * installed. V8 12 (Node 22) does not pile them up (5.3-5.8 MiB either way), so there the bins' flag can only be
+ * held to costing nothing.
+ */
+const PILES_UP = Number(process.versions.v8.split('.')[0]) >= 13;
+
 describe("the compiler's memory is freed as each function is installed", { timeout: 120_000 }, () => {
   it("holds the compiler zones' peak to a fraction of what V8's own deferred freeing holds", () => {
     const deferred = compilerPeakMib(['--maglev-destroy-on-background']);
-    expect(compilerPeakMib()).toBeLessThanOrEqual(deferred / 2);
+    const prompt = compilerPeakMib();
+    if (PILES_UP) expect(prompt).toBeLessThanOrEqual(deferred / 2);
+    else expect(prompt).toBeLessThanOrEqual(deferred * 1.25);
   });
 });
