@@ -3,8 +3,7 @@ import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import type pg from 'pg';
 import { artifactIndex, artifacts, events, issues, runs, tasks } from '../db/postgres-schema.js';
 import type { ArtifactRow, RunRow } from '../db/schema.js';
-import type { RunEvent, TraceIds } from './event-chain.js';
-import { toRunEvent } from './event-log.js';
+import type { TraceIds } from './event-chain.js';
 import type { LaunchStore, LeaseStatus, ListFilter, RunSnapshot } from './launch-store.js';
 import { chainedEventRows, changedRun, leaseStatusOf, leaseValues } from './run-changes.js';
 import { expiredTasks, runConditions } from './run-conditions.js';
@@ -171,7 +170,7 @@ export class PostgresLaunchStore extends StatementLaunchStore implements LaunchS
   ) {
     super(now);
     this.db = drizzle(pool);
-    this.statements = postgresStatements(this.db, trace, now, expiredTaskBatch);
+    this.statements = this.statementsOn(this.db);
     this.getPrepared = runRow(this.db, sql.placeholder('runId')).prepare('launch_runs_get');
     this.artifactsPrepared = artifactIndexOf(this.db, sql.placeholder('runId')).prepare(
       'launch_runs_artifacts',
@@ -179,9 +178,11 @@ export class PostgresLaunchStore extends StatementLaunchStore implements LaunchS
   }
 
   protected transaction<T>(steps: (db: RunStatements) => Steps<T>): Promise<T> {
-    return this.db.transaction((tx) =>
-      runAwaiting(steps(postgresStatements(tx, this.trace, this.now, this.expiredTaskBatch))),
-    );
+    return this.db.transaction((tx) => runAwaiting(steps(this.statementsOn(tx))));
+  }
+
+  private statementsOn(db: Db | Tx): RunStatements {
+    return postgresStatements(db, this.trace, this.now, this.expiredTaskBatch);
   }
 
   async get(runId: string): Promise<RunRow | undefined> {
@@ -200,15 +201,6 @@ export class PostgresLaunchStore extends StatementLaunchStore implements LaunchS
 
   unfinished(): Promise<RunRow[]> {
     return this.db.select().from(runs).where(match.unfinished);
-  }
-
-  async events(runId: string): Promise<RunEvent[]> {
-    const rows = await this.db
-      .select()
-      .from(events)
-      .where(eq(events.runId, runId))
-      .orderBy(asc(events.runSeq));
-    return rows.map(toRunEvent);
   }
 
   /** Three reads in one read-only REPEATABLE READ transaction: one snapshot of the database. */
@@ -264,10 +256,7 @@ export class PostgresLaunchStore extends StatementLaunchStore implements LaunchS
         .limit(1)
         .for('update', { skipLocked: true });
       if (abandoned === undefined) return undefined;
-      return postgresStatements(tx, this.trace, this.now, this.expiredTaskBatch).write(
-        abandoned.runId,
-        leaseValues(token, nowMs + leaseMs),
-      );
+      return this.statementsOn(tx).write(abandoned.runId, leaseValues(token, nowMs + leaseMs));
     });
   }
 }

@@ -1,8 +1,7 @@
 import { and, asc, count, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { LaunchDb } from '../db/drizzle.js';
 import { artifacts, events, issues, runs, tasks, type ArtifactRow, type RunRow } from '../db/schema.js';
-import { toRunEvent } from './event-log.js';
-import type { RunEvent, TraceIds } from './event-chain.js';
+import type { TraceIds } from './event-chain.js';
 import type { LaunchStore, LeaseStatus, ListFilter, RunSnapshot } from './launch-store.js';
 import { chainedEventRows, changedRun, leaseStatusOf } from './run-changes.js';
 import { runAtOnce, type RunStatements, type Steps } from './run-transactions.js';
@@ -166,16 +165,6 @@ export class SqliteLaunchStore extends StatementLaunchStore implements LaunchSto
 
   async unfinished(): Promise<RunRow[]> {
     return this.db.select().from(runs).where(match.unfinished).all();
-  }
-
-  async events(runId: string): Promise<RunEvent[]> {
-    return this.db
-      .select()
-      .from(events)
-      .where(eq(events.runId, runId))
-      .orderBy(asc(events.runSeq))
-      .all()
-      .map(toRunEvent);
   }
 
   async snapshot(runId: string): Promise<RunSnapshot | undefined> {

@@ -66,6 +66,11 @@ export abstract class StatementLaunchStore {
     return this.statements.updateRuns(marked, this.match.leasedForRequest(owner, request));
   }
 
+  /** The run's whole event log, in order (its events are numbered from 1). */
+  async events(runId: string): Promise<RunEvent[]> {
+    return (await this.statements.eventsAfter(runId, 0)).map(toRunEvent);
+  }
+
   async lastEvent(runId: string, match: EventMatch): Promise<RunEvent | undefined> {
     const row = await this.statements.newestEvent(runId, match);
     return row === undefined ? undefined : toRunEvent(row);
