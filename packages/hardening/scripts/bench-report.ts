@@ -19,7 +19,12 @@ const QUICK = ['1', 'true', 'yes'].includes((process.env.BENCH_REPORT_QUICK ?? '
 /** Sizes per package: quick mode shrinks each benchmark through its own variables. */
 const SIZES: Record<string, { quick: Record<string, string>; full: Record<string, string> }> = {
   '@switchyard/transit': {
-    quick: { BENCH_ITERATIONS: '30', BENCH_WARMUP: '5', BENCH_PROFILE_CALLS: '50' },
+    quick: {
+      BENCH_ITERATIONS: '30',
+      BENCH_WARMUP: '5',
+      BENCH_CONCURRENT_CALLS: '128',
+      BENCH_PROFILE_CALLS: '50',
+    },
     full: {},
   },
   '@switchyard/journey-continuity': {

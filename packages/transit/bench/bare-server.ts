@@ -1,7 +1,12 @@
-// The floor of "an MCP tool that calls this upstream": a bare SDK server over stdio (in whichever era the
-// client opens with) whose tools make the same upstream requests as each benchmark case, and return the
-// upstream JSON as it is.
-import { McpServer } from '@modelcontextprotocol/server';
+// The floor of "an MCP tool that calls this upstream": a bare SDK server whose tools make the same upstream
+// requests as each benchmark case and return the upstream JSON as it is, served as a user of the SDK serves
+// it: over stdio (serveStdio), or with --http over Streamable HTTP by the SDK's own stateless handler
+// (createMcpHandler, on node:http through @modelcontextprotocol/node's toNodeHandler), in whichever era the
+// client opens with.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { toNodeHandler } from '@modelcontextprotocol/node';
+import { createMcpHandler, McpServer } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import {
   arrivalsRequest,
@@ -28,7 +33,7 @@ const tools = {
   find_london_stops: londonStopsRequest,
 };
 
-serveStdio(() => {
+function createServer(): McpServer {
   const server = new McpServer({ name: 'bare-floor', version: '0.0.0' });
   for (const [name, request] of Object.entries(tools)) {
     server.registerTool(name, { description: `Bare ${name}` }, async () => {
@@ -37,4 +42,18 @@ serveStdio(() => {
     });
   }
   return server;
-});
+}
+
+/** On a free loopback port; the log line names the URL as the bin's does (bench/servers.ts reads it). */
+async function serveHttp(): Promise<void> {
+  const handler = toNodeHandler(createMcpHandler(createServer));
+  const server = http.createServer((req, res) => void handler(req, res));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`;
+  process.stderr.write(`${JSON.stringify({ msg: 'listening', url })}\n`);
+  // An exit rather than death by the signal, so that a --cpu-prof run writes its profile.
+  process.once('SIGTERM', () => process.exit(0));
+}
+
+if (process.argv.includes('--http')) await serveHttp();
+else serveStdio(createServer);
