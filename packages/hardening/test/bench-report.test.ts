@@ -224,6 +224,16 @@ describe('writing the report', () => {
       chartFile: 'benchmarks.svg',
     });
 
+  const launchRow: PackageSection['rows'][number] = {
+    operation: 'launch_get_status',
+    era: 'legacy',
+    p50: 1,
+    p95: 2,
+    floorLabel: 'MCP ping',
+    floorP50: 0.5,
+    floorP95: undefined,
+  };
+
   /** launch-runs' section of the report with one row. */
   const launchSection = (row: PackageSection['rows'][number]): PackageSection => ({
     packageName: '@switchyard/launch-runs',
@@ -255,6 +265,28 @@ describe('writing the report', () => {
     );
     expect(markdown).toContain('Protocol era: legacy (the 2025 `initialize` handshake); Node v22.19.0.');
     expect(markdown).toContain('](benchmarks.svg)');
+  });
+
+  it('shows every verdict a benchmark printed before its folded output, and no other line', () => {
+    const output = [
+      'transit bench: 400 calls each',
+      'planJourney (stdio)   direct p50 2.09 | cpu/call 2.77',
+      '  planJourney          stdio  one call at a time:  added p50 +1.74 ms <= +0.50 NOT met | server CPU/call 2.77 ms <= bare 3.65 met',
+      'issue #40 targets: NOT met (50 of 64 verdicts not met)',
+      '  legacy era  switchyard-transit   p50 138.3 ms  0.86x bare (target: <= 1.00x) meets target',
+      '  switchyard-transit 114.5 MB (target: <= 110 MiB) MISSES target',
+      'where the server CPU goes (not a verdict: these words are not met at the end of the line)',
+    ].join('\n');
+    const markdown = reportOf([{ ...launchSection(launchRow), output }]);
+    const block = markdown.slice(markdown.indexOf('Targets, as the benchmark judged them:'));
+    const shown = block.slice(block.indexOf('```text\n') + 8, block.indexOf('\n```\n'));
+    expect(shown.split('\n')).toEqual([
+      '  planJourney          stdio  one call at a time:  added p50 +1.74 ms <= +0.50 NOT met | server CPU/call 2.77 ms <= bare 3.65 met',
+      'issue #40 targets: NOT met (50 of 64 verdicts not met)',
+      '  legacy era  switchyard-transit   p50 138.3 ms  0.86x bare (target: <= 1.00x) meets target',
+      '  switchyard-transit 114.5 MB (target: <= 110 MiB) MISSES target',
+    ]);
+    expect(reportOf([launchSection(launchRow)])).not.toContain('Targets, as the benchmark judged them:');
   });
 
   it("carries the claim verifier's corpus table with its false accepts and faithful refusals", () => {

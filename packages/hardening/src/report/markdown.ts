@@ -195,6 +195,7 @@ export function renderReport(input: ReportInput): string {
       ),
       '',
       ...verifierCorpusTable(section.verifierCorpus),
+      ...targetVerdicts(section.output),
       '<details><summary>printed output</summary>',
       '',
       '```text',
@@ -206,4 +207,20 @@ export function renderReport(input: ReportInput): string {
     );
   }
   return lines.join('\n');
+}
+
+/**
+ * A verdict a benchmark prints on one of its targets: a line ending in met / NOT met / meets target / MISSES
+ * target, or the overall line of a target block ("issue #40 targets: NOT met (...)").
+ */
+const VERDICT_LINE = /(?:\bmet|\bmeets target|\bMISSES target)\s*$|^\S.*\btargets: (?:met|NOT met)\b/;
+
+/** The section's verdict lines, shown before its printed output (where they were only folded away). */
+export function targetVerdicts(output: string): string[] {
+  const verdicts = output
+    .split('\n')
+    .filter((line) => VERDICT_LINE.test(line))
+    .map((line) => line.trimEnd());
+  if (verdicts.length === 0) return [];
+  return ['Targets, as the benchmark judged them:', '', '```text', ...verdicts, '```', ''];
 }
