@@ -11,6 +11,7 @@ import { DEFAULT_MAX_ANSWER_BYTES } from './limits.js';
 import { assertArgumentDepth } from './argument-depth.js';
 import { assertTextArguments } from './argument-text.js';
 import { AskClient, type ClientInput } from './input-required.js';
+import { checkerOf, parsedOutput, sameVerdict } from './output-check.js';
 import { TaskStarted, type TaskOutcome } from './task-board.js';
 import { toolAnswerBytes } from './runtime/answer-bytes.js';
 import type { Logger } from './runtime/logger.js';
@@ -81,13 +82,21 @@ function validationError(issues: Parameters<typeof describeIssues>[0]): Switchya
 }
 
 /**
- * The handler's output as the contract parses it; one that breaks the contract is an internal error in strict
- * mode (tests), else sent as it is with a logged warning.
+ * The handler's output held to the contract (output-check.ts: the output itself where the contract's parse would
+ * only copy it, else the parsed copy); one that breaks the contract is an internal error in strict mode (tests),
+ * else sent as it is with a logged warning. Strict mode also holds the cheaper check to `safeParse`: a verdict
+ * or payload that differs from it fails the call, so every answer of every domain's tests compares the two.
  */
 function checkOutput<State>(runner: ToolRunner<State>, output: unknown): Record<string, unknown> {
-  const checked = (runner.spec.output as ObjectSchema).safeParse(output);
-  if (checked.success) return checked.data;
-  const violation = describeIssues(checked.error.issues);
+  const schema = runner.spec.output as ObjectSchema;
+  const checked = checkerOf(schema)(output);
+  if (runner.strictOutput && !sameVerdict(checked, parsedOutput(schema, output))) {
+    throw new SwitchyardError('internal', 'The output check and the contract disagree', {
+      details: { cause_class: 'OutputCheckMismatch', accepted: checked.success },
+    });
+  }
+  if (checked.success) return checked.payload;
+  const violation = describeIssues(checked.issues);
   if (runner.strictOutput) {
     throw new SwitchyardError('internal', 'The tool produced output that breaks its contract', {
       details: { cause_class: 'ContractViolation', violation },
