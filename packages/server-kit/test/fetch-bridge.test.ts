@@ -28,6 +28,31 @@ describe('the answers of /mcp', () => {
     expect(JSON.parse(answer.body)).toMatchObject({ id: 7, result: { tools: expect.any(Array) } });
   });
 
+  it('sends an answer of multi-byte text whole: its length counts bytes, and every byte arrives', async () => {
+    const { url } = await start([echo()]);
+    // 1000 characters, 2 to 4 bytes each: the answer is read from the SDK's body stream as bytes, never as text.
+    const text = 'ü€😀'.repeat(250);
+    const answer = await rawHttpRequest(url, {
+      method: 'POST',
+      headers: {
+        ...MCP_POST_HEADERS,
+        'mcp-protocol-version': MODERN_PROTOCOL_VERSION,
+        'mcp-method': 'tools/call',
+        'mcp-name': 'echo_text',
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 8,
+        method: 'tools/call',
+        params: { name: 'echo_text', arguments: { text }, _meta: MODERN_META },
+      }),
+    });
+    expect(answer.status).toBe(200);
+    expect(Number(answer.headers['content-length'])).toBe(Buffer.byteLength(answer.body));
+    expect(Buffer.byteLength(answer.body)).toBeGreaterThan(Buffer.byteLength(text));
+    expect(JSON.parse(answer.body)).toMatchObject({ id: 8, result: { structuredContent: { text } } });
+  });
+
   it('frames every event of a stream written in one turn, and serves the next request on the connection', async () => {
     const { url } = await start([echo()]);
     const batch = JSON.stringify([1, 2, 3].map((id) => ({ jsonrpc: '2.0', id, method: 'tools/list' })));
