@@ -21,14 +21,8 @@ import { removeWorkspaceIfEnded, sweepEndedWorkspaces } from './ended-workspace.
 import { runNotFound } from './model/errors.js';
 import { Execution, type AdvanceUntil, type ExecutorDeps, type ProgressListener } from './executor.js';
 import { fixNext, settleInterruptedFix, type FixOutcome } from './fix.js';
-import { pagesWaiting, waitsForDrafts } from './drafts.js';
-import {
-  assertDraftSize,
-  submitDraft,
-  submitSampledDraft,
-  type DraftOutcome,
-  type SampledDraft,
-} from './submit-draft.js';
+import { pageRounds, waitsForDrafts } from './drafts.js';
+import { assertDraftSize, submitDraft, type DraftOutcome, type SampledDraft } from './submit-draft.js';
 import { heldHere, isRetiredHereLately } from './model/lease.js';
 import { Lease } from './lease.js';
 import { isTransitional, rewindTarget } from './model/state-machine.js';
@@ -138,7 +132,8 @@ export class LaunchRunService {
     if (snapshot === undefined) throw runNotFound(runId);
     const status = buildStatus(snapshot, Date.now());
     if (!waitsForDrafts(snapshot.run)) return status;
-    return { ...status, waiting_for_drafts: pagesWaiting(await this.deps.store.events(runId)) };
+    const waiting = pageRounds(await this.deps.store.events(runId));
+    return { ...status, waiting_for_drafts: waiting.map((entry) => entry.page) };
   }
 
   async artifact(runId: string, name: string): Promise<ArtifactContent> {
@@ -343,22 +338,21 @@ export class LaunchRunService {
     return this.withLease(runId, 'launch_fix_next', options, fixNext);
   }
 
-  /** One page of a model-drafting run, verified, and the run continued after the last: submit-draft.ts. */
-  async submitDraft(runId: string, draft: SubmittedDraft, options: CallOptions = {}): Promise<DraftOutcome> {
-    assertDraftSize(draft.markdown, this.deps.maxDraftBytes);
-    return this.withLease(runId, 'launch_submit_draft', options, (execution) =>
-      submitDraft(execution, draft),
-    );
-  }
-
   /**
-   * The client's model's draft of a page, asked for by the run's task: verified as submitDraft's, under the
-   * run's lease (refused as launch_submit_draft is when the run waits for no draft); undefined when stale.
+   * One page of a model-drafting run, from launch_submit_draft or (with its round) from the client's model
+   * the run's task asked, verified under the run's lease, and the run continued after the last:
+   * submit-draft.ts. Undefined for a stale sampled draft; the tool's is never stale.
    */
-  async submitSampledDraft(runId: string, draft: SampledDraft): Promise<DraftOutcome | undefined> {
-    const bounds = { maxDraftBytes: this.deps.maxDraftBytes, maxRounds: this.deps.draftMaxRounds };
-    return this.withLease(runId, 'launch_submit_draft', {}, (execution) =>
-      submitSampledDraft(execution, draft, bounds),
+  async submitDraft(
+    runId: string,
+    draft: SubmittedDraft | SampledDraft,
+    options: CallOptions = {},
+  ): Promise<DraftOutcome | undefined> {
+    const { maxDraftBytes, draftMaxRounds } = this.deps;
+    if (!('round' in draft)) assertDraftSize(draft.markdown, maxDraftBytes);
+    const bounds = { maxDraftBytes, maxRounds: draftMaxRounds };
+    return this.withLease(runId, 'launch_submit_draft', options, (execution) =>
+      submitDraft(execution, draft, bounds),
     );
   }
 
@@ -401,7 +395,7 @@ export class LaunchRunService {
     const drafts = new TaskDrafts({
       artifacts: this.deps.artifacts,
       index: this.deps.store,
-      submit: (runId, draft) => this.submitSampledDraft(runId, draft),
+      submit: (runId, draft) => this.submitDraft(runId, draft),
       maxTokens: this.deps.draftMaxTokens,
       logger: this.deps.logger,
     });
