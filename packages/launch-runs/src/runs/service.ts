@@ -93,17 +93,17 @@ export class LaunchRunService {
   private readonly shutdown = new AbortController();
 
   private readonly takeoverTimer: NodeJS.Timeout | undefined;
-  private claiming = false;
-  private sweeping = false;
+  /** The upkeep under way: each kind runs one at a time (a database round trip may outlast a tick). */
+  private readonly upkeep = new Set<'takeover' | 'sweep'>();
 
   constructor(private readonly deps: RunServiceDeps) {
     if (deps.takeoverMs !== undefined) {
       this.takeoverTimer = setInterval(() => {
-        void this.takeOverOne();
-        this.removeEndedWorkspaces();
+        this.keepUp('takeover', () => this.takeOverOne());
+        this.keepUp('sweep', () => this.removeEndedWorkspaces());
       }, deps.takeoverMs);
       this.takeoverTimer.unref();
-      void this.takeOverOne();
+      this.keepUp('takeover', () => this.takeOverOne());
     }
   }
 
@@ -111,6 +111,13 @@ export class LaunchRunService {
   private track(job: Promise<void>): void {
     this.background.add(job);
     void job.finally(() => this.background.delete(job));
+  }
+
+  /** `job` as tracked work, unless one of its kind is still under way or the service is closing. */
+  private keepUp(kind: 'takeover' | 'sweep', job: () => Promise<void>): void {
+    if (this.upkeep.has(kind) || this.shutdown.signal.aborted) return;
+    this.upkeep.add(kind);
+    this.track(job().finally(() => this.upkeep.delete(kind)));
   }
 
   private async requireRow(runId: string): Promise<RunRow> {
@@ -404,10 +411,8 @@ export class LaunchRunService {
 
   /** Claims one run whose executor died (its lease expired unreleased) and continues it here. */
   private async takeOverOne(): Promise<void> {
-    if (this.claiming || this.shutdown.signal.aborted) return;
-    this.claiming = true;
+    const { store, leaseMs, logger } = this.deps;
     try {
-      const { store, leaseMs, logger } = this.deps;
       const claim = (token: string) => store.claimAbandoned(token, leaseMs);
       const claimed = await Lease.take(store, leaseMs, { shutdown: this.shutdown.signal }, claim);
       if ('busy' in claimed) return;
@@ -419,9 +424,7 @@ export class LaunchRunService {
       });
       this.inBackground(claimed, undefined, (execution, run) => continueRun(execution, run, 'no step left'));
     } catch (error) {
-      this.deps.logger.warn('could not look for abandoned runs', { error });
-    } finally {
-      this.claiming = false;
+      logger.warn('could not look for abandoned runs', { error });
     }
   }
 
@@ -429,18 +432,10 @@ export class LaunchRunService {
    * The workspaces on this machine of runs another replica ended (finished, failed or cancelled there) go
    * now, not at this replica's next start; runs local work holds are left to it (ended-workspace.ts).
    */
-  private removeEndedWorkspaces(): void {
-    if (this.sweeping || this.shutdown.signal.aborted) return;
-    this.sweeping = true;
-    const sweep = sweepEndedWorkspaces(this.deps)
-      .then(() => undefined)
-      .catch((error: unknown) =>
-        this.deps.logger.warn('could not remove the workspaces of ended runs', { error }),
-      )
-      .finally(() => {
-        this.sweeping = false;
-      });
-    this.track(sweep);
+  private async removeEndedWorkspaces(): Promise<void> {
+    await sweepEndedWorkspaces(this.deps).catch((error: unknown) =>
+      this.deps.logger.warn('could not remove the workspaces of ended runs', { error }),
+    );
   }
 
   /**
