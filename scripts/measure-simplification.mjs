@@ -175,7 +175,7 @@ const LEASE_CALLS = new Set([
  * statement-launch-store.ts) or a write statement of the transaction port (store/run-transactions.ts).
  */
 const WRITE_CALLS = new Set([
-  ...['insert', 'update', 'delete', 'insertRow', 'write', 'replaceIssues', 'putArtifact', 'appendEvents'],
+  ...['insert', 'update', 'delete', 'insertRow', 'write', 'replaceIssues', 'putArtifact', 'insertEvents'],
   ...['insertTask', 'endTask', 'updateRuns'],
 ]);
 /** The base class both dialect stores extend (its methods are theirs). */

@@ -46,8 +46,3 @@ export function pageRounds(events: readonly RunEvent[]): PageRound[] {
   }
   return waiting;
 }
-
-/** The pages the run still waits for: those it entered DRAFTING waiting for, less the pages drafted since. */
-export function pagesWaiting(events: readonly RunEvent[]): string[] {
-  return pageRounds(events).map((entry) => entry.page);
-}

@@ -21,14 +21,8 @@ import { removeWorkspaceIfEnded, sweepEndedWorkspaces } from './ended-workspace.
 import { runNotFound } from './model/errors.js';
 import { Execution, type AdvanceUntil, type ExecutorDeps, type ProgressListener } from './executor.js';
 import { fixNext, settleInterruptedFix, type FixOutcome } from './fix.js';
-import { pagesWaiting, waitsForDrafts } from './drafts.js';
-import {
-  assertDraftSize,
-  submitDraft,
-  submitSampledDraft,
-  type DraftOutcome,
-  type SampledDraft,
-} from './submit-draft.js';
+import { pageRounds, waitsForDrafts } from './drafts.js';
+import { assertDraftSize, submitDraft, type DraftOutcome, type SampledDraft } from './submit-draft.js';
 import { heldHere, isRetiredHereLately } from './model/lease.js';
 import { Lease } from './lease.js';
 import { isTransitional, rewindTarget } from './model/state-machine.js';
@@ -99,17 +93,17 @@ export class LaunchRunService {
   private readonly shutdown = new AbortController();
 
   private readonly takeoverTimer: NodeJS.Timeout | undefined;
-  private claiming = false;
-  private sweeping = false;
+  /** The upkeep under way: each kind runs one at a time (a database round trip may outlast a tick). */
+  private readonly upkeep = new Set<'takeover' | 'sweep'>();
 
   constructor(private readonly deps: RunServiceDeps) {
     if (deps.takeoverMs !== undefined) {
       this.takeoverTimer = setInterval(() => {
-        void this.takeOverOne();
-        this.removeEndedWorkspaces();
+        this.keepUp('takeover', () => this.takeOverOne());
+        this.keepUp('sweep', () => this.removeEndedWorkspaces());
       }, deps.takeoverMs);
       this.takeoverTimer.unref();
-      void this.takeOverOne();
+      this.keepUp('takeover', () => this.takeOverOne());
     }
   }
 
@@ -117,6 +111,13 @@ export class LaunchRunService {
   private track(job: Promise<void>): void {
     this.background.add(job);
     void job.finally(() => this.background.delete(job));
+  }
+
+  /** `job` as tracked work, unless one of its kind is still under way or the service is closing. */
+  private keepUp(kind: 'takeover' | 'sweep', job: () => Promise<void>): void {
+    if (this.upkeep.has(kind) || this.shutdown.signal.aborted) return;
+    this.upkeep.add(kind);
+    this.track(job().finally(() => this.upkeep.delete(kind)));
   }
 
   private async requireRow(runId: string): Promise<RunRow> {
@@ -138,7 +139,8 @@ export class LaunchRunService {
     if (snapshot === undefined) throw runNotFound(runId);
     const status = buildStatus(snapshot, Date.now());
     if (!waitsForDrafts(snapshot.run)) return status;
-    return { ...status, waiting_for_drafts: pagesWaiting(await this.deps.store.events(runId)) };
+    const waiting = pageRounds(await this.deps.store.events(runId));
+    return { ...status, waiting_for_drafts: waiting.map((entry) => entry.page) };
   }
 
   async artifact(runId: string, name: string): Promise<ArtifactContent> {
@@ -343,22 +345,21 @@ export class LaunchRunService {
     return this.withLease(runId, 'launch_fix_next', options, fixNext);
   }
 
-  /** One page of a model-drafting run, verified, and the run continued after the last: submit-draft.ts. */
-  async submitDraft(runId: string, draft: SubmittedDraft, options: CallOptions = {}): Promise<DraftOutcome> {
-    assertDraftSize(draft.markdown, this.deps.maxDraftBytes);
-    return this.withLease(runId, 'launch_submit_draft', options, (execution) =>
-      submitDraft(execution, draft),
-    );
-  }
-
   /**
-   * The client's model's draft of a page, asked for by the run's task: verified as submitDraft's, under the
-   * run's lease (refused as launch_submit_draft is when the run waits for no draft); undefined when stale.
+   * One page of a model-drafting run, from launch_submit_draft or (with its round) from the client's model
+   * the run's task asked, verified under the run's lease, and the run continued after the last:
+   * submit-draft.ts. Undefined for a stale sampled draft; the tool's is never stale.
    */
-  async submitSampledDraft(runId: string, draft: SampledDraft): Promise<DraftOutcome | undefined> {
-    const bounds = { maxDraftBytes: this.deps.maxDraftBytes, maxRounds: this.deps.draftMaxRounds };
-    return this.withLease(runId, 'launch_submit_draft', {}, (execution) =>
-      submitSampledDraft(execution, draft, bounds),
+  async submitDraft(
+    runId: string,
+    draft: SubmittedDraft | SampledDraft,
+    options: CallOptions = {},
+  ): Promise<DraftOutcome | undefined> {
+    const { maxDraftBytes, draftMaxRounds } = this.deps;
+    if (!('round' in draft)) assertDraftSize(draft.markdown, maxDraftBytes);
+    const bounds = { maxDraftBytes, maxRounds: draftMaxRounds };
+    return this.withLease(runId, 'launch_submit_draft', options, (execution) =>
+      submitDraft(execution, draft, bounds),
     );
   }
 
@@ -401,7 +402,7 @@ export class LaunchRunService {
     const drafts = new TaskDrafts({
       artifacts: this.deps.artifacts,
       index: this.deps.store,
-      submit: (runId, draft) => this.submitSampledDraft(runId, draft),
+      submit: (runId, draft) => this.submitDraft(runId, draft),
       maxTokens: this.deps.draftMaxTokens,
       logger: this.deps.logger,
     });
@@ -410,10 +411,8 @@ export class LaunchRunService {
 
   /** Claims one run whose executor died (its lease expired unreleased) and continues it here. */
   private async takeOverOne(): Promise<void> {
-    if (this.claiming || this.shutdown.signal.aborted) return;
-    this.claiming = true;
+    const { store, leaseMs, logger } = this.deps;
     try {
-      const { store, leaseMs, logger } = this.deps;
       const claim = (token: string) => store.claimAbandoned(token, leaseMs);
       const claimed = await Lease.take(store, leaseMs, { shutdown: this.shutdown.signal }, claim);
       if ('busy' in claimed) return;
@@ -425,9 +424,7 @@ export class LaunchRunService {
       });
       this.inBackground(claimed, undefined, (execution, run) => continueRun(execution, run, 'no step left'));
     } catch (error) {
-      this.deps.logger.warn('could not look for abandoned runs', { error });
-    } finally {
-      this.claiming = false;
+      logger.warn('could not look for abandoned runs', { error });
     }
   }
 
@@ -435,18 +432,10 @@ export class LaunchRunService {
    * The workspaces on this machine of runs another replica ended (finished, failed or cancelled there) go
    * now, not at this replica's next start; runs local work holds are left to it (ended-workspace.ts).
    */
-  private removeEndedWorkspaces(): void {
-    if (this.sweeping || this.shutdown.signal.aborted) return;
-    this.sweeping = true;
-    const sweep = sweepEndedWorkspaces(this.deps)
-      .then(() => undefined)
-      .catch((error: unknown) =>
-        this.deps.logger.warn('could not remove the workspaces of ended runs', { error }),
-      )
-      .finally(() => {
-        this.sweeping = false;
-      });
-    this.track(sweep);
+  private async removeEndedWorkspaces(): Promise<void> {
+    await sweepEndedWorkspaces(this.deps).catch((error: unknown) =>
+      this.deps.logger.warn('could not remove the workspaces of ended runs', { error }),
+    );
   }
 
   /**

@@ -4,7 +4,7 @@ import type { DraftVerdict, SubmittedDraft } from '../pipeline/types.js';
 import { transitioned } from '../store/run-writes.js';
 import type { Execution } from './executor.js';
 import type { DraftIssue, DraftRecord } from './model/events.js';
-import { pageRounds, pagesWaiting } from './drafts.js';
+import { pageRounds } from './drafts.js';
 import { illegalState, TOOL_RULES } from './tool-rules.js';
 
 // One page of a model-drafting run, written by the caller's model and held by W5 to the page's evidence, in
@@ -45,36 +45,8 @@ export function assertDraftSize(markdown: string, maxBytes: number): void {
   if (bytes > maxBytes) throw draftTooLarge(bytes, maxBytes);
 }
 
-/**
- * Verifies `draft` (W5) if the run waits for its page: accepted, it is the page's draft and the page is no
- * longer waited for; refused, nothing is stored and the issues say what to revise. When no page is left the
- * run moves to DRAFT_READY and continues to link and validate within this call.
- */
-export async function submitDraft(execution: Execution, draft: SubmittedDraft): Promise<DraftOutcome> {
-  const { deps, runId } = execution;
-  const waiting = pagesWaiting(await deps.store.events(runId));
-  if (!waiting.includes(draft.page)) {
-    throw illegalState({
-      message: `Run ${runId} waits for no draft of page ${draft.page}; it waits for: ${waiting.join(', ')}`,
-      current: 'DRAFTING',
-      rule: TOOL_RULES.launch_submit_draft,
-      hint: 'Submit one of the pages of waiting_for_drafts (launch_get_status), by its page_id.',
-      details: { reason: 'page_not_waiting', waiting_for_drafts: waiting },
-    });
-  }
-  const verdict = await execution.runWorker(
-    'W5',
-    (ctx) => deps.pipeline.acceptDraft(ctx, { ...draft, via: 'tool' }),
-    ({ accepted }) => (accepted ? { accepted_page: draft.page } : {}),
-  );
-  return {
-    ...verdict,
-    remaining_pages: await continueAfter(execution, waiting, verdict.accepted, draft.page),
-  };
-}
-
 /** A sampled answer that is no draft at all, refused as a draft would be so the round counts. */
-function shapeIssue(draft: SampledDraft, maxBytes: number): DraftIssue | undefined {
+function shapeIssue(draft: { markdown: string | undefined }, maxBytes: number): DraftIssue | undefined {
   if (draft.markdown === undefined) {
     return {
       line: 1,
@@ -89,40 +61,56 @@ function shapeIssue(draft: SampledDraft, maxBytes: number): DraftIssue | undefin
 }
 
 /**
- * The client's model's draft of a page, asked for by the run's task: verified as launch_submit_draft's
- * (one verifier, one store path). Undefined when it is stale (the page is drafted already, or the answer
- * is of another round): ignored, as the spec lets an acknowledged update be. A refusal in the page's last
- * round (`maxRounds`) drafts the page extractively instead, recorded with the refusal.
+ * Verifies `draft` (W5) if the run waits for its page: accepted, it is the page's draft and the page is no
+ * longer waited for; refused, nothing is stored and the issues say what to revise. The tool's draft of a page
+ * the run does not wait for is refused (ILLEGAL_STATE). A sampled draft is undefined when it is stale (the page
+ * is drafted already, or the answer is of another round): ignored, as the spec lets an acknowledged update be;
+ * its refusal counts a round, and one in the page's last round (`maxRounds`) drafts the page extractively
+ * instead, recorded with the refusal.
  */
-export async function submitSampledDraft(
+export async function submitDraft(
   execution: Execution,
-  draft: SampledDraft,
+  draft: SubmittedDraft | SampledDraft,
   bounds: SamplingBounds,
 ): Promise<DraftOutcome | undefined> {
   const { deps, runId } = execution;
+  const { page } = draft;
+  const round = 'round' in draft ? draft.round : undefined;
   const rounds = pageRounds(await deps.store.events(runId));
-  const asked = rounds.find((entry) => entry.page === draft.page);
-  if (asked === undefined || asked.round !== draft.round) return undefined;
-  const { page, round } = draft;
+  const waiting = rounds.map((entry) => entry.page);
+  const asked = rounds.find((entry) => entry.page === page);
+  if (round !== undefined && asked?.round !== round) return undefined;
+  if (asked === undefined) {
+    throw illegalState({
+      message: `Run ${runId} waits for no draft of page ${page}; it waits for: ${waiting.join(', ')}`,
+      current: 'DRAFTING',
+      rule: TOOL_RULES.launch_submit_draft,
+      hint: 'Submit one of the pages of waiting_for_drafts (launch_get_status), by its page_id.',
+      details: { reason: 'page_not_waiting', waiting_for_drafts: waiting },
+    });
+  }
+  // The tool's draft was held to LAUNCH_MAX_DRAFT_BYTES before the run was touched (assertDraftSize).
   const shape = shapeIssue(draft, bounds.maxDraftBytes);
   const outcome = await execution.runWorker(
     'W5',
     async (ctx): Promise<DraftVerdict & { fellBack: boolean }> => {
+      const via = round === undefined ? 'tool' : 'sampling';
       const verdict =
         shape === undefined
-          ? await deps.pipeline.acceptDraft(ctx, { page, markdown: draft.markdown!, via: 'sampling' })
+          ? await deps.pipeline.acceptDraft(ctx, { page, markdown: draft.markdown!, via })
           : { accepted: false, issues: [shape] };
-      const fellBack = !verdict.accepted && round >= bounds.maxRounds;
+      const fellBack = round !== undefined && !verdict.accepted && round >= bounds.maxRounds;
       if (fellBack)
         await deps.pipeline.fallBackDraft(ctx, { page, rounds: round, reason: fallbackReason(verdict) });
       return { ...verdict, fellBack };
     },
-    ({ accepted, issues, fellBack }): DraftRecord =>
-      accepted
-        ? { accepted_page: page }
-        : { refused_page: page, round, issues, ...(fellBack ? { fallback_page: page } : {}) },
+    ({ accepted, issues, fellBack }): DraftRecord => {
+      if (accepted) return { accepted_page: page };
+      // The tool's refused draft is its caller's to revise: it counts no round.
+      if (round === undefined) return {};
+      return { refused_page: page, round, issues, ...(fellBack ? { fallback_page: page } : {}) };
+    },
   );
-  const waiting = rounds.map((entry) => entry.page);
   const drafted = outcome.accepted || outcome.fellBack;
   return {
     accepted: outcome.accepted,

@@ -3,13 +3,11 @@ import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import type pg from 'pg';
 import { artifactIndex, artifacts, events, issues, runs, tasks } from '../db/postgres-schema.js';
 import type { ArtifactRow, RunRow } from '../db/schema.js';
-import type { TraceIds } from './event-chain.js';
 import type { LaunchStore, LeaseStatus, ListFilter, RunSnapshot } from './launch-store.js';
-import { chainedEventRows, changedRun, leaseStatusOf, leaseValues } from './run-changes.js';
+import { changedRun, leaseStatusOf, leaseValues } from './run-changes.js';
 import { expiredTasks, runConditions } from './run-conditions.js';
 import { runAwaiting, type RunStatements, type Steps } from './run-transactions.js';
-import { StatementLaunchStore } from './statement-launch-store.js';
-import { EXPIRED_TASK_BATCH } from './task-rows.js';
+import { StatementLaunchStore, type StoreSettings } from './statement-launch-store.js';
 
 type Db = NodePgDatabase;
 type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
@@ -37,12 +35,7 @@ const artifactIndexOf = (db: Db | Tx, runId: string | Placeholder) =>
  * UPDATE): the decisions of run-changes.ts then see the row as it is, and the event chain's tail, read after
  * the lock, cannot be appended to by anyone else meanwhile. Inserts take INSERT_LOCK instead.
  */
-function postgresStatements(
-  tx: Db | Tx,
-  trace: () => TraceIds | undefined,
-  now: () => number,
-  expiredTaskBatch: number,
-): RunStatements {
+function postgresStatements(tx: Db | Tx): RunStatements {
   return {
     async lockRow(runId) {
       const [row] = await runRow(tx, runId).for('update');
@@ -66,11 +59,11 @@ function postgresStatements(
       return row;
     },
     /** The caller holds INSERT_LOCK: no other active run can be added between the count and its own. */
-    async activeRuns(owner, except) {
+    async activeRuns(owner, nowMs, except) {
       const [counted] = await tx
         .select({ active: count() })
         .from(runs)
-        .where(match.active(owner, now(), except));
+        .where(match.active(owner, nowMs, except));
       return counted?.active ?? 0;
     },
     async newestCreatedMs() {
@@ -96,15 +89,17 @@ function postgresStatements(
         .values(artifact)
         .onConflictDoUpdate({ target: [artifacts.runId, artifacts.name], set: artifact });
     },
-    async appendEvents(runId, added) {
-      if (added.length === 0) return;
+    async eventTail(runId) {
       const [tail] = await tx
         .select({ runSeq: events.runSeq, eventHash: events.eventHash })
         .from(events)
         .where(eq(events.runId, runId))
         .orderBy(desc(events.runSeq))
         .limit(1);
-      await tx.insert(events).values(chainedEventRows(tail, runId, added, trace(), now()));
+      return tail;
+    },
+    async insertEvents(rows) {
+      await tx.insert(events).values(rows);
     },
     async newestEvent(runId, selected) {
       const [row] = await tx
@@ -124,16 +119,16 @@ function postgresStatements(
     async insertTask(values) {
       await tx.insert(tasks).values(values);
     },
-    async deleteExpiredTasks(nowMs) {
+    async deleteExpiredTasks(nowMs, batch) {
       // SKIP LOCKED: rows another open is deleting (or a task's end is being stored on) are left to it, so
       // concurrent opens neither wait on each other nor deadlock over the same batch.
-      const batch = tx
+      const expired = tx
         .select({ taskId: tasks.taskId })
         .from(tasks)
         .where(expiredTasks(tasks, nowMs))
-        .limit(expiredTaskBatch)
+        .limit(batch)
         .for('update', { skipLocked: true });
-      await tx.delete(tasks).where(inArray(tasks.taskId, batch));
+      await tx.delete(tasks).where(inArray(tasks.taskId, expired));
     },
     async endTask(taskId, outcome, nowMs) {
       await tx
@@ -161,28 +156,18 @@ export class PostgresLaunchStore extends StatementLaunchStore implements LaunchS
   private readonly getPrepared;
   private readonly artifactsPrepared;
 
-  constructor(
-    pool: pg.Pool,
-    private readonly trace: () => TraceIds | undefined,
-    now: () => number = Date.now,
-    /** LAUNCH_EXPIRED_TASK_BATCH. */
-    private readonly expiredTaskBatch: number = EXPIRED_TASK_BATCH,
-  ) {
-    super(now);
+  constructor(pool: pg.Pool, ...settings: StoreSettings) {
+    super(...settings);
     this.db = drizzle(pool);
-    this.statements = this.statementsOn(this.db);
+    this.statements = postgresStatements(this.db);
     this.getPrepared = runRow(this.db, sql.placeholder('runId')).prepare('launch_runs_get');
     this.artifactsPrepared = artifactIndexOf(this.db, sql.placeholder('runId')).prepare(
       'launch_runs_artifacts',
     );
   }
 
-  protected transaction<T>(steps: (db: RunStatements) => Steps<T>): Promise<T> {
-    return this.db.transaction((tx) => runAwaiting(steps(this.statementsOn(tx))));
-  }
-
-  private statementsOn(db: Db | Tx): RunStatements {
-    return postgresStatements(db, this.trace, this.now, this.expiredTaskBatch);
+  protected inTransaction<T>(steps: (db: RunStatements) => Steps<T>): Promise<T> {
+    return this.db.transaction((tx) => runAwaiting(steps(postgresStatements(tx))));
   }
 
   async get(runId: string): Promise<RunRow | undefined> {
@@ -256,7 +241,7 @@ export class PostgresLaunchStore extends StatementLaunchStore implements LaunchS
         .limit(1)
         .for('update', { skipLocked: true });
       if (abandoned === undefined) return undefined;
-      return this.statementsOn(tx).write(abandoned.runId, leaseValues(token, nowMs + leaseMs));
+      return postgresStatements(tx).write(abandoned.runId, leaseValues(token, nowMs + leaseMs));
     });
   }
 }

@@ -212,7 +212,7 @@ export function chainedEventRows(
   added: RunEventInput[],
   trace: TraceIds | undefined,
   nowMs: number,
-): ReturnType<typeof eventValues>[] {
+): EventValues[] {
   let last = tail;
   return added.map((input) => {
     const event = chainedEvent(last, runId, input, trace, nowMs);
@@ -220,6 +220,8 @@ export function chainedEventRows(
     return eventValues(event);
   });
 }
+
+export type EventValues = ReturnType<typeof eventValues>;
 
 /** The events table's row of an event. */
 export function eventValues(event: RunEvent) {

@@ -1,8 +1,17 @@
 import type { EventRow, IssueRow, RunRow, TaskRow } from '../db/schema.js';
 import { reduce, type RunEventInput } from '../runs/model/events.js';
 import type { SQL } from 'drizzle-orm';
+import type { TraceIds } from './event-chain.js';
 import type { Decide, EventMatch, LeaseOptions, NewRun, RunWrite, TaskChange } from './launch-store.js';
-import { assertActiveRunRoom, insertWinner, leaseTake, requireRun, runInsert } from './run-changes.js';
+import {
+  assertActiveRunRoom,
+  chainedEventRows,
+  insertWinner,
+  leaseTake,
+  requireRun,
+  runInsert,
+  type EventValues,
+} from './run-changes.js';
 import { taskRowValues } from './task-rows.js';
 
 // The stores' write transactions, each written once over a dialect's statements (RunStatements). SQLite's
@@ -22,16 +31,17 @@ export interface RunStatements {
   /** Makes the inserts (and leases that make a DONE run active) of all processes take turns. */
   lockInserts(): Answer<void>;
   byKey(owner: string, key: string | undefined): Answer<RunRow | undefined>;
-  /** `owner`'s active runs (active-runs.ts), all but `except`. */
-  activeRuns(owner: string, except?: string): Answer<number>;
+  /** `owner`'s active runs at `nowMs` (active-runs.ts), all but `except`. */
+  activeRuns(owner: string, nowMs: number, except?: string): Answer<number>;
   newestCreatedMs(): Answer<number | null>;
   /** The inserted row, or undefined when the run's idempotency key is taken. */
   insertRow(values: RunRow): Answer<RunRow | undefined>;
   write(runId: string, values: Partial<RunRow>): Answer<RunRow>;
   replaceIssues(runId: string, rows: IssueRow[]): Answer<void>;
   putArtifact(artifact: NonNullable<RunWrite['artifact']>): Answer<void>;
-  /** Appends to the run's chain (its row is locked, or was just inserted). */
-  appendEvents(runId: string, events: RunEventInput[]): Answer<void>;
+  /** The run's newest event's number and hash: where its chain goes on (undefined: the run has none). */
+  eventTail(runId: string): Answer<{ runSeq: number; eventHash: string } | undefined>;
+  insertEvents(rows: EventValues[]): Answer<void>;
   /** The run's newest event `match` selects (run-conditions.ts eventsMatching). */
   newestEvent(runId: string, match: EventMatch): Answer<EventRow | undefined>;
   /** The run's events after its event `runSeq`, in order. */
@@ -40,10 +50,10 @@ export interface RunStatements {
   taskById(taskId: string): Answer<TaskRow | undefined>;
   insertTask(values: TaskRow): Answer<void>;
   /**
-   * Deletes up to the store's batch (LAUNCH_EXPIRED_TASK_BATCH) of the tasks expired at `nowMs`
-   * (task-rows.ts expiredTasks), of any run; rows another transaction holds are left for a later one.
+   * Deletes up to `batch` of the tasks expired at `nowMs` (run-conditions.ts expiredTasks), of any run; rows
+   * another transaction holds are left for a later one.
    */
-  deleteExpiredTasks(nowMs: number): Answer<void>;
+  deleteExpiredTasks(nowMs: number, batch: number): Answer<void>;
   /** Sets the task's end unless it has one. */
   endTask(taskId: string, outcome: string, nowMs: number): Answer<void>;
   /** Sets `values` on the runs `where` selects: how many it changed (the lease calls, outside a transaction). */
@@ -51,6 +61,18 @@ export interface RunStatements {
 }
 
 export type Steps<T> = Generator<unknown, T, unknown>;
+
+/** What the write transactions take besides the statements, the same in both dialects. */
+export interface WriteSettings {
+  now: () => number;
+  /** The calling span's ids, recorded on each event appended. */
+  trace: () => TraceIds | undefined;
+  /** Expired tasks each task opened deletes (LAUNCH_EXPIRED_TASK_BATCH). */
+  expiredTaskBatch: number;
+}
+
+/** An open write transaction: the dialect's statements on it, with the settings its writes take. */
+export type Transaction = RunStatements & WriteSettings;
 
 /** The statement's value, from the runner that awaited it if it is a promise. */
 function* answer<T>(statement: Answer<T>): Steps<T> {
@@ -77,53 +99,50 @@ export async function runAwaiting<T>(steps: Steps<T>): Promise<T> {
 }
 
 /** LaunchStore.insert. */
-export function* inserting(
-  db: RunStatements,
-  run: NewRun,
-  now: () => number,
-): Steps<{ row: RunRow; created: boolean }> {
+export function* inserting(db: Transaction, run: NewRun): Steps<{ row: RunRow; created: boolean }> {
   yield* answer(db.lockInserts());
   const existing = yield* answer(db.byKey(run.owner, run.idempotencyKey));
-  if (existing !== undefined) return yield* withTask(db, run, { row: existing, created: false }, now);
-  const active = yield* answer(db.activeRuns(run.owner));
-  const write = runInsert(run, active, yield* answer(db.newestCreatedMs()), now());
+  if (existing !== undefined) return yield* withTask(db, run, { row: existing, created: false });
+  const active = yield* answer(db.activeRuns(run.owner, db.now()));
+  const write = runInsert(run, active, yield* answer(db.newestCreatedMs()), db.now());
   const inserted = yield* answer(db.insertRow(write.values));
   if (inserted === undefined) {
     const winner = insertWinner(run, yield* answer(db.byKey(run.owner, run.idempotencyKey)));
-    return yield* withTask(db, run, winner, now);
+    return yield* withTask(db, run, winner);
   }
-  yield* answer(db.appendEvents(run.runId, write.events));
-  return yield* withTask(db, run, { row: inserted, created: true }, now);
+  yield* appendEvents(db, run.runId, write.events);
+  return yield* withTask(db, run, { row: inserted, created: true });
 }
 
 /** The insert's answer, with its task (if any) bound to the run answered, in the same transaction. */
-function* withTask<T extends { row: RunRow }>(
-  db: RunStatements,
-  run: NewRun,
-  answered: T,
-  now: () => number,
-) {
+function* withTask<T extends { row: RunRow }>(db: Transaction, run: NewRun, answered: T) {
   if (run.task !== undefined)
-    yield* opening(db, taskRowValues(run.task, answered.row.runId, answered.row.leaseOwner, now()));
+    yield* opening(db, taskRowValues(run.task, answered.row.runId, answered.row.leaseOwner, db.now()));
   return answered;
 }
 
 /** A task's row inserted, and a batch of expired ones deleted with it: each open keeps the table bounded. */
-function* opening(db: RunStatements, values: TaskRow): Steps<void> {
+function* opening(db: Transaction, values: TaskRow): Steps<void> {
   yield* answer(db.insertTask(values));
-  yield* answer(db.deleteExpiredTasks(values.createdMs));
+  yield* answer(db.deleteExpiredTasks(values.createdMs, db.expiredTaskBatch));
+}
+
+/** Appends to the run's chain after its tail (its row is locked, or was just inserted). */
+function* appendEvents(db: Transaction, runId: string, added: RunEventInput[]): Steps<void> {
+  if (added.length === 0) return;
+  const tail = yield* answer(db.eventTail(runId));
+  yield* answer(db.insertEvents(chainedEventRows(tail, runId, added, db.trace(), db.now())));
 }
 
 /** LaunchStore.append. */
 export function* appending(
-  db: RunStatements,
+  db: Transaction,
   runId: string,
   token: string | null,
   decide: Decide,
-  now: () => number,
 ): Steps<RunRow> {
   const row = requireRun(yield* answer(db.lockRow(runId)), runId, token);
-  const nowMs = now();
+  const nowMs = db.now();
   const write = decide(row, nowMs);
   if (write === undefined) return row;
   const values = reduce(row, write.events, nowMs);
@@ -131,28 +150,29 @@ export function* appending(
   if (write.artifact !== undefined) yield* answer(db.putArtifact(write.artifact));
   if (write.task !== undefined) yield* taskWrite(db, runId, write.task, nowMs);
   const written = values === undefined ? row : yield* answer(db.write(runId, values));
-  yield* answer(db.appendEvents(runId, write.events));
+  yield* appendEvents(db, runId, write.events);
   return written;
 }
 
 /** The statements writing a task change of the run `runId`. */
-function* taskWrite(db: RunStatements, runId: string, change: TaskChange, nowMs: number): Steps<void> {
+function* taskWrite(db: Transaction, runId: string, change: TaskChange, nowMs: number): Steps<void> {
   if ('open' in change) yield* opening(db, taskRowValues(change.open, runId, change.leaseOwner, nowMs));
   else yield* answer(db.endTask(change.end, change.outcome, nowMs));
 }
 
 /** LaunchStore.acquireLease. */
 export function* leasing(
-  db: RunStatements,
+  db: Transaction,
   runId: string,
   token: string,
   leaseMs: number,
   options: LeaseOptions,
-  now: () => number,
 ): Steps<{ row: RunRow; busy: boolean }> {
   const locked = yield* answer(db.lockForLease(runId));
   const row = requireRun(locked.row, runId, null);
-  const take = locked.busy ? { answer: { row, busy: true } } : leaseTake(row, token, leaseMs, options, now());
+  const take = locked.busy
+    ? { answer: { row, busy: true } }
+    : leaseTake(row, token, leaseMs, options, db.now());
   if ('answer' in take) {
     options.admit?.(row, true);
     return take.answer;
@@ -160,10 +180,10 @@ export function* leasing(
   if (take.roomUnder !== undefined) {
     // After the row lock: inserts take the insert lock alone and wait on no row, so no lock cycle forms.
     yield* answer(db.lockInserts());
-    assertActiveRunRoom(take.roomUnder, yield* answer(db.activeRuns(row.owner, runId)));
+    assertActiveRunRoom(take.roomUnder, yield* answer(db.activeRuns(row.owner, db.now(), runId)));
   }
   if (options.admit?.(row, false) === false) return { row, busy: false };
   const leased = yield* answer(db.write(runId, take.values));
-  if (options.task !== undefined) yield* opening(db, taskRowValues(options.task, runId, token, now()));
+  if (options.task !== undefined) yield* opening(db, taskRowValues(options.task, runId, token, db.now()));
   return { row: leased, busy: false };
 }

@@ -1,13 +1,11 @@
 import { and, asc, count, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { LaunchDb } from '../db/drizzle.js';
 import { artifacts, events, issues, runs, tasks, type ArtifactRow, type RunRow } from '../db/schema.js';
-import type { TraceIds } from './event-chain.js';
 import type { LaunchStore, LeaseStatus, ListFilter, RunSnapshot } from './launch-store.js';
-import { chainedEventRows, changedRun, leaseStatusOf } from './run-changes.js';
+import { changedRun, leaseStatusOf } from './run-changes.js';
 import { runAtOnce, type RunStatements, type Steps } from './run-transactions.js';
 import { expiredTasks, runConditions } from './run-conditions.js';
-import { StatementLaunchStore } from './statement-launch-store.js';
-import { EXPIRED_TASK_BATCH } from './task-rows.js';
+import { StatementLaunchStore, type StoreSettings } from './statement-launch-store.js';
 
 const match = runConditions({ runs, artifacts, issues, events }, runs.runId);
 
@@ -15,27 +13,19 @@ const match = runConditions({ runs, artifacts, issues, events }, runs.runId);
  * The statements of a write transaction (run-transactions.ts), on the store's one connection, so inside the
  * transaction open on it. Its immediate transaction holds the file's write lock: no row or insert lock needed.
  */
-function sqliteStatements(
-  db: LaunchDb,
-  getRun: (runId: string) => RunRow | undefined,
-  trace: () => TraceIds | undefined,
-  now: () => number,
-  expiredTaskBatch: number,
-): RunStatements {
+function sqliteStatements(db: LaunchDb, getRun: (runId: string) => RunRow | undefined): RunStatements {
   return {
     lockRow: getRun,
     lockForLease: (runId) => ({ row: getRun(runId), busy: false }),
     lockInserts: () => undefined,
     byKey: (owner, key) =>
       key === undefined ? undefined : db.select().from(runs).where(match.keyed(owner, key)).get(),
-    activeRuns(owner, except) {
-      const counted = db
+    activeRuns: (owner, nowMs, except) =>
+      db
         .select({ active: count() })
         .from(runs)
-        .where(match.active(owner, now(), except))
-        .get();
-      return counted?.active ?? 0;
-    },
+        .where(match.active(owner, nowMs, except))
+        .get()?.active ?? 0,
     newestCreatedMs: () => db.select({ ms: match.newestCreatedMs }).from(runs).get()?.ms ?? null,
     insertRow: (values) => db.insert(runs).values(values).onConflictDoNothing().returning().get(),
     write: (runId, values) =>
@@ -50,18 +40,16 @@ function sqliteStatements(
         .onConflictDoUpdate({ target: [artifacts.runId, artifacts.name], set: row })
         .run();
     },
-    appendEvents(runId, added) {
-      if (added.length === 0) return;
-      const tail = db
+    eventTail: (runId) =>
+      db
         .select({ runSeq: events.runSeq, eventHash: events.eventHash })
         .from(events)
         .where(eq(events.runId, runId))
         .orderBy(desc(events.runSeq))
         .limit(1)
-        .get();
-      db.insert(events)
-        .values(chainedEventRows(tail, runId, added, trace(), now()))
-        .run();
+        .get(),
+    insertEvents(rows) {
+      db.insert(events).values(rows).run();
     },
     newestEvent: (runId, selected) =>
       db
@@ -77,13 +65,13 @@ function sqliteStatements(
     insertTask(values) {
       db.insert(tasks).values(values).run();
     },
-    deleteExpiredTasks(nowMs) {
-      const batch = db
+    deleteExpiredTasks(nowMs, batch) {
+      const expired = db
         .select({ taskId: tasks.taskId })
         .from(tasks)
         .where(expiredTasks(tasks, nowMs))
-        .limit(expiredTaskBatch);
-      db.delete(tasks).where(inArray(tasks.taskId, batch)).run();
+        .limit(batch);
+      db.delete(tasks).where(inArray(tasks.taskId, expired)).run();
     },
     endTask(taskId, outcome, nowMs) {
       db.update(tasks)
@@ -112,12 +100,9 @@ export class SqliteLaunchStore extends StatementLaunchStore implements LaunchSto
 
   constructor(
     readonly db: LaunchDb,
-    trace: () => TraceIds | undefined,
-    now: () => number = Date.now,
-    /** LAUNCH_EXPIRED_TASK_BATCH. */
-    expiredTaskBatch: number = EXPIRED_TASK_BATCH,
+    ...settings: StoreSettings
   ) {
-    super(now);
+    super(...settings);
     this.getPrepared = db
       .select()
       .from(runs)
@@ -135,17 +120,11 @@ export class SqliteLaunchStore extends StatementLaunchStore implements LaunchSto
       .where(match.openIssues(sql.placeholder('runId')))
       .orderBy(asc(issues.ord))
       .prepare();
-    this.statements = sqliteStatements(
-      db,
-      (runId) => this.getPrepared.get({ runId }),
-      trace,
-      now,
-      expiredTaskBatch,
-    );
+    this.statements = sqliteStatements(db, (runId) => this.getPrepared.get({ runId }));
   }
 
   /** An immediate transaction, over sqliteStatements. */
-  protected async transaction<T>(steps: (db: RunStatements) => Steps<T>): Promise<T> {
+  protected async inTransaction<T>(steps: (db: RunStatements) => Steps<T>): Promise<T> {
     return this.db.transaction(() => runAtOnce(steps(this.statements)), { behavior: 'immediate' });
   }
 

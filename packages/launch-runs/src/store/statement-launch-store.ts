@@ -1,11 +1,23 @@
 import type { RunRow, TaskRow } from '../db/schema.js';
 import { RELEASED_LEASE } from '../runs/model/events.js';
-import type { RunEvent } from './event-chain.js';
+import type { RunEvent, TraceIds } from './event-chain.js';
 import { toRunEvent } from './event-log.js';
 import type { Decide, EventMatch, LeaseOptions, LeaseStatus, NewRun } from './launch-store.js';
 import { renewalRefused } from './run-changes.js';
 import type { runConditions } from './run-conditions.js';
-import { appending, inserting, leasing, type RunStatements, type Steps } from './run-transactions.js';
+import {
+  appending,
+  inserting,
+  leasing,
+  type RunStatements,
+  type Steps,
+  type Transaction,
+  type WriteSettings,
+} from './run-transactions.js';
+import { EXPIRED_TASK_BATCH } from './task-rows.js';
+
+/** What a dialect store is built with besides its database: the clock, the trace, the expiry batch. */
+export type StoreSettings = ConstructorParameters<typeof StatementLaunchStore>;
 
 /** The conditions of run-conditions.ts the lease calls update by, bound to a dialect's tables. */
 type LeaseConditions = Pick<ReturnType<typeof runConditions>, 'renewable' | 'leasedTo' | 'leasedForRequest'>;
@@ -16,7 +28,16 @@ type LeaseConditions = Pick<ReturnType<typeof runConditions>, 'renewable' | 'lea
  * close. A dialect store extends it with its reads, its lease status and how it runs a transaction.
  */
 export abstract class StatementLaunchStore {
-  constructor(protected readonly now: () => number) {}
+  private readonly settings: WriteSettings;
+
+  constructor(
+    trace: () => TraceIds | undefined,
+    protected readonly now: () => number = Date.now,
+    /** LAUNCH_EXPIRED_TASK_BATCH. */
+    expiredTaskBatch: number = EXPIRED_TASK_BATCH,
+  ) {
+    this.settings = { now, trace, expiredTaskBatch };
+  }
 
   /** The dialect's statements outside any transaction, for the reads they share with one. */
   protected abstract readonly statements: RunStatements;
@@ -25,7 +46,7 @@ export abstract class StatementLaunchStore {
   protected abstract readonly match: LeaseConditions;
 
   /** Runs `steps` in one write transaction over the dialect's statements on it (run-transactions.ts). */
-  protected abstract transaction<T>(steps: (db: RunStatements) => Steps<T>): Promise<T>;
+  protected abstract inTransaction<T>(steps: (db: RunStatements) => Steps<T>): Promise<T>;
 
   abstract leaseStatus(runId: string, token: string): Promise<LeaseStatus>;
 
@@ -33,12 +54,17 @@ export abstract class StatementLaunchStore {
     return this.statements.byKey(owner, key);
   }
 
+  /** `steps` in one write transaction, over the dialect's statements on it with the store's settings. */
+  private transaction<T>(steps: (db: Transaction) => Steps<T>): Promise<T> {
+    return this.inTransaction((db) => steps({ ...db, ...this.settings }));
+  }
+
   insert(run: NewRun): Promise<{ row: RunRow; created: boolean }> {
-    return this.transaction((db) => inserting(db, run, this.now));
+    return this.transaction((db) => inserting(db, run));
   }
 
   append(runId: string, token: string | null, decide: Decide): Promise<RunRow> {
-    return this.transaction((db) => appending(db, runId, token, decide, this.now));
+    return this.transaction((db) => appending(db, runId, token, decide));
   }
 
   acquireLease(
@@ -47,7 +73,7 @@ export abstract class StatementLaunchStore {
     leaseMs: number,
     options: LeaseOptions = {},
   ): Promise<{ row: RunRow; busy: boolean }> {
-    return this.transaction((db) => leasing(db, runId, token, leaseMs, options, this.now));
+    return this.transaction((db) => leasing(db, runId, token, leaseMs, options));
   }
 
   /** One statement renews; only when it renews nothing is the run read, to say why (cancelled or lost). */

@@ -55,7 +55,7 @@ export interface TaskDraftsDeps {
   artifacts: Pick<ArtifactRepository, 'read'>;
   /** The artifact index: whether the kept brief is the run's writing_brief.json still (its sha256). */
   index: Pick<LaunchStore, 'artifact'>;
-  /** The run service's sampled draft path (LaunchRunService.submitSampledDraft). */
+  /** The run service's sampled draft path (LaunchRunService.submitDraft). */
   submit(runId: string, draft: SampledDraft): Promise<unknown>;
   /** LAUNCH_DRAFT_MAX_TOKENS. */
   maxTokens: number;

@@ -18,6 +18,7 @@ export const submitDraftTool = launchTool({
   handler: async (input, call) => {
     const { run_id, page, markdown } = input;
     const outcome = await call.state.runs.submitDraft(run_id, { page, markdown }, whileRequestOpen(call));
-    return { ok: true as const, run_id, page, ...outcome };
+    // A draft the tool submits is never stale: it is verified, or refused by an error.
+    return { ok: true as const, run_id, page, ...outcome! };
   },
 });
