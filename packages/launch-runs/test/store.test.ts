@@ -22,7 +22,8 @@ import type { LaunchStore, NewRun } from '../src/store/launch-store.js';
 import type { NewTask } from '../src/store/task-rows.js';
 import { PostgresLaunchStore } from '../src/store/postgres-launch-store.js';
 import { chainedEventRows, eventValues, newRunValues } from '../src/store/run-changes.js';
-import { pageRounds } from '../src/runs/drafts.js';
+import { pageRounds, pageRoundsOf } from '../src/runs/drafts.js';
+import { fixHistory, fixHistoryOf } from '../src/runs/fix-history.js';
 import { activityEvents } from '../src/tasks/task-activity.js';
 import { TaskDrafts } from '../src/tasks/task-drafts.js';
 import type { RunEventInput } from '../src/runs/model/events.js';
@@ -1196,6 +1197,74 @@ describe.each(DIALECTS)('MCP tasks in the run store (%s)', (dialect) => {
     ]);
     expect(await t.store.lastEvent(RUN, { type: 'STATE_CHANGED', to: 'READY_FOR_PR' })).toBeUndefined();
     expect(await t.store.eventsFrom(RUN, { type: 'STATE_CHANGED', to: 'DONE' })).toEqual([]);
+  });
+
+  it("a run's draft rounds and fixes are read from their own events, the same as from the whole log", async () => {
+    await t.store.insert(newRun());
+    const unrelated = (count: number) =>
+      Array.from({ length: count }, (_, at): RunEventInput => ({
+        type: 'ARTIFACT_WRITTEN',
+        payload: { name: `a${at}.json`, sha256: 'x', size: at, worker: 'W7' },
+      }));
+    const intent = (attempt: number) =>
+      ({ issue_id: `i${attempt}`, attempt, patch_id: `p${attempt}`, path: 'content/a.md' }) as never;
+    const entered = (to: 'FIXING' | 'DRAFTING', extra: Record<string, unknown> = {}): RunEventInput => ({
+      type: 'STATE_CHANGED',
+      payload: { from: 'VALIDATING', to, ...extra },
+    });
+    const fixEvents: RunEventInput[] = [
+      entered('FIXING', { attempt: 1 }),
+      { type: 'FIX_APPLYING', payload: intent(1) },
+      { type: 'FIX_APPLIED', payload: { attempt: 1 } },
+      entered('FIXING', { attempt: 2 }),
+      { type: 'FIX_APPLYING', payload: intent(2) },
+    ];
+    const draftEvents: RunEventInput[] = [
+      entered('DRAFTING', { waiting_for_drafts: ['intro', 'usage'] }),
+      {
+        type: 'WORK_ITEM_FINISHED',
+        payload: { worker: 'W5', name: 'draft', duration_ms: 1, refused_page: 'usage', issues: [] },
+      },
+    ];
+    const inputs = [
+      entered('DRAFTING', { waiting_for_drafts: ['old'] }),
+      ...fixEvents.flatMap((event) => [...unrelated(40), event]),
+      ...unrelated(100),
+      ...draftEvents,
+    ];
+    const [created] = await t.store.events(RUN);
+    const tail = { runSeq: created!.seq, eventHash: created!.event_hash };
+    for (const row of chainedEventRows(tail, RUN, inputs, undefined, Date.now())) await t.insertEvent(row);
+    const log = await t.store.events(RUN);
+
+    // A store that counts the events its reads answer: a reader of the whole log would count all of them.
+    let read = 0;
+    const counted = <T>(events: T): T => ((read += Array.isArray(events) ? events.length : 1), events);
+    const counting = {
+      events: async (...args: Parameters<LaunchStore['events']>) => counted(await t.store.events(...args)),
+      eventsFrom: async (...args: Parameters<LaunchStore['eventsFrom']>) =>
+        counted(await t.store.eventsFrom(...args)),
+    };
+    expect(await pageRoundsOf(counting, RUN)).toEqual(pageRounds(log));
+    expect(await pageRoundsOf(counting, RUN)).toEqual([
+      { page: 'intro', round: 1, issues: [] },
+      { page: 'usage', round: 2, issues: [] },
+    ]);
+    expect(read).toBe(2 * draftEvents.length);
+    read = 0;
+    const history = fixHistory(log);
+    expect(history).toEqual({ applied: [intent(1)], pending: intent(2) });
+    expect(await fixHistoryOf(counting, RUN)).toEqual(history);
+    expect(read).toBe(fixEvents.length);
+  });
+
+  it("only the events resource reads a run's whole log: every other reader reads the events it needs", () => {
+    const srcDir = path.join(import.meta.dirname, '..', 'src');
+    const readers = fs
+      .readdirSync(srcDir, { recursive: true, encoding: 'utf8' })
+      .filter((file) => file.endsWith('.ts'))
+      .filter((file) => /\.events\(\w+\)/.test(fs.readFileSync(path.join(srcDir, file), 'utf8')));
+    expect(readers.sort()).toEqual([path.join('runs', 'service.ts'), path.join('tools', 'resources.ts')]);
   });
 
   it("a task asking for drafts parses a run's brief once while its index names it, for a bounded number of runs", async () => {

@@ -1,5 +1,6 @@
 import type { RunRow } from '../db/schema.js';
 import type { RunEvent } from '../store/event-chain.js';
+import type { EventMatch, LaunchStore } from '../store/launch-store.js';
 import type { DraftIssue, DraftRecord } from './model/events.js';
 
 // A run of run_config.drafting "model" rests in DRAFTING while the caller's model writes its pages: its
@@ -20,6 +21,17 @@ export interface PageRound {
   round: number;
   /** The issues of the draft refused in the previous round; [] in round 1. */
   issues: DraftIssue[];
+}
+
+/** The STATE_CHANGED the rounds start at: the events before the run's latest entry into DRAFTING say nothing. */
+const ENTERED_DRAFTING: EventMatch = { type: 'STATE_CHANGED', to: 'DRAFTING' };
+
+/** pageRounds of the run, read from its latest entry into DRAFTING on (not its whole log). */
+export async function pageRoundsOf(
+  store: Pick<LaunchStore, 'eventsFrom'>,
+  runId: string,
+): Promise<PageRound[]> {
+  return pageRounds(await store.eventsFrom(runId, ENTERED_DRAFTING));
 }
 
 /** Every page the run still waits for, in the brief's order, with its sampling round. */

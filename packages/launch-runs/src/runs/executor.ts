@@ -35,7 +35,7 @@ import type { LaunchTelemetry } from '../telemetry/telemetry.js';
 import { LeaseLostError, runCancelled } from './model/errors.js';
 import type { RunFailure } from './model/errors.js';
 import type { DraftRecord, RunEventInput, StateChanged } from './model/events.js';
-import { fixHistory } from './fix-history.js';
+import { fixHistoryOf } from './fix-history.js';
 import type { Lease } from './lease.js';
 import { isAtLeast, isStable, isTerminal } from './model/state-machine.js';
 import { AUTOMATIC_STEP_COUNT, WORKER_NAMES, type WorkerId } from './worker-ids.js';
@@ -255,7 +255,7 @@ export class Execution {
     await this.deps.pipeline.restoreWorkspace(ctx ?? this.workerContext('W1', this.lease.signal), {
       inputs: { source_sha: row.sourceSha, site_sha: row.siteSha },
       linked: isAtLeast(runState(row), 'LINKING'),
-      fixes: fixHistory(await this.deps.store.events(this.runId)).applied,
+      fixes: (await fixHistoryOf(this.deps.store, this.runId)).applied,
     });
   }
 

@@ -1,5 +1,6 @@
 // What a run's event log says of its fixes: the ones written, and one a dead process left half done.
 import type { RunEvent } from '../store/event-chain.js';
+import type { EventMatch, LaunchStore } from '../store/launch-store.js';
 import type { FixIntent } from './model/events.js';
 
 /**
@@ -16,4 +17,19 @@ export function fixHistory(events: readonly RunEvent[]): { applied: FixIntent[];
     if (event.type === 'FIX_APPLIED' || fixing) pending = undefined;
   }
   return { applied, pending };
+}
+
+/** The events fixHistory reads: the rest of a run's log says nothing of its fixes. */
+const FIX_EVENTS: EventMatch[] = [
+  { type: 'FIX_APPLYING' },
+  { type: 'FIX_APPLIED' },
+  { type: 'STATE_CHANGED', to: 'FIXING' },
+];
+
+/** fixHistory of the run, read from its fix events only (not its whole log). */
+export async function fixHistoryOf(
+  store: Pick<LaunchStore, 'events'>,
+  runId: string,
+): Promise<ReturnType<typeof fixHistory>> {
+  return fixHistory(await store.events(runId, FIX_EVENTS));
 }

@@ -11,7 +11,7 @@ import { sha256OfFile } from '../pipeline/file-reads.js';
 import { countBlocking } from '../store/issue-store.js';
 import { recorded, transitioned } from '../store/run-writes.js';
 import type { Execution } from './executor.js';
-import { fixHistory } from './fix-history.js';
+import { fixHistoryOf } from './fix-history.js';
 import type { FixIntent } from './model/events.js';
 import { illegalState, TOOL_RULES } from './tool-rules.js';
 
@@ -142,7 +142,7 @@ async function recordFixApplied(
  */
 export async function settleInterruptedFix(execution: Execution): Promise<void> {
   const { runId, deps } = execution;
-  const intent = fixHistory(await deps.store.events(runId)).pending;
+  const intent = (await fixHistoryOf(deps.store, runId)).pending;
   if (intent === undefined) return;
   const file = siteFile(deps.paths.siteWorktree(runId), intent.path);
   if (file === undefined) return;

@@ -21,7 +21,7 @@ import { removeWorkspaceIfEnded, sweepEndedWorkspaces } from './ended-workspace.
 import { runNotFound } from './model/errors.js';
 import { Execution, type AdvanceUntil, type ExecutorDeps, type ProgressListener } from './executor.js';
 import { fixNext, settleInterruptedFix, type FixOutcome } from './fix.js';
-import { pageRounds, waitsForDrafts } from './drafts.js';
+import { pageRoundsOf, waitsForDrafts } from './drafts.js';
 import { assertDraftSize, submitDraft, type DraftOutcome, type SampledDraft } from './submit-draft.js';
 import { heldHere, isRetiredHereLately } from './model/lease.js';
 import { Lease } from './lease.js';
@@ -139,7 +139,7 @@ export class LaunchRunService {
     if (snapshot === undefined) throw runNotFound(runId);
     const status = buildStatus(snapshot, Date.now());
     if (!waitsForDrafts(snapshot.run)) return status;
-    const waiting = pageRounds(await this.deps.store.events(runId));
+    const waiting = await pageRoundsOf(this.deps.store, runId);
     return { ...status, waiting_for_drafts: waiting.map((entry) => entry.page) };
   }
 

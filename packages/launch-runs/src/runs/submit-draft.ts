@@ -4,7 +4,7 @@ import type { DraftVerdict, SubmittedDraft } from '../pipeline/types.js';
 import { transitioned } from '../store/run-writes.js';
 import type { Execution } from './executor.js';
 import type { DraftIssue, DraftRecord } from './model/events.js';
-import { pageRounds } from './drafts.js';
+import { pageRoundsOf } from './drafts.js';
 import { illegalState, TOOL_RULES } from './tool-rules.js';
 
 // One page of a model-drafting run, written by the caller's model and held by W5 to the page's evidence, in
@@ -76,7 +76,7 @@ export async function submitDraft(
   const { deps, runId } = execution;
   const { page } = draft;
   const round = 'round' in draft ? draft.round : undefined;
-  const rounds = pageRounds(await deps.store.events(runId));
+  const rounds = await pageRoundsOf(deps.store, runId);
   const waiting = rounds.map((entry) => entry.page);
   const asked = rounds.find((entry) => entry.page === page);
   if (round !== undefined && asked?.round !== round) return undefined;

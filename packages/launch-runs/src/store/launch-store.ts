@@ -88,6 +88,13 @@ export interface EventMatch {
   to?: RunState;
 }
 
+/** A run's events after its event `after` (0: from its first); with `matches`, those one of them selects. */
+export interface EventsAfter {
+  runId: string;
+  after: number;
+  matches?: readonly EventMatch[];
+}
+
 export interface RunSnapshot {
   run: RunRow;
   artifacts: ArtifactRow[];
@@ -138,7 +145,8 @@ export interface LaunchStore {
   list(filter: ListFilter): Promise<RunRow[]>;
   /** Runs that are not finished: candidates for the start-up sweep. */
   unfinished(): Promise<RunRow[]>;
-  events(runId: string): Promise<RunEvent[]>;
+  /** The run's event log in order; with `matches`, only the events one of them selects. */
+  events(runId: string, matches?: readonly EventMatch[]): Promise<RunEvent[]>;
   /** The run's newest event `match` selects; read without the rest of its log. */
   lastEvent(runId: string, match: EventMatch): Promise<RunEvent | undefined>;
   /** The run's newest event `match` selects and every event after it, in order ([] when none matches). */

@@ -110,8 +110,8 @@ function postgresStatements(tx: Db | Tx): RunStatements {
         .limit(1);
       return row;
     },
-    eventsAfter: (runId, runSeq) =>
-      tx.select().from(events).where(match.eventsAfter(runId, runSeq)).orderBy(match.eventOrder),
+    eventsAfter: (selection) =>
+      tx.select().from(events).where(match.eventsAfter(selection)).orderBy(match.eventOrder),
     async taskById(taskId) {
       const [row] = await tx.select().from(tasks).where(eq(tasks.taskId, taskId));
       return row;

@@ -19,7 +19,7 @@ import {
   type SQLWrapper,
 } from 'drizzle-orm';
 import { activeRunsOf } from './active-runs.js';
-import type { EventMatch, ListFilter } from './launch-store.js';
+import type { EventMatch, EventsAfter, ListFilter } from './launch-store.js';
 
 // The conditions (and orders) both stores query with, each written once over either dialect's tables: a store
 // binds them to its own tables with runConditions.
@@ -55,6 +55,16 @@ export function runConditions<T extends Tables>(tables: T, runIdOrder: SQLWrappe
     leaseRequestCancelled: tables.runs.leaseRequestCancelled,
   };
   const unfinished = notInArray(runs.state, FINISHED);
+  /**
+   * The events `match` selects. A payload is canonical JSON (sorted keys, no spaces, quotes inside strings
+   * escaped), and a STATE_CHANGED payload has no nested objects: `"to":"<state>"` in its text is its `to` and
+   * nothing else.
+   */
+  const selects = (match: EventMatch): SQL =>
+    and(
+      eq(events.type, match.type),
+      match.to === undefined ? undefined : like(events.payload, `%"to":${JSON.stringify(match.to)}%`),
+    )!;
   /** The run while `token` holds its lease. */
   const leasedTo = (runId: string, token: string): SQL =>
     and(eq(runs.runId, runId), eq(runs.leaseOwner, token))!;
@@ -101,19 +111,11 @@ export function runConditions<T extends Tables>(tables: T, runIdOrder: SQLWrappe
     artifactNamed: (runId: string, name: string) => and(eq(artifacts.runId, runId), eq(artifacts.name, name)),
     /** The OPEN issues of the run's latest report. */
     openIssues: (runId: string | Placeholder) => and(eq(issues.runId, runId), eq(issues.status, 'OPEN')),
-    /**
-     * The run's events `match` selects. A payload is canonical JSON (sorted keys, no spaces, quotes inside
-     * strings escaped), and a STATE_CHANGED payload has no nested objects: `"to":"<state>"` in its text is
-     * its `to` and nothing else.
-     */
-    eventsMatching: (runId: string, match: EventMatch) =>
-      and(
-        eq(events.runId, runId),
-        eq(events.type, match.type),
-        match.to === undefined ? undefined : like(events.payload, `%"to":${JSON.stringify(match.to)}%`),
-      ),
-    /** The run's events after its event `runSeq`. */
-    eventsAfter: (runId: string, runSeq: number) => and(eq(events.runId, runId), gt(events.runSeq, runSeq)),
+    /** The run's events `match` selects. */
+    eventsMatching: (runId: string, match: EventMatch) => and(eq(events.runId, runId), selects(match)),
+    /** The run's events after its event `after`; with `matches`, only those one of them selects. */
+    eventsAfter: ({ runId, after, matches }: EventsAfter) =>
+      and(eq(events.runId, runId), gt(events.runSeq, after), matches && or(...matches.map(selects))),
     /** A run's events newest first, and in order. */
     newestEventFirst: desc(events.runSeq),
     eventOrder: asc(events.runSeq),

@@ -2,7 +2,15 @@ import type { EventRow, IssueRow, RunRow, TaskRow } from '../db/schema.js';
 import { reduce, type RunEventInput } from '../runs/model/events.js';
 import type { SQL } from 'drizzle-orm';
 import type { TraceIds } from './event-chain.js';
-import type { Decide, EventMatch, LeaseOptions, NewRun, RunWrite, TaskChange } from './launch-store.js';
+import type {
+  Decide,
+  EventMatch,
+  EventsAfter,
+  LeaseOptions,
+  NewRun,
+  RunWrite,
+  TaskChange,
+} from './launch-store.js';
 import {
   assertActiveRunRoom,
   chainedEventRows,
@@ -44,8 +52,8 @@ export interface RunStatements {
   insertEvents(rows: EventValues[]): Answer<void>;
   /** The run's newest event `match` selects (run-conditions.ts eventsMatching). */
   newestEvent(runId: string, match: EventMatch): Answer<EventRow | undefined>;
-  /** The run's events after its event `runSeq`, in order. */
-  eventsAfter(runId: string, runSeq: number): Answer<EventRow[]>;
+  /** The events `selection` selects, in order. */
+  eventsAfter(selection: EventsAfter): Answer<EventRow[]>;
   /** The task whatever its principal (callers check it). */
   taskById(taskId: string): Answer<TaskRow | undefined>;
   insertTask(values: TaskRow): Answer<void>;

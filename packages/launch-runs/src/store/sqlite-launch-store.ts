@@ -59,8 +59,8 @@ function sqliteStatements(db: LaunchDb, getRun: (runId: string) => RunRow | unde
         .orderBy(match.newestEventFirst)
         .limit(1)
         .get(),
-    eventsAfter: (runId, runSeq) =>
-      db.select().from(events).where(match.eventsAfter(runId, runSeq)).orderBy(match.eventOrder).all(),
+    eventsAfter: (selection) =>
+      db.select().from(events).where(match.eventsAfter(selection)).orderBy(match.eventOrder).all(),
     taskById: (taskId) => db.select().from(tasks).where(eq(tasks.taskId, taskId)).get(),
     insertTask(values) {
       db.insert(tasks).values(values).run();

@@ -92,9 +92,9 @@ export abstract class StatementLaunchStore {
     return this.statements.updateRuns(marked, this.match.leasedForRequest(owner, request));
   }
 
-  /** The run's whole event log, in order (its events are numbered from 1). */
-  async events(runId: string): Promise<RunEvent[]> {
-    return (await this.statements.eventsAfter(runId, 0)).map(toRunEvent);
+  /** The run's events in order (numbered from 1): the whole log, or those one of `matches` selects. */
+  async events(runId: string, matches?: readonly EventMatch[]): Promise<RunEvent[]> {
+    return (await this.statements.eventsAfter({ runId, after: 0, matches })).map(toRunEvent);
   }
 
   async lastEvent(runId: string, match: EventMatch): Promise<RunEvent | undefined> {
@@ -105,7 +105,7 @@ export abstract class StatementLaunchStore {
   async eventsFrom(runId: string, match: EventMatch): Promise<RunEvent[]> {
     const first = await this.lastEvent(runId, match);
     if (first === undefined) return [];
-    const after = await this.statements.eventsAfter(runId, first.seq);
+    const after = await this.statements.eventsAfter({ runId, after: first.seq });
     return [first, ...after.map(toRunEvent)];
   }
 

@@ -9,11 +9,8 @@ import { activityEvents, draftsActivity, runActivity } from './task-activity.js'
 import { decodeTaskEnd, encodeTaskEnd } from './task-end.js';
 import { taskProgress, type TaskProgress } from './task-progress.js';
 import { workInterrupted } from '../runs/tool-rules.js';
-import { pageRounds, waitsForDrafts, type PageRound } from '../runs/drafts.js';
+import { pageRoundsOf, waitsForDrafts, type PageRound } from '../runs/drafts.js';
 import type { TaskDrafts } from './task-drafts.js';
-
-/** The STATE_CHANGED from which pageRounds (runs/drafts.ts) reads a model-drafting run's rounds. */
-const ENTERED_DRAFTING = { type: 'STATE_CHANGED', to: 'DRAFTING' } as const;
 
 /**
  * The answer of each tool whose task waits for the run's next stable state, built from the run as it rests
@@ -59,8 +56,7 @@ export class LaunchTaskBoard implements TaskBoard {
     progress: TaskProgress = this.progress(task, run),
   ): Promise<PageRound[]> {
     const asks = task.sampling && progress.kind === 'reached' && waitsForDrafts(run);
-    // The rounds start at the run's entry into DRAFTING: the events before it say nothing of them.
-    return asks ? pageRounds(await this.store.eventsFrom(run.runId, ENTERED_DRAFTING)) : [];
+    return asks ? pageRoundsOf(this.store, run.runId) : [];
   }
 
   /**
