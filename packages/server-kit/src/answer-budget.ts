@@ -1,4 +1,5 @@
 import { SwitchyardError } from '@switchyard/contracts/errors';
+import { payloadJson } from './payload-json.js';
 import { toolAnswerBytes, toolAnswerFits } from './runtime/answer-bytes.js';
 import type { AnswerCut, AnswerPaging } from './tool-spec.js';
 
@@ -15,22 +16,42 @@ const REST_ROOM_BYTES = 1024;
 export class AnswerAllowance {
   #remaining: number;
   #turns: Promise<unknown> = Promise.resolve();
+  /** A tool answer spent but not yet measured: its payload's JSON and the bytes of its added blocks. */
+  #unmeasured: { json: string; blockBytes: number } | undefined;
 
   constructor(readonly limit: number) {
     this.#remaining = limit;
   }
 
   get remaining(): number {
+    this.#measureSpent();
     return this.#remaining;
   }
 
   /** True once an earlier answer of the same request spent part of the limit. */
   get shared(): boolean {
-    return this.#remaining < this.limit;
+    return this.remaining < this.limit;
   }
 
   spend(bytes: number): void {
+    this.#measureSpent();
     this.#remaining = Math.max(0, this.#remaining - bytes);
+  }
+
+  /**
+   * Spends a tool answer whose payload serializes to `json`, measured (a scan of the whole text) only when this
+   * allowance is read again: the answer to a request of one call, the usual request, is never measured twice.
+   */
+  spendToolAnswer(json: string, blockBytes: number): void {
+    this.#measureSpent();
+    this.#unmeasured = { json, blockBytes };
+  }
+
+  #measureSpent(): void {
+    const spent = this.#unmeasured;
+    if (spent === undefined) return;
+    this.#unmeasured = undefined;
+    this.#remaining = Math.max(0, this.#remaining - toolAnswerBytes(spent.json) - spent.blockBytes);
   }
 
   /** Runs `work` once every earlier turn has ended, so that one answer is built at a time. */
@@ -98,7 +119,7 @@ export function fitAnswer<Input>(
   input: Input,
 ): FittedAnswer {
   const limit = allowance.remaining;
-  const json = JSON.stringify(payload);
+  const json = payloadJson(payload);
   if (toolAnswerFits(json, limit)) return { payload, json, cut: false };
   const total = toolAnswerBytes(json);
   if (paging === undefined) throw answerTooLarge(allowance, total);
@@ -133,7 +154,7 @@ export function fitAnswer<Input>(
       candidate = withArrayAt(candidate, list.path, list.items.slice(0, kept[i]));
     });
     candidate = { ...candidate, ...paging.rest(cut, input, payload) };
-    const candidateJson = JSON.stringify(candidate);
+    const candidateJson = payloadJson(candidate);
     if (toolAnswerFits(candidateJson, limit)) return { payload: candidate, json: candidateJson, cut: true };
     if (removed >= removal.length) throw answerTooLarge(allowance, toolAnswerBytes(candidateJson));
     leaveOut(toolAnswerBytes(candidateJson) - limit);

@@ -12,6 +12,7 @@ import { assertArgumentDepth } from './argument-depth.js';
 import { assertTextArguments } from './argument-text.js';
 import { AskClient, type ClientInput } from './input-required.js';
 import { checkerOf, parsedOutput, sameVerdict } from './output-check.js';
+import { payloadJson } from './payload-json.js';
 import { TaskStarted, type TaskOutcome } from './task-board.js';
 import { toolAnswerBytes } from './runtime/answer-bytes.js';
 import type { Logger } from './runtime/logger.js';
@@ -62,7 +63,7 @@ export interface ToolRunner<State> {
 export function toolResult(outcome: ToolOutcome): ToolResult {
   return {
     content: [
-      { type: 'text', text: outcome.json ?? JSON.stringify(outcome.payload) },
+      { type: 'text', text: outcome.json ?? payloadJson(outcome.payload) },
       ...(outcome.content ?? []),
     ],
     structuredContent: outcome.payload,
@@ -145,12 +146,13 @@ async function run<State>(
     const payload = fitted.cut ? checkOutput(runner, fitted.payload) : fitted.payload;
     const content = spec.content?.(payload, parsed.data) ?? [];
     // The blocks are not cut: with the payload they fit what is left of the answer limit, or the answer is refused.
-    const bytes = toolAnswerBytes(fitted.json) + contentBytes(content);
-    if (content.length > 0 && bytes > allowance.remaining) throw answerTooLarge(allowance, bytes);
+    if (content.length > 0) {
+      const bytes = toolAnswerBytes(fitted.json) + contentBytes(content);
+      if (bytes > allowance.remaining) throw answerTooLarge(allowance, bytes);
+    }
     return {
       payload,
       json: fitted.json,
-      bytes,
       isError: spec.isErrorOutput?.(payload) ?? false,
       ...(content.length > 0 ? { content } : {}),
     };
@@ -250,10 +252,7 @@ export function callTool<State>(
       return outcome.started;
     }
     const result = toolResult(outcome);
-    // Measured once, in run(): each measure reads the whole mirror.
-    allowance.spend(
-      outcome.bytes ?? toolAnswerBytes(result.content[0].text) + contentBytes(outcome.content ?? []),
-    );
+    allowance.spendToolAnswer(result.content[0].text, contentBytes(outcome.content ?? []));
     const durationMs = performance.now() - started;
     if (outcome.error === undefined) {
       runner.logger.debug('tool call', { outcome: outcome.isError ? 'error' : 'ok', durationMs });

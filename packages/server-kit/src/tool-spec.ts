@@ -204,8 +204,6 @@ export interface ToolOutcome {
   started?: TaskStarted;
   /** `payload` serialized (the text mirror), when it was measured against the answer limit. */
   json?: string;
-  /** What `json` and `content` cost in the answer (toolAnswerBytes), measured with `json`. */
-  bytes?: number;
 }
 
 /** What middleware knows about a call before it runs. */

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { defineDomain, runServer, specsFor, type DomainLifecycle, type RunningServer } from '../src/index.js';
+import { AnswerAllowance } from '../src/answer-budget.js';
 import { partEnd, textAnswerBytes, textFitting, toolAnswerBytes } from '../src/runtime/index.js';
 import { connectInMemory, rawHttpRequest, type InMemoryConnection } from '../src/testing.js';
 import { memoryLogger, MCP_POST_HEADERS, tempDir } from './helpers.js';
@@ -124,6 +125,20 @@ describe('what an answer costs on the wire', () => {
       const mirror = JSON.stringify(json);
       expect(toolAnswerBytes(json)).toBe(Buffer.byteLength(json) + Buffer.byteLength(mirror));
     }
+  });
+
+  it('spends a tool answer at its exact size once the allowance is read again, and every answer spent', () => {
+    const allowance = new AnswerAllowance(LIMIT);
+    const json = JSON.stringify({ text: samples.join('') });
+    allowance.spendToolAnswer(json, 40);
+    expect(allowance.shared).toBe(true);
+    expect(allowance.remaining).toBe(LIMIT - toolAnswerBytes(json) - 40);
+    allowance.spendToolAnswer(json, 0);
+    allowance.spend(7);
+    allowance.spendToolAnswer(json, 3);
+    expect(allowance.remaining).toBe(LIMIT - 3 * toolAnswerBytes(json) - 40 - 7 - 3);
+    allowance.spendToolAnswer(JSON.stringify({ text: 'x'.repeat(LIMIT) }), 0);
+    expect(allowance.remaining).toBe(0);
   });
 
   it('counts a text in either form exactly, and fits starts of it without splitting a surrogate pair', () => {

@@ -67,6 +67,18 @@ describe('BoundedStdioServerTransport', () => {
     expect(answers).toMatchObject([{ id: 2, error: { code: -32600 } }]);
   });
 
+  it('reads a line split over chunks: a character cut between them, and a carriage return arriving last', async () => {
+    const { stdin, received, settle } = await harness();
+    const bytes = Buffer.from(`${call(4, 'caf\u00e9 \u2603')}\r\n`, 'utf8');
+    const cut = bytes.indexOf(0xe2) + 1;
+    stdin.write(bytes.subarray(0, cut));
+    stdin.write(bytes.subarray(cut, bytes.length - 2));
+    stdin.write(bytes.subarray(bytes.length - 2, bytes.length - 1));
+    stdin.write(bytes.subarray(bytes.length - 1));
+    await settle();
+    expect(received).toEqual([JSON.parse(call(4, 'caf\u00e9 \u2603'))]);
+  });
+
   it('answers id null when the id cannot be read, and -32700 to a line that is not JSON', async () => {
     const { stdin, received, answers, settle } = await harness();
     stdin.write(`${'['.repeat(3 * LIMIT)}\n`);

@@ -1,15 +1,16 @@
 import type { Readable, Writable } from 'node:stream';
 import {
   parseJSONRPCMessage,
-  serializeMessage,
   type JSONRPCMessage,
   type RequestId,
   type Transport,
 } from '@modelcontextprotocol/server';
 import { JSONRPC_INVALID_REQUEST, JSONRPC_PARSE_ERROR } from '../host.js';
+import { messageJson } from '../payload-json.js';
 import type { Logger } from '../runtime/logger.js';
 
 const NEWLINE = 0x0a;
+const CARRIAGE_RETURN = 0x0d;
 /** How much of an oversized message is kept to find its id: the id is near one end of a JSON-RPC object. */
 const EDGE_BYTES = 512;
 
@@ -68,7 +69,11 @@ class LineBuffer {
   }
 
   text(): string {
-    return Buffer.concat(this.chunks).toString('utf8').replace(/\r$/, '');
+    // A line that came in one chunk (the usual case) is decoded where it lies, not copied first.
+    const [first] = this.chunks;
+    const bytes = first !== undefined && this.chunks.length === 1 ? first : Buffer.concat(this.chunks);
+    const end = bytes.at(-1) === CARRIAGE_RETURN ? bytes.length - 1 : bytes.length;
+    return bytes.toString('utf8', 0, end);
   }
 
   edges(): { head: string; tail: string } {
@@ -199,7 +204,8 @@ export class BoundedStdioServerTransport implements Transport {
 
   private write(message: unknown): Promise<void> {
     return new Promise((resolve) => {
-      if (this.stdout.write(serializeMessage(message as JSONRPCMessage))) resolve();
+      // One line of JSON, as the SDK's serializeMessage writes it.
+      if (this.stdout.write(`${messageJson(message as object)}\n`)) resolve();
       else this.stdout.once('drain', resolve);
     });
   }
