@@ -157,9 +157,10 @@ export class LaunchRunService {
     return content;
   }
 
-  async events(runId: string): Promise<RunEvent[]> {
+  /** The run's event log, or with `part` its events after event `after` up to event `until`. */
+  async events(runId: string, part?: { after: number; until: number }): Promise<RunEvent[]> {
     await this.requireRow(runId);
-    return this.deps.store.events(runId);
+    return this.deps.store.eventsAfter({ runId, after: part?.after ?? 0, until: part?.until });
   }
 
   /**

@@ -88,10 +88,15 @@ export interface EventMatch {
   to?: RunState;
 }
 
-/** A run's events after its event `after` (0: from its first); with `matches`, those one of them selects. */
+/**
+ * A run's events after its event `after` (0: from its first) and, with `until`, up to its event `until`: a run's
+ * events are numbered 1, 2, 3, ..., so that range holds at most `until - after` of them. With `matches`, only
+ * those one of them selects.
+ */
 export interface EventsAfter {
   runId: string;
   after: number;
+  until?: number;
   matches?: readonly EventMatch[];
 }
 
@@ -147,6 +152,8 @@ export interface LaunchStore {
   unfinished(): Promise<RunRow[]>;
   /** The run's event log in order; with `matches`, only the events one of them selects. */
   events(runId: string, matches?: readonly EventMatch[]): Promise<RunEvent[]>;
+  /** The part of the run's event log `selection` names, in order. */
+  eventsAfter(selection: EventsAfter): Promise<RunEvent[]>;
   /** The run's newest event `match` selects; read without the rest of its log. */
   lastEvent(runId: string, match: EventMatch): Promise<RunEvent | undefined>;
   /** The run's newest event `match` selects and every event after it, in order ([] when none matches). */

@@ -113,9 +113,14 @@ export function runConditions<T extends Tables>(tables: T, runIdOrder: SQLWrappe
     openIssues: (runId: string | Placeholder) => and(eq(issues.runId, runId), eq(issues.status, 'OPEN')),
     /** The run's events `match` selects. */
     eventsMatching: (runId: string, match: EventMatch) => and(eq(events.runId, runId), selects(match)),
-    /** The run's events after its event `after`; with `matches`, only those one of them selects. */
-    eventsAfter: ({ runId, after, matches }: EventsAfter) =>
-      and(eq(events.runId, runId), gt(events.runSeq, after), matches && or(...matches.map(selects))),
+    /** The run's events after its event `after` (through `until`); with `matches`, those one of them selects. */
+    eventsAfter: ({ runId, after, until, matches }: EventsAfter) =>
+      and(
+        eq(events.runId, runId),
+        gt(events.runSeq, after),
+        until === undefined ? undefined : lte(events.runSeq, until),
+        matches && or(...matches.map(selects)),
+      ),
     /** A run's events newest first, and in order. */
     newestEventFirst: desc(events.runSeq),
     eventOrder: asc(events.runSeq),

@@ -2,7 +2,7 @@ import type { RunRow, TaskRow } from '../db/schema.js';
 import { RELEASED_LEASE } from '../runs/model/events.js';
 import type { RunEvent, TraceIds } from './event-chain.js';
 import { toRunEvent } from './event-log.js';
-import type { Decide, EventMatch, LeaseOptions, LeaseStatus, NewRun } from './launch-store.js';
+import type { Decide, EventMatch, EventsAfter, LeaseOptions, LeaseStatus, NewRun } from './launch-store.js';
 import { renewalRefused } from './run-changes.js';
 import type { runConditions } from './run-conditions.js';
 import {
@@ -15,6 +15,9 @@ import {
   type WriteSettings,
 } from './run-transactions.js';
 import { EXPIRED_TASK_BATCH } from './task-rows.js';
+
+/** The largest event number a run can have: PostgreSQL's `integer`. */
+const MAX_EVENT_SEQ = 2 ** 31 - 1;
 
 /** What a dialect store is built with besides its database: the clock, the trace, the expiry batch. */
 export type StoreSettings = ConstructorParameters<typeof StatementLaunchStore>;
@@ -94,7 +97,15 @@ export abstract class StatementLaunchStore {
 
   /** The run's events in order (numbered from 1): the whole log, or those one of `matches` selects. */
   async events(runId: string, matches?: readonly EventMatch[]): Promise<RunEvent[]> {
-    return (await this.statements.eventsAfter({ runId, after: 0, matches })).map(toRunEvent);
+    return this.eventsAfter({ runId, after: 0, matches });
+  }
+
+  async eventsAfter(selection: EventsAfter): Promise<RunEvent[]> {
+    // Event numbers are 32-bit integers in PostgreSQL, which refuses a larger one as a parameter: a caller's
+    // number past every event's selects what the largest does.
+    const { after, until } = selection;
+    const within = { after: Math.min(after, MAX_EVENT_SEQ), until: until && Math.min(until, MAX_EVENT_SEQ) };
+    return (await this.statements.eventsAfter({ ...selection, ...within })).map(toRunEvent);
   }
 
   async lastEvent(runId: string, match: EventMatch): Promise<RunEvent | undefined> {

@@ -164,7 +164,9 @@ async function readEvents(
   const after = partQueryNumber('after', variables.after);
   const service = call.state.runs;
   await service.assertOwned(runId, call.principal);
-  const events = (await service.events(runId)).filter((event) => event.seq > after);
+  // No more events than could fit the answer, and one more, which tells whether some are left.
+  const until = after + Math.floor(call.answerBytes / MIN_EVENT_LINE_BYTES) + 1;
+  const events = await service.events(runId, { after, until });
   const sent: RunEvent[] = [];
   let bytes = EVENTS_ENVELOPE_BYTES;
   for (const event of events) {
@@ -186,6 +188,8 @@ async function readEvents(
 
 /** Room for the content's URI, media type and `_meta` around the NDJSON. */
 const EVENTS_ENVELOPE_BYTES = 1024;
+/** Fewer bytes than any event's NDJSON line: its two hashes alone are 128 characters, its two ids 72. */
+const MIN_EVENT_LINE_BYTES = 200;
 
 /** Each run's hash-chained event log as NDJSON at `launch://runs/{run_id}/events.ndjson`. */
 export const eventsResource = resource({
