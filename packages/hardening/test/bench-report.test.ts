@@ -246,17 +246,7 @@ describe('writing the report', () => {
   });
 
   it('states the machine, Node and era of each measurement, a row per tool with floor and ratio, and the chart', () => {
-    const markdown = reportOf([
-      launchSection({
-        operation: 'launch_get_status',
-        era: 'legacy',
-        p50: 1,
-        p95: 2,
-        floorLabel: 'MCP ping',
-        floorP50: 0.5,
-        floorP95: undefined,
-      }),
-    ]);
+    const markdown = reportOf([launchSection(launchRow)]);
     expect(markdown).toContain('Test CPU, 2 cores, 24.0 GiB RAM');
     expect(markdown).toContain('the report ran on Node v20.20.2');
     expect(markdown).toContain('Protocol era: modern (2026-07-28, no handshake); Node v24.21.0.');
