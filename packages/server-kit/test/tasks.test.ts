@@ -15,6 +15,7 @@ import {
   postModern,
 } from '../src/testing.js';
 import { echoDomain } from './fixtures/echo-domain.js';
+import { TaskBoards } from '../src/task-boards.js';
 import { taskingDomain, type TaskingState } from './fixtures/tasking-domain.js';
 import { httpTestHarness, jsonRpcAnswerOf, MODERN_META, startInProcessStdio } from './helpers.js';
 
@@ -379,13 +380,14 @@ describe('the Tasks extension with OAuth: a task is its creator’s, behind its 
       .sign(await importJWK(key.privateJwk, 'RS256'));
   }
 
-  async function startProtected() {
+  async function startProtected(tasks?: { pollIntervalMs: number }) {
     const port = await freePort();
     const resource = `http://127.0.0.1:${port}/mcp`;
-    const started = await start([taskingMount()], {
-      port,
-      oauth: { issuers: [provider.issuer], resourceUrl: resource, jwksCooldownMs: 0 },
-    });
+    const started = await start(
+      [taskingMount()],
+      { port, oauth: { issuers: [provider.issuer], resourceUrl: resource, jwksCooldownMs: 0 } },
+      tasks === undefined ? {} : { tasks },
+    );
     return { ...started, resource };
   }
 
@@ -417,6 +419,29 @@ describe('the Tasks extension with OAuth: a task is its creator’s, behind its 
     expect(await acknowledged(writer)).toEqual([taskId]);
     expect(await acknowledged(reader)).toEqual([]);
     expect(await acknowledged(bob)).toEqual([]);
+  });
+
+  it('reads a watched task once a poll: the scope of its tool is judged once for the listen', async () => {
+    const { url, resource, server } = await startProtected({ pollIntervalMs: 20 });
+    const writer = await tokenFor(resource, 'alice', 'tasking:write');
+    const taskId = String((await startTask(url, { value: 2, how: 'working' }, writer)).taskId);
+    const board = (server.domains?.get('tasking') as TaskingState).board;
+    const scopeNeed = vi.spyOn(TaskBoards.prototype, 'scopeNeed');
+    try {
+      const readsBefore = board.reads;
+      const listening = postModern(url, listenForTasks(83, [taskId]), writer);
+      await vi.waitFor(() => expect(board.reads - readsBefore).toBeGreaterThanOrEqual(10), {
+        timeout: 10_000,
+      });
+      const held = board.tasks.get(taskId)!;
+      held.snapshot = { ...held.snapshot, status: 'cancelled', lastUpdatedAt: new Date() };
+      const response = await listening;
+      expect(sseMessages(response.body).at(-2)).toMatchObject({ params: { taskId, status: 'cancelled' } });
+      const judged = scopeNeed.mock.calls.filter(([message]) => (message as Json).method === 'tasks/get');
+      expect(judged).toHaveLength(1);
+    } finally {
+      scopeNeed.mockRestore();
+    }
   });
 
   it('refuses tasks/* with 503 while the board cannot be read for the scope check, and serves on', async () => {

@@ -273,15 +273,24 @@ export async function startHttpListener(
     });
   };
 
-  /** Over OAuth, a watched task needs the scope its `tasks/get` needs: one without it is left out as unknown. */
-  const taskScopeCheck =
-    (caller: Caller) =>
-    async (taskId: string): Promise<boolean> => {
-      const boards = deps.taskBoards;
+  /**
+   * Over OAuth, a watched task needs the scope its `tasks/get` needs: one without it is left out as unknown. A
+   * found task's verdict is kept for the listen (its tool, so its scope, never changes, nor do the listen's
+   * token's scopes), so each poll reads the task once, not once for the scope and again for its state.
+   */
+  const taskScopeCheck = (caller: Caller) => {
+    const verdicts = new Map<string, boolean>();
+    return async (taskId: string): Promise<boolean> => {
+      const known = verdicts.get(taskId);
+      if (known !== undefined) return known;
       const message = { method: 'tasks/get', params: { taskId } };
-      const need = await boards?.scopeNeed(message, callerPrincipal(caller.authInfo));
-      return auth.checkScope(caller, need) === undefined;
+      const need = await deps.taskBoards?.scopeNeed(message, callerPrincipal(caller.authInfo));
+      const allowed = auth.checkScope(caller, need) === undefined;
+      // An unknown task needs no scope yet: it is asked again should it appear.
+      if (need !== undefined) verdicts.set(taskId, allowed);
+      return allowed;
     };
+  };
 
   const serveMcp = async (req: McpRequest, res: http.ServerResponse): Promise<void> => {
     let caller: Caller | undefined;
