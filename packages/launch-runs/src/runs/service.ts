@@ -46,10 +46,6 @@ export interface RunServiceDeps extends ExecutorDeps {
    * being validated (store/active-runs.ts).
    */
   maxActiveRuns: number;
-  /** Bytes of one page a caller's model submits (LAUNCH_MAX_DRAFT_BYTES). */
-  maxDraftBytes: number;
-  /** Drafts of one page a run's task asks the client's model for before the extractive one (LAUNCH_DRAFT_MAX_ROUNDS). */
-  draftMaxRounds: number;
   /** The maxTokens of each sampling request for a draft (LAUNCH_DRAFT_MAX_TOKENS). */
   draftMaxTokens: number;
 }
@@ -356,11 +352,9 @@ export class LaunchRunService {
     draft: SubmittedDraft | SampledDraft,
     options: CallOptions = {},
   ): Promise<DraftOutcome | undefined> {
-    const { maxDraftBytes, draftMaxRounds } = this.deps;
-    if (!('round' in draft)) assertDraftSize(draft.markdown, maxDraftBytes);
-    const bounds = { maxDraftBytes, maxRounds: draftMaxRounds };
+    if (!('round' in draft)) assertDraftSize(draft.markdown, this.deps.maxDraftBytes);
     return this.withLease(runId, 'launch_submit_draft', options, (execution) =>
-      submitDraft(execution, draft, bounds),
+      submitDraft(execution, draft),
     );
   }
 
