@@ -130,6 +130,10 @@ export interface ExecutorDeps {
   telemetry: LaunchTelemetry;
   logger: Logger;
   env: Readonly<Record<string, string | undefined>>;
+  /** Bytes of one page a caller's model submits (LAUNCH_MAX_DRAFT_BYTES). */
+  maxDraftBytes: number;
+  /** Drafts of one page a run's task asks the client's model for before the extractive one (LAUNCH_DRAFT_MAX_ROUNDS). */
+  draftMaxRounds: number;
 }
 
 /** The failure as recorded on the run (status details.error), with every registered secret redacted. */

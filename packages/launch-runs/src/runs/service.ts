@@ -46,10 +46,6 @@ export interface RunServiceDeps extends ExecutorDeps {
    * being validated (store/active-runs.ts).
    */
   maxActiveRuns: number;
-  /** Bytes of one page a caller's model submits (LAUNCH_MAX_DRAFT_BYTES). */
-  maxDraftBytes: number;
-  /** Drafts of one page a run's task asks the client's model for before the extractive one (LAUNCH_DRAFT_MAX_ROUNDS). */
-  draftMaxRounds: number;
   /** The maxTokens of each sampling request for a draft (LAUNCH_DRAFT_MAX_TOKENS). */
   draftMaxTokens: number;
 }
@@ -59,8 +55,14 @@ export type StartRunInput = z.output<typeof LaunchStartRunInputSchema>;
 
 type StartedRun = Omit<LaunchStartRunOutput, 'ok'> & { created: boolean };
 
-/** A run's lease this process holds, and the run as taking it left it. */
-type Held = { lease: Lease; row: RunRow };
+/** Work done as the holder of a run's lease, on the run as taking the lease left it. */
+type Work<T> = (execution: Execution, row: RunRow) => Promise<T>;
+
+/** launch_resume's work: the run continued to its next stable state. */
+const resumed: Work<void> = (execution, row) => continueRun(execution, row, 'next stable state');
+
+/** The work under a lease just taken, and the run as taking it left it; or the run another holds (`busy`). */
+type Hold<T, Taken> = { row: RunRow; done: Promise<T> } | { busy: Taken };
 
 export interface CallOptions {
   /** The calling request's signal: cancelling the request interrupts the step (resumable). */
@@ -202,11 +204,11 @@ export class LaunchRunService {
       });
       return row;
     };
-    const taken = await Lease.take(store, leaseMs, { shutdown: this.shutdown.signal }, insert);
+    const advance: Work<unknown> = (execution) => execution.advance('no step left');
+    const held = await this.hold(insert, advance, { onProgress, background: true });
     // The key's run already exists: it holds its own lease, or none.
-    if ('busy' in taken) return this.existingRun(taken.busy, configHash);
-    this.inBackground(taken, onProgress, (execution) => execution.advance('no step left'));
-    return { run_id: taken.row.runId, state: 'CREATED', created: true };
+    if ('busy' in held) return this.existingRun(held.busy, configHash);
+    return { run_id: held.row.runId, state: 'CREATED', created: true };
   }
 
   private existingRun(row: RunRow, configHash: string): StartedRun {
@@ -221,88 +223,75 @@ export class LaunchRunService {
   }
 
   /**
-   * `work` in the background as the holder of `held` (a run just inserted, claimed or leased for a task), once
-   * the caller has its answer; a failure is settled on the run, and the outcome logged.
+   * `work` as the holder of the run's lease, which `take` writes under a new token (an insert, a claim, an
+   * acquire): a failure of `work` is settled (recorded, or the run FAILED), then the lease released. With
+   * `background`, the work starts once the caller has its answer and its outcome is logged. A lease not taken
+   * answers the run as `take` left it (`busy`).
    */
-  private inBackground(
-    held: Held,
-    onProgress: ProgressListener | undefined,
-    work: (execution: Execution, row: RunRow) => Promise<unknown>,
-  ): void {
-    const { store, logger } = this.deps;
-    const runId = held.lease.runId;
-    const job = new Promise<void>((resolve) => setImmediate(resolve))
-      .then(async () => {
-        try {
-          await this.holding(held, onProgress, work);
-          logger.info('run reached a stop', { run_id: runId, state: (await store.get(runId))?.state });
-        } catch (thrown) {
-          const { code, message } = thrown as SwitchyardError;
-          logger.info('run stopped', { run_id: runId, code, message });
-        }
-      })
-      .catch((error: unknown) => logger.error('background run failed', { run_id: runId, error }));
-    this.track(job);
+  private async hold<T, Taken extends RunRow | undefined>(
+    take: (token: string) => Promise<Taken>,
+    work: Work<T>,
+    { onProgress, watch, signal, background }: CallOptions & { background?: true },
+  ): Promise<Hold<T, Taken>> {
+    const { store, leaseMs, logger } = this.deps;
+    const taken = await Lease.take(store, leaseMs, { shutdown: this.shutdown.signal, request: signal }, take);
+    if ('busy' in taken) return taken;
+    const { lease, row } = taken;
+    const start = background ? new Promise((resolve) => setImmediate(resolve)) : Promise.resolve();
+    const done = start.then(async () => {
+      try {
+        const execution = new Execution(this.deps, lease, row, onProgress);
+        watch?.leased(lease.token);
+        const value = await work(execution, row).catch(async (thrown: unknown) => {
+          const error = await execution.settleFailure(thrown);
+          await watch?.ended({ error });
+          throw error;
+        });
+        await watch?.ended({ value });
+        return value;
+      } finally {
+        // Before the release: a launch_validate of a DONE run could take the lease and work in it next.
+        await lease
+          .release(() => removeWorkspaceIfEnded(this.deps, row.runId))
+          .catch((error: unknown) =>
+            logger.warn('could not release a run lease', { run_id: row.runId, error }),
+          );
+      }
+    });
+    if (background) {
+      const logged = this.logOutcome(row.runId, done);
+      this.track(
+        logged.catch((error: unknown) => logger.error('background run failed', { run_id: row.runId, error })),
+      );
+    }
+    return { row, done };
   }
 
-  /**
-   * `work` as the holder of `lease`, which it releases; a failure of `work` is settled (recorded, or the
-   * run FAILED).
-   */
-  private async holding<T>(
-    { lease, row }: Held,
-    onProgress: ProgressListener | undefined,
-    work: (execution: Execution, row: RunRow) => Promise<T>,
-    watch?: WorkWatch,
-  ): Promise<T> {
+  /** How background work on a run ended, in the log. */
+  private async logOutcome(runId: string, done: Promise<unknown>): Promise<void> {
+    const { store, logger } = this.deps;
     try {
-      const execution = new Execution(this.deps, lease, row, onProgress);
-      watch?.leased(lease.token);
-      const value = await work(execution, row).catch(async (thrown: unknown) => {
-        const error = await execution.settleFailure(thrown);
-        await watch?.ended({ error });
-        throw error;
-      });
-      await watch?.ended({ value });
-      return value;
-    } finally {
-      // Before the release: a launch_validate of a DONE run could take the lease and work in it next.
-      await lease
-        .release(() => removeWorkspaceIfEnded(this.deps, lease.runId))
-        .catch((error: unknown) =>
-          this.deps.logger.warn('could not release a run lease', { run_id: lease.runId, error }),
-        );
+      await done;
+      logger.info('run reached a stop', { run_id: runId, state: (await store.get(runId))?.state });
+    } catch (thrown) {
+      const { code, message } = thrown as SwitchyardError;
+      logger.info('run stopped', { run_id: runId, code, message });
     }
   }
 
   /**
-   * Runs `tool`'s `work` under the run's lease (leaseFor); `answered` gives the answer a run already holds
-   * (no work needed, no lease taken).
+   * `work` for `tool` under the run's lease (hold), taken only when the tool's rule (tool-rules.ts), judged in
+   * the acquiring transaction, accepts the run (with `task`, the task written in the same transaction); a run
+   * another executor holds is refused by the rule, busy at least. `answered` gives the answer a run already
+   * holds: no work needed, no lease taken.
    */
-  private async withLease<T>(
+  private async leased<T>(
     runId: string,
     tool: LeasedTool,
-    options: CallOptions,
-    work: (execution: Execution, row: RunRow) => Promise<T>,
+    options: CallOptions & { background?: true; task?: NewTask },
+    work: Work<T>,
     answered: (row: RunRow) => T | undefined = () => undefined,
-  ): Promise<T> {
-    const taken = await this.leaseFor(runId, tool, options, answered);
-    if ('answer' in taken) return taken.answer;
-    return this.holding(taken, options.onProgress, work, options.watch);
-  }
-
-  /**
-   * The run's lease for `tool`, taken only when the tool's rule (tool-rules.ts), judged in the acquiring
-   * transaction, accepts the run (with `task`, the task written in the same transaction); a run another
-   * executor holds is refused by the rule, busy at least. Or the answer the run already holds.
-   */
-  private async leaseFor<T>(
-    runId: string,
-    tool: LeasedTool,
-    options: CallOptions,
-    answered: (row: RunRow) => T | undefined,
-    task?: NewTask,
-  ): Promise<Held | { answer: T }> {
+  ): Promise<Hold<T, RunRow>> {
     const { store, paths, leaseMs, maxActiveRuns } = this.deps;
     const admission = {
       request: options.request,
@@ -315,15 +304,22 @@ export class LaunchRunService {
         if (refused !== undefined) throw refused;
         return true;
       },
-      task,
+      task: options.task,
     };
-    const signals = { shutdown: this.shutdown.signal, request: options.signal };
-    const acquired = await Lease.take(store, leaseMs, signals, async (token) => {
-      return (await store.acquireLease(runId, token, leaseMs, admission)).row;
-    });
-    // Not taken, and not refused: the run holds its answer.
-    if ('busy' in acquired) return { answer: answered(acquired.busy) as T };
-    return acquired;
+    const acquire = async (token: string) => (await store.acquireLease(runId, token, leaseMs, admission)).row;
+    return this.hold(acquire, work, options);
+  }
+
+  /** `leased`, awaited: the work's value, or the answer the run already holds (not taken, and not refused). */
+  private async withLease<T>(
+    runId: string,
+    tool: LeasedTool,
+    options: CallOptions,
+    work: Work<T>,
+    answered?: (row: RunRow) => T | undefined,
+  ): Promise<T> {
+    const held = await this.leased(runId, tool, options, work, answered);
+    return 'busy' in held ? (answered?.(held.busy) as T) : held.done;
   }
 
   async validate(runId: string, options: CallOptions = {}): Promise<ValidationReport> {
@@ -356,11 +352,9 @@ export class LaunchRunService {
     draft: SubmittedDraft | SampledDraft,
     options: CallOptions = {},
   ): Promise<DraftOutcome | undefined> {
-    const { maxDraftBytes, draftMaxRounds } = this.deps;
-    if (!('round' in draft)) assertDraftSize(draft.markdown, maxDraftBytes);
-    const bounds = { maxDraftBytes, maxRounds: draftMaxRounds };
+    if (!('round' in draft)) assertDraftSize(draft.markdown, this.deps.maxDraftBytes);
     return this.withLease(runId, 'launch_submit_draft', options, (execution) =>
-      submitDraft(execution, draft, bounds),
+      submitDraft(execution, draft),
     );
   }
 
@@ -371,9 +365,7 @@ export class LaunchRunService {
    * READY_FOR_PR is left for launch_open_pr.
    */
   async resume(runId: string, options: CallOptions = {}): Promise<RunStatus> {
-    await this.withLease(runId, 'launch_resume', options, (execution, row) =>
-      continueRun(execution, row, 'next stable state'),
-    );
+    await this.withLease(runId, 'launch_resume', options, resumed);
     return this.status(runId);
   }
 
@@ -382,10 +374,9 @@ export class LaunchRunService {
    * the run continued to its next stable state in the background; returns once the task is durable.
    */
   async resumeAsTask(runId: string, task: NewTask): Promise<void> {
-    const taken = await this.leaseFor(runId, 'launch_resume', {}, () => undefined, task);
+    const held = await this.leased(runId, 'launch_resume', { task, background: true }, resumed);
     // The resume rule refuses every run it does not lease (busy included): no lease, no task, no answer.
-    if ('answer' in taken) throw new Error(`launch_resume neither leased nor refused run ${runId}`);
-    this.inBackground(taken, undefined, (execution, row) => continueRun(execution, row, 'next stable state'));
+    if ('busy' in held) throw new Error(`launch_resume neither leased nor refused run ${runId}`);
   }
 
   /** Records a call's task on `runId`, bound to the lease `token` its work holds (tools/slow-call.ts). */
@@ -415,15 +406,15 @@ export class LaunchRunService {
     const { store, leaseMs, logger } = this.deps;
     try {
       const claim = (token: string) => store.claimAbandoned(token, leaseMs);
-      const claimed = await Lease.take(store, leaseMs, { shutdown: this.shutdown.signal }, claim);
-      if ('busy' in claimed) return;
-      const { row } = claimed;
+      const continued: Work<void> = (execution, run) => continueRun(execution, run, 'no step left');
+      const held = await this.hold(claim, continued, { background: true });
+      if ('busy' in held) return;
+      const { runId, state, activeWorker } = held.row;
       logger.warn('taking over a run whose executor stopped', {
-        run_id: row.runId,
-        state: row.state,
-        active_worker: row.activeWorker,
+        run_id: runId,
+        state,
+        active_worker: activeWorker,
       });
-      this.inBackground(claimed, undefined, (execution, run) => continueRun(execution, run, 'no step left'));
     } catch (error) {
       logger.warn('could not look for abandoned runs', { error });
     }

@@ -21,12 +21,6 @@ export interface SampledDraft {
   markdown: string | undefined;
 }
 
-/** Bounds of the sampling path: LAUNCH_MAX_DRAFT_BYTES and LAUNCH_DRAFT_MAX_ROUNDS. */
-export interface SamplingBounds {
-  maxDraftBytes: number;
-  maxRounds: number;
-}
-
 function draftTooLarge(bytes: number, maxBytes: number): SwitchyardError {
   return new SwitchyardError(
     'validation',
@@ -65,13 +59,12 @@ function shapeIssue(draft: { markdown: string | undefined }, maxBytes: number): 
  * longer waited for; refused, nothing is stored and the issues say what to revise. The tool's draft of a page
  * the run does not wait for is refused (ILLEGAL_STATE). A sampled draft is undefined when it is stale (the page
  * is drafted already, or the answer is of another round): ignored, as the spec lets an acknowledged update be;
- * its refusal counts a round, and one in the page's last round (`maxRounds`) drafts the page extractively
+ * its refusal counts a round, and one in the page's last round (LAUNCH_DRAFT_MAX_ROUNDS) drafts the page extractively
  * instead, recorded with the refusal.
  */
 export async function submitDraft(
   execution: Execution,
   draft: SubmittedDraft | SampledDraft,
-  bounds: SamplingBounds,
 ): Promise<DraftOutcome | undefined> {
   const { deps, runId } = execution;
   const { page } = draft;
@@ -90,7 +83,7 @@ export async function submitDraft(
     });
   }
   // The tool's draft was held to LAUNCH_MAX_DRAFT_BYTES before the run was touched (assertDraftSize).
-  const shape = shapeIssue(draft, bounds.maxDraftBytes);
+  const shape = shapeIssue(draft, deps.maxDraftBytes);
   const outcome = await execution.runWorker(
     'W5',
     async (ctx): Promise<DraftVerdict & { fellBack: boolean }> => {
@@ -99,7 +92,7 @@ export async function submitDraft(
         shape === undefined
           ? await deps.pipeline.acceptDraft(ctx, { page, markdown: draft.markdown!, via })
           : { accepted: false, issues: [shape] };
-      const fellBack = round !== undefined && !verdict.accepted && round >= bounds.maxRounds;
+      const fellBack = round !== undefined && !verdict.accepted && round >= deps.draftMaxRounds;
       if (fellBack)
         await deps.pipeline.fallBackDraft(ctx, { page, rounds: round, reason: fallbackReason(verdict) });
       return { ...verdict, fellBack };

@@ -68,7 +68,7 @@ const NOT_FINISHED: StateRequirement = LAUNCH_TOOL_STATES.launch_resume;
 
 /**
  * The state rules of the tools that work under the run's lease, checked once, on the run as the lease
- * attempt found it, in its transaction (LaunchRunService.withLease). A FAILED or CANCELLED run is refused
+ * attempt found it, in its transaction (LaunchRunService.leased). A FAILED or CANCELLED run is refused
  * before any of them.
  */
 export const TOOL_RULES = {
