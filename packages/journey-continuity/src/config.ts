@@ -30,6 +30,13 @@ export interface JourneyConfig {
    * searches read (JOURNEY_MAX_TEXT_BYTES; default DEFAULT_MAX_TEXT_BYTES, 2 MiB).
    */
   maxTextBytes?: number;
+  /**
+   * How long after a write a SQLite full-text table starts being merged into one segment, and between the
+   * merge's steps (JOURNEY_FTS_MERGE_AFTER_MS; default DEFAULT_FTS_MERGE_AFTER_MS, 1000; 0: never).
+   */
+  ftsMergeAfterMs?: number;
+  /** Most pages one such merge step writes (JOURNEY_FTS_MERGE_PAGES; default DEFAULT_FTS_MERGE_PAGES, 64). */
+  ftsMergePages?: number;
   /** Journeys on PostgreSQL (JOURNEY_DATABASE_URL, else SWITCHYARD_DATABASE_URL); absent: the SQLite file. */
   database?: PostgresSettings;
 }
@@ -45,6 +52,10 @@ export const DEFAULT_MAX_SESSIONS = 1000;
  * it took about twice that (README, _Journeys at their bounds_).
  */
 export const DEFAULT_MAX_TEXT_BYTES = 2 * 1024 * 1024;
+/** A second: the writes of one conversation (a session, its documents) share one merge (README, _Full-text index upkeep_). */
+export const DEFAULT_FTS_MERGE_AFTER_MS = 1000;
+/** 64 pages (256 KiB at SQLite's default page size): a step holds the server for a few milliseconds at most. */
+export const DEFAULT_FTS_MERGE_PAGES = 64;
 /** Room for a few words and a snippet's ellipsis. */
 const MIN_EXCERPT_BYTES = 16;
 
@@ -83,6 +94,8 @@ export function loadJourneyConfig(env: Env = process.env): JourneyConfig {
   // Unset, it follows a text bound set below the default.
   const maxDocumentBytes = documentBytes ?? Math.min(DEFAULT_MAX_DOCUMENT_BYTES, journeyTextBytes);
   const database = resolvePostgresSettings(env, DATABASE_URL_VARIABLE);
+  const ftsMergeAfterMs = optionalInteger(env, 'JOURNEY_FTS_MERGE_AFTER_MS', 0, 86_400_000);
+  const ftsMergePages = optionalInteger(env, 'JOURNEY_FTS_MERGE_PAGES', 1, 1_000_000);
   return {
     maxDocumentBytes,
     busyTimeoutMs: integer(env, 'JOURNEY_BUSY_TIMEOUT_MS', DEFAULT_BUSY_TIMEOUT_MS, 0, 600_000),
@@ -90,6 +103,8 @@ export function loadJourneyConfig(env: Env = process.env): JourneyConfig {
     excerptBytes,
     maxSessions,
     maxTextBytes,
+    ftsMergeAfterMs,
+    ftsMergePages,
     database,
   };
 }

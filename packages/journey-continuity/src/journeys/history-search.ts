@@ -66,10 +66,8 @@ function readerOf(statement: PartStatement, seq: number, head: string, textBytes
  * for the returned page only, each from a bounded window of its text (SnippetMaker).
  */
 export class HistorySearch {
-  private readonly rankedSessions = new Map<
-    number,
-    Database.Statement<unknown[], RankedSessionRow & SeqRow>
-  >();
+  private readonly rankedSessions = new Map<number, Database.Statement<unknown[], RankedMatch>>();
+  private readonly sessionsBySeq;
   private readonly listSessions;
   private readonly countSessions;
   private readonly listDocuments;
@@ -92,6 +90,7 @@ export class HistorySearch {
         ORDER BY created_at DESC, seq DESC
         LIMIT @limit OFFSET @sessionOffset`,
     );
+    this.sessionsBySeq = sqlite.prepare<unknown[], SessionRow & SeqRow>(sessionsBySeqSql());
     this.countSessions = sqlite
       .prepare<unknown[], number>(
         `SELECT count(*) FROM sessions WHERE journey_id = @journeyId AND created_at BETWEEN @from AND @to`,
@@ -155,10 +154,9 @@ export class HistorySearch {
       headChars: Math.max(base.headChars, PREFETCH_CHARS),
       match: journeyMatch(key, ['summary'], phrases),
     };
-    const rows = ranked.all(sessionMatch);
-    // A page past the last match still says how many there are.
-    const total =
-      rows[0]?.total ?? ranked.all({ ...sessionMatch, limit: 1, sessionOffset: 0 })[0]?.total ?? 0;
+    const matches = ranked.all(sessionMatch);
+    const rows = this.pageOfMatches(matches, sessionMatch);
+    const total = matches.length;
     const documents = pageOf(
       query.includeDocuments
         ? this.matchDocuments.all({
@@ -190,39 +188,56 @@ export class HistorySearch {
     this.snippets.close();
   }
 
-  private rankedSessionsIn(shard: number): Database.Statement<unknown[], RankedSessionRow & SeqRow> {
+  /**
+   * The page's sessions of the ranked matches (the journey's, at most JOURNEY_MAX_SESSIONS), in rank order,
+   * with their scores, the count of all matches and the best score.
+   */
+  private pageOfMatches(
+    matches: readonly RankedMatch[],
+    { limit, sessionOffset, headChars }: { limit: number; sessionOffset: number; headChars: number },
+  ): (RankedSessionRow & SeqRow)[] {
+    const page = matches.slice(sessionOffset, sessionOffset + limit);
+    if (page.length === 0) return [];
+    const rows = this.sessionsBySeq.all({ seqs: JSON.stringify(page.map(([seq]) => seq)), headChars });
+    const best = matches[0]![1];
+    return rows.map((row, i) => ({ ...row, score: page[i]![1], total: matches.length, best }));
+  }
+
+  private rankedSessionsIn(shard: number): Database.Statement<unknown[], RankedMatch> {
     let statement = this.rankedSessions.get(shard);
     if (statement === undefined) {
-      statement = this.sqlite.prepare<unknown[], RankedSessionRow & SeqRow>(
-        rankedSessionsSql(sessionFtsTable(shard)),
-      );
+      statement = this.sqlite
+        .prepare<unknown[], RankedMatch>(rankedSessionsSql(sessionFtsTable(shard)))
+        .raw();
       this.rankedSessions.set(shard, statement);
     }
     return statement;
   }
 }
 
+/** A match of a ranked search as rankedSessionsSql reads it: its session's seq and its bm25 score. */
+type RankedMatch = [seq: number, score: number];
+
 /**
- * A journey's sessions matching @match, best bm25 first (ties newest first), and the number of matches
- * before @limit. The full-text table must drive the join (CROSS JOIN fixes the order): driven from the
- * sessions index instead, SQLite runs the MATCH once per session and bm25() recounts its term statistics
- * each time. FTS5's auxiliary functions only run in a plain query over the FTS table, so the matches are
- * materialized first (with only what ranks them) and counted outside; the page's rows are read last.
+ * Every session of a journey matching @match, best bm25 first (ties newest first), as [seq, score]: the
+ * full-text table drives the join (CROSS JOIN fixes the order; driven from the sessions index instead,
+ * SQLite runs the MATCH once per session and bm25() recounts its term statistics each time). Only what ranks
+ * them is read, for at most the journey's sessions; the caller counts them, and reads the page's rows by
+ * sessionsBySeqSql. (Counting and paging in SQL, with window functions over a materialized CTE, three
+ * temporary b-trees and a second join, cost more than the ranking itself.)
  */
 export function rankedSessionsSql(f: string): string {
-  return `WITH matches AS MATERIALIZED (
-      SELECT s.seq, s.created_at AS createdAt, bm25(${f}, 0.0, 1.0) AS score
-        FROM ${f} CROSS JOIN sessions s ON s.seq = ${f}.rowid
-       WHERE ${f} MATCH @match AND s.journey_id = @journeyId AND s.created_at BETWEEN @from AND @to
-    ), page AS (
-      SELECT seq, createdAt, score, count(*) OVER () AS total, min(score) OVER () AS best
-        FROM matches
-       ORDER BY score, createdAt DESC, seq DESC
-       LIMIT @limit OFFSET @sessionOffset
-    )
-    SELECT page.seq, ${SESSION_COLUMNS('s.')}, page.score, page.total, page.best
-      FROM page CROSS JOIN sessions s ON s.seq = page.seq
-     ORDER BY page.score, page.createdAt DESC, page.seq DESC`;
+  return `SELECT s.seq, bm25(${f}, 0.0, 1.0) AS score
+      FROM ${f} CROSS JOIN sessions s ON s.seq = ${f}.rowid
+     WHERE ${f} MATCH @match AND s.journey_id = @journeyId AND s.created_at BETWEEN @from AND @to
+     ORDER BY score, s.created_at DESC, s.seq DESC`;
+}
+
+/** The sessions whose seqs are the JSON array @seqs, in its order. */
+export function sessionsBySeqSql(): string {
+  return `SELECT s.seq, ${SESSION_COLUMNS('s.')}
+      FROM json_each(@seqs) AS page CROSS JOIN sessions s ON s.seq = page.value
+     ORDER BY page.key`;
 }
 
 /** A journey's documents matching @match in title or content, newest first, with their content's head. */

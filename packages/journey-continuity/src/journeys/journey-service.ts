@@ -88,7 +88,13 @@ export interface DeletedJourney {
 /** The configuration the service applies (config.ts; an unset bound takes its default). */
 export interface JourneyServiceOptions extends Pick<
   JourneyConfig,
-  'maxDocumentBytes' | 'snippetScanBytes' | 'excerptBytes' | 'maxSessions' | 'maxTextBytes'
+  | 'maxDocumentBytes'
+  | 'snippetScanBytes'
+  | 'excerptBytes'
+  | 'maxSessions'
+  | 'maxTextBytes'
+  | 'ftsMergeAfterMs'
+  | 'ftsMergePages'
 > {
   now?: () => number;
 }

@@ -21,6 +21,7 @@ export class SqliteJourneyService implements JourneyService {
   }
 
   close(): void {
+    this.store.fts.close();
     this.history.close();
   }
 

@@ -2,9 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { and, count, eq, sql } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/better-sqlite3';
 import type { JourneyDatabase } from '../db/database.js';
+import { DOCUMENTS_FTS_TABLE, sessionFtsTable, sessionShardOf } from '../db/fts.js';
 import type { SQLiteColumn } from 'drizzle-orm/sqlite-core';
 import { documents, journeys, sessions } from '../db/schema.js';
+import { DEFAULT_FTS_MERGE_AFTER_MS, DEFAULT_FTS_MERGE_PAGES } from '../config.js';
 import { FAILED_STEP, withDatabaseErrors } from './database-errors.js';
+import { FtsMaintenance } from './fts-maintenance.js';
 import {
   addedDocument,
   assertFits,
@@ -54,6 +57,8 @@ export class SqliteJourneyStore {
   private readonly now: () => number;
   private readonly bounds: JourneyBounds;
   private readonly queries;
+  /** Merges the full-text tables it writes once writes pause. */
+  readonly fts: FtsMaintenance;
 
   constructor(
     private readonly database: JourneyDatabase,
@@ -61,6 +66,10 @@ export class SqliteJourneyStore {
   ) {
     this.now = options.now ?? Date.now;
     this.bounds = journeyBounds(options);
+    this.fts = new FtsMaintenance(database.sqlite, {
+      afterMs: options.ftsMergeAfterMs ?? DEFAULT_FTS_MERGE_AFTER_MS,
+      pages: options.ftsMergePages ?? DEFAULT_FTS_MERGE_PAGES,
+    });
     // The store only runs the prepared statements below (no relational `db.query`), so no schema is passed.
     const db = drizzle(database.sqlite);
     const p = sql.placeholder;
@@ -275,6 +284,7 @@ export class SqliteJourneyStore {
         );
         this.queries.insertSession.run(row);
         this.queries.touchJourney.run({ id: row.journeyId, now });
+        this.fts.wrote(sessionFtsTable(sessionShardOf(row.journeyId)));
         return recordedSession(row, this.sessionCount(row.journeyId));
       }),
     );
@@ -304,6 +314,7 @@ export class SqliteJourneyStore {
           createdAt,
         });
         this.queries.touchJourney.run({ id: journeyId, now: createdAt });
+        this.fts.wrote(DOCUMENTS_FTS_TABLE);
         return addedDocument(input, { id, journeyId, metadataJson, createdAt });
       }),
     );
@@ -318,6 +329,8 @@ export class SqliteJourneyStore {
         const sessionsDeleted = this.sessionCount(id);
         const documentsDeleted = this.queries.documentCount.get({ id })?.n ?? 0;
         this.queries.deleteJourney.run({ id, owner: caller.owner });
+        if (sessionsDeleted > 0) this.fts.wrote(sessionFtsTable(sessionShardOf(id)));
+        if (documentsDeleted > 0) this.fts.wrote(DOCUMENTS_FTS_TABLE);
         return { id, sessionsDeleted, documentsDeleted };
       }),
     );
