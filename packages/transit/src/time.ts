@@ -1,8 +1,7 @@
 // Time-zone conversions: TfL answers in London wall-clock time without an offset; callers get ISO 8601 instants
-// with the offset that was in force. The zone's offset at an instant comes from @date-fns/tz's `tzOffset` (the
-// platform's IANA database through Intl); the rest is arithmetic on UTC fields, with one `Intl` call per zone
-// and UTC hour at most, because formatting an instant through Intl costs more than a whole tool call's JSON work.
-import { tzOffset } from '@date-fns/tz';
+// with the offset that was in force. The zone's offset at an instant comes from the system's time-zone database
+// (zones/zone-offsets.ts); the rest is arithmetic on UTC fields, with one lookup per zone and UTC hour at most.
+import { zoneOffsetMinutes } from './zones/zone-offsets.js';
 
 export const LONDON = 'Europe/London';
 
@@ -24,9 +23,9 @@ export function offsetMinutesAt(epochMs: number, timeZone: string): number {
   if (zone === undefined) offsetsByHour.set(timeZone, (zone = new Map()));
   const known = zone.get(hour);
   if (known !== undefined) return known;
-  const atStart = tzOffset(timeZone, new Date(hour * HOUR));
-  if (atStart !== tzOffset(timeZone, new Date(hour * HOUR + HOUR - 1))) {
-    return tzOffset(timeZone, new Date(epochMs));
+  const atStart = zoneOffsetMinutes(timeZone, hour * HOUR);
+  if (atStart !== zoneOffsetMinutes(timeZone, hour * HOUR + HOUR - 1)) {
+    return zoneOffsetMinutes(timeZone, epochMs);
   }
   if (zone.size >= CACHED_HOURS_PER_ZONE) zone.clear();
   zone.set(hour, atStart);
