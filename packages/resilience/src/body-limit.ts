@@ -63,7 +63,7 @@ export interface AnswerHead {
  * is still classified by its status). A body cut off by the network reads as that failure; one cut off by the
  * call's own signal rejects here with its reason.
  */
-export async function readWithinLimit(
+export function readWithinLimit(
   body: Readable,
   head: AnswerHead,
   limit: ResponseLimit,
@@ -72,27 +72,64 @@ export async function readWithinLimit(
   const answer = (read: AnswerBody) => new ReadAnswer(head.status, head.headers, read);
   if (NULL_BODY_STATUSES.has(head.status)) {
     body.destroy();
-    return answer({ bytes: null });
+    return Promise.resolve(answer({ bytes: null }));
   }
   const announced = announcedLength(head.headers);
   if (announced !== undefined && announced > limit.maxBytes) {
     body.destroy();
-    return answer({ failure: responseTooLarge(limit, head.status, announced) });
+    return Promise.resolve(answer({ failure: responseTooLarge(limit, head.status, announced) }));
   }
-  const chunks: Uint8Array[] = [];
-  let received = 0;
-  try {
-    for await (const chunk of body as AsyncIterable<Buffer>) {
+  return readChunks(body, limit.maxBytes, signal).then((read) =>
+    answer(read === TOO_LARGE ? { failure: responseTooLarge(limit, head.status) } : read),
+  );
+}
+
+/** What reading a body came to when it passed the limit (the caller names the error). */
+const TOO_LARGE = Symbol('too large');
+
+/** The error a stream iterator gives for a body that closed before its end without an error of its own. */
+function prematureClose(): Error {
+  return Object.assign(new Error('Premature close'), { code: 'ERR_STREAM_PREMATURE_CLOSE' });
+}
+
+/**
+ * The body's bytes, read through its events rather than an async iterator: one listener per event and no promise
+ * per chunk. Past `maxBytes` the body is destroyed (dropping the connection); a body cut off by the network
+ * reads as that failure; one cut off by the call's own signal rejects with its reason.
+ */
+function readChunks(
+  body: Readable,
+  maxBytes: number,
+  signal: AbortSignal | undefined,
+): Promise<AnswerBody | typeof TOO_LARGE> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let received = 0;
+    const stop = (): void => {
+      body.off('data', onData).off('end', onEnd).off('error', onFailure).off('close', onClose);
+    };
+    const onData = (chunk: Buffer): void => {
       received += chunk.byteLength;
-      if (received > limit.maxBytes) {
-        body.destroy();
-        return answer({ failure: responseTooLarge(limit, head.status) });
+      if (received <= maxBytes) {
+        chunks.push(chunk);
+        return;
       }
-      chunks.push(chunk);
-    }
-  } catch (error) {
-    if (signal?.aborted === true) throw signal.reason;
-    return answer({ failure: error });
-  }
-  return answer({ bytes: Buffer.concat(chunks, received) });
+      stop();
+      body.destroy();
+      resolve(TOO_LARGE);
+    };
+    const onEnd = (): void => {
+      stop();
+      resolve({ bytes: Buffer.concat(chunks, received) });
+    };
+    const onFailure = (error: unknown): void => {
+      stop();
+      if (signal?.aborted === true) reject(signal.reason);
+      else resolve({ failure: error });
+    };
+    const onClose = (): void => onFailure(prematureClose());
+    // A body destroyed before it was read (its call aborted meanwhile) emits nothing more.
+    if (body.destroyed) onFailure(body.errored ?? prematureClose());
+    else body.on('data', onData).on('end', onEnd).on('error', onFailure).on('close', onClose);
+  });
 }

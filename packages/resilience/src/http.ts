@@ -48,8 +48,11 @@ export interface UpstreamRequest {
 /** Sends to one upstream; `target` is absolute or relative to the base URL. */
 export type UpstreamClient = (target: string | URL, request?: UpstreamRequest) => Promise<UpstreamAnswer>;
 
-const lowerCaseNames = (headers: Record<string, string> | undefined): Record<string, string> =>
-  Object.fromEntries(Object.entries(headers ?? {}).map(([name, value]) => [name.toLowerCase(), value]));
+function lowerCaseNames(headers: Record<string, string> | undefined): Record<string, string> {
+  const lower: Record<string, string> = {};
+  for (const name in headers) lower[name.toLowerCase()] = headers[name]!;
+  return lower;
+}
 
 /** The base URL, as a directory (relative targets resolve under it). */
 const baseOf = (options: UpstreamHttpOptions): URL =>
@@ -73,13 +76,15 @@ function upstreamSender(options: UpstreamHttpOptions): (outgoing: Outgoing) => P
  * The client every caller of one upstream sends through: secrets registered and injected, the body limit,
  * the correlation header, redaction. Takes absolute URLs (relative ones resolve against baseUrl); secrets
  * still go to the base URL's origin only. Its answers are not web Responses (see upstream-answer.ts).
+ * A URL object is sent as it is, never changed (the sender puts a secret query on a copy), so it is not
+ * parsed again.
  */
 export function createUpstreamClient(options: UpstreamHttpOptions): UpstreamClient {
   const send = upstreamSender(options);
   const base = baseOf(options);
   return (target, request = {}) =>
     send({
-      url: new URL(target, base),
+      url: target instanceof URL ? target : new URL(target, base),
       method: normaliseMethod(request.method ?? 'GET'),
       headers: lowerCaseNames(request.headers),
       body: request.body,

@@ -44,7 +44,7 @@ export interface UpstreamPolicy {
   readonly breakerState: BreakerState;
 }
 
-/** Why a call's own controller aborted. */
+/** Why an attempt stopped for the whole call: the caller aborted, or the call's deadline passed. */
 const CALLER_ABORTED = { why: 'caller' } as const;
 const DEADLINE_PASSED = { why: 'deadline' } as const;
 /** Why an attempt's signal aborted: plain reasons, because a DOMException per call costs a stack trace. */
@@ -112,48 +112,109 @@ export function createUpstreamPolicy(options: UpstreamPolicyOptions): UpstreamPo
           logger,
         });
 
-  const stopError = (reason: unknown): SwitchyardError =>
-    reason === DEADLINE_PASSED
-      ? new SwitchyardError('upstream-timeout', `${upstream} did not answer within ${deadlineMs} ms`, {
-          retryable: true,
-          details: { upstream, deadlineMs },
-        })
-      : new SwitchyardError('cancelled', `The call to ${upstream} was cancelled`, { details: { upstream } });
+  /** The errors that stop a call (the caller's abort, the deadline): never retried. */
+  const stops = new WeakSet<SwitchyardError>();
+  const stopError = (reason: unknown): SwitchyardError => {
+    const error =
+      reason === DEADLINE_PASSED
+        ? new SwitchyardError('upstream-timeout', `${upstream} did not answer within ${deadlineMs} ms`, {
+            retryable: true,
+            details: { upstream, deadlineMs },
+          })
+        : new SwitchyardError('cancelled', `The call to ${upstream} was cancelled`, {
+            details: { upstream },
+          });
+    stops.add(error);
+    return error;
+  };
 
   /**
-   * One attempt under its own signal, which aborts after `timeoutMs`, when the call stops, and once the
-   * attempt settles. A timeout or stop rejects at once, without waiting for the operation to notice.
+   * One attempt under its own signal, which aborts after `timeoutMs` (or at the call's deadline, when that comes
+   * first), when the caller aborts, and once the attempt settles. A timeout or stop rejects at once, without
+   * waiting for the operation to notice. The call's deadline needs no timer of its own: waits between attempts
+   * never run past it (see `attempts`), so it can only pass during an attempt, or while the breaker holds the
+   * call (`heldByBreaker`).
    */
   async function withinAttempt<T>(
     operation: (signal: AbortSignal) => Promise<T>,
-    callSignal: AbortSignal,
+    callerSignal: AbortSignal | undefined,
+    deadlineAt: number,
   ): Promise<T> {
     const attempt = new AbortController();
-    const stop = (): void => attempt.abort(callSignal.reason);
-    callSignal.addEventListener('abort', stop, { once: true });
-    const timer = setTimeout(() => attempt.abort(ATTEMPT_TIMED_OUT), timeoutMs);
-    const aborted = new Promise<never>((_, reject) => {
-      attempt.signal.addEventListener('abort', () => reject(attempt.signal.reason), { once: true });
-    });
-    aborted.catch(() => undefined);
+    let settle!: { resolve: (value: T) => void; reject: (reason: unknown) => void };
+    const outcome = new Promise<T>((resolve, reject) => (settle = { resolve, reject }));
+    const onAbort = (): void => settle.reject(attempt.signal.reason);
+    attempt.signal.addEventListener('abort', onAbort, { once: true });
+    const stop = (): void => attempt.abort(CALLER_ABORTED);
+    callerSignal?.addEventListener('abort', stop, { once: true });
+    const untilDeadlineMs = deadlineAt - Date.now();
+    const timer =
+      untilDeadlineMs < timeoutMs
+        ? setTimeout(() => attempt.abort(DEADLINE_PASSED), untilDeadlineMs)
+        : setTimeout(() => attempt.abort(ATTEMPT_TIMED_OUT), timeoutMs);
     try {
-      return await Promise.race([operation(attempt.signal), aborted]);
+      operation(attempt.signal).then(settle.resolve, settle.reject);
+      return await outcome;
     } finally {
       clearTimeout(timer);
-      callSignal.removeEventListener('abort', stop);
+      callerSignal?.removeEventListener('abort', stop);
+      attempt.signal.removeEventListener('abort', onAbort);
       attempt.abort(ATTEMPT_SETTLED);
     }
   }
 
+  /**
+   * A call the breaker holds while its half-open probe is out has no attempt, and so no timer or listener, yet:
+   * that wait still ends at once when the caller aborts or the deadline passes. `abandon` is told, so that the
+   * attempt the breaker runs once the probe settles sends nothing.
+   */
+  function heldByBreaker<T>(
+    run: Promise<T>,
+    callerSignal: AbortSignal | undefined,
+    deadlineAt: number,
+    abandon: () => void,
+  ): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      const stopWith = (reason: unknown) => (): void => {
+        settled();
+        abandon();
+        reject(stopError(reason));
+      };
+      const onAbort = stopWith(CALLER_ABORTED);
+      const timer = setTimeout(stopWith(DEADLINE_PASSED), Math.max(0, deadlineAt - Date.now()));
+      const settled = (): void => {
+        clearTimeout(timer);
+        callerSignal?.removeEventListener('abort', onAbort);
+      };
+      callerSignal?.addEventListener('abort', onAbort, { once: true });
+      run.then(
+        (value) => {
+          settled();
+          resolve(value);
+        },
+        (error: unknown) => {
+          settled();
+          reject(error);
+        },
+      );
+    });
+  }
+
   async function runAttempt<T>(
     operation: (signal: AbortSignal) => Promise<T>,
-    callSignal: AbortSignal,
+    callerSignal: AbortSignal | undefined,
+    deadlineAt: number,
   ): Promise<T> {
+    const state = { started: false, abandoned: false };
+    const callerAborted = (): boolean => callerSignal?.aborted === true;
     const attempt = async (): Promise<T> => {
+      state.started = true;
+      if (state.abandoned || callerAborted()) throw stopError(CALLER_ABORTED);
       try {
-        return await withinAttempt(operation, callSignal);
+        return await withinAttempt(operation, callerSignal, deadlineAt);
       } catch (error) {
-        if (callSignal.aborted) throw stopError(callSignal.reason);
+        if (error === DEADLINE_PASSED) throw stopError(DEADLINE_PASSED);
+        if (callerAborted()) throw stopError(CALLER_ABORTED);
         if (error === ATTEMPT_TIMED_OUT) {
           throw new SwitchyardError('upstream-timeout', `${upstream} did not answer within ${timeoutMs} ms`, {
             retryable: true,
@@ -163,30 +224,38 @@ export function createUpstreamPolicy(options: UpstreamPolicyOptions): UpstreamPo
         throw classifyFailure(error, { upstream });
       }
     };
-    return breaker === undefined ? attempt() : breaker.execute(attempt);
+    if (breaker === undefined) return attempt();
+    // The breaker calls `attempt` at once unless a half-open probe is out, when it holds the call until then.
+    const run = breaker.execute(attempt);
+    return state.started ? run : heldByBreaker(run, callerSignal, deadlineAt, () => (state.abandoned = true));
   }
 
   async function attempts<T>(
     operation: (signal: AbortSignal) => Promise<T>,
     idempotent: boolean,
-    callSignal: AbortSignal,
+    callerSignal: AbortSignal | undefined,
     startedAt: number,
   ): Promise<T> {
+    const deadlineAt = startedAt + deadlineMs;
     let waitedMs = 0;
     let backoff: IBackoff<unknown> | undefined;
     let lastFailure: SwitchyardError | undefined;
     for (let attempt = 1; ; attempt += 1) {
+      // A wait that overran its timer ends at the deadline, before another request is sent.
+      if (attempt > 1 && Date.now() >= deadlineAt) throw stopError(DEADLINE_PASSED);
       let error: SwitchyardError;
       try {
-        return await runAttempt(operation, callSignal);
+        return await runAttempt(operation, callerSignal, deadlineAt);
       } catch (thrown) {
         error = classifyFailure(thrown, { upstream });
       }
+      if (stops.has(error)) throw error;
       // The circuit opening during this call's retries is not what happened to this call: it answers with its
       // own last failure (a timeout stays a timeout). Only a call refused before any attempt says "circuit open".
       if (isCircuitOpenError(error) && lastFailure !== undefined) throw lastFailure;
       lastFailure = error;
-      if (callSignal.aborted || !idempotent || attempt >= maxAttempts || !isRetryable(error)) throw error;
+      if (callerSignal?.aborted === true) throw stopError(CALLER_ABORTED);
+      if (!idempotent || attempt >= maxAttempts || !isRetryable(error)) throw error;
       let delayMs: number;
       if (error.kind === 'rate-limited' && error.retryAfterMs !== undefined) {
         delayMs = error.retryAfterMs;
@@ -194,7 +263,7 @@ export function createUpstreamPolicy(options: UpstreamPolicyOptions): UpstreamPo
         backoff = (backoff ?? backoffFactory.next()).next(undefined);
         delayMs = Math.round(backoff.duration);
       }
-      const untilDeadlineMs = deadlineMs - (Date.now() - startedAt);
+      const untilDeadlineMs = deadlineAt - Date.now();
       // Beyond the budget (or the deadline) waiting cannot help this call: answer now, Retry-After included.
       if (waitedMs + delayMs > retryBudgetMs || delayMs >= untilDeadlineMs) throw error;
       logger?.warn(`${upstream} call failed; retrying`, {
@@ -205,7 +274,11 @@ export function createUpstreamPolicy(options: UpstreamPolicyOptions): UpstreamPo
         upstreamStatus: error.upstreamStatus,
         reason: error.message,
       });
-      await abortableSleep(delayMs, callSignal);
+      try {
+        await abortableSleep(delayMs, callerSignal);
+      } catch {
+        throw stopError(CALLER_ABORTED);
+      }
       waitedMs += delayMs;
     }
   }
@@ -220,23 +293,7 @@ export function createUpstreamPolicy(options: UpstreamPolicyOptions): UpstreamPo
     ): Promise<T> {
       const { signal } = callOptions;
       if (signal?.aborted === true) throw stopError(CALLER_ABORTED);
-      const call = new AbortController();
-      const onCallerAbort = (): void => call.abort(CALLER_ABORTED);
-      signal?.addEventListener('abort', onCallerAbort, { once: true });
-      const deadline = setTimeout(() => call.abort(DEADLINE_PASSED), deadlineMs);
-      const stopped = new Promise<never>((_, reject) => {
-        call.signal.addEventListener('abort', () => reject(stopError(call.signal.reason)), { once: true });
-      });
-      try {
-        const run = attempts(operation, callOptions.idempotent !== false, call.signal, Date.now());
-        // Whichever loses the race below settles unobserved; these keep that from being an unhandled rejection.
-        run.catch(() => undefined);
-        stopped.catch(() => undefined);
-        return await Promise.race([run, stopped]);
-      } finally {
-        clearTimeout(deadline);
-        signal?.removeEventListener('abort', onCallerAbort);
-      }
+      return attempts(operation, callOptions.idempotent !== false, signal, Date.now());
     },
   };
 }

@@ -53,18 +53,28 @@ export function createSecretSender(
     value,
   ]);
 
+  /** The hop's URL and headers with the secrets added: on copies, so that neither the caller's nor a later hop's hold them. */
+  function withSecrets(
+    url: URL,
+    headers: Record<string, string>,
+  ): { url: URL; headers: Record<string, string> } {
+    if (url.origin !== origin) return { url, headers };
+    let target = url;
+    if (secretQuery.length > 0) {
+      target = new URL(url);
+      for (const [name, value] of secretQuery) target.searchParams.set(name, value);
+    }
+    if (secretHeaders.length === 0) return { url: target, headers };
+    const sent = { ...headers };
+    for (const [name, value] of secretHeaders) sent[name] = value;
+    return { url: target, headers: sent };
+  }
+
   async function send(outgoing: Outgoing): Promise<ReadAnswer> {
-    let { body, method, url } = outgoing;
+    let { body, method, url, headers } = outgoing;
     const { signal, redirect } = outgoing;
-    const headers = { ...outgoing.headers };
     for (let hop = 0; ; hop += 1) {
-      const target = new URL(url);
-      const sent = { ...headers };
-      if (target.origin === origin) {
-        for (const [name, value] of secretQuery) target.searchParams.set(name, value);
-        for (const [name, value] of secretHeaders) sent[name] = value;
-      }
-      const answer = await exchange({ url: target, method, headers: sent, body, signal }, limit);
+      const answer = await exchange({ ...withSecrets(url, headers), method, body, signal }, limit);
       const location = answer.headers.get('location');
       if (redirect === 'manual' || !REDIRECT_STATUSES.has(answer.status) || location === null) {
         return answer.read();
@@ -86,6 +96,8 @@ export function createSecretSender(
       const becomesGet =
         (answer.status === 303 && method !== 'HEAD') ||
         ((answer.status === 301 || answer.status === 302) && method === 'POST');
+      // The headers are the caller's until a redirect drops some: copied then, not on every call.
+      if (becomesGet || next.origin !== url.origin) headers = { ...headers };
       if (becomesGet) {
         method = 'GET';
         body = undefined;

@@ -1,6 +1,10 @@
 /** Waits `ms`, or rejects with the signal's reason as soon as it aborts; the timer never outlives the wait. */
-export function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
+export function abortableSleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
   return new Promise((resolve, reject) => {
+    if (signal === undefined) {
+      setTimeout(resolve, ms);
+      return;
+    }
     if (signal.aborted) {
       reject(signal.reason);
       return;

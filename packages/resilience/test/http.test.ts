@@ -1,7 +1,10 @@
 import { GraphQLClient } from 'graphql-request';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import {
   assertOk,
+  createUpstreamClient,
   createUpstreamFetch,
   createUpstreamPolicy,
   graphqlErrorsToError,
@@ -242,6 +245,60 @@ describe('createUpstreamFetch with graphql-request', () => {
     await vi.advanceTimersByTimeAsync(5000);
     expect((await call).kind).toBe('upstream-timeout');
     await eventually(() => expect(target.requests[0]?.aborted).toBe(true));
+  });
+});
+
+describe('createUpstreamClient', () => {
+  it("sends a URL object as it is and never changes it or the caller's headers, across redirects", async () => {
+    const elsewhere = await serve((_req, res) => sendJson(res, 200, { where: 'elsewhere' }));
+    const home = await serve((req, res) => {
+      if (req.url?.startsWith('/moved')) res.writeHead(301, { location: '/new' }).end();
+      else if (req.url?.startsWith('/away'))
+        res.writeHead(303, { location: `${elsewhere.url}/landing` }).end();
+      else sendJson(res, 200, { where: 'home' });
+    });
+    const send = createUpstreamClient({
+      upstream: 'GitHub',
+      baseUrl: home.url,
+      secretQuery: { app_key: KEY },
+      secretHeaders: { 'x-api-key': KEY },
+    });
+    const moved = new URL(`${home.url}/moved?x=1`);
+    const headers = { 'content-type': 'application/json', authorization: 'Bearer caller-token-31337' };
+    const asSent = { ...headers };
+    expect((await send(moved, { headers })).status).toBe(200);
+    expect(home.requests.map((r) => r.url)).toEqual([`/moved?x=1&app_key=${KEY}`, `/new?app_key=${KEY}`]);
+    expect(moved.href).toBe(`${home.url}/moved?x=1`);
+
+    const away = new URL(`${home.url}/away`);
+    expect((await send(away, { method: 'POST', headers, body: '{}' })).status).toBe(200);
+    // The 303 turned the POST into a GET and the other origin got neither the key nor the caller's credential.
+    expect(elsewhere.requests[0]).toMatchObject({ method: 'GET', url: '/landing' });
+    expect(elsewhere.requests[0]?.headers.authorization).toBeUndefined();
+    expect(JSON.stringify(elsewhere.requests[0]?.headers)).not.toContain(KEY);
+    expect(away.href).toBe(`${home.url}/away`);
+    expect(headers).toEqual(asSent);
+  });
+
+  it('keeps its connections alive: 16 requests at once, round after round, open at most 16', async () => {
+    let connections = 0;
+    const upstream = createServer((_req, res) => sendJson(res, 200, { ok: true }));
+    upstream.on('connection', () => (connections += 1));
+    await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = upstream.address() as AddressInfo;
+      const send = createUpstreamClient({ upstream: 'Digitransit', baseUrl: `http://127.0.0.1:${port}` });
+      for (let round = 0; round < 10; round += 1) {
+        const answers = await Promise.all(Array.from({ length: 16 }, () => send('search?text=Kamppi')));
+        for (const answer of answers)
+          expect(await readJson(answer, { upstream: 'Digitransit' })).toEqual({ ok: true });
+      }
+      expect(connections).toBeGreaterThan(0);
+      expect(connections).toBeLessThanOrEqual(16);
+    } finally {
+      upstream.closeAllConnections();
+      await new Promise<void>((resolve) => upstream.close(() => resolve()));
+    }
   });
 });
 

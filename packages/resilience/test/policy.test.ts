@@ -307,6 +307,75 @@ describe('createUpstreamPolicy with fake timers', () => {
     expect(error.message).toBe('TfL did not answer within 3000 ms');
   });
 
+  it('holds one timer during an attempt: the deadline has none of its own', async () => {
+    const policy = policyFor({ timeoutMs: 1000, maxAttempts: 1 });
+    const hung = rejection(policy.execute(() => new Promise(() => undefined)));
+    expect(vi.getTimerCount()).toBe(1);
+    await vi.advanceTimersByTimeAsync(1000);
+    expect((await hung).kind).toBe('upstream-timeout');
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it('ends at the deadline, without another request, when a wait between attempts overran it', async () => {
+    const policy = policyFor({
+      timeoutMs: 1000,
+      deadlineMs: 2000,
+      retryBudgetMs: 1500,
+      backoff: { initialDelayMs: 100, maxDelayMs: 100 },
+    });
+    let calls = 0;
+    const call = rejection(
+      policy.execute(async () => {
+        calls += 1;
+        throw new SwitchyardError('network-error', 'connection reset');
+      }),
+    );
+    await vi.advanceTimersByTimeAsync(0);
+    expect(calls).toBe(1);
+    // The process was descheduled during the backoff wait: the clock passed the deadline before the wait's timer ran.
+    vi.setSystemTime(Date.now() + 2500);
+    await vi.advanceTimersByTimeAsync(1500);
+    const error = await call;
+    expect(error.kind).toBe('upstream-timeout');
+    expect(error.message).toBe('TfL did not answer within 2000 ms');
+    expect(calls).toBe(1);
+  });
+
+  it('stops a call held behind the half-open probe at once when its caller aborts, and sends nothing for it', async () => {
+    const policy = policyFor({
+      timeoutMs: 1000,
+      maxAttempts: 1,
+      breaker: { consecutiveFailures: 1, halfOpenAfterMs: 5000 },
+    });
+    await rejection(policy.execute(() => Promise.reject(new SwitchyardError('network-error', 'reset'))));
+    await vi.advanceTimersByTimeAsync(5000);
+    expect(policy.breakerState).toBe('half-open');
+    let sent = 0;
+    let answerProbe!: (value: string) => void;
+    const probe = policy.execute(() => {
+      sent += 1;
+      return new Promise<string>((resolve) => (answerProbe = resolve));
+    });
+    const caller = new AbortController();
+    const held = rejection(
+      policy.execute(
+        async () => {
+          sent += 1;
+          return 'held';
+        },
+        { signal: caller.signal },
+      ),
+    );
+    caller.abort();
+    expect((await held).kind).toBe('cancelled');
+    answerProbe('probe');
+    await expect(probe).resolves.toBe('probe');
+    expect(policy.breakerState).toBe('closed');
+    await vi.advanceTimersByTimeAsync(0);
+    expect(sent).toBe(1);
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
   it('leaves no timer behind, whatever the outcome', async () => {
     const policy = policyFor({ timeoutMs: 1000 });
     await expect(policy.execute(async () => 'ok')).resolves.toBe('ok');

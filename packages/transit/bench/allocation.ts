@@ -2,7 +2,8 @@
 // tool of the same name, or ALLOC_BIN, another build's bin) over stdio, 1,000 calls after 300 warm-up calls left
 // out, under the inspector's sampling heap profiler with collected objects included (bench/heap-sampling.mjs).
 // Prints KiB per call in all, by the function that allocated (self) and by the functions below which it did
-// (inclusive). Unlike CPU time, the figure does not move with the machine's load. Needs a build.
+// (inclusive); `plan_trip/names` is plan_trip between two names. Unlike CPU time, the figure does not move with
+// the machine's load. Needs a build.
 //   pnpm --filter @switchyard/transit profile:alloc [tool] [bare]
 import fs from 'node:fs';
 import os from 'node:os';
@@ -11,13 +12,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { startDigitransitMock, startTflMock } from '@switchyard/upstream-mocks';
 import { startServer } from './servers.js';
-import {
-  ARRIVALS_ARGS,
-  LINE_STATUS_ARGS,
-  LONDON_STOPS_ARGS,
-  serverEnv,
-  TRIP_ARGS,
-} from './upstream-requests.js';
+import { CASE_ARGS, serverEnv, toolOfCase } from './upstream-requests.js';
 
 interface ProfileNode {
   callFrame: { functionName: string; url: string; lineNumber: number };
@@ -26,18 +21,13 @@ interface ProfileNode {
 }
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const ARGS: Record<string, Record<string, unknown>> = {
-  plan_trip: TRIP_ARGS,
-  get_line_status: LINE_STATUS_ARGS,
-  get_london_arrivals: ARRIVALS_ARGS,
-  find_london_stops: LONDON_STOPS_ARGS,
-};
 const WARMUP = 300;
 const CALLS = 1000;
 const tool = process.argv[2] ?? 'plan_trip';
 const bare = process.argv[3] === 'bare';
 const bin = process.env.ALLOC_BIN ?? path.join(here, '..', 'bin', 'switchyard-transit.js');
-if (ARGS[tool] === undefined) throw new Error(`unknown tool ${tool}; one of ${Object.keys(ARGS).join(', ')}`);
+if (CASE_ARGS[tool] === undefined)
+  throw new Error(`unknown tool ${tool}; one of ${Object.keys(CASE_ARGS).join(', ')}`);
 
 const tfl = await startTflMock();
 const digitransit = await startDigitransitMock();
@@ -62,7 +52,8 @@ try {
     ['--import', path.join(here, 'heap-sampling.mjs')],
   );
   const call = async (): Promise<void> => {
-    const result = await server.client.callTool({ name: tool, arguments: bare ? {} : ARGS[tool] });
+    const name = toolOfCase(tool, bare);
+    const result = await server.client.callTool({ name, arguments: bare ? {} : CASE_ARGS[tool] });
     if (result.isError === true)
       throw new Error(`${tool} failed: ${JSON.stringify(result.structuredContent)}`);
   };

@@ -19,8 +19,22 @@ export interface ProfileRun {
   server: ServerStart;
   warmup: number;
   calls: number;
+  /** Calls in flight at once (default 1): the warm-up and the measured calls are shared among as many callers. */
+  callers?: number;
   /** One call through the connected client. */
   call: (client: Client) => Promise<void>;
+}
+
+/** Makes `calls` calls, `callers` of them in flight at once. */
+async function callsInFlight(calls: number, callers: number, call: () => Promise<void>): Promise<void> {
+  let started = 0;
+  const caller = async (): Promise<void> => {
+    while (started < calls) {
+      started += 1;
+      await call();
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(callers, calls) }, caller));
 }
 
 /** Starts the server under --cpu-prof, makes the calls, and sums the measured calls' samples. */
@@ -30,9 +44,9 @@ export async function profileCalls(run: ProfileRun): Promise<CpuSummary & { file
   let fromUs: number;
   let toUs: number;
   try {
-    for (let i = 0; i < run.warmup; i += 1) await run.call(server.client);
+    await callsInFlight(run.warmup, run.callers ?? 1, () => run.call(server.client));
     fromUs = monotonicMicros();
-    for (let i = 0; i < run.calls; i += 1) await run.call(server.client);
+    await callsInFlight(run.calls, run.callers ?? 1, () => run.call(server.client));
     toUs = monotonicMicros();
   } finally {
     await server.close();

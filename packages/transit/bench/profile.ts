@@ -3,41 +3,28 @@
 // stand-ins. Writes the .cpuprofile (open it in Chrome DevTools or speedscope for the flame graph) and prints
 // where the server's CPU went: self time by area (our code, the MCP SDK, zod, undici/fetch, JSON, GC) and the
 // hottest functions. Needs a build.
-// `bare` profiles the bare SDK tool of the same name (bare-server.ts over stdio) instead, for a side by side.
-//   pnpm --filter @switchyard/transit profile [tool] [calls] [stdio|http|bare]
+// `bare` (`bare-http`) profiles the bare SDK tool of the same name (bare-server.ts) over stdio (HTTP) instead.
+// PROFILE_BIN profiles another build's bin; PROFILE_CALLERS=16 keeps that many calls in flight at once;
+// `plan_trip/names` is plan_trip between two names.
+//   pnpm --filter @switchyard/transit profile [tool] [calls] [stdio|http|bare|bare-http]
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startDigitransitMock, startTflMock } from '@switchyard/upstream-mocks';
 import { profileCalls } from './cpu-areas.js';
-import {
-  ARRIVALS_ARGS,
-  DEPARTURES_ARGS,
-  FIND_STOPS_ARGS,
-  JOURNEY_ARGS,
-  LINE_STATUS_ARGS,
-  LONDON_STOPS_ARGS,
-  serverEnv,
-  TRIP_ARGS,
-} from './upstream-requests.js';
+import { CASE_ARGS, serverEnv, toolOfCase } from './upstream-requests.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const BIN = path.join(here, '..', 'bin', 'switchyard-transit.js');
-const ARGS: Record<string, Record<string, unknown>> = {
-  planJourney: JOURNEY_ARGS,
-  get_departures: DEPARTURES_ARGS,
-  plan_trip: TRIP_ARGS,
-  find_stops: FIND_STOPS_ARGS,
-  get_london_arrivals: ARRIVALS_ARGS,
-  get_line_status: LINE_STATUS_ARGS,
-  find_london_stops: LONDON_STOPS_ARGS,
-};
+/** PROFILE_BIN: another build's bin (a before/after). */
+const BIN = process.env.PROFILE_BIN ?? path.join(here, '..', 'bin', 'switchyard-transit.js');
 const tool = process.argv[2] ?? 'get_departures';
 const calls = Number(process.argv[3] ?? process.env.PROFILE_CALLS ?? 10_000);
-const bare = process.argv[4] === 'bare';
-const transport = process.argv[4] === 'http' ? 'http' : 'stdio';
-if (ARGS[tool] === undefined) throw new Error(`unknown tool ${tool}; one of ${Object.keys(ARGS).join(', ')}`);
+const bare = process.argv[4]?.startsWith('bare') === true;
+const transport = process.argv[4]?.endsWith('http') === true ? 'http' : 'stdio';
+const callers = Number(process.env.PROFILE_CALLERS ?? 1);
+if (CASE_ARGS[tool] === undefined)
+  throw new Error(`unknown tool ${tool}; one of ${Object.keys(CASE_ARGS).join(', ')}`);
 
 const tfl = await startTflMock();
 const digitransit = await startDigitransitMock();
@@ -62,14 +49,17 @@ try {
     },
     warmup: Math.min(200, calls),
     calls,
+    callers,
     call: async (client) => {
-      const result = await client.callTool({ name: tool, arguments: bare ? {} : ARGS[tool] });
+      const name = toolOfCase(tool, bare);
+      const result = await client.callTool({ name, arguments: bare ? {} : CASE_ARGS[tool] });
       if (result.isError === true)
         throw new Error(`${tool} failed: ${JSON.stringify(result.structuredContent)}`);
     },
   });
   console.log(
-    `${tool} over ${bare ? 'stdio, the bare SDK tool' : transport}: ${calls} calls; sampled busy time ` +
+    `${tool} over ${transport}${bare ? ', the bare SDK tool' : ''}, ${callers} in flight: ${calls} calls; ` +
+      `sampled busy time ` +
       `${(summary.busyMs * calls).toFixed(0)} ms, ${summary.busyMs.toFixed(3)} ms per call`,
   );
   for (const [area, ms] of summary.areas) {

@@ -62,7 +62,7 @@ const PROFILED = ['get_departures', 'planJourney'];
 /** BENCH_CASES=plan_trip,get_line_status runs only those cases (and profiles only those of PROFILED). */
 const ONLY = process.env.BENCH_CASES?.split(',').filter((name) => name !== '');
 /**
- * BENCH_BASELINE_BIN=<another build's bin>: that build over stdio is measured in the same interleaved rounds,
+ * BENCH_BASELINE_BIN=<another build's bin>: that build over stdio and HTTP is measured in the same interleaved rounds,
  * a before/after in one machine state (the figure to trust on a shared machine).
  */
 const BASELINE_BIN = process.env.BENCH_BASELINE_BIN;
@@ -113,13 +113,11 @@ const SERVERS: readonly BenchServer[] = [
   { source: 'bare', transport: 'http', start: bareOver('http'), profileColumn: 'bare http' },
   ...(BASELINE_BIN === undefined
     ? []
-    : [
-        {
-          source: 'baseline' as const,
-          transport: 'stdio' as const,
-          start: { ...binOver('stdio'), label: 'baseline', args: [BASELINE_BIN] },
-        },
-      ]),
+    : (['stdio', 'http'] as const).map((transport) => ({
+        source: 'baseline' as const,
+        transport,
+        start: { ...binOver(transport), label: `baseline-${transport}`, args: [BASELINE_BIN] },
+      }))),
 ];
 
 const allCases = [

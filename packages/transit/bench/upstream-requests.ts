@@ -33,6 +33,24 @@ export const ARRIVALS_ARGS = { stop: { type: 'id', value: '940GZZLUOXC' } };
 export const LINE_STATUS_ARGS = { lines: ['central', 'victoria'] };
 export const LONDON_STOPS_ARGS = { name: 'Oxford Circus' };
 
+/** The arguments of each case the profilers run (profile.ts, allocation.ts), by case name. */
+export const CASE_ARGS: Readonly<Record<string, Record<string, unknown>>> = {
+  planJourney: JOURNEY_ARGS,
+  get_departures: DEPARTURES_ARGS,
+  plan_trip: TRIP_ARGS,
+  'plan_trip/names': NAMED_TRIP_ARGS,
+  find_stops: FIND_STOPS_ARGS,
+  get_london_arrivals: ARRIVALS_ARGS,
+  get_line_status: LINE_STATUS_ARGS,
+  find_london_stops: LONDON_STOPS_ARGS,
+};
+
+/** The tool a profiled case calls on the bin or on the bare server: its own name but for plan_trip/names. */
+export function toolOfCase(name: string, bare: boolean): string {
+  if (name !== 'plan_trip/names') return name;
+  return bare ? 'plan_trip_named' : 'plan_trip';
+}
+
 async function json(response: Response): Promise<Record<string, unknown>> {
   if (!response.ok) throw new Error(`upstream answered ${response.status}`);
   return (await response.json()) as Record<string, unknown>;

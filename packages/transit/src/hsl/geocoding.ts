@@ -1,25 +1,52 @@
 // Digitransit geocoding (Pelias): a place name as a coordinate, for plan_trip labels that are not saved places.
 import type { Coordinate, Language } from '@switchyard/contracts/transit';
 import { assertOk, readJson, type UpstreamPolicy } from '@switchyard/resilience';
-import { z } from 'zod';
 import type { HslConfig, RegionBounds } from '../config.js';
 import { createUpstreamGet, malformed } from '../upstream.js';
-import { listOf, nonEmpty, optionalObject, optionalText, wireNumber } from '../wire.js';
+import { lenientRecord, required, type ReadValue } from '../wire-record.js';
+import { nonEmpty, readNumber, readText } from '../wire.js';
 import { KEY_HEADER } from './client.js';
 
 export const GEOCODING = 'Digitransit geocoding';
 
-const longitude = wireNumber.pipe(z.number().min(-180).max(180));
-const latitude = wireNumber.pipe(z.number().min(-90).max(90));
+/** A number within [min, max], or a string holding one. */
+const readWithin =
+  (min: number, max: number) =>
+  (value: unknown): number | undefined => {
+    const number = readNumber(value);
+    return number !== undefined && number >= min && number <= max ? number : undefined;
+  };
+const readLongitude = readWithin(-180, 180);
+const readLatitude = readWithin(-90, 90);
 
-/** A GeoJSON point feature: `[lon, lat]` (a third, altitude, value is ignored). */
-const PeliasFeatureSchema = z.object({
-  geometry: z.object({ coordinates: z.tuple([longitude, latitude]).rest(z.unknown()) }),
-  properties: optionalObject(z.object({ name: optionalText, label: optionalText })),
+/** GeoJSON coordinates: `[lon, lat]` (a third, altitude, value is ignored). */
+function readPoint(value: unknown): { lon: number; lat: number } | undefined {
+  if (!Array.isArray(value) || value.length < 2) return undefined;
+  const lon = readLongitude(value[0]);
+  const lat = readLatitude(value[1]);
+  return lon === undefined || lat === undefined ? undefined : { lon, lat };
+}
+
+/**
+ * A GeoJSON point feature, read from a field table (../wire-record.ts) rather than zod: only the first usable
+ * feature of an answer is read, and no issue objects are built for the ones before it.
+ */
+const readFeature = lenientRecord({
+  geometry: required(lenientRecord({ coordinates: required(readPoint) })),
+  properties: lenientRecord({ name: readText, label: readText }),
 });
 
-/** A Pelias FeatureCollection (the parts read). Features without a usable point are left out. */
-export const PeliasResponseSchema = z.object({ features: listOf(PeliasFeatureSchema) });
+/** A Pelias FeatureCollection's first feature with a usable point; null when it has none. */
+function firstFeature(body: unknown): ReadValue<typeof readFeature> | null | undefined {
+  const features =
+    typeof body === 'object' && body !== null ? (body as { features?: unknown }).features : undefined;
+  if (!Array.isArray(features)) return undefined;
+  for (const feature of features) {
+    const read = readFeature(feature);
+    if (read !== undefined) return read;
+  }
+  return null;
+}
 
 export interface GeocodedPlace {
   coordinate: Coordinate;
@@ -41,11 +68,10 @@ export interface Geocoder {
  * or layer does: without `label` the address is left out; without `name` the label's first part names it.
  */
 export function firstPlace(body: unknown): GeocodedPlace | undefined {
-  const parsed = PeliasResponseSchema.safeParse(body);
-  if (!parsed.success) throw malformed(GEOCODING, 'geocoding result');
-  const [feature] = parsed.data.features;
-  if (feature === undefined) return undefined;
-  const [lon, lat] = feature.geometry.coordinates;
+  const feature = firstFeature(body);
+  if (feature === undefined) throw malformed(GEOCODING, 'geocoding result');
+  if (feature === null) return undefined;
+  const { lon, lat } = feature.geometry.coordinates;
   const address = nonEmpty(feature.properties?.label);
   const name = nonEmpty(feature.properties?.name) ?? nonEmpty(address?.split(',')[0]);
   return { coordinate: { lat, lon }, name, address };
