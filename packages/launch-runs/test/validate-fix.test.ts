@@ -310,15 +310,23 @@ describe.each(DIALECTS)('launch_fix_next (%s)', (dialect) => {
     ).toBe(1);
   });
 
-  it('two calls fired together without holding: exactly one fix is applied', async () => {
+  it('two calls fired together without holding: one fix at a time, a refused call retryable', async () => {
     const pipeline = new FakePipeline({ seededProblems: 3 });
     h = await startHarnessOn(dialect, { pipeline });
     const { runId } = await startAndSettle(h);
     const harness = h;
     const results = await Promise.all([0, 1].map(() => harness.call('launch_fix_next', { run_id: runId })));
-    expect(results.filter((r) => r.structured.ok === true)).toHaveLength(1);
-    const failed = results.find((r) => r.structured.ok === false);
-    expect(errorOf(failed?.structured ?? {}, 'ILLEGAL_STATE').retryable).toBe(true);
-    expect(pipeline.calls.filter((w) => w === 'W8')).toHaveLength(1);
+    const applied = results.filter((r) => r.structured.ok === true).length;
+    // When the calls overlap, one is refused; on a busy machine the first may end before the second starts,
+    // and then both apply a fix, one after the other.
+    for (const refused of results.filter((r) => r.structured.ok === false))
+      expect(errorOf(refused.structured, 'ILLEGAL_STATE').retryable).toBe(true);
+    expect(applied).toBeGreaterThanOrEqual(1);
+    expect(pipeline.calls.filter((w) => w === 'W8')).toHaveLength(applied);
+    // Never two fixes at once: each FIX_APPLYING is followed by its FIX_APPLIED before the next.
+    const fixEvents = (await (await harness.state.runs()).events(runId))
+      .map((event) => event.type)
+      .filter((type) => type === 'FIX_APPLYING' || type === 'FIX_APPLIED');
+    expect(fixEvents).toEqual(Array.from({ length: applied }, () => ['FIX_APPLYING', 'FIX_APPLIED']).flat());
   });
 });
