@@ -39,12 +39,12 @@ export function createUpstreamGet(options: UpstreamGetOptions): UpstreamGet {
     maxResponseBytes: options.maxResponseBytes,
   });
   const base = options.baseUrl.endsWith('/') ? options.baseUrl : `${options.baseUrl}/`;
+  // Parsed once, query included: setting `search` on a parsed URL parses and writes its whole href again. A
+  // path holds no `?` or `#` of its own (a TfL path is built of encoded segments, path-segment.ts).
   const urlOf = (path: string, searchParams: SearchParams): URL => {
-    const url = new URL(base + path);
     const query = new URLSearchParams();
-    for (const [name, value] of Object.entries(searchParams)) query.append(name, String(value));
-    if (query.size > 0) url.search = query.toString();
-    return url;
+    for (const name of Object.keys(searchParams)) query.append(name, String(searchParams[name]));
+    return new URL(query.size > 0 ? `${base}${path}?${query.toString()}` : base + path);
   };
   return (path, searchParams, read, signal) =>
     options.policy.execute(

@@ -1,4 +1,5 @@
 // The seeds' business rules as plain functions, at their boundaries.
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { buildBoard, StoptimeSchema, type Stoptime } from '../src/hsl/departures.js';
 import {
@@ -144,6 +145,28 @@ describe('itinerary realtime mapping and disruption (seed 003)', () => {
     });
     expect(other.itinerary.fingerprint).not.toBe(a.itinerary.fingerprint);
     expect(dedupe([a, b, other])).toEqual([a, other]);
+  });
+
+  it('a fingerprint is the sha1 of the legs joined as before: fields by |, legs by newlines', () => {
+    const leg = toCandidate(itinerary(30)).itinerary.legs[0]!;
+    const legs = [
+      leg,
+      { ...leg, line: undefined, from: { ...leg.from, stopId: undefined, lat: 60.1, lon: 24.9 } },
+    ];
+    const joined = [
+      [
+        leg.mode,
+        leg.line,
+        leg.from.stopId ?? '',
+        leg.to.stopId ?? '',
+        leg.scheduledStartTime,
+        leg.scheduledEndTime,
+      ],
+      [leg.mode, '', '60.10000,24.90000', leg.to.stopId ?? '', leg.scheduledStartTime, leg.scheduledEndTime],
+    ]
+      .map((fields) => fields.join('|'))
+      .join('\n');
+    expect(fingerprintOf(legs)).toBe(`sha1:${createHash('sha1').update(joined).digest('hex')}`);
   });
 });
 

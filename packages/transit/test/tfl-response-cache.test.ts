@@ -40,6 +40,7 @@ describe('TfL caching hints', () => {
     const headers = new Headers({ 'cache-control': 'max-age=30' });
     expect(answerLifetimeMs(headers, [5_000 + 12_000, 5_000 + 90_000], 5_000)).toBe(12_000);
     expect(answerLifetimeMs(headers, [5_000 + 45_000, Number.NaN], 5_000)).toBe(30_000);
+    expect(answerLifetimeMs(headers, [Number.NEGATIVE_INFINITY, 5_000 + 20_000], 5_000)).toBe(20_000);
     expect(answerLifetimeMs(new Headers(), [5_000 + 45_000], 5_000)).toBe(45_000);
     expect(answerLifetimeMs(headers, [1_000], 5_000)).toBe(0);
     expect(answerLifetimeMs(new Headers(), [], 5_000)).toBe(0);

@@ -149,17 +149,13 @@ function mapLeg(leg: OtpLeg): MappedLeg {
       : Math.round((estimatedStart - scheduledStart) / 1000);
   const start = estimatedStart ?? scheduledStart;
   const end = estimatedEnd ?? scheduledEnd;
-  const place = (p: OtpLeg['from'], fallback: string) => {
-    const stopId = nonEmpty(p.stop?.gtfsId);
-    return { name: nonEmpty(p.name) ?? fallback, lat: p.lat, lon: p.lon, stopId };
-  };
   const line = nonEmpty(leg.route?.shortName);
   const headsign = nonEmpty(leg.headsign);
   const mapped: ItineraryLeg = {
     mode,
     transit,
-    from: place(leg.from, 'Origin'),
-    to: place(leg.to, 'Destination'),
+    from: placeOf(leg.from, 'Origin'),
+    to: placeOf(leg.to, 'Destination'),
     startTime: formatUtc(start),
     endTime: formatUtc(end),
     scheduledStartTime: formatUtc(scheduledStart),
@@ -174,8 +170,23 @@ function mapLeg(leg: OtpLeg): MappedLeg {
   const accessible =
     !transit ||
     (leg.trip?.wheelchairAccessible === 'POSSIBLE' &&
-      [leg.from.stop, leg.to.stop].every((stop) => stop == null || stop.wheelchairBoarding === 'POSSIBLE'));
+      boardsStepFree(leg.from.stop) &&
+      boardsStepFree(leg.to.stop));
   return { leg: mapped, hasRealtime, cancelled, accessible };
+}
+
+function placeOf(place: OtpLeg['from'], fallback: string): ItineraryLeg['from'] {
+  return {
+    name: nonEmpty(place.name) ?? fallback,
+    lat: place.lat,
+    lon: place.lon,
+    stopId: nonEmpty(place.stop?.gtfsId),
+  };
+}
+
+/** No stop (a street point) or one OTP says can be boarded in a wheelchair. */
+function boardsStepFree(stop: OtpLeg['from']['stop']): boolean {
+  return stop == null || stop.wheelchairBoarding === 'POSSIBLE';
 }
 
 /** Seed 003 rule 4 over transit legs: all realtime, some (mixed) or none (scheduled; also without transit). */
@@ -186,21 +197,32 @@ export function scheduleTypeOf(flags: readonly boolean[]): ScheduleType {
 
 /**
  * Equal routes share a fingerprint: mode, line, boarding and alighting stop (or rounded coordinates) and the
- * scheduled times of every leg. Realtime estimates are left out so that one trip is one route.
+ * scheduled times of every leg. Realtime estimates are left out so that one trip is one route. The hash reads
+ * the fields one by one, the same bytes as the legs' fields joined by `|` and the legs by newlines, without
+ * building those strings (each call fingerprints every itinerary).
  */
 export function fingerprintOf(legs: readonly ItineraryLeg[]): string {
-  const where = (p: ItineraryLeg['from']) => p.stopId ?? `${p.lat.toFixed(5)},${p.lon.toFixed(5)}`;
-  const parts = legs.map((leg) =>
-    [
-      leg.mode,
-      leg.line ?? '',
-      where(leg.from),
-      where(leg.to),
-      leg.scheduledStartTime,
-      leg.scheduledEndTime,
-    ].join('|'),
-  );
-  return `sha1:${createHash('sha1').update(parts.join('\n')).digest('hex')}`;
+  const hash = createHash('sha1');
+  legs.forEach((leg, index) => {
+    if (index > 0) hash.update('\n');
+    hash
+      .update(leg.mode)
+      .update('|')
+      .update(leg.line ?? '')
+      .update('|')
+      .update(whereOf(leg.from))
+      .update('|')
+      .update(whereOf(leg.to))
+      .update('|')
+      .update(leg.scheduledStartTime)
+      .update('|')
+      .update(leg.scheduledEndTime);
+  });
+  return `sha1:${hash.digest('hex')}`;
+}
+
+function whereOf(place: ItineraryLeg['from']): string {
+  return place.stopId ?? `${place.lat.toFixed(5)},${place.lon.toFixed(5)}`;
 }
 
 export function toCandidate(node: OtpItinerary): Candidate {
@@ -211,7 +233,8 @@ export function toCandidate(node: OtpItinerary): Candidate {
   const last = legs[legs.length - 1];
   const startMs = parseMs(node.start) ?? (first ? Date.parse(first.startTime) : 0);
   const endMs = parseMs(node.end) ?? (last ? Date.parse(last.endTime) : startMs);
-  const walked = legs.filter((leg) => leg.mode === 'WALK').reduce((sum, leg) => sum + leg.distanceMeters, 0);
+  let walked = 0;
+  for (const leg of legs) if (leg.mode === 'WALK') walked += leg.distanceMeters;
   const itinerary: Itinerary = {
     legs,
     startTime: formatUtc(startMs),

@@ -110,18 +110,30 @@ function sameConstraints(a: PlanConstraints, b: PlanConstraints): boolean {
   return a.optimize === b.optimize && a.maxWalkingDistance === b.maxWalkingDistance;
 }
 
-/** Each returned leg's alerts, needed from the leg's first to its last moment (scheduled or expected). */
+/**
+ * Each returned leg's alerts, needed from the leg's first to its last moment (scheduled or expected). A leg
+ * without alerts adds nothing to the warnings, so it gets no source (most legs have none).
+ */
 function legAlertSources(returned: readonly Candidate[]): AlertSource[] {
-  return returned.flatMap((candidate, itinerary) =>
-    candidate.itinerary.legs.map((leg, index) => ({
-      alerts: candidate.legAlerts[index] ?? [],
-      affects: { leg: { itinerary, leg: index } },
-      window: {
-        startMs: Math.min(Date.parse(leg.startTime), Date.parse(leg.scheduledStartTime)),
-        endMs: Math.max(Date.parse(leg.endTime), Date.parse(leg.scheduledEndTime)),
-      },
-    })),
-  );
+  const sources: AlertSource[] = [];
+  for (let itinerary = 0; itinerary < returned.length; itinerary += 1) {
+    const candidate = returned[itinerary]!;
+    const { legs } = candidate.itinerary;
+    for (let index = 0; index < legs.length; index += 1) {
+      const alerts = candidate.legAlerts[index];
+      if (alerts === undefined || alerts.length === 0) continue;
+      const leg = legs[index]!;
+      sources.push({
+        alerts,
+        affects: { leg: { itinerary, leg: index } },
+        window: {
+          startMs: Math.min(Date.parse(leg.startTime), Date.parse(leg.scheduledStartTime)),
+          endMs: Math.max(Date.parse(leg.endTime), Date.parse(leg.scheduledEndTime)),
+        },
+      });
+    }
+  }
+  return sources;
 }
 
 function endpointLabel(ref: LocationRef, fallback: string): string {

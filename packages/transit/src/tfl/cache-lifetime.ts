@@ -21,8 +21,10 @@ export function headerLifetimeMs(headers: AnswerHeaders): number | undefined {
  * carries; 0 (keep nothing) when neither says anything.
  */
 export function answerLifetimeMs(headers: AnswerHeaders, expiries: readonly number[], nowMs: number): number {
-  const candidates = [headerLifetimeMs(headers), ...expiries.map((expiry) => expiry - nowMs)].filter(
-    (value): value is number => value !== undefined && Number.isFinite(value),
-  );
-  return candidates.length === 0 ? 0 : Math.max(0, Math.min(...candidates));
+  let earliest = headerLifetimeMs(headers) ?? Number.POSITIVE_INFINITY;
+  for (const expiry of expiries) {
+    const left = expiry - nowMs;
+    if (Number.isFinite(left) && left < earliest) earliest = left;
+  }
+  return Number.isFinite(earliest) ? Math.max(0, earliest) : 0;
 }

@@ -80,9 +80,14 @@ function wanted(prediction: Prediction, query: ArrivalsQuery, nowMs: number): bo
   return query.direction === 'all' || nonEmpty(prediction.direction)?.toLowerCase() === query.direction;
 }
 
-function latest(instants: readonly (string | undefined)[]): number | undefined {
-  const times = instants.map((value) => Date.parse(value ?? '')).filter(Number.isFinite);
-  return times.length === 0 ? undefined : Math.max(...times);
+/** When TfL last updated any of the predictions (epoch ms); undefined when none says so readably. */
+function latestUpdate(predictions: readonly Prediction[]): number | undefined {
+  let latest: number | undefined;
+  for (const { timestamp } of predictions) {
+    const ms = Date.parse(timestamp ?? '');
+    if (Number.isFinite(ms) && (latest === undefined || ms > latest)) latest = ms;
+  }
+  return latest;
 }
 
 export async function getLondonArrivals(
@@ -115,7 +120,7 @@ export async function getLondonArrivals(
     stopId: query.stopId,
     stopName,
     arrivals: shown,
-    dataFreshness: new Date(latest(predictions.map((p) => p.timestamp)) ?? fetchedAtMs).toISOString(),
+    dataFreshness: new Date(latestUpdate(predictions) ?? fetchedAtMs).toISOString(),
     validUntil: new Date(cached.expiresAtMs).toISOString(),
     ...(arrivals.length > shown.length
       ? {
