@@ -198,9 +198,11 @@ export class HistorySearch {
   ): (RankedSessionRow & SeqRow)[] {
     const page = matches.slice(sessionOffset, sessionOffset + limit);
     if (page.length === 0) return [];
-    const rows = this.sessionsBySeq.all({ seqs: JSON.stringify(page.map(([seq]) => seq)), headChars });
+    const scores = new Map(page);
+    const rows = this.sessionsBySeq.all({ seqs: JSON.stringify([...scores.keys()]), headChars });
     const best = matches[0]![1];
-    return rows.map((row, i) => ({ ...row, score: page[i]![1], total: matches.length, best }));
+    // By seq, not by position: a session another process deleted since the ranking is simply not read.
+    return rows.map((row) => ({ ...row, score: scores.get(row.seq)!, total: matches.length, best }));
   }
 
   private rankedSessionsIn(shard: number): Database.Statement<unknown[], RankedMatch> {
