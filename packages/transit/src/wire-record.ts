@@ -84,7 +84,7 @@ export function everyItem<T>(readItem: FieldReader<T>, min: number): FieldReader
   };
 }
 
-/** A body that must be a list, its readable items kept (wire.ts's listOf, from a table reader). */
+/** A body that must be a list, its readable items kept (read with a table reader). */
 export function listSchema<T>(readItem: FieldReader<T>) {
   return z.custom<unknown[]>(Array.isArray).transform(lenientItems(readItem));
 }

@@ -74,11 +74,6 @@ export function optionalObject<T extends z.ZodType>(schema: T) {
   return optionalField((value) => (value == null ? undefined : parsedOrUndefined(schema, value)));
 }
 
-/** A list (required) whose unreadable items are left out. */
-export function listOf<T extends z.ZodType>(item: T) {
-  return z.custom<unknown[]>(Array.isArray).transform((items) => parseEach(item, items));
-}
-
 /** An optional list whose unreadable items are left out (absent, null or not a list: empty). */
 export function lenientList<T extends z.ZodType>(item: T) {
   return z

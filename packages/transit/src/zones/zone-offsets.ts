@@ -1,7 +1,7 @@
 // A zone's offset at an instant, from the TZif file the system's time-zone database keeps for it (TZDIR, else
 // /usr/share/zoneinfo), read once per zone; a zone without a readable file is asked of the platform's Intl.
 // Not Intl first: the first Intl date format maps about 5 MiB of ICU's locale data into the process (and takes
-// 20-50 ms), for a number the 2-4 KiB file answers (packages/transit/README.md, "Time zones").
+// about 10 ms more at its first use), for a number the 2-4 KiB file answers (README.md, Libraries: Time zones).
 import fs from 'node:fs';
 import path from 'node:path';
 import { tzOffset } from '@date-fns/tz';
