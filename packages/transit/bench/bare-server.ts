@@ -2,7 +2,7 @@
 // requests as each benchmark case and return the upstream JSON as it is, served as a user of the SDK serves
 // it: over stdio (serveStdio), or with --http over Streamable HTTP by the SDK's own stateless handler
 // (createMcpHandler, on node:http through @modelcontextprotocol/node's toNodeHandler), in whichever era the
-// client opens with.
+// client opens with; and an `echo` tool that makes no request.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { toNodeHandler } from '@modelcontextprotocol/node';
@@ -41,6 +41,10 @@ function createServer(): McpServer {
       return { content: [{ type: 'text', text: JSON.stringify(body) }], structuredContent: body };
     });
   }
+  // No upstream request: a call of it is the MCP round trip alone, the least any SDK-served tool adds.
+  server.registerTool('echo', { description: 'Answers at once' }, () => ({
+    content: [{ type: 'text', text: 'ok' }],
+  }));
   return server;
 }
 

@@ -16,6 +16,7 @@ import type { ProtocolEra } from '@switchyard/server-kit/testing';
 import { startDigitransitMock, startTflMock } from '@switchyard/upstream-mocks';
 import { profileCalls } from './cpu-areas.js';
 import { measureInterleaved, type Mode } from './measure.js';
+import type { Stats } from './stats.js';
 import { areaTable, modeName, rows, verdictBlock, type AreaColumn } from './report.js';
 import { startServer, type Server, type ServerStart } from './servers.js';
 import { cellsOf, verdicts, type Measurement, type Source, type Transport } from './targets.js';
@@ -183,8 +184,19 @@ const callOf = (server: BenchServer, c: Case) =>
 
 const measurements: Measurement[] = [];
 const running: Server[] = [];
+/** The bare echo tool's round trip, one call at a time, by transport: what the SDK alone adds to any tool. */
+const roundTrips: { transport: Transport; stats: Stats }[] = [];
 try {
   for (const server of SERVERS) running.push(await startServer(server.start));
+  const bareServers = SERVERS.flatMap((server, index) => (server.source === 'bare' ? [index] : []));
+  process.stderr.write('transit bench: the MCP round trip alone\n');
+  const echoes = await measureInterleaved(
+    bareServers.map((index) => ({ run: () => call(running[index]!.client, 'echo', {}) })),
+    MODES[0]!,
+  );
+  echoes.forEach((echo, at) =>
+    roundTrips.push({ transport: SERVERS[bareServers[at]!]!.transport, stats: echo.stats }),
+  );
   for (const c of cases) {
     for (const mode of MODES) {
       // Progress on stderr: the results are printed together at the end.
@@ -259,6 +271,13 @@ console.log(
     'an SDK tool making the same requests and returning the upstream JSON, over stdio (serveStdio) and over HTTP ' +
     '(createMcpHandler, stateless, through toNodeHandler): the floor of the server CPU, transport for transport',
 );
+console.log(
+  `\nthe MCP round trip alone: the bare SDK tool 'echo', which makes no upstream request, ${MODES[0]!.calls} calls ` +
+    'one at a time interleaved; no tool served through the SDK and its client can add less than this over its ' +
+    'upstream request',
+);
+for (const { transport, stats } of roundTrips)
+  console.log(`  ${transport.padEnd(5)}  p50 ${stats.p50.toFixed(2)}  p95 ${stats.p95.toFixed(2)}`);
 for (const mode of MODES) {
   console.log(
     `\n${modeName(mode.callers)}: ${mode.calls} calls per variant after ${mode.warmup} warm-up calls, ` +
