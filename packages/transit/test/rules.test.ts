@@ -168,6 +168,25 @@ describe('itinerary realtime mapping and disruption (seed 003)', () => {
       .join('\n');
     expect(fingerprintOf(legs)).toBe(`sha1:${createHash('sha1').update(joined).digest('hex')}`);
   });
+
+  it('a fingerprint hashes UTF-8 text and legs of any length as the joined form', () => {
+    const leg = toCandidate(itinerary(30)).itinerary.legs[0]!;
+    const longStop = `HSL:${'9'.repeat(5000)}`;
+    const legs = [
+      { ...leg, line: 'Ä1 → Töölö 🚋' },
+      { ...leg, line: '\ud800', from: { ...leg.from, stopId: longStop } },
+    ];
+    const joined = legs
+      .map((l) =>
+        [l.mode, l.line, l.from.stopId, l.to.stopId, l.scheduledStartTime, l.scheduledEndTime].join('|'),
+      )
+      .join('\n');
+    const expected = `sha1:${createHash('sha1').update(joined).digest('hex')}`;
+    expect(fingerprintOf(legs)).toBe(expected);
+    // The buffer it writes into is reused: a shorter fingerprint after a long one is still its own.
+    expect(fingerprintOf([leg])).toBe(toCandidate(itinerary(30)).itinerary.fingerprint);
+    expect(fingerprintOf(legs)).toBe(expected);
+  });
 });
 
 describe('plan request mapping', () => {
