@@ -82,10 +82,11 @@ describe('departure board (seed 001 rules 3-5)', () => {
 
 describe('schedule type (seed 003 rule 4)', () => {
   it('realtime when all transit legs have realtime, mixed when some, scheduled when none or no transit', () => {
-    expect(scheduleTypeOf([true, true])).toBe('realtime');
-    expect(scheduleTypeOf([true, false])).toBe('mixed');
-    expect(scheduleTypeOf([false, false])).toBe('scheduled');
-    expect(scheduleTypeOf([])).toBe('scheduled');
+    // (transit legs with realtime data, transit legs)
+    expect(scheduleTypeOf(2, 2)).toBe('realtime');
+    expect(scheduleTypeOf(1, 2)).toBe('mixed');
+    expect(scheduleTypeOf(0, 2)).toBe('scheduled');
+    expect(scheduleTypeOf(0, 0)).toBe('scheduled');
   });
 });
 
