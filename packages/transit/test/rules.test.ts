@@ -82,10 +82,11 @@ describe('departure board (seed 001 rules 3-5)', () => {
 
 describe('schedule type (seed 003 rule 4)', () => {
   it('realtime when all transit legs have realtime, mixed when some, scheduled when none or no transit', () => {
-    expect(scheduleTypeOf([true, true])).toBe('realtime');
-    expect(scheduleTypeOf([true, false])).toBe('mixed');
-    expect(scheduleTypeOf([false, false])).toBe('scheduled');
-    expect(scheduleTypeOf([])).toBe('scheduled');
+    // (transit legs with realtime data, transit legs)
+    expect(scheduleTypeOf(2, 2)).toBe('realtime');
+    expect(scheduleTypeOf(1, 2)).toBe('mixed');
+    expect(scheduleTypeOf(0, 2)).toBe('scheduled');
+    expect(scheduleTypeOf(0, 0)).toBe('scheduled');
   });
 });
 
@@ -167,6 +168,25 @@ describe('itinerary realtime mapping and disruption (seed 003)', () => {
       .map((fields) => fields.join('|'))
       .join('\n');
     expect(fingerprintOf(legs)).toBe(`sha1:${createHash('sha1').update(joined).digest('hex')}`);
+  });
+
+  it('a fingerprint hashes UTF-8 text and legs of any length as the joined form', () => {
+    const leg = toCandidate(itinerary(30)).itinerary.legs[0]!;
+    const longStop = `HSL:${'9'.repeat(5000)}`;
+    const legs = [
+      { ...leg, line: 'Ä1 → Töölö 🚋' },
+      { ...leg, line: '\ud800', from: { ...leg.from, stopId: longStop } },
+    ];
+    const joined = legs
+      .map((l) =>
+        [l.mode, l.line, l.from.stopId, l.to.stopId, l.scheduledStartTime, l.scheduledEndTime].join('|'),
+      )
+      .join('\n');
+    const expected = `sha1:${createHash('sha1').update(joined).digest('hex')}`;
+    expect(fingerprintOf(legs)).toBe(expected);
+    // The buffer it writes into is reused: a shorter fingerprint after a long one is still its own.
+    expect(fingerprintOf([leg])).toBe(toCandidate(itinerary(30)).itinerary.fingerprint);
+    expect(fingerprintOf(legs)).toBe(expected);
   });
 });
 

@@ -31,9 +31,17 @@ describe('OTP itineraries from field tables', () => {
     const [first] = read.legs;
     expect(first).toMatchObject({ transitLeg: true, route: { shortName: '55' }, alerts: [] });
     expect(first!.from).toEqual({ name: 'A', lat: 60.17, lon: 24.94 });
-    expect(first!.start).toEqual({ scheduledTime: '2025-09-15T10:00:00Z' });
-    expect(first!.end.estimated).toEqual({ time: '2025-09-15T10:12:00Z' });
+    // Instants are read as epoch milliseconds (parsed once).
+    expect(first!.start).toEqual({ scheduledTime: Date.parse('2025-09-15T10:00:00Z') });
+    expect(first!.end.estimated).toEqual({ time: Date.parse('2025-09-15T10:12:00Z') });
     expect(first).not.toHaveProperty('trip');
+    const unreadableEstimate = OtpItinerarySchema.parse({
+      legs: [leg({ end: { scheduledTime: '2025-09-15T10:10:00Z', estimated: { time: 'soon' } } })],
+    });
+    expect(unreadableEstimate.legs[0]!.end).toEqual({
+      scheduledTime: Date.parse('2025-09-15T10:10:00Z'),
+      estimated: {},
+    });
   });
 
   it('an itinerary is left out whole when one leg lacks a required field, or when it has no legs', () => {
