@@ -89,13 +89,13 @@ const BODILESS_METHODS = new Set(['GET', 'HEAD', 'DELETE', 'OPTIONS', 'TRACE', '
  * Host and no Content-Length of its own, so those are added here: Host as the URL names it (its port only when
  * not the scheme's), a body's length in bytes, and 0 for a bodiless POST or PUT, as Node and fetch send them.
  */
-function headerList(hop: Exchange): unknown[] {
+function headerList(hop: Exchange): string[] {
   const { headers, overrides, body, url } = hop;
-  const list: unknown[] = [];
+  const list: string[] = [];
   const given = (name: string): boolean =>
     headers[name] !== undefined || overrides.some((field) => field[0] === name);
   for (const name in headers) {
-    if (!overrides.some((field) => field[0] === name)) list.push(name, headers[name]);
+    if (!overrides.some((field) => field[0] === name)) list.push(name, headers[name]!);
   }
   for (const [name, value] of overrides) list.push(name, value);
   for (const [name, value] of FETCH_DEFAULT_HEADERS) if (!given(name)) list.push(name, value);
@@ -107,8 +107,9 @@ function headerList(hop: Exchange): unknown[] {
   }
   if (!given('content-length') && !given('transfer-encoding')) {
     if (body !== undefined) {
-      list.push('content-length', typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength);
-    } else if (!BODILESS_METHODS.has(hop.method)) list.push('content-length', 0);
+      const bytes = typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength;
+      list.push('content-length', String(bytes));
+    } else if (!BODILESS_METHODS.has(hop.method)) list.push('content-length', '0');
   }
   return list;
 }
@@ -150,7 +151,7 @@ function send(hop: Exchange): Promise<Http.IncomingMessage> {
       port: url.port === '' ? undefined : Number(url.port),
       path: hop.path,
       method: hop.method,
-      headers: headerList(hop) as string[],
+      headers: headerList(hop),
     });
     outgoing.on('response', resolve);
     outgoing.on('error', reject);
