@@ -1,22 +1,12 @@
 // What one exchange puts on the wire and how it ends when the caller's signal aborts, through
 // createUpstreamClient against a real loopback server.
 import { getEventListeners } from 'node:events';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createUpstreamClient, readJson } from '../src/index.js';
-import { sendJson, startServer, type Handler, type TestServer } from './helpers/server.js';
+import { sendJson, serversClosedAfterEach } from './helpers/server.js';
 import { eventually } from './helpers/wait.js';
 
-const servers: TestServer[] = [];
-
-async function serve(handler: Handler): Promise<TestServer> {
-  const server = await startServer(handler);
-  servers.push(server);
-  return server;
-}
-
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((server) => server.close()));
-});
+const serve = serversClosedAfterEach();
 
 const KEY = 'transport-test-key-8675309';
 
