@@ -92,26 +92,34 @@ const BODILESS_METHODS = new Set(['GET', 'HEAD', 'DELETE', 'OPTIONS', 'TRACE', '
 function headerList(hop: Exchange): string[] {
   const { headers, overrides, body, url } = hop;
   const list: string[] = [];
-  const given = (name: string): boolean =>
-    headers[name] !== undefined || overrides.some((field) => field[0] === name);
   for (const name in headers) {
-    if (!overrides.some((field) => field[0] === name)) list.push(name, headers[name]!);
+    if (!isOverridden(overrides, name)) list.push(name, headers[name]!);
   }
   for (const [name, value] of overrides) list.push(name, value);
-  for (const [name, value] of FETCH_DEFAULT_HEADERS) if (!given(name)) list.push(name, value);
-  if (typeof body === 'string' && !given('content-type'))
+  for (const [name, value] of FETCH_DEFAULT_HEADERS) if (!isGiven(hop, name)) list.push(name, value);
+  if (typeof body === 'string' && !isGiven(hop, 'content-type'))
     list.push('content-type', 'text/plain;charset=UTF-8');
-  if (!given('host')) list.push('host', url.host);
+  if (!isGiven(hop, 'host')) list.push('host', url.host);
   if (url.username !== '' || url.password !== '') {
-    if (!given('authorization')) list.push('authorization', basicCredentials(url));
+    if (!isGiven(hop, 'authorization')) list.push('authorization', basicCredentials(url));
   }
-  if (!given('content-length') && !given('transfer-encoding')) {
+  if (!isGiven(hop, 'content-length') && !isGiven(hop, 'transfer-encoding')) {
     if (body !== undefined) {
       const bytes = typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength;
       list.push('content-length', String(bytes));
     } else if (!BODILESS_METHODS.has(hop.method)) list.push('content-length', '0');
   }
   return list;
+}
+
+// Plain loops rather than closures: the list is built once per request.
+function isOverridden(overrides: Exchange['overrides'], name: string): boolean {
+  for (const field of overrides) if (field[0] === name) return true;
+  return false;
+}
+
+function isGiven(hop: Exchange, name: string): boolean {
+  return hop.headers[name] !== undefined || isOverridden(hop.overrides, name);
 }
 
 /** A URL's user and password as Node sends them for a URL: Basic, percent-decoded. */
