@@ -133,7 +133,8 @@ export function createUpstreamPolicy(options: UpstreamPolicyOptions): UpstreamPo
    * first), when the caller aborts, and once the attempt settles. A timeout or stop rejects at once, without
    * waiting for the operation to notice. The call's deadline needs no timer of its own: waits between attempts
    * never run past it (see `attempts`), so it can only pass during an attempt, or while the breaker holds the
-   * call (`heldByBreaker`).
+   * call (`heldByBreaker`). What it throws is classified: the call's stops, the attempt's timeout, or the
+   * operation's own failure.
    */
   async function withinAttempt<T>(
     operation: (signal: AbortSignal) => Promise<T>,
@@ -141,24 +142,41 @@ export function createUpstreamPolicy(options: UpstreamPolicyOptions): UpstreamPo
     deadlineAt: number,
   ): Promise<T> {
     const attempt = new AbortController();
-    let settle!: { resolve: (value: T) => void; reject: (reason: unknown) => void };
-    const outcome = new Promise<T>((resolve, reject) => (settle = { resolve, reject }));
-    const onAbort = (): void => settle.reject(attempt.signal.reason);
-    attempt.signal.addEventListener('abort', onAbort, { once: true });
-    const stop = (): void => attempt.abort(CALLER_ABORTED);
+    let resolveOutcome!: (value: T) => void;
+    let rejectOutcome!: (reason: unknown) => void;
+    const outcome = new Promise<T>((resolve, reject) => {
+      resolveOutcome = resolve;
+      rejectOutcome = reject;
+    });
+    // Every early end aborts the attempt's signal (so the request is really cancelled) and rejects at once: no
+    // listener of the policy's own on that signal.
+    const stopWith = (reason: unknown): void => {
+      attempt.abort(reason);
+      rejectOutcome(reason);
+    };
+    const stop = (): void => stopWith(CALLER_ABORTED);
     callerSignal?.addEventListener('abort', stop, { once: true });
     const untilDeadlineMs = deadlineAt - Date.now();
     const timer =
       untilDeadlineMs < timeoutMs
-        ? setTimeout(() => attempt.abort(DEADLINE_PASSED), untilDeadlineMs)
-        : setTimeout(() => attempt.abort(ATTEMPT_TIMED_OUT), timeoutMs);
+        ? setTimeout(stopWith, untilDeadlineMs, DEADLINE_PASSED)
+        : setTimeout(stopWith, timeoutMs, ATTEMPT_TIMED_OUT);
     try {
-      operation(attempt.signal).then(settle.resolve, settle.reject);
+      operation(attempt.signal).then(resolveOutcome, rejectOutcome);
       return await outcome;
+    } catch (error) {
+      if (error === DEADLINE_PASSED) throw stopError(DEADLINE_PASSED);
+      if (callerSignal?.aborted === true) throw stopError(CALLER_ABORTED);
+      if (error === ATTEMPT_TIMED_OUT) {
+        throw new SwitchyardError('upstream-timeout', `${upstream} did not answer within ${timeoutMs} ms`, {
+          retryable: true,
+          details: { upstream, timeoutMs },
+        });
+      }
+      throw classifyFailure(error, { upstream });
     } finally {
       clearTimeout(timer);
       callerSignal?.removeEventListener('abort', stop);
-      attempt.signal.removeEventListener('abort', onAbort);
       attempt.abort(ATTEMPT_SETTLED);
     }
   }
@@ -200,29 +218,16 @@ export function createUpstreamPolicy(options: UpstreamPolicyOptions): UpstreamPo
     });
   }
 
-  async function runAttempt<T>(
+  function runAttempt<T>(
     operation: (signal: AbortSignal) => Promise<T>,
     callerSignal: AbortSignal | undefined,
     deadlineAt: number,
   ): Promise<T> {
     const state = { started: false, abandoned: false };
-    const callerAborted = (): boolean => callerSignal?.aborted === true;
-    const attempt = async (): Promise<T> => {
+    const attempt = (): Promise<T> => {
       state.started = true;
-      if (state.abandoned || callerAborted()) throw stopError(CALLER_ABORTED);
-      try {
-        return await withinAttempt(operation, callerSignal, deadlineAt);
-      } catch (error) {
-        if (error === DEADLINE_PASSED) throw stopError(DEADLINE_PASSED);
-        if (callerAborted()) throw stopError(CALLER_ABORTED);
-        if (error === ATTEMPT_TIMED_OUT) {
-          throw new SwitchyardError('upstream-timeout', `${upstream} did not answer within ${timeoutMs} ms`, {
-            retryable: true,
-            details: { upstream, timeoutMs },
-          });
-        }
-        throw classifyFailure(error, { upstream });
-      }
+      if (state.abandoned || callerSignal?.aborted === true) return Promise.reject(stopError(CALLER_ABORTED));
+      return withinAttempt(operation, callerSignal, deadlineAt);
     };
     if (breaker === undefined) return attempt();
     // The breaker calls `attempt` at once unless a half-open probe is out, when it holds the call until then.
@@ -287,12 +292,13 @@ export function createUpstreamPolicy(options: UpstreamPolicyOptions): UpstreamPo
     get breakerState(): BreakerState {
       return breaker?.state ?? 'closed';
     },
-    async execute<T>(
+    // Not async, and runAttempt neither: a layer that only hands a promise on adds no frame of its own.
+    execute<T>(
       operation: (signal: AbortSignal) => Promise<T>,
       callOptions: UpstreamExecuteOptions = {},
     ): Promise<T> {
       const { signal } = callOptions;
-      if (signal?.aborted === true) throw stopError(CALLER_ABORTED);
+      if (signal?.aborted === true) return Promise.reject(stopError(CALLER_ABORTED));
       return attempts(operation, callOptions.idempotent !== false, signal, Date.now());
     },
   };

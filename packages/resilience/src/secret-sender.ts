@@ -26,10 +26,18 @@ export function normaliseMethod(method: string): string {
 }
 
 /** What one call asks for, taken apart once so that every redirect hop can send it again. */
-export interface Outgoing extends Exchange {
+export interface Outgoing {
+  url: URL;
+  method: string;
+  /** Field names in lower case. */
+  headers: Record<string, string>;
+  body: string | Uint8Array | undefined;
+  signal: AbortSignal | undefined;
   /** As fetch's `redirect`: follow them (the default), refuse them, or hand the redirect back. */
   redirect: 'follow' | 'error' | 'manual';
 }
+
+const NO_FIELDS: readonly [string, string][] = [];
 
 /**
  * The sender under every upstream client: adds the secret query parameters and headers at the last moment
@@ -53,28 +61,36 @@ export function createSecretSender(
     value,
   ]);
 
-  /** The hop's URL and headers with the secrets added: on copies, so that neither the caller's nor a later hop's hold them. */
-  function withSecrets(
-    url: URL,
-    headers: Record<string, string>,
-  ): { url: URL; headers: Record<string, string> } {
-    if (url.origin !== origin) return { url, headers };
-    let target = url;
-    if (secretQuery.length > 0) {
-      target = new URL(url);
-      for (const [name, value] of secretQuery) target.searchParams.set(name, value);
-    }
-    if (secretHeaders.length === 0) return { url: target, headers };
-    const sent = { ...headers };
-    for (const [name, value] of secretHeaders) sent[name] = value;
-    return { url: target, headers: sent };
+  // The secret query as it follows a URL without one, serialised once.
+  const secretSearch = new URLSearchParams(secretQuery).toString();
+
+  /** The path and query sent to the base URL's origin: the URL's own query with the secrets set in it. */
+  function pathWithSecrets(url: URL): string {
+    const { pathname, search } = url;
+    if (secretQuery.length === 0) return pathname + search;
+    if (search === '') return `${pathname}?${secretSearch}`;
+    // Reserialised with the secrets set, as `url.searchParams.set` on a copy of the URL would write it.
+    const query = new URLSearchParams(search);
+    for (const [name, value] of secretQuery) query.set(name, value);
+    return `${pathname}?${query.toString()}`;
+  }
+
+  /**
+   * The hop as sent: the secrets go on its request line and header list only for the base URL's origin, so
+   * neither the caller's URL and headers nor a later hop's hold them.
+   */
+  function hopOf(hop: Omit<Exchange, 'path' | 'overrides'>): Exchange {
+    const { url } = hop;
+    return url.origin === origin
+      ? { ...hop, path: pathWithSecrets(url), overrides: secretHeaders }
+      : { ...hop, path: url.pathname + url.search, overrides: NO_FIELDS };
   }
 
   async function send(outgoing: Outgoing): Promise<ReadAnswer> {
     let { body, method, url, headers } = outgoing;
     const { signal, redirect } = outgoing;
     for (let hop = 0; ; hop += 1) {
-      const answer = await exchange({ ...withSecrets(url, headers), method, body, signal }, limit);
+      const answer = await exchange(hopOf({ url, method, headers, body, signal }), limit);
       const location = answer.headers.get('location');
       if (redirect === 'manual' || !REDIRECT_STATUSES.has(answer.status) || location === null) {
         return answer.read();

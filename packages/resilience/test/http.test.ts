@@ -12,21 +12,14 @@ import {
   withCorrelationId,
 } from '../src/index.js';
 import { createUpstreamKy } from '../src/ky.js';
-import { sendJson, startServer, type Handler, type TestServer } from './helpers/server.js';
+import { sendJson, serversClosedAfterEach } from './helpers/server.js';
 import { eventually } from './helpers/wait.js';
 import { rejection } from './helpers/rejection.js';
 
-const servers: TestServer[] = [];
+const serve = serversClosedAfterEach();
 
-async function serve(handler: Handler): Promise<TestServer> {
-  const server = await startServer(handler);
-  servers.push(server);
-  return server;
-}
-
-afterEach(async () => {
+afterEach(() => {
   vi.useRealTimers();
-  await Promise.all(servers.splice(0).map((server) => server.close()));
 });
 
 const KEY = 'http-test-key-5551234';

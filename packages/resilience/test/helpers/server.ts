@@ -1,5 +1,6 @@
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { afterEach } from 'vitest';
 
 export interface SeenRequest {
   method: string;
@@ -58,6 +59,19 @@ export async function startServer(handler: Handler): Promise<TestServer> {
         server.closeAllConnections();
         server.close(() => resolve());
       }),
+  };
+}
+
+/** `serve(handler)` for one test file: each server it starts is closed after the test that started it. */
+export function serversClosedAfterEach(): (handler: Handler) => Promise<TestServer> {
+  const servers: TestServer[] = [];
+  afterEach(async () => {
+    await Promise.all(servers.splice(0).map((server) => server.close()));
+  });
+  return async (handler) => {
+    const server = await startServer(handler);
+    servers.push(server);
+    return server;
   };
 }
 
