@@ -3,9 +3,9 @@
 // benchmark's cpu/call is the sum of these columns; this shows which part differs: the main thread's own work,
 // V8's helper threads (parallel scavenges, concurrent marking and compilation) or the kernel's.
 //   pnpm --filter @switchyard/transit cpu:threads [tool] [stdio|http]
-// CPU_BINS: comma-separated bins to compare (default: this build's); CPU_YOUNG_MB: comma-separated
-// SWITCHYARD_MAX_YOUNG_GENERATION_MB values to run this build's bin with as well; CPU_ROUNDS (default 8) of
-// CPU_CALLS (default 500) calls per server, after 300 warm-up calls each.
+// CPU_BINS: comma-separated bins to compare (default: this build's); CPU_SETTINGS: comma-separated NAME=VALUE
+// settings to run the first bin with as well, one variant each (SWITCHYARD_MAX_YOUNG_GENERATION_MB=0, say);
+// CPU_ROUNDS (default 8) of CPU_CALLS (default 500) calls per server, after 300 warm-up calls each.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -18,7 +18,7 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const tool = process.argv[2] ?? 'get_line_status';
 const transport = process.argv[3] === 'http' ? 'http' : 'stdio';
 const bins = (process.env.CPU_BINS ?? path.join(here, '..', 'bin', 'switchyard-transit.js')).split(',');
-const youngSizes = (process.env.CPU_YOUNG_MB ?? '').split(',').filter(Boolean);
+const settings = (process.env.CPU_SETTINGS ?? '').split(',').filter(Boolean);
 const ROUNDS = Number(process.env.CPU_ROUNDS ?? 8);
 const CALLS = Number(process.env.CPU_CALLS ?? 500);
 const WARMUP = 300;
@@ -66,12 +66,12 @@ const env = serverEnv(
 );
 const variants = [
   ...bins.map((bin, index) => ({ label: `bin ${index}`, args: [bin], bare: false, env })),
-  ...youngSizes.map((mb) => ({
-    label: `bin 0, young ${mb} MiB`,
-    args: [bins[0]!],
-    bare: false,
-    env: { ...env, SWITCHYARD_MAX_YOUNG_GENERATION_MB: mb },
-  })),
+  ...settings.map((setting) => {
+    const [name, value] = setting.split('=');
+    if (name === undefined || value === undefined)
+      throw new Error(`CPU_SETTINGS: ${setting} is not NAME=VALUE`);
+    return { label: `bin 0, ${setting}`, args: [bins[0]!], bare: false, env: { ...env, [name]: value } };
+  }),
   { label: 'bare SDK tool', args: ['--import', 'tsx', path.join(here, 'bare-server.ts')], bare: true, env },
 ];
 const servers = await Promise.all(
@@ -106,7 +106,7 @@ try {
     const system = threads.reduce((sum, [, t]) => sum + t.system, 0);
     const byThread = threads.map(([name, t]) => `${name} user ${perCall(t.user)} sys ${perCall(t.system)}`);
     console.log(
-      `  ${variant.label.padEnd(22)} total ${perCall(user + system)}  user ${perCall(user)}  sys ${perCall(system)}  | ${byThread.join(' | ')}`,
+      `  ${variant.label.padEnd(24)} total ${perCall(user + system)}  user ${perCall(user)}  sys ${perCall(system)}  | ${byThread.join(' | ')}`,
     );
   });
 } finally {
