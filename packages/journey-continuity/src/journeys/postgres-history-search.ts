@@ -10,7 +10,7 @@ import type { NodePgDatabase } from 'drizzle-orm/node-postgres';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import type pg from 'pg';
 import { journeyKey } from '../db/fts.js';
-import { anyPhrase, queryPhrases, toFtsPhrases } from './fts-query.js';
+import { queryPhrases, toFtsPhrases } from './fts-query.js';
 import {
   FIRST_PAGE,
   nothingMatches,
@@ -222,7 +222,7 @@ export async function searchPostgresHistory(
   if (phrases.length === 0 || tooLong) return nothingMatches(query);
   return rankedSearch(db, query, journeyId, inRange, texts, {
     phrases: phrases.map((words) => words.join(' ')),
-    snippetMatch: anyPhrase(toFtsPhrases(text)),
+    snippetPhrases: toFtsPhrases(text),
   });
 }
 
@@ -232,7 +232,7 @@ async function rankedSearch(
   journeyId: string,
   inRange: SQL,
   texts: HistoryTexts,
-  { phrases, snippetMatch }: { phrases: string[]; snippetMatch: string },
+  { phrases, snippetPhrases }: { phrases: string[]; snippetPhrases: string[] },
 ): Promise<HistoryResult> {
   const reads = {
     scanBytes: texts.scanBytes,
@@ -272,7 +272,7 @@ async function rankedSearch(
     rows.map((row) => ({ ...row, read: readerOf(row.summary) })),
     documents.page.map(({ head, ...row }) => ({ ...row, read: readerOf(head ?? '') })),
     texts,
-    snippetMatch,
+    snippetPhrases,
     { total, moreDocuments: documents.more },
   );
 }
