@@ -274,7 +274,20 @@ interface Workload {
   load: Load;
   rates: number[];
   latencies: number[];
+  /** The serving process, whose CPU time the rounds add up (`cpuMs` over `calls`). */
+  pid: number | undefined;
+  cpuMs: number;
+  calls: number;
 }
+
+/** CPU time (user and system, all threads) a process has used so far, in ms, from /proc/PID/stat. */
+function cpuMsOf(pid: number): number {
+  // The fields after the command name (which may hold spaces), from the state: utime and stime are 12 and 13.
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_SECOND;
+}
+/** The kernel's clock ticks of /proc's times (USER_HZ, 100 on every Linux Node runs on). */
+const CLOCK_TICKS_PER_SECOND = 100;
 
 /**
  * Both servers serve at once; after a warm-up, rounds alternate between the workloads and each one's rate
@@ -285,7 +298,10 @@ async function throughput(workloads: readonly Workload[]): Promise<void> {
   for (const workload of workloads) await round(workload.load, WARMUP_CALLS_PER_CLIENT, []);
   for (let i = 0; i < ROUNDS; i += 1) {
     for (const workload of workloads) {
+      const before = workload.pid === undefined ? 0 : cpuMsOf(workload.pid);
       workload.rates.push(await round(workload.load, perRound, workload.latencies));
+      if (workload.pid !== undefined) workload.cpuMs += cpuMsOf(workload.pid) - before;
+      workload.calls += workload.load.clients.length * perRound;
     }
   }
 }
@@ -294,7 +310,7 @@ function reportLine(workload: Workload): string {
   const latency = summarize(workload.latencies);
   return (
     `  ${workload.label.padEnd(52)} ${summarize(workload.rates).p50.toFixed(0)} calls/s` +
-    `  p50 ${ms(latency.p50)}  p95 ${ms(latency.p95)}`
+    `  p50 ${ms(latency.p50)}  p95 ${ms(latency.p95)}  server CPU ${(workload.cpuMs / workload.calls).toFixed(3)} ms/call`
   );
 }
 
@@ -493,28 +509,32 @@ async function throughputSection(dataDir: string): Promise<void> {
   const bareHttp = await startHttp(BARE, dataDir);
   const syHttp = await startHttp(SWITCHYARD, dataDir);
   const journeyId = await seedJourney(syHttp.url);
-  const workload = async (label: string, url: string, call: Target['call']): Promise<Workload> => ({
+  type Served = Awaited<ReturnType<typeof startHttp>>;
+  const workload = async (label: string, server: Served, call: Target['call']): Promise<Workload> => ({
     label,
-    load: await openLoad(url, call),
+    load: await openLoad(server.url, call),
     rates: [],
     latencies: [],
+    pid: server.child.pid,
+    cpuMs: 0,
+    calls: 0,
   });
-  const bare = await workload('bare echo', bareHttp.url, { name: 'echo', arguments: { text: 'hello' } });
-  const departures = await workload('switchyard get_departures, default limits', syHttp.url, {
+  const bare = await workload('bare echo', bareHttp, { name: 'echo', arguments: { text: 'hello' } });
+  const departures = await workload('switchyard get_departures, default limits', syHttp, {
     name: 'get_departures',
     arguments: { stop: { type: 'id', value: 'HSL:1040129' }, limit: 10 },
   });
-  const journeyQueries = async (label: string, url: string, id: string): Promise<Workload[]> => [
-    await workload(`${label} query_journey_history, newest first`, url, {
+  const journeyQueries = async (label: string, server: Served, id: string): Promise<Workload[]> => [
+    await workload(`${label} query_journey_history, newest first`, server, {
       name: 'query_journey_history',
       arguments: { journey_id: id, limit: 10 },
     }),
-    await workload(`${label} query_journey_history, keyword search`, url, {
+    await workload(`${label} query_journey_history, keyword search`, server, {
       name: 'query_journey_history',
       arguments: { journey_id: id, query: 'helsinki trams', limit: 10 },
     }),
   ];
-  const queries = await journeyQueries('switchyard', syHttp.url, journeyId);
+  const queries = await journeyQueries('switchyard', syHttp, journeyId);
   // Its own data directory: the two servers do not share a journey file.
   const baselineDir =
     BASELINE_BIN === undefined ? undefined : fs.mkdtempSync(path.join(dataDir, 'baseline-'));
@@ -522,14 +542,15 @@ async function throughputSection(dataDir: string): Promise<void> {
   const baseline =
     baselineHttp === undefined
       ? []
-      : await journeyQueries('baseline', baselineHttp.url, await seedJourney(baselineHttp.url));
+      : await journeyQueries('baseline', baselineHttp, await seedJourney(baselineHttp.url));
   const workloads = [bare, departures, ...queries, ...baseline];
   await throughput(workloads);
   await Promise.all(workloads.flatMap((w) => w.load.clients).map((client) => client.close()));
   for (const server of [bareHttp, syHttp, baselineHttp]) server?.child.kill('SIGTERM');
   console.log(
     `\ntool calls over HTTP, ${CLIENTS} concurrent clients x ${CALLS_PER_CLIENT} calls each ` +
-      `(${ROUNDS} rounds, alternating, after ${WARMUP_CALLS_PER_CLIENT} warm-up calls; median rate)`,
+      `(${ROUNDS} rounds, alternating, after ${WARMUP_CALLS_PER_CLIENT} warm-up calls; median rate; server CPU: ` +
+      `the serving process's user and system time over its rounds, per call)`,
   );
   console.log(reportLine(bare));
   // A refused call fails the benchmark (round() throws on an error answer): every call here was served.
