@@ -37,6 +37,15 @@ const MARKER_SQL = 'char(65535)';
 const FIRST_PROBE_BATCH = 1;
 const LAST_PROBE_BATCH = 1024;
 
+/** A result as the scratch table shows it: its item (the source's index), its title and its window's text. */
+type ShownValues = [item: number, title: string | null, body: string | null];
+
+/**
+ * Results shown by one INSERT at most: a statement per row costs about 0.5 µs a result more (each is a call
+ * into SQLite), and a statement per count up to this is few to prepare.
+ */
+const SHOW_BATCH = 16;
+
 /** A row of the scratch table as marked or snippeted: its item (the source's index) and its two texts. */
 interface ShownRow {
   item: number;
@@ -93,6 +102,8 @@ export interface Snippets {
 export class SnippetMaker {
   private readonly scratch: Database.Database;
   private readonly statements;
+  /** The statements that show 1 to SHOW_BATCH results at once, by count, made as first needed. */
+  private readonly shows = new Map<number, Database.Statement<unknown[], never>>();
 
   constructor(private readonly scanBytes: number) {
     this.scratch = new Database(':memory:');
@@ -117,9 +128,6 @@ export class SnippetMaker {
           'SELECT rowid FROM probes WHERE probes MATCH ? AND rowid >= ? ORDER BY rowid LIMIT 1',
         )
         .pluck(),
-      show: s.prepare<[item: number, title: string | null, body: string | null], never>(
-        'INSERT INTO shown(rowid, title, body) VALUES (?, ?, ?)',
-      ),
       marked: s.prepare<[match: string], ShownRow>(
         `SELECT rowid AS item, highlight(shown, 0, ${MARKER_SQL}, '') AS title,
                 highlight(shown, 1, ${MARKER_SQL}, '') AS body
@@ -144,12 +152,20 @@ export class SnippetMaker {
   snippets(sources: readonly SnippetSource[], phrases: readonly string[]): Snippets[] {
     if (sources.length === 0) return [];
     const match = anyPhrase(phrases);
-    const { begin, rollback, show, snippets } = this.statements;
+    const { begin, rollback, snippets } = this.statements;
     const budget = { bytes: this.scanBytes };
     begin.run();
     try {
       const windows = sources.map((source) => this.windowOf(source.read, match, budget));
-      sources.forEach((source, item) => show.run(item, source.title ?? null, windows[item]?.text ?? null));
+      const rows = sources.map((source, item): ShownValues => [
+        item,
+        source.title ?? null,
+        windows[item]?.text ?? null,
+      ]);
+      for (let first = 0; first < rows.length; first += SHOW_BATCH) {
+        const batch = rows.slice(first, first + SHOW_BATCH);
+        this.showing(batch.length).run(batch.flat());
+      }
       const crowded = (text: string | null | undefined) =>
         text != null && marksAtMost(text, phrases.length) > MAX_SNIPPET_MATCHES;
       if (sources.some((source, item) => crowded(source.title) || crowded(windows[item]?.text))) {
@@ -200,6 +216,19 @@ export class SnippetMaker {
 
   close(): void {
     this.scratch.close();
+  }
+
+  /** The statement that shows `count` results (item, title, body each) in one INSERT. */
+  private showing(count: number): Database.Statement<unknown[], never> {
+    let statement = this.shows.get(count);
+    if (statement === undefined) {
+      const values = Array.from({ length: count }, () => '(?, ?, ?)').join(', ');
+      statement = this.scratch.prepare<unknown[], never>(
+        `INSERT INTO shown(rowid, title, body) VALUES ${values}`,
+      );
+      this.shows.set(count, statement);
+    }
+    return statement;
   }
 
   /** The window a snippet is cut from: the whole text when it is short, else from its first match. */
