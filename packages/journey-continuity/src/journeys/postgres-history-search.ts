@@ -4,7 +4,7 @@
 // Each statement has one text whatever the query (values are parameters, the phrases one array), so that it
 // runs as a named statement: PostgreSQL plans it once per connection (planning the ranked search costs about
 // as much as running it).
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { sql, type SQL } from 'drizzle-orm';
 import type { NodePgDatabase } from 'drizzle-orm/node-postgres';
 import { PgDialect } from 'drizzle-orm/pg-core';
@@ -161,7 +161,7 @@ const dialect = new PgDialect();
 /** Runs `query` as a statement named after its text, prepared on each connection the first time it runs there. */
 async function rowsOf<T>(db: Queryable, query: SQL): Promise<T[]> {
   const { sql: text, params } = dialect.sqlToQuery(query);
-  const name = `journey_${createHash('sha1').update(text).digest('hex').slice(0, 24)}`;
+  const name = `journey_${hash('sha1', text).slice(0, 24)}`;
   const prepared = db._.session.prepareQuery({ sql: text, params }, undefined, name, false);
   return ((await prepared.execute()) as pg.QueryResult).rows as T[];
 }
