@@ -37,8 +37,16 @@ const WARMUP_CALLS_PER_CLIENT = 20;
 const MIXED_CALLS = Number(process.env.BENCH_MIXED_CALLS ?? 1000);
 /** Servers started for each memory figure, in turn; the figure is their median. */
 const MEMORY_RUNS = Number(process.env.BENCH_MEMORY_RUNS ?? 1);
-/** `memory`: only the RSS after the mixed calls (what memory work re-measures), not the starts and throughput. */
-const ONLY_MEMORY = process.env.BENCH_ONLY === 'memory';
+/**
+ * `memory`: only the RSS after the mixed calls (what memory work re-measures), not the starts and throughput;
+ * `throughput`: only the tool calls over HTTP under CLIENTS clients (what throughput work re-measures).
+ */
+const ONLY = process.env.BENCH_ONLY;
+/**
+ * Another build's combined bin (e.g. main's), whose journey queries then run in the same throughput rounds, so
+ * that a change's before and after meet the same load; reported as their own lines, not judged.
+ */
+const BASELINE_BIN = process.env.BENCH_BASELINE_BIN;
 
 /** Where transit's upstreams are: the loopback stand-ins, started once by main(). */
 const upstreamEnv: Record<string, string> = {};
@@ -266,7 +274,20 @@ interface Workload {
   load: Load;
   rates: number[];
   latencies: number[];
+  /** The serving process, whose CPU time the rounds add up (`cpuMs` over `calls`). */
+  pid: number | undefined;
+  cpuMs: number;
+  calls: number;
 }
+
+/** CPU time (user and system, all threads) a process has used so far, in ms, from /proc/PID/stat. */
+function cpuMsOf(pid: number): number {
+  // The fields after the command name (which may hold spaces), from the state: utime and stime are 12 and 13.
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_SECOND;
+}
+/** The kernel's clock ticks of /proc's times (USER_HZ, 100 on every Linux Node runs on). */
+const CLOCK_TICKS_PER_SECOND = 100;
 
 /**
  * Both servers serve at once; after a warm-up, rounds alternate between the workloads and each one's rate
@@ -277,7 +298,10 @@ async function throughput(workloads: readonly Workload[]): Promise<void> {
   for (const workload of workloads) await round(workload.load, WARMUP_CALLS_PER_CLIENT, []);
   for (let i = 0; i < ROUNDS; i += 1) {
     for (const workload of workloads) {
+      const before = workload.pid === undefined ? 0 : cpuMsOf(workload.pid);
       workload.rates.push(await round(workload.load, perRound, workload.latencies));
+      if (workload.pid !== undefined) workload.cpuMs += cpuMsOf(workload.pid) - before;
+      workload.calls += workload.load.clients.length * perRound;
     }
   }
 }
@@ -286,7 +310,7 @@ function reportLine(workload: Workload): string {
   const latency = summarize(workload.latencies);
   return (
     `  ${workload.label.padEnd(52)} ${summarize(workload.rates).p50.toFixed(0)} calls/s` +
-    `  p50 ${ms(latency.p50)}  p95 ${ms(latency.p95)}`
+    `  p50 ${ms(latency.p50)}  p95 ${ms(latency.p95)}  server CPU ${(workload.cpuMs / workload.calls).toFixed(3)} ms/call`
   );
 }
 
@@ -476,6 +500,77 @@ async function seedJourney(url: string): Promise<string> {
   }
 }
 
+/**
+ * Throughput over HTTP: the bare echo tool against get_departures with the server's default limits (no local
+ * ceiling for a loopback OTP) and two journey queries, the one an assistant makes to pick up where a person left
+ * off (newest sessions) and a keyword search (FTS5, bm25, snippets).
+ */
+async function throughputSection(dataDir: string): Promise<void> {
+  const bareHttp = await startHttp(BARE, dataDir);
+  const syHttp = await startHttp(SWITCHYARD, dataDir);
+  const journeyId = await seedJourney(syHttp.url);
+  type Served = Awaited<ReturnType<typeof startHttp>>;
+  const workload = async (label: string, server: Served, call: Target['call']): Promise<Workload> => ({
+    label,
+    load: await openLoad(server.url, call),
+    rates: [],
+    latencies: [],
+    pid: server.child.pid,
+    cpuMs: 0,
+    calls: 0,
+  });
+  const bare = await workload('bare echo', bareHttp, { name: 'echo', arguments: { text: 'hello' } });
+  const departures = await workload('switchyard get_departures, default limits', syHttp, {
+    name: 'get_departures',
+    arguments: { stop: { type: 'id', value: 'HSL:1040129' }, limit: 10 },
+  });
+  const journeyQueries = async (label: string, server: Served, id: string): Promise<Workload[]> => [
+    await workload(`${label} query_journey_history, newest first`, server, {
+      name: 'query_journey_history',
+      arguments: { journey_id: id, limit: 10 },
+    }),
+    await workload(`${label} query_journey_history, keyword search`, server, {
+      name: 'query_journey_history',
+      arguments: { journey_id: id, query: 'helsinki trams', limit: 10 },
+    }),
+  ];
+  const queries = await journeyQueries('switchyard', syHttp, journeyId);
+  // Its own data directory: the two servers do not share a journey file.
+  const baselineDir =
+    BASELINE_BIN === undefined ? undefined : fs.mkdtempSync(path.join(dataDir, 'baseline-'));
+  const baselineHttp = baselineDir === undefined ? undefined : await startHttp(BASELINE_BIN!, baselineDir);
+  const baseline =
+    baselineHttp === undefined
+      ? []
+      : await journeyQueries('baseline', baselineHttp, await seedJourney(baselineHttp.url));
+  const workloads = [bare, departures, ...queries, ...baseline];
+  await throughput(workloads);
+  await Promise.all(workloads.flatMap((w) => w.load.clients).map((client) => client.close()));
+  for (const server of [bareHttp, syHttp, baselineHttp]) server?.child.kill('SIGTERM');
+  console.log(
+    `\ntool calls over HTTP, ${CLIENTS} concurrent clients x ${CALLS_PER_CLIENT} calls each ` +
+      `(${ROUNDS} rounds, alternating, after ${WARMUP_CALLS_PER_CLIENT} warm-up calls; median rate; server CPU: ` +
+      `the serving process's user and system time over its rounds, per call)`,
+  );
+  console.log(reportLine(bare));
+  // A refused call fails the benchmark (round() throws on an error answer): every call here was served.
+  console.log(`${reportLine(departures)}  every call served, none refused`);
+  const bareRate = summarize(bare.rates).p50;
+  const shareOf = (query: Workload) => summarize(query.rates).p50 / bareRate;
+  for (const query of queries) {
+    const share = shareOf(query);
+    console.log(
+      `${reportLine(query)}  share ${(share * 100).toFixed(1)}% (target: at least 70%) ${verdict(share >= 0.7)}`,
+    );
+  }
+  for (const query of baseline) {
+    console.log(`${reportLine(query)}  share ${(shareOf(query) * 100).toFixed(1)}% (${BASELINE_BIN})`);
+  }
+}
+
+/** The sections BENCH_ONLY can name. */
+const ONLY_SECTIONS = { memory: memorySection, throughput: throughputSection };
+
 async function main(): Promise<void> {
   const bundle = path.join(HERE, '..', 'dist', 'bundle', 'bin.js');
   if (!fs.existsSync(bundle)) throw new Error(`${bundle} is missing: build first (pnpm build)`);
@@ -492,8 +587,11 @@ async function main(): Promise<void> {
       'calls in the modern era (2026-07-28)',
   );
 
-  if (ONLY_MEMORY) {
-    await memorySection(dataDir);
+  if (ONLY !== undefined) {
+    const section = ONLY_SECTIONS[ONLY as keyof typeof ONLY_SECTIONS];
+    if (section === undefined)
+      throw new Error(`BENCH_ONLY is one of ${Object.keys(ONLY_SECTIONS).join(', ')}`);
+    await section(dataDir);
     await tfl.close();
     await digitransit.close();
     fs.rmSync(dataDir, { recursive: true, force: true });
@@ -541,53 +639,7 @@ async function main(): Promise<void> {
 
   await memorySection(dataDir);
 
-  // Throughput over HTTP: the bare echo tool against get_departures with the server's default limits (no
-  // local ceiling for a loopback OTP) and two journey queries, the one an assistant makes to
-  // pick up where a person left off (newest sessions) and a keyword search (FTS5, bm25, snippets).
-  const bareHttp = await startHttp(BARE, dataDir);
-  const syHttp = await startHttp(SWITCHYARD, dataDir);
-  const journeyId = await seedJourney(syHttp.url);
-  const workload = async (label: string, url: string, call: Target['call']): Promise<Workload> => ({
-    label,
-    load: await openLoad(url, call),
-    rates: [],
-    latencies: [],
-  });
-  const bare = await workload('bare echo', bareHttp.url, { name: 'echo', arguments: { text: 'hello' } });
-  const departures = await workload('switchyard get_departures, default limits', syHttp.url, {
-    name: 'get_departures',
-    arguments: { stop: { type: 'id', value: 'HSL:1040129' }, limit: 10 },
-  });
-  const queries = [
-    await workload('switchyard query_journey_history, newest first', syHttp.url, {
-      name: 'query_journey_history',
-      arguments: { journey_id: journeyId, limit: 10 },
-    }),
-    await workload('switchyard query_journey_history, keyword search', syHttp.url, {
-      name: 'query_journey_history',
-      arguments: { journey_id: journeyId, query: 'helsinki trams', limit: 10 },
-    }),
-  ];
-  await throughput([bare, departures, ...queries]);
-  await Promise.all(
-    [bare, departures, ...queries].flatMap((w) => w.load.clients).map((client) => client.close()),
-  );
-  bareHttp.child.kill('SIGTERM');
-  syHttp.child.kill('SIGTERM');
-  console.log(
-    `\ntool calls over HTTP, ${CLIENTS} concurrent clients x ${CALLS_PER_CLIENT} calls each ` +
-      `(${ROUNDS} rounds, alternating, after ${WARMUP_CALLS_PER_CLIENT} warm-up calls; median rate)`,
-  );
-  console.log(reportLine(bare));
-  // A refused call fails the benchmark (round() throws on an error answer): every call here was served.
-  console.log(`${reportLine(departures)}  every call served, none refused`);
-  const bareRate = summarize(bare.rates).p50;
-  for (const query of queries) {
-    const share = summarize(query.rates).p50 / bareRate;
-    console.log(
-      `${reportLine(query)}  share ${(share * 100).toFixed(0)}% (target: at least 70%) ${verdict(share >= 0.7)}`,
-    );
-  }
+  await throughputSection(dataDir);
   await tfl.close();
   await digitransit.close();
   fs.rmSync(dataDir, { recursive: true, force: true });

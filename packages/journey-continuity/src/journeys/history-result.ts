@@ -169,21 +169,21 @@ export function pageOf<T>(rows: readonly T[], limit: number): { page: T[]; more:
 
 /**
  * The answer for a text search: the ranked page with relevance against the best match and each result's
- * snippet (`match`: the snippet maker's expression for any of the query's phrases).
+ * snippet where any of the query's `phrases` (toFtsPhrases') matches.
  */
 export function rankedResult(
   query: HistoryQuery,
   rows: readonly MatchedSession[],
   documents: readonly MatchedDocument[],
   { maker, excerptBytes }: Pick<HistoryTexts, 'maker' | 'excerptBytes'>,
-  match: string,
+  phrases: readonly string[],
   counts: Pick<HistoryResult, 'total' | 'moreDocuments'>,
 ): HistoryResult {
   const sources: SnippetSource[] = [
     ...rows.map((row) => ({ read: row.read })),
     ...documents.map((row) => ({ title: row.title, read: row.read })),
   ];
-  const snippets = maker.snippets(sources, match);
+  const snippets = maker.snippets(sources, phrases);
   // bm25 is negative and more negative is better; every matched term adds a positive weight, so the best
   // score is never 0 and each row's share of it lies in (0, 1].
   const best = rows[0]?.best ?? -1;

@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import { DOCUMENTS_FTS_TABLE, journeyKey, sessionFtsTable, sessionShardOf } from '../db/fts.js';
-import { anyPhrase, journeyMatch, toFtsPhrases } from './fts-query.js';
+import { journeyMatch, toFtsPhrases } from './fts-query.js';
 import {
   nothingMatches,
   rankedResult,
@@ -178,7 +178,7 @@ export class HistorySearch {
         read: readerOf(this.readDocument, row.seq, head ?? '', contentBytes ?? 0),
       })),
       { maker: this.snippets, excerptBytes },
-      anyPhrase(phrases),
+      phrases,
       { total, moreDocuments: documents.more },
     );
   }

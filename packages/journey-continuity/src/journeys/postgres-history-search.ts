@@ -4,13 +4,13 @@
 // Each statement has one text whatever the query (values are parameters, the phrases one array), so that it
 // runs as a named statement: PostgreSQL plans it once per connection (planning the ranked search costs about
 // as much as running it).
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { sql, type SQL } from 'drizzle-orm';
 import type { NodePgDatabase } from 'drizzle-orm/node-postgres';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import type pg from 'pg';
 import { journeyKey } from '../db/fts.js';
-import { anyPhrase, queryPhrases, toFtsPhrases } from './fts-query.js';
+import { queryPhrases, toFtsPhrases } from './fts-query.js';
 import {
   FIRST_PAGE,
   nothingMatches,
@@ -161,7 +161,7 @@ const dialect = new PgDialect();
 /** Runs `query` as a statement named after its text, prepared on each connection the first time it runs there. */
 async function rowsOf<T>(db: Queryable, query: SQL): Promise<T[]> {
   const { sql: text, params } = dialect.sqlToQuery(query);
-  const name = `journey_${createHash('sha1').update(text).digest('hex').slice(0, 24)}`;
+  const name = `journey_${hash('sha1', text).slice(0, 24)}`;
   const prepared = db._.session.prepareQuery({ sql: text, params }, undefined, name, false);
   return ((await prepared.execute()) as pg.QueryResult).rows as T[];
 }
@@ -222,7 +222,7 @@ export async function searchPostgresHistory(
   if (phrases.length === 0 || tooLong) return nothingMatches(query);
   return rankedSearch(db, query, journeyId, inRange, texts, {
     phrases: phrases.map((words) => words.join(' ')),
-    snippetMatch: anyPhrase(toFtsPhrases(text)),
+    snippetPhrases: toFtsPhrases(text),
   });
 }
 
@@ -232,7 +232,7 @@ async function rankedSearch(
   journeyId: string,
   inRange: SQL,
   texts: HistoryTexts,
-  { phrases, snippetMatch }: { phrases: string[]; snippetMatch: string },
+  { phrases, snippetPhrases }: { phrases: string[]; snippetPhrases: string[] },
 ): Promise<HistoryResult> {
   const reads = {
     scanBytes: texts.scanBytes,
@@ -272,7 +272,7 @@ async function rankedSearch(
     rows.map((row) => ({ ...row, read: readerOf(row.summary) })),
     documents.page.map(({ head, ...row }) => ({ ...row, read: readerOf(head ?? '') })),
     texts,
-    snippetMatch,
+    snippetPhrases,
     { total, moreDocuments: documents.more },
   );
 }

@@ -1,7 +1,7 @@
 // query_journey_history's cursor: where the next page of one search starts (how many sessions and documents
 // the earlier pages held), tied to that search so that a cursor of another search is refused rather than
 // read as offsets into it. Opaque to callers: base64url of a small JSON object.
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { SwitchyardError } from '@switchyard/contracts/errors';
 import type { QueryJourneyHistoryInput } from '@switchyard/contracts/journey';
 import { FIRST_PAGE, type PageOffsets } from '../journeys/history-result.js';
@@ -31,7 +31,7 @@ function searchKey(search: Search): string {
     search.to_date ?? '',
     search.include_documents === true,
   ];
-  return createHash('sha256').update(JSON.stringify(filters)).digest('base64url').slice(0, 16);
+  return hash('sha256', JSON.stringify(filters), 'base64url').slice(0, 16);
 }
 
 export function encodeCursor(search: Search, offsets: PageOffsets): string {
