@@ -255,6 +255,7 @@ export function buildServerFactory(identity: ServerIdentity, serving: Serving): 
             ClientCapabilities | undefined)) ?? {};
     /** Refuses, with the spec's -32021, a request that needs a capability its client did not declare. */
     const requireCapabilities = (needed: readonly ClientCapabilityName[], ctx: ServerContext): void => {
+      if (needed.length === 0) return;
       const missing = missingCapabilities(needed, declaredBy(ctx));
       if (missing === undefined) return;
       const names = Object.keys(missing).join(', ');
