@@ -15,7 +15,8 @@ const REST_ROOM_BYTES = 1024;
  */
 export class AnswerAllowance {
   #remaining: number;
-  #turns: Promise<unknown> = Promise.resolve();
+  /** The last turn taken (settled or not); none before the first. */
+  #lastTurn: Promise<unknown> | undefined;
   /** A tool answer spent but not yet measured: its payload's JSON and the bytes of its added blocks. */
   #unmeasured: { json: string; blockBytes: number } | undefined;
 
@@ -54,10 +55,14 @@ export class AnswerAllowance {
     this.#remaining = Math.max(0, this.#remaining - toolAnswerBytes(spent.json) - spent.blockBytes);
   }
 
-  /** Runs `work` once every earlier turn has ended, so that one answer is built at a time. */
+  /**
+   * Runs `work` once every earlier turn has ended, so that one answer is built at a time. The first turn (the
+   * only one of a request of one call, the usual request) waits for nothing, so it starts at once.
+   */
   turn<T>(work: () => Promise<T>): Promise<T> {
-    const result = this.#turns.then(work);
-    this.#turns = result.catch(() => undefined);
+    const earlier = this.#lastTurn;
+    const result = earlier === undefined ? work() : earlier.then(settled, settled).then(work);
+    this.#lastTurn = result;
     return result;
   }
 }
@@ -78,6 +83,9 @@ export function answerTooLarge(allowance: AnswerAllowance, bytes: number): Switc
     { details: { cause_class: 'AnswerTooLarge' } },
   );
 }
+
+/** An earlier turn's outcome, whichever it was: the next turn only waits for it to end. */
+function settled(): void {}
 
 type Payload = Record<string, unknown>;
 

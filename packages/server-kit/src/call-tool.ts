@@ -124,9 +124,10 @@ async function run<State>(
     assertTextArguments(rawArgs);
     const parsed = spec.input.safeParse(rawArgs);
     if (!parsed.success) throw validationError(parsed.error.issues);
+    const input = parsed.data;
     stage = 'handler';
     const output = await spec.handler(
-      parsed.data,
+      input,
       runner.callState === undefined
         ? call
         : { ...call, state: (await runner.callState(call.state)) as State },
@@ -141,10 +142,10 @@ async function run<State>(
       return { payload: {}, isError: false, started: output };
     }
     const whole = checkOutput(runner, output);
-    const fitted = fitAnswer(whole, allowance, spec.paging, parsed.data);
+    const fitted = fitAnswer(whole, allowance, spec.paging, input);
     // A cut answer gained fields from the paging's `rest`: they are held to the contract too.
     const payload = fitted.cut ? checkOutput(runner, fitted.payload) : fitted.payload;
-    const content = spec.content?.(payload, parsed.data) ?? [];
+    const content = spec.content?.(payload, input) ?? [];
     // The blocks are not cut: with the payload they fit what is left of the answer limit, or the answer is refused.
     if (content.length > 0) {
       const bytes = toolAnswerBytes(fitted.json) + contentBytes(content);
@@ -204,6 +205,22 @@ export function taskOutcomeResult<State>(
   });
 }
 
+/** `run` inside the domain's middleware, the first one outermost. */
+function aroundMiddleware<State>(
+  runner: ToolRunner<State>,
+  rawArgs: Record<string, unknown>,
+  correlationId: string,
+  state: State,
+  run: () => Promise<ToolOutcome>,
+): Promise<ToolOutcome> {
+  const invocation = { tool: runner.spec.name, input: rawArgs, correlationId, state };
+  const chain = runner.middleware.reduceRight<() => Promise<ToolOutcome>>(
+    (next, middleware) => () => middleware.around(invocation, next),
+    run,
+  );
+  return chain();
+}
+
 /**
  * Answers one tools/call: validate the arguments with the contract, call the handler, check the output,
  * map a failure to the contract's error payload. Every call gets a correlation id and one log line with
@@ -234,12 +251,11 @@ export function callTool<State>(
       logger: runner.logger,
       answerBytes: allowance.remaining,
     };
-    const invocation = { tool: runner.spec.name, input: rawArgs, correlationId, state: context.state };
-    const chain = runner.middleware.reduceRight<() => Promise<ToolOutcome>>(
-      (next, middleware) => () => middleware.around(invocation, next),
-      () => run(runner, rawArgs, call, allowance),
-    );
-    const outcome = await chain();
+    const outcome = await (runner.middleware.length === 0
+      ? run(runner, rawArgs, call, allowance)
+      : aroundMiddleware(runner, rawArgs, correlationId, context.state, () =>
+          run(runner, rawArgs, call, allowance),
+        ));
     if (outcome.asked !== undefined) {
       runner.logger.debug('tool call', {
         outcome: 'input_required',

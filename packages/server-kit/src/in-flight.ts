@@ -39,6 +39,8 @@ export class InFlightTracker {
   }
 
   private notifyIdle(): void {
+    // Idle after every call when calls come one at a time: nothing to swap out unless someone waits.
+    if (this.waiters.length === 0) return;
     const waiters = this.waiters;
     this.waiters = [];
     for (const waiter of waiters) waiter();

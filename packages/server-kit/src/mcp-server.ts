@@ -192,6 +192,8 @@ export function buildServerFactory(identity: ServerIdentity, serving: Serving): 
   // The kit serves a listen naming taskIds itself, honouring none of its core fields (task-listens.ts).
   assertNoCoreListenFields(capabilities);
   const taskDesk = new TaskDesk({ boards: serving.taskBoards, runners, settings: serving.tasks, loggerOf });
+  // The mounted domains are fixed: whether one keeps tasks is asked once, not for every server (HTTP request).
+  const tasksOffered = taskDesk.offered;
   // JSON Schemas from @switchyard/contracts; that they are valid tool listings is tested, not typed.
   const toolListing = { tools: catalog.listing as unknown as Tool[] };
 
@@ -223,7 +225,7 @@ export function buildServerFactory(identity: ServerIdentity, serving: Serving): 
   const taskCapabilities = { ...capabilities, extensions: { [TASKS_EXTENSION]: {} } };
 
   const createServer = (context: McpRequestContext): Server => {
-    const servesTasks = taskDesk.offered && context.era !== 'legacy';
+    const servesTasks = tasksOffered && context.era !== 'legacy';
     const server = new ParamsCheckedServer(implementation, {
       capabilities: servesTasks ? taskCapabilities : capabilities,
       instructions: identity.instructions,
@@ -255,6 +257,7 @@ export function buildServerFactory(identity: ServerIdentity, serving: Serving): 
             ClientCapabilities | undefined)) ?? {};
     /** Refuses, with the spec's -32021, a request that needs a capability its client did not declare. */
     const requireCapabilities = (needed: readonly ClientCapabilityName[], ctx: ServerContext): void => {
+      if (needed.length === 0) return;
       const missing = missingCapabilities(needed, declaredBy(ctx));
       if (missing === undefined) return;
       const names = Object.keys(missing).join(', ');

@@ -141,6 +141,27 @@ describe('what an answer costs on the wire', () => {
     expect(allowance.remaining).toBe(0);
   });
 
+  it('builds one answer at a time: the first turn at once, each next one after the last ended, failed or not', async () => {
+    const allowance = new AnswerAllowance(LIMIT);
+    const started: string[] = [];
+    let failFirst = (): void => undefined;
+    const first = allowance.turn(() => {
+      started.push('first');
+      return new Promise<void>((_, reject) => {
+        failFirst = () => reject(new Error('first failed'));
+      });
+    });
+    const second = allowance.turn(async () => void started.push('second'));
+    const third = allowance.turn(async () => void started.push('third'));
+    expect(started).toEqual(['first']);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(started).toEqual(['first']);
+    failFirst();
+    await expect(first).rejects.toThrow('first failed');
+    await Promise.all([second, third]);
+    expect(started).toEqual(['first', 'second', 'third']);
+  });
+
   it('counts a text in either form exactly, and fits starts of it without splitting a surrogate pair', () => {
     for (const text of samples) {
       const once = Buffer.byteLength(JSON.stringify(text)) - 2;

@@ -27,6 +27,9 @@ describe('tooDeepArgument', () => {
     expect(tooDeepArgument({ a: nested(3) }, 3)).toBe('a');
     expect(tooDeepArgument({ ok: nested(1), deep: nested(5, (inner) => ({ x: inner })) }, 4)).toBe('deep');
     expect(tooDeepArgument({ text: 'plain', n: 1, none: null }, 1)).toBeUndefined();
+    // A list of plain values is a level of its own.
+    expect(tooDeepArgument({ lines: ['central', 'victoria'] }, 2)).toBeUndefined();
+    expect(tooDeepArgument({ lines: ['central', 'victoria'] }, 1)).toBe('lines');
   });
 
   it('walks a million levels without a RangeError, and wide values without missing a deep branch', () => {

@@ -49,6 +49,15 @@ describe('HostAllowList', () => {
     expect(list.allows('')).toBe(false);
   });
 
+  it('judges each Host header on its own: one allowed before decides nothing for another', () => {
+    const list = HostAllowList.loopback(3333);
+    expect(list.allows('localhost:3333')).toBe(true);
+    expect(list.allows('localhost:3333')).toBe(true);
+    expect(list.allows('evil.example:3333')).toBe(false);
+    expect(list.allows('localhost:3334')).toBe(false);
+    expect(list.allows('localhost:3333')).toBe(true);
+  });
+
   it('treats an omitted port as 80', () => {
     const list = new HostAllowList(['site.test:80']);
     expect(list.allows('site.test')).toBe(true);

@@ -19,16 +19,17 @@ export function cancelledRequestIds(body: unknown): string[] {
 }
 
 /**
- * Hands each cancel of `body` to every opened domain that can reach a call in another process
- * (DomainLifecycle.cancelRequest). A domain that fails is logged: the client is answered as always.
+ * Hands each cancelled request (`cancelledRequestIds` of a POST body) to every opened domain that can reach a
+ * call in another process (DomainLifecycle.cancelRequest). A domain that fails is logged: the client is answered
+ * as always.
  */
 export async function relayCancels(
   states: ReadonlyMap<string, DomainLifecycle>,
   principal: string,
-  body: unknown,
+  requestIds: readonly string[],
   logger: Logger,
 ): Promise<void> {
-  for (const requestId of cancelledRequestIds(body)) {
+  for (const requestId of requestIds) {
     for (const [domain, state] of states) {
       await state
         .cancelRequest?.({ principal, requestId })

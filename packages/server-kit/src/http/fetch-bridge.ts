@@ -21,7 +21,8 @@ const BODY_HEADERS = new Set(['content-length', 'content-encoding', 'transfer-en
  */
 function requestHeaders(req: http.IncomingMessage): Record<string, string> {
   const headers: Record<string, string> = {};
-  for (const [name, value] of Object.entries(req.headers)) {
+  for (const name of Object.keys(req.headers)) {
+    const value = req.headers[name];
     if (value === undefined || name.startsWith(':') || BODY_HEADERS.has(name)) continue;
     headers[name] = Array.isArray(value) ? value.join(', ') : value;
   }
@@ -128,7 +129,8 @@ async function writeResponse(response: Response, res: http.ServerResponse, gone:
     res.end();
   } else if (isJson(response)) {
     const body = await wholeBody(response.body);
-    res.writeHead(response.status, { ...headers, 'content-length': String(body.byteLength) });
+    headers['content-length'] = String(body.byteLength);
+    res.writeHead(response.status, headers);
     res.end(body);
   } else {
     res.writeHead(response.status, headers);

@@ -14,7 +14,7 @@ import { servedTaskListen, taskListenRefusal } from '../task-listen.js';
 import type { TaskListens } from '../task-listens.js';
 import { callerPrincipal } from '../principal.js';
 import { batchRefusal, bodyRefusal } from './body-refusals.js';
-import { relayCancels } from './cancel-relay.js';
+import { cancelledRequestIds, relayCancels } from './cancel-relay.js';
 import { bridgeToFetch, type McpRequest } from './fetch-bridge.js';
 import { HttpAuth, type AuthRefusal, type Caller } from './http-auth.js';
 import type { OAuthSettings } from './oauth-settings.js';
@@ -169,6 +169,8 @@ export async function startHttpListener(
   // Known once the port is bound (port 0 picks one).
   let hosts: HostAllowList | undefined = explicitHosts;
   let accepting = true;
+  // The mounted domains are fixed: whether one keeps tasks is asked once, not on every request.
+  const keepsTasks = deps.taskBoards?.any === true;
 
   const mcpHandler = createMcpHandler(deps.createServer, {
     maxRequestBodySize: settings.maxBodyBytes,
@@ -262,7 +264,7 @@ export async function startHttpListener(
 
   /** A listen the kit serves (task-listen.ts), when some domain keeps tasks. */
   const taskListenOf = (req: McpRequest): ReturnType<typeof servedTaskListen> => {
-    if (deps.taskBoards?.any !== true) return undefined;
+    if (!keepsTasks) return undefined;
     const header = (name: string): string | undefined => {
       const value = req.headers[name];
       return Array.isArray(value) ? value[0] : value;
@@ -334,7 +336,7 @@ export async function startHttpListener(
       refuseAuth(req, res, refusal);
       return;
     }
-    const listenRefusal = deps.taskBoards?.any === true ? taskListenRefusal(req.body) : undefined;
+    const listenRefusal = keepsTasks ? taskListenRefusal(req.body) : undefined;
     if (listenRefusal !== undefined) {
       // Answered whole: the -32021 error carries the required capabilities in its data.
       logRefusal(req, 400, listenRefusal.error.message);
@@ -349,7 +351,8 @@ export async function startHttpListener(
       if (refused !== undefined) logRefusal(req, 200, refused.error.message);
       return;
     }
-    await relayCancels(deps.states, callerPrincipal(req.auth), req.body, logger);
+    const cancelled = cancelledRequestIds(req.body);
+    if (cancelled.length > 0) await relayCancels(deps.states, callerPrincipal(req.auth), cancelled, logger);
     await serveRequest(req, res);
   };
 

@@ -58,6 +58,8 @@ function parseHostRule(entry: string): HostRule {
  */
 export class HostAllowList {
   private readonly rules: HostRule[];
+  /** The last Host header allowed: a client sends the same one with every request, parsed once. */
+  private lastAllowed: string | undefined;
 
   constructor(entries: readonly string[]) {
     this.rules = entries.map(parseHostRule);
@@ -70,11 +72,14 @@ export class HostAllowList {
 
   allows(hostHeader: string | undefined): boolean {
     if (hostHeader === undefined) return false;
+    if (hostHeader === this.lastAllowed) return true;
     const host = parseHostHeader(hostHeader);
     if (host === undefined) return false;
-    return this.rules.some(
+    const allowed = this.rules.some(
       (rule) => rule.hostname === host.hostname && (rule.port === undefined || rule.port === host.port),
     );
+    if (allowed) this.lastAllowed = hostHeader;
+    return allowed;
   }
 }
 

@@ -11,6 +11,8 @@ import type { Logger } from '../runtime/logger.js';
 
 const NEWLINE = 0x0a;
 const CARRIAGE_RETURN = 0x0d;
+/** What `send` answers when stdout took the line at once (the usual case): one settled promise for all. */
+const WRITTEN: Promise<void> = Promise.resolve();
 /** How much of an oversized message is kept to find its id: the id is near one end of a JSON-RPC object. */
 const EDGE_BYTES = 512;
 
@@ -38,12 +40,12 @@ export function recoverRequestId(head: string, tail: string): RequestId | null {
   }
 }
 
-/** The message being read: its bytes while within the limit, else only its edges. */
+/** The message being read: its bytes while within the limit, else only its edges. Cleared for the next. */
 class LineBuffer {
   size = 0;
-  private chunks: Buffer[] = [];
+  private readonly chunks: Buffer[] = [];
   private head: Buffer | undefined;
-  private tail = Buffer.alloc(0);
+  private tail: Buffer | undefined;
 
   constructor(private readonly maxBytes: number) {}
 
@@ -62,10 +64,19 @@ class LineBuffer {
       // Copies: a view would keep the whole message alive.
       this.head = Buffer.from(kept.subarray(0, EDGE_BYTES));
       this.tail = Buffer.from(kept.subarray(-EDGE_BYTES));
-      this.chunks = [];
+      this.chunks.length = 0;
       return;
     }
-    this.tail = Buffer.from(Buffer.concat([this.tail, piece.subarray(-EDGE_BYTES)]).subarray(-EDGE_BYTES));
+    const kept = this.tail === undefined ? [] : [this.tail];
+    this.tail = Buffer.from(Buffer.concat([...kept, piece.subarray(-EDGE_BYTES)]).subarray(-EDGE_BYTES));
+  }
+
+  /** Ready for the next message. */
+  clear(): void {
+    this.size = 0;
+    this.chunks.length = 0;
+    this.head = undefined;
+    this.tail = undefined;
   }
 
   text(): string {
@@ -77,7 +88,8 @@ class LineBuffer {
   }
 
   edges(): { head: string; tail: string } {
-    return { head: this.head?.toString('utf8') ?? '', tail: this.tail.toString('utf8').replace(/\r$/, '') };
+    const tail = this.tail?.toString('utf8') ?? '';
+    return { head: this.head?.toString('utf8') ?? '', tail: tail.replace(/\r$/, '') };
   }
 }
 
@@ -103,7 +115,7 @@ export class BoundedStdioServerTransport implements Transport {
   onerror?: (error: Error) => void;
   onmessage?: (message: JSONRPCMessage) => void;
 
-  private line: LineBuffer;
+  private readonly line: LineBuffer;
   private started = false;
 
   constructor(
@@ -130,7 +142,7 @@ export class BoundedStdioServerTransport implements Transport {
     this.stdin.off('data', this.onData);
     this.stdin.off('error', this.onStreamError);
     if (this.stdin.listenerCount('data') === 0) this.stdin.pause();
-    this.line = new LineBuffer(this.maxMessageBytes);
+    this.line.clear();
     this.onclose?.();
   }
 
@@ -151,18 +163,20 @@ export class BoundedStdioServerTransport implements Transport {
 
   private finishLine(): void {
     const line = this.line;
-    this.line = new LineBuffer(this.maxMessageBytes);
     if (line.oversized) {
       const { head, tail } = line.edges();
+      const { size } = line;
+      line.clear();
       this.refuse(
         recoverRequestId(head, tail),
         JSONRPC_INVALID_REQUEST,
-        `Request too large: the message is ${line.size} bytes; this server accepts at most ` +
+        `Request too large: the message is ${size} bytes; this server accepts at most ` +
           `${this.maxMessageBytes} bytes per message`,
       );
       return;
     }
     const text = line.text();
+    line.clear();
     if (text.trim() === '') return;
     let value: unknown;
     try {
@@ -203,10 +217,8 @@ export class BoundedStdioServerTransport implements Transport {
   }
 
   private write(message: unknown): Promise<void> {
-    return new Promise((resolve) => {
-      // One line of JSON, as the SDK's serializeMessage writes it.
-      if (this.stdout.write(`${messageJson(message as object)}\n`)) resolve();
-      else this.stdout.once('drain', resolve);
-    });
+    // One line of JSON, as the SDK's serializeMessage writes it.
+    if (this.stdout.write(`${messageJson(message as object)}\n`)) return WRITTEN;
+    return new Promise((resolve) => this.stdout.once('drain', resolve));
   }
 }
