@@ -174,7 +174,9 @@ describe('the Tasks extension (io.modelcontextprotocol/tasks) over HTTP', () => 
   it('answers an unknown or malformed task id -32602, for get, update and cancel alike', async () => {
     const { url } = await start([taskingMount()]);
     const created = await startTask(url, { value: 1, how: 'working' });
-    const unknown = `${String(created.taskId).slice(0, -2)}AA`;
+    // The created id with its last two characters changed: a different id of the same shape, never the same one.
+    const known = String(created.taskId);
+    const unknown = `${known.slice(0, -2)}${known.endsWith('AA') ? 'BB' : 'AA'}`;
     for (const taskId of [unknown, 'no-dot', 'elsewhere.abc', '.abc']) {
       for (const [method, extra] of [
         ['tasks/get', {}],
