@@ -35,8 +35,12 @@ const CALLS_PER_CLIENT = Number(process.env.BENCH_CALLS_PER_CLIENT ?? 100);
 const ROUNDS = 5;
 const WARMUP_CALLS_PER_CLIENT = 20;
 const MIXED_CALLS = Number(process.env.BENCH_MIXED_CALLS ?? 1000);
-/** Servers started for each memory figure, in turn; the figure is their median. */
-const MEMORY_RUNS = Number(process.env.BENCH_MEMORY_RUNS ?? 1);
+/**
+ * Servers started for each memory figure, in turn; the figure is their median. Three, because one run moves
+ * by several MB (switchyard-transit, the same build: 105.6, 108.1 and 113.1 MB; V8's compiler zones and
+ * malloc's arenas peak differently from start to start).
+ */
+const MEMORY_RUNS = Number(process.env.BENCH_MEMORY_RUNS ?? 3);
 /**
  * `memory`: only the RSS after the mixed calls (what memory work re-measures), not the starts and throughput;
  * `throughput`: only the tool calls over HTTP under CLIENTS clients (what throughput work re-measures).
