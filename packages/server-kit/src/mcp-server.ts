@@ -192,8 +192,6 @@ export function buildServerFactory(identity: ServerIdentity, serving: Serving): 
   // The kit serves a listen naming taskIds itself, honouring none of its core fields (task-listens.ts).
   assertNoCoreListenFields(capabilities);
   const taskDesk = new TaskDesk({ boards: serving.taskBoards, runners, settings: serving.tasks, loggerOf });
-  // The mounted domains are fixed: whether one keeps tasks is asked once, not for every server (HTTP request).
-  const tasksOffered = taskDesk.offered;
   // JSON Schemas from @switchyard/contracts; that they are valid tool listings is tested, not typed.
   const toolListing = { tools: catalog.listing as unknown as Tool[] };
 
@@ -225,7 +223,7 @@ export function buildServerFactory(identity: ServerIdentity, serving: Serving): 
   const taskCapabilities = { ...capabilities, extensions: { [TASKS_EXTENSION]: {} } };
 
   const createServer = (context: McpRequestContext): Server => {
-    const servesTasks = tasksOffered && context.era !== 'legacy';
+    const servesTasks = taskDesk.offered && context.era !== 'legacy';
     const server = new ParamsCheckedServer(implementation, {
       capabilities: servesTasks ? taskCapabilities : capabilities,
       instructions: identity.instructions,

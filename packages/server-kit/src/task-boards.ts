@@ -34,6 +34,8 @@ export function handlerStateOf(
 export class TaskBoards {
   /** Each tool by its domain and its name in the domain (a snapshot's `tool`). */
   private readonly toolsByDomain = new Map<string, CatalogTool>();
+  /** True when some mounted domain keeps tasks: the catalog is complete and fixed, so this is found once. */
+  readonly any: boolean;
 
   constructor(
     private readonly catalog: Catalog,
@@ -41,11 +43,7 @@ export class TaskBoards {
   ) {
     for (const tool of catalog.tools.values())
       this.toolsByDomain.set(`${tool.domain}\n${tool.spec.name}`, tool);
-  }
-
-  /** True when some mounted domain keeps tasks. */
-  get any(): boolean {
-    return [...this.catalog.domains.keys()].some((domain) => this.keeps(domain));
+    this.any = [...catalog.domains.keys()].some((domain) => this.keeps(domain));
   }
 
   keeps(domain: string): boolean {

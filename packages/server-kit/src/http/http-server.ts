@@ -169,8 +169,6 @@ export async function startHttpListener(
   // Known once the port is bound (port 0 picks one).
   let hosts: HostAllowList | undefined = explicitHosts;
   let accepting = true;
-  // The mounted domains are fixed: whether one keeps tasks is asked once, not on every request.
-  const keepsTasks = deps.taskBoards?.any === true;
 
   const mcpHandler = createMcpHandler(deps.createServer, {
     maxRequestBodySize: settings.maxBodyBytes,
@@ -264,7 +262,7 @@ export async function startHttpListener(
 
   /** A listen the kit serves (task-listen.ts), when some domain keeps tasks. */
   const taskListenOf = (req: McpRequest): ReturnType<typeof servedTaskListen> => {
-    if (!keepsTasks) return undefined;
+    if (deps.taskBoards?.any !== true) return undefined;
     const header = (name: string): string | undefined => {
       const value = req.headers[name];
       return Array.isArray(value) ? value[0] : value;
@@ -336,7 +334,7 @@ export async function startHttpListener(
       refuseAuth(req, res, refusal);
       return;
     }
-    const listenRefusal = keepsTasks ? taskListenRefusal(req.body) : undefined;
+    const listenRefusal = deps.taskBoards?.any === true ? taskListenRefusal(req.body) : undefined;
     if (listenRefusal !== undefined) {
       // Answered whole: the -32021 error carries the required capabilities in its data.
       logRefusal(req, 400, listenRefusal.error.message);
