@@ -16,6 +16,7 @@ import {
   cpuByArea,
   cpuProfileArgs,
   monotonicMicros,
+  processCpuMs,
   readWhenWritten,
   writtenProfiles,
 } from '@switchyard/server-kit/testing';
@@ -278,20 +279,11 @@ interface Workload {
   load: Load;
   rates: number[];
   latencies: number[];
-  /** The serving process, whose CPU time the rounds add up (`cpuMs` over `calls`). */
+  /** The serving process, whose CPU time the rounds add up (`cpuMs` over `calls`, server-kit's processCpuMs). */
   pid: number | undefined;
   cpuMs: number;
   calls: number;
 }
-
-/** CPU time (user and system, all threads) a process has used so far, in ms, from /proc/PID/stat. */
-function cpuMsOf(pid: number): number {
-  // The fields after the command name (which may hold spaces), from the state: utime and stime are 12 and 13.
-  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_SECOND;
-}
-/** The kernel's clock ticks of /proc's times (USER_HZ, 100 on every Linux Node runs on). */
-const CLOCK_TICKS_PER_SECOND = 100;
 
 /**
  * Both servers serve at once; after a warm-up, rounds alternate between the workloads and each one's rate
@@ -302,9 +294,9 @@ async function throughput(workloads: readonly Workload[]): Promise<void> {
   for (const workload of workloads) await round(workload.load, WARMUP_CALLS_PER_CLIENT, []);
   for (let i = 0; i < ROUNDS; i += 1) {
     for (const workload of workloads) {
-      const before = workload.pid === undefined ? 0 : cpuMsOf(workload.pid);
+      const before = workload.pid === undefined ? 0 : processCpuMs(workload.pid);
       workload.rates.push(await round(workload.load, perRound, workload.latencies));
-      if (workload.pid !== undefined) workload.cpuMs += cpuMsOf(workload.pid) - before;
+      if (workload.pid !== undefined) workload.cpuMs += processCpuMs(workload.pid) - before;
       workload.calls += workload.load.clients.length * perRound;
     }
   }
@@ -554,7 +546,7 @@ async function throughputSection(dataDir: string): Promise<void> {
   console.log(
     `\ntool calls over HTTP, ${CLIENTS} concurrent clients x ${CALLS_PER_CLIENT} calls each ` +
       `(${ROUNDS} rounds, alternating, after ${WARMUP_CALLS_PER_CLIENT} warm-up calls; median rate; server CPU: ` +
-      `the serving process's user and system time over its rounds, per call)`,
+      `the serving process's time on a CPU over its rounds, per call)`,
   );
   console.log(reportLine(bare));
   // A refused call fails the benchmark (round() throws on an error answer): every call here was served.

@@ -111,6 +111,7 @@ export {
   cpuByArea,
   cpuProfileArgs,
   monotonicMicros,
+  processCpuMs,
   writtenProfiles,
   type CpuProfile,
   type CpuSummary,

@@ -3,7 +3,8 @@
 // A turn is a burst of calls with a number of callers in flight at once (one, or 16 under load); each call's
 // time is a sample, and each server's CPU time is read around all the rounds.
 import { performance } from 'node:perf_hooks';
-import { cpuMs, stats, type Stats } from './stats.js';
+import { processCpuMs } from '@switchyard/server-kit/testing';
+import { stats, type Stats } from './stats.js';
 
 export interface Variant {
   run: () => Promise<unknown>;
@@ -63,11 +64,11 @@ export async function measureInterleaved(variants: readonly Variant[], mode: Mod
     variants.map(() => []),
   );
   const samples = variants.map(() => [] as number[]);
-  const cpuBefore = variants.map((v) => (v.pid === undefined ? 0 : cpuMs(v.pid)));
+  const cpuBefore = variants.map((v) => (v.pid === undefined ? 0 : processCpuMs(v.pid)));
   await rounds(variants, mode, mode.calls, samples);
   return variants.map((variant, index) => ({
     stats: stats(samples[index]!),
     cpuPerCallMs:
-      variant.pid === undefined ? undefined : (cpuMs(variant.pid) - cpuBefore[index]!) / mode.calls,
+      variant.pid === undefined ? undefined : (processCpuMs(variant.pid) - cpuBefore[index]!) / mode.calls,
   }));
 }
